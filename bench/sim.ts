@@ -1,0 +1,74 @@
+/**
+ * npm run bench:sim : pages/s served by the synthetic web next to a static Fastify route on the
+ * same server in the same run (target: at least 60% of it), and start-up time and resident
+ * memory with a 1,000,000-page web (target: under 1 GB). The load comes from a child process.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../sim/config.ts';
+import { SimServer } from '../sim/server.ts';
+import { Web } from '../sim/web.ts';
+import { Renderer } from '../sim/content.ts';
+import { makeRng } from '../sim/rng.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = 32;
+const loadgen = fileURLToPath(new URL('./loadgen.ts', import.meta.url));
+
+// asynchronous: the server under test runs in this process and must keep serving
+async function load(port: number, targets: [string, string][]): Promise<{ rps: number; requests: number; errors: number; bytes: number }> {
+  const file = join(tmpdir(), `loadgen-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify({ port, concurrency: CONCURRENCY, seconds: SECONDS, targets }));
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', loadgen, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  rmSync(file);
+  return JSON.parse(stdout);
+}
+
+function sample(web: Web, count: number): [string, string][] {
+  const r = new Renderer(web);
+  const rng = makeRng('bench');
+  const out: [string, string][] = [];
+  while (out.length < count) {
+    const id = rng.int(web.n);
+    if (!web.isHtml(id)) continue; // pages, as a crawler mostly fetches
+    out.push([web.sites[web.siteOf[id]].host, r.path(id)]);
+  }
+  return out;
+}
+
+const mb = (b: number): string => `${Math.round(b / 2 ** 20)} MB`;
+
+// 1. throughput: generated pages against a static route of the same mean size, same server
+{
+  const web = new Web(loadConfig('data/webs/paper.json'), 1);
+  const targets = sample(web, 20_000);
+  const r = new Renderer(web);
+  const mean = Math.round(targets.slice(0, 1000).reduce((a, [h, p]) => a + r.render(r.resolve(h, p)).body.length, 0) / 1000);
+  // a static route with a body of the same mean size, served by the same Fastify instance
+  const staticBody = `<html><body>${'x'.repeat(Math.max(0, mean - 26))}</body></html>`;
+  const s2 = await SimServer.start(web, { faults: false, staticBody });
+  const st = await load(s2.port, [['127.0.0.1', '/_sim/static']]);
+  const dyn = await load(s2.port, targets);
+  await s2.close();
+  console.log(`web "paper": ${web.n} pages; ${CONCURRENCY} concurrent requests for ${SECONDS} s each, load from a child process`);
+  console.log(`  static route (${mean} B):   ${Math.round(st.rps)} req/s`);
+  console.log(`  generated pages (mean ${mean} B): ${Math.round(dyn.rps)} pages/s, ${dyn.errors} errors`);
+  console.log(`  ratio: ${(100 * dyn.rps / st.rps).toFixed(1)}% of the static route (target >= 60%)`);
+}
+
+// 2. scale: a 1,000,000-page web
+{
+  const t0 = performance.now();
+  const web = new Web(loadConfig('data/webs/million.json'), 1);
+  const gen = performance.now() - t0;
+  const server = await SimServer.start(web, { faults: false });
+  const dyn = await load(server.port, sample(web, 20_000));
+  const rss = process.memoryUsage().rss;
+  await server.close();
+  console.log(`web "million": ${web.n} pages, ${web.outTarget.length} links, generated in ${(gen / 1000).toFixed(1)} s`);
+  console.log(`  served ${Math.round(dyn.rps)} pages/s; resident memory after serving: ${mb(rss)} (target < 1 GB)`);
+}

@@ -1,0 +1,34 @@
+/** npm run sim -- --web F --seed S --port P : serve a generated web on 127.0.0.1. */
+import { SimServer } from '../server.ts';
+import { Web } from '../web.ts';
+import { fail, parse, webAndSeed } from './args.ts';
+
+const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
+
+Serves the synthetic web on 127.0.0.1 (port 0 = any free port). Every host is a virtual host:
+  curl -H 'Host: cs.alpha-university.test' http://127.0.0.1:PORT/
+Admin routes on the bare address: /_sim/audit, /_sim/hosts, POST /_sim/reset.
+`;
+const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'no-faults': { type: 'boolean' } });
+const { config, seed } = webAndSeed(v);
+const port = Number(v.port ?? '0');
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port: "${v.port}" must be a whole number from 0 to 65535`);
+const t0 = performance.now();
+const web = new Web(config, seed);
+let server: SimServer;
+try {
+  server = await SimServer.start(web, { port, faults: !v['no-faults'] });
+} catch (e) {
+  fail(`cannot listen on 127.0.0.1:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+}
+const depts = web.sites.filter((s) => s.kind === 'department');
+process.stdout.write(
+  `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
+    `listening on ${server.origin}\n` +
+    `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages)`).join('\n')}\n` +
+    `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
+    `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
+);
+const stop = async (): Promise<void> => { await server.close(); process.exit(0); };
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,319 @@
+/**
+ * Web configuration: the one place where the synthetic web's parameters, their defaults and
+ * their allowed ranges live. A config file (JSON under data/webs/) overrides any subset of
+ * DEFAULTS; validate() checks the merged result and names the first bad field.
+ *
+ * Where a default comes from the literature, the comment says which figure (see
+ * ../shared/reference.md, section 2, and the README's "Synthetic web" section).
+ */
+import { readFileSync } from 'node:fs';
+
+export type RobotsProfile = 'standard' | 'trap-blocked' | 'tricky' | 'crawl-delay' | 'crawl-delay-long' | 'missing' | 'error' | 'redirect';
+export type BackgroundKind = 'offtopic' | 'mixed' | 'directory' | 'conference' | 'publisher' | 'personal';
+export type Charset = 'utf-8' | 'iso-8859-1' | 'windows-1252';
+
+export interface DepartmentConfig {
+  /** Hostname; must end in .test. */
+  host: string;
+  /** Display name, e.g. "Alpha University". */
+  name: string;
+  /** Approximate number of pages (the generator lands within a few percent). */
+  pages: number;
+  /** Number of research groups (topical communities). */
+  groups: number;
+  robots: RobotsProfile;
+  charset: Charset;
+  /** Session ids appended to internal links (a spider trap of URL variants). */
+  sessionIds: boolean;
+  /** Server-side rate limit: requests closer together than this get 429 + Retry-After. 0 = none. */
+  minGapMs: number;
+}
+
+export interface WebConfig {
+  name: string;
+  departments: DepartmentConfig[];
+  background: {
+    sites: number;
+    pagesMin: number;
+    pagesMax: number;
+    /** Share of background sites of each kind (normalised). */
+    kinds: Record<BackgroundKind, number>;
+    /** Share of background hosts with each robots profile (normalised). */
+    robots: Partial<Record<RobotsProfile, number>>;
+    /** Share of background hosts that rate-limit (429) at minGapMs. */
+    rateLimitedShare: number;
+    minGapMs: number;
+  };
+  structure: {
+    /** Faculty per 1,000 department pages. */
+    facultyPerK: number;
+    studentsPerK: number;
+    coursesPerK: number;
+    newsPerK: number;
+    adminPerK: number;
+    /** Mean research papers per faculty member (each also has a publication list). */
+    papersPerFaculty: number;
+    /** Share of students with their own publication list. */
+    studentPublishShare: number;
+    papersPerStudent: number;
+    /** Share of papers served as .ps (the rest .pdf). */
+    postscriptShare: number;
+    /** Off-topic pages (hops) between the research index and a group: uniform in [min, max]. */
+    gapMin: number;
+    gapMax: number;
+    /** Share of groups also linked straight from the research index (no gap). */
+    directGroupShare: number;
+  };
+  links: {
+    /** Mixing mu (LFR): share of a page's random links that leave its community. */
+    mu: number;
+    /** Share of leaving links that go to another site. */
+    crossSiteShare: number;
+    /** Power-law exponent of page attractiveness, hence of in-degree (Broder et al.: 2.1). */
+    inDegreeExponent: number;
+    /** Power-law exponent of the number of extra (non-structural) links (reference: 2.4-2.7). */
+    outDegreeExponent: number;
+    /** Minimum extra links per HTML page; sets the mean out-degree with the exponent. */
+    extraMin: number;
+    /** Cap on extra links per page. */
+    extraMax: number;
+    /** Share of links that point to a page that does not exist (404). */
+    brokenShare: number;
+    /** Share of internal links written in a form that redirects (301/302). */
+    redirectShare: number;
+  };
+  anchors: {
+    /** Probability that a topical anchor is replaced by generic words. */
+    noise: number;
+    /** Probability that the words around a link come from the source page, not the target. */
+    aroundNoise: number;
+    /** Words on each side of a link. */
+    aroundWords: number;
+  };
+  text: {
+    zipfExponent: number;
+    wordsMin: number;
+    wordsMax: number;
+    /** Share of a topical page's words drawn from its own sub-topic. */
+    topicShare: number;
+  };
+  faults: {
+    transientErrorRate: number;
+    slowRate: number;
+    slowMs: number;
+    malformedRate: number;
+    oversizedRate: number;
+    oversizedBytes: number;
+  };
+  /** Bands the generated web's statistics must fall in (checked by sim:stats and the tests). */
+  targets: {
+    inDegreeExponent: [number, number];
+    meanOutDegree: [number, number];
+    outDegreeTailExponent: [number, number];
+    muTolerance: number;
+    /** Topical locality must be at least this multiple of the random-pair baseline. */
+    localityLift: number;
+    anchorNamesTopic: [number, number];
+  };
+}
+
+const dept = (host: string, name: string, pages: number, groups: number, extra: Partial<DepartmentConfig> = {}): DepartmentConfig => ({
+  host, name, pages, groups, robots: 'standard', charset: 'utf-8', sessionIds: false, minGapMs: 0, ...extra,
+});
+
+export const DEFAULTS: WebConfig = {
+  name: 'default',
+  departments: [
+    dept('cs.alpha-university.test', 'Alpha University', 6000, 7),
+    dept('cs.beta-university.test', 'Beta University', 5000, 6, { robots: 'tricky', charset: 'iso-8859-1' }),
+    dept('cs.gamma-university.test', 'Gamma University', 7000, 8, { sessionIds: true }),
+    dept('cs.delta-university.test', 'Delta University', 5500, 6, { robots: 'trap-blocked', charset: 'windows-1252' }),
+  ],
+  background: {
+    sites: 240,
+    pagesMin: 10,
+    pagesMax: 80,
+    kinds: { offtopic: 0.35, mixed: 0.15, directory: 0.1, conference: 0.15, publisher: 0.1, personal: 0.15 },
+    robots: { standard: 0.6, 'trap-blocked': 0.1, tricky: 0.1, 'crawl-delay': 0.04, 'crawl-delay-long': 0.01, missing: 0.1, error: 0.03, redirect: 0.02 },
+    rateLimitedShare: 0.05,
+    minGapMs: 50,
+  },
+  structure: {
+    facultyPerK: 8,
+    studentsPerK: 30,
+    coursesPerK: 8,
+    newsPerK: 40,
+    adminPerK: 40,
+    papersPerFaculty: 8,
+    studentPublishShare: 0.5,
+    papersPerStudent: 3,
+    postscriptShare: 0.3,
+    gapMin: 1,
+    gapMax: 3,
+    directGroupShare: 0.3,
+  },
+  links: {
+    mu: 0.2,
+    crossSiteShare: 0.05,
+    inDegreeExponent: 2.1,
+    outDegreeExponent: 2.3,
+    extraMin: 3,
+    extraMax: 200,
+    brokenShare: 0.01,
+    redirectShare: 0.03,
+  },
+  anchors: { noise: 0.25, aroundNoise: 0.3, aroundWords: 6 },
+  text: { zipfExponent: 1.0, wordsMin: 120, wordsMax: 320, topicShare: 0.45 },
+  faults: {
+    transientErrorRate: 0.01,
+    slowRate: 0.005,
+    slowMs: 150,
+    malformedRate: 0.03,
+    oversizedRate: 0.001,
+    oversizedBytes: 3_000_000,
+  },
+  targets: {
+    inDegreeExponent: [1.8, 2.6],
+    meanOutDegree: [8, 15],
+    outDegreeTailExponent: [2.2, 2.9],
+    muTolerance: 0.05,
+    localityLift: 3,
+    anchorNamesTopic: [0.4, 0.9],
+  },
+};
+
+export class ConfigError extends Error {
+  readonly code = 'SIM_ERR_CONFIG';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Deep-merge `over` onto `base`; arrays and scalars replace, unknown keys are errors. */
+function merge(base: unknown, over: unknown, path: string): unknown {
+  if (over === undefined) return base;
+  if (isObject(base) && !Array.isArray(base)) {
+    if (!isObject(over)) throw new ConfigError(`${path || 'config'}: expected an object`);
+    const out: Record<string, unknown> = { ...base };
+    for (const [k, v] of Object.entries(over)) {
+      if (k.startsWith('_')) continue; // _doc and other comments
+      const p = path ? `${path}.${k}` : k;
+      // open maps (kinds, robots shares) take any known key of their own
+      if (!(k in base) && !OPEN_MAPS.has(path)) throw new ConfigError(`${p}: unknown field`);
+      out[k] = merge((base as Record<string, unknown>)[k], v, p);
+    }
+    return out;
+  }
+  return over;
+}
+const OPEN_MAPS = new Set(['background.robots']);
+
+const ROBOTS: RobotsProfile[] = ['standard', 'trap-blocked', 'tricky', 'crawl-delay', 'crawl-delay-long', 'missing', 'error', 'redirect'];
+const CHARSETS: Charset[] = ['utf-8', 'iso-8859-1', 'windows-1252'];
+const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.test$/;
+
+function num(v: unknown, path: string, min: number, max: number, integer = false): void {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`${path}: expected a number, got ${JSON.stringify(v)}`);
+  if (integer && !Number.isInteger(v)) throw new ConfigError(`${path}: expected a whole number, got ${v}`);
+  if (v < min || v > max) throw new ConfigError(`${path}: ${v} is out of range [${min}, ${max}]`);
+}
+
+/** Checks every field of a merged config; throws ConfigError naming the first bad one. */
+export function validate(c: WebConfig): WebConfig {
+  if (typeof c.name !== 'string' || !c.name) throw new ConfigError('name: expected a non-empty string');
+  if (!Array.isArray(c.departments) || c.departments.length < 1 || c.departments.length > 64)
+    throw new ConfigError('departments: expected a list of 1 to 64 departments');
+  const hosts = new Set<string>();
+  c.departments.forEach((d0, i) => {
+    const p = `departments[${i}]`;
+    if (!isObject(d0)) throw new ConfigError(`${p}: expected an object`);
+    const d = { ...dept('x.test', 'x', 1000, 4), ...d0 } as DepartmentConfig;
+    c.departments[i] = d;
+    for (const k of Object.keys(d0)) if (!(k in d) || k.startsWith('_')) if (!k.startsWith('_')) throw new ConfigError(`${p}.${k}: unknown field`);
+    if (typeof d.host !== 'string' || !HOST_RE.test(d.host)) throw new ConfigError(`${p}.host: "${d.host}" must be a lowercase hostname ending in .test`);
+    if (hosts.has(d.host)) throw new ConfigError(`${p}.host: "${d.host}" is used twice`);
+    hosts.add(d.host);
+    num(d.pages, `${p}.pages`, 200, 2_000_000, true);
+    num(d.groups, `${p}.groups`, 1, 200, true);
+    if (!ROBOTS.includes(d.robots)) throw new ConfigError(`${p}.robots: "${d.robots}" is not one of ${ROBOTS.join(', ')}`);
+    if (!CHARSETS.includes(d.charset)) throw new ConfigError(`${p}.charset: "${d.charset}" is not one of ${CHARSETS.join(', ')}`);
+    if (typeof d.sessionIds !== 'boolean') throw new ConfigError(`${p}.sessionIds: expected true or false`);
+    num(d.minGapMs, `${p}.minGapMs`, 0, 60_000);
+  });
+  const b = c.background;
+  num(b.sites, 'background.sites', 0, 100_000, true);
+  num(b.pagesMin, 'background.pagesMin', 1, 100_000, true);
+  num(b.pagesMax, 'background.pagesMax', b.pagesMin, 100_000, true);
+  for (const [k, v] of Object.entries(b.kinds)) num(v, `background.kinds.${k}`, 0, 1);
+  for (const [k, v] of Object.entries(b.robots)) {
+    if (!ROBOTS.includes(k as RobotsProfile)) throw new ConfigError(`background.robots.${k}: not one of ${ROBOTS.join(', ')}`);
+    num(v, `background.robots.${k}`, 0, 1);
+  }
+  num(b.rateLimitedShare, 'background.rateLimitedShare', 0, 1);
+  num(b.minGapMs, 'background.minGapMs', 0, 60_000);
+  const s = c.structure;
+  for (const k of ['facultyPerK', 'studentsPerK', 'coursesPerK', 'newsPerK', 'adminPerK'] as const) num(s[k], `structure.${k}`, 0, 500);
+  num(s.papersPerFaculty, 'structure.papersPerFaculty', 0, 200);
+  num(s.papersPerStudent, 'structure.papersPerStudent', 0, 200);
+  num(s.studentPublishShare, 'structure.studentPublishShare', 0, 1);
+  num(s.postscriptShare, 'structure.postscriptShare', 0, 1);
+  num(s.gapMin, 'structure.gapMin', 0, 20, true);
+  num(s.gapMax, 'structure.gapMax', s.gapMin, 20, true);
+  num(s.directGroupShare, 'structure.directGroupShare', 0, 1);
+  const l = c.links;
+  num(l.mu, 'links.mu', 0, 1);
+  num(l.crossSiteShare, 'links.crossSiteShare', 0, 1);
+  num(l.inDegreeExponent, 'links.inDegreeExponent', 1.5, 4);
+  num(l.outDegreeExponent, 'links.outDegreeExponent', 1.5, 4);
+  num(l.extraMin, 'links.extraMin', 0, 100, true);
+  num(l.extraMax, 'links.extraMax', l.extraMin, 10_000, true);
+  num(l.brokenShare, 'links.brokenShare', 0, 0.5);
+  num(l.redirectShare, 'links.redirectShare', 0, 0.5);
+  num(c.anchors.noise, 'anchors.noise', 0, 1);
+  num(c.anchors.aroundNoise, 'anchors.aroundNoise', 0, 1);
+  num(c.anchors.aroundWords, 'anchors.aroundWords', 0, 50, true);
+  num(c.text.zipfExponent, 'text.zipfExponent', 0, 3);
+  num(c.text.wordsMin, 'text.wordsMin', 1, 100_000, true);
+  num(c.text.wordsMax, 'text.wordsMax', c.text.wordsMin, 100_000, true);
+  num(c.text.topicShare, 'text.topicShare', 0, 1);
+  const f = c.faults;
+  for (const k of ['transientErrorRate', 'slowRate', 'malformedRate', 'oversizedRate'] as const) num(f[k], `faults.${k}`, 0, 0.5);
+  num(f.slowMs, 'faults.slowMs', 0, 60_000, true);
+  num(f.oversizedBytes, 'faults.oversizedBytes', 1_000, 100_000_000, true);
+  return c;
+}
+
+/** Merges a partial config (parsed JSON) onto DEFAULTS and validates it. */
+export function resolveConfig(partial: unknown): WebConfig {
+  if (!isObject(partial)) throw new ConfigError('config: expected a JSON object');
+  const merged = merge(structuredClone(DEFAULTS), partial as Json, '') as WebConfig;
+  return validate(merged);
+}
+
+export function loadConfig(file: string): WebConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${file}: not valid JSON (${(e as Error).message})`, { cause: e });
+  }
+  try {
+    return resolveConfig(json);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ConfigError(`${file}: ${e.message}`, { cause: e });
+    throw e;
+  }
+}

@@ -1,0 +1,379 @@
+/**
+ * Renders pages lazily from (seed, page id): paths, titles, HTML with links, anchor and
+ * around-text, and the synthetic paper format of .pdf/.ps documents. Nothing here is stored;
+ * the same web and id always give byte-identical output.
+ *
+ * Synthetic document format (what a crawler must extract text from):
+ *   PDF: "%PDF-1.4", "%SYNTH-DOC", then "Key: value" and plain text lines, then "%%EOF".
+ *        Research papers carry Title, Authors, Abstract, Keywords, numbered sections and a
+ *        References list; non-paper PDFs (syllabi, forms) carry Title and body text only.
+ *   PS:  "%!PS-Adobe-3.0", "%%Title: ...", then one "(text) show" line per text line, "showpage".
+ */
+import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
+import { Anchor, Kind, LinkFlag, SECTIONS, Target, type Web } from './web.ts';
+
+/** Words per text snippet and snippets per (topic, share) pool. */
+const SNIPPET = 6;
+const POOL = 1024;
+
+const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+const slug = (w: string): string => w.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'x';
+
+/** Per-page memo in a dense array (titles and paths are asked for once per link rendered). */
+class Memo<V> {
+  private readonly a: (V | undefined)[];
+  constructor(n: number) { this.a = new Array<V | undefined>(n); }
+  get(k: number, make: () => V): V {
+    let v = this.a[k];
+    if (v === undefined) this.a[k] = v = make();
+    return v;
+  }
+}
+
+export interface RenderedPage {
+  status: number;
+  contentType: string;
+  body: string | Buffer;
+}
+
+export class Renderer {
+  private readonly titles: Memo<string>;
+  private readonly paths: Memo<string>;
+  constructor(readonly web: Web) {
+    this.titles = new Memo(web.n);
+    this.paths = new Memo(web.n);
+  }
+
+  private rng(id: number, what: number): Rng {
+    return fastRng(this.web.seed, id, what, 0x5eed);
+  }
+
+  /** Person name of a Faculty/Student page (or of a page's owner). */
+  name(id: number): { first: string; last: string } {
+    const v = this.web.vocab;
+    const s = this.web.seed;
+    return { first: v.first[hash32(s, id, 1) % v.first.length], last: v.last[hash32(s, id, 2) % v.last.length] };
+  }
+
+  login(id: number): string {
+    return `${slug(this.name(id).last).replace(/-/g, '')}${this.web.local(id)}`;
+  }
+
+  courseNumber(courseId: number): number {
+    return 100 + (hash32(this.web.seed, courseId, 3) % 800);
+  }
+
+  /** Words from a topic's Zipf distribution. */
+  topicWords(rng: Rng, topic: number, n: number): string[] {
+    const t = this.web.vocab.topics[topic];
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) out.push(t.words[t.zipf.sample(rng.next())]);
+    return out;
+  }
+
+  title(id: number): string {
+    return this.titles.get(id, () => this.makeTitle(id));
+  }
+
+  private makeTitle(id: number): string {
+    const w = this.web;
+    const site = w.sites[w.siteOf[id]];
+    const topic = w.topic[id];
+    const r = this.rng(id, 1);
+    const words = (n: number): string => this.topicWords(r, topic, n).map(cap).join(' ');
+    const person = (p: number): string => { const n = this.name(p); return `${n.first} ${n.last}`; };
+    switch (w.kind[id]) {
+      case Kind.Home: return `${site.name} - Department of Computer Science`;
+      case Kind.Index: return `${cap(SECTIONS[w.aux[id]])} - ${site.name} Computer Science`;
+      case Kind.Faculty: return `Prof. ${person(id)}`;
+      case Kind.Student: return person(id);
+      case Kind.Group: return `${cap(w.vocab.topics[topic].label)} Research Group: ${words(2)}`;
+      case Kind.Project: return `${words(r.range(2, 3))} Project`;
+      case Kind.Publist: return w.kind[w.owner[id]] === Kind.Group ? `Group Publications` : `Publications of ${person(w.owner[id])}`;
+      case Kind.Paper: return words(r.range(4, 7));
+      case Kind.Course: return `CS ${this.courseNumber(id)}: ${words(r.range(2, 3))}`;
+      case Kind.Lecture: return `Lecture ${w.aux[id]}: ${words(r.range(2, 3))}`;
+      case Kind.Syllabus: return `Syllabus CS ${this.courseNumber(w.owner[id])}`;
+      case Kind.Form: return `${words(1)} Form`;
+      case Kind.BgHome: return `${cap(site.name)}`;
+      case Kind.Image: return `Photo ${words(1)}`;
+      default: return words(r.range(2, 5));
+    }
+  }
+
+  /** Canonical path of a page on its own host. */
+  path(id: number): string {
+    return this.paths.get(id, () => this.makePath(id));
+  }
+
+  private makePath(id: number): string {
+    const w = this.web;
+    const local = w.local(id);
+    const first = (): string => slug(this.title(id).replace(/^(Lecture \d+|CS \d+): /, '').split(' ')[0]);
+    const owner = w.owner[id];
+    switch (w.kind[id]) {
+      case Kind.Home: case Kind.BgHome: return '/';
+      case Kind.Index: return `/${SECTIONS[w.aux[id]]}/`;
+      case Kind.Faculty: case Kind.Student: return `/~${this.login(id)}/`;
+      case Kind.Group: return `/groups/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
+      case Kind.Project: return `/groups/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
+      case Kind.Publist: return w.kind[owner] === Kind.Group ? `/groups/${slug(w.vocab.topics[w.topic[id]].label)}/publications-${local}.html` : `/~${this.login(owner)}/publications-${local}.html`;
+      case Kind.Paper: {
+        const ext = w.aux[id] === 1 ? 'ps' : 'pdf';
+        return owner === id ? `/papers/${first()}-${local}.${ext}` : `/~${this.login(owner)}/papers/${first()}-${local}.${ext}`;
+      }
+      case Kind.Course: return `/courses/cs${this.courseNumber(id)}-${local}/`;
+      case Kind.Lecture: return `/courses/cs${this.courseNumber(owner)}/lecture${w.aux[id]}-${local}.html`;
+      case Kind.Syllabus: return `/courses/cs${this.courseNumber(owner)}/syllabus-${local}.pdf`;
+      case Kind.News: return `/news/${first()}-${local}.html`;
+      case Kind.Admin: return `/admin/${first()}-${local}.html`;
+      case Kind.Form: return `/admin/forms/${first()}-${local}.pdf`;
+      case Kind.Gap: return `/info/${first()}-${local}.html`;
+      case Kind.Personal: return `/~${this.login(owner)}/${first()}-${local}.html`;
+      case Kind.Image: return `/images/${slug(this.title(id).split(' ')[1] ?? 'photo')}-${local}.jpg`;
+      default: return `/${first()}/${slug(this.title(id).split(' ')[1] ?? 'page')}-${local}.html`;
+    }
+  }
+
+  url(id: number): string {
+    return `http://${this.web.sites[this.web.siteOf[id]].host}${this.path(id)}`;
+  }
+
+  /** Finds the page of a canonical path on a host, or -1. */
+  resolve(host: string, path: string): number {
+    const site = this.web.siteByHost(host);
+    if (!site) return -1;
+    if (path === '/') return site.first;
+    const sec = site.sections.get(path);
+    if (sec !== undefined) return sec;
+    const m = /(\d+)(?:\/|\.html|\.pdf|\.ps|\.jpg)$/.exec(path);
+    if (!m) return -1;
+    const local = Number(m[1]);
+    if (!(local < site.count)) return -1;
+    const id = site.first + local;
+    return this.path(id) === path ? id : -1;
+  }
+
+  // ---- text ----
+
+  /**
+   * Text of about n words from the page's topic mixture: own topic with probability `share`,
+   * another computing sub-topic 0.06, an off-topic vocabulary 0.10, common words otherwise.
+   * For speed the mixture is realised in snippets of SNIPPET words drawn from a pool made once
+   * per (topic, share) from the seed, so a page costs a few dozen lookups, not hundreds of draws.
+   */
+  mixture(r: Rng, id: number, n: number, share: number): string {
+    const pool = this.pool(this.web.topic[id], share);
+    const k = Math.max(1, Math.round(n / SNIPPET));
+    let out = pool[(r.next() * POOL) | 0];
+    for (let i = 1; i < k; i++) out += ' ' + pool[(r.next() * POOL) | 0];
+    return out;
+  }
+
+  private pools = new Map<number, string[]>();
+  private pool(topic: number, share: number): string[] {
+    const key = topic * 1000 + Math.round(share * 100);
+    let p = this.pools.get(key);
+    if (!p) {
+      const r = makeRng(`${this.web.seed}:pool:${key}`);
+      const v = this.web.vocab;
+      const own = v.topics[topic];
+      const a = share, b = share + 0.06, c = share + 0.16;
+      p = [];
+      for (let i = 0; i < POOL; i++) {
+        const words: string[] = [];
+        for (let j = 0; j < SNIPPET; j++) {
+          const u = r.next();
+          let t = own;
+          if (u >= a && u < b) t = v.topics[r.int(v.computingCount)];
+          else if (u >= b && u < c) t = v.topics[v.computingCount + r.int(v.topics.length - v.computingCount)];
+          words.push(u >= c ? v.common[v.commonZipf.sample(r.next())] : t.words[t.zipf.sample(r.next())]);
+        }
+        p.push(words.join(' '));
+      }
+      this.pools.set(key, p);
+    }
+    return p;
+  }
+
+  private topicShare(id: number): number {
+    const w = this.web;
+    const s = w.config.text.topicShare;
+    switch (w.kind[id]) {
+      case Kind.Faculty: return s * 0.6;
+      case Kind.Student: return s * 0.4;
+      case Kind.Syllabus: case Kind.Index: case Kind.Home: return s * 0.5;
+      default: return s;
+    }
+  }
+
+  anchorText(src: number, e: number, target: number, flags: number): string {
+    const w = this.web;
+    const g = w.vocab.generic;
+    const h = hash32(w.seed, src, e, 11);
+    const a = flags & 7;
+    if (a === Anchor.Nav) {
+      if (target >= 0 && w.kind[target] === Kind.Home) return 'Home';
+      if (target >= 0 && w.kind[target] === Kind.Index) return cap(SECTIONS[w.aux[target]]);
+      return g.nav[h % g.nav.length];
+    }
+    if (a === Anchor.Papers) return g.papers[h % g.papers.length];
+    if (a === Anchor.Research) return g.research[h % g.research.length];
+    if (a === Anchor.Misc) return target >= 0 && w.kind[target] === Kind.Syllabus ? 'syllabus' : g.misc[h % g.misc.length];
+    if (a === Anchor.People) {
+      if (target >= 0 && (w.kind[target] === Kind.Faculty || w.kind[target] === Kind.Student)) {
+        const n = this.name(target);
+        return h % 4 === 0 ? `~${this.login(target)}` : `${n.first} ${n.last}`;
+      }
+      return g.people[h % g.people.length];
+    }
+    // Title: the target's title, or generic words with probability anchors.noise
+    if (unit(w.seed, src, e, 12) < w.config.anchors.noise) return g.misc[h % g.misc.length];
+    if (target < 0) return this.topicWords(fastRng(w.seed, src, e, 4), w.topic[src], 3).join(' ');
+    return this.title(target);
+  }
+
+  private href(src: number, e: number, target: number, flags: number): string {
+    const w = this.web;
+    const site = w.sites[w.siteOf[src]];
+    if (target === Target.Calendar) return '/events/calendar/2026/11/';
+    if (target === Target.RedirectLoop) return '/loop/a.html';
+    if (target === Target.Broken) return `/${SECTIONS[hash32(w.seed, src, e) % SECTIONS.length]}/missing-${9_000_000 + (hash32(w.seed, src, e, 5) % 1_000_000)}.html`;
+    const tsite = w.sites[w.siteOf[target]];
+    let path = this.path(target);
+    if (flags & LinkFlag.Redirect) {
+      const k = w.kind[target];
+      path = k === Kind.Faculty || k === Kind.Student ? path.slice(0, -1) : `/old${path}`;
+    }
+    if (tsite !== site) return `http://${tsite.host}${path}`;
+    if (site.sessionIds) path += `${path.includes('?') ? '&' : '?'}sid=${hash32(w.seed, src, e, 9).toString(16)}`;
+    return hash32(w.seed, src, e, 13) % 5 === 0 ? `http://${site.host}${path}` : path;
+  }
+
+  private around(r: Rng, src: number, target: number): [string, string] {
+    const w = this.web;
+    const n = w.config.anchors.aroundWords;
+    if (n === 0) return ['', ''];
+    const fromTarget = target >= 0 && r.next() >= w.config.anchors.aroundNoise;
+    const id = fromTarget ? target : src;
+    const share = fromTarget ? 0.6 : this.topicShare(src);
+    return [this.mixture(r, id, n, share), this.mixture(r, id, n, share)];
+  }
+
+  /** Full response for a page id. */
+  render(id: number): RenderedPage {
+    const w = this.web;
+    const k = w.kind[id];
+    if (k === Kind.Paper) return this.paper(id);
+    if (k === Kind.Syllabus || k === Kind.Form) return this.pdfDoc(id);
+    if (k === Kind.Image) return this.image(id);
+    return this.html(id);
+  }
+
+  private html(id: number): RenderedPage {
+    const w = this.web;
+    const cfg = w.config;
+    const site = w.sites[w.siteOf[id]];
+    const r = this.rng(id, 2);
+    const title = this.title(id);
+    const malformed = unit(w.seed, id, 21) < cfg.faults.malformedRate;
+    const half = r.range(cfg.text.wordsMin, cfg.text.wordsMax) / 2;
+    const intro = this.mixture(r, id, half, this.topicShare(id));
+    const outro = this.mixture(r, id, half, this.topicShare(id));
+    const heading = this.heading(id);
+    const items: string[] = [];
+    for (let e = w.outStart[id]; e < w.outStart[id + 1]; e++) {
+      const t = w.outTarget[e];
+      const f = w.outFlags[e];
+      const href = this.href(id, e, t, f);
+      const anchor = this.anchorText(id, e, t, f);
+      const [before, after] = this.around(r, id, t);
+      items.push(malformed && e % 3 === 0
+        ? `<LI>${before} <A HREF=${href}>${anchor}</A> ${after}`
+        : `<li>${before} <a href="${href}">${anchor}</a> ${after}</li>`);
+    }
+    if (w.kind[id] === Kind.Personal && unit(w.seed, id, 22) < 0.5) items.push(`<li><img src="/images/portrait-${w.local(id)}.jpg" alt="me"></li>`);
+    const meta = site.charset === 'utf-8' ? '<meta charset="utf-8">' : `<meta http-equiv="Content-Type" content="text/html; charset=${site.charset}">`;
+    // one join at the end gives a flat string, which sockets write far faster than a rope
+    let body = (malformed
+      ? [`<HTML><HEAD>${meta}<TITLE>${title}</TITLE><BODY><H1>${title}<P>${intro}<H2>${heading}</H2><UL>`, ...items, `<P>${outro}<div><span>`]
+      : [`<!DOCTYPE html>\n<html><head>${meta}<title>${title}</title></head>\n<body>\n<h1>${title}</h1>\n<p>${intro}</p>\n<h2>${heading}</h2>\n<ul>`, ...items, `</ul>\n<p>${outro}</p>\n</body></html>\n`]
+    ).join('\n');
+    if (unit(w.seed, id, 23) < cfg.faults.oversizedRate) {
+      const filler = `<p>${intro}</p>\n`;
+      body = body.replace('</body>', filler.repeat(Math.ceil(cfg.faults.oversizedBytes / filler.length)) + '</body>');
+    }
+    return this.encodeHtml(site.charset, body);
+  }
+
+  private heading(id: number): string {
+    switch (this.web.kind[id]) {
+      case Kind.Publist: return 'Publications';
+      case Kind.Faculty: case Kind.Student: return 'Links';
+      case Kind.Group: return 'Projects and People';
+      case Kind.Course: return 'Lectures';
+      default: return 'See also';
+    }
+  }
+
+  private encodeHtml(charset: string, body: string): RenderedPage {
+    if (charset === 'utf-8') return { status: 200, contentType: 'text/html; charset=utf-8', body };
+    // legacy pages: characters outside Latin-1 become '?', as a legacy editor would save them
+    const buf = Buffer.from(body.replace(/[^\u0000-\u00ff]/g, '?'), 'latin1');
+    return { status: 200, contentType: charset === 'iso-8859-1' ? 'text/html; charset=iso-8859-1' : 'text/html', body: buf };
+  }
+
+  /** A research paper in the synthetic .pdf or .ps format. */
+  paper(id: number): RenderedPage {
+    const w = this.web;
+    const r = this.rng(id, 3);
+    const owner = w.owner[id];
+    const authors = [owner === id ? this.name(hash32(w.seed, id) % w.n) : this.name(owner), this.name(hash32(w.seed, id, 1) % w.n)].map((n) => `${n.first} ${n.last}`).join(', ');
+    const abstract = this.mixture(r, id, r.range(60, 110), 0.55);
+    const keywords = this.topicWords(r, w.topic[id], 5).join(', ');
+    const sections = ['Introduction', 'Related Work', 'Approach', 'Evaluation', 'Conclusion'].map((s, i) => `${i + 1} ${s}\n${this.mixture(r, id, r.range(40, 90), 0.5)}`);
+    const refs = Array.from({ length: r.range(4, 10) }, (_, i) => `[${i + 1}] ${this.topicWords(r, w.topic[id], r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`);
+    const lines = [`Title: ${this.title(id)}`, `Authors: ${authors}`, `Abstract: ${abstract}`, `Keywords: ${keywords}`, ...sections, 'References', ...refs];
+    return w.aux[id] === 1 ? this.ps(this.title(id), lines) : this.pdf(lines);
+  }
+
+  /** A non-paper PDF (syllabus, form): no abstract, no references. */
+  private pdfDoc(id: number): RenderedPage {
+    const r = this.rng(id, 3);
+    const body = this.mixture(r, id, r.range(80, 200), 0.25);
+    return this.pdf([`Title: ${this.title(id)}`, body]);
+  }
+
+  private pdf(lines: string[]): RenderedPage {
+    return { status: 200, contentType: 'application/pdf', body: `%PDF-1.4\n%SYNTH-DOC\n${lines.join('\n')}\n%%EOF\n` };
+  }
+
+  private ps(title: string, lines: string[]): RenderedPage {
+    const esc = (s: string): string => s.replace(/[()\\]/g, (c) => `\\${c}`);
+    return {
+      status: 200,
+      contentType: 'application/postscript',
+      body: `%!PS-Adobe-3.0\n%%Title: ${esc(title)}\n%%Creator: synthetic-web\n%%EndComments\n${lines.map((l) => `(${esc(l)}) show`).join('\n')}\nshowpage\n%%EOF\n`,
+    };
+  }
+
+  private image(id: number): RenderedPage {
+    const buf = Buffer.alloc(512 + (hash32(this.web.seed, id) % 2048));
+    let x = hash32(this.web.seed, id, 4) | 1;
+    for (let i = 0; i < buf.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; buf[i] = x & 0xff; }
+    buf[0] = 0xff; buf[1] = 0xd8; buf[2] = 0xff; // JPEG magic
+    return { status: 200, contentType: 'image/jpeg', body: buf };
+  }
+
+  /** The infinite calendar (a spider trap): every month links to the next and previous one. */
+  calendar(host: string, year: number, month: number): RenderedPage {
+    const site = this.web.siteByHost(host);
+    const r = fastRng(this.web.seed, seedNumber(host), year, month);
+    const next = month === 12 ? [year + 1, 1] : [year, month + 1];
+    const prev = month === 1 ? [year - 1, 12] : [year, month - 1];
+    const events = this.topicWords(r, site ? this.web.topic[site.first] : 0, 40).join(' ');
+    const body = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Events ${year}-${month}</title></head><body><h1>Calendar ${year}-${String(month).padStart(2, '0')}</h1><p>${events}</p>` +
+      `<a href="/events/calendar/${prev[0]}/${prev[1]}/">previous month</a> <a href="/events/calendar/${next[0]}/${next[1]}/">next month</a></body></html>\n`;
+    return { status: 200, contentType: 'text/html; charset=utf-8', body };
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Serves a generated Web over real HTTP with Fastify, bound to 127.0.0.1 only. Virtual hosts
+ * by the Host header; robots.txt, redirects (and one loop), spider traps, transient 5xx, slow
+ * responses and 429s as configured; a per-host politeness audit kept for the evaluator and
+ * exposed at /_sim/audit on the bare address (never on a .test host, so crawlers never see it).
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { Renderer, type RenderedPage } from './content.ts';
+import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './robots.ts';
+import { hash32, unit } from './rng.ts';
+import { Kind, type Site, type Web } from './web.ts';
+
+export interface HostAudit {
+  requests: number;
+  /** Most requests in flight at once. */
+  maxConcurrent: number;
+  /** Smallest gap between the starts of two successive requests, ms (null with < 2 requests). */
+  minGapMs: number | null;
+  /** Requests to paths the host's robots.txt disallows for the requesting agent. */
+  disallowed: number;
+  sent429: number;
+  sent5xx: number;
+  bytes: number;
+}
+
+interface HostState extends HostAudit {
+  inFlight: number;
+  lastStart: number;
+}
+
+export interface SimServerOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  /** Turn off transient errors, slow responses and 429s (for tests that need a quiet web). */
+  faults?: boolean;
+  /** Body of the admin route /_sim/static (the benchmark's static baseline). */
+  staticBody?: string;
+}
+
+type Robots = RobotsRules;
+
+export class SimServer {
+  readonly web: Web;
+  readonly renderer: Renderer;
+  readonly app: FastifyInstance;
+  port = 0;
+  private readonly faults: boolean;
+  private readonly staticBody: string;
+  private hostState = new Map<string, HostState>();
+  private attempts: Uint8Array;
+  private readonly robots = new Map<string, { parser: Robots | null; disallowAll: boolean }>();
+
+  private constructor(web: Web, opts: SimServerOptions) {
+    this.web = web;
+    this.renderer = new Renderer(web);
+    this.faults = opts.faults ?? true;
+    this.staticBody = opts.staticBody ?? '<html><body>static</body></html>';
+    this.attempts = new Uint8Array(web.n);
+    this.app = Fastify({ logger: false, bodyLimit: 1 << 20 });
+    this.app.route({ method: ['GET', 'POST'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
+  }
+
+  static async start(web: Web, opts: SimServerOptions = {}): Promise<SimServer> {
+    const s = new SimServer(web, opts);
+    await s.app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
+    const addr = s.app.server.address();
+    s.port = typeof addr === 'object' && addr ? addr.port : 0;
+    return s;
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+
+  /** Forget audit counters and per-page attempt counts (between experiment runs). */
+  reset(): void {
+    this.hostState.clear();
+    this.attempts.fill(0);
+  }
+
+  audit(): Record<string, HostAudit> {
+    const out: Record<string, HostAudit> = {};
+    for (const [host, s] of [...this.hostState.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      const { inFlight: _i, lastStart: _l, ...rest } = s;
+      out[host] = rest;
+    }
+    return out;
+  }
+
+  /** An undici dispatcher that sends every request, whatever its host, to this server. */
+  dispatcher(options: Agent.Options = {}): Dispatcher {
+    return simDispatcher(this.port, options);
+  }
+
+  private state(host: string): HostState {
+    let s = this.hostState.get(host);
+    if (!s) {
+      s = { requests: 0, maxConcurrent: 0, minGapMs: null, disallowed: 0, sent429: 0, sent5xx: 0, bytes: 0, inFlight: 0, lastStart: 0 };
+      this.hostState.set(host, s);
+    }
+    return s;
+  }
+
+  private robotsOf(site: Site): { parser: Robots | null; disallowAll: boolean } {
+    let r = this.robots.get(site.host);
+    if (!r) {
+      const eff = effectiveRobots(site.robots);
+      r = { parser: eff.body ? parseRobots(`http://${site.host}/robots.txt`, eff.body) : null, disallowAll: eff.disallowAll };
+      this.robots.set(site.host, r);
+    }
+    return r;
+  }
+
+  private handle(req: FastifyRequest, reply: FastifyReply): void {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    if (!host.endsWith('.test')) return this.admin(req, reply);
+    const site = this.web.siteByHost(host);
+    if (!site) {
+      reply.code(404).type('text/plain').send(`unknown host ${host}\n`);
+      return;
+    }
+    const url = req.url;
+    const qi = url.indexOf('?');
+    const path = qi < 0 ? url : url.slice(0, qi);
+    const st = this.state(host);
+    const now = performance.now();
+    if (st.requests > 0) {
+      const gap = now - st.lastStart;
+      if (st.minGapMs === null || gap < st.minGapMs) st.minGapMs = Math.round(gap * 1000) / 1000;
+    }
+    const tooSoon = st.requests > 0 && now - st.lastStart < site.minGapMs;
+    st.lastStart = now;
+    st.requests++;
+    st.inFlight++;
+    if (st.inFlight > st.maxConcurrent) st.maxConcurrent = st.inFlight;
+    reply.raw.once('close', () => { st.inFlight--; });
+    if (path !== '/robots.txt' && path !== '/robots-moved.txt') {
+      const rb = this.robotsOf(site);
+      const ua = String(req.headers['user-agent'] ?? '');
+      if (rb.disallowAll || (rb.parser && rb.parser.isDisallowed(`http://${host}${url}`, ua))) st.disallowed++;
+    }
+    if (this.faults && tooSoon) {
+      st.sent429++;
+      reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(site.minGapMs / 1000)))).type('text/plain').send('slow down\n');
+      return;
+    }
+    const page = this.route(site, path, req.url);
+    if (page.status >= 500) st.sent5xx++;
+    st.bytes += page.body.length;
+    const send = (): void => {
+      reply.code(page.status).header('content-type', page.contentType);
+      if (page.location) reply.header('location', page.location);
+      if (page.retryAfter) reply.header('retry-after', page.retryAfter);
+      reply.send(page.body);
+    };
+    if (page.delayMs) setTimeout(send, page.delayMs);
+    else send();
+  }
+
+  private route(site: Site, path: string, rawUrl: string): RenderedPage & { location?: string; delayMs?: number; retryAfter?: string } {
+    const web = this.web;
+    if (path === '/robots.txt') {
+      const r = robotsText(site.robots);
+      return { status: r.status, contentType: 'text/plain; charset=utf-8', body: r.body, location: r.location };
+    }
+    if (path === '/robots-moved.txt' && site.robots === 'redirect') return { status: 200, contentType: 'text/plain', body: effectiveRobots('redirect').body };
+    if (path === '/loop/a.html') return { status: 302, contentType: 'text/html', body: '', location: '/loop/b.html' };
+    if (path === '/loop/b.html') return { status: 302, contentType: 'text/html', body: '', location: '/loop/a.html' };
+    const cal = /^\/events\/calendar\/(\d{1,6})\/(\d{1,2})\/$/.exec(path);
+    if (cal && site.kind === 'department') {
+      const m = Number(cal[2]);
+      if (m >= 1 && m <= 12) return this.renderer.calendar(site.host, Number(cal[1]), m);
+    }
+    if (path.startsWith('/old/')) return { status: 302, contentType: 'text/html', body: '', location: path.slice(4) + (rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?')) : '') };
+    if (/^\/~[a-z]+\d+$/.test(path)) {
+      const id = this.renderer.resolve(site.host, `${path}/`);
+      if (id >= 0) return { status: 301, contentType: 'text/html', body: '', location: `${path}/` };
+    }
+    let id: number;
+    try {
+      id = this.renderer.resolve(site.host, decodeURIComponent(path));
+    } catch {
+      id = -1;
+    }
+    if (id < 0) return { status: 404, contentType: 'text/html; charset=utf-8', body: `<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p><a href="/">home</a></p></body></html>\n` };
+    if (this.faults) {
+      const f = web.config.faults;
+      const attempt = this.attempts[id] < 255 ? this.attempts[id]++ : 255;
+      if (unit(web.seed, id, attempt, 31) < f.transientErrorRate) {
+        const codes = [500, 502, 503];
+        const status = codes[hash32(web.seed, id, attempt, 32) % 3];
+        return { status, contentType: 'text/plain', body: 'temporary failure\n', retryAfter: status === 503 ? '1' : undefined };
+      }
+      const page = this.renderer.render(id);
+      if (unit(web.seed, id, 33) < f.slowRate && web.kind[id] !== Kind.Home) return { ...page, delayMs: f.slowMs };
+      return page;
+    }
+    return this.renderer.render(id);
+  }
+
+  private admin(req: FastifyRequest, reply: FastifyReply): void {
+    const path = req.url.split('?')[0];
+    if (path === '/_sim/static') return void reply.type('text/html; charset=utf-8').send(this.staticBody);
+    if (path === '/_sim/audit') return void reply.send(this.audit());
+    if (path === '/_sim/hosts') return void reply.send(this.web.sites.map((s) => ({ host: s.host, kind: s.kind, pages: s.count, robots: s.robots })));
+    if (path === '/_sim/reset' && req.method === 'POST') { this.reset(); return void reply.send({ ok: true }); }
+    reply.code(404).type('text/plain').send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset\n');
+  }
+}
+
+/** An undici Agent that connects every origin to 127.0.0.1:port (like curl --resolve '*:port'). */
+export function simDispatcher(port: number, options: Agent.Options = {}): Dispatcher {
+  const connect = buildConnector({});
+  return new Agent({
+    ...options,
+    connect: (opts, cb) => connect({ ...opts, hostname: '127.0.0.1', host: `127.0.0.1:${port}`, port: String(port) }, cb),
+  });
+}

@@ -1,0 +1,196 @@
+/**
+ * Statistics of a generated web next to their target bands (config.targets, taken from the
+ * literature: ../shared/reference.md section 2): degree distributions and power-law fits,
+ * mixing mu, topical locality, relevant documents per site and their depth, anchor quality.
+ */
+import { Renderer } from './content.ts';
+import { makeRng } from './rng.ts';
+import { GroundTruth } from './truth.ts';
+import { Anchor, Kind, LinkFlag, type Web } from './web.ts';
+
+export interface Check {
+  name: string;
+  value: number;
+  target: string;
+  ok: boolean;
+}
+
+export interface SiteStats {
+  host: string;
+  pages: number;
+  relevant: number;
+  unreachableRelevant: number;
+  meanDistance: number;
+  maxDistance: number;
+  distanceHistogram: Record<string, number>;
+}
+
+export interface WebStats {
+  pages: number;
+  sites: number;
+  links: number;
+  htmlPages: number;
+  meanOutDegree: number;
+  outDegreeTailExponent: number;
+  inDegreeExponent: number;
+  inDegreeKmin: number;
+  maxInDegree: number;
+  muExtra: number;
+  muAll: number;
+  topicalLocality: number;
+  localityBaseline: number;
+  anchorNamesTopic: number;
+  departments: SiteStats[];
+  checks: Check[];
+}
+
+/**
+ * Discrete power-law fit (Clauset, Shalizi & Newman 2009): alpha = 1 + n / sum ln(k / (kmin - 0.5)),
+ * kmin chosen to minimise the Kolmogorov-Smirnov distance between data and fit.
+ */
+export function fitPowerLaw(values: ArrayLike<number>, minTail = 50): { alpha: number; kmin: number; ks: number } {
+  const xs = Array.from(values).filter((v) => v > 0).sort((a, b) => a - b);
+  const candidates = [...new Set(xs)].filter((k) => xs.length - lowerIndex(xs, k) >= minTail).slice(0, 60);
+  let best = { alpha: NaN, kmin: 1, ks: Infinity };
+  for (const kmin of candidates) {
+    const tail = xs.slice(lowerIndex(xs, kmin));
+    let s = 0;
+    for (const k of tail) s += Math.log(k / (kmin - 0.5));
+    const alpha = 1 + tail.length / s;
+    // KS distance between the empirical CCDF and the fitted one (continuous approximation)
+    let ks = 0;
+    for (let i = 0; i < tail.length; i++) {
+      if (i > 0 && tail[i] === tail[i - 1]) continue;
+      const emp = 1 - i / tail.length;
+      const fit = Math.pow((tail[i] - 0.5) / (kmin - 0.5), 1 - alpha);
+      ks = Math.max(ks, Math.abs(emp - fit));
+    }
+    if (ks < best.ks) best = { alpha, kmin, ks };
+  }
+  return best;
+}
+
+function lowerIndex(sorted: number[], k: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (sorted[m] < k) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
+
+export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
+  const n = web.n;
+  const indeg = new Int32Array(n);
+  const outdeg: number[] = [];
+  let links = 0;
+  let html = 0;
+  let extra = 0;
+  let extraLeave = 0;
+  let nonNav = 0;
+  let leave = 0;
+  let sameTopic = 0;
+  for (let i = 0; i < n; i++) {
+    const d = web.outStart[i + 1] - web.outStart[i];
+    if (web.isHtml(i)) { html++; outdeg.push(d); }
+    links += d;
+    for (let e = web.outStart[i]; e < web.outStart[i + 1]; e++) {
+      const t = web.outTarget[e];
+      if (t < 0) continue;
+      indeg[t]++;
+      const f = web.outFlags[e];
+      if ((f & 7) === Anchor.Nav) continue;
+      nonNav++;
+      const differs = web.community[t] !== web.community[i];
+      if (differs) leave++;
+      if (web.topic[t] === web.topic[i]) sameTopic++;
+      if (f & LinkFlag.Extra) { extra++; if (differs) extraLeave++; }
+    }
+  }
+  // random-pair baseline for topical locality: sum over topics of p_t^2
+  const topicCount = new Map<number, number>();
+  for (let i = 0; i < n; i++) topicCount.set(web.topic[i], (topicCount.get(web.topic[i]) ?? 0) + 1);
+  let baseline = 0;
+  for (const c of topicCount.values()) baseline += (c / n) ** 2;
+  const inFit = fitPowerLaw(indeg);
+  const outFit = fitPowerLaw(outdeg);
+  // anchor quality on a fixed sample of Title links into computing pages
+  const r = new Renderer(web);
+  const rng = makeRng(`stats:${web.seed}`);
+  let named = 0;
+  let sampled = 0;
+  const topicWordSets = web.vocab.topics.map((t) => new Set(t.words));
+  for (let tries = 0; sampled < 5000 && tries < 200_000; tries++) {
+    const src = rng.int(n);
+    const deg = web.outStart[src + 1] - web.outStart[src];
+    if (deg === 0) continue;
+    const e = web.outStart[src] + rng.int(deg);
+    const t = web.outTarget[e];
+    const f = web.outFlags[e];
+    if (t < 0 || (f & 7) !== Anchor.Title || web.topic[t] >= web.vocab.computingCount) continue;
+    if (web.kind[t] === Kind.Faculty || web.kind[t] === Kind.Student) continue;
+    sampled++;
+    const words = r.anchorText(src, e, t, f).toLowerCase().split(/[^a-z0-9-]+/);
+    if (words.some((x) => topicWordSets[web.topic[t]].has(x))) named++;
+  }
+  const departments: SiteStats[] = web.sites.filter((s) => s.kind === 'department').map((s) => {
+    const dist = truth.siteDistances(s.index);
+    let rel = 0; let unreach = 0; let sum = 0; let max = 0;
+    const hist: Record<string, number> = {};
+    for (let id = s.first; id < s.first + s.count; id++) {
+      if (!web.isRelevant(id)) continue;
+      rel++;
+      const d = dist[id - s.first];
+      if (d < 0) { unreach++; continue; }
+      sum += d; max = Math.max(max, d);
+      hist[d] = (hist[d] ?? 0) + 1;
+    }
+    return { host: s.host, pages: s.count, relevant: rel, unreachableRelevant: unreach, meanDistance: round(sum / Math.max(1, rel - unreach), 2), maxDistance: max, distanceHistogram: hist };
+  });
+  const tg = web.config.targets;
+  const mu = web.config.links.mu;
+  const meanOut = outdeg.reduce((a, b) => a + b, 0) / Math.max(1, outdeg.length);
+  const muExtra = extra ? extraLeave / extra : 0;
+  const locality = nonNav ? sameTopic / nonNav : 0;
+  const anchorRate = sampled ? named / sampled : 0;
+  const inRange = (v: number, [lo, hi]: [number, number]): boolean => v >= lo && v <= hi;
+  const checks: Check[] = [
+    { name: 'in-degree power-law exponent', value: round(inFit.alpha), target: `[${tg.inDegreeExponent.join(', ')}] (Broder et al.: 2.1)`, ok: inRange(inFit.alpha, tg.inDegreeExponent) },
+    { name: 'mean out-degree (HTML pages)', value: round(meanOut, 2), target: `[${tg.meanOutDegree.join(', ')}] (published 8-15)`, ok: inRange(meanOut, tg.meanOutDegree) },
+    { name: 'out-degree tail exponent', value: round(outFit.alpha), target: `[${tg.outDegreeTailExponent.join(', ')}] (reference 2.4-2.7)`, ok: inRange(outFit.alpha, tg.outDegreeTailExponent) },
+    { name: 'mixing mu of random links', value: round(muExtra), target: `${mu} +- ${tg.muTolerance}`, ok: Math.abs(muExtra - mu) <= tg.muTolerance },
+    { name: 'topical locality lift over random pairs', value: round(locality / baseline, 2), target: `>= ${tg.localityLift} (Davison 2000)`, ok: locality / baseline >= tg.localityLift },
+    { name: 'anchor text names the target topic', value: round(anchorRate), target: `[${tg.anchorNamesTopic.join(', ')}]`, ok: inRange(anchorRate, tg.anchorNamesTopic) },
+    { name: 'relevant documents unreachable from their homepage', value: departments.reduce((a, d) => a + d.unreachableRelevant, 0), target: '0', ok: departments.every((d) => d.unreachableRelevant === 0) },
+  ];
+  let maxIn = 0;
+  for (let i = 0; i < n; i++) if (indeg[i] > maxIn) maxIn = indeg[i];
+  return {
+    pages: n, sites: web.sites.length, links, htmlPages: html, meanOutDegree: round(meanOut, 2),
+    outDegreeTailExponent: round(outFit.alpha), inDegreeExponent: round(inFit.alpha), inDegreeKmin: inFit.kmin, maxInDegree: maxIn,
+    muExtra: round(muExtra), muAll: round(nonNav ? leave / nonNav : 0), topicalLocality: round(locality), localityBaseline: round(baseline),
+    anchorNamesTopic: round(anchorRate), departments, checks,
+  };
+}
+
+export function formatStats(s: WebStats): string {
+  const lines = [
+    `pages ${s.pages}  sites ${s.sites}  links ${s.links}  html pages ${s.htmlPages}`,
+    `out-degree: mean ${s.meanOutDegree}, tail exponent ${s.outDegreeTailExponent} (reference 2.4-2.7)`,
+    `in-degree: exponent ${s.inDegreeExponent} (k >= ${s.inDegreeKmin}), max ${s.maxInDegree}`,
+    `mixing: mu of random links ${s.muExtra}, share of all non-navigation links leaving their community ${s.muAll}`,
+    `topical locality: ${s.topicalLocality} of links join pages of one topic (random pairs: ${s.localityBaseline})`,
+    `anchor text names the target's topic: ${s.anchorNamesTopic}`,
+    '',
+    'department             pages  relevant  unreachable  mean dist  max dist  distance histogram',
+    ...s.departments.map((d) => `${d.host.padEnd(26)} ${String(d.pages).padStart(5)} ${String(d.relevant).padStart(9)} ${String(d.unreachableRelevant).padStart(12)} ${String(d.meanDistance).padStart(10)} ${String(d.maxDistance).padStart(9)}  ${Object.entries(d.distanceHistogram).map(([k, v]) => `${k}:${v}`).join(' ')}`),
+    '',
+    'check                                                  value   target',
+    ...s.checks.map((c) => `${c.ok ? 'ok  ' : 'OFF '} ${c.name.padEnd(50)} ${String(c.value).padStart(6)}   ${c.target}`),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,105 @@
+/**
+ * Ground truth for the evaluator: every URL's kind, topic and relevance, the relevant
+ * documents of each site and their link distance from the site's homepage. Crawlers never
+ * import this (crawler/ cannot import sim/); experiments/ joins it to crawl logs.
+ */
+import { stringify } from 'csv-stringify/sync';
+import { Renderer } from './content.ts';
+import { KIND_NAMES, Kind, type Web } from './web.ts';
+
+export interface PageTruth {
+  url: string;
+  host: string;
+  kind: string;
+  topic: string;
+  relevant: boolean;
+  /** Shortest link distance from the site's homepage over same-site links (-1: unreachable). */
+  distance: number;
+}
+
+export class GroundTruth {
+  readonly web: Web;
+  readonly renderer: Renderer;
+  private distances = new Map<number, Int32Array>();
+
+  constructor(web: Web, renderer = new Renderer(web)) {
+    this.web = web;
+    this.renderer = renderer;
+  }
+
+  /** BFS from the homepage of a site over links that stay on the site. Indexed by local id. */
+  siteDistances(siteIndex: number): Int32Array {
+    const hit = this.distances.get(siteIndex);
+    if (hit) return hit;
+    const w = this.web;
+    const site = w.sites[siteIndex];
+    const dist = new Int32Array(site.count).fill(-1);
+    const queue = new Int32Array(site.count);
+    let head = 0;
+    let tail = 0;
+    dist[0] = 0;
+    queue[tail++] = site.first;
+    while (head < tail) {
+      const u = queue[head++];
+      const du = dist[u - site.first];
+      for (let e = w.outStart[u]; e < w.outStart[u + 1]; e++) {
+        const v = w.outTarget[e];
+        if (v < site.first || v >= site.first + site.count) continue;
+        if (dist[v - site.first] >= 0) continue;
+        dist[v - site.first] = du + 1;
+        queue[tail++] = v;
+      }
+    }
+    this.distances.set(siteIndex, dist);
+    return dist;
+  }
+
+  /** Page id of a URL as a crawler saw it (query strings such as session ids ignored), or -1. */
+  idOf(url: string): number {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return -1;
+    }
+    try {
+      return this.renderer.resolve(u.hostname, decodeURIComponent(u.pathname));
+    } catch {
+      return -1;
+    }
+  }
+
+  isRelevantUrl(url: string): boolean {
+    const id = this.idOf(url);
+    return id >= 0 && this.web.isRelevant(id);
+  }
+
+  /** Global ids of the relevant documents of a site. */
+  relevantOf(host: string): number[] {
+    const site = this.web.siteByHost(host);
+    if (!site) return [];
+    const out: number[] = [];
+    for (let id = site.first; id < site.first + site.count; id++) if (this.web.isRelevant(id)) out.push(id);
+    return out;
+  }
+
+  page(id: number): PageTruth {
+    const w = this.web;
+    const site = w.sites[w.siteOf[id]];
+    return {
+      url: this.renderer.url(id),
+      host: site.host,
+      kind: KIND_NAMES[w.kind[id]],
+      topic: w.vocab.topics[w.topic[id]].key,
+      relevant: w.kind[id] === Kind.Paper,
+      distance: this.siteDistances(site.index)[id - site.first],
+    };
+  }
+
+  /** All pages as CSV (url,host,kind,topic,relevant,distance). */
+  csv(): string {
+    const rows: PageTruth[] = [];
+    for (let id = 0; id < this.web.n; id++) rows.push(this.page(id));
+    return stringify(rows, { header: true, columns: ['url', 'host', 'kind', 'topic', 'relevant', 'distance'], cast: { boolean: (b) => (b ? '1' : '0') } });
+  }
+}

@@ -1,0 +1,466 @@
+/**
+ * The synthetic web's structure: sites, pages (kind, topic, community, owner) and the link
+ * graph, generated from a config and a seed into compact typed arrays (CSR adjacency), so a
+ * million-page web fits in a few hundred MB. Page text is not stored: content.ts renders it
+ * lazily from (seed, page id). This module is the ground truth; crawlers never see it.
+ */
+import type { BackgroundKind, Charset, RobotsProfile, WebConfig } from './config.ts';
+import { makeRng, lowerBound, type Rng, seedNumber } from './rng.ts';
+import { loadVocab, topicByKey, type Vocab } from './vocab.ts';
+
+/** Page kinds. Paper is the only relevant kind; Syllabus and Form are non-paper PDFs. */
+export const Kind = {
+  Home: 0, Index: 1, Faculty: 2, Student: 3, Group: 4, Project: 5, Publist: 6, Paper: 7,
+  Course: 8, Lecture: 9, Syllabus: 10, News: 11, Admin: 12, Form: 13, Personal: 14, Gap: 15,
+  BgHome: 16, BgPage: 17, Image: 18,
+} as const;
+export type KindId = (typeof Kind)[keyof typeof Kind];
+export const KIND_NAMES = Object.keys(Kind) as (keyof typeof Kind)[];
+
+/** How a link's anchor text is written. */
+export const Anchor = { Nav: 0, Title: 1, Papers: 2, Research: 3, People: 4, Misc: 5 } as const;
+export const ANCHOR_NAMES = ['nav', 'title', 'papers', 'research', 'people', 'misc'];
+/** Link flags (high bits of the per-edge byte; the low 3 bits hold the Anchor kind). */
+export const LinkFlag = { Redirect: 8, Extra: 16 } as const;
+/** Special targets: links that lead to no page of the graph. */
+export const Target = { Broken: -1, RedirectLoop: -2, Calendar: -3 } as const;
+
+/** Index sections of a department, in the order of Index pages' aux value. */
+export const SECTIONS = ['people', 'faculty', 'students', 'research', 'courses', 'news', 'admin'] as const;
+
+export type SiteKind = 'department' | BackgroundKind;
+
+export interface Site {
+  index: number;
+  host: string;
+  name: string;
+  kind: SiteKind;
+  /** Global id of the site's first page (its homepage). */
+  first: number;
+  count: number;
+  robots: RobotsProfile;
+  charset: Charset;
+  sessionIds: boolean;
+  minGapMs: number;
+  /** Section index paths ("/people/") to page ids. */
+  sections: Map<string, number>;
+}
+
+export interface Community {
+  site: number;
+  topic: number;
+  topical: boolean;
+}
+
+/** Growable typed int buffer. */
+class IntBuf {
+  data: Int32Array;
+  length = 0;
+  constructor(cap = 1024) { this.data = new Int32Array(cap); }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const d = new Int32Array(this.data.length * 2);
+      d.set(this.data);
+      this.data = d;
+    }
+    this.data[this.length++] = v;
+  }
+  view(): Int32Array { return this.data.subarray(0, this.length); }
+}
+
+export class Web {
+  readonly config: WebConfig;
+  readonly seed: number;
+  readonly vocab: Vocab;
+  readonly sites: Site[] = [];
+  readonly hosts = new Map<string, Site>();
+  readonly communities: Community[] = [];
+  // per page
+  n = 0;
+  kind!: Uint8Array;
+  topic!: Uint8Array;
+  siteOf!: Uint16Array;
+  community!: Int32Array;
+  owner!: Int32Array;
+  aux!: Int32Array;
+  // CSR adjacency
+  outStart!: Uint32Array;
+  outTarget!: Int32Array;
+  outFlags!: Uint8Array;
+
+  constructor(config: WebConfig, seed: number | string) {
+    this.config = config;
+    this.seed = typeof seed === 'number' ? seed >>> 0 : seedNumber(seed);
+    this.vocab = loadVocab(config.text.zipfExponent);
+    new WebBuilder(this).run();
+  }
+
+  siteByHost(host: string): Site | undefined { return this.hosts.get(host); }
+  local(id: number): number { return id - this.sites[this.siteOf[id]].first; }
+  isRelevant(id: number): boolean { return this.kind[id] === Kind.Paper; }
+  isHtml(id: number): boolean {
+    const k = this.kind[id];
+    return k !== Kind.Paper && k !== Kind.Syllabus && k !== Kind.Form && k !== Kind.Image;
+  }
+  *links(id: number): Generator<{ target: number; flags: number }> {
+    for (let e = this.outStart[id]; e < this.outStart[id + 1]; e++) yield { target: this.outTarget[e], flags: this.outFlags[e] };
+  }
+}
+
+/** Builds a Web in place: pages and communities first, then structural links, then extra links. */
+class WebBuilder {
+  private readonly w: Web;
+  private readonly rng: Rng;
+  private readonly kinds = new IntBuf();
+  private readonly topics = new IntBuf();
+  private readonly sitesOf = new IntBuf();
+  private readonly comms = new IntBuf();
+  private readonly owners = new IntBuf();
+  private readonly auxs = new IntBuf();
+  private readonly src = new IntBuf(1 << 16);
+  private readonly dst = new IntBuf(1 << 16);
+  private readonly flg = new IntBuf(1 << 16);
+  private readonly campus: number;
+  private readonly news: number;
+  private readonly lifeTopics: number[];
+  private readonly offTopics: number[];
+
+  constructor(w: Web) {
+    this.w = w;
+    this.rng = makeRng(`web:${w.seed}`);
+    const v = w.vocab;
+    this.campus = topicByKey(v, 'campus').id;
+    this.news = topicByKey(v, 'news').id;
+    this.lifeTopics = ['sports', 'food', 'travel', 'arts', 'family'].map((k) => topicByKey(v, k).id);
+    this.offTopics = v.topics.filter((t) => !t.computing).map((t) => t.id);
+  }
+
+  private page(kind: number, topic: number, community: number, owner = -1, aux = 0): number {
+    const id = this.kinds.length;
+    this.kinds.push(kind);
+    this.topics.push(topic);
+    this.sitesOf.push(this.w.sites.length - 1);
+    this.comms.push(community);
+    this.owners.push(owner < 0 ? id : owner);
+    this.auxs.push(aux);
+    return id;
+  }
+
+  private link(from: number, to: number, anchor: number, flags = 0): void {
+    this.src.push(from);
+    this.dst.push(to);
+    this.flg.push(anchor | flags);
+  }
+
+  private community(topic: number, topical: boolean): number {
+    this.w.communities.push({ site: this.w.sites.length - 1, topic, topical });
+    return this.w.communities.length - 1;
+  }
+
+  private addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections'>): Site {
+    const site: Site = { ...s, index: this.w.sites.length, first: this.kinds.length, count: 0, sections: new Map() };
+    this.w.sites.push(site);
+    this.w.hosts.set(site.host, site);
+    return site;
+  }
+
+  /** Geometric count with the given mean (at least 1), capped at 6 x mean. */
+  private geometric(mean: number): number {
+    if (mean <= 0) return 0;
+    return Math.min(Math.ceil(mean * 6), 1 + Math.floor(-(mean - 0.5) * Math.log(1 - this.rng.next())));
+  }
+
+  run(): void {
+    const c = this.w.config;
+    for (const d of c.departments) this.department(d);
+    this.background();
+    this.extraLinks();
+    this.finish();
+  }
+
+  private department(d: WebConfig['departments'][number]): void {
+    const { rng } = this;
+    const s = this.w.config.structure;
+    const v = this.w.vocab;
+    const site = this.addSite({ host: d.host, name: d.name, kind: 'department', robots: d.robots, charset: d.charset, sessionIds: d.sessionIds, minGapMs: d.minGapMs });
+    const per = (k: number): number => Math.max(1, Math.round((d.pages / 1000) * k));
+    const cAdmin = this.community(this.campus, false);
+    const cNews = this.community(this.news, false);
+    const cTeach = this.community(this.campus, false);
+    const cLife = this.community(this.lifeTopics[0], false);
+
+    const home = this.page(Kind.Home, this.campus, cAdmin);
+    const idx: number[] = SECTIONS.map((name, i) => {
+      const id = this.page(Kind.Index, name === 'news' ? this.news : this.campus, name === 'news' ? cNews : name === 'courses' ? cTeach : cAdmin, -1, i);
+      site.sections.set(`/${name}/`, id);
+      return id;
+    });
+    const [people, facultyList, studentList, research, courses, newsIdx, adminIdx] = idx;
+    this.link(home, people, Anchor.People);
+    this.link(home, research, Anchor.Research);
+    this.link(home, courses, Anchor.Nav);
+    this.link(home, newsIdx, Anchor.Nav);
+    this.link(home, adminIdx, Anchor.Nav);
+    this.link(people, facultyList, Anchor.People);
+    this.link(people, studentList, Anchor.People);
+
+    // research groups: one topical community each, sub-topics drawn without replacement
+    const order = v.topics.filter((t) => t.computing).map((t) => t.id);
+    for (let i = order.length - 1; i > 0; i--) { const j = rng.int(i + 1); [order[i], order[j]] = [order[j], order[i]]; }
+    const groups = Array.from({ length: d.groups }, (_, g) => {
+      const topic = order[g % order.length];
+      const comm = this.community(topic, true);
+      const ghome = this.page(Kind.Group, topic, comm);
+      // the way in: a chain of off-topic pages from the research index (the gap to tunnel through)
+      const len = rng.range(s.gapMin, s.gapMax);
+      let prev = research;
+      for (let j = 0; j < len; j++) {
+        const gap = this.page(Kind.Gap, rng.chance(0.5) ? this.campus : this.news, rng.chance(0.5) ? cAdmin : cNews);
+        this.link(prev, gap, j === 0 ? Anchor.Research : Anchor.Misc);
+        prev = gap;
+      }
+      this.link(prev, ghome, len > 0 ? Anchor.Research : Anchor.Title);
+      if (len > 0 && rng.chance(s.directGroupShare)) this.link(research, ghome, Anchor.Title);
+      const gpub = this.page(Kind.Publist, topic, comm, ghome);
+      this.link(ghome, gpub, Anchor.Papers);
+      return { topic, comm, ghome, gpub, faculty: [] as number[], papers: [] as number[], projects: [] as number[] };
+    });
+
+    const paper = (ownerHome: number, g: (typeof groups)[number], list: number): number => {
+      const topic = rng.chance(0.85) ? g.topic : order[rng.int(order.length)];
+      const p = this.page(Kind.Paper, topic, g.comm, ownerHome, rng.chance(s.postscriptShare) ? 1 : 0);
+      this.link(list, p, Anchor.Title);
+      g.papers.push(p);
+      return p;
+    };
+    const personalChain = (ownerHome: number, length: number): void => {
+      let prev = ownerHome;
+      for (let j = 0; j < length; j++) {
+        const pp = this.page(Kind.Personal, rng.pick(this.lifeTopics), cLife, ownerHome);
+        this.link(prev, pp, rng.chance(0.5) ? Anchor.Title : Anchor.Misc);
+        if (rng.chance(0.3)) this.link(pp, this.page(Kind.Image, rng.pick(this.lifeTopics), cLife, ownerHome), Anchor.Misc);
+        prev = pp;
+      }
+    };
+
+    const faculty: number[] = [];
+    for (let f = 0; f < per(s.facultyPerK); f++) {
+      const g = groups[f % groups.length];
+      const fh = this.page(Kind.Faculty, g.topic, g.comm);
+      faculty.push(fh);
+      g.faculty.push(fh);
+      this.link(facultyList, fh, Anchor.People);
+      this.link(g.ghome, fh, Anchor.People);
+      this.link(fh, g.ghome, Anchor.Title);
+      const pub = this.page(Kind.Publist, g.topic, g.comm, fh);
+      this.link(fh, pub, Anchor.Papers);
+      const n = this.geometric(s.papersPerFaculty);
+      for (let i = 0; i < n; i++) {
+        const p = paper(fh, g, pub);
+        if (rng.chance(0.15)) this.link(fh, p, Anchor.Title); // a few "selected papers" on the homepage
+      }
+      personalChain(fh, rng.range(0, 3));
+    }
+    for (const g of groups) {
+      for (let j = rng.range(2, 6); j > 0; j--) {
+        const pr = this.page(Kind.Project, g.topic, g.comm, g.ghome);
+        g.projects.push(pr);
+        this.link(g.ghome, pr, Anchor.Title);
+        this.link(pr, g.ghome, Anchor.Nav);
+        for (let k = 0; k < 3 && g.faculty.length; k++) this.link(pr, rng.pick(g.faculty), Anchor.People);
+        for (let k = 0; k < 4 && g.papers.length; k++) this.link(pr, rng.pick(g.papers), Anchor.Title);
+      }
+      // the group's publication list repeats up to 60 of its members' papers
+      for (let k = 0; k < Math.min(60, g.papers.length); k++) this.link(g.gpub, g.papers[k], Anchor.Title);
+    }
+    for (let st = 0; st < per(s.studentsPerK); st++) {
+      const inGroup = rng.chance(0.75);
+      const g = rng.pick(groups);
+      const sh = this.page(Kind.Student, inGroup ? g.topic : rng.pick(this.lifeTopics), inGroup ? g.comm : cLife);
+      this.link(studentList, sh, Anchor.People);
+      if (inGroup && g.faculty.length) this.link(rng.pick(g.faculty), sh, Anchor.People);
+      if (inGroup && rng.chance(s.studentPublishShare)) {
+        const pub = this.page(Kind.Publist, g.topic, g.comm, sh);
+        this.link(sh, pub, Anchor.Papers);
+        for (let i = this.geometric(s.papersPerStudent); i > 0; i--) paper(sh, g, pub);
+      }
+      personalChain(sh, rng.range(1, 5));
+    }
+    const courseList: number[] = [];
+    for (let ci = 0; ci < per(s.coursesPerK); ci++) {
+      const topic = rng.pick(order);
+      const ch = this.page(Kind.Course, topic, cTeach);
+      courseList.push(ch);
+      this.link(courses, ch, Anchor.Title);
+      if (faculty.length) this.link(rng.pick(faculty), ch, Anchor.Title);
+      this.link(ch, this.page(Kind.Syllabus, topic, cTeach, ch), Anchor.Misc);
+      let prev = ch;
+      for (let l = 1, n = rng.range(5, 15); l <= n; l++) {
+        const lec = this.page(Kind.Lecture, topic, cTeach, ch, l);
+        this.link(ch, lec, Anchor.Title);
+        if (prev !== ch) this.link(prev, lec, Anchor.Nav);
+        this.link(lec, ch, Anchor.Nav);
+        prev = lec;
+      }
+    }
+    const chain = (kind: number, topic: () => number, comm: number, index: number, count: number): number[] => {
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const id = this.page(kind, topic(), comm);
+        if (i < 25) this.link(index, id, Anchor.Title);
+        if (i > 0) this.link(ids[i - 1], id, Anchor.Nav);
+        ids.push(id);
+      }
+      return ids;
+    };
+    chain(Kind.News, () => this.news, cNews, newsIdx, per(s.newsPerK));
+    this.link(newsIdx, Target.Calendar, Anchor.Misc);
+    const admins = chain(Kind.Admin, () => (rng.chance(0.7) ? this.campus : topicByKey(v, 'finance').id), cAdmin, adminIdx, per(s.adminPerK));
+    for (let i = 0; i < Math.ceil(admins.length / 4); i++) this.link(rng.pick(admins), this.page(Kind.Form, this.campus, cAdmin), Anchor.Misc);
+    this.link(adminIdx, Target.RedirectLoop, Anchor.Misc);
+    // fill up to the configured size with personal pages of students and faculty
+    const owners = this.kinds.length;
+    const people0: number[] = [];
+    for (let id = site.first; id < owners; id++) if (this.kinds.data[id] === Kind.Student || this.kinds.data[id] === Kind.Faculty) people0.push(id);
+    while (this.kinds.length - site.first < d.pages) personalChain(rng.pick(people0), rng.range(1, 4));
+    site.count = this.kinds.length - site.first;
+  }
+
+  private background(): void {
+    const { rng } = this;
+    const b = this.w.config.background;
+    const v = this.w.vocab;
+    const pickShare = <K extends string>(shares: Partial<Record<K, number>>): K => {
+      const entries = Object.entries(shares) as [K, number][];
+      const total = entries.reduce((a, [, x]) => a + x, 0);
+      let u = rng.next() * total;
+      for (const [k, x] of entries) { if ((u -= x) < 0) return k; }
+      return entries[entries.length - 1][0];
+    };
+    const deptHomes = this.w.sites.map((s) => s.first);
+    for (let i = 0; i < b.sites; i++) {
+      const kind = pickShare(b.kinds);
+      const computing = kind === 'conference' || kind === 'publisher';
+      const topic = computing ? rng.int(v.computingCount)
+        : kind === 'personal' ? rng.pick(this.lifeTopics)
+        : kind === 'directory' ? this.news
+        : kind === 'mixed' ? (rng.chance(0.5) ? rng.int(v.computingCount) : rng.pick(this.offTopics))
+        : rng.pick(this.offTopics);
+      const word = v.topics[topic].words[rng.int(Math.min(10, v.topics[topic].words.length))].replace(/[^a-z0-9]+/g, '');
+      const site = this.addSite({
+        host: `${word}-${i}.${kind}.test`, name: `${word} ${kind} ${i}`, kind,
+        robots: pickShare(b.robots), charset: rng.chance(0.1) ? 'iso-8859-1' : 'utf-8', sessionIds: rng.chance(0.03),
+        minGapMs: rng.chance(b.rateLimitedShare) ? b.minGapMs : 0,
+      });
+      const comm = this.community(topic, computing);
+      const home = this.page(Kind.BgHome, topic, comm);
+      const n = rng.range(b.pagesMin, b.pagesMax);
+      const ids = [home];
+      for (let j = 1; j < n; j++) {
+        const isPaper = kind === 'publisher' && rng.chance(0.5);
+        const id = this.page(isPaper ? Kind.Paper : Kind.BgPage, kind === 'mixed' && rng.chance(0.5) ? rng.pick(this.offTopics) : topic, comm, -1, isPaper && rng.chance(0.2) ? 1 : 0);
+        const parent = ids[Math.floor((j - 1) / 5)];
+        this.link(parent, id, Anchor.Title);
+        if (!isPaper) ids.push(id);
+      }
+      if (kind === 'directory') {
+        for (const h of deptHomes) this.link(home, h, Anchor.Title, LinkFlag.Extra);
+        for (let k = 0; k < 30 && i > 0; k++) this.link(rng.pick(ids), this.w.sites[this.w.config.departments.length + rng.int(i)].first, Anchor.Title, LinkFlag.Extra);
+      }
+      site.count = this.kinds.length - site.first;
+    }
+  }
+
+  /**
+   * Extra links give every HTML page a heavy-tailed number of links beyond its structure:
+   * count ~ extraMin * U^(-1/(outExp-1)); target chosen by attractiveness (Pareto with the
+   * in-degree exponent, so in-degree follows the same power law), inside the source's
+   * community with probability 1 - mu, otherwise in another community of the site or, with
+   * probability crossSiteShare, anywhere.
+   */
+  private extraLinks(): void {
+    const { rng } = this;
+    const l = this.w.config.links;
+    const n = this.kinds.length;
+    const kinds = this.kinds.data;
+    const comms = this.comms.data;
+    const sites = this.sitesOf.data;
+    const weight = new Float64Array(n);
+    const aExp = -1 / (l.inDegreeExponent - 1);
+    for (let i = 0; i < n; i++) weight[i] = kinds[i] === Kind.Image || kinds[i] === Kind.Home ? 0 : Math.pow(1 - rng.next(), aExp);
+    // cumulative weights grouped by community, by site and overall (members are contiguous per site)
+    const nc = this.w.communities.length;
+    const cStart = new Int32Array(nc + 1);
+    for (let i = 0; i < n; i++) cStart[comms[i] + 1]++;
+    for (let c = 0; c < nc; c++) cStart[c + 1] += cStart[c];
+    const members = new Int32Array(n);
+    const fill = cStart.slice(0, nc);
+    for (let i = 0; i < n; i++) members[fill[comms[i]]++] = i;
+    const cCum = new Float64Array(n);
+    for (let c = 0; c < nc; c++) { let t = 0; for (let k = cStart[c]; k < cStart[c + 1]; k++) cCum[k] = t += weight[members[k]]; }
+    const allCum = new Float64Array(n);
+    { let t = 0; for (let i = 0; i < n; i++) allCum[i] = t += weight[i]; }
+    /** Weighted pick in [lo, hi) of a cumulative array; `base` is the cumulative value before lo. */
+    const pickIn = (lo: number, hi: number, cum: Float64Array, base: number): number =>
+      lowerBound(cum, base + rng.next() * (cum[hi - 1] - base), lo, hi);
+    const beforeAll = (lo: number): number => (lo > 0 ? allCum[lo - 1] : 0);
+    const outExp = -1 / (l.outDegreeExponent - 1);
+    for (let i = 0; i < n; i++) {
+      const k = kinds[i];
+      if (k === Kind.Paper || k === Kind.Syllabus || k === Kind.Form || k === Kind.Image) continue;
+      const count = Math.min(l.extraMax, Math.floor(l.extraMin * Math.pow(1 - rng.next(), outExp)));
+      const site = this.w.sites[sites[i]];
+      // navigation bar of department pages: home, people, research
+      if (site.kind === 'department' && k !== Kind.Home) {
+        this.link(i, site.first, Anchor.Nav);
+        this.link(i, site.sections.get('/people/')!, Anchor.Nav);
+        this.link(i, site.sections.get('/research/')!, Anchor.Nav);
+      }
+      for (let j = 0; j < count; j++) {
+        if (rng.chance(l.brokenShare)) { this.link(i, Target.Broken, Anchor.Title, LinkFlag.Extra); continue; }
+        let t: number;
+        const c = comms[i];
+        if (!rng.chance(l.mu)) {
+          t = members[pickIn(cStart[c], cStart[c + 1], cCum, 0)];
+        } else if (site.kind !== 'department' || rng.chance(l.crossSiteShare)) {
+          // single-community sites can only be left by linking elsewhere
+          t = pickIn(0, n, allCum, 0);
+        } else {
+          t = i;
+          for (let tries = 0; tries < 4 && (t === i || comms[t] === c); tries++) t = pickIn(site.first, site.first + site.count, allCum, beforeAll(site.first));
+        }
+        if (t === i || weight[t] === 0) continue;
+        const redirect = sites[t] === sites[i] && rng.chance(l.redirectShare) ? LinkFlag.Redirect : 0;
+        this.link(i, t, Anchor.Title, LinkFlag.Extra | redirect);
+      }
+    }
+  }
+
+  /** Copies the buffers into the Web and sorts edges by source into CSR (stable). */
+  private finish(): void {
+    const w = this.w;
+    const n = (w.n = this.kinds.length);
+    w.kind = Uint8Array.from(this.kinds.view());
+    w.topic = Uint8Array.from(this.topics.view());
+    w.siteOf = Uint16Array.from(this.sitesOf.view());
+    w.community = this.comms.view().slice();
+    w.owner = this.owners.view().slice();
+    w.aux = this.auxs.view().slice();
+    const m = this.src.length;
+    const start = new Uint32Array(n + 1);
+    const src = this.src.data;
+    for (let e = 0; e < m; e++) start[src[e] + 1]++;
+    for (let i = 0; i < n; i++) start[i + 1] += start[i];
+    const pos = start.slice(0, n);
+    const tgt = new Int32Array(m);
+    const fl = new Uint8Array(m);
+    for (let e = 0; e < m; e++) {
+      const p = pos[src[e]]++;
+      tgt[p] = this.dst.data[e];
+      fl[p] = this.flg.data[e];
+    }
+    w.outStart = start;
+    w.outTarget = tgt;
+    w.outFlags = fl;
+  }
+}

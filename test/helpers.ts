@@ -1,0 +1,32 @@
+/** Shared test helpers: small webs, a server per test file, HTTP through the sim dispatcher. */
+import { request, type Dispatcher } from 'undici';
+import { resolveConfig, type WebConfig } from '../sim/config.ts';
+import { SimServer, type SimServerOptions } from '../sim/server.ts';
+import { Web } from '../sim/web.ts';
+
+/** A tiny web (two departments, a few background sites) with optional overrides. */
+export function tinyConfig(over: Record<string, unknown> = {}): WebConfig {
+  return resolveConfig({
+    name: 'tiny',
+    departments: [
+      { host: 'cs.alpha-university.test', name: 'Alpha', pages: 600, groups: 3 },
+      { host: 'cs.beta-university.test', name: 'Beta', pages: 500, groups: 3, robots: 'tricky', charset: 'iso-8859-1', sessionIds: true },
+    ],
+    background: { sites: 12 },
+    ...over,
+  });
+}
+
+export async function startWeb(config: WebConfig, seed = 1, opts: SimServerOptions = {}): Promise<{ web: Web; server: SimServer; http: Dispatcher; close: () => Promise<void> }> {
+  const web = new Web(config, seed);
+  const server = await SimServer.start(web, opts);
+  const http = server.dispatcher();
+  return { web, server, http, close: async () => { await http.close(); await server.close(); } };
+}
+
+export async function get(http: Dispatcher, url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; ms: number }> {
+  const t0 = performance.now();
+  const res = await request(url, { dispatcher: http, headers, maxRedirections: 0 } as Parameters<typeof request>[1]);
+  const body = Buffer.from(await res.body.arrayBuffer());
+  return { status: res.statusCode, headers: res.headers, body, ms: performance.now() - t0 };
+}

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULTS, loadConfig, resolveConfig } from '../sim/config.ts';
+
+const run = promisify(execFile);
+
+describe('web config validation', () => {
+  it('accepts the shipped configs', () => {
+    for (const f of ['paper', 'small', 'million']) expect(loadConfig(`data/webs/${f}.json`).name).toBe(f);
+  });
+
+  it.each([
+    [{ links: { mu: 1.5 } }, 'links.mu: 1.5 is out of range [0, 1]'],
+    [{ linkz: {} }, 'linkz: unknown field'],
+    [{ departments: [{ host: 'cs.example.com', name: 'x', pages: 1000, groups: 3 }] }, 'departments[0].host: "cs.example.com" must be a lowercase hostname ending in .test'],
+    [{ departments: [{ host: 'a.test', name: 'x', pages: 1000, groups: 3 }, { host: 'a.test', name: 'y', pages: 1000, groups: 3 }] }, 'departments[1].host: "a.test" is used twice'],
+    [{ departments: [{ host: 'a.test', name: 'x', pages: 10, groups: 3 }] }, 'departments[0].pages: 10 is out of range [200, 2000000]'],
+    [{ departments: [{ host: 'a.test', name: 'x', pages: 1000, groups: 3, robots: 'sometimes' }] }, 'departments[0].robots: "sometimes" is not one of'],
+    [{ text: { wordsMin: 300, wordsMax: 100 } }, 'text.wordsMax: 100 is out of range [300, 100000]'],
+    [{ structure: { gapMin: 1.5 } }, 'structure.gapMin: expected a whole number, got 1.5'],
+    [{ faults: { slowMs: 'fast' } }, 'faults.slowMs: expected a number, got "fast"'],
+  ])('rejects %j', (partial, message) => {
+    expect(() => resolveConfig(partial)).toThrow(ConfigError);
+    expect(() => resolveConfig(partial)).toThrow(message);
+  });
+
+  it('leaves the defaults untouched when merging', () => {
+    resolveConfig({ links: { mu: 0.4 } });
+    expect(DEFAULTS.links.mu).toBe(0.2);
+  });
+
+  it('CLI: a bad config or flag gives one line naming the problem and exit code 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ anchors: { noise: -1 } }));
+    const cases: [string[], RegExp][] = [
+      [['sim/cli/stats.ts', '--web', bad], /^error: .*bad\.json: anchors\.noise: -1 is out of range \[0, 1\]\n$/],
+      [['sim/cli/stats.ts', '--frobnicate'], /^error: Unknown option '--frobnicate' \(see --help\)\n$/],
+      [['sim/cli/stats.ts', '--seed', 'abc'], /^error: --seed: "abc" must be a whole number/],
+      [['sim/cli/truth.ts'], /^error: --out FILE\.csv is required/],
+      [['sim/cli/serve.ts', '--port', '99999'], /^error: --port: "99999" must be a whole number from 0 to 65535\n$/],
+      [['sim/cli/stats.ts', '--web', join(dir, 'missing.json')], /^error: .*missing\.json: cannot read \(ENOENT\)\n$/],
+    ];
+    for (const [args, re] of cases) {
+      const err = await run(process.execPath, ['--import', 'tsx', ...args]).then(() => null, (e: { code: number; stderr: string }) => e);
+      expect(err, args.join(' ')).not.toBeNull();
+      expect(err!.code).toBe(2);
+      expect(err!.stderr).toMatch(re);
+      expect(err!.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
