@@ -1,0 +1,533 @@
+/**
+ * The crawl engine: seeds -> frontier -> (scope, robots, per-host politeness) -> fetch ->
+ * parse -> strategy scores -> frontier, with a crawl log and a journal for resume.
+ *
+ * Two modes. Throughput mode keeps `concurrency` requests in flight and handles each response as
+ * it arrives. Deterministic mode works in batches: it takes the best `concurrency` URLs (at most
+ * perHostConcurrency per host), fetches them concurrently (politely), then handles the results in
+ * the order they were taken, so the same web, settings and strategy always give the same fetch
+ * order and the same log, whatever the timing.
+ */
+import type { Dispatcher } from 'undici';
+import { CrawlError, toCrawlError } from './errors.ts';
+import { Fetcher, type FetchResult } from './fetcher.ts';
+import { Frontier, type QueueEntry } from './frontier.ts';
+import { HostState } from './hosts.ts';
+import { Journal, recover, type LogEntry } from './journal.ts';
+import { crawlerDispatcher, parseResolveRule } from './net.ts';
+import { contentTypeOf, parseBody, type ParsedLink } from './parser.ts';
+import { RobotsRules, ROBOTS_MIN_BYTES } from './robots.ts';
+import { Scope, type OutOfScope } from './scope.ts';
+import { resolveSettings, type CrawlSettings } from './settings.ts';
+import type { PageView, Strategy } from './strategy.ts';
+import { FingerprintSet, normalizeUrl } from './url.ts';
+
+export interface CrawlSummary {
+  pages: number;
+  bytes: number;
+  elapsedMs: number;
+  pagesPerSec: number;
+  statuses: Record<string, number>;
+  errors: Record<string, number>;
+  outOfScope: Record<OutOfScope, number>;
+  robotsBlocked: number;
+  robotsFetches: number;
+  skippedHosts: { host: string; reason: string; urlsDropped: number }[];
+  duplicates: number;
+  nofollow: number;
+  depthLimited: number;
+  hostCapped: number;
+  discarded: number;
+  redirectsQueued: number;
+  redirectLoops: number;
+  truncated: number;
+  frontierLeft: number;
+  strategy: Record<string, number>;
+}
+
+export interface Progress {
+  pages: number;
+  frontier: number;
+  errors: number;
+  pagesPerSec: number;
+}
+
+export interface EngineOptions {
+  settings: Partial<CrawlSettings>;
+  strategy: Strategy;
+  /** Directory for crawl.jsonl, the journal and summary.json; none = in memory only. */
+  outDir?: string;
+  /** Continue the crawl in outDir (its saved settings win over `settings`, except maxPages). */
+  resume?: boolean;
+  /** Use this dispatcher instead of building one from the resolve rules. */
+  dispatcher?: Dispatcher;
+  onProgress?: (p: Progress) => void;
+  /** Receives every log entry as it is written (experiments compute metrics from it). */
+  onLog?: (e: LogEntry, page: PageView | null) => void;
+}
+
+type Outcome =
+  | { kind: 'fetched'; entry: QueueEntry; res: FetchResult; attempts: number; ms: number }
+  | { kind: 'failed'; entry: QueueEntry; error: CrawlError; attempts: number; ms: number }
+  | { kind: 'robots'; entry: QueueEntry }
+  | { kind: 'skipped'; entry: QueueEntry };
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class CrawlEngine {
+  readonly settings: CrawlSettings;
+  readonly strategy: Strategy;
+  private readonly fetcher: Fetcher;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownDispatcher: boolean;
+  private readonly scope: Scope;
+  private readonly frontier = new Frontier();
+  private readonly seen = new FingerprintSet();
+  private readonly hosts = new Map<string, HostState>();
+  private readonly journal: Journal | null;
+  private readonly redirectChains = new Map<string, string[]>();
+  private readonly s: CrawlSummary;
+  private seq = 0;
+  private pages = 0;
+  private dispatched = 0;
+  private started = 0;
+  private stopping = false;
+  private jitterState: number;
+  private lastCheckpoint = 0;
+
+  private constructor(private readonly opts: EngineOptions, settings: CrawlSettings) {
+    this.settings = settings;
+    this.strategy = opts.strategy;
+    this.scope = new Scope(settings.scope, settings.seeds, settings.allowPrivateAddresses);
+    const rules = settings.resolve.map(parseResolveRule);
+    this.ownDispatcher = !opts.dispatcher;
+    this.dispatcher = opts.dispatcher ?? crawlerDispatcher(rules, settings.allowPrivateAddresses, { connectTimeoutMs: settings.connectTimeoutMs, connections: Math.max(4, settings.perHostConcurrency) });
+    this.fetcher = new Fetcher(this.dispatcher, {
+      userAgent: settings.userAgent,
+      headersTimeoutMs: settings.headersTimeoutMs,
+      bodyTimeoutMs: settings.bodyTimeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
+      maxRedirects: 0,
+    });
+    this.journal = opts.outDir ? new Journal(opts.outDir, !!opts.resume) : null;
+    this.jitterState = settings.seed | 1;
+    this.s = {
+      pages: 0, bytes: 0, elapsedMs: 0, pagesPerSec: 0, statuses: {}, errors: {},
+      outOfScope: { scheme: 0, host: 0, port: 0, address: 0 }, robotsBlocked: 0, robotsFetches: 0, skippedHosts: [],
+      duplicates: 0, nofollow: 0, depthLimited: 0, hostCapped: 0, discarded: 0, redirectsQueued: 0, redirectLoops: 0,
+      truncated: 0, frontierLeft: 0, strategy: {},
+    };
+  }
+
+  /** Builds an engine; with resume, reloads the frontier, the seen set and the counters from outDir. */
+  static create(opts: EngineOptions): CrawlEngine {
+    if (opts.resume) {
+      if (!opts.outDir) throw new CrawlError('CRAWL_ERR_RESUME', 'resume needs an output directory');
+      const rec = recover(opts.outDir);
+      const saved = (rec.settings as { settings: CrawlSettings }).settings;
+      const settings = resolveSettings({ ...saved, ...(opts.settings.maxPages ? { maxPages: opts.settings.maxPages } : {}) });
+      const engine = new CrawlEngine(opts, settings);
+      engine.restoreFrom(rec);
+      return engine;
+    }
+    const settings = resolveSettings(opts.settings);
+    const engine = new CrawlEngine(opts, settings);
+    engine.journal?.writeJson('crawl-settings.json', { settings, strategy: opts.strategy.name });
+    for (const raw of settings.seeds) {
+      const url = normalizeUrl(raw, undefined, settings);
+      if (url) engine.enqueue({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
+    }
+    engine.journal?.flush();
+    return engine;
+  }
+
+  private restoreFrom(rec: ReturnType<typeof recover>): void {
+    const fetched = new Set<string>();
+    for (const e of rec.fetched) {
+      fetched.add(e.url);
+      this.parents.set(e.seq, e.url);
+      this.pages++;
+      this.seq = Math.max(this.seq, e.seq + 1);
+      const h = this.host(new URL(e.url).host);
+      h.dispatched++;
+      this.s.statuses[String(e.status ?? 'error')] = (this.s.statuses[String(e.status ?? 'error')] ?? 0) + 1;
+      if (e.error) this.s.errors[e.error] = (this.s.errors[e.error] ?? 0) + 1;
+      this.s.bytes += e.bytes;
+    }
+    this.dispatched = this.pages;
+    let maxSeq = 0;
+    for (const q of rec.queued) {
+      this.seen.add(q.url);
+      maxSeq = Math.max(maxSeq, q.seq);
+      if (!fetched.has(q.url)) this.frontier.push({ ...q, host: new URL(q.url).host });
+    }
+    this.queueSeq = maxSeq + 1;
+    if (rec.strategy !== undefined && this.strategy.restore) this.strategy.restore(rec.strategy);
+  }
+
+  private queueSeq = 1;
+
+  private enqueue(e: QueueEntry, checkSeen: boolean): boolean {
+    if (checkSeen && !this.seen.add(e.url)) return false;
+    const entry = { ...e, seq: this.queueSeq++ };
+    this.frontier.push(entry);
+    this.journal?.queued(entry);
+    return true;
+  }
+
+  private host(name: string): HostState {
+    let h = this.hosts.get(name);
+    if (!h) {
+      h = new HostState(name, this.settings);
+      this.hosts.set(name, h);
+    }
+    return h;
+  }
+
+  /** Stops taking new URLs; in-flight requests finish and are logged. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  async run(): Promise<CrawlSummary> {
+    this.started = performance.now();
+    try {
+      if (this.settings.deterministic) await this.runBatches();
+      else await this.runConcurrent();
+    } finally {
+      for (const h of this.hosts.values()) h.drain();
+      this.s.pages = this.pages;
+      this.s.elapsedMs = Math.round(performance.now() - this.started);
+      this.s.pagesPerSec = Math.round((this.pages / Math.max(1, this.s.elapsedMs)) * 1000 * 10) / 10;
+      this.s.frontierLeft = this.frontier.size;
+      this.s.strategy = this.strategy.stats?.() ?? {};
+      if (this.journal) {
+        this.journal.flush();
+        this.checkpoint();
+        this.journal.writeJson('summary.json', this.s);
+        this.journal.close();
+      }
+      if (this.ownDispatcher) await this.dispatcher.close();
+    }
+    return this.s;
+  }
+
+  private budgetLeft(): number {
+    return this.settings.maxPages - this.dispatched;
+  }
+
+  private eligible(hostName: string, batchCount?: Map<string, number>): boolean {
+    const h = this.host(hostName);
+    if (h.skipped) return true; // taken so that its URLs are dropped and counted
+    if (h.dispatched >= this.settings.maxPagesPerHost) return true; // likewise
+    if (batchCount) return (batchCount.get(hostName) ?? 0) < this.settings.perHostConcurrency;
+    return this.assigned(hostName) < this.settings.perHostConcurrency && h.ready();
+  }
+
+  private async runBatches(): Promise<void> {
+    while (!this.stopping && this.budgetLeft() > 0 && this.frontier.size > 0) {
+      const counts = new Map<string, number>();
+      const batch: QueueEntry[] = [];
+      while (batch.length < Math.min(this.settings.concurrency, this.budgetLeft())) {
+        const e = this.frontier.next((h) => this.eligible(h, counts));
+        if (!e) break;
+        if (this.precheck(e)) {
+          counts.set(e.host, (counts.get(e.host) ?? 0) + 1);
+          batch.push(e);
+          this.dispatched++;
+        }
+      }
+      if (!batch.length) continue;
+      const outcomes = await Promise.all(batch.map((e) => this.task(e)));
+      for (const o of outcomes) this.handle(o);
+      this.afterStep();
+    }
+  }
+
+  private async runConcurrent(): Promise<void> {
+    const inflight = new Set<Promise<void>>();
+    const done: Outcome[] = [];
+    let wake: (() => void) | null = null;
+    for (;;) {
+      while (!this.stopping && inflight.size < this.settings.concurrency && this.budgetLeft() > 0) {
+        const e = this.frontier.next((h) => this.eligible(h));
+        if (!e) break;
+        if (!this.precheck(e)) continue;
+        this.dispatched++;
+        this.assignedCount.set(e.host, this.assigned(e.host) + 1);
+        const p: Promise<void> = this.task(e).then((o) => {
+          this.assignedCount.set(e.host, this.assigned(e.host) - 1);
+          done.push(o);
+          inflight.delete(p);
+          wake?.();
+        });
+        inflight.add(p);
+      }
+      if (done.length) {
+        for (const o of done.splice(0)) this.handle(o);
+        this.afterStep();
+        continue;
+      }
+      if (inflight.size === 0) {
+        if (this.stopping || this.budgetLeft() <= 0 || this.frontier.size === 0) break;
+        // every host with work is waiting for its politeness gap: sleep until the first is ready
+        let soonest = Infinity;
+        for (const name of this.frontier.hostsWithWork()) soonest = Math.min(soonest, this.host(name).nextAt);
+        await sleep(Math.max(1, Math.min(1000, soonest - performance.now())));
+        continue;
+      }
+      await new Promise<void>((r) => {
+        wake = r;
+        // also wake when a waiting host becomes ready, so that its URLs are dispatched on time
+        setTimeout(r, 50);
+      });
+      wake = null;
+    }
+  }
+
+  /** Tasks given to a host and not finished (throughput mode): waiting ones hold no global slot twice. */
+  private readonly assignedCount = new Map<string, number>();
+  private assigned(host: string): number {
+    return this.assignedCount.get(host) ?? 0;
+  }
+
+  /** Drops URLs of skipped or capped hosts (counted); true if the URL should be fetched. */
+  private precheck(e: QueueEntry): boolean {
+    const h = this.host(e.host);
+    if (h.skipped) {
+      const rec = this.s.skippedHosts.find((x) => x.host === h.name);
+      if (rec) rec.urlsDropped++;
+      return false;
+    }
+    if (h.dispatched >= this.settings.maxPagesPerHost) {
+      this.s.hostCapped++;
+      return false;
+    }
+    h.dispatched++;
+    return true;
+  }
+
+  /** Robots, politeness gate, fetch, retries. Never throws. */
+  private async task(entry: QueueEntry): Promise<Outcome> {
+    const h = this.host(entry.host);
+    const rules = await this.robotsFor(h, entry.url);
+    if (h.skipped) return { kind: 'skipped', entry };
+    if (!rules.isAllowed(entry.url)) return { kind: 'robots', entry };
+    const t0 = performance.now();
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      await h.acquire();
+      let res: FetchResult;
+      try {
+        res = await this.fetcher.fetch(entry.url, 0);
+      } catch (e) {
+        h.release(null, null);
+        const err = toCrawlError(e);
+        if (attempts <= this.settings.retries) {
+          await sleep(this.backoff(attempts));
+          continue;
+        }
+        return { kind: 'failed', entry, error: err, attempts, ms: performance.now() - t0 };
+      }
+      h.release(res.latencyMs, res.status);
+      if ((res.status === 429 || res.status === 503) && res.retryAfterMs !== undefined) {
+        if (res.retryAfterMs > this.settings.maxRetryAfterSec * 1000) {
+          return { kind: 'failed', entry, error: new CrawlError('CRAWL_ERR_HTTP', `Retry-After ${Math.round(res.retryAfterMs / 1000)} s exceeds the maximum`), attempts, ms: performance.now() - t0 };
+        }
+        h.backoff(res.retryAfterMs);
+        // a 429 is the server asking us to slow down, not a failure of this URL: no retry limit below 10
+        if (attempts <= Math.max(this.settings.retries, 10)) continue;
+      } else if (res.status >= 500 && attempts <= this.settings.retries) {
+        await sleep(this.backoff(attempts));
+        continue;
+      }
+      return { kind: 'fetched', entry, res, attempts, ms: performance.now() - t0 };
+    }
+  }
+
+  /** Exponential backoff with jitter (the jitter only moves timing, never results). */
+  private backoff(attempt: number): number {
+    this.jitterState = (Math.imul(this.jitterState, 1103515245) + 12345) | 0;
+    const jitter = ((this.jitterState >>> 0) / 4294967296) * 0.5 + 0.75;
+    return this.settings.retryBaseMs * 2 ** (attempt - 1) * jitter;
+  }
+
+  private robotsFor(h: HostState, url: string): Promise<RobotsRules> {
+    if (h.robots && !h.robots.expired) return Promise.resolve(h.robots);
+    if (!h.robotsPending) {
+      const origin = new URL(url).origin;
+      h.robotsPending = this.fetchRobots(h, origin).then((r) => {
+        h.robots = r;
+        h.robotsPending = null;
+        const delay = r.crawlDelaySec();
+        if (delay !== undefined) {
+          if (delay > this.settings.maxCrawlDelaySec) {
+            h.skipped = `Crawl-delay ${delay} s exceeds the maximum of ${this.settings.maxCrawlDelaySec} s`;
+            this.s.skippedHosts.push({ host: h.name, reason: h.skipped, urlsDropped: this.frontier.dropHost(h.name) });
+          } else h.crawlDelayMs = delay * 1000;
+        }
+        return r;
+      });
+    }
+    return h.robotsPending;
+  }
+
+  private async fetchRobots(h: HostState, origin: string): Promise<RobotsRules> {
+    const agent = RobotsRules.token(this.settings.userAgent);
+    const robotsUrl = `${origin}/robots.txt`;
+    const fetcher = new Fetcher(this.dispatcher, { ...this.settings, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, this.settings.maxBodyBytes), maxRedirects: 5 });
+    for (let attempt = 0; ; attempt++) {
+      await h.acquire();
+      this.s.robotsFetches++;
+      try {
+        // redirects are followed only within the crawl's scope
+        const res = await fetcher.fetch(robotsUrl, 5, (u) => this.scope.check(new URL(u)) === null);
+        h.release(res.latencyMs, res.status);
+        if (res.status < 500 && !(res.status >= 300 && res.status < 400)) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent);
+      } catch {
+        h.release(null, null);
+      }
+      if (attempt >= this.settings.robotsRetries) return RobotsRules.unreachable(agent);
+      await sleep(this.backoff(attempt + 1));
+    }
+  }
+
+  private handle(o: Outcome): void {
+    if (o.kind === 'robots' || o.kind === 'skipped') {
+      // no request was made: the URL does not use the page budget
+      this.dispatched--;
+      this.host(o.entry.host).dispatched--;
+      if (o.kind === 'robots') this.s.robotsBlocked++;
+      return;
+    }
+    const e = o.entry;
+    const seq = this.seq++;
+    this.pages++;
+    const parent = e.parent >= 0 ? this.parentUrl(e.parent) : null;
+    const log: LogEntry = {
+      seq, url: e.url, status: null, bytes: 0, type: '', depth: e.depth, parent, score: round(e.score), attempts: o.attempts,
+    };
+    if (!this.settings.deterministic) log.ms = Math.round(performance.now() - this.started);
+    let page: PageView | null = null;
+    if (o.kind === 'failed') {
+      log.error = o.error.code;
+      this.count(this.s.errors, o.error.code);
+      this.count(this.s.statuses, 'error');
+    } else {
+      const res = o.res;
+      log.status = res.status;
+      log.bytes = res.body.length;
+      log.type = contentTypeOf(res.headers['content-type']).mime;
+      this.s.bytes += res.body.length;
+      this.count(this.s.statuses, String(res.status));
+      if (res.truncated) { log.truncated = true; this.s.truncated++; }
+      if (res.status >= 400) this.count(this.s.errors, `HTTP_${res.status}`);
+      if (res.status >= 300 && res.status < 400 && res.headers.location) {
+        log.location = this.redirect(e, res.headers.location);
+      } else if (res.status >= 200 && res.status < 300) {
+        page = this.parsePage(seq, e, res);
+        const cands = this.candidates(page, e);
+        const d = this.strategy.onPage(page, cands);
+        if (d.relevance !== undefined) log.relevance = round(d.relevance);
+        for (let i = 0; i < cands.length; i++) {
+          const score = d.scores[i];
+          if (score === null || score === undefined) { this.s.discarded++; continue; }
+          this.enqueue({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 }, false);
+        }
+      }
+    }
+    this.rememberParent(seq, e.url);
+    this.journal?.fetched(log);
+    this.opts.onLog?.(log, page);
+  }
+
+  private parsePage(seq: number, e: QueueEntry, res: FetchResult): PageView {
+    const p = parseBody(res.body, res.headers['content-type'], e.url, this.settings, this.settings.aroundWords);
+    const links = p.links.filter((l) => {
+      if (l.nofollow) this.s.nofollow++;
+      return !l.nofollow;
+    });
+    return { seq, url: e.url, status: res.status, depth: e.depth, score: e.score, contentType: contentTypeOf(res.headers['content-type']).mime, kind: p.kind, title: p.title, headings: p.headings, text: p.text, links };
+  }
+
+  /** New, in-scope, within-depth links of a page, deduped in page order. */
+  private candidates(page: PageView, e: QueueEntry): ParsedLink[] {
+    const out: ParsedLink[] = [];
+    for (const l of page.links) {
+      let u: URL;
+      try { u = new URL(l.url); } catch { continue; }
+      const why = this.scope.check(u);
+      if (why) { this.s.outOfScope[why]++; continue; }
+      if (e.depth + 1 > this.settings.maxDepth) { this.s.depthLimited++; continue; }
+      if (!this.seen.add(l.url)) { this.s.duplicates++; continue; }
+      out.push(l);
+    }
+    return out;
+  }
+
+  /** Queues a redirect's target as a new URL (so it passes scope, robots and dedupe); returns it. */
+  private redirect(e: QueueEntry, location: string): string | undefined {
+    const target = normalizeUrl(location, e.url, this.settings);
+    if (!target) return undefined;
+    const chain = [...(this.redirectChains.get(e.url) ?? []), e.url];
+    this.redirectChains.delete(e.url);
+    if (chain.includes(target)) {
+      this.s.redirectLoops++;
+      this.count(this.s.errors, 'CRAWL_ERR_REDIRECT_LOOP');
+      return target;
+    }
+    if (e.redirects + 1 > this.settings.maxRedirects) {
+      this.count(this.s.errors, 'CRAWL_ERR_TOO_MANY_REDIRECTS');
+      return target;
+    }
+    const why = this.scope.check(new URL(target));
+    if (why) { this.s.outOfScope[why]++; return target; }
+    if (!this.seen.add(target)) {
+      // a target already seen: a loop through the frontier, or a page we have anyway
+      if (this.isLoop(target, chain)) { this.s.redirectLoops++; this.count(this.s.errors, 'CRAWL_ERR_REDIRECT_LOOP'); } else this.s.duplicates++;
+      return target;
+    }
+    this.redirectChains.set(target, chain);
+    this.enqueue({ url: target, host: hostOf(target), score: e.score, depth: e.depth, parent: e.parent, redirects: e.redirects + 1, seq: 0 }, false);
+    this.s.redirectsQueued++;
+    return target;
+  }
+
+  private isLoop(target: string, chain: string[]): boolean {
+    return chain.includes(target);
+  }
+
+  // parent URLs by sequence number: kept for the pages whose links may still be in the frontier
+  private readonly parents = new Map<number, string>();
+  private rememberParent(seq: number, url: string): void {
+    this.parents.set(seq, url);
+  }
+  private parentUrl(seq: number): string | null {
+    return this.parents.get(seq) ?? null;
+  }
+
+  private count(map: Record<string, number>, key: string): void {
+    map[key] = (map[key] ?? 0) + 1;
+  }
+
+  private afterStep(): void {
+    this.journal?.flush();
+    if (this.journal && this.pages - this.lastCheckpoint >= this.settings.checkpointEvery) this.checkpoint();
+    const errors = Object.values(this.s.errors).reduce((a, b) => a + b, 0);
+    this.opts.onProgress?.({ pages: this.pages, frontier: this.frontier.size, errors, pagesPerSec: (this.pages / Math.max(1, performance.now() - this.started)) * 1000 });
+  }
+
+  private checkpoint(): void {
+    this.lastCheckpoint = this.pages;
+    if (this.journal && this.strategy.snapshot) this.journal.writeJson('strategy.json', this.strategy.snapshot());
+  }
+}
+
+function hostOf(url: string): string {
+  const i = url.indexOf('//') + 2;
+  const j = url.indexOf('/', i);
+  return (j < 0 ? url.slice(i) : url.slice(i, j)).toLowerCase();
+}
+
+const round = (x: number): number => Math.round(x * 1e6) / 1e6;

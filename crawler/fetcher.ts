@@ -1,0 +1,120 @@
+/**
+ * The downloader: one HTTP request (optionally following redirects) on undici, with header and
+ * body timeouts, a body size cap (the body is cut and marked truncated), and the pieces the
+ * engine needs for politeness (latency, Retry-After). Retries and per-host timing live in the
+ * engine, so that every retry passes through the host's politeness gate.
+ */
+import { request, type Dispatcher } from 'undici';
+import { CrawlError, toCrawlError } from './errors.ts';
+
+export interface FetchOptions {
+  userAgent: string;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxBodyBytes: number;
+  /** 0: return 3xx responses as they are. */
+  maxRedirects: number;
+}
+
+export interface FetchResult {
+  /** URL of the last response (differs from the request's after followed redirects). */
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+  /** Redirect chain followed, in order (empty when none). */
+  redirects: string[];
+  /** Time to response headers, ms. */
+  latencyMs: number;
+  /** Retry-After in ms when the response had one (seconds or an HTTP date). */
+  retryAfterMs?: number;
+}
+
+function headerMap(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+export function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
+  if (!v) return undefined;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+}
+
+export class Fetcher {
+  constructor(private readonly dispatcher: Dispatcher, private readonly opts: FetchOptions) {}
+
+  /** Throws CrawlError (TIMEOUT, NETWORK, REDIRECT_LOOP, TOO_MANY_REDIRECTS); HTTP errors are results. */
+  async fetch(url: string, maxRedirects = this.opts.maxRedirects, canFollow: (url: string) => boolean = () => true): Promise<FetchResult> {
+    const chain: string[] = [];
+    let current = url;
+    for (;;) {
+      const res = await this.once(current);
+      const loc = res.headers.location;
+      if (res.status >= 300 && res.status < 400 && loc && maxRedirects > 0) {
+        let next: string;
+        try {
+          next = new URL(loc, current).href;
+        } catch {
+          return { ...res, redirects: chain };
+        }
+        if (next === url || chain.includes(next)) throw new CrawlError('CRAWL_ERR_REDIRECT_LOOP', `redirect loop at ${next}`);
+        if (chain.length >= maxRedirects) throw new CrawlError('CRAWL_ERR_TOO_MANY_REDIRECTS', `more than ${maxRedirects} redirects from ${url}`);
+        if (!canFollow(next)) return { ...res, redirects: chain };
+        chain.push(next);
+        current = next;
+        continue;
+      }
+      return { ...res, redirects: chain };
+    }
+  }
+
+  private async once(url: string): Promise<Omit<FetchResult, 'redirects'>> {
+    const t0 = performance.now();
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        dispatcher: this.dispatcher,
+        method: 'GET',
+        headers: { 'user-agent': this.opts.userAgent, accept: 'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5' },
+        headersTimeout: this.opts.headersTimeoutMs,
+        bodyTimeout: this.opts.bodyTimeoutMs,
+      });
+    } catch (e) {
+      throw toCrawlError(e);
+    }
+    const latencyMs = performance.now() - t0;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    try {
+      for await (const chunk of res.body) {
+        const b = chunk as Buffer;
+        if (size + b.length > this.opts.maxBodyBytes) {
+          chunks.push(b.subarray(0, this.opts.maxBodyBytes - size));
+          size = this.opts.maxBodyBytes;
+          truncated = true;
+          res.body.destroy();
+          break;
+        }
+        chunks.push(b);
+        size += b.length;
+      }
+    } catch (e) {
+      if (!truncated) throw toCrawlError(e);
+    }
+    const headers = headerMap(res.headers);
+    return {
+      url,
+      status: res.statusCode,
+      headers,
+      body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
+      truncated,
+      latencyMs,
+      retryAfterMs: parseRetryAfter(headers['retry-after']),
+    };
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The parser: decodes a response body (charset from the header, else from a <meta> in the first
+ * 1,024 bytes, else UTF-8) and extracts, in one streaming pass of htmlparser2, the title,
+ * headings, text and every link with its anchor text, the words around it, its URL's words and
+ * the nearest heading before it; honours <base href>, rel=nofollow and meta robots. Also
+ * extracts text from the synthetic .pdf/.ps formats (documented in sim/content.ts; plain text
+ * lines after the header, or PostScript "(text) show" strings).
+ */
+import { TextDecoder } from 'node:util';
+import { Parser } from 'htmlparser2';
+import { normalizeUrl, type NormalizeOptions } from './url.ts';
+
+export interface ParsedLink {
+  /** Normalised absolute URL. */
+  url: string;
+  anchor: string;
+  /** Words before and after the link (the context window). */
+  around: string;
+  /** Nearest heading (h1-h6) above the link, or the page title. */
+  heading: string;
+  nofollow: boolean;
+}
+
+export type DocKind = 'html' | 'pdf' | 'ps' | 'text' | 'other';
+
+export interface ParsedPage {
+  kind: DocKind;
+  title: string;
+  headings: string[];
+  text: string;
+  links: ParsedLink[];
+  /** meta robots */
+  noindex: boolean;
+  nofollow: boolean;
+  charset: string;
+}
+
+const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i;
+
+/** Media type (lowercase, no parameters) and charset parameter of a Content-Type header. */
+export function contentTypeOf(header: string | undefined): { mime: string; charset?: string } {
+  if (!header) return { mime: '' };
+  const [mime, ...params] = header.split(';');
+  const cs = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('charset='));
+  return { mime: mime.trim().toLowerCase(), charset: cs ? cs.slice(8).replace(/["']/g, '').trim().toLowerCase() : undefined };
+}
+
+const decoders = new Map<string, TextDecoder>();
+export function decodeBody(body: Buffer, headerCharset?: string): { text: string; charset: string } {
+  let cs = headerCharset;
+  if (!cs) {
+    const head = body.subarray(0, 1024).toString('latin1');
+    cs = META_CHARSET.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
+  }
+  let dec = decoders.get(cs);
+  if (!dec) {
+    try {
+      dec = new TextDecoder(cs);
+    } catch {
+      dec = new TextDecoder('utf-8');
+      cs = 'utf-8';
+    }
+    decoders.set(cs, dec);
+  }
+  return { text: dec.decode(body), charset: cs };
+}
+
+/** Words of a URL: host labels and path segments split on non-alphanumerics (lower-case). */
+export function urlWords(url: string): string[] {
+  return url.replace(/^https?:\/\//, '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !/^\d+$/.test(w));
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const SKIP = new Set(['script', 'style', 'noscript', 'template']);
+
+export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions, aroundWords: number, charset = 'utf-8'): ParsedPage {
+  const words: string[] = [];
+  const headings: string[] = [];
+  const raw: { href: string; start: number; end: number; heading: string; nofollow: boolean }[] = [];
+  let title = '';
+  let inTitle = false;
+  let skipDepth = 0;
+  let heading: string | null = null;
+  let lastHeading = '';
+  let open: (typeof raw)[number] | null = null;
+  let base: string = pageUrl;
+  let baseSet = false;
+  let noindex = false;
+  let nofollow = false;
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (SKIP.has(name)) { skipDepth++; return; }
+        if (name === 'title') inTitle = true;
+        else if (HEADINGS.has(name)) heading = '';
+        else if ((name === 'a' || name === 'area') && attrs.href !== undefined) {
+          if (open) { open.end = words.length; raw.push(open); }
+          open = { href: attrs.href, start: words.length, end: words.length, heading: lastHeading, nofollow: /\bnofollow\b/i.test(attrs.rel ?? '') };
+          if (name === 'area') { raw.push(open); open = null; }
+        } else if (name === 'base' && attrs.href && !baseSet) {
+          try { base = new URL(attrs.href, pageUrl).href; baseSet = true; } catch { /* a bad base is ignored */ }
+        } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
+          const c = (attrs.content ?? '').toLowerCase();
+          if (/\b(noindex|none)\b/.test(c)) noindex = true;
+          if (/\b(nofollow|none)\b/.test(c)) nofollow = true;
+        }
+      },
+      ontext(text) {
+        if (skipDepth) return;
+        if (inTitle) { title += text; return; }
+        if (heading !== null) heading += text;
+        for (const w of text.split(/\s+/)) if (w) words.push(w);
+      },
+      onclosetag(name) {
+        if (SKIP.has(name)) { skipDepth = Math.max(0, skipDepth - 1); return; }
+        if (name === 'title') inTitle = false;
+        else if (HEADINGS.has(name) && heading !== null) {
+          const h = heading.replace(/\s+/g, ' ').trim();
+          if (h) { headings.push(h); lastHeading = h; }
+          heading = null;
+        } else if (name === 'a' && open) {
+          open.end = words.length;
+          raw.push(open);
+          open = null;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  if (open) { (open as (typeof raw)[number]).end = words.length; raw.push(open); }
+  title = title.replace(/\s+/g, ' ').trim();
+  const links: ParsedLink[] = [];
+  if (!nofollow) {
+    for (const l of raw) {
+      const url = normalizeUrl(l.href.trim(), base, norm);
+      if (!url) continue;
+      links.push({
+        url,
+        anchor: words.slice(l.start, l.end).join(' '),
+        around: aroundWords ? [...words.slice(Math.max(0, l.start - aroundWords), l.start), ...words.slice(l.end, l.end + aroundWords)].join(' ') : '',
+        heading: l.heading || title,
+        nofollow: l.nofollow,
+      });
+    }
+  }
+  return { kind: 'html', title, headings, text: words.join(' '), links, noindex, nofollow, charset };
+}
+
+/** Text of the synthetic PDF format: "Title:" line and plain lines between header and %%EOF. */
+export function parsePdf(body: Buffer): ParsedPage {
+  const s = body.toString('latin1');
+  const lines = s.split('\n').filter((l) => l && !l.startsWith('%'));
+  const t = lines.find((l) => l.startsWith('Title: '));
+  return doc('pdf', t ? t.slice(7) : '', lines.join(' '));
+}
+
+/** Text of PostScript: %%Title and the strings of "(...) show" operators. */
+export function parsePs(body: Buffer): ParsedPage {
+  const s = body.toString('latin1');
+  const title = /^%%Title:\s*(.*)$/m.exec(s)?.[1] ?? '';
+  const parts: string[] = [];
+  for (const m of s.matchAll(/\(((?:\\.|[^\\)])*)\)\s*show/g)) parts.push(m[1].replace(/\\(.)/g, '$1'));
+  return doc('ps', title.replace(/\\(.)/g, '$1'), parts.join(' '));
+}
+
+function doc(kind: DocKind, title: string, text: string): ParsedPage {
+  return { kind, title, headings: [], text, links: [], noindex: false, nofollow: false, charset: 'latin1' };
+}
+
+/** Parses any response body by its media type (and, for unknown types, by its first bytes). */
+export function parseBody(body: Buffer, contentTypeHeader: string | undefined, pageUrl: string, norm: NormalizeOptions, aroundWords: number): ParsedPage {
+  const { mime, charset } = contentTypeOf(contentTypeHeader);
+  const head = body.subarray(0, 16).toString('latin1');
+  if (mime === 'application/pdf' || (!mime && head.startsWith('%PDF-'))) return parsePdf(body);
+  if (mime === 'application/postscript' || (!mime && head.startsWith('%!PS'))) return parsePs(body);
+  if (mime === 'text/html' || mime === 'application/xhtml+xml' || (!mime && /^\s*</.test(head))) {
+    const { text, charset: cs } = decodeBody(body, charset);
+    return parseHtml(text, pageUrl, norm, aroundWords, cs);
+  }
+  if (mime.startsWith('text/')) {
+    const { text, charset: cs } = decodeBody(body, charset ?? 'utf-8');
+    return { kind: 'text', title: '', headings: [], text, links: [], noindex: false, nofollow: false, charset: cs };
+  }
+  return { kind: 'other', title: '', headings: [], text: '', links: [], noindex: false, nofollow: false, charset: '' };
+}

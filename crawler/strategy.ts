@@ -1,0 +1,67 @@
+/**
+ * The strategy contract: the engine asks a strategy for the priority of every new in-scope link
+ * of every fetched page (higher is fetched first; null discards the link) and tells it about
+ * each page in crawl order, so learning strategies can retrain. A strategy may also judge a
+ * page's relevance (its own judgement, logged; never the web's ground truth).
+ */
+import { fingerprint } from './url.ts';
+import type { DocKind, ParsedLink } from './parser.ts';
+
+export interface PageView {
+  /** Position in the crawl log. */
+  seq: number;
+  url: string;
+  status: number;
+  depth: number;
+  /** Priority the page had when it was dequeued. */
+  score: number;
+  contentType: string;
+  kind: DocKind;
+  title: string;
+  headings: readonly string[];
+  text: string;
+  /** Every link of the page (nofollow links excluded). */
+  links: readonly ParsedLink[];
+}
+
+export interface PageDecision {
+  /** One priority per candidate link, or null to discard it. */
+  scores: (number | null)[];
+  /** The strategy's own relevance judgement of the page, in [0, 1]. */
+  relevance?: number;
+}
+
+export interface Strategy {
+  readonly name: string;
+  seedScore(url: string): number;
+  /** candidates: the page's links that are new and in scope, in page order. */
+  onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision;
+  /** State for checkpoints (JSON-serialisable) and its restoration on resume. */
+  snapshot?(): unknown;
+  restore?(state: unknown): void;
+  /** Counters for the summary (links scored, discarded, retrainings...). */
+  stats?(): Record<string, number>;
+}
+
+/** Breadth-first: every link has the same priority, so the frontier's FIFO tie-break decides. */
+export class BfsStrategy implements Strategy {
+  readonly name = 'bfs';
+  seedScore(): number { return 0; }
+  onPage(_page: PageView, candidates: readonly ParsedLink[]): PageDecision {
+    return { scores: candidates.map(() => 0) };
+  }
+}
+
+/** Random order: a link's priority is a seeded hash of its URL (stateless, so resumable). */
+export class RandomStrategy implements Strategy {
+  readonly name = 'random';
+  constructor(private readonly seed: number) {}
+  private score(url: string): number {
+    const [a, b] = fingerprint(`${this.seed}:${url}`);
+    return ((a ^ Math.imul(b, 0x9e3779b1)) >>> 0) / 4294967296;
+  }
+  seedScore(url: string): number { return this.score(url); }
+  onPage(_page: PageView, candidates: readonly ParsedLink[]): PageDecision {
+    return { scores: candidates.map((l) => this.score(l.url)) };
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * npm run crawl -- ... : crawl any HTTP server, or the synthetic web started in-process with
+ * --web (that wiring is why this command lives in experiments/: crawler/ never imports sim/).
+ */
+import { parseArgs } from 'node:util';
+import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
+import { strategyNames, makeStrategy } from '../strategies.ts';
+import { progress } from './progress.ts';
+
+const USAGE = `Usage: npm run crawl -- --seed URL [--seed URL ...] --out DIR [options]
+       npm run crawl -- --resume DIR [--max-pages N]
+       npm run crawl -- --web data/webs/paper.json [--web-seed 1] --out DIR [options]
+
+Crawl options (defaults in crawler/settings.ts):
+  --seed URL              start URL (repeatable; with --web, defaults to the department homepages)
+  --strategy NAME         link ordering: ${strategyNames().join(', ')} (default bfs)
+  --max-pages N           pages to fetch (default ${DEFAULT_SETTINGS.maxPages})
+  --max-pages-per-host N  per-host page cap (default none)
+  --max-depth N           link depth limit (default none)
+  --out DIR               write crawl.jsonl, the journal, summary.json (default out/crawl)
+  --resume DIR            continue a crawl that was stopped or killed
+  --scope PATTERN         hosts in scope: host, *.suffix, host:port (repeatable; default the seeds' origins)
+  --resolve RULE          HOST:PORT:ADDR or PATTERN=ADDR[:PORT], like curl (repeatable)
+  --allow-private         also fetch private, link-local and metadata addresses
+  --concurrency N         requests in flight overall (default ${DEFAULT_SETTINGS.concurrency})
+  --per-host N            requests in flight per host (default ${DEFAULT_SETTINGS.perHostConcurrency})
+  --delay-ms N            minimum gap between requests to a host (default ${DEFAULT_SETTINGS.delayMs})
+  --no-autothrottle       do not adapt the delay to latency
+  --max-crawl-delay S     skip hosts whose Crawl-delay is longer (default ${DEFAULT_SETTINGS.maxCrawlDelaySec})
+  --retries N             retries on network errors and 5xx (default ${DEFAULT_SETTINGS.retries})
+  --timeout-ms N          header and body timeout (default ${DEFAULT_SETTINGS.headersTimeoutMs})
+  --max-body-bytes N      cut bodies at this size (default ${DEFAULT_SETTINGS.maxBodyBytes})
+  --user-agent UA         (default "${DEFAULT_SETTINGS.userAgent}")
+  --deterministic         same web, settings and seed: same fetch order and log
+  --crawl-seed N          seed of the crawler's own randomness (default 1)
+  --quiet                 no progress output
+Synthetic web:
+  --web FILE              start the synthetic web from this config in-process
+  --web-seed N            its seed (default 1)
+`;
+
+function fail(msg: string): never {
+  process.stderr.write(`error: ${msg}\n`);
+  process.exit(2);
+}
+
+function int(name: string, v: string | undefined, min = 0): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) fail(`--${name}: "${v}" must be a whole number >= ${min}`);
+  return n;
+}
+
+let values: Record<string, string | string[] | boolean | undefined>;
+try {
+  values = parseArgs({
+    strict: true,
+    allowPositionals: false,
+    options: {
+      seed: { type: 'string', multiple: true }, strategy: { type: 'string' }, 'max-pages': { type: 'string' },
+      'max-pages-per-host': { type: 'string' }, 'max-depth': { type: 'string' }, out: { type: 'string' }, resume: { type: 'string' },
+      scope: { type: 'string', multiple: true }, resolve: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' },
+      concurrency: { type: 'string' }, 'per-host': { type: 'string' }, 'delay-ms': { type: 'string' }, 'no-autothrottle': { type: 'boolean' },
+      'max-crawl-delay': { type: 'string' }, retries: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-body-bytes': { type: 'string' },
+      'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, 'crawl-seed': { type: 'string' }, quiet: { type: 'boolean' },
+      web: { type: 'string' }, 'web-seed': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+} catch (e) {
+  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const v = values as Record<string, string | undefined> & { seed?: string[]; scope?: string[]; resolve?: string[] };
+
+const settings: Partial<CrawlSettings> = {};
+const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => { if (x !== undefined) settings[k] = x; };
+set('seeds', v.seed);
+set('scope', v.scope);
+set('resolve', v.resolve);
+set('maxPages', int('max-pages', v['max-pages'], 1));
+set('maxPagesPerHost', int('max-pages-per-host', v['max-pages-per-host'], 1));
+set('maxDepth', int('max-depth', v['max-depth'], 0));
+set('concurrency', int('concurrency', v.concurrency, 1));
+set('perHostConcurrency', int('per-host', v['per-host'], 1));
+set('delayMs', int('delay-ms', v['delay-ms'], 0));
+set('maxCrawlDelaySec', int('max-crawl-delay', v['max-crawl-delay'], 0));
+set('retries', int('retries', v.retries, 0));
+set('maxBodyBytes', int('max-body-bytes', v['max-body-bytes'], 1024));
+set('seed', int('crawl-seed', v['crawl-seed'], 0));
+set('userAgent', v['user-agent']);
+const timeout = int('timeout-ms', v['timeout-ms'], 1);
+if (timeout) { settings.headersTimeoutMs = timeout; settings.bodyTimeoutMs = timeout; }
+if (values['no-autothrottle']) settings.autoThrottle = false;
+if (values['allow-private']) settings.allowPrivateAddresses = true;
+if (values.deterministic) settings.deterministic = true;
+const strategyName = v.strategy ?? 'bfs';
+if (!strategyNames().includes(strategyName)) fail(`--strategy: "${strategyName}" is not one of ${strategyNames().join(', ')}`);
+settings.strategy = strategyName;
+for (const s of v.seed ?? []) {
+  try { new URL(s); } catch { fail(`--seed: "${s}" is not an absolute URL`); }
+}
+if (v.resume && v.web) fail('--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web');
+if (!v.resume && !v.seed?.length && !v.web) fail('give at least one --seed URL (or --web, or --resume DIR); see --help');
+
+let closeWeb: (() => Promise<void>) | null = null;
+if (v.web) {
+  const { startSyntheticWeb } = await import('../web.ts');
+  const webSeed = int('web-seed', v['web-seed'], 0) ?? 1;
+  const w = await startSyntheticWeb(v.web, webSeed).catch((e: Error) => fail(e.message));
+  closeWeb = w.close;
+  settings.resolve = [...(settings.resolve ?? []), `*.test=127.0.0.1:${w.port}`];
+  if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
+  if (!settings.scope?.length && !v.seed?.length) settings.scope = w.departmentHosts;
+  process.stderr.write(`synthetic web ${v.web} seed ${webSeed} on 127.0.0.1:${w.port}\n`);
+}
+
+const outDir = v.resume ?? v.out ?? 'out/crawl';
+let engine: CrawlEngine;
+const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
+let rate = 0;
+try {
+  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1 });
+  engine = CrawlEngine.create({
+    settings, strategy, outDir, resume: !!v.resume,
+    onProgress: (p) => { rate = p.pagesPerSec; bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors }); },
+  });
+} catch (e) {
+  bar?.stop();
+  if (e instanceof CrawlError) fail(e.message);
+  throw e;
+}
+const onSignal = (): void => {
+  process.stderr.write('\nstopping: finishing requests in flight (run again with --resume to continue)\n');
+  engine.stop();
+};
+process.once('SIGINT', onSignal);
+process.once('SIGTERM', onSignal);
+const summary = await engine.run().catch((e: unknown) => {
+  bar?.stop();
+  fail(e instanceof Error ? e.message : String(e));
+});
+bar?.update(summary.pages, { rate: Math.round(rate), frontier: summary.frontierLeft, errors: Object.values(summary.errors).reduce((a, b) => a + b, 0) });
+bar?.stop();
+process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+process.stderr.write(`crawled ${summary.pages} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec} pages/s); log: ${outDir}/crawl.jsonl\n`);
+await closeWeb?.();
