@@ -18,7 +18,8 @@ import { crawlerDispatcher, parseResolveRule } from './net.ts';
 import { contentTypeOf, parseBody, type ParsedLink } from './parser.ts';
 import { RobotsRules, ROBOTS_MIN_BYTES } from './robots.ts';
 import { Scope, type OutOfScope } from './scope.ts';
-import { resolveSettings, type CrawlSettings } from './settings.ts';
+import { watchSend } from './sendtime.ts';
+import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
 import type { PageView, Strategy } from './strategy.ts';
 import { FingerprintSet, normalizeUrl } from './url.ts';
 
@@ -124,8 +125,10 @@ export class CrawlEngine {
     if (opts.resume) {
       if (!opts.outDir) throw new CrawlError('CRAWL_ERR_RESUME', 'resume needs an output directory');
       const rec = recover(opts.outDir);
-      const saved = (rec.settings as { settings: CrawlSettings }).settings;
-      const settings = resolveSettings({ ...saved, ...(opts.settings.maxPages ? { maxPages: opts.settings.maxPages } : {}) });
+      const saved = { ...(rec.settings as { settings: CrawlSettings }).settings } as Record<string, unknown>;
+      // JSON has no Infinity: unlimited settings come back as null
+      for (const [k, v] of Object.entries(DEFAULT_SETTINGS)) if (saved[k] === null && v === Infinity) saved[k] = Infinity;
+      const settings = resolveSettings({ ...(saved as Partial<CrawlSettings>), ...(opts.settings.maxPages ? { maxPages: opts.settings.maxPages } : {}) });
       const engine = new CrawlEngine(opts, settings);
       engine.restoreFrom(rec);
       return engine;
@@ -317,12 +320,12 @@ export class CrawlEngine {
     let attempts = 0;
     for (;;) {
       attempts++;
-      await h.acquire();
+      const watch = await h.acquire();
       let res: FetchResult;
       try {
-        res = await this.fetcher.fetch(entry.url, 0);
+        res = await watchSend(watch, () => this.fetcher.fetch(entry.url, 0));
       } catch (e) {
-        h.release(null, null);
+        h.release(watch, null, null);
         const err = toCrawlError(e);
         if (attempts <= this.settings.retries) {
           await sleep(this.backoff(attempts));
@@ -330,7 +333,7 @@ export class CrawlEngine {
         }
         return { kind: 'failed', entry, error: err, attempts, ms: performance.now() - t0 };
       }
-      h.release(res.latencyMs, res.status);
+      h.release(watch, res.latencyMs, res.status);
       if ((res.status === 429 || res.status === 503) && res.retryAfterMs !== undefined) {
         if (res.retryAfterMs > this.settings.maxRetryAfterSec * 1000) {
           return { kind: 'failed', entry, error: new CrawlError('CRAWL_ERR_HTTP', `Retry-After ${Math.round(res.retryAfterMs / 1000)} s exceeds the maximum`), attempts, ms: performance.now() - t0 };
@@ -365,7 +368,10 @@ export class CrawlEngine {
           if (delay > this.settings.maxCrawlDelaySec) {
             h.skipped = `Crawl-delay ${delay} s exceeds the maximum of ${this.settings.maxCrawlDelaySec} s`;
             this.s.skippedHosts.push({ host: h.name, reason: h.skipped, urlsDropped: this.frontier.dropHost(h.name) });
-          } else h.crawlDelayMs = delay * 1000;
+          } else {
+            h.crawlDelayMs = delay * 1000;
+            h.backoff(h.crawlDelayMs); // the robots.txt request itself counts
+          }
         }
         return r;
       });
@@ -373,20 +379,37 @@ export class CrawlEngine {
     return h.robotsPending;
   }
 
+  /** robots.txt through the host's politeness gate, each redirect hop as its own request (at most 5, in scope). */
   private async fetchRobots(h: HostState, origin: string): Promise<RobotsRules> {
     const agent = RobotsRules.token(this.settings.userAgent);
     const robotsUrl = `${origin}/robots.txt`;
-    const fetcher = new Fetcher(this.dispatcher, { ...this.settings, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, this.settings.maxBodyBytes), maxRedirects: 5 });
+    const fetcher = new Fetcher(this.dispatcher, { ...this.settings, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, this.settings.maxBodyBytes), maxRedirects: 0 });
     for (let attempt = 0; ; attempt++) {
-      await h.acquire();
-      this.s.robotsFetches++;
-      try {
-        // redirects are followed only within the crawl's scope
-        const res = await fetcher.fetch(robotsUrl, 5, (u) => this.scope.check(new URL(u)) === null);
-        h.release(res.latencyMs, res.status);
-        if (res.status < 500 && !(res.status >= 300 && res.status < 400)) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent);
-      } catch {
-        h.release(null, null);
+      let url = robotsUrl;
+      const chain: string[] = [];
+      for (;;) {
+        const watch = await h.acquire();
+        this.s.robotsFetches++;
+        let res: FetchResult;
+        try {
+          res = await watchSend(watch, () => fetcher.fetch(url, 0));
+        } catch {
+          h.release(watch, null, null);
+          break; // network error: retry below
+        }
+        h.release(watch, res.latencyMs, res.status);
+        const loc = res.headers.location;
+        if (res.status >= 300 && res.status < 400 && loc) {
+          const next = normalizeUrl(loc, url, this.settings);
+          // RFC 9309: follow at least five redirects; a target out of scope is not fetched (treated as unavailable: 4xx)
+          if (!next || chain.length >= 5 || chain.includes(next) || next === robotsUrl) return RobotsRules.fromResponse(robotsUrl, 404, '', agent);
+          if (this.scope.check(new URL(next)) !== null) return RobotsRules.fromResponse(robotsUrl, 404, '', agent);
+          chain.push(next);
+          url = next;
+          continue;
+        }
+        if (res.status < 500) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent);
+        break; // 5xx: retry below
       }
       if (attempt >= this.settings.robotsRetries) return RobotsRules.unreachable(agent);
       await sleep(this.backoff(attempt + 1));

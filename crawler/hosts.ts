@@ -5,6 +5,7 @@
  * host may be contacted; release() records the response for AutoThrottle.
  */
 import type { RobotsRules } from './robots.ts';
+import type { SendWatch } from './sendtime.ts';
 
 export interface PolitenessSettings {
   perHostConcurrency: number;
@@ -20,6 +21,8 @@ const TIMER_SLACK_MS = 1;
 export class HostState {
   readonly name: string;
   inFlight = 0;
+  /** Slots granted whose request has not reached the socket yet: the next one waits for them. */
+  unsent = 0;
   /** Earliest performance.now() at which the next request may start. */
   nextAt = 0;
   /** Current gap (configured delay, raised by Crawl-delay and AutoThrottle). */
@@ -45,21 +48,36 @@ export class HostState {
 
   /** True when a request could start right now. */
   ready(now = performance.now()): boolean {
-    return this.inFlight < this.s.perHostConcurrency && now >= this.nextAt;
+    return this.inFlight < this.s.perHostConcurrency && now >= this.nextAt && (this.unsent === 0 || this.minGapMs === 0);
   }
 
-  /** Waits for a free slot and the gap, then takes the slot. FIFO among waiters. */
-  async acquire(): Promise<void> {
-    if (this.waiters.length === 0 && this.ready()) return this.take();
-    await new Promise<void>((resolve) => {
-      this.waiters.push(resolve);
-      this.pump();
-    });
+  /**
+   * Waits for a free slot and the gap, then takes the slot (FIFO among waiters). The returned
+   * watch must be passed to watchSend() around the request: the gap counts from the moment the
+   * request is written to the socket, and the next request waits until then.
+   */
+  async acquire(): Promise<SendWatch> {
+    if (!(this.waiters.length === 0 && this.ready())) {
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        this.pump();
+      });
+    } else this.take();
+    const watch: SendWatch = {
+      sent: false,
+      onSent: (at) => {
+        this.unsent--;
+        this.nextAt = Math.max(this.nextAt, at + this.minGapMs + (this.minGapMs > 0 ? TIMER_SLACK_MS : 0));
+        this.pump();
+      },
+    };
+    return watch;
   }
 
   private take(): void {
     const now = performance.now();
     this.inFlight++;
+    this.unsent++;
     this.nextAt = now + this.minGapMs + (this.minGapMs > 0 ? TIMER_SLACK_MS : 0);
   }
 
@@ -69,7 +87,7 @@ export class HostState {
       this.take();
       this.waiters.shift()!();
     }
-    if (this.waiters.length && this.inFlight < this.s.perHostConcurrency) {
+    if (this.waiters.length && this.inFlight < this.s.perHostConcurrency && (this.unsent === 0 || this.minGapMs === 0)) {
       const wait = Math.max(0, this.nextAt - performance.now()) + TIMER_SLACK_MS;
       this.timer = setTimeout(() => {
         this.timer = null;
@@ -79,8 +97,13 @@ export class HostState {
   }
 
   /** Frees the slot; AutoThrottle: target = latency / target concurrency, new = max(target, (old + target) / 2). */
-  release(latencyMs: number | null, status: number | null): void {
+  release(watch: SendWatch, latencyMs: number | null, status: number | null): void {
     this.inFlight--;
+    if (!watch.sent) {
+      // failed before reaching the socket (connect error, refused address)
+      watch.sent = true;
+      this.unsent--;
+    }
     if (this.s.autoThrottle && latencyMs !== null) {
       const target = latencyMs / this.s.autoThrottleTarget;
       let next = Math.max(target, (this.delayMs + target) / 2);

@@ -63,6 +63,7 @@ export class SimServer {
 
   static async start(web: Web, opts: SimServerOptions = {}): Promise<SimServer> {
     const s = new SimServer(web, opts);
+    s.renderer.warm();
     await s.app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
     const addr = s.app.server.address();
     s.port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -133,7 +134,8 @@ export class SimServer {
       const gap = now - st.lastStart;
       if (st.minGapMs === null || gap < st.minGapMs) st.minGapMs = Math.round(gap * 1000) / 1000;
     }
-    const tooSoon = st.requests > 0 && now - st.lastStart < site.minGapMs;
+    // 10% grace: this clock reads late when the event loop is busy, and a polite client must not pay for it
+    const tooSoon = st.requests > 0 && now - st.lastStart < site.minGapMs * 0.9;
     st.lastStart = now;
     st.requests++;
     st.inFlight++;

@@ -1,0 +1,130 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BfsStrategy, CrawlEngine, RandomStrategy, type LogEntry } from '../crawler/index.ts';
+import { loadConfig } from '../sim/config.ts';
+import { SimServer } from '../sim/server.ts';
+import { Web } from '../sim/web.ts';
+import { request } from 'undici';
+import { startSimProcess } from '../bench/simproc.ts';
+
+const run = promisify(execFile);
+let server: SimServer;
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'crawl-'));
+const readLog = (dir: string): LogEntry[] => readFileSync(join(dir, 'crawl.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEntry);
+
+beforeAll(async () => {
+  server = await SimServer.start(new Web(loadConfig('data/webs/small.json'), 1));
+});
+afterAll(async () => server.close());
+
+describe('politeness, measured by the server', () => {
+  it('no request to a disallowed path, no breach of per-host concurrency or gap', async () => {
+    // the server runs in its own process, so its clock is not held up by the crawler's work
+    const sim = await startSimProcess('data/webs/small.json', 1);
+    try {
+    const hosts = ['cs.alpha-university.test', 'cs.beta-university.test', 'cs.delta-university.test'];
+    const engine = CrawlEngine.create({
+      settings: {
+        seeds: hosts.map((h) => `http://${h}/`), resolve: [`*.test=127.0.0.1:${sim.port}`], maxPages: 150,
+        concurrency: 8, perHostConcurrency: 2, delayMs: 100, autoThrottle: true, retryBaseMs: 20,
+      },
+      strategy: new BfsStrategy(),
+    });
+    const s = await engine.run();
+    expect(s.pages).toBe(150);
+    expect(s.robotsBlocked).toBeGreaterThan(0); // beta's tricky rules and alpha's /admin/private/ are in the way
+    const audit = (await (await request(`http://127.0.0.1:${sim.port}/_sim/audit`)).body.json()) as Record<string, { disallowed: number; maxConcurrent: number; minGapMs: number; sent429: number }>;
+    for (const h of hosts) {
+      expect(audit[h].disallowed, h).toBe(0);
+      expect(audit[h].maxConcurrent, h).toBeLessThanOrEqual(2);
+      // the server stamps a request when its event loop gets to it, a few ms late when it is busy
+      // rendering: allow it 10% of the gap
+      expect(audit[h].minGapMs, h).toBeGreaterThanOrEqual(90);
+      expect(audit[h].sent429, h).toBe(0);
+    }
+    } finally {
+      sim.stop();
+    }
+  });
+});
+
+describe('deterministic mode', () => {
+  const settings = {
+    seeds: ['http://cs.gamma-university.test/', 'http://cs.beta-university.test/'], maxPages: 400, concurrency: 8, perHostConcurrency: 4,
+    delayMs: 0, autoThrottle: false, deterministic: true, retryBaseMs: 1,
+  };
+  it('gives the same fetch order and the same log whatever the timing', async () => {
+    const logs: string[] = [];
+    for (const dir of [tmp(), tmp()]) {
+      server.reset();
+      const e = CrawlEngine.create({ settings: { ...settings, resolve: [`*.test=127.0.0.1:${server.port}`] }, strategy: new RandomStrategy(3), outDir: dir });
+      await e.run();
+      logs.push(readFileSync(join(dir, 'crawl.jsonl'), 'utf8'));
+    }
+    expect(logs[0].split('\n').length).toBeGreaterThan(400);
+    expect(logs[1]).toBe(logs[0]);
+  });
+});
+
+describe('checkpoint and resume', () => {
+  it('a crawl killed with SIGKILL resumes without losing a URL or refetching more than the in-flight pages', async () => {
+    const common = ['--seed', 'http://cs.delta-university.test/', '--resolve', `*.test=127.0.0.1:${server.port}`, '--max-pages', '100000',
+      '--delay-ms', '0', '--no-autothrottle', '--per-host', '4', '--concurrency', '4', '--quiet', '--deterministic'];
+    // reference: the whole site, uninterrupted
+    const ref = tmp();
+    server.reset();
+    await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', ref]);
+    const refUrls = new Set(readLog(ref).map((e) => e.url));
+    expect(refUrls.size).toBeGreaterThan(1000);
+    // killed part-way
+    const dir = tmp();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', dir], { stdio: 'ignore' });
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        if (existsSync(join(dir, 'crawl.jsonl')) && readFileSync(join(dir, 'crawl.jsonl'), 'utf8').split('\n').length > 400) {
+          clearInterval(t);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      }, 5);
+    });
+    await new Promise((r) => child.once('exit', r));
+    const before = readLog(dir).length;
+    expect(before).toBeLessThan(refUrls.size);
+    await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--resume', dir, '--quiet']);
+    const log = readLog(dir);
+    const urls = log.map((e) => e.url);
+    expect(new Set(urls)).toEqual(refUrls);
+    const refetched = urls.length - new Set(urls).size;
+    expect(refetched).toBeLessThanOrEqual(4); // at most the requests in flight at the kill
+  });
+});
+
+describe('crawl CLI', () => {
+  it('bad flags and URLs give one line and exit code 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--seed', 'not a url'], /^error: --seed: "not a url" is not an absolute URL\n$/],
+      [['--seed', 'http://a.test/', '--max-pages=-3'], /^error: --max-pages: "-3" must be a whole number >= 1\n$/],
+      [['--seed', 'http://a.test/', '--strategy', 'psychic'], /^error: --strategy: "psychic" is not one of/],
+      [['--seed', 'http://a.test/', '--resolve', 'nonsense'], /^error: --resolve: "nonsense" is not HOST:PORT:ADDRESS/],
+      [['--bogus'], /^error: Unknown option '--bogus' \(see --help\)\n$/],
+      [[], /^error: give at least one --seed URL/],
+      [['--resume', '/nonexistent/dir'], /^error: \/nonexistent\/dir: no crawl-settings\.json, nothing to resume\n$/],
+    ];
+    for (const [args, re] of cases) {
+      const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--quiet', ...args]).then(() => null, (e: { code: number; stderr: string }) => e);
+      expect(err, args.join(' ')).not.toBeNull();
+      expect(err!.code, args.join(' ')).toBe(2);
+      expect(err!.stderr, args.join(' ')).toMatch(re);
+    }
+  });
+
+  it('--help documents every option', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--help']);
+    for (const opt of ['--seed', '--strategy', '--max-pages', '--out', '--resume', '--resolve', '--scope', '--web', '--web-seed', '--deterministic', '--per-host', '--delay-ms']) expect(stdout).toContain(opt);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
+import { FingerprintSet, fingerprint, normalizeUrl } from '../crawler/url.ts';
+
+const n = (u: string, base?: string): string | null => normalizeUrl(u, base, DEFAULT_SETTINGS);
+
+describe('URL normalisation', () => {
+  it.each([
+    ['HTTP://Example.TEST/a', 'http://example.test/a'],
+    ['http://example.test:80/a', 'http://example.test/a'],
+    ['https://example.test:443/a', 'https://example.test/a'],
+    ['http://example.test:8080/a', 'http://example.test:8080/a'],
+    ['http://example.test/a#frag', 'http://example.test/a'],
+    ['http://example.test/a/./b/../c', 'http://example.test/a/c'],
+    ['http://example.test', 'http://example.test/'],
+    ['http://example.test/a?', 'http://example.test/a'],
+    ['http://example.test/a?sid=123&x=1', 'http://example.test/a?x=1'],
+    ['http://example.test/a?SID=123', 'http://example.test/a'],
+    ['http://example.test/a?utm_source=x&utm_medium=y&id=3', 'http://example.test/a?id=3'],
+    ['http://example.test/a;jsessionid=ABC123?x=1', 'http://example.test/a?x=1'],
+    ['http://example.test/%7euser/%c3%a9', 'http://example.test/%7Euser/%C3%A9'],
+    ['http://user:pw@example.test/a', 'http://example.test/a'],
+    ['mailto:someone@example.test', null],
+    ['javascript:void(0)', null],
+    ['ftp://example.test/file', null],
+    ['http://[::1', null],
+  ])('%s -> %s', (input, expected) => {
+    expect(n(input)).toBe(expected);
+  });
+
+  it('resolves relative references against a base', () => {
+    expect(n('../x.html', 'http://example.test/a/b/c.html')).toBe('http://example.test/a/x.html');
+    expect(n('//other.test/p', 'http://example.test/')).toBe('http://other.test/p');
+    expect(n('?q=1', 'http://example.test/a')).toBe('http://example.test/a?q=1');
+  });
+});
+
+describe('fingerprints', () => {
+  it('are stable 64-bit pairs and the set dedupes across growth', () => {
+    expect(fingerprint('http://a.test/')).toEqual(fingerprint('http://a.test/'));
+    expect(fingerprint('http://a.test/')).not.toEqual(fingerprint('http://a.test/x'));
+    const set = new FingerprintSet(16);
+    for (let i = 0; i < 50_000; i++) expect(set.add(`http://h${i % 97}.test/p${i}`)).toBe(true);
+    for (let i = 0; i < 50_000; i += 7) expect(set.add(`http://h${i % 97}.test/p${i}`)).toBe(false);
+    expect(set.size).toBe(50_000);
+    expect(set.has('http://h0.test/p0')).toBe(true);
+    expect(set.has('http://h0.test/nope')).toBe(false);
+  });
+});
