@@ -62,8 +62,15 @@ export function decodeBody(body: Buffer, headerCharset?: string): { text: string
     }
     decoders.set(cs, dec);
   }
-  return { text: dec.decode(body), charset: cs };
+  let text = dec.decode(body);
+  // Node decodes the windows-1252 family (also the label of iso-8859-1 and ascii, per WHATWG) as
+  // Latin-1; 0x80-0x9F are printable in windows-1252, so map them as the Encoding Standard does
+  if (WIN1252_LABELS.has(cs) && /[\u0080-\u009f]/.test(text)) text = text.replace(/[\u0080-\u009f]/g, (c) => WIN1252[c.charCodeAt(0) - 0x80] || c);
+  return { text, charset: cs };
 }
+
+const WIN1252_LABELS = new Set(['windows-1252', 'iso-8859-1', 'latin1', 'l1', 'ascii', 'us-ascii', 'cp1252', 'x-cp1252', 'iso8859-1', 'iso_8859-1', 'cp819']);
+const WIN1252 = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 /** Words of a URL: host labels and path segments split on non-alphanumerics (lower-case). */
 export function urlWords(url: string): string[] {
@@ -161,7 +168,10 @@ export function parsePs(body: Buffer): ParsedPage {
   const s = body.toString('latin1');
   const title = /^%%Title:\s*(.*)$/m.exec(s)?.[1] ?? '';
   const parts: string[] = [];
-  for (const m of s.matchAll(/\(((?:\\.|[^\\)])*)\)\s*show/g)) parts.push(m[1].replace(/\\(.)/g, '$1'));
+  for (const line of s.split('\n')) {
+    const m = /^\s*\((.*)\)\s*show\s*$/.exec(line);
+    if (m) parts.push(m[1].replace(/\\(.)/g, '$1'));
+  }
   return doc('ps', title.replace(/\\(.)/g, '$1'), parts.join(' '));
 }
 

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
+import { decodeBody, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
+
+const page = (html: string, url = 'http://a.test/dir/page.html') => parseHtml(html, url, DEFAULT_SETTINGS, 3);
+
+describe('HTML parser', () => {
+  it('extracts links with anchor, around-words, nearest heading, and resolves against <base>', () => {
+    const p = page(`<html><head><title> My  Page </title><base href="http://b.test/root/"></head><body>
+      <h1>Research</h1><p>one two three <a href="x.html">neural <b>networks</b></a> four five six seven</p>
+      <h2>Other</h2><a href="/y#frag">y</a><script>var a = '<a href="/no">';</script></body></html>`);
+    expect(p.title).toBe('My Page');
+    expect(p.headings).toEqual(['Research', 'Other']);
+    expect(p.links.map((l) => l.url)).toEqual(['http://b.test/root/x.html', 'http://b.test/y']);
+    expect(p.links[0]).toMatchObject({ anchor: 'neural networks', around: 'one two three four five six', heading: 'Research' });
+    expect(p.links[1].heading).toBe('Other');
+    expect(p.text).not.toContain('var a');
+  });
+
+  it('honours rel=nofollow and meta robots', () => {
+    expect(page('<a href="/a" rel="nofollow">a</a><a href="/b">b</a>').links.map((l) => l.nofollow)).toEqual([true, false]);
+    const p = page('<meta name="robots" content="noindex, nofollow"><a href="/a">a</a>');
+    expect(p.noindex).toBe(true);
+    expect(p.links).toEqual([]);
+  });
+
+  it('copes with malformed markup', () => {
+    const p = page('<HTML><BODY><P>text <A HREF=/u1>one</A> <a href="/u2">two <a href="/u3">three</a><div><span>');
+    expect(p.links.map((l) => l.url)).toEqual(['http://a.test/u1', 'http://a.test/u2', 'http://a.test/u3']);
+    expect(p.links[1].anchor).toBe('two');
+  });
+
+  it('decodes ISO-8859-1 from the header and windows-1252 from a meta tag', () => {
+    const latin = Buffer.from('<html><body>M\u00fcller G\u00f6del</body></html>', 'latin1');
+    expect(parseBody(latin, 'text/html; charset=iso-8859-1', 'http://a.test/', DEFAULT_SETTINGS, 3).text).toBe('M\u00fcller G\u00f6del');
+    const win = Buffer.concat([Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body>caf'), Buffer.from([0xe9, 0x20, 0x93]), Buffer.from('q</body></html>')]);
+    expect(parseBody(win, 'text/html', 'http://a.test/', DEFAULT_SETTINGS, 3).text).toBe('caf\u00e9 \u201cq');
+    expect(decodeBody(Buffer.from('plain \u00e9'), undefined).text).toBe('plain \u00e9');
+  });
+
+  it('extracts text from the synthetic PDF and PostScript formats', () => {
+    const pdf = parseBody(Buffer.from('%PDF-1.4\n%SYNTH-DOC\nTitle: Neural Nets\nAbstract: we learn\nReferences\n%%EOF\n'), 'application/pdf', 'http://a.test/p.pdf', DEFAULT_SETTINGS, 3);
+    expect(pdf).toMatchObject({ kind: 'pdf', title: 'Neural Nets' });
+    expect(pdf.text).toContain('Abstract: we learn');
+    const ps = parseBody(Buffer.from('%!PS-Adobe-3.0\n%%Title: Query \\(Plans\\)\n(Abstract: joins \\(fast\\)) show\n(References) show\nshowpage\n'), 'application/postscript', 'http://a.test/p.ps', DEFAULT_SETTINGS, 3);
+    expect(ps).toMatchObject({ kind: 'ps', title: 'Query (Plans)', text: 'Abstract: joins (fast) References' });
+  });
+
+  it('splits URLs into words', () => {
+    expect(urlWords('http://cs.alpha.test/~smith12/papers/neural-45.pdf')).toEqual(['cs', 'alpha', 'test', 'smith12', 'papers', 'neural', 'pdf']);
+  });
+});
