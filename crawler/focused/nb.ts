@@ -1,0 +1,135 @@
+/**
+ * The link classifier: multinomial Naive Bayes over link features, predicting a link's Q bin.
+ * Training uses ml-naivebayes (MultinomialNB: log priors and Laplace-smoothed log conditionals);
+ * the library predicts only the arg-max class, so posteriors P(bin | link) are computed here
+ * from its learnt parameters, sparsely. The expected Q of a link is sum_b P(b | link) x mean_Q(b).
+ *
+ * ml-naivebayes trains on a dense matrix, so at most `maxRows` examples are used (a seeded,
+ * class-stratified sample); the log priors are then reset to the full training set's class
+ * frequencies, so the sample changes the estimates of P(word | bin) only.
+ */
+import { createRequire } from 'node:module';
+import { FeatureSpace } from './features.ts';
+import type { Bins } from './qvalue.ts';
+
+interface MatrixLike { get(i: number, j: number): number; rows: number; columns: number }
+interface MultinomialNBModel {
+  train(x: number[][], y: number[]): void;
+  priorProbability: MatrixLike;
+  conditionalProbability: MatrixLike;
+}
+const { MultinomialNB } = createRequire(import.meta.url)('ml-naivebayes') as { MultinomialNB: new () => MultinomialNBModel };
+
+export interface Example {
+  tokens: readonly string[];
+  label: number;
+}
+
+export interface ClassifierJson {
+  features: string[];
+  logPrior: number[];
+  logCond: number[][];
+  bins: Bins;
+}
+
+export class LinkClassifier {
+  private constructor(
+    readonly space: FeatureSpace,
+    private readonly logPrior: Float64Array,
+    private readonly logCond: Float64Array[],
+    readonly bins: Bins,
+  ) {}
+
+  get classes(): number {
+    return this.logPrior.length;
+  }
+
+  static train(examples: readonly Example[], bins: Bins, opts: { maxRows?: number; seed?: number; space?: FeatureSpace } = {}): LinkClassifier {
+    const classes = bins.means.length;
+    const space = opts.space ?? FeatureSpace.select(examples, classes);
+    const maxRows = opts.maxRows ?? 12_000;
+    const sample = stratifiedSample(examples, classes, maxRows, opts.seed ?? 1);
+    // ml-naivebayes needs every class 0..B-1 present: a class without examples gets one empty row
+    const present = new Set(sample.map((e) => e.label));
+    const rows: number[][] = [];
+    const labels: number[] = [];
+    for (const ex of sample) {
+      const row = new Array<number>(space.size).fill(0);
+      for (const [i, c] of space.vectorize(ex.tokens)) row[i] = c;
+      rows.push(row);
+      labels.push(ex.label);
+    }
+    for (let c = 0; c < classes; c++) if (!present.has(c)) { rows.push(new Array<number>(space.size).fill(0)); labels.push(c); }
+    const nb = new MultinomialNB();
+    nb.train(rows, labels);
+    const logCond = Array.from({ length: classes }, (_, c) => Float64Array.from({ length: space.size }, (_, j) => nb.conditionalProbability.get(c, j)));
+    const counts = new Float64Array(classes);
+    for (const e of examples) counts[e.label]++;
+    const logPrior = Float64Array.from(counts, (x) => Math.log((x + 1) / (examples.length + classes)));
+    return new LinkClassifier(space, logPrior, logCond, bins);
+  }
+
+  /** P(bin | tokens) for every bin. */
+  posteriors(tokens: readonly string[]): Float64Array {
+    const v = this.space.vectorize(tokens);
+    const k = this.classes;
+    const s = Float64Array.from(this.logPrior);
+    for (const [i, c] of v) for (let b = 0; b < k; b++) s[b] += c * this.logCond[b][i];
+    let max = -Infinity;
+    for (let b = 0; b < k; b++) max = Math.max(max, s[b]);
+    let z = 0;
+    for (let b = 0; b < k; b++) { s[b] = Math.exp(s[b] - max); z += s[b]; }
+    for (let b = 0; b < k; b++) s[b] /= z;
+    return s;
+  }
+
+  expectedQ(tokens: readonly string[]): number {
+    const p = this.posteriors(tokens);
+    let q = 0;
+    for (let b = 0; b < p.length; b++) q += p[b] * this.bins.means[b];
+    return q;
+  }
+
+  /** The most informative words of each bin: highest log P(w | bin) - mean over bins of log P(w | b'). */
+  topWords(k = 15): { bin: number; meanQ: number; words: { word: string; score: number }[] }[] {
+    const K = this.classes;
+    return Array.from({ length: K }, (_, b) => {
+      const scored = this.space.names.map((word, i) => {
+        let mean = 0;
+        for (let c = 0; c < K; c++) mean += this.logCond[c][i];
+        return { word, score: this.logCond[b][i] - mean / K };
+      });
+      scored.sort((x, y) => y.score - x.score || (x.word < y.word ? -1 : 1));
+      return { bin: b, meanQ: this.bins.means[b], words: scored.slice(0, k).map((s) => ({ word: s.word, score: Math.round(s.score * 1000) / 1000 })) };
+    });
+  }
+
+  toJSON(): ClassifierJson {
+    return { features: this.space.names, logPrior: Array.from(this.logPrior), logCond: this.logCond.map((r) => Array.from(r)), bins: this.bins };
+  }
+
+  static fromJSON(j: ClassifierJson): LinkClassifier {
+    return new LinkClassifier(new FeatureSpace(j.features), Float64Array.from(j.logPrior), j.logCond.map((r) => Float64Array.from(r)), j.bins);
+  }
+}
+
+/** Up to `max` examples, as even across classes as the data allows, in a seeded order. */
+export function stratifiedSample<T extends { label: number }>(xs: readonly T[], classes: number, max: number, seed: number): T[] {
+  if (xs.length <= max) return [...xs];
+  const by: T[][] = Array.from({ length: classes }, () => []);
+  for (const x of xs) by[x.label].push(x);
+  let s = seed | 1;
+  const rnd = (): number => { s ^= s << 13; s ^= s >>> 17; s ^= s << 5; return (s >>> 0) / 4294967296; };
+  for (const arr of by) for (let i = arr.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [arr[i], arr[j]] = [arr[j], arr[i]]; }
+  const out: T[] = [];
+  let quota = Math.floor(max / classes);
+  let left = max;
+  const sorted = [...by].sort((a, b) => a.length - b.length);
+  for (let i = 0; i < sorted.length; i++) {
+    const take = Math.min(sorted[i].length, quota);
+    out.push(...sorted[i].slice(0, take));
+    left -= take;
+    quota = Math.floor(left / Math.max(1, sorted.length - i - 1));
+  }
+  return out;
+}

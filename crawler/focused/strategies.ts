@@ -1,0 +1,172 @@
+/**
+ * The three focused strategies of the paper, behind the core's Strategy interface.
+ *
+ * - ImmediateStrategy (formula (1)): priority = (1 - beta) cos(q, link words) + beta cos(q, source
+ *   page), link words = anchor + words around + URL path words; best-first.
+ * - FutureStrategy (Rennie & McCallum): priority = expected Q of the link from the Naive Bayes
+ *   bin posteriors, the classifier trained on other sites (leave-one-site-out).
+ * - AdaptiveStrategy (the online incremental adaptive crawler): per fetched page, if its immediate
+ *   value cos(q, page) >= r1 its links are queued by immediate score (exploiting a topical
+ *   community; priority 1 + score); else if its future value (the largest expected Q among its
+ *   new links) >= r2 its links are queued by Q (tunnelling; priority Q / Q_max, below every
+ *   exploiting link); else its links are discarded and counted. Every T pages the link
+ *   classifier is retrained from the top-K (100) most relevant pages crawled so far and their
+ *   forward links, Q measured on the crawled graph with the crawler's own paper judgements,
+ *   together with a sample of the offline training links.
+ *
+ * Every strategy reports the crawler's own relevance judgement of each page (Topic.judge); none
+ * sees the web's ground truth.
+ */
+import type { ParsedLink } from '../parser.ts';
+import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { linkFeatures, linkWords } from './features.ts';
+import { LinkClassifier, type Example } from './nb.ts';
+import { binOf, stateValues } from './qvalue.ts';
+import { tokenize } from './text.ts';
+import type { Topic } from './topic.ts';
+import type { QExample } from './training.ts';
+
+interface Judged { tokens: string[]; relevance: number; paper: boolean; similarity: number }
+
+function judgePage(topic: Topic, page: PageView): Judged {
+  const tokens = tokenize(`${page.title} ${page.text}`);
+  topic.addDocument(tokens);
+  return { tokens, ...topic.judge(page.kind, page.text, tokens) };
+}
+
+const featuresOf = (l: ParsedLink, page: PageView): string[] => linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: page.title });
+
+export interface ImmediateOptions { sourceWeight: number }
+
+export class ImmediateStrategy implements Strategy {
+  readonly name = 'immediate';
+  private scored = 0;
+  constructor(private readonly topic: Topic, private readonly opts: ImmediateOptions = { sourceWeight: 0.3 }) {}
+  seedScore(): number { return 1; }
+  onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
+    const j = judgePage(this.topic, page);
+    this.scored += candidates.length;
+    const b = this.opts.sourceWeight;
+    return { relevance: j.relevance, scores: candidates.map((l) => (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity) };
+  }
+  stats(): Record<string, number> { return { linksScored: this.scored }; }
+}
+
+export class FutureStrategy implements Strategy {
+  readonly name = 'future';
+  private scored = 0;
+  constructor(private readonly topic: Topic, private readonly model: LinkClassifier) {}
+  seedScore(): number { return Number.MAX_VALUE; }
+  onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
+    const j = judgePage(this.topic, page);
+    this.scored += candidates.length;
+    return { relevance: j.relevance, scores: candidates.map((l) => this.model.expectedQ(featuresOf(l, page))) };
+  }
+  stats(): Record<string, number> { return { linksScored: this.scored }; }
+}
+
+export interface AdaptiveOptions {
+  /** Page immediate value at or above which its links are followed by immediate score. */
+  r1: number;
+  /** Page future value at or above which its links are followed by Q. */
+  r2: number;
+  /** Pages between retrainings of the link classifier (T). */
+  retrainEvery: number;
+  /** Pages whose forward links retrain the classifier (the paper: 100). */
+  topK: number;
+  gamma: number;
+  horizon: number;
+  /** Offline training links mixed into each retraining (at most this many). */
+  offlineSample: number;
+  sourceWeight: number;
+  maxRows: number;
+  seed: number;
+}
+
+export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
+  retrainEvery: 250, topK: 100, gamma: 0.5, horizon: 1, offlineSample: 3000, sourceWeight: 0.3, maxRows: 8000, seed: 1,
+};
+
+interface CrawledPage { links: string[]; paper: boolean; relevance: number; linkFeatures: string[][] | null }
+
+export class AdaptiveStrategy implements Strategy {
+  readonly name = 'adaptive';
+  private model: LinkClassifier;
+  private readonly offline: Example[];
+  private readonly crawled = new Map<string, CrawledPage>();
+  private pages = 0;
+  private readonly counters = { exploitPages: 0, tunnelPages: 0, discardPages: 0, linksDiscarded: 0, retrainings: 0, onlineExamples: 0, linksScored: 0 };
+
+  constructor(private readonly topic: Topic, model: LinkClassifier, offline: readonly QExample[], private readonly o: AdaptiveOptions) {
+    this.model = model;
+    // the offline links, labelled with the offline bins, sampled once (seeded)
+    const labelled = offline.map((e) => ({ tokens: e.tokens, label: binOf(model.bins, e.q) }));
+    this.offline = sampleEvenly(labelled, o.offlineSample);
+  }
+
+  seedScore(): number { return 3; }
+
+  onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
+    const j = judgePage(this.topic, page);
+    this.remember(page, j);
+    this.counters.linksScored += candidates.length;
+    let decision: PageDecision;
+    if (j.similarity >= this.o.r1) {
+      this.counters.exploitPages++;
+      const b = this.o.sourceWeight;
+      decision = { relevance: j.relevance, scores: candidates.map((l) => 1 + (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity) };
+    } else {
+      const qs = candidates.map((l) => this.model.expectedQ(featuresOf(l, page)));
+      const fv = qs.length ? Math.max(...qs) : 0;
+      if (fv >= this.o.r2) {
+        this.counters.tunnelPages++;
+        const qmax = Math.max(...this.model.bins.means, 1e-9);
+        decision = { relevance: j.relevance, scores: qs.map((q) => Math.min(0.999, q / qmax)) };
+      } else {
+        this.counters.discardPages++;
+        this.counters.linksDiscarded += candidates.length;
+        decision = { relevance: j.relevance, scores: candidates.map(() => null) };
+      }
+    }
+    if (++this.pages % this.o.retrainEvery === 0) this.retrain();
+    return decision;
+  }
+
+  private remember(page: PageView, j: Judged): void {
+    const feats = page.links.length ? page.links.map((l) => featuresOf(l, page)) : null;
+    this.crawled.set(page.url, { links: page.links.map((l) => l.url), paper: j.paper, relevance: j.relevance, linkFeatures: feats });
+  }
+
+  /** Retrains from the top-K most relevant pages crawled so far and their forward links. */
+  retrain(): void {
+    const urls = [...this.crawled.keys()];
+    const index = new Map(urls.map((u, i) => [u, i]));
+    const nodes = urls.map((u) => this.crawled.get(u)!);
+    const V = stateValues({ out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.paper ? 1 : 0)) }, this.o.gamma, this.o.horizon);
+    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u })).filter((x) => nodes[x.i].linkFeatures)
+      .sort((a, b) => b.r - a.r || (a.u < b.u ? -1 : 1)).slice(0, this.o.topK);
+    const online: Example[] = [];
+    for (const { i } of top) {
+      const p = nodes[i];
+      p.links.forEach((l, k) => {
+        const v = index.get(l);
+        if (v === undefined) return; // not crawled yet: its Q is unknown
+        online.push({ tokens: p.linkFeatures![k], label: binOf(this.model.bins, V[v]) });
+      });
+    }
+    if (!online.length) return;
+    this.counters.retrainings++;
+    this.counters.onlineExamples = online.length;
+    this.model = LinkClassifier.train([...this.offline, ...online], this.model.bins, { maxRows: this.o.maxRows, seed: this.o.seed });
+  }
+
+  get classifier(): LinkClassifier { return this.model; }
+
+  stats(): Record<string, number> { return { ...this.counters }; }
+}
+
+function sampleEvenly<T>(xs: readonly T[], n: number): T[] {
+  if (xs.length <= n) return [...xs];
+  const step = xs.length / n;
+  return Array.from({ length: n }, (_, i) => xs[Math.floor(i * step)]);
+}

@@ -1,0 +1,40 @@
+/**
+ * Tokens for scoring: lower-case words split on anything but letters and digits, English
+ * stopwords removed (natural's list), Porter-stemmed (natural's PorterStemmer) with a cache,
+ * since crawl text repeats a bounded vocabulary.
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+// submodules, not natural's index: the index takes a second to load and prints to stdout
+const porter = require('natural/lib/natural/stemmers/porter_stemmer') as { stem(w: string): string };
+const STOP = new Set<string>((require('natural/lib/natural/util/stopwords') as { words: string[] }).words);
+
+const stems = new Map<string, string>();
+
+export function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = porter.stem(word);
+    if (stems.size > 500_000) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}
+
+/** Stemmed content words of a text. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (raw.length < 2 || raw.length > 40 || STOP.has(raw) || /^\d+$/.test(raw)) continue;
+    out.push(stem(raw));
+  }
+  return out;
+}
+
+/** Term counts of a token list. */
+export function counts(tokens: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+}

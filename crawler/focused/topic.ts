@@ -1,0 +1,88 @@
+/**
+ * The topic and the crawler's own relevance judgement.
+ *
+ * Topic vector q: every stem of the keyword list (data/vocab/computing.txt, ~13,000 computing
+ * terms standing in for FOLDOC), weighted tf x idf, where tf = 1 + ln(occurrences of the stem in
+ * the list) and idf = ln((N + 1) / (df + 1)) + 1 is learnt online from the documents fetched so far
+ * (the crawler knows nothing else about the web).
+ *
+ * Immediate value (the paper's formula (1)): cos(q, d) = sum_w q_w d_w / (|q| |d|), with d the
+ * tf-idf vector of the text judged (a page, or a link's words).
+ *
+ * Relevance judgement of a fetched document, in [0, 1]: 0.5 x [looks like a research paper: a
+ * .pdf/.ps whose text has an abstract and a reference list] + 0.5 x min(1, cos(q, text) / 0.5).
+ */
+import { readFileSync } from 'node:fs';
+import { counts, tokenize } from './text.ts';
+
+export const DEFAULT_KEYWORDS = new URL('../../data/vocab/computing.txt', import.meta.url);
+
+export function loadKeywords(file: string | URL = DEFAULT_KEYWORDS): string[] {
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')[0]);
+}
+
+export class Topic {
+  /** Keyword term frequencies (1 + ln count) by stem. */
+  private readonly kw = new Map<string, number>();
+  private readonly df = new Map<string, number>();
+  private docs = 0;
+  private qNorm = 0;
+  private qNormAt = -1;
+
+  constructor(keywords: readonly string[]) {
+    const c = counts(keywords.flatMap((k) => tokenize(k)));
+    for (const [w, n] of c) this.kw.set(w, 1 + Math.log(n));
+  }
+
+  get keywordStems(): number {
+    return this.kw.size;
+  }
+
+  idf(w: string): number {
+    return Math.log((this.docs + 1) / ((this.df.get(w) ?? 0) + 1)) + 1;
+  }
+
+  /** Counts a fetched document for idf. */
+  addDocument(tokens: readonly string[]): void {
+    this.docs++;
+    for (const w of new Set(tokens)) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+  }
+
+  private norm(): number {
+    // |q| changes with idf; recomputing it every 50 documents is exact enough and cheap
+    if (this.qNormAt < 0 || this.docs - this.qNormAt >= 50) {
+      let s = 0;
+      for (const [w, tf] of this.kw) { const x = tf * this.idf(w); s += x * x; }
+      this.qNorm = Math.sqrt(s);
+      this.qNormAt = this.docs;
+    }
+    return this.qNorm;
+  }
+
+  /** cos(q, tf-idf(tokens)), in [0, 1]. */
+  similarity(tokens: readonly string[]): number {
+    if (!tokens.length) return 0;
+    let dot = 0;
+    let dn = 0;
+    for (const [w, n] of counts(tokens)) {
+      const idf = this.idf(w);
+      const x = (1 + Math.log(n)) * idf;
+      dn += x * x;
+      const q = this.kw.get(w);
+      if (q !== undefined) dot += q * idf * x;
+    }
+    return dn === 0 ? 0 : dot / (this.norm() * Math.sqrt(dn));
+  }
+
+  /** The crawler's own judgement; see the module comment. */
+  judge(kind: string, text: string, tokens: readonly string[]): { relevance: number; paper: boolean; similarity: number } {
+    const similarity = this.similarity(tokens);
+    const paper = looksLikePaper(kind, text);
+    return { relevance: 0.5 * (paper ? 1 : 0) + 0.5 * Math.min(1, similarity / 0.5), paper, similarity };
+  }
+}
+
+/** A research paper, judged from content: a PDF/PS with an abstract and a reference list. */
+export function looksLikePaper(kind: string, text: string): boolean {
+  return (kind === 'pdf' || kind === 'ps') && /\babstract\b/i.test(text) && /\breferences\b/i.test(text);
+}

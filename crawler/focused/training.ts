@@ -1,0 +1,72 @@
+/**
+ * Training data for the future value: labelled pages of training sites (each page parsed by the
+ * crawler's own parser, labelled relevant or not) become links with Q-values, Q bins and
+ * features. Leave-one-site-out: to crawl one site, train on the others; trainingExamples()
+ * refuses a page of the held-out site.
+ */
+import type { ParsedPage } from '../parser.ts';
+import { linkFeatures } from './features.ts';
+import { LinkClassifier, type Example } from './nb.ts';
+import { binOf, makeBins, stateValues } from './qvalue.ts';
+
+export interface LabelledPage {
+  url: string;
+  page: ParsedPage;
+  relevant: boolean;
+}
+
+export interface FutureConfig {
+  gamma: number;
+  /** 'sum': every relevant document within the horizon counts; 'nearest': only the closest one. */
+  aggregate: 'sum' | 'nearest';
+  horizon: number;
+  bins: number;
+  maxRows: number;
+  seed: number;
+}
+
+export const DEFAULT_FUTURE: FutureConfig = { gamma: 0.5, aggregate: 'sum', horizon: 1, bins: 3, maxRows: 12_000, seed: 1 };
+
+export interface QExample {
+  tokens: string[];
+  q: number;
+  /** Host of the page the link is on (for leave-one-site-out checks). */
+  host: string;
+}
+
+const hostOf = (url: string): string => new URL(url).host;
+
+/** Links of one site's pages with their Q (only links to pages of the given set count). */
+export function siteExamples(pages: readonly LabelledPage[], cfg: Pick<FutureConfig, 'gamma' | 'horizon' | 'aggregate'>): QExample[] {
+  const index = new Map(pages.map((p, i) => [p.url, i]));
+  const out = pages.map((p) => p.page.links.map((l) => index.get(l.url) ?? -1));
+  const V = stateValues({ out, reward: pages.map((p) => (p.relevant ? 1 : 0)) }, cfg.gamma, cfg.horizon, cfg.aggregate);
+  const ex: QExample[] = [];
+  pages.forEach((p, i) => {
+    p.page.links.forEach((l, k) => {
+      const v = out[i][k];
+      if (v < 0) return;
+      ex.push({ tokens: linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.page.title }), q: V[v], host: hostOf(p.url) });
+    });
+  });
+  return ex;
+}
+
+/** Training examples of every site but the held-out one. */
+export function trainingExamples(bySite: ReadonlyMap<string, readonly QExample[]>, heldOut: string): QExample[] {
+  const out: QExample[] = [];
+  for (const [host, ex] of bySite) {
+    if (host === heldOut) continue;
+    for (const e of ex) {
+      if (e.host === heldOut) throw new Error(`leave-one-site-out: an example of ${heldOut} is in the training data`);
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+export function trainFutureModel(examples: readonly QExample[], cfg: FutureConfig): LinkClassifier {
+  const bins = makeBins(examples.map((e) => e.q), cfg.bins);
+  const labelled: Example[] = examples.map((e) => ({ tokens: e.tokens, label: binOf(bins, e.q) }));
+  return LinkClassifier.train(labelled, bins, { maxRows: cfg.maxRows, seed: cfg.seed });
+}

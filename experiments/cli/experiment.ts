@@ -1,0 +1,69 @@
+/**
+ * npm run experiment [-- NAME] [--list] [--quick] [--seeds K] [--out DIR] [--workers N]
+ * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
+ */
+import { parseArgs } from 'node:util';
+import { ExperimentConfigError, listExperiments, loadExperiment } from '../config.ts';
+import { writeOutputs } from '../report.ts';
+import { runExperiment } from '../runner.ts';
+import { progress } from './progress.ts';
+
+const USAGE = `Usage: npm run experiment [-- NAME] [options]
+
+Runs experiments/configs/NAME.json (default: focused) and writes curves.csv, summary.csv,
+aggregates.csv, config.json, fig-recall.svg/.png, fig-precision.svg/.png and report.md.
+
+Options:
+  --list          list the experiments
+  --quick         the config's quick variant (small web, one seed, small budget)
+  --seeds K       use seeds 1..K instead of the config's
+  --out DIR       output directory (default results/NAME, or results/NAME-quick with --quick)
+  --workers N     worker processes (default: one per core; 0 = in this process)
+  --no-cache      retrain models instead of using .cache/models
+`;
+
+function fail(msg: string): never {
+  process.stderr.write(`error: ${msg}\n`);
+  process.exit(2);
+}
+
+let parsed: ReturnType<typeof parseArgs>;
+try {
+  parsed = parseArgs({ allowPositionals: true, strict: true, options: { list: { type: 'boolean' }, quick: { type: 'boolean' }, seeds: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, 'no-cache': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+} catch (e) {
+  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+}
+const v = parsed.values as Record<string, string | boolean | undefined>;
+if (v.help) { process.stdout.write(USAGE); process.exit(0); }
+if (v.list) {
+  for (const n of listExperiments()) {
+    try { process.stdout.write(`${n.padEnd(18)} ${loadExperiment(n).description}\n`); } catch (e) { process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`); }
+  }
+  process.exit(0);
+}
+if (parsed.positionals.length > 1) fail(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
+const name = parsed.positionals[0] ?? 'focused';
+const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
+if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100)) fail(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
+const workers = v.workers === undefined ? undefined : Number(v.workers);
+if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64)) fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
+let cfg;
+try {
+  cfg = loadExperiment(name, { quick: !!v.quick, seeds });
+} catch (e) {
+  if (e instanceof ExperimentConfigError) fail(e.message);
+  throw e;
+}
+const out = (v.out as string | undefined) ?? `results/${name}${v.quick ? '-quick' : ''}`;
+const jobs = cfg.seeds.length * (cfg.sites.length || 4);
+process.stderr.write(`experiment ${name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`);
+const bar = progress(jobs, 'jobs (seed x department)', '{bar} {value}/{total} {label}');
+const data = await runExperiment(cfg, { workers, cacheDir: v['no-cache'] ? null : '.cache/models', onJobDone: (d) => bar.update(d, {}) }).catch((e: Error) => {
+  bar.stop();
+  fail(e.message.split('\n')[0]);
+});
+bar.stop();
+const written = await writeOutputs(data, out);
+process.stdout.write(`\n${name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
+for (const c of written.claims) process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
+process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);

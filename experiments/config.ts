@@ -1,0 +1,101 @@
+/**
+ * Experiment configs (experiments/configs/NAME.json): declarative descriptions of a head-to-head
+ * run, so a researcher adds an experiment without writing code. Validated here; every field
+ * has a default.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_FUTURE, type FutureConfig } from '../crawler/focused/training.ts';
+import { DEFAULT_ADAPTIVE } from '../crawler/focused/strategies.ts';
+import { strategyNames } from './strategies.ts';
+
+export const CONFIG_DIR = 'experiments/configs';
+
+export interface ExperimentConfig {
+  name: string;
+  description: string;
+  /** Web config file and the seeds of the webs to run on (one web per seed). */
+  web: string;
+  seeds: number[];
+  /** Department hosts to crawl (empty: every department of the web). */
+  sites: string[];
+  strategies: string[];
+  /** Pages fetched per run. */
+  budget: number;
+  /** Metrics are recorded every this many pages. */
+  every: number;
+  /** Share of the budget that counts as the early phase in the claims check. */
+  earlyPhase: number;
+  /** Serve transient errors, slow responses and 429s (off: the comparison is about ordering). */
+  faults: boolean;
+  crawl: { concurrency: number; perHostConcurrency: number; delayMs: number };
+  future: FutureConfig;
+  adaptive: { retrainEvery: number; topK: number; offlineSample: number; sourceWeight: number; r1: number | null; r2: number | null };
+  immediate: { sourceWeight: number };
+  /** Overrides applied by --quick (a small web, one seed, a small budget). */
+  quick: Partial<Omit<ExperimentConfig, 'quick' | 'name'>>;
+}
+
+export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
+  description: '',
+  web: 'data/webs/paper.json',
+  seeds: [1, 2, 3, 4, 5],
+  sites: [],
+  strategies: ['bfs', 'random', 'immediate', 'future', 'adaptive'],
+  budget: 2000,
+  every: 50,
+  earlyPhase: 0.15,
+  faults: false,
+  crawl: { concurrency: 8, perHostConcurrency: 8, delayMs: 0 },
+  future: { ...DEFAULT_FUTURE },
+  adaptive: { retrainEvery: DEFAULT_ADAPTIVE.retrainEvery, topK: DEFAULT_ADAPTIVE.topK, offlineSample: DEFAULT_ADAPTIVE.offlineSample, sourceWeight: DEFAULT_ADAPTIVE.sourceWeight, r1: null, r2: null },
+  immediate: { sourceWeight: 0.3 },
+  quick: { web: 'data/webs/small.json', seeds: [1], budget: 600, every: 25 },
+};
+
+export class ExperimentConfigError extends Error {
+  readonly code = 'EXP_ERR_CONFIG';
+}
+
+export function listExperiments(dir = CONFIG_DIR): string[] {
+  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function loadExperiment(name: string, opts: { quick?: boolean; seeds?: number } = {}, dir = CONFIG_DIR): ExperimentConfig {
+  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(name) || !listExperiments(dir).includes(name)) {
+    throw new ExperimentConfigError(`unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
+  } catch (e) {
+    throw new ExperimentConfigError(`${name}.json: ${(e as Error).message}`);
+  }
+  if (!isObj(raw)) throw new ExperimentConfigError(`${name}.json: expected a JSON object`);
+  for (const k of Object.keys(raw)) if (!(k in DEFAULT_EXPERIMENT) && k !== 'name' && !k.startsWith('_')) throw new ExperimentConfigError(`${name}.json: ${k}: unknown field`);
+  const merged = { ...structuredClone(DEFAULT_EXPERIMENT), ...raw, name } as ExperimentConfig;
+  for (const k of ['crawl', 'future', 'adaptive', 'immediate'] as const) merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
+  let c = merged;
+  if (opts.quick) c = { ...c, ...c.quick, name } as ExperimentConfig;
+  if (opts.seeds !== undefined) c = { ...c, seeds: Array.from({ length: opts.seeds }, (_, i) => i + 1) };
+  return validate(c);
+}
+
+function validate(c: ExperimentConfig): ExperimentConfig {
+  const bad = (m: string): never => { throw new ExperimentConfigError(`${c.name}: ${m}`); };
+  if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0)) bad('seeds: expected a list of whole numbers');
+  if (!Array.isArray(c.strategies) || !c.strategies.length) bad('strategies: expected a non-empty list');
+  for (const s of c.strategies) if (!strategyNames().includes(s)) bad(`strategies: "${s}" is not one of ${strategyNames().join(', ')}`);
+  if (!Number.isInteger(c.budget) || c.budget < 10) bad('budget: expected a whole number >= 10');
+  if (!Number.isInteger(c.every) || c.every < 1 || c.every > c.budget) bad('every: expected a whole number from 1 to budget');
+  if (!(c.earlyPhase > 0 && c.earlyPhase < 1)) bad('earlyPhase: expected a number between 0 and 1');
+  if (typeof c.web !== 'string') bad('web: expected a path');
+  if (!Array.isArray(c.sites)) bad('sites: expected a list of hosts');
+  if (c.future.bins < 2 || c.future.bins > 10) bad('future.bins: expected 2 to 10');
+  if (!(c.future.gamma > 0 && c.future.gamma < 1)) bad('future.gamma: expected a number between 0 and 1');
+  if (!Number.isInteger(c.future.horizon) || c.future.horizon < 0 || c.future.horizon > 10) bad('future.horizon: expected 0 to 10');
+  if (c.future.aggregate !== 'sum' && c.future.aggregate !== 'nearest') bad('future.aggregate: expected "sum" or "nearest"');
+  return c;
+}

@@ -1,0 +1,107 @@
+/**
+ * The experiment runner: every (seed, department) job runs every strategy of the config; jobs are
+ * spread over worker processes (one per core) that pull the next job, preferring the seed whose
+ * web they already hold. Results are merged and sorted, so the CSVs do not depend on which worker
+ * ran what or when.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../sim/config.ts';
+import type { ExperimentConfig } from './config.ts';
+import { closeSeedState, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
+
+export interface RunOptions {
+  /** Worker processes; 0 runs in this process. Default: the machine's cores. */
+  workers?: number;
+  /** Model cache directory (null: no cache). */
+  cacheDir?: string | null;
+  onJobDone?: (done: number, total: number) => void;
+}
+
+export interface ExperimentData {
+  config: ExperimentConfig;
+  sites: string[];
+  curves: CurveRow[];
+  summaries: SummaryRow[];
+  /** Mean wall ms per strategy run (for the report; never in the CSVs). */
+  timings: Record<string, number>;
+  wallMs: number;
+}
+
+interface Job { id: number; seed: number; site: string }
+
+export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}): Promise<ExperimentData> {
+  const t0 = performance.now();
+  const web = loadConfig(cfg.web);
+  const sites = cfg.sites.length ? cfg.sites : web.departments.map((d) => d.host);
+  for (const s of sites) if (!web.departments.some((d) => d.host === s)) throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
+  const jobs: Job[] = [];
+  for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
+  const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
+  const workers = Math.min(opts.workers ?? availableParallelism(), jobs.length);
+  const results: JobResult[] = new Array(jobs.length);
+  let done = 0;
+  if (workers <= 0) {
+    for (const j of jobs) {
+      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir);
+      opts.onJobDone?.(++done, jobs.length);
+    }
+    await closeSeedState();
+  } else {
+    await runInWorkers(cfg, jobs, workers, cacheDir, (id, r) => {
+      results[id] = r;
+      opts.onJobDone?.(++done, jobs.length);
+    });
+  }
+  const curves = results.flatMap((r) => r.curves).sort(byKeys);
+  const summaries = results.flatMap((r) => r.summaries).sort(byKeys);
+  const sums: Record<string, [number, number]> = {};
+  for (const r of results) for (const t of r.timings) { const s = (sums[t.strategy] ??= [0, 0]); s[0] += t.ms; s[1]++; }
+  const timings = Object.fromEntries(Object.entries(sums).map(([k, [ms, n]]) => [k, Math.round(ms / n)]));
+  return { config: cfg, sites, curves, summaries, timings, wallMs: Math.round(performance.now() - t0) };
+}
+
+function byKeys(a: { strategy: string; site: string; seed: number; pages?: number }, b: { strategy: string; site: string; seed: number; pages?: number }): number {
+  return a.strategy.localeCompare(b.strategy) || a.site.localeCompare(b.site) || a.seed - b.seed || (a.pages ?? 0) - (b.pages ?? 0);
+}
+
+async function runInWorkers(cfg: ExperimentConfig, jobs: Job[], n: number, cacheDir: string | null, onResult: (id: number, r: JobResult) => void): Promise<void> {
+  const file = fileURLToPath(new URL('./worker.ts', import.meta.url));
+  const queue = [...jobs];
+  const seedOf = new Map<ChildProcess, number>();
+  const busySeeds = (): number[] => [...seedOf.values()];
+  await new Promise<void>((resolve, reject) => {
+    let running = 0;
+    const children: ChildProcess[] = [];
+    const next = (child: ChildProcess): void => {
+      if (!queue.length) {
+        child.send({ type: 'exit' });
+        return;
+      }
+      // prefer a job of the seed this worker holds, then a seed nobody holds, then any
+      const mine = seedOf.get(child);
+      let i = queue.findIndex((j) => j.seed === mine);
+      if (i < 0) i = queue.findIndex((j) => !busySeeds().includes(j.seed));
+      if (i < 0) i = 0;
+      const job = queue.splice(i, 1)[0];
+      seedOf.set(child, job.seed);
+      child.send({ type: 'job', id: job.id, cfg, seed: job.seed, site: job.site, cacheDir });
+    };
+    for (let k = 0; k < n; k++) {
+      const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      children.push(child);
+      running++;
+      child.on('message', (m: { type: string; id: number; result?: JobResult; message?: string }) => {
+        if (m.type === 'ready') next(child);
+        else if (m.type === 'result') { onResult(m.id, m.result!); next(child); }
+        else if (m.type === 'error') { for (const c of children) c.kill(); reject(new Error(`job ${m.id} failed: ${m.message}`)); }
+      });
+      child.on('exit', (code) => {
+        running--;
+        if (code !== 0 && code !== null) { for (const c of children) c.kill(); reject(new Error(`a worker exited with code ${code}`)); return; }
+        if (running === 0) resolve();
+      });
+    }
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Training data from the synthetic web (composition: sim renders, crawler parses). For
+ * leave-one-site-out training a department's pages are rendered and parsed exactly as a crawler
+ * would see them, and labelled from ground truth (relevant = research paper), as Rennie &
+ * McCallum labelled their training departments. Models are cached on disk per (web config,
+ * seed, held-out site, parameters).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
+import { parseBody } from '../crawler/parser.ts';
+import { LinkClassifier, type ClassifierJson } from '../crawler/focused/nb.ts';
+import { siteExamples, trainingExamples, trainFutureModel, type FutureConfig, type LabelledPage, type QExample } from '../crawler/focused/training.ts';
+import { calibrateAdaptive, type Calibration } from '../crawler/focused/calibrate.ts';
+import { Renderer } from '../sim/content.ts';
+import type { Web } from '../sim/web.ts';
+
+export function sitePages(web: Web, host: string, renderer = new Renderer(web)): LabelledPage[] {
+  const site = web.siteByHost(host);
+  if (!site) throw new Error(`no site ${host}`);
+  const out: LabelledPage[] = [];
+  for (let id = site.first; id < site.first + site.count; id++) {
+    const r = renderer.render(id);
+    const url = renderer.url(id);
+    const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
+    out.push({ url, page: parseBody(body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes), r.contentType, url, DEFAULT_SETTINGS, DEFAULT_SETTINGS.aroundWords), relevant: web.isRelevant(id) });
+  }
+  return out;
+}
+
+export interface TrainedModels {
+  future: LinkClassifier;
+  calibration: Calibration;
+  /** Offline examples (for the adaptive crawler's retraining). */
+  examples: QExample[];
+  cached: boolean;
+}
+
+/** Per web: pages and Q examples of every department, computed once. */
+export class TrainingData {
+  private pages = new Map<string, LabelledPage[]>();
+  private examples = new Map<string, QExample[]>();
+  constructor(readonly web: Web, readonly hosts: readonly string[], private readonly cfg: FutureConfig) {}
+
+  private site(host: string): { pages: LabelledPage[]; examples: QExample[] } {
+    if (!this.pages.has(host)) {
+      const p = sitePages(this.web, host);
+      this.pages.set(host, p);
+      this.examples.set(host, siteExamples(p, this.cfg));
+    }
+    return { pages: this.pages.get(host)!, examples: this.examples.get(host)! };
+  }
+
+  /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
+  models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string): TrainedModels {
+    const others = this.hosts.filter((h) => h !== heldOut);
+    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, v: 1 })).digest('hex').slice(0, 20);
+    const file = cacheDir ? join(cacheDir, `model-${key}.json`) : null;
+    const bySite = new Map(others.map((h) => [h, this.site(h).examples] as const));
+    const examples = trainingExamples(bySite, heldOut);
+    if (file && existsSync(file)) {
+      const j = JSON.parse(readFileSync(file, 'utf8')) as { model: ClassifierJson; calibration: Calibration };
+      return { future: LinkClassifier.fromJSON(j.model), calibration: j.calibration, examples, cached: true };
+    }
+    const future = trainFutureModel(examples, this.cfg);
+    const calibration = calibrateAdaptive(others.flatMap((h) => this.site(h).pages), future, keywords, this.cfg.gamma, this.cfg.horizon);
+    if (file) {
+      mkdirSync(cacheDir!, { recursive: true });
+      writeFileSync(file, JSON.stringify({ model: future.toJSON(), calibration }));
+    }
+    return { future, calibration, examples, cached: false };
+  }
+}
