@@ -10,6 +10,10 @@ import { CrawlEngine, BfsStrategy, type Strategy } from '../crawler/index.ts';
 import { loadConfig } from '../sim/config.ts';
 import { Web } from '../sim/web.ts';
 import { startSimProcess } from './simproc.ts';
+import { loadKeywords } from '../crawler/focused/topic.ts';
+import { DEFAULT_FUTURE } from '../crawler/focused/training.ts';
+import { TrainingData } from '../experiments/training.ts';
+import { makeStrategy } from '../experiments/strategies.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const CONCURRENCY = 32;
@@ -104,6 +108,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const bfs = await measure(() => crawlWith(sim.port, seeds, new BfsStrategy()));
     console.log(`  crawler, BFS:                         ${fmt(bfs)}`);
     console.log(`  crawler / ceiling: ${(100 * (bfs.pages / bfs.seconds) / (ceiling.pages / ceiling.seconds)).toFixed(0)}% (target >= 50%)`);
+    // every strategy on the same web and server; future and adaptive use a model trained on
+    // three departments (training time not counted)
+    const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
+    const keywords = loadKeywords();
+    const models = new TrainingData(web, hosts, DEFAULT_FUTURE).models(hosts[0], keywords, '.cache/models', 'bench');
+    console.log('  per strategy (same web, same server):');
+    let bfsRate = 0;
+    for (const name of ['bfs', 'random', 'immediate', 'future', 'adaptive']) {
+      const strategy = makeStrategy(name, { seed: 1, keywords, models: () => models });
+      const m = await measure(() => crawlWith(sim.port, seeds, strategy));
+      const rate = m.pages / m.seconds;
+      if (name === 'bfs') bfsRate = rate;
+      console.log(`    ${name.padEnd(10)} ${Math.round(rate)} pages/s (${(100 * rate / bfsRate).toFixed(0)}% of BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links scored/s, ${(m.cpuMs / m.pages * 1000).toFixed(0)} us CPU/page`);
+    }
   } finally {
     sim.stop();
   }

@@ -55,7 +55,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   const webKey = createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}`;
   const relevant = new Set(st.truth.relevantOf(site));
   let models: TrainedModels | null = null;
-  const getModels = (): TrainedModels => (models ??= st.training.models(site, keywords!, cacheDir, webKey));
+  const getModels = (): TrainedModels => (models ??= st.training.models(site, keywords!, cacheDir, webKey, cfg.adaptive.offlineSample));
   const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null };
   for (const name of cfg.strategies) {
     const strategy = makeStrategy(name, { seed, keywords, models: getModels, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future });
@@ -98,7 +98,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
       pages_per_relevant: r6(found.size ? s.pages / found.size : 0), requests: audit?.requests ?? 0,
       audit_disallowed: audit?.disallowed ?? 0, audit_max_concurrent: audit?.maxConcurrent ?? 0,
       links_scored: ss.linksScored ?? 0, discarded: s.discarded, retrainings: ss.retrainings ?? 0,
-      r1: name === 'adaptive' ? getModels().calibration.r1 : null, r2: name === 'adaptive' ? getModels().calibration.r2 : null,
+      r1: name === 'adaptive' ? cfg.adaptive.r1 ?? getModels().calibration.r1 : null, r2: name === 'adaptive' ? cfg.adaptive.r2 ?? getModels().calibration.r2 : null,
     });
     if (models) result.modelCached = (models as TrainedModels).cached;
   }

@@ -32,7 +32,7 @@ export function sitePages(web: Web, host: string, renderer = new Renderer(web)):
 export interface TrainedModels {
   future: LinkClassifier;
   calibration: Calibration;
-  /** Offline examples (for the adaptive crawler's retraining). */
+  /** A fixed, evenly spaced sample of the offline examples (for the adaptive crawler's retraining). */
   examples: QExample[];
   cached: boolean;
 }
@@ -53,22 +53,30 @@ export class TrainingData {
   }
 
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
-  models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string): TrainedModels {
+  models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string, offlineSample = 3000): TrainedModels {
     const others = this.hosts.filter((h) => h !== heldOut);
-    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, v: 1 })).digest('hex').slice(0, 20);
+    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, v: 2 })).digest('hex').slice(0, 20);
     const file = cacheDir ? join(cacheDir, `model-${key}.json`) : null;
-    const bySite = new Map(others.map((h) => [h, this.site(h).examples] as const));
-    const examples = trainingExamples(bySite, heldOut);
     if (file && existsSync(file)) {
-      const j = JSON.parse(readFileSync(file, 'utf8')) as { model: ClassifierJson; calibration: Calibration };
-      return { future: LinkClassifier.fromJSON(j.model), calibration: j.calibration, examples, cached: true };
+      // the cache holds what a crawl needs: the classifier, the thresholds and the offline sample
+      const j = JSON.parse(readFileSync(file, 'utf8')) as { model: ClassifierJson; calibration: Calibration; examples: QExample[] };
+      return { future: LinkClassifier.fromJSON(j.model), calibration: j.calibration, examples: j.examples, cached: true };
     }
-    const future = trainFutureModel(examples, this.cfg);
+    const bySite = new Map(others.map((h) => [h, this.site(h).examples] as const));
+    const all = trainingExamples(bySite, heldOut);
+    const future = trainFutureModel(all, this.cfg);
     const calibration = calibrateAdaptive(others.flatMap((h) => this.site(h).pages), future, keywords, this.cfg.gamma, this.cfg.horizon);
+    const examples = sampleEvenly(all, offlineSample);
     if (file) {
       mkdirSync(cacheDir!, { recursive: true });
-      writeFileSync(file, JSON.stringify({ model: future.toJSON(), calibration }));
+      writeFileSync(file, JSON.stringify({ model: future.toJSON(), calibration, examples }));
     }
     return { future, calibration, examples, cached: false };
   }
+}
+
+function sampleEvenly<T>(xs: readonly T[], n: number): T[] {
+  if (xs.length <= n) return [...xs];
+  const step = xs.length / n;
+  return Array.from({ length: n }, (_, i) => xs[Math.floor(i * step)]);
 }

@@ -12,7 +12,8 @@
  *   exploiting link); else its links are discarded and counted. Every T pages the link
  *   classifier is retrained from the top-K (100) most relevant pages crawled so far and their
  *   forward links, Q measured on the crawled graph with the crawler's own paper judgements,
- *   together with a sample of the offline training links.
+ *   together with a sample of the offline training links (Naive Bayes counts added up over the
+ *   offline feature space).
  *
  * Every strategy reports the crawler's own relevance judgement of each page (Topic.judge); none
  * sees the web's ground truth.
@@ -20,7 +21,7 @@
 import type { ParsedLink } from '../parser.ts';
 import type { PageDecision, PageView, Strategy } from '../strategy.ts';
 import { linkFeatures, linkWords } from './features.ts';
-import { LinkClassifier, type Example } from './nb.ts';
+import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
 import { tokenize } from './text.ts';
 import type { Topic } from './topic.ts';
@@ -79,12 +80,11 @@ export interface AdaptiveOptions {
   /** Offline training links mixed into each retraining (at most this many). */
   offlineSample: number;
   sourceWeight: number;
-  maxRows: number;
   seed: number;
 }
 
 export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
-  retrainEvery: 250, topK: 100, gamma: 0.5, horizon: 1, offlineSample: 3000, sourceWeight: 0.3, maxRows: 8000, seed: 1,
+  retrainEvery: 250, topK: 100, gamma: 0.5, horizon: 1, offlineSample: 3000, sourceWeight: 0.3, seed: 1,
 };
 
 interface CrawledPage { links: string[]; paper: boolean; relevance: number; linkFeatures: string[][] | null }
@@ -93,6 +93,7 @@ export class AdaptiveStrategy implements Strategy {
   readonly name = 'adaptive';
   private model: LinkClassifier;
   private readonly offline: Example[];
+  private readonly offlineCounts: NbCounts;
   private readonly crawled = new Map<string, CrawledPage>();
   private pages = 0;
   private readonly counters = { exploitPages: 0, tunnelPages: 0, discardPages: 0, linksDiscarded: 0, retrainings: 0, onlineExamples: 0, linksScored: 0 };
@@ -102,6 +103,7 @@ export class AdaptiveStrategy implements Strategy {
     // the offline links, labelled with the offline bins, sampled once (seeded)
     const labelled = offline.map((e) => ({ tokens: e.tokens, label: binOf(model.bins, e.q) }));
     this.offline = sampleEvenly(labelled, o.offlineSample);
+    this.offlineCounts = LinkClassifier.count(model.space, this.offline, model.classes);
   }
 
   seedScore(): number { return 3; }
@@ -157,7 +159,13 @@ export class AdaptiveStrategy implements Strategy {
     if (!online.length) return;
     this.counters.retrainings++;
     this.counters.onlineExamples = online.length;
-    this.model = LinkClassifier.train([...this.offline, ...online], this.model.bins, { maxRows: this.o.maxRows, seed: this.o.seed });
+    // offline counts + online counts over the offline feature space (see LinkClassifier.fromCounts)
+    const on = LinkClassifier.count(this.model.space, online, this.model.classes);
+    const sum: NbCounts = {
+      classCounts: this.offlineCounts.classCounts.map((x, c) => x + on.classCounts[c]),
+      featureCounts: this.offlineCounts.featureCounts.map((row, c) => row.map((x, j) => x + on.featureCounts[c][j])),
+    };
+    this.model = LinkClassifier.fromCounts(this.model.space, sum, this.model.bins);
   }
 
   get classifier(): LinkClassifier { return this.model; }
