@@ -145,11 +145,13 @@ export class AdaptiveStrategy implements Strategy {
     const index = new Map(urls.map((u, i) => [u, i]));
     const nodes = urls.map((u) => this.crawled.get(u)!);
     const V = stateValues({ out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.paper ? 1 : 0)) }, this.o.gamma, this.o.horizon);
-    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u })).filter((x) => nodes[x.i].linkFeatures)
+    // the paper's top-K "most relevant pages crawled so far" (papers included, though they have no links)
+    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u }))
       .sort((a, b) => b.r - a.r || (a.u < b.u ? -1 : 1)).slice(0, this.o.topK);
     const online: Example[] = [];
     for (const { i } of top) {
       const p = nodes[i];
+      if (!p.linkFeatures) continue;
       p.links.forEach((l, k) => {
         const v = index.get(l);
         if (v === undefined) return; // not crawled yet: its Q is unknown

@@ -49,8 +49,8 @@ export class Topic {
   }
 
   private norm(): number {
-    // |q| changes with idf; recomputing it every 50 documents is exact enough and cheap
-    if (this.qNormAt < 0 || this.docs - this.qNormAt >= 50) {
+    // |q| changes with idf, i.e. with every document; recomputed lazily, once per document
+    if (this.qNormAt !== this.docs) {
       let s = 0;
       for (const [w, tf] of this.kw) { const x = tf * this.idf(w); s += x * x; }
       this.qNorm = Math.sqrt(s);

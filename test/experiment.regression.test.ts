@@ -1,0 +1,57 @@
+/**
+ * CI regression of the main experiment: the quick configuration (small web, seed 1, 600 pages)
+ * against the reference committed in results/reference/focused-quick/ (regenerate with
+ * `npm run experiment:reference` after an intended change, and say why in the commit).
+ * Tolerance: 0.02 absolute on every recall and precision point. Also checks that runs are
+ * deterministic whatever the scheduling (in-process vs two workers) and the claims the quick
+ * configuration supports.
+ */
+import { readFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { aggregate, checkClaims } from '../experiments/analysis.ts';
+import { loadExperiment } from '../experiments/config.ts';
+import { writeOutputs } from '../experiments/report.ts';
+import { runExperiment } from '../experiments/runner.ts';
+
+const REF = 'results/reference/focused-quick';
+const TOLERANCE = 0.02;
+
+function parseCsv(text: string): Record<string, string>[] {
+  const [head, ...rows] = text.trim().split('\n');
+  const cols = head.split(',');
+  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
+}
+
+describe('experiment regression (quick configuration)', () => {
+  it('matches the committed reference curves, deterministically, and writes every output', async () => {
+    const cfg = loadExperiment('focused', { quick: true });
+    const cache = mkdtempSync(join(tmpdir(), 'models-'));
+    const a = await runExperiment(cfg, { workers: 0, cacheDir: cache });
+    const b = await runExperiment(cfg, { workers: 2, cacheDir: cache });
+    const outA = mkdtempSync(join(tmpdir(), 'expA-'));
+    const outB = mkdtempSync(join(tmpdir(), 'expB-'));
+    await writeOutputs(a, outA);
+    await writeOutputs(b, outB);
+    for (const f of ['curves.csv', 'summary.csv', 'aggregates.csv']) expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
+    expect(readdirSync(outA).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'fig-precision.png', 'fig-precision.svg', 'fig-recall.png', 'fig-recall.svg', 'report.md', 'summary.csv', 'summary.csv'].filter((x, i, arr) => arr.indexOf(x) === i).sort());
+    expect(readFileSync(join(outA, 'fig-recall.png')).subarray(1, 4).toString()).toBe('PNG');
+    expect(readFileSync(join(outA, 'fig-recall.svg'), 'utf8')).toContain('pages crawled');
+
+    const ref = parseCsv(readFileSync(join(REF, 'curves.csv'), 'utf8'));
+    const now = parseCsv(readFileSync(join(outA, 'curves.csv'), 'utf8'));
+    expect(now.length).toBe(ref.length);
+    const off: string[] = [];
+    ref.forEach((r, i) => {
+      const n = now[i];
+      expect(`${n.strategy} ${n.site} ${n.seed} ${n.pages}`).toBe(`${r.strategy} ${r.site} ${r.seed} ${r.pages}`);
+      for (const k of ['recall', 'precision']) if (Math.abs(Number(n[k]) - Number(r[k])) > TOLERANCE) off.push(`${r.strategy} ${r.site} @${r.pages} ${k}: ${r[k]} -> ${n[k]}`);
+    });
+    expect(off, `curves moved beyond ${TOLERANCE}; if intended, run npm run experiment:reference`).toEqual([]);
+
+    // the claim the quick configuration supports: every focused strategy beats both baselines
+    const claims = checkClaims(aggregate(a.curves), cfg.budget, cfg.every, cfg.earlyPhase);
+    expect(claims.find((c) => c.id === 'C6')?.verdict).toBe('PASS');
+  });
+});

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { FeatureSpace } from '../crawler/focused/features.ts';
+import { LinkClassifier, type Example } from '../crawler/focused/nb.ts';
+import { binOf, makeBins, stateValues } from '../crawler/focused/qvalue.ts';
+import { AdaptiveStrategy, DEFAULT_ADAPTIVE, ImmediateStrategy } from '../crawler/focused/strategies.ts';
+import { tokenize } from '../crawler/focused/text.ts';
+import { looksLikePaper, Topic } from '../crawler/focused/topic.ts';
+import { siteExamples, trainingExamples, type LabelledPage, type QExample } from '../crawler/focused/training.ts';
+import type { ParsedLink, ParsedPage } from '../crawler/parser.ts';
+import type { PageView } from '../crawler/strategy.ts';
+
+describe('tokens, tf-idf and cosine', () => {
+  it('stems, lower-cases and drops stopwords and numbers', () => {
+    expect(tokenize('The Neural Networks of 1999, and query-optimization!')).toEqual(['neural', 'network', 'queri', 'optim']);
+  });
+
+  it('cosine of hand-made texts against a keyword topic', () => {
+    const topic = new Topic(['neural network', 'database']);
+    // no documents yet: idf = ln(1/1) + 1 = 1 for every word, tf = 1 + ln(count)
+    // q = {neural: 1, network: 1, databas: 1}, |q| = sqrt(3)
+    expect(topic.similarity(tokenize('neural network'))).toBeCloseTo(2 / (Math.sqrt(3) * Math.sqrt(2)), 10);
+    expect(topic.similarity(tokenize('database'))).toBeCloseTo(1 / Math.sqrt(3), 10);
+    expect(topic.similarity(tokenize('football pizza'))).toBe(0);
+    expect(topic.similarity([])).toBe(0);
+    // after documents, idf down-weights common words: "network" in every document, "neural" in one
+    topic.addDocument(tokenize('network one'));
+    topic.addDocument(tokenize('network two'));
+    topic.addDocument(tokenize('neural network'));
+    const idfNeural = Math.log(4 / 2) + 1;
+    const idfNetwork = Math.log(4 / 4) + 1;
+    expect(topic.idf('neural')).toBeCloseTo(idfNeural, 10);
+    expect(topic.idf('network')).toBeCloseTo(idfNetwork, 10);
+    const qn = Math.sqrt(idfNeural ** 2 + idfNetwork ** 2 + (Math.log(4 / 1) + 1) ** 2);
+    expect(topic.similarity(tokenize('neural'))).toBeCloseTo(idfNeural * idfNeural / (qn * idfNeural), 10);
+  });
+
+  it('judges papers from content, not from the file extension', () => {
+    expect(looksLikePaper('pdf', 'Title: X Abstract: we show. 1 Introduction ... References [1] y')).toBe(true);
+    expect(looksLikePaper('pdf', 'Title: Syllabus CS 101 office hours')).toBe(false);
+    expect(looksLikePaper('html', 'Abstract ... References')).toBe(false);
+  });
+});
+
+describe('Q-values on a hand-drawn graph', () => {
+  //   0 -> 1 -> 2(paper)      0 -> 3(paper)      1 -> 4 -> 5(paper)      4 -> 2
+  const g = { out: [[1, 3], [2, 4], [], [], [5, 2], []], reward: [0, 0, 1, 1, 0, 1] };
+  it('sums gamma^distance over each reachable relevant document once (shortest path)', () => {
+    const V = stateValues(g, 0.5, 5);
+    expect(V[2]).toBe(1);
+    expect(V[5]).toBe(1);
+    expect(V[4]).toBe(0.5 + 0.5); // 5 and 2 at one hop
+    expect(V[1]).toBe(0.5 + 0.25); // 2 at one hop (not also via 4), 5 at two
+    expect(V[0]).toBe(0.5 + 0.25 + 0.125); // 3 at one, 2 at two, 5 at three
+  });
+  it('respects the horizon and the nearest-only aggregate', () => {
+    const V1 = stateValues(g, 0.5, 1);
+    expect(V1[0]).toBe(0.5);
+    expect(V1[1]).toBe(0.5);
+    const N = stateValues(g, 0.5, 5, 'nearest');
+    expect(N[0]).toBe(0.5);
+    expect(N[4]).toBe(0.5);
+  });
+  it('bins: zero, then equal shares of the positive values', () => {
+    const b = makeBins([0, 0, 0, 0.5, 0.5, 1, 2, 3], 3);
+    expect(b.thresholds).toEqual([0.01, 1]);
+    expect([0, 0.5, 1, 3].map((q) => binOf(b, q))).toEqual([0, 1, 2, 2]);
+    expect(b.means).toEqual([0, 0.5, 2]);
+  });
+});
+
+describe('Naive Bayes link classifier', () => {
+  const data: Example[] = [];
+  for (let i = 0; i < 60; i++) {
+    data.push({ tokens: ['a:paper', 'u:pdf', `n:x${i % 3}`], label: 2 });
+    data.push({ tokens: ['a:publications', 'u:html', `n:x${i % 5}`], label: 1 });
+    data.push({ tokens: ['a:football', 'a:pizza', `n:x${i % 4}`], label: 0 });
+  }
+  const bins = { thresholds: [0.01, 1], means: [0, 0.5, 1] };
+  const space = new FeatureSpace(['a:paper', 'u:pdf', 'a:publications', 'u:html', 'a:football', 'a:pizza', 'n:x0', 'n:x1']);
+  it('learns separable toy data and predicts with calibrated posteriors', () => {
+    const m = LinkClassifier.train(data, bins, { space });
+    const p = m.posteriors(['a:paper', 'u:pdf']);
+    expect(p[2]).toBeGreaterThan(0.99);
+    expect(m.posteriors(['a:football'])[0]).toBeGreaterThan(0.95);
+    expect(m.posteriors(['a:publications'])[1]).toBeGreaterThan(0.95);
+    expect(p.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    expect(m.expectedQ(['a:paper'])).toBeGreaterThan(m.expectedQ(['a:publications']));
+    expect(m.expectedQ(['a:publications'])).toBeGreaterThan(m.expectedQ(['a:pizza']));
+    expect(m.topWords(2)[2].words.map((w) => w.word)).toEqual(expect.arrayContaining(['a:paper']));
+    // round trip through JSON (the model cache)
+    expect(LinkClassifier.fromJSON(JSON.parse(JSON.stringify(m.toJSON()))).posteriors(['u:pdf'])).toEqual(m.posteriors(['u:pdf']));
+  });
+  it('counts added up give the same parameters as ml-naivebayes', () => {
+    const a = LinkClassifier.train(data, bins, { space });
+    const b = LinkClassifier.fromCounts(space, LinkClassifier.count(space, data, 3), bins);
+    expect(Array.from(b.posteriors(['a:paper', 'n:x1']))).toEqual(Array.from(a.posteriors(['a:paper', 'n:x1'])).map((x) => expect.closeTo(x, 12)));
+    expect(b.toJSON().logCond).toEqual(a.toJSON().logCond.map((r) => r.map((x) => expect.closeTo(x, 12))));
+  });
+  it('selects features by information gain within their namespace budget', () => {
+    const s = FeatureSpace.select(data, 3, { a: 2, u: 1, n: 0, t: 0 });
+    expect(s.names).toHaveLength(3);
+    expect(s.names.filter((n) => n.startsWith('a:'))).toHaveLength(2);
+    expect(s.names.filter((n) => n.startsWith('u:'))).toHaveLength(1);
+  });
+});
+
+// ---- adaptive branch logic on a scripted page stream ----
+
+const link = (url: string, anchor: string): ParsedLink => ({ url, anchor, around: '', heading: '', nofollow: false });
+const view = (seq: number, url: string, text: string, links: ParsedLink[], kind: 'html' | 'pdf' = 'html'): PageView =>
+  ({ seq, url, status: 200, depth: 1, score: 0, contentType: kind === 'pdf' ? 'application/pdf' : 'text/html', kind, title: '', headings: [], text, links });
+
+function toyModel(): LinkClassifier {
+  const ex: Example[] = [];
+  for (let i = 0; i < 30; i++) {
+    ex.push({ tokens: ['a:public', 'u:public'], label: 2 });
+    ex.push({ tokens: ['a:footbal', 'u:footbal'], label: 0 });
+  }
+  return LinkClassifier.train(ex, { thresholds: [0.01, 1], means: [0, 0.5, 2] }, { space: new FeatureSpace(['a:public', 'u:public', 'a:footbal', 'u:footbal']) });
+}
+
+describe('adaptive crawler', () => {
+  const opts = { ...DEFAULT_ADAPTIVE, r1: 0.3, r2: 0.5, retrainEvery: 3, topK: 2, horizon: 1 };
+  it('exploits topical pages by immediate score, tunnels by Q, discards the rest', () => {
+    const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], opts);
+    // topical page: links by immediate score, above every tunnelling link (1 + score)
+    const d1 = a.onPage(view(0, 'http://s.test/ml', 'neural network learning neural', [link('http://s.test/a', 'neural network'), link('http://s.test/b', 'football')]), [link('http://s.test/a', 'neural network'), link('http://s.test/b', 'football')]);
+    expect(d1.scores[0]!).toBeGreaterThan(1);
+    expect(d1.scores[0]!).toBeGreaterThan(d1.scores[1]!);
+    expect(d1.scores[1]!).toBeGreaterThanOrEqual(1);
+    // off-topic page with a promising link: tunnel, priorities Q / Q_max < 1
+    const l2 = [link('http://s.test/publications.html', 'publications'), link('http://s.test/football.html', 'football')];
+    const d2 = a.onPage(view(1, 'http://s.test/people', 'staff directory phone', l2), l2);
+    expect(d2.scores[0]!).toBeGreaterThan(0.5);
+    expect(d2.scores[0]!).toBeLessThan(1);
+    expect(d2.scores[1]!).toBeLessThan(d2.scores[0]!);
+    // off-topic page with nothing promising: its links are discarded
+    const l3 = [link('http://s.test/football2.html', 'football')];
+    const d3 = a.onPage(view(2, 'http://s.test/sports', 'football pizza', l3), l3);
+    expect(d3.scores).toEqual([null]);
+    expect(a.stats()).toMatchObject({ exploitPages: 1, tunnelPages: 1, discardPages: 1, linksDiscarded: 1 });
+  });
+
+  it('retrains every T pages from the top-K most relevant pages and their crawled forward links', () => {
+    const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], opts);
+    const before = a.classifier;
+    const paperText = 'Title: neural learning Abstract: network References [1] neural';
+    // pages 0, 1: a relevant paper and a topical page linking to it; page 2 triggers the retraining (T = 3)
+    a.onPage(view(0, 'http://s.test/p.pdf', paperText, [], 'pdf'), []);
+    a.onPage(view(1, 'http://s.test/list', 'neural network learning', [link('http://s.test/p.pdf', 'publications'), link('http://s.test/x', 'football')]), []);
+    expect(a.stats().retrainings).toBe(0);
+    a.onPage(view(2, 'http://s.test/junk', 'pizza', [link('http://s.test/list', 'football')]), []);
+    expect(a.stats().retrainings).toBe(1);
+    // top-2 by relevance: the paper (no links) and the list page; of the list's links only the crawled
+    // one (the paper, Q = 1) is an example; the junk page is not in the top 2
+    expect(a.stats().onlineExamples).toBe(1);
+    expect(a.classifier).not.toBe(before);
+    expect(a.classifier.posteriors(['a:public'])[2]).not.toBe(before.posteriors(['a:public'])[2]);
+  });
+
+  it('immediate value ranks on-topic links first', () => {
+    const s = new ImmediateStrategy(new Topic(['query optimization', 'database']));
+    const ls = [link('http://s.test/db/query-optimization.html', 'query optimization in databases'), link('http://s.test/sports.html', 'football results')];
+    const d = s.onPage(view(0, 'http://s.test/', 'department home', ls), ls);
+    expect(d.scores[0]!).toBeGreaterThan(d.scores[1]!);
+  });
+});
+
+describe('leave-one-site-out', () => {
+  const page = (url: string, links: string[], relevant = false): LabelledPage => ({
+    url, relevant,
+    page: { kind: 'html', title: 't', headings: [], text: '', links: links.map((u) => link(u, 'x')), noindex: false, nofollow: false, charset: 'utf-8' } as ParsedPage,
+  });
+  it('uses only the other sites and refuses an example of the held-out site', () => {
+    const bySite = new Map<string, QExample[]>([
+      ['a.test', siteExamples([page('http://a.test/', ['http://a.test/p']), page('http://a.test/p', [], true)], { gamma: 0.5, horizon: 1, aggregate: 'sum' })],
+      ['b.test', siteExamples([page('http://b.test/', ['http://b.test/q']), page('http://b.test/q', [])], { gamma: 0.5, horizon: 1, aggregate: 'sum' })],
+    ]);
+    const ex = trainingExamples(bySite, 'b.test');
+    expect(ex.length).toBeGreaterThan(0);
+    expect(ex.every((e) => e.host === 'a.test')).toBe(true);
+    expect(ex[0].q).toBe(1);
+    const poisoned = new Map(bySite);
+    poisoned.set('c.test', [{ tokens: [], q: 0, host: 'b.test' }]);
+    expect(() => trainingExamples(poisoned, 'b.test')).toThrow(/leave-one-site-out/);
+  });
+});
