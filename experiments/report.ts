@@ -40,7 +40,7 @@ const pm = (xs: number[]): string => { const m = meanCi(xs); return `${f3(m.mean
 
 function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[]): string {
   const cfg = d.config;
-  const strategies = [...new Set(d.summaries.map((s) => s.strategy))];
+  const strategies = cfg.strategies.filter((s) => d.summaries.some((x) => x.strategy === s));
   const runs = d.summaries.length / Math.max(1, strategies.length);
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');

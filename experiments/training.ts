@@ -12,7 +12,7 @@ import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
 import { parseBody } from '../crawler/parser.ts';
 import { LinkClassifier, type ClassifierJson } from '../crawler/focused/nb.ts';
 import { siteExamples, trainingExamples, trainFutureModel, type FutureConfig, type LabelledPage, type QExample } from '../crawler/focused/training.ts';
-import { calibrateAdaptive, type Calibration } from '../crawler/focused/calibrate.ts';
+import { calibrateAdaptive, pageTokens, type Calibration } from '../crawler/focused/calibrate.ts';
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
 
@@ -41,15 +41,17 @@ export interface TrainedModels {
 export class TrainingData {
   private pages = new Map<string, LabelledPage[]>();
   private examples = new Map<string, QExample[]>();
+  private tokens = new Map<string, string[][]>();
   constructor(readonly web: Web, readonly hosts: readonly string[], private readonly cfg: FutureConfig) {}
 
-  private site(host: string): { pages: LabelledPage[]; examples: QExample[] } {
+  private site(host: string): { pages: LabelledPage[]; examples: QExample[]; tokens: string[][] } {
     if (!this.pages.has(host)) {
       const p = sitePages(this.web, host);
       this.pages.set(host, p);
       this.examples.set(host, siteExamples(p, this.cfg));
+      this.tokens.set(host, p.map(pageTokens));
     }
-    return { pages: this.pages.get(host)!, examples: this.examples.get(host)! };
+    return { pages: this.pages.get(host)!, examples: this.examples.get(host)!, tokens: this.tokens.get(host)! };
   }
 
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
@@ -65,7 +67,7 @@ export class TrainingData {
     const bySite = new Map(others.map((h) => [h, this.site(h).examples] as const));
     const all = trainingExamples(bySite, heldOut);
     const future = trainFutureModel(all, this.cfg);
-    const calibration = calibrateAdaptive(others.flatMap((h) => this.site(h).pages), future, keywords, this.cfg.gamma, this.cfg.horizon);
+    const calibration = calibrateAdaptive(others.flatMap((h) => this.site(h).pages), future, keywords, this.cfg.gamma, this.cfg.horizon, others.flatMap((h) => this.site(h).tokens));
     const examples = sampleEvenly(all, offlineSample);
     if (file) {
       mkdirSync(cacheDir!, { recursive: true });

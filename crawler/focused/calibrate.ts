@@ -37,9 +37,13 @@ function bestThreshold(xs: readonly { v: number; y: boolean }[]): { t: number; f
   return best;
 }
 
-export function calibrateAdaptive(pages: readonly LabelledPage[], model: LinkClassifier, keywords: readonly string[], gamma = 0.5, horizon = 5): Calibration {
+/** Tokens of a page as the strategies see it (title and text); callers may compute them once. */
+export function pageTokens(p: LabelledPage): string[] {
+  return tokenize(`${p.page.title} ${p.page.text}`);
+}
+
+export function calibrateAdaptive(pages: readonly LabelledPage[], model: LinkClassifier, keywords: readonly string[], gamma = 0.5, horizon = 5, tokens: readonly string[][] = pages.map(pageTokens)): Calibration {
   const topic = new Topic(keywords);
-  const tokens = pages.map((p) => tokenize(`${p.page.title} ${p.page.text}`));
   for (const t of tokens) topic.addDocument(t);
   const index = new Map(pages.map((p, i) => [p.url, i]));
   const out = pages.map((p) => p.page.links.map((l) => index.get(l.url) ?? -1));

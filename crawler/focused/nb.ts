@@ -5,8 +5,9 @@
  * from its learnt parameters, sparsely. The expected Q of a link is sum_b P(b | link) x mean_Q(b).
  *
  * ml-naivebayes trains on a dense matrix, so at most `maxRows` examples are used (a seeded,
- * class-stratified sample); the log priors are then reset to the full training set's class
- * frequencies, so the sample changes the estimates of P(word | bin) only.
+ * class-stratified sample, on which the features are also selected); the log priors are then
+ * reset to the full training set's class frequencies, so the sample changes the estimates of
+ * P(word | bin) only.
  */
 import { createRequire } from 'node:module';
 import { FeatureSpace } from './features.ts';
@@ -51,9 +52,10 @@ export class LinkClassifier {
 
   static train(examples: readonly Example[], bins: Bins, opts: { maxRows?: number; seed?: number; space?: FeatureSpace } = {}): LinkClassifier {
     const classes = bins.means.length;
-    const space = opts.space ?? FeatureSpace.select(examples, classes);
     const maxRows = opts.maxRows ?? 12_000;
     const sample = stratifiedSample(examples, classes, maxRows, opts.seed ?? 1);
+    // features are chosen on the same sample the model is fitted on
+    const space = opts.space ?? FeatureSpace.select(sample, classes);
     // ml-naivebayes needs every class 0..B-1 present: a class without examples gets one empty row
     const present = new Set(sample.map((e) => e.label));
     const rows: number[][] = [];

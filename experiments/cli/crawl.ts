@@ -4,7 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
-import { strategyNames, makeStrategy } from '../strategies.ts';
+import { strategyNames, makeStrategy, type StrategyContext } from '../strategies.ts';
+import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { progress } from './progress.ts';
 
 const USAGE = `Usage: npm run crawl -- --seed URL [--seed URL ...] --out DIR [options]
@@ -106,6 +107,8 @@ if (v.resume && v.web) fail('--resume continues a crawl with its saved settings;
 if (!v.resume && !v.seed?.length && !v.web) fail('give at least one --seed URL (or --web, or --resume DIR); see --help');
 
 let closeWeb: (() => Promise<void>) | null = null;
+let models: StrategyContext['models'];
+if ((strategyName === 'future' || strategyName === 'adaptive') && !v.web && !v.resume) fail(`--strategy ${strategyName} learns from labelled departments: give --web (it trains on the web's other departments)`);
 if (v.web) {
   const { startSyntheticWeb } = await import('../web.ts');
   const webSeed = int('web-seed', v['web-seed'], 0) ?? 1;
@@ -115,6 +118,15 @@ if (v.web) {
   if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
   if (!settings.scope?.length && !v.seed?.length) settings.scope = w.departmentHosts;
   process.stderr.write(`synthetic web ${v.web} seed ${webSeed} on 127.0.0.1:${w.port}\n`);
+  if (strategyName === 'future' || strategyName === 'adaptive') {
+    // leave-one-site-out: train on every department but the first seed's
+    const heldOut = new URL(settings.seeds![0]).host;
+    const { TrainingData } = await import('../training.ts');
+    const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
+    process.stderr.write(`training the link classifier on the departments other than ${heldOut}...\n`);
+    const m = new TrainingData(w.web, w.departmentHosts, DEFAULT_FUTURE).models(heldOut, loadKeywords(), '.cache/models', `${v.web}:${webSeed}`);
+    models = () => m;
+  }
 }
 
 const outDir = v.resume ?? v.out ?? 'out/crawl';
@@ -122,7 +134,7 @@ let engine: CrawlEngine;
 const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
 let rate = 0;
 try {
-  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1 });
+  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1, keywords: loadKeywords(), models });
   engine = CrawlEngine.create({
     settings, strategy, outDir, resume: !!v.resume,
     onProgress: (p) => { rate = p.pagesPerSec; bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors }); },
