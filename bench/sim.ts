@@ -52,10 +52,12 @@ const mb = (b: number): string => `${Math.round(b / 2 ** 20)} MB`;
   const staticBody = `<html><body>${'x'.repeat(Math.max(0, mean - 26))}</body></html>`;
   const s2 = await SimServer.start(web, { faults: false, staticBody });
   const st = await load(s2.port, [['127.0.0.1', '/_sim/static']]);
+  const fresh = await load(s2.port, [['127.0.0.1', '/_sim/fresh']]);
   const dyn = await load(s2.port, targets);
   await s2.close();
   console.log(`web "paper": ${web.n} pages; ${CONCURRENCY} concurrent requests for ${SECONDS} s each, load from a child process`);
   console.log(`  static route (${mean} B):   ${Math.round(st.rps)} req/s`);
+  console.log(`  the same body rebuilt per request (${mean} B, no generation): ${Math.round(fresh.rps)} req/s (${(100 * fresh.rps / st.rps).toFixed(1)}%: the cost of sending a new string)`);
   console.log(`  generated pages (mean ${mean} B): ${Math.round(dyn.rps)} pages/s, ${dyn.errors} errors`);
   console.log(`  ratio: ${(100 * dyn.rps / st.rps).toFixed(1)}% of the static route (target >= 60%)`);
 }

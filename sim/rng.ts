@@ -55,30 +55,22 @@ class Sfc32 implements Rng {
   pick<T>(items: readonly T[]): T { return items[Math.floor(this.next() * items.length)]; }
 }
 
-/** 32-bit FNV-1a over integers; cheap, stateless decisions (faults, noise) keyed by ids. */
+/**
+ * 32-bit hash of up to four integers (murmur3-style multiply-xorshift rounds): cheap, stateless
+ * decisions (faults, noise, names) keyed by ids. Rendering calls it several times per link.
+ */
 export function hash32(a: number, b = 0, c = 0, d = 0): number {
-  let h = 0x811c9dc5;
-  h = mix(h, a);
-  h = mix(h, b);
-  h = mix(h, c);
-  h = mix(h, d);
-  // final avalanche (murmur3 fmix) so nearby ids do not give nearby values
+  let h = Math.imul((a | 0) ^ 0x9e3779b9, 0x85ebca6b);
+  h ^= h >>> 15;
+  h = Math.imul(h ^ (b | 0), 0xc2b2ae35);
+  h ^= h >>> 13;
+  h = Math.imul(h ^ (c | 0), 0x85ebca6b);
   h ^= h >>> 16;
+  h = Math.imul(h ^ (d | 0), 0xc2b2ae35);
+  h ^= h >>> 15;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
   return h >>> 0;
-}
-
-function mix(h: number, v: number): number {
-  let x = v | 0;
-  for (let i = 0; i < 4; i++) {
-    h ^= x & 0xff;
-    h = Math.imul(h, 0x01000193);
-    x >>>= 8;
-  }
-  return h;
 }
 
 /** hash32 mapped to [0, 1). */

@@ -47,6 +47,7 @@ export class SimServer {
   port = 0;
   private readonly faults: boolean;
   private readonly staticBody: string;
+  private readonly staticPieces: string[];
   private hostState = new Map<string, HostState>();
   private attempts: Uint8Array;
   private readonly robots = new Map<string, { parser: Robots | null; disallowAll: boolean }>();
@@ -56,6 +57,7 @@ export class SimServer {
     this.renderer = new Renderer(web);
     this.faults = opts.faults ?? true;
     this.staticBody = opts.staticBody ?? '<html><body>static</body></html>';
+    this.staticPieces = this.staticBody.match(/[^]{1,8}/g) ?? [];
     this.attempts = new Uint8Array(web.n);
     this.app = Fastify({ logger: false, bodyLimit: 1 << 20 });
     this.app.route({ method: ['GET', 'POST'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
@@ -208,10 +210,12 @@ export class SimServer {
   private admin(req: FastifyRequest, reply: FastifyReply): void {
     const path = req.url.split('?')[0];
     if (path === '/_sim/static') return void reply.type('text/html; charset=utf-8').send(this.staticBody);
+    // the static body rebuilt from pieces on every request: what any generated page costs to send
+    if (path === '/_sim/fresh') return void reply.type('text/html; charset=utf-8').send(this.staticPieces.join(''));
     if (path === '/_sim/audit') return void reply.send(this.audit());
     if (path === '/_sim/hosts') return void reply.send(this.web.sites.map((s) => ({ host: s.host, kind: s.kind, pages: s.count, robots: s.robots })));
     if (path === '/_sim/reset' && req.method === 'POST') { this.reset(); return void reply.send({ ok: true }); }
-    reply.code(404).type('text/plain').send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset\n');
+    reply.code(404).type('text/plain').send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset, /_sim/static, /_sim/fresh\n');
   }
 }
 

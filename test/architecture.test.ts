@@ -1,0 +1,20 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+const imports = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+
+describe('dependencies run one way', () => {
+  it('crawler/ never imports sim/ (a crawler cannot see ground truth)', () => {
+    for (const f of files('crawler')) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)sim\//);
+  });
+  it('sim/ never imports crawler/ or experiments/', () => {
+    for (const f of files('sim')) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)(crawler|experiments)\//);
+  });
+});

@@ -1,0 +1,38 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ExperimentConfigError, listExperiments, loadExperiment } from '../experiments/config.ts';
+
+const run = promisify(execFile);
+
+describe('experiment CLI and configs', () => {
+  it('lists the experiments', async () => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/experiment.ts', '--list']);
+    for (const n of listExperiments()) expect(stdout).toContain(n);
+    expect(stdout).toContain('focused');
+  });
+
+  it('bad names and options: one line, exit code 2', async () => {
+    const cases: [string[], RegExp][] = [
+      [['nonexistent'], /^error: unknown experiment "nonexistent"; known: .*focused.*\n$/],
+      [['--seeds', '0'], /^error: --seeds: "0" must be a whole number from 1 to 100\n$/],
+      [['--workers', 'many'], /^error: --workers: "many" must be a whole number from 0 to 64\n$/],
+      [['--frobnicate'], /^error: Unknown option '--frobnicate' \(see --help\)\n$/],
+      [['a', 'b'], /^error: one experiment at a time, got a b\n$/],
+    ];
+    for (const [args, re] of cases) {
+      const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/experiment.ts', ...args]).then(() => null, (e: { code: number; stderr: string }) => e);
+      expect(err, args.join(' ')).not.toBeNull();
+      expect(err!.code, args.join(' ')).toBe(2);
+      expect(err!.stderr, args.join(' ')).toMatch(re);
+    }
+  });
+
+  it('validates config files and applies --quick and --seeds', () => {
+    const q = loadExperiment('focused', { quick: true });
+    expect(q.web).toBe('data/webs/small.json');
+    expect(q.seeds).toEqual([1]);
+    expect(loadExperiment('focused', { seeds: 3 }).seeds).toEqual([1, 2, 3]);
+    expect(() => loadExperiment('../etc/passwd')).toThrow(ExperimentConfigError);
+  });
+});
