@@ -2,7 +2,7 @@
  * npm run crawl -- ... : crawl any HTTP server, or the synthetic web started in-process with
  * --web (that wiring is why this command lives in experiments/: crawler/ never imports sim/).
  */
-import { parseArgs } from 'node:util';
+import { fail, parseOrFail } from './args.ts';
 import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
 import { strategyNames, makeStrategy, type StrategyContext } from '../strategies.ts';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
@@ -40,11 +40,6 @@ Synthetic web:
   --web-seed N            its seed (default 1)
 `;
 
-function fail(msg: string): never {
-  process.stderr.write(`error: ${msg}\n`);
-  process.exit(2);
-}
-
 function int(name: string, v: string | undefined, min = 0): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -52,10 +47,7 @@ function int(name: string, v: string | undefined, min = 0): number | undefined {
   return n;
 }
 
-let values: Record<string, string | string[] | boolean | undefined>;
-try {
-  values = parseArgs({
-    strict: true,
+const values: Record<string, string | string[] | boolean | undefined> = parseOrFail({
     allowPositionals: false,
     options: {
       seed: { type: 'string', multiple: true }, strategy: { type: 'string' }, 'max-pages': { type: 'string' },
@@ -67,9 +59,6 @@ try {
       web: { type: 'string' }, 'web-seed': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   }).values;
-} catch (e) {
-  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
-}
 if (values.help) {
   process.stdout.write(USAGE);
   process.exit(0);

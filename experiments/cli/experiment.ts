@@ -2,7 +2,7 @@
  * npm run experiment [-- NAME] [--list] [--quick] [--seeds K] [--out DIR] [--workers N]
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
-import { parseArgs } from 'node:util';
+import { fail, parseOrFail } from './args.ts';
 import { ExperimentConfigError, listExperiments, loadExperiment } from '../config.ts';
 import { writeOutputs } from '../report.ts';
 import { runExperiment } from '../runner.ts';
@@ -22,17 +22,7 @@ Options:
   --no-cache      retrain models instead of using .cache/models
 `;
 
-function fail(msg: string): never {
-  process.stderr.write(`error: ${msg}\n`);
-  process.exit(2);
-}
-
-let parsed: ReturnType<typeof parseArgs>;
-try {
-  parsed = parseArgs({ allowPositionals: true, strict: true, options: { list: { type: 'boolean' }, quick: { type: 'boolean' }, seeds: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, 'no-cache': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-} catch (e) {
-  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
-}
+const parsed = parseOrFail({ allowPositionals: true, options: { list: { type: 'boolean' }, quick: { type: 'boolean' }, seeds: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, 'no-cache': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
 const v = parsed.values as Record<string, string | boolean | undefined>;
 if (v.help) { process.stdout.write(USAGE); process.exit(0); }
 if (v.list) {

@@ -5,7 +5,7 @@
  * adaptive thresholds chosen on the training departments, and the most informative words of
  * each bin.
  */
-import { parseArgs } from 'node:util';
+import { fail, parseOrFail } from './args.ts';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { DEFAULT_FUTURE } from '../../crawler/focused/training.ts';
 import { ConfigError, loadConfig } from '../../sim/config.ts';
@@ -13,28 +13,22 @@ import { Web } from '../../sim/web.ts';
 import { TrainingData } from '../training.ts';
 
 const USAGE = `Usage: npm run model -- [--web data/webs/paper.json] [--seed 1] [--site HOST] [--top 15] [--json]\n`;
-const fail = (m: string): never => { process.stderr.write(`error: ${m}\n`); process.exit(2); };
-let v: Record<string, string | boolean | undefined>;
-try {
-  v = parseArgs({ strict: true, options: { web: { type: 'string' }, seed: { type: 'string' }, site: { type: 'string' }, top: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
-} catch (e) {
-  fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
-}
-if (v!.help) { process.stdout.write(USAGE); process.exit(0); }
-const file = (v!.web as string) ?? 'data/webs/paper.json';
-const seed = Number(v!.seed ?? 1);
-if (!Number.isInteger(seed) || seed < 0) fail(`--seed: "${v!.seed}" must be a whole number`);
-const top = Number(v!.top ?? 15);
-if (!Number.isInteger(top) || top < 1) fail(`--top: "${v!.top}" must be a whole number >= 1`);
+const v: Record<string, string | boolean | undefined> = parseOrFail({ options: { web: { type: 'string' }, seed: { type: 'string' }, site: { type: 'string' }, top: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
+if (v.help) { process.stdout.write(USAGE); process.exit(0); }
+const file = (v.web as string) ?? 'data/webs/paper.json';
+const seed = Number(v.seed ?? 1);
+if (!Number.isInteger(seed) || seed < 0) fail(`--seed: "${v.seed}" must be a whole number`);
+const top = Number(v.top ?? 15);
+if (!Number.isInteger(top) || top < 1) fail(`--top: "${v.top}" must be a whole number >= 1`);
 let config;
 try { config = loadConfig(file); } catch (e) { if (e instanceof ConfigError) fail(e.message); throw e; }
 const web = new Web(config, seed);
 const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
-const site = (v!.site as string) ?? hosts[0];
+const site = (v.site as string) ?? hosts[0];
 if (!hosts.includes(site)) fail(`--site: "${site}" is not a department of ${file} (${hosts.join(', ')})`);
 const m = new TrainingData(web, hosts, DEFAULT_FUTURE).models(site, loadKeywords(), '.cache/models', `${file}:${seed}`);
 const words = m.future.topWords(top);
-if (v!.json) {
+if (v.json) {
   process.stdout.write(`${JSON.stringify({ site, trainedOn: hosts.filter((h) => h !== site), bins: m.future.bins, calibration: m.calibration, words }, null, 2)}\n`);
 } else {
   process.stdout.write(`link classifier for ${site} (trained on ${hosts.filter((h) => h !== site).join(', ')}; ${m.future.space.size} features${m.cached ? ', from cache' : ''})\n`);

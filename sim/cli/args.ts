@@ -21,7 +21,7 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(usage: 
     }
     return values as never;
   } catch (e) {
-    fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+    fail(`${(e as Error).message.split(/\. |\n/)[0]} (see --help)`);
   }
 }
 
