@@ -10,7 +10,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { CrawlError, toCrawlError } from './errors.ts';
-import { Fetcher, type FetchResult } from './fetcher.ts';
+import { ACCEPT, Fetcher, type FetchResult } from './fetcher.ts';
 import { Frontier, type QueueEntry } from './frontier.ts';
 import { HostState } from './hosts.ts';
 import { Journal, recover, type LogEntry } from './journal.ts';
@@ -19,6 +19,7 @@ import { contentTypeOf, parseBody, type ParsedLink } from './parser.ts';
 import { RobotsRules, ROBOTS_MIN_BYTES } from './robots.ts';
 import { Scope, type OutOfScope } from './scope.ts';
 import { watchSend } from './sendtime.ts';
+import type { WarcSink } from './warc.ts';
 import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
 import type { PageView, Strategy } from './strategy.ts';
 import { FingerprintSet, normalizeUrl } from './url.ts';
@@ -63,6 +64,8 @@ export interface EngineOptions {
   /** Use this dispatcher instead of building one from the resolve rules. */
   dispatcher?: Dispatcher;
   onProgress?: (p: Progress) => void;
+  /** Archive every response (robots.txt included) here, e.g. a WarcWriter. Closed when the crawl ends. */
+  warc?: WarcSink;
   /** Receives every log entry as it is written (experiments compute metrics from it). */
   onLog?: (e: LogEntry, page: PageView | null) => void;
 }
@@ -211,6 +214,7 @@ export class CrawlEngine {
         this.journal.close();
       }
       if (this.ownDispatcher) await this.dispatcher.close();
+      await this.opts.warc?.close();
     }
     return this.s;
   }
@@ -398,6 +402,7 @@ export class CrawlEngine {
           break; // network error: retry below
         }
         h.release(watch, res.latencyMs, res.status);
+        this.opts.warc?.record(url, res, this.requestHeaders());
         const loc = res.headers.location;
         if (res.status >= 300 && res.status < 400 && loc) {
           const next = normalizeUrl(loc, url, this.settings);
@@ -439,6 +444,7 @@ export class CrawlEngine {
       this.count(this.s.statuses, 'error');
     } else {
       const res = o.res;
+      this.opts.warc?.record(e.url, res, this.requestHeaders());
       log.status = res.status;
       log.bytes = res.body.length;
       log.type = contentTypeOf(res.headers['content-type']).mime;
@@ -515,6 +521,10 @@ export class CrawlEngine {
     this.enqueue({ url: target, host: hostOf(target), score: e.score, depth: e.depth, parent: e.parent, redirects: e.redirects + 1, seq: 0 }, false);
     this.s.redirectsQueued++;
     return target;
+  }
+
+  private requestHeaders(): Record<string, string> {
+    return { 'user-agent': this.settings.userAgent, accept: ACCEPT };
   }
 
   private isLoop(target: string, chain: string[]): boolean {

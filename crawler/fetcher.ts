@@ -44,6 +44,8 @@ export function parseRetryAfter(v: string | undefined, now = Date.now()): number
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
 
+export const ACCEPT = 'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5';
+
 export class Fetcher {
   constructor(private readonly dispatcher: Dispatcher, private readonly opts: FetchOptions) {}
 
@@ -79,7 +81,7 @@ export class Fetcher {
       res = await request(url, {
         dispatcher: this.dispatcher,
         method: 'GET',
-        headers: { 'user-agent': this.opts.userAgent, accept: 'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5' },
+        headers: { 'user-agent': this.opts.userAgent, accept: ACCEPT },
         headersTimeout: this.opts.headersTimeoutMs,
         bodyTimeout: this.opts.bodyTimeoutMs,
       });

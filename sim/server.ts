@@ -10,24 +10,9 @@ import { Renderer, type RenderedPage } from './content.ts';
 import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './robots.ts';
 import { hash32, unit } from './rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
+import { AuditBook, type HostAudit } from './audit.ts';
 
-export interface HostAudit {
-  requests: number;
-  /** Most requests in flight at once. */
-  maxConcurrent: number;
-  /** Smallest gap between the starts of two successive requests, ms (null with < 2 requests). */
-  minGapMs: number | null;
-  /** Requests to paths the host's robots.txt disallows for the requesting agent. */
-  disallowed: number;
-  sent429: number;
-  sent5xx: number;
-  bytes: number;
-}
-
-interface HostState extends HostAudit {
-  inFlight: number;
-  lastStart: number;
-}
+export type { HostAudit } from './audit.ts';
 
 export interface SimServerOptions {
   /** 0 picks a free port. */
@@ -48,7 +33,7 @@ export class SimServer {
   private readonly faults: boolean;
   private readonly staticBody: string;
   private readonly staticPieces: string[];
-  private hostState = new Map<string, HostState>();
+  private readonly book = new AuditBook();
   private attempts: Uint8Array;
   private readonly robots = new Map<string, { parser: Robots | null; disallowAll: boolean }>();
 
@@ -82,31 +67,17 @@ export class SimServer {
 
   /** Forget audit counters and per-page attempt counts (between experiment runs). */
   reset(): void {
-    this.hostState.clear();
+    this.book.reset();
     this.attempts.fill(0);
   }
 
   audit(): Record<string, HostAudit> {
-    const out: Record<string, HostAudit> = {};
-    for (const [host, s] of [...this.hostState.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      const { inFlight: _i, lastStart: _l, ...rest } = s;
-      out[host] = rest;
-    }
-    return out;
+    return this.book.snapshot();
   }
 
   /** An undici dispatcher that sends every request, whatever its host, to this server. */
   dispatcher(options: Agent.Options = {}): Dispatcher {
     return simDispatcher(this.port, options);
-  }
-
-  private state(host: string): HostState {
-    let s = this.hostState.get(host);
-    if (!s) {
-      s = { requests: 0, maxConcurrent: 0, minGapMs: null, disallowed: 0, sent429: 0, sent5xx: 0, bytes: 0, inFlight: 0, lastStart: 0 };
-      this.hostState.set(host, s);
-    }
-    return s;
   }
 
   private robotsOf(site: Site): { parser: Robots | null; disallowAll: boolean } {
@@ -130,32 +101,20 @@ export class SimServer {
     const url = req.url;
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
-    const st = this.state(host);
-    const now = performance.now();
-    if (st.requests > 0) {
-      const gap = now - st.lastStart;
-      if (st.minGapMs === null || gap < st.minGapMs) st.minGapMs = Math.round(gap * 1000) / 1000;
-    }
-    // 10% grace: this clock reads late when the event loop is busy, and a polite client must not pay for it
-    const tooSoon = st.requests > 0 && now - st.lastStart < site.minGapMs * 0.9;
-    st.lastStart = now;
-    st.requests++;
-    st.inFlight++;
-    if (st.inFlight > st.maxConcurrent) st.maxConcurrent = st.inFlight;
-    reply.raw.once('close', () => { st.inFlight--; });
+    let disallowed = false;
     if (path !== '/robots.txt' && path !== '/robots-moved.txt') {
       const rb = this.robotsOf(site);
-      const ua = String(req.headers['user-agent'] ?? '');
-      if (rb.disallowAll || (rb.parser && rb.parser.isDisallowed(`http://${host}${url}`, ua))) st.disallowed++;
+      disallowed = rb.disallowAll || !!(rb.parser && rb.parser.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? '')));
     }
-    if (this.faults && tooSoon) {
-      st.sent429++;
+    const gap = this.book.begin(host, disallowed, reply.raw);
+    // 10% grace: this clock reads late when the event loop is busy, and a polite client must not pay for it
+    if (this.faults && gap < site.minGapMs * 0.9) {
+      this.book.sent(host, 429, 0);
       reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(site.minGapMs / 1000)))).type('text/plain').send('slow down\n');
       return;
     }
     const page = this.route(site, path, req.url);
-    if (page.status >= 500) st.sent5xx++;
-    st.bytes += page.body.length;
+    this.book.sent(host, page.status, page.body.length);
     const send = (): void => {
       reply.code(page.status).header('content-type', page.contentType);
       if (page.location) reply.header('location', page.location);

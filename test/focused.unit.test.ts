@@ -151,9 +151,9 @@ describe('adaptive crawler', () => {
     expect(a.stats().retrainings).toBe(0);
     a.onPage(view(2, 'http://s.test/junk', 'pizza', [link('http://s.test/list', 'football')]), []);
     expect(a.stats().retrainings).toBe(1);
-    // top-2 by relevance: the paper (no links) and the list page; of the list's links only the crawled
-    // one (the paper, Q = 1) is an example; the junk page is not in the top 2
-    expect(a.stats().onlineExamples).toBe(1);
+    // top-2 by relevance among pages with links (the paper is a leaf): the list and the junk page;
+    // examples are their links to crawled pages: list -> paper (Q = 1), junk -> list (Q = 0.5)
+    expect(a.stats().onlineExamples).toBe(2);
     expect(a.classifier).not.toBe(before);
     expect(a.classifier.posteriors(['a:public'])[2]).not.toBe(before.posteriors(['a:public'])[2]);
   });

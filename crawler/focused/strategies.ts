@@ -10,8 +10,8 @@
  *   community; priority 1 + score); else if its future value (the largest expected Q among its
  *   new links) >= r2 its links are queued by Q (tunnelling; priority Q / Q_max, below every
  *   exploiting link); else its links are discarded and counted. Every T pages the link
- *   classifier is retrained from the top-K (100) most relevant pages crawled so far and their
- *   forward links, Q measured on the crawled graph with the crawler's own paper judgements,
+ *   classifier is retrained from the top-K (100) most relevant pages crawled so far that have
+ *   links (papers are leaves) and their forward links, Q measured on the crawled graph with the crawler's own paper judgements,
  *   together with a sample of the offline training links (Naive Bayes counts added up over the
  *   offline feature space).
  *
@@ -145,13 +145,13 @@ export class AdaptiveStrategy implements Strategy {
     const index = new Map(urls.map((u, i) => [u, i]));
     const nodes = urls.map((u) => this.crawled.get(u)!);
     const V = stateValues({ out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.paper ? 1 : 0)) }, this.o.gamma, this.o.horizon);
-    // the paper's top-K "most relevant pages crawled so far" (papers included, though they have no links)
-    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u }))
+    // the top-K most relevant pages crawled so far among those with forward links: papers are leaves,
+    // and once K papers are found they would otherwise fill the top-K and leave nothing to learn from
+    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u })).filter((x) => nodes[x.i].linkFeatures)
       .sort((a, b) => b.r - a.r || (a.u < b.u ? -1 : 1)).slice(0, this.o.topK);
     const online: Example[] = [];
     for (const { i } of top) {
       const p = nodes[i];
-      if (!p.linkFeatures) continue;
       p.links.forEach((l, k) => {
         const v = index.get(l);
         if (v === undefined) return; // not crawled yet: its Q is unknown

@@ -6,6 +6,7 @@ import { fail, parseOrFail } from './args.ts';
 import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
 import { strategyNames, makeStrategy, type StrategyContext } from '../strategies.ts';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
+import { WarcWriter } from '../../crawler/warc.ts';
 import { progress } from './progress.ts';
 
 const USAGE = `Usage: npm run crawl -- --seed URL [--seed URL ...] --out DIR [options]
@@ -34,6 +35,7 @@ Crawl options (defaults in crawler/settings.ts):
   --user-agent UA         (default "${DEFAULT_SETTINGS.userAgent}")
   --deterministic         same web, settings and seed: same fetch order and log
   --crawl-seed N          seed of the crawler's own randomness (default 1)
+  --warc FILE             also write every response to a WARC file (.warc.gz: gzipped records)
   --quiet                 no progress output
 Synthetic web:
   --web FILE              start the synthetic web from this config in-process
@@ -56,7 +58,7 @@ const values: Record<string, string | string[] | boolean | undefined> = parseOrF
       concurrency: { type: 'string' }, 'per-host': { type: 'string' }, 'delay-ms': { type: 'string' }, 'no-autothrottle': { type: 'boolean' },
       'max-crawl-delay': { type: 'string' }, retries: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-body-bytes': { type: 'string' },
       'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, 'crawl-seed': { type: 'string' }, quiet: { type: 'boolean' },
-      web: { type: 'string' }, 'web-seed': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      web: { type: 'string' }, 'web-seed': { type: 'string' }, warc: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   }).values;
 if (values.help) {
@@ -125,7 +127,7 @@ let rate = 0;
 try {
   const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1, keywords: loadKeywords(), models });
   engine = CrawlEngine.create({
-    settings, strategy, outDir, resume: !!v.resume,
+    settings, strategy, outDir, resume: !!v.resume, warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
     onProgress: (p) => { rate = p.pagesPerSec; bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors }); },
   });
 } catch (e) {

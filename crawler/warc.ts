@@ -1,0 +1,63 @@
+/**
+ * WARC output: every fetch of a crawl (robots.txt included) as a request record and a response
+ * record (WARC/1.1, WARC-Date, WARC-Target-URI, payload and block digests, WARC-Concurrent-To),
+ * serialised with warcio, one gzip member per record when the file name ends in .gz. Records
+ * are appended in crawl order through a promise chain; close() waits for the last one.
+ */
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import type { FetchResult } from './fetcher.ts';
+
+export interface WarcSink {
+  record(url: string, res: FetchResult, requestHeaders: Record<string, string>): void;
+  close(): Promise<void>;
+}
+
+export class WarcWriter implements WarcSink {
+  private chain: Promise<void> = Promise.resolve();
+  private readonly gzip: boolean;
+  private failed: Error | null = null;
+
+  constructor(readonly file: string, opts: { append?: boolean; software?: string } = {}) {
+    this.gzip = file.endsWith('.gz');
+    if (!opts.append) {
+      writeFileSync(file, '');
+      const info = WARCRecord.createWARCInfo({ filename: file.split('/').pop(), warcVersion: 'WARC/1.1' }, { software: opts.software ?? 'crawler-harness', format: 'WARC File Format 1.1' });
+      this.enqueue(info);
+    }
+  }
+
+  private enqueue(record: WARCRecord): void {
+    this.chain = this.chain.then(async () => {
+      if (this.failed) return;
+      try {
+        appendFileSync(this.file, await WARCSerializer.serialize(record, { gzip: this.gzip }));
+      } catch (e) {
+        this.failed = e as Error;
+      }
+    });
+  }
+
+  record(url: string, res: FetchResult, requestHeaders: Record<string, string>): void {
+    const date = new Date().toISOString();
+    const u = new URL(url);
+    const response = WARCRecord.create(
+      { url, date, type: 'response', warcVersion: 'WARC/1.1', statusline: `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trim(), httpHeaders: res.headers },
+      [new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength)],
+    );
+    const request = WARCRecord.create(
+      { url, date, type: 'request', warcVersion: 'WARC/1.1', statusline: `GET ${u.pathname}${u.search} HTTP/1.1`, httpHeaders: { host: u.host, ...requestHeaders } },
+      [],
+    );
+    const id = response.warcHeader('WARC-Record-ID');
+    if (id) request.warcHeaders.headers.set('WARC-Concurrent-To', id);
+    this.enqueue(request);
+    this.enqueue(response);
+  }
+
+  async close(): Promise<void> {
+    await this.chain;
+    if (this.failed) throw this.failed;
+  }
+}
