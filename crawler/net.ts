@@ -37,6 +37,7 @@ export function parseResolveRule(spec: string): ResolveRule {
 }
 
 export function hostMatches(pattern: string, host: string): boolean {
+  if (pattern === '*') return true;
   if (pattern.startsWith('*.')) return host.endsWith(pattern.slice(1)) || host === pattern.slice(2);
   return pattern === host;
 }

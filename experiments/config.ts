@@ -3,8 +3,8 @@
  * run, so a researcher adds an experiment without writing code. Validated here; every field
  * has a default.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { DEFAULT_FUTURE, type FutureConfig } from '../crawler/focused/training.ts';
 import { DEFAULT_ADAPTIVE } from '../crawler/focused/strategies.ts';
 import { strategyNames } from './strategies.ts';
@@ -32,6 +32,20 @@ export interface ExperimentConfig {
   future: FutureConfig;
   adaptive: { retrainEvery: number; topK: number; offlineSample: number; sourceWeight: number; r1: number | null; r2: number | null };
   immediate: { sourceWeight: number };
+  /** Replay a web archive instead of generating a web (then `web` and `seeds` are not used). */
+  archive: null | {
+    warc: string[];
+    /** CSV url,label[,...]: the evaluator's ground truth. */
+    labels: string;
+    /** Labels that count as relevant. */
+    relevant: string[];
+    /** Sites (hosts) to crawl, each one held out in turn; empty: every host with a relevant label. */
+    sites: string[];
+    /** Start URL per host (default http://HOST/). */
+    starts: Record<string, string>;
+  };
+  /** Topic keyword file (one term per line, optional tab and sub-topic); default data/vocab/computing.txt. */
+  keywords: string | null;
   /** Overrides applied by --quick (a small web, one seed, a small budget). */
   quick: Partial<Omit<ExperimentConfig, 'quick' | 'name'>>;
 }
@@ -50,6 +64,8 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   future: { ...DEFAULT_FUTURE },
   adaptive: { retrainEvery: DEFAULT_ADAPTIVE.retrainEvery, topK: DEFAULT_ADAPTIVE.topK, offlineSample: DEFAULT_ADAPTIVE.offlineSample, sourceWeight: DEFAULT_ADAPTIVE.sourceWeight, r1: null, r2: null },
   immediate: { sourceWeight: 0.3 },
+  archive: null,
+  keywords: null,
   quick: { web: 'data/webs/small.json', seeds: [1], budget: 600, every: 25 },
 };
 
@@ -63,13 +79,16 @@ export function listExperiments(dir = CONFIG_DIR): string[] {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function loadExperiment(name: string, opts: { quick?: boolean; seeds?: number } = {}, dir = CONFIG_DIR): ExperimentConfig {
-  if (!/^[a-z0-9][a-z0-9_-]*$/i.test(name) || !listExperiments(dir).includes(name)) {
-    throw new ExperimentConfigError(`unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`);
+/** Loads experiments/configs/NAME.json, or a config file given by its path (ending in .json). */
+export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seeds?: number } = {}, dir = CONFIG_DIR): ExperimentConfig {
+  const isFile = nameOrFile.endsWith('.json');
+  const name = isFile ? basename(nameOrFile, '.json') : nameOrFile;
+  if (isFile ? !existsSync(nameOrFile) : !/^[a-z0-9][a-z0-9_-]*$/i.test(name) || !listExperiments(dir).includes(name)) {
+    throw new ExperimentConfigError(isFile ? `${nameOrFile}: no such file` : `unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`);
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
+    raw = JSON.parse(readFileSync(isFile ? nameOrFile : join(dir, `${name}.json`), 'utf8'));
   } catch (e) {
     throw new ExperimentConfigError(`${name}.json: ${(e as Error).message}`);
   }
@@ -77,6 +96,7 @@ export function loadExperiment(name: string, opts: { quick?: boolean; seeds?: nu
   for (const k of Object.keys(raw)) if (!(k in DEFAULT_EXPERIMENT) && k !== 'name' && !k.startsWith('_')) throw new ExperimentConfigError(`${name}.json: ${k}: unknown field`);
   const merged = { ...structuredClone(DEFAULT_EXPERIMENT), ...raw, name } as ExperimentConfig;
   for (const k of ['crawl', 'future', 'adaptive', 'immediate'] as const) merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
+  if (isObj(raw.archive)) merged.archive = { sites: [], starts: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
   let c = merged;
   if (opts.quick) c = { ...c, ...c.quick, name } as ExperimentConfig;
   if (opts.seeds !== undefined) c = { ...c, seeds: Array.from({ length: opts.seeds }, (_, i) => i + 1) };
@@ -97,5 +117,16 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   if (!(c.future.gamma > 0 && c.future.gamma < 1)) bad('future.gamma: expected a number between 0 and 1');
   if (!Number.isInteger(c.future.horizon) || c.future.horizon < 0 || c.future.horizon > 10) bad('future.horizon: expected 0 to 10');
   if (c.future.aggregate !== 'sum' && c.future.aggregate !== 'nearest') bad('future.aggregate: expected "sum" or "nearest"');
+  if (c.archive !== null) {
+    const a = c.archive;
+    if (!isObj(a)) bad('archive: expected an object');
+    if (!Array.isArray(a.warc) || !a.warc.length || a.warc.some((f) => typeof f !== 'string' || !existsSync(f))) bad(`archive.warc: expected a list of existing WARC files, got ${JSON.stringify(a.warc)}`);
+    if (typeof a.labels !== 'string' || !existsSync(a.labels)) bad(`archive.labels: "${a.labels}" is not a readable CSV file`);
+    if (!Array.isArray(a.relevant) || !a.relevant.length) bad('archive.relevant: expected the list of labels that count as relevant');
+    a.sites ??= [];
+    a.starts ??= {};
+    c.seeds = [0];
+  }
+  if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords))) bad(`keywords: "${c.keywords}" is not a readable file`);
   return c;
 }

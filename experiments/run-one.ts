@@ -1,20 +1,15 @@
 /**
- * One experiment job: on the web of one seed, crawl one department with every strategy of the
- * config (deterministic mode, same budget) and measure recall and precision against ground
- * truth every `every` pages. Runs inside a worker process (see runner.ts); the web, its
- * server and the training data are reused across the jobs of one seed.
+ * One experiment job: on the web of one seed (or the replayed archive), crawl one site with every
+ * strategy of the config (deterministic mode, same budget) and measure recall and precision
+ * against ground truth every `every` pages. Runs inside a worker process (see runner.ts); the
+ * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { CrawlEngine } from '../crawler/index.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { loadConfig } from '../sim/config.ts';
-import { SimServer } from '../sim/server.ts';
-import { GroundTruth } from '../sim/truth.ts';
-import { Web } from '../sim/web.ts';
 import type { ExperimentConfig } from './config.ts';
+import { archiveEnv, simEnv, type Env } from './env.ts';
 import { makeStrategy } from './strategies.ts';
-import { TrainingData, type TrainedModels } from './training.ts';
+import type { TrainedModels } from './training.ts';
 
 export interface CurveRow { experiment: string; strategy: string; site: string; seed: number; pages: number; recall: number; precision: number }
 export interface SummaryRow {
@@ -24,43 +19,36 @@ export interface SummaryRow {
 }
 export interface JobResult { curves: CurveRow[]; summaries: SummaryRow[]; timings: { strategy: string; ms: number }[]; modelCached: boolean | null }
 
-interface SeedState { seed: number; web: Web; server: SimServer; truth: GroundTruth; training: TrainingData; hosts: string[] }
-let current: SeedState | null = null;
+let current: { key: string; env: Env } | null = null;
 let keywords: string[] | null = null;
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
-async function seedState(cfg: ExperimentConfig, seed: number): Promise<SeedState> {
-  if (current && current.seed === seed) return current;
-  if (current) await current.server.close();
-  const web = new Web(loadConfig(cfg.web), seed);
-  const server = await SimServer.start(web, { faults: cfg.faults });
-  const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
-  current = { seed, web, server, truth: new GroundTruth(web), training: new TrainingData(web, hosts, cfg.future), hosts };
-  return current;
+/** The environment of a job: the seed's synthetic web, or the archive; reused across jobs. */
+async function envFor(cfg: ExperimentConfig, seed: number): Promise<Env> {
+  const key = cfg.archive ? `archive:${JSON.stringify(cfg.archive)}` : `sim:${cfg.web}:${seed}:${cfg.faults}`;
+  if (current && current.key === key) return current.env;
+  if (current) await current.env.close();
+  current = { key, env: cfg.archive ? await archiveEnv(cfg) : await simEnv(cfg, seed) };
+  return current.env;
 }
 
 export async function closeSeedState(): Promise<void> {
-  await current?.server.close();
+  await current?.env.close();
   current = null;
 }
 
-export function experimentSites(cfg: ExperimentConfig): string[] | null {
-  return cfg.sites.length ? cfg.sites : null;
-}
-
 export async function runJob(cfg: ExperimentConfig, seed: number, site: string, cacheDir: string | null): Promise<JobResult> {
-  const st = await seedState(cfg, seed);
-  keywords ??= loadKeywords();
-  const webKey = createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}`;
-  const relevant = new Set(st.truth.relevantOf(site));
+  const env = await envFor(cfg, seed);
+  keywords ??= cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
+  const relevant = env.relevant(site);
   let models: TrainedModels | null = null;
-  const getModels = (): TrainedModels => (models ??= st.training.models(site, keywords!, cacheDir, webKey, cfg.adaptive.offlineSample));
+  const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample));
   const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null };
   for (const name of cfg.strategies) {
     const strategy = makeStrategy(name, { seed, keywords, models: getModels, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future });
-    st.server.reset();
-    const found = new Set<number>();
+    env.reset();
+    const found = new Set<string>();
     let pages = 0;
     const rows: CurveRow[] = [];
     const point = (): void => {
@@ -68,7 +56,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     };
     const engine = CrawlEngine.create({
       settings: {
-        seeds: [`http://${site}/`], resolve: [`*.test=127.0.0.1:${st.server.port}`], maxPages: cfg.budget, deterministic: true,
+        seeds: [env.startUrl(site)], resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`], maxPages: cfg.budget, deterministic: true,
         concurrency: cfg.crawl.concurrency, perHostConcurrency: cfg.crawl.perHostConcurrency, delayMs: cfg.crawl.delayMs,
         autoThrottle: false, retryBaseMs: 5, seed,
       },
@@ -76,8 +64,8 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
       onLog: (e) => {
         pages++;
         if (e.status !== null && e.status >= 200 && e.status < 300) {
-          const id = st.truth.idOf(e.url);
-          if (id >= 0 && relevant.has(id)) found.add(id);
+          const key = env.keyOf(e.url);
+          if (key !== null && relevant.has(key)) found.add(key);
         }
         if (pages % cfg.every === 0) point();
       },
@@ -85,12 +73,12 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     const t0 = performance.now();
     const s = await engine.run();
     result.timings.push({ strategy: name, ms: performance.now() - t0 });
-    if (pages % cfg.every !== 0) point();
+    if (pages % cfg.every !== 0 || !rows.length) point();
     // a crawl that ran out of links keeps its last values up to the budget
     const last = rows[rows.length - 1];
     for (let p = (Math.floor(pages / cfg.every) + 1) * cfg.every; p <= cfg.budget; p += cfg.every) rows.push({ ...last, pages: p });
     result.curves.push(...rows);
-    const audit = st.server.audit()[site];
+    const audit = env.audit()[site];
     const ss = s.strategy;
     result.summaries.push({
       experiment: cfg.name, strategy: name, site, seed, pages: s.pages, relevant_found: found.size, relevant_total: relevant.size,

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../sim/config.ts';
 import type { ExperimentConfig } from './config.ts';
+import { archiveSites } from './env.ts';
 import { closeSeedState, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
 
 export interface RunOptions {
@@ -33,9 +34,15 @@ interface Job { id: number; seed: number; site: string }
 
 export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}): Promise<ExperimentData> {
   const t0 = performance.now();
-  const web = loadConfig(cfg.web);
-  const sites = cfg.sites.length ? cfg.sites : web.departments.map((d) => d.host);
-  for (const s of sites) if (!web.departments.some((d) => d.host === s)) throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
+  let sites: string[];
+  if (cfg.archive) {
+    sites = archiveSites(cfg);
+    if (!sites.length) throw new Error(`${cfg.name}: no host of ${cfg.archive.labels} has a label in ${cfg.archive.relevant.join(', ')}`);
+  } else {
+    const web = loadConfig(cfg.web);
+    sites = cfg.sites.length ? cfg.sites : web.departments.map((d) => d.host);
+    for (const s of sites) if (!web.departments.some((d) => d.host === s)) throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
+  }
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;

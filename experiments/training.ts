@@ -37,16 +37,16 @@ export interface TrainedModels {
   cached: boolean;
 }
 
-/** Per web: pages and Q examples of every department, computed once. */
+/** Per web: pages and Q examples of every site, computed once, from a source of labelled pages. */
 export class TrainingData {
   private pages = new Map<string, LabelledPage[]>();
   private examples = new Map<string, QExample[]>();
   private tokens = new Map<string, string[][]>();
-  constructor(readonly web: Web, readonly hosts: readonly string[], private readonly cfg: FutureConfig) {}
+  constructor(private readonly pagesOf: (host: string) => LabelledPage[], readonly hosts: readonly string[], private readonly cfg: FutureConfig) {}
 
   private site(host: string): { pages: LabelledPage[]; examples: QExample[]; tokens: string[][] } {
     if (!this.pages.has(host)) {
-      const p = sitePages(this.web, host);
+      const p = this.pagesOf(host);
       this.pages.set(host, p);
       this.examples.set(host, siteExamples(p, this.cfg));
       this.tokens.set(host, p.map(pageTokens));
@@ -57,7 +57,8 @@ export class TrainingData {
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
   models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string, offlineSample = 3000): TrainedModels {
     const others = this.hosts.filter((h) => h !== heldOut);
-    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, v: 2 })).digest('hex').slice(0, 20);
+    const kw = createHash('sha256').update(keywords.join('\n')).digest('hex').slice(0, 12);
+    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, kw, v: 2 })).digest('hex').slice(0, 20);
     const file = cacheDir ? join(cacheDir, `model-${key}.json`) : null;
     if (file && existsSync(file)) {
       // the cache holds what a crawl needs: the classifier, the thresholds and the offline sample

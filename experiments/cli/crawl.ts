@@ -112,10 +112,10 @@ if (v.web) {
   if (strategyName === 'future' || strategyName === 'adaptive') {
     // leave-one-site-out: train on every department but the first seed's
     const heldOut = new URL(settings.seeds![0]).host;
-    const { TrainingData } = await import('../training.ts');
+    const { TrainingData, sitePages } = await import('../training.ts');
     const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
     process.stderr.write(`training the link classifier on the departments other than ${heldOut}...\n`);
-    const m = new TrainingData(w.web, w.departmentHosts, DEFAULT_FUTURE).models(heldOut, loadKeywords(), '.cache/models', `${v.web}:${webSeed}`);
+    const m = new TrainingData((h) => sitePages(w.web, h), w.departmentHosts, DEFAULT_FUTURE).models(heldOut, loadKeywords(), '.cache/models', `${v.web}:${webSeed}`);
     models = () => m;
   }
 }

@@ -6,11 +6,13 @@ import { fail, parseOrFail } from './args.ts';
 import { ExperimentConfigError, listExperiments, loadExperiment } from '../config.ts';
 import { writeOutputs } from '../report.ts';
 import { runExperiment } from '../runner.ts';
+import { archiveSites } from '../env.ts';
 import { progress } from './progress.ts';
 
 const USAGE = `Usage: npm run experiment [-- NAME] [options]
 
-Runs experiments/configs/NAME.json (default: focused) and writes curves.csv, summary.csv,
+Runs experiments/configs/NAME.json (default: focused), or a config file given by its path,
+and writes curves.csv, summary.csv,
 aggregates.csv, config.json, fig-recall.svg/.png, fig-precision.svg/.png and report.md.
 
 Options:
@@ -44,9 +46,9 @@ try {
   if (e instanceof ExperimentConfigError) fail(e.message);
   throw e;
 }
-const out = (v.out as string | undefined) ?? `results/${name}${v.quick ? '-quick' : ''}`;
-const jobs = cfg.seeds.length * (cfg.sites.length || 4);
-process.stderr.write(`experiment ${name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`);
+const out = (v.out as string | undefined) ?? `results/${cfg.name}${v.quick ? '-quick' : ''}`;
+const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
+process.stderr.write(`experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`);
 const bar = progress(jobs, 'jobs (seed x department)', '{bar} {value}/{total} {label}');
 const data = await runExperiment(cfg, { workers, cacheDir: v['no-cache'] ? null : '.cache/models', onJobDone: (d) => bar.update(d, {}) }).catch((e: Error) => {
   bar.stop();
@@ -54,6 +56,6 @@ const data = await runExperiment(cfg, { workers, cacheDir: v['no-cache'] ? null 
 });
 bar.stop();
 const written = await writeOutputs(data, out);
-process.stdout.write(`\n${name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
+process.stdout.write(`\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
 for (const c of written.claims) process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
 process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);

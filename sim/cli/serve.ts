@@ -1,18 +1,38 @@
 /** npm run sim -- --web F --seed S --port P : serve a generated web on 127.0.0.1. */
+import { existsSync } from 'node:fs';
+import { ReplayServer } from '../replay.ts';
 import { SimServer } from '../server.ts';
+import { WarcArchive } from '../warc.ts';
 import { Web } from '../web.ts';
 import { fail, parse, webAndSeed } from './args.ts';
 
 const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
+       npm run sim -- --warc FILE.warc.gz [--warc ...] [--port 0]
 
 Serves the synthetic web on 127.0.0.1 (port 0 = any free port). Every host is a virtual host:
   curl -H 'Host: cs.alpha-university.test' http://127.0.0.1:PORT/
 Admin routes on the bare address: /_sim/audit, /_sim/hosts, POST /_sim/reset.
+With --warc, serves the archives instead: every archived response at its original URL.
 `;
-const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'no-faults': { type: 'boolean' } });
-const { config, seed } = webAndSeed(v);
+const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'no-faults': { type: 'boolean' }, warc: { type: 'string', multiple: true } });
 const port = Number(v.port ?? '0');
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port: "${v.port}" must be a whole number from 0 to 65535`);
+if (v.warc?.length) {
+  for (const f of v.warc) if (!existsSync(f)) fail(`--warc: "${f}" does not exist`);
+  const t = performance.now();
+  let archive: WarcArchive;
+  try {
+    archive = await WarcArchive.open(v.warc);
+  } catch (e) {
+    fail(`--warc: cannot read the archive (${(e as Error).message.split('\n')[0]})`);
+  }
+  const replay = await ReplayServer.start(archive, { port }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`));
+  process.stdout.write(`replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t)} ms) of ${archive.hosts().length} hosts\nlistening on ${replay.origin}\n`);
+  const stopReplay = async (): Promise<void> => { await replay.close(); process.exit(0); };
+  process.on('SIGINT', stopReplay);
+  process.on('SIGTERM', stopReplay);
+} else {
+const { config, seed } = webAndSeed(v);
 const t0 = performance.now();
 const web = new Web(config, seed);
 let server: SimServer;
@@ -32,3 +52,4 @@ process.stdout.write(
 const stop = async (): Promise<void> => { await server.close(); process.exit(0); };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+}

@@ -1,0 +1,96 @@
+/**
+ * Where an experiment's crawls run and how they are judged: the synthetic web of one seed
+ * (ground truth from the generator), or a replayed web archive (ground truth from a labels CSV).
+ * Both serve over HTTP on loopback with the same politeness audit, and both give the focused
+ * strategies labelled pages of the other sites for leave-one-site-out training.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
+import { parseBody } from '../crawler/parser.ts';
+import type { LabelledPage } from '../crawler/focused/training.ts';
+import type { HostAudit } from '../sim/audit.ts';
+import { loadConfig } from '../sim/config.ts';
+import { ReplayServer } from '../sim/replay.ts';
+import { SimServer } from '../sim/server.ts';
+import { GroundTruth } from '../sim/truth.ts';
+import { archiveKey, WarcArchive } from '../sim/warc.ts';
+import { readLabels } from '../sim/warc-convert.ts';
+import { Web } from '../sim/web.ts';
+import type { ExperimentConfig } from './config.ts';
+import { sitePages, TrainingData } from './training.ts';
+
+export interface Env {
+  port: number;
+  /** Key under which a fetched URL counts (page id, normalised URL); null: not a page. */
+  keyOf(url: string): string | null;
+  relevant(site: string): Set<string>;
+  startUrl(site: string): string;
+  training: TrainingData;
+  /** Identifies the web for the model cache. */
+  cacheKey: string;
+  reset(): void;
+  audit(): Record<string, HostAudit>;
+  close(): Promise<void>;
+}
+
+export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> {
+  const web = new Web(loadConfig(cfg.web), seed);
+  const server = await SimServer.start(web, { faults: cfg.faults });
+  const truth = new GroundTruth(web);
+  const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
+  return {
+    port: server.port,
+    keyOf: (url) => { const id = truth.idOf(url); return id >= 0 ? String(id) : null; },
+    relevant: (site) => new Set(truth.relevantOf(site).map(String)),
+    startUrl: (site) => `http://${site}/`,
+    training: new TrainingData((h) => sitePages(web, h), hosts, cfg.future),
+    cacheKey: createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}`,
+    reset: () => server.reset(),
+    audit: () => server.audit(),
+    close: () => server.close(),
+  };
+}
+
+/** Hosts of an archive experiment: the configured ones, else every host with a relevant label. */
+export function archiveSites(cfg: ExperimentConfig): string[] {
+  const a = cfg.archive!;
+  if (a.sites.length) return a.sites;
+  const labels = readLabels(a.labels);
+  const hosts = new Set<string>();
+  for (const [url, label] of labels) if (a.relevant.includes(label)) hosts.add(new URL(url).host);
+  return [...hosts].sort();
+}
+
+export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
+  const a = cfg.archive!;
+  const archive = await WarcArchive.open(a.warc);
+  const server = await ReplayServer.start(archive);
+  const labels = readLabels(a.labels);
+  const sites = archiveSites(cfg);
+  const isRelevant = (key: string): boolean => a.relevant.includes(labels.get(key) ?? '');
+  // labelled pages of each site, read and parsed once (the archive is read from disk on demand)
+  const pages = new Map<string, LabelledPage[]>();
+  for (const host of sites) {
+    const list: LabelledPage[] = [];
+    for (const url of archive.urls(host)) {
+      const r = await archive.get(url);
+      if (!r || r.status < 200 || r.status >= 300) continue;
+      const ct = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+      list.push({ url, page: parseBody(r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes), ct, url, DEFAULT_SETTINGS, DEFAULT_SETTINGS.aroundWords), relevant: isRelevant(url) });
+    }
+    pages.set(host, list);
+  }
+  const stamp = a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') + readFileSync(a.labels, 'utf8');
+  return {
+    port: server.port,
+    keyOf: (url) => { const k = archiveKey(url); return k && archive.lookup(k) ? k : null; },
+    relevant: (site) => new Set(archive.urls(site).filter(isRelevant)),
+    startUrl: (site) => a.starts[site] ?? `http://${site}/`,
+    training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),
+    cacheKey: createHash('sha256').update(stamp).digest('hex').slice(0, 16),
+    reset: () => server.reset(),
+    audit: () => server.audit(),
+    close: () => server.close(),
+  };
+}

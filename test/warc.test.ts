@@ -1,0 +1,169 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { request, type Dispatcher } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WARCRecord, WARCSerializer } from 'warcio';
+import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
+import { WarcWriter } from '../crawler/warc.ts';
+import { loadExperiment } from '../experiments/config.ts';
+import { writeOutputs } from '../experiments/report.ts';
+import { runExperiment } from '../experiments/runner.ts';
+import { startSyntheticWeb, type StartedWeb } from '../experiments/web.ts';
+import { ReplayServer } from '../sim/replay.ts';
+import { GroundTruth } from '../sim/truth.ts';
+import { WarcArchive } from '../sim/warc.ts';
+import { convertFolder, readLabels } from '../sim/warc-convert.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'warc-'));
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+async function handMadeWarc(file: string, gzip: boolean): Promise<void> {
+  const recs = [
+    WARCRecord.create({ url: 'http://old.example/', date: '2020-01-01T00:00:00Z', type: 'response', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'text/html; charset=utf-8', 'X-Archived': 'yes' } }, [enc('<html><body><a href="/paper.pdf">paper</a> <a href="/moved">moved</a></body></html>')]),
+    WARCRecord.create({ url: 'http://old.example/moved', date: '2020-01-01T00:00:01Z', type: 'response', statusline: 'HTTP/1.1 301 Moved Permanently', httpHeaders: { Location: 'http://old.example/' } }, []),
+    WARCRecord.create({ url: 'http://old.example/paper.pdf', date: '2020-01-01T00:00:02Z', type: 'response', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'application/pdf' } }, [enc('%PDF-1.4\nTitle: T\nAbstract: a\nReferences\n%%EOF\n')]),
+    WARCRecord.create({ url: 'http://old.example/again', date: '2020-01-01T00:00:03Z', type: 'response', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'text/plain' } }, [enc('first capture')]),
+    WARCRecord.create({ url: 'http://old.example/again', date: '2021-01-01T00:00:00Z', type: 'revisit', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'text/plain', 'X-Revisit': '1' }, refersToUrl: 'http://old.example/again', refersToDate: '2020-01-01T00:00:03Z' }, []),
+  ];
+  writeFileSync(file, '');
+  for (const r of recs) writeFileSync(file, await WARCSerializer.serialize(r, { gzip }), { flag: 'a' });
+}
+
+async function get(d: Dispatcher, url: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const r = await request(url, { dispatcher: d });
+  return { status: r.statusCode, headers: r.headers, body: await r.body.text() };
+}
+
+describe('WARC replay', () => {
+  it.each([['plain', false], ['gzip', true]])('serves archived status, headers and body (%s), revisits, and 404 for the rest', async (_, gzip) => {
+    const file = join(dir, `hand.warc${gzip ? '.gz' : ''}`);
+    await handMadeWarc(file, gzip as boolean);
+    const archive = await WarcArchive.open([file]);
+    expect(archive.size).toBe(4);
+    const server = await ReplayServer.start(archive);
+    const d = server.dispatcher();
+    try {
+      const home = await get(d, 'http://old.example/');
+      expect(home.status).toBe(200);
+      expect(home.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(home.headers['x-archived']).toBe('yes');
+      expect(home.body).toContain('href="/paper.pdf"');
+      const moved = await get(d, 'http://old.example/moved');
+      expect(moved.status).toBe(301);
+      expect(moved.headers.location).toBe('http://old.example/');
+      expect((await get(d, 'http://old.example/paper.pdf')).headers['content-type']).toBe('application/pdf');
+      const again = await get(d, 'http://old.example/again');
+      expect(again.headers['x-revisit']).toBe('1');
+      expect(again.body).toBe('first capture');
+      expect((await get(d, 'http://old.example/not-archived')).status).toBe(404);
+      expect((await get(d, 'http://other.example/')).status).toBe(404);
+      expect(server.audit()['old.example'].requests).toBe(5);
+    } finally {
+      await d.close();
+      await server.close();
+    }
+  });
+});
+
+describe('crawl to WARC and back', () => {
+  let web: StartedWeb;
+  beforeAll(async () => { web = await startSyntheticWeb('data/webs/small.json', 1, { faults: false }); });
+  afterAll(async () => web.close());
+  const settings: Partial<CrawlSettings> = { maxPages: 200, deterministic: true, concurrency: 4, perHostConcurrency: 4, delayMs: 0, autoThrottle: false };
+
+  it('a crawl written to WARC and replayed gives the same pages', async () => {
+    const file = join(dir, 'crawl.warc.gz');
+    const first: LogEntry[] = [];
+    await CrawlEngine.create({ settings: { ...settings, seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${web.port}`] }, strategy: new BfsStrategy(), warc: new WarcWriter(file), onLog: (e) => first.push(e) }).run();
+    const archive = await WarcArchive.open([file]);
+    expect(archive.records).toBe(1 + 2 * (200 + 1)); // warcinfo, then request + response for robots.txt and each page
+    const replay = await ReplayServer.start(archive);
+    try {
+      const second: LogEntry[] = [];
+      await CrawlEngine.create({ settings: { ...settings, seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${replay.port}`] }, strategy: new BfsStrategy(), onLog: (e) => second.push(e) }).run();
+      const view = (l: LogEntry[]): string[] => l.map((e) => `${e.status} ${e.bytes} ${e.type} ${e.url}`);
+      expect(view(second)).toEqual(view(first));
+      expect(replay.audit()['cs.beta-university.test'].disallowed).toBe(0);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it('a full experiment on a replayed web, with a labels file, writes the usual outputs', async () => {
+    // archive two departments (wide BFS crawls), label every archived URL from the synthetic truth
+    const file = join(dir, 'two.warc.gz');
+    const writer = new WarcWriter(file);
+    const urls: string[] = [];
+    for (const host of ['cs.alpha-university.test', 'cs.delta-university.test']) {
+      await CrawlEngine.create({ settings: { ...settings, maxPages: 400, seeds: [`http://${host}/`], resolve: [`*.test=127.0.0.1:${web.port}`] }, strategy: new BfsStrategy(), warc: { record: (u, r, h) => writer.record(u, r, h), close: async () => {} }, onLog: (e) => urls.push(e.url) }).run();
+    }
+    await writer.close();
+    const truth = new GroundTruth(web.web);
+    const labels = join(dir, 'labels.csv');
+    writeFileSync(labels, stringify(urls.map((u) => ({ url: u, label: truth.isRelevantUrl(u) ? 'paper' : 'other' })), { header: true, columns: ['url', 'label'] }));
+    const cfg = { ...loadExperiment('focused', { quick: true }), name: 'replayed', budget: 150, every: 25, seeds: [0], archive: { warc: [file], labels, relevant: ['paper'], sites: [], starts: {} } };
+    const data = await runExperiment(cfg, { workers: 0, cacheDir: null });
+    expect(data.sites).toEqual(['cs.alpha-university.test', 'cs.delta-university.test']);
+    const out = join(dir, 'replayed-out');
+    const w = await writeOutputs(data, out);
+    expect(readdirSync(out).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'fig-precision.png', 'fig-precision.svg', 'fig-recall.png', 'fig-recall.svg', 'report.md', 'summary.csv']);
+    expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe('experiment,strategy,site,seed,pages,recall,precision');
+    expect(data.summaries).toHaveLength(2 * 5);
+    for (const s of data.summaries) {
+      expect(s.relevant_total).toBeGreaterThan(0);
+      expect(s.audit_disallowed).toBe(0);
+    }
+    expect(w.claims.length).toBeGreaterThan(0);
+  });
+});
+
+describe('saved pages to WARC', () => {
+  it('converts a folder with a manifest and header blocks into a WARC and a labels CSV', async () => {
+    const src = join(dir, 'saved');
+    mkdirSync(join(src, 'pages'), { recursive: true });
+    writeFileSync(join(src, 'pages', 'a.html'), 'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=iso-8859-1\r\nServer: old\r\n\r\n<html><body>caf\u00e9 <a href="b.html">b</a></body></html>', 'latin1');
+    writeFileSync(join(src, 'pages', 'b.html'), '<html><body>no header block</body></html>');
+    writeFileSync(join(src, 'pages', 'gone.html'), 'HTTP/1.0 404 Not Found\nContent-Type: text/html\n\ngone');
+    writeFileSync(join(src, 'pages', 'stray.html'), 'not in the manifest');
+    writeFileSync(join(src, 'manifest.csv'), 'file,url,label,course\npages/a.html,http://dept.example/a.html,faculty,cs1\npages/b.html,http://dept.example/b.html,student,\npages/gone.html,http://dept.example/gone.html,,\n');
+    const warc = join(dir, 'saved.warc.gz');
+    const labelsFile = join(dir, 'saved-labels.csv');
+    const r = await convertFolder(src, warc, labelsFile);
+    expect(r.records).toBe(3);
+    expect(r.labelled).toBe(2);
+    expect(r.skipped).toEqual([{ file: join('pages', 'stray.html'), reason: 'not in manifest.csv' }]);
+    expect(readFileSync(labelsFile, 'utf8')).toBe('url,label,course\nhttp://dept.example/a.html,faculty,cs1\nhttp://dept.example/b.html,student,\n');
+    expect(readLabels(labelsFile).get('http://dept.example/a.html')).toBe('faculty');
+    const server = await ReplayServer.start(await WarcArchive.open([warc]));
+    const d = server.dispatcher();
+    try {
+      const a = await request('http://dept.example/a.html', { dispatcher: d });
+      expect(a.headers['content-type']).toBe('text/html; charset=iso-8859-1');
+      expect(a.headers.server).toBe('old');
+      expect(Buffer.from(await a.body.arrayBuffer()).includes(Buffer.from('caf\u00e9', 'latin1'))).toBe(true);
+      const b = await request('http://dept.example/b.html', { dispatcher: d });
+      expect(b.headers['content-type']).toBe('text/html');
+      await b.body.text();
+      const g = await request('http://dept.example/gone.html', { dispatcher: d });
+      expect(g.statusCode).toBe(404);
+      expect(await g.body.text()).toBe('gone');
+    } finally {
+      await d.close();
+      await server.close();
+    }
+  });
+
+  it('takes URLs from WebKB-style file names and labels from directories', async () => {
+    const src = join(dir, 'webkb');
+    mkdirSync(join(src, 'course'), { recursive: true });
+    mkdirSync(join(src, 'faculty'), { recursive: true });
+    writeFileSync(join(src, 'course', 'http:^^www.cs.example.edu^cs101^'), '<html>course</html>');
+    writeFileSync(join(src, 'faculty', 'http:^^www.cs.example.edu^~smith^index.html'), '<html>smith</html>');
+    const r = await convertFolder(src, join(dir, 'webkb.warc'), join(dir, 'webkb.csv'), { labelFrom: 'dir' });
+    expect(r.records).toBe(2);
+    expect(readFileSync(join(dir, 'webkb.csv'), 'utf8')).toBe('url,label\nhttp://www.cs.example.edu/cs101/,course\nhttp://www.cs.example.edu/~smith/index.html,faculty\n');
+    expect((await WarcArchive.open([join(dir, 'webkb.warc')])).urls()).toEqual(['http://www.cs.example.edu/cs101/', 'http://www.cs.example.edu/~smith/index.html']);
+  });
+});
