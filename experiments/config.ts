@@ -41,8 +41,10 @@ export interface ExperimentConfig {
     relevant: string[];
     /** Sites (hosts) to crawl, each one held out in turn; empty: every host with a relevant label. */
     sites: string[];
-    /** Start URL per host (default http://HOST/). */
+    /** Start URL per site (default http://HOST/, the group's first host). */
     starts: Record<string, string>;
+    /** Sites made of several hosts: site name -> hosts (crawled together, held out together). */
+    groups: Record<string, string[]>;
   };
   /** Topic keyword file (one term per line, optional tab and sub-topic); default data/vocab/computing.txt. */
   keywords: string | null;
@@ -96,7 +98,7 @@ export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seed
   for (const k of Object.keys(raw)) if (!(k in DEFAULT_EXPERIMENT) && k !== 'name' && !k.startsWith('_')) throw new ExperimentConfigError(`${name}.json: ${k}: unknown field`);
   const merged = { ...structuredClone(DEFAULT_EXPERIMENT), ...raw, name } as ExperimentConfig;
   for (const k of ['crawl', 'future', 'adaptive', 'immediate'] as const) merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
-  if (isObj(raw.archive)) merged.archive = { sites: [], starts: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
+  if (isObj(raw.archive)) merged.archive = { sites: [], starts: {}, groups: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
   let c = merged;
   if (opts.quick) c = { ...c, ...c.quick, name } as ExperimentConfig;
   if (opts.seeds !== undefined) c = { ...c, seeds: Array.from({ length: opts.seeds }, (_, i) => i + 1) };
@@ -125,6 +127,8 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     if (!Array.isArray(a.relevant) || !a.relevant.length) bad('archive.relevant: expected the list of labels that count as relevant');
     a.sites ??= [];
     a.starts ??= {};
+    a.groups ??= {};
+    for (const [g, hosts] of Object.entries(a.groups)) if (!Array.isArray(hosts) || !hosts.length) bad(`archive.groups.${g}: expected a list of hosts`);
     c.seeds = [0];
   }
   if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords))) bad(`keywords: "${c.keywords}" is not a readable file`);

@@ -26,6 +26,8 @@ export interface Env {
   keyOf(url: string): string | null;
   relevant(site: string): Set<string>;
   startUrl(site: string): string;
+  /** Hosts in scope when crawling a site (empty: the start URL's origin). */
+  scopeOf(site: string): string[];
   training: TrainingData;
   /** Identifies the web for the model cache. */
   cacheKey: string;
@@ -44,6 +46,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
     keyOf: (url) => { const id = truth.idOf(url); return id >= 0 ? String(id) : null; },
     relevant: (site) => new Set(truth.relevantOf(site).map(String)),
     startUrl: (site) => `http://${site}/`,
+    scopeOf: () => [],
     training: new TrainingData((h) => sitePages(web, h), hosts, cfg.future),
     cacheKey: createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}`,
     reset: () => server.reset(),
@@ -52,9 +55,10 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
   };
 }
 
-/** Hosts of an archive experiment: the configured ones, else every host with a relevant label. */
+/** Sites of an archive experiment: the groups, else the configured hosts, else every host with a relevant label. */
 export function archiveSites(cfg: ExperimentConfig): string[] {
   const a = cfg.archive!;
+  if (Object.keys(a.groups).length) return Object.keys(a.groups).sort();
   if (a.sites.length) return a.sites;
   const labels = readLabels(a.labels);
   const hosts = new Set<string>();
@@ -68,25 +72,27 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
   const server = await ReplayServer.start(archive);
   const labels = readLabels(a.labels);
   const sites = archiveSites(cfg);
+  const hostsOf = (site: string): string[] => a.groups[site] ?? [site];
   const isRelevant = (key: string): boolean => a.relevant.includes(labels.get(key) ?? '');
   // labelled pages of each site, read and parsed once (the archive is read from disk on demand)
   const pages = new Map<string, LabelledPage[]>();
-  for (const host of sites) {
+  for (const site of sites) {
     const list: LabelledPage[] = [];
-    for (const url of archive.urls(host)) {
+    for (const url of hostsOf(site).flatMap((h) => archive.urls(h))) {
       const r = await archive.get(url);
       if (!r || r.status < 200 || r.status >= 300) continue;
       const ct = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
       list.push({ url, page: parseBody(r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes), ct, url, DEFAULT_SETTINGS, DEFAULT_SETTINGS.aroundWords), relevant: isRelevant(url) });
     }
-    pages.set(host, list);
+    pages.set(site, list);
   }
   const stamp = a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') + readFileSync(a.labels, 'utf8');
   return {
     port: server.port,
     keyOf: (url) => { const k = archiveKey(url); return k && archive.lookup(k) ? k : null; },
-    relevant: (site) => new Set(archive.urls(site).filter(isRelevant)),
-    startUrl: (site) => a.starts[site] ?? `http://${site}/`,
+    relevant: (site) => new Set(hostsOf(site).flatMap((h) => archive.urls(h)).filter(isRelevant)),
+    startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
+    scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
     training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),
     cacheKey: createHash('sha256').update(stamp).digest('hex').slice(0, 16),
     reset: () => server.reset(),

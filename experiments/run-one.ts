@@ -56,7 +56,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     };
     const engine = CrawlEngine.create({
       settings: {
-        seeds: [env.startUrl(site)], resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`], maxPages: cfg.budget, deterministic: true,
+        seeds: [env.startUrl(site)], scope: env.scopeOf(site), resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`], maxPages: cfg.budget, deterministic: true,
         concurrency: cfg.crawl.concurrency, perHostConcurrency: cfg.crawl.perHostConcurrency, delayMs: cfg.crawl.delayMs,
         autoThrottle: false, retryBaseMs: 5, seed,
       },
@@ -78,7 +78,9 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     const last = rows[rows.length - 1];
     for (let p = (Math.floor(pages / cfg.every) + 1) * cfg.every; p <= cfg.budget; p += cfg.every) rows.push({ ...last, pages: p });
     result.curves.push(...rows);
-    const audit = env.audit()[site];
+    const hosts = env.scopeOf(site).length ? env.scopeOf(site) : [new URL(env.startUrl(site)).host];
+    const audits = hosts.map((h) => env.audit()[h]).filter((x) => x !== undefined);
+    const audit = audits.length ? { requests: audits.reduce((n, x) => n + x.requests, 0), disallowed: audits.reduce((n, x) => n + x.disallowed, 0), maxConcurrent: Math.max(...audits.map((x) => x.maxConcurrent)) } : undefined;
     const ss = s.strategy;
     result.summaries.push({
       experiment: cfg.name, strategy: name, site, seed, pages: s.pages, relevant_found: found.size, relevant_total: relevant.size,

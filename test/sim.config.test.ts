@@ -44,6 +44,9 @@ describe('web config validation', () => {
       [['sim/cli/truth.ts'], /^error: --out FILE\.csv is required/],
       [['sim/cli/serve.ts', '--port', '99999'], /^error: --port: "99999" must be a whole number from 0 to 65535\n$/],
       [['sim/cli/stats.ts', '--web', join(dir, 'missing.json')], /^error: .*missing\.json: cannot read \(ENOENT\)\n$/],
+      [['sim/cli/serve.ts', '--warc', join(dir, 'none.warc.gz')], /^error: --warc: ".*none\.warc\.gz" does not exist\n$/],
+      [['sim/cli/warc-convert.ts', '--dir', dir], /^error: --dir, --out and --labels are required \(see --help\)\n$/],
+      [['sim/cli/warc-convert.ts', '--dir', join(dir, 'nodir'), '--out', 'x.warc', '--labels', 'x.csv'], /^error: --dir: ".*nodir" does not exist\n$/],
     ];
     for (const [args, re] of cases) {
       const err = await run(process.execPath, ['--import', 'tsx', ...args]).then(() => null, (e: { code: number; stderr: string }) => e);

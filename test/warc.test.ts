@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WARCRecord, WARCSerializer } from 'warcio';
+import { WARCParser, WARCRecord, WARCSerializer } from 'warcio';
+import { createReadStream } from 'node:fs';
 import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
 import { WarcWriter } from '../crawler/warc.ts';
 import { loadExperiment } from '../experiments/config.ts';
@@ -79,6 +80,20 @@ describe('crawl to WARC and back', () => {
     await CrawlEngine.create({ settings: { ...settings, seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${web.port}`] }, strategy: new BfsStrategy(), warc: new WarcWriter(file), onLog: (e) => first.push(e) }).run();
     const archive = await WarcArchive.open([file]);
     expect(archive.records).toBe(1 + 2 * (200 + 1)); // warcinfo, then request + response for robots.txt and each page
+    // what standard tools rely on: dates, target URIs, digests, request/response pairing
+    const seen: string[] = [];
+    for await (const rec of new WARCParser(createReadStream(file))) {
+      if (rec.warcType === 'response') {
+        expect(rec.warcTargetURI).toMatch(/^http:\/\/cs\.beta-university\.test\//);
+        expect(rec.warcDate).toMatch(/^\d{4}-\d\d-\d\dT/);
+        expect(rec.warcPayloadDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+        seen.push(String(rec.warcHeader('WARC-Record-ID')));
+      } else if (rec.warcType === 'request') {
+        expect(rec.warcHeader('WARC-Concurrent-To')).toMatch(/^<urn:uuid:/);
+      }
+      await rec.skipFully();
+    }
+    expect(seen).toHaveLength(201);
     const replay = await ReplayServer.start(archive);
     try {
       const second: LogEntry[] = [];
@@ -103,9 +118,9 @@ describe('crawl to WARC and back', () => {
     const truth = new GroundTruth(web.web);
     const labels = join(dir, 'labels.csv');
     writeFileSync(labels, stringify(urls.map((u) => ({ url: u, label: truth.isRelevantUrl(u) ? 'paper' : 'other' })), { header: true, columns: ['url', 'label'] }));
-    const cfg = { ...loadExperiment('focused', { quick: true }), name: 'replayed', budget: 150, every: 25, seeds: [0], archive: { warc: [file], labels, relevant: ['paper'], sites: [], starts: {} } };
+    const cfg = { ...loadExperiment('focused', { quick: true }), name: 'replayed', budget: 150, every: 25, seeds: [0], archive: { warc: [file], labels, relevant: ['paper'], sites: [], starts: {}, groups: { alpha: ['cs.alpha-university.test'], delta: ['cs.delta-university.test'] } } };
     const data = await runExperiment(cfg, { workers: 0, cacheDir: null });
-    expect(data.sites).toEqual(['cs.alpha-university.test', 'cs.delta-university.test']);
+    expect(data.sites).toEqual(['alpha', 'delta']);
     const out = join(dir, 'replayed-out');
     const w = await writeOutputs(data, out);
     expect(readdirSync(out).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'fig-precision.png', 'fig-precision.svg', 'fig-recall.png', 'fig-recall.svg', 'report.md', 'summary.csv']);
@@ -114,6 +129,7 @@ describe('crawl to WARC and back', () => {
     for (const s of data.summaries) {
       expect(s.relevant_total).toBeGreaterThan(0);
       expect(s.audit_disallowed).toBe(0);
+      expect(s.requests).toBeGreaterThan(0);
     }
     expect(w.claims.length).toBeGreaterThan(0);
   });

@@ -1,4 +1,7 @@
-/** npm run sim -- --web F --seed S --port P : serve a generated web on 127.0.0.1. */
+/**
+ * npm run sim -- --web F --seed S --port P : serve a generated web on 127.0.0.1;
+ * npm run sim -- --warc FILE [--warc ...] : serve web archives instead.
+ */
 import { existsSync } from 'node:fs';
 import { ReplayServer } from '../replay.ts';
 import { SimServer } from '../server.ts';
@@ -17,39 +20,34 @@ With --warc, serves the archives instead: every archived response at its origina
 const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'no-faults': { type: 'boolean' }, warc: { type: 'string', multiple: true } });
 const port = Number(v.port ?? '0');
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port: "${v.port}" must be a whole number from 0 to 65535`);
-if (v.warc?.length) {
-  for (const f of v.warc) if (!existsSync(f)) fail(`--warc: "${f}" does not exist`);
-  const t = performance.now();
-  let archive: WarcArchive;
-  try {
-    archive = await WarcArchive.open(v.warc);
-  } catch (e) {
-    fail(`--warc: cannot read the archive (${(e as Error).message.split('\n')[0]})`);
-  }
-  const replay = await ReplayServer.start(archive, { port }).catch((e: NodeJS.ErrnoException) => fail(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`));
-  process.stdout.write(`replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t)} ms) of ${archive.hosts().length} hosts\nlistening on ${replay.origin}\n`);
-  const stopReplay = async (): Promise<void> => { await replay.close(); process.exit(0); };
-  process.on('SIGINT', stopReplay);
-  process.on('SIGTERM', stopReplay);
-} else {
-const { config, seed } = webAndSeed(v);
-const t0 = performance.now();
-const web = new Web(config, seed);
-let server: SimServer;
-try {
-  server = await SimServer.start(web, { port, faults: !v['no-faults'] });
-} catch (e) {
-  fail(`cannot listen on 127.0.0.1:${port} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+const listenFailed = (e: NodeJS.ErrnoException): never => fail(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`);
+
+async function serveArchives(files: string[]): Promise<() => Promise<void>> {
+  for (const f of files) if (!existsSync(f)) fail(`--warc: "${f}" does not exist`);
+  const t0 = performance.now();
+  const archive = await WarcArchive.open(files).catch((e: Error) => fail(`--warc: cannot read the archive (${e.message.split('\n')[0]})`));
+  const replay = await ReplayServer.start(archive, { port }).catch(listenFailed);
+  process.stdout.write(`replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts\nlistening on ${replay.origin}\n`);
+  return () => replay.close();
 }
-const depts = web.sites.filter((s) => s.kind === 'department');
-process.stdout.write(
-  `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
-    `listening on ${server.origin}\n` +
-    `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages)`).join('\n')}\n` +
-    `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
-    `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
-);
-const stop = async (): Promise<void> => { await server.close(); process.exit(0); };
+
+async function serveWeb(): Promise<() => Promise<void>> {
+  const { config, seed } = webAndSeed(v);
+  const t0 = performance.now();
+  const web = new Web(config, seed);
+  const server = await SimServer.start(web, { port, faults: !v['no-faults'] }).catch(listenFailed);
+  const depts = web.sites.filter((s) => s.kind === 'department');
+  process.stdout.write(
+    `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
+      `listening on ${server.origin}\n` +
+      `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages)`).join('\n')}\n` +
+      `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
+      `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
+  );
+  return () => server.close();
+}
+
+const close = v.warc?.length ? await serveArchives(v.warc) : await serveWeb();
+const stop = async (): Promise<void> => { await close(); process.exit(0); };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-}
