@@ -7,6 +7,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Agent, Dispatcher } from 'undici';
+import { listenLoopback } from './listen.ts';
 import { AuditBook, type HostAudit } from './audit.ts';
 import { parseRobots, type RobotsRules } from './robots.ts';
 import { simDispatcher } from './server.ts';
@@ -27,9 +28,7 @@ export class ReplayServer {
 
   static async start(archive: WarcArchive, opts: { port?: number } = {}): Promise<ReplayServer> {
     const s = new ReplayServer(archive);
-    await s.app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
-    const addr = s.app.server.address();
-    s.port = typeof addr === 'object' && addr ? addr.port : 0;
+    s.port = await listenLoopback(s.app, opts.port);
     return s;
   }
 

@@ -10,6 +10,7 @@ import { Renderer, type RenderedPage } from './content.ts';
 import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './robots.ts';
 import { hash32, unit } from './rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
+import { listenLoopback } from './listen.ts';
 import { AuditBook, type HostAudit } from './audit.ts';
 
 export type { HostAudit } from './audit.ts';
@@ -51,9 +52,7 @@ export class SimServer {
   static async start(web: Web, opts: SimServerOptions = {}): Promise<SimServer> {
     const s = new SimServer(web, opts);
     s.renderer.warm();
-    await s.app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
-    const addr = s.app.server.address();
-    s.port = typeof addr === 'object' && addr ? addr.port : 0;
+    s.port = await listenLoopback(s.app, opts.port);
     return s;
   }
 
