@@ -83,7 +83,7 @@ export async function crawlWith(port: number, seeds: string[], strategy: Strateg
   const engine = CrawlEngine.create({
     settings: {
       seeds, scope: ['*.test'], resolve: [`*.test=127.0.0.1:${port}`], maxPages: PAGES, concurrency: CONCURRENCY,
-      perHostConcurrency: 4, delayMs: 0, autoThrottle: false, retries: 1, retryBaseMs: 10, robotsRetries: 0,
+      perHostConcurrency: 8, delayMs: 0, autoThrottle: false, retries: 1, retryBaseMs: 10, robotsRetries: 0,
     },
     strategy,
   });

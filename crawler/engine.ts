@@ -228,7 +228,14 @@ export class CrawlEngine {
     if (h.skipped) return true; // taken so that its URLs are dropped and counted
     if (h.dispatched >= this.settings.maxPagesPerHost) return true; // likewise
     if (batchCount) return (batchCount.get(hostName) ?? 0) < this.settings.perHostConcurrency;
-    return this.assigned(hostName) < this.settings.perHostConcurrency && h.ready();
+    // until a host's robots.txt is known (its Crawl-delay may be long), give it one task: tasks
+    // waiting at a host's gate would hold global slots the other hosts could use
+    if (!h.robots) return this.assigned(hostName) < 1;
+    // a host with a gap starts one request per gap: a second task before the first has passed
+    // the gate would only wait there, holding a global slot
+    const assigned = this.assigned(hostName);
+    if (h.minGapMs > 0 && assigned > h.inFlight) return false;
+    return assigned < this.settings.perHostConcurrency && h.ready();
   }
 
   private async runBatches(): Promise<void> {

@@ -78,6 +78,8 @@ export function urlWords(url: string): string[] {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Words kept per page for scoring and link contexts; giant pages add links, not more text. */
+export const MAX_WORDS = 20_000;
 const SKIP = new Set(['script', 'style', 'noscript', 'template']);
 
 export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions, aroundWords: number, charset = 'utf-8'): ParsedPage {
@@ -116,6 +118,7 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
         if (skipDepth) return;
         if (inTitle) { title += text; return; }
         if (heading !== null) heading += text;
+        if (words.length >= MAX_WORDS) return;
         for (const w of text.split(/\s+/)) if (w) words.push(w);
       },
       onclosetag(name) {
