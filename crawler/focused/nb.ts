@@ -78,11 +78,16 @@ export class LinkClassifier {
 
   /** Per-class example counts and per-class feature counts of examples, in a feature space. */
   static count(space: FeatureSpace, examples: readonly Example[], classes: number): NbCounts {
+    return LinkClassifier.countVectors(space.size, examples.map((e) => ({ vector: space.vectorize(e.tokens), label: e.label })), classes);
+  }
+
+  /** The same from examples already vectorised in the feature space. */
+  static countVectors(features: number, examples: readonly { vector: ReadonlyMap<number, number>; label: number }[], classes: number): NbCounts {
     const classCounts = new Float64Array(classes);
-    const featureCounts = Array.from({ length: classes }, () => new Float64Array(space.size));
+    const featureCounts = Array.from({ length: classes }, () => new Float64Array(features));
     for (const e of examples) {
       classCounts[e.label]++;
-      for (const [i, c] of space.vectorize(e.tokens)) featureCounts[e.label][i] += c;
+      for (const [i, c] of e.vector) featureCounts[e.label][i] += c;
     }
     return { classCounts, featureCounts };
   }

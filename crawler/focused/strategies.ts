@@ -29,8 +29,11 @@ import type { QExample } from './training.ts';
 
 interface Judged { tokens: string[]; relevance: number; paper: boolean; similarity: number }
 
+/** Characters of a page's text that are judged: enough for its topic, bounded for hub pages. */
+export const JUDGED_CHARS = 20_000;
+
 function judgePage(topic: Topic, page: PageView): Judged {
-  const tokens = tokenize(`${page.title} ${page.text}`);
+  const tokens = tokenize(`${page.title} ${page.text.length > JUDGED_CHARS ? page.text.slice(0, JUDGED_CHARS) : page.text}`);
   topic.addDocument(tokens);
   return { tokens, ...topic.judge(page.kind, page.text, tokens) };
 }
@@ -87,7 +90,16 @@ export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   retrainEvery: 250, topK: 100, gamma: 0.5, horizon: 1, offlineSample: 3000, sourceWeight: 0.3, seed: 1,
 };
 
-interface CrawledPage { links: string[]; paper: boolean; relevance: number; linkFeatures: string[][] | null }
+interface CrawledPage {
+  links: string[];
+  paper: boolean;
+  relevance: number;
+  /** The page's links and title, kept to compute link features if the page enters the top-K. */
+  parsed: readonly ParsedLink[];
+  title: string;
+  /** Feature vectors of the links, computed once when the page first reaches the top-K. */
+  vectors: Map<number, number>[] | null;
+}
 
 export class AdaptiveStrategy implements Strategy {
   readonly name = 'adaptive';
@@ -135,8 +147,7 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   private remember(page: PageView, j: Judged): void {
-    const feats = page.links.length ? page.links.map((l) => featuresOf(l, page)) : null;
-    this.crawled.set(page.url, { links: page.links.map((l) => l.url), paper: j.paper, relevance: j.relevance, linkFeatures: feats });
+    this.crawled.set(page.url, { links: page.links.map((l) => l.url), paper: j.paper, relevance: j.relevance, parsed: page.links, title: page.title, vectors: null });
   }
 
   /** Retrains from the top-K most relevant pages crawled so far and their forward links. */
@@ -147,22 +158,24 @@ export class AdaptiveStrategy implements Strategy {
     const V = stateValues({ out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.paper ? 1 : 0)) }, this.o.gamma, this.o.horizon);
     // the top-K most relevant pages crawled so far among those with forward links: papers are leaves,
     // and once K papers are found they would otherwise fill the top-K and leave nothing to learn from
-    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u })).filter((x) => nodes[x.i].linkFeatures)
+    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u })).filter((x) => nodes[x.i].links.length > 0)
       .sort((a, b) => b.r - a.r || (a.u < b.u ? -1 : 1)).slice(0, this.o.topK);
-    const online: Example[] = [];
+    const online: { vector: Map<number, number>; label: number }[] = [];
+    const space = this.model.space;
     for (const { i } of top) {
       const p = nodes[i];
+      p.vectors ??= p.parsed.map((l) => space.vectorize(linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.title })));
       p.links.forEach((l, k) => {
         const v = index.get(l);
         if (v === undefined) return; // not crawled yet: its Q is unknown
-        online.push({ tokens: p.linkFeatures![k], label: binOf(this.model.bins, V[v]) });
+        online.push({ vector: p.vectors![k], label: binOf(this.model.bins, V[v]) });
       });
     }
     if (!online.length) return;
     this.counters.retrainings++;
     this.counters.onlineExamples = online.length;
     // offline counts + online counts over the offline feature space (see LinkClassifier.fromCounts)
-    const on = LinkClassifier.count(this.model.space, online, this.model.classes);
+    const on = LinkClassifier.countVectors(space.size, online, this.model.classes);
     const sum: NbCounts = {
       classCounts: this.offlineCounts.classCounts.map((x, c) => x + on.classCounts[c]),
       featureCounts: this.offlineCounts.featureCounts.map((row, c) => row.map((x, j) => x + on.featureCounts[c][j])),

@@ -49,8 +49,9 @@ export class Topic {
   }
 
   private norm(): number {
-    // |q| changes with idf, i.e. with every document; recomputed lazily, once per document
-    if (this.qNormAt !== this.docs) {
+    // |q| changes with idf, i.e. with every document: recomputed after each of the first 100
+    // documents, then whenever the document count has grown by 1% (idf moves less than that)
+    if (this.qNormAt < 0 || this.docs - this.qNormAt >= Math.max(1, Math.floor(this.qNormAt / 100))) {
       let s = 0;
       for (const [w, tf] of this.kw) { const x = tf * this.idf(w); s += x * x; }
       this.qNorm = Math.sqrt(s);
