@@ -16,8 +16,8 @@ export interface ArchivedEntry {
   type: 'response' | 'revisit' | 'resource';
   status: number;
   date: string;
-  /** For revisits: key (uri + ' ' + date) of the response they refer to, or the uri alone. */
-  refersTo?: string;
+  /** For revisits: index of the capture they refer to (-1: none). */
+  ref: number;
 }
 
 export interface ArchivedResponse {
@@ -40,9 +40,36 @@ export function archiveKey(url: string): string | null {
 // headers that described the archived transfer, not the payload we serve
 const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'connection', 'keep-alive']);
 
+/** Growable columns of the index: about 40 bytes an entry besides the URL key. */
+class Columns {
+  file = new Uint16Array(1024);
+  offset = new Float64Array(1024);
+  length = new Float64Array(1024);
+  type = new Uint8Array(1024);
+  status = new Uint16Array(1024);
+  date = new Float64Array(1024);
+  /** For revisits: index of the capture referred to (resolved after indexing), else -1. */
+  ref = new Int32Array(1024);
+  n = 0;
+  push(): number {
+    if (this.n === this.file.length) {
+      const grow = <T extends Uint16Array | Float64Array | Uint8Array | Int32Array>(a: T): T => { const b = new (a.constructor as new (n: number) => T)(a.length * 2); b.set(a); return b; };
+      this.file = grow(this.file); this.offset = grow(this.offset); this.length = grow(this.length);
+      this.type = grow(this.type); this.status = grow(this.status); this.date = grow(this.date); this.ref = grow(this.ref);
+    }
+    return this.n++;
+  }
+}
+
+const TYPES = ['response', 'revisit', 'resource'] as const;
+
 export class WarcArchive {
-  private readonly byUrl = new Map<string, ArchivedEntry>();
-  private readonly byUrlDate = new Map<string, ArchivedEntry>();
+  private readonly c = new Columns();
+  /** URL key -> index of its latest capture. */
+  private readonly byUrl = new Map<string, number>();
+  /** Earlier captures of URLs captured more than once (rare), for revisits that refer to them. */
+  private readonly older = new Map<string, number[]>();
+  private readonly pendingRefs: { i: number; key: string; date: number }[] = [];
   records = 0;
 
   private constructor(readonly files: readonly string[]) {}
@@ -50,6 +77,7 @@ export class WarcArchive {
   static async open(files: readonly string[]): Promise<WarcArchive> {
     const a = new WarcArchive(files);
     for (let f = 0; f < files.length; f++) await a.indexFile(f);
+    a.resolveRefs();
     return a;
   }
 
@@ -63,21 +91,40 @@ export class WarcArchive {
       if (!uri || (type !== 'response' && type !== 'revisit' && type !== 'resource')) continue;
       const key = archiveKey(uri);
       if (!key) continue;
-      const date = record.warcDate ?? '';
-      const info = record.getResponseInfo();
-      const status = type === 'resource' ? 200 : Number(info?.status ?? 200);
-      const entry: ArchivedEntry = { file: f, offset: parser.offset, length: parser.recordLength, type, status, date };
+      const c = this.c;
+      const i = c.push();
+      c.file[i] = f;
+      c.offset[i] = parser.offset;
+      c.length[i] = parser.recordLength;
+      c.type[i] = TYPES.indexOf(type);
+      c.status[i] = type === 'resource' ? 200 : Number(record.getResponseInfo()?.status ?? 200);
+      c.date[i] = Date.parse(record.warcDate ?? '') || 0;
+      c.ref[i] = -1;
       if (type === 'revisit') {
-        const ref = record.warcRefersToTargetURI ?? uri;
-        const refDate = record.warcRefersToDate;
-        entry.refersTo = refDate ? `${archiveKey(ref)} ${refDate}` : archiveKey(ref) ?? undefined;
-      } else {
-        this.byUrlDate.set(`${key} ${date}`, entry);
+        const refKey = archiveKey(record.warcRefersToTargetURI ?? uri) ?? key;
+        this.pendingRefs.push({ i, key: refKey, date: Date.parse(record.warcRefersToDate ?? '') || NaN });
       }
-      // the latest capture of a URL wins
+      // the latest capture of a URL wins; earlier ones stay reachable for revisits
       const prev = this.byUrl.get(key);
-      if (!prev || prev.date <= date) this.byUrl.set(key, entry);
+      if (prev === undefined) this.byUrl.set(key, i);
+      else {
+        const [keep, old] = c.date[prev] <= c.date[i] ? [i, prev] : [prev, i];
+        this.byUrl.set(key, keep);
+        const list = this.older.get(key) ?? [];
+        list.push(old);
+        this.older.set(key, list);
+      }
     }
+  }
+
+  /** A revisit refers to the capture of its target with the given date, else to the latest non-revisit one. */
+  private resolveRefs(): void {
+    const c = this.c;
+    for (const { i, key, date } of this.pendingRefs) {
+      const candidates = [this.byUrl.get(key), ...(this.older.get(key) ?? [])].filter((x): x is number => x !== undefined && c.type[x] !== 1);
+      c.ref[i] = candidates.find((x) => c.date[x] === date) ?? candidates.sort((a, b) => c.date[b] - c.date[a])[0] ?? -1;
+    }
+    this.pendingRefs.length = 0;
   }
 
   get size(): number {
@@ -86,7 +133,13 @@ export class WarcArchive {
 
   lookup(url: string): ArchivedEntry | undefined {
     const key = archiveKey(url);
-    return key ? this.byUrl.get(key) : undefined;
+    const i = key === null ? undefined : this.byUrl.get(key);
+    return i === undefined ? undefined : this.entry(i);
+  }
+
+  private entry(i: number): ArchivedEntry {
+    const c = this.c;
+    return { file: c.file[i], offset: c.offset[i], length: c.length[i], type: TYPES[c.type[i]], status: c.status[i], date: new Date(c.date[i]).toISOString(), ref: c.ref[i] };
   }
 
   /** Archived URLs (optionally of one host), sorted. */
@@ -127,10 +180,7 @@ export class WarcArchive {
     const e = this.lookup(url);
     if (!e) return null;
     const r = await this.readRecord(e);
-    if (e.type === 'revisit') {
-      const orig = e.refersTo ? this.byUrlDate.get(e.refersTo) ?? this.byUrl.get(e.refersTo.split(' ')[0]) : undefined;
-      if (orig && orig.type !== 'revisit') r.body = (await this.readRecord(orig)).body;
-    }
+    if (e.type === 'revisit' && e.ref >= 0) r.body = (await this.readRecord(this.entry(e.ref))).body;
     return r;
   }
 }
