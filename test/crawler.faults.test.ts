@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
 import { resolveConfig } from '../sim/config.ts';
-import { Renderer } from '../sim/content.ts';
 import { html, localServer } from './local-server.ts';
 import { startWeb } from './helpers.ts';
 
