@@ -520,8 +520,8 @@ export class CrawlEngine {
     const why = this.scope.check(new URL(target));
     if (why) { this.s.outOfScope[why]++; return target; }
     if (!this.seen.add(target)) {
-      // a target already seen: a loop through the frontier, or a page we have anyway
-      if (this.isLoop(target, chain)) { this.s.redirectLoops++; this.count(this.s.errors, 'CRAWL_ERR_REDIRECT_LOOP'); } else this.s.duplicates++;
+      // a target already queued or fetched by another way (a loop through the chain returned above)
+      this.s.duplicates++;
       return target;
     }
     this.redirectChains.set(target, chain);
@@ -532,10 +532,6 @@ export class CrawlEngine {
 
   private requestHeaders(): Record<string, string> {
     return { 'user-agent': this.settings.userAgent, accept: ACCEPT };
-  }
-
-  private isLoop(target: string, chain: string[]): boolean {
-    return chain.includes(target);
   }
 
   // parent URLs by sequence number: kept for the pages whose links may still be in the frontier
