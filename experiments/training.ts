@@ -16,6 +16,18 @@ import { calibrateAdaptive, pageTokens, type Calibration } from '../crawler/focu
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
 
+/**
+ * Part of every model's cache key: a hash of the code that trains models, so a change to
+ * features, Q-values, Naive Bayes or calibration never reuses a model trained by older code.
+ */
+const TRAINING_CODE = (() => {
+  const h = createHash('sha256');
+  for (const f of ['features.ts', 'nb.ts', 'qvalue.ts', 'text.ts', 'topic.ts', 'training.ts', 'calibrate.ts']) h.update(readFileSync(new URL(`../crawler/focused/${f}`, import.meta.url)));
+  h.update(readFileSync(new URL(import.meta.url)));
+  h.update(readFileSync(new URL('../crawler/parser.ts', import.meta.url)));
+  return h.digest('hex').slice(0, 12);
+})();
+
 export function sitePages(web: Web, host: string, renderer = new Renderer(web)): LabelledPage[] {
   const site = web.siteByHost(host);
   if (!site) throw new Error(`no site ${host}`);
@@ -58,7 +70,7 @@ export class TrainingData {
   models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string, offlineSample = 3000): TrainedModels {
     const others = this.hosts.filter((h) => h !== heldOut);
     const kw = createHash('sha256').update(keywords.join('\n')).digest('hex').slice(0, 12);
-    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, kw, v: 2 })).digest('hex').slice(0, 20);
+    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, kw, code: TRAINING_CODE })).digest('hex').slice(0, 20);
     const file = cacheDir ? join(cacheDir, `model-${key}.json`) : null;
     if (file && existsSync(file)) {
       // the cache holds what a crawl needs: the classifier, the thresholds and the offline sample

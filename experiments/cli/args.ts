@@ -1,6 +1,14 @@
 /** Shared by the experiments/ commands: one-line errors with exit code 2, and strict parseArgs. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
+// output piped into head or a closed pager: stop quietly instead of crashing on EPIPE
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
+
 export function fail(message: string): never {
   process.stderr.write(`error: ${message}\n`);
   process.exit(2);

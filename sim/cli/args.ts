@@ -7,6 +7,14 @@ import { ConfigError, loadConfig, type WebConfig } from '../config.ts';
 
 export const DEFAULT_WEB = 'data/webs/paper.json';
 
+// output piped into head or a closed pager: stop quietly instead of crashing on EPIPE
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+}
+
 export function fail(message: string): never {
   process.stderr.write(`error: ${message}\n`);
   process.exit(2);
