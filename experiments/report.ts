@@ -45,9 +45,10 @@ function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[]): string {
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
   L.push('## Setup', '');
-  L.push(`- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
-  L.push(`- Strategies: ${strategies.join(', ')}; ${cfg.budget} pages per run, deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x department).`);
-  L.push(`- Future value and adaptive: leave-one-site-out (each department crawled with a classifier trained on the other departments of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`);
+  if (cfg.archive) L.push(`- Web: replayed archive ${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
+  else L.push(`- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
+  L.push(`- Strategies: ${strategies.join(', ')}; ${cfg.budget} pages per run, deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`);
+  L.push(`- Future value and adaptive: leave-one-site-out (each site crawled with a classifier trained on the other sites of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`);
   L.push(`- Metrics every ${cfg.every} pages: recall = relevant documents fetched / relevant documents of the department (ground truth), precision (harvest rate) = relevant fetched / pages fetched; mean and 95% confidence interval (Student t) over runs. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`);
   L.push(`- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`npm run experiment -- ${cfg.name}\`.`, '');
   L.push('## Figures', '', '![recall](fig-recall.png)', '', '![precision](fig-precision.png)', '');
