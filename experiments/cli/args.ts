@@ -1,18 +1,11 @@
-/** Shared by the experiments/ commands: one-line errors with exit code 2, and strict parseArgs. */
+/**
+ * Shared by the experiments/ commands: one-line errors with exit code 2 (and the quiet exit on
+ * EPIPE) come from the sim commands' helper; strict parseArgs for positional-taking commands.
+ */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { fail } from '../../sim/cli/args.ts';
 
-// output piped into head or a closed pager: stop quietly instead of crashing on EPIPE
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
-}
-
-export function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n`);
-  process.exit(2);
-}
+export { fail };
 
 /** parseArgs in strict mode; a bad flag ends the process with one line and exit code 2. */
 export function parseOrFail<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
