@@ -9,16 +9,16 @@
  * order and the same log, whatever the timing.
  */
 import type { Dispatcher } from 'undici';
-import { CrawlError, toCrawlError } from './errors.ts';
+import { CrawlError } from './errors.ts';
 import { ACCEPT, Fetcher, type FetchResult } from './fetcher.ts';
 import { Frontier, type QueueEntry } from './frontier.ts';
 import { HostState } from './hosts.ts';
 import { Journal, recover, type LogEntry } from './journal.ts';
 import { crawlerDispatcher, parseResolveRule } from './net.ts';
 import { contentTypeOf, parseBody, type ParsedLink } from './parser.ts';
-import { RobotsRules, ROBOTS_MIN_BYTES } from './robots.ts';
+import type { RobotsRules } from './robots.ts';
+import { politeFetch, robotsFor, sleep, type GateContext } from './polite.ts';
 import { Scope, type OutOfScope } from './scope.ts';
-import { watchSend } from './sendtime.ts';
 import type { WarcSink } from './warc.ts';
 import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
 import type { PageView, Strategy } from './strategy.ts';
@@ -76,7 +76,6 @@ type Outcome =
   | { kind: 'robots'; entry: QueueEntry }
   | { kind: 'skipped'; entry: QueueEntry };
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class CrawlEngine {
   readonly settings: CrawlSettings;
@@ -85,6 +84,7 @@ export class CrawlEngine {
   private readonly dispatcher: Dispatcher;
   private readonly ownDispatcher: boolean;
   private readonly scope: Scope;
+  private readonly gate: GateContext;
   private readonly frontier = new Frontier();
   private readonly seen = new FingerprintSet();
   private readonly hosts = new Map<string, HostState>();
@@ -114,6 +114,14 @@ export class CrawlEngine {
       maxRedirects: 0,
     });
     this.journal = opts.outDir ? new Journal(opts.outDir, !!opts.resume) : null;
+    this.gate = {
+      fetcher: this.fetcher,
+      settings,
+      scope: this.scope,
+      backoff: (attempt) => this.backoff(attempt),
+      onResponse: (url, res) => this.opts.warc?.record(url, res, this.requestHeaders()),
+      onRobotsFetch: () => { this.s.robotsFetches++; },
+    };
     this.jitterState = settings.seed | 1;
     this.s = {
       pages: 0, bytes: 0, elapsedMs: 0, pagesPerSec: 0, statuses: {}, errors: {},
@@ -327,37 +335,8 @@ export class CrawlEngine {
     const rules = await this.robotsFor(h, entry.url);
     if (h.skipped) return { kind: 'skipped', entry };
     if (!rules.isAllowed(entry.url)) return { kind: 'robots', entry };
-    const t0 = performance.now();
-    let attempts = 0;
-    for (;;) {
-      attempts++;
-      const watch = await h.acquire();
-      let res: FetchResult;
-      try {
-        res = await watchSend(watch, () => this.fetcher.fetch(entry.url, 0));
-      } catch (e) {
-        h.release(watch, null, null);
-        const err = toCrawlError(e);
-        if (attempts <= this.settings.retries) {
-          await sleep(this.backoff(attempts));
-          continue;
-        }
-        return { kind: 'failed', entry, error: err, attempts, ms: performance.now() - t0 };
-      }
-      h.release(watch, res.latencyMs, res.status);
-      if ((res.status === 429 || res.status === 503) && res.retryAfterMs !== undefined) {
-        if (res.retryAfterMs > this.settings.maxRetryAfterSec * 1000) {
-          return { kind: 'failed', entry, error: new CrawlError('CRAWL_ERR_HTTP', `Retry-After ${Math.round(res.retryAfterMs / 1000)} s exceeds the maximum`), attempts, ms: performance.now() - t0 };
-        }
-        h.backoff(res.retryAfterMs);
-        // a 429 is the server asking us to slow down, not a failure of this URL: no retry limit below 10
-        if (attempts <= Math.max(this.settings.retries, 10)) continue;
-      } else if (res.status >= 500 && attempts <= this.settings.retries) {
-        await sleep(this.backoff(attempts));
-        continue;
-      }
-      return { kind: 'fetched', entry, res, attempts, ms: performance.now() - t0 };
-    }
+    const o = await politeFetch(this.gate, h, entry.url);
+    return o.ok ? { kind: 'fetched', entry, res: o.res, attempts: o.attempts, ms: o.ms } : { kind: 'failed', entry, error: o.error, attempts: o.attempts, ms: o.ms };
   }
 
   /** Exponential backoff with jitter (the jitter only moves timing, never results). */
@@ -368,64 +347,9 @@ export class CrawlEngine {
   }
 
   private robotsFor(h: HostState, url: string): Promise<RobotsRules> {
-    if (h.robots && !h.robots.expired) return Promise.resolve(h.robots);
-    if (!h.robotsPending) {
-      const origin = new URL(url).origin;
-      h.robotsPending = this.fetchRobots(h, origin).then((r) => {
-        h.robots = r;
-        h.robotsPending = null;
-        const delay = r.crawlDelaySec();
-        if (delay !== undefined) {
-          if (delay > this.settings.maxCrawlDelaySec) {
-            h.skipped = `Crawl-delay ${delay} s exceeds the maximum of ${this.settings.maxCrawlDelaySec} s`;
-            this.s.skippedHosts.push({ host: h.name, reason: h.skipped, urlsDropped: this.frontier.dropHost(h.name) });
-          } else {
-            h.crawlDelayMs = delay * 1000;
-            h.backoff(h.crawlDelayMs); // the robots.txt request itself counts
-          }
-        }
-        return r;
-      });
-    }
-    return h.robotsPending;
-  }
-
-  /** robots.txt through the host's politeness gate, each redirect hop as its own request (at most 5, in scope). */
-  private async fetchRobots(h: HostState, origin: string): Promise<RobotsRules> {
-    const agent = RobotsRules.token(this.settings.userAgent);
-    const robotsUrl = `${origin}/robots.txt`;
-    const fetcher = new Fetcher(this.dispatcher, { ...this.settings, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, this.settings.maxBodyBytes), maxRedirects: 0 });
-    for (let attempt = 0; ; attempt++) {
-      let url = robotsUrl;
-      const chain: string[] = [];
-      for (;;) {
-        const watch = await h.acquire();
-        this.s.robotsFetches++;
-        let res: FetchResult;
-        try {
-          res = await watchSend(watch, () => fetcher.fetch(url, 0));
-        } catch {
-          h.release(watch, null, null);
-          break; // network error: retry below
-        }
-        h.release(watch, res.latencyMs, res.status);
-        this.opts.warc?.record(url, res, this.requestHeaders());
-        const loc = res.headers.location;
-        if (res.status >= 300 && res.status < 400 && loc) {
-          const next = normalizeUrl(loc, url, this.settings);
-          // RFC 9309: follow at least five redirects; a target out of scope is not fetched (treated as unavailable: 4xx)
-          if (!next || chain.length >= 5 || chain.includes(next) || next === robotsUrl) return RobotsRules.fromResponse(robotsUrl, 404, '', agent);
-          if (this.scope.check(new URL(next)) !== null) return RobotsRules.fromResponse(robotsUrl, 404, '', agent);
-          chain.push(next);
-          url = next;
-          continue;
-        }
-        if (res.status < 500) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent);
-        break; // 5xx: retry below
-      }
-      if (attempt >= this.settings.robotsRetries) return RobotsRules.unreachable(agent);
-      await sleep(this.backoff(attempt + 1));
-    }
+    return robotsFor(this.gate, h, url, (host) => {
+      this.s.skippedHosts.push({ host: host.name, reason: host.skipped!, urlsDropped: this.frontier.dropHost(host.name) });
+    });
   }
 
   private handle(o: Outcome): void {

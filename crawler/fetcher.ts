@@ -44,17 +44,28 @@ export function parseRetryAfter(v: string | undefined, now = Date.now()): number
   return Number.isNaN(t) ? undefined : Math.max(0, t - now);
 }
 
+/** A request other than a plain GET (a form submission). Redirects after it are followed with GET. */
+export interface RequestBody {
+  method: 'POST';
+  body: string;
+  contentType: string;
+}
+
 export const ACCEPT = 'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5';
 
 export class Fetcher {
   constructor(private readonly dispatcher: Dispatcher, private readonly opts: FetchOptions) {}
 
+  dispatcherOf(): Dispatcher {
+    return this.dispatcher;
+  }
+
   /** Throws CrawlError (TIMEOUT, NETWORK, REDIRECT_LOOP, TOO_MANY_REDIRECTS); HTTP errors are results. */
-  async fetch(url: string, maxRedirects = this.opts.maxRedirects, canFollow: (url: string) => boolean = () => true): Promise<FetchResult> {
+  async fetch(url: string, maxRedirects = this.opts.maxRedirects, canFollow: (url: string) => boolean = () => true, post?: RequestBody): Promise<FetchResult> {
     const chain: string[] = [];
     let current = url;
     for (;;) {
-      const res = await this.once(current);
+      const res = await this.once(current, chain.length ? undefined : post);
       const loc = res.headers.location;
       if (res.status >= 300 && res.status < 400 && loc && maxRedirects > 0) {
         let next: string;
@@ -74,14 +85,15 @@ export class Fetcher {
     }
   }
 
-  private async once(url: string): Promise<Omit<FetchResult, 'redirects'>> {
+  private async once(url: string, post?: RequestBody): Promise<Omit<FetchResult, 'redirects'>> {
     const t0 = performance.now();
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
         dispatcher: this.dispatcher,
-        method: 'GET',
-        headers: { 'user-agent': this.opts.userAgent, accept: ACCEPT },
+        method: post ? post.method : 'GET',
+        headers: post ? { 'user-agent': this.opts.userAgent, accept: ACCEPT, 'content-type': post.contentType } : { 'user-agent': this.opts.userAgent, accept: ACCEPT },
+        body: post?.body,
         headersTimeout: this.opts.headersTimeoutMs,
         bodyTimeout: this.opts.bodyTimeoutMs,
       });

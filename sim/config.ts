@@ -7,6 +7,8 @@
  * ../shared/reference.md, section 2, and the README's "Synthetic web" section).
  */
 import { readFileSync } from 'node:fs';
+import { DEEP_KINDS } from './deepweb/db.ts';
+import type { DeepSiteConfig } from './deepweb/site.ts';
 
 export type RobotsProfile = 'standard' | 'trap-blocked' | 'tricky' | 'crawl-delay' | 'crawl-delay-long' | 'missing' | 'error' | 'redirect';
 export type BackgroundKind = 'offtopic' | 'mixed' | 'directory' | 'conference' | 'publisher' | 'personal';
@@ -105,6 +107,11 @@ export interface WebConfig {
     oversizedRate: number;
     oversizedBytes: number;
   };
+  /**
+   * Vertical search sites behind forms (deep-web experiments). Each is linked from the home
+   * pages of the background directory sites, so crawling finds its form.
+   */
+  deepweb: { sites: DeepSiteConfig[] };
   /** Bands the generated web's statistics must fall in (checked by sim:stats and the tests). */
   targets: {
     inDegreeExponent: [number, number];
@@ -116,6 +123,9 @@ export interface WebConfig {
     anchorNamesTopic: [number, number];
   };
 }
+
+/** Defaults of one search site: 10 result pages of 20 (a top-200 cap), no rate limit. */
+const DEEP_SITE_DEFAULTS: Omit<DeepSiteConfig, 'host'> = { kind: 'jobs', records: 10_000, pageSize: 20, maxPages: 10, minGapMs: 0 };
 
 const dept = (host: string, name: string, pages: number, groups: number, extra: Partial<DepartmentConfig> = {}): DepartmentConfig => ({
   host, name, pages, groups, robots: 'standard', charset: 'utf-8', sessionIds: false, minGapMs: 0, ...extra,
@@ -172,6 +182,7 @@ export const DEFAULTS: WebConfig = {
     oversizedRate: 0.001,
     oversizedBytes: 3_000_000,
   },
+  deepweb: { sites: [] },
   targets: {
     inDegreeExponent: [1.8, 2.6],
     meanOutDegree: [8, 15],
@@ -287,6 +298,22 @@ export function validate(c: WebConfig): WebConfig {
   for (const k of ['transientErrorRate', 'slowRate', 'malformedRate', 'oversizedRate'] as const) num(f[k], `faults.${k}`, 0, 0.5);
   num(f.slowMs, 'faults.slowMs', 0, 60_000, true);
   num(f.oversizedBytes, 'faults.oversizedBytes', 1_000, 100_000_000, true);
+  if (!isObject(c.deepweb) || !Array.isArray(c.deepweb.sites)) throw new ConfigError('deepweb.sites: expected a list of search sites');
+  c.deepweb.sites.forEach((d0, i) => {
+    const p = `deepweb.sites[${i}]`;
+    if (!isObject(d0)) throw new ConfigError(`${p}: expected an object`);
+    const d = { ...DEEP_SITE_DEFAULTS, ...(d0 as object) } as DeepSiteConfig;
+    c.deepweb.sites[i] = d;
+    for (const k of Object.keys(d0)) if (!['kind', 'host', 'records', 'pageSize', 'maxPages', 'minGapMs'].includes(k) && !k.startsWith('_')) throw new ConfigError(`${p}.${k}: unknown field`);
+    if (!DEEP_KINDS.includes(d.kind)) throw new ConfigError(`${p}.kind: "${d.kind}" is not one of ${DEEP_KINDS.join(', ')}`);
+    if (typeof d.host !== 'string' || !HOST_RE.test(d.host)) throw new ConfigError(`${p}.host: "${d.host}" must be a lowercase hostname ending in .test`);
+    if (hosts.has(d.host)) throw new ConfigError(`${p}.host: "${d.host}" is used twice`);
+    hosts.add(d.host);
+    num(d.records, `${p}.records`, 1_000, 1_000_000, true);
+    num(d.pageSize, `${p}.pageSize`, 1, 500, true);
+    num(d.maxPages, `${p}.maxPages`, 1, 1000, true);
+    num(d.minGapMs, `${p}.minGapMs`, 0, 60_000);
+  });
   return c;
 }
 

@@ -39,6 +39,8 @@ export interface RenderedPage {
 export class Renderer {
   private readonly titles: Memo<string>;
   private readonly paths: Memo<string>;
+  /** Extra list items per page id (links into the deep-web search sites). */
+  readonly extraItems = new Map<number, string[]>();
   constructor(readonly web: Web) {
     this.titles = new Memo(web.n);
     this.paths = new Memo(web.n);
@@ -306,6 +308,8 @@ export class Renderer {
         ? `<LI>${before} <A HREF=${href}>${anchor}</A> ${after}`
         : `<li>${before} <a href="${href}">${anchor}</a> ${after}</li>`);
     }
+    const extra = this.extraItems.get(id);
+    if (extra) items.push(...extra);
     if (w.kind[id] === Kind.Personal && unit(w.seed, id, 22) < 0.5) items.push(`<li><img src="/images/portrait-${w.local(id)}.jpg" alt="me"></li>`);
     const meta = site.charset === 'utf-8' ? '<meta charset="utf-8">' : `<meta http-equiv="Content-Type" content="text/html; charset=${site.charset}">`;
     // one join at the end gives a flat string, which sockets write far faster than a rope

@@ -12,6 +12,7 @@ import { hash32, unit } from './rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
 import { listenLoopback } from './listen.ts';
 import { AuditBook, type HostAudit } from './audit.ts';
+import { DeepSite } from './deepweb/site.ts';
 
 export type { HostAudit } from './audit.ts';
 
@@ -37,6 +38,9 @@ export class SimServer {
   private readonly book = new AuditBook();
   private attempts: Uint8Array;
   private readonly robots = new Map<string, { parser: Robots | null; disallowAll: boolean }>();
+  /** The web's vertical search sites by host (their record databases are the ground truth). */
+  readonly deepSites = new Map<string, DeepSite>();
+  private readonly deepRobots = new Map<string, Robots>();
 
   private constructor(web: Web, opts: SimServerOptions) {
     this.web = web;
@@ -45,7 +49,14 @@ export class SimServer {
     this.staticBody = opts.staticBody ?? '<html><body>static</body></html>';
     this.staticPieces = this.staticBody.match(/[^]{1,8}/g) ?? [];
     this.attempts = new Uint8Array(web.n);
+    for (const cfg of web.config.deepweb.sites) {
+      this.deepSites.set(cfg.host, new DeepSite(cfg, web.seed));
+      this.deepRobots.set(cfg.host, parseRobots(`http://${cfg.host}/robots.txt`, 'User-agent: *\nDisallow: /admin/\n'));
+    }
+    this.linkDeepSites();
     this.app = Fastify({ logger: false, bodyLimit: 1 << 20 });
+    // search forms post urlencoded bodies; the deep-web handler parses them itself
+    this.app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
     this.app.route({ method: ['GET', 'POST'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
   }
 
@@ -79,6 +90,38 @@ export class SimServer {
     return simDispatcher(this.port, options);
   }
 
+  /** Directory sites' home pages list the search sites (every one of them, so each is reachable). */
+  private linkDeepSites(): void {
+    if (!this.deepSites.size) return;
+    const items = [...this.deepSites.values()].map((d) => `<li>Search service: <a href="http://${d.host}/">${d.cfg.kind} search at ${d.host}</a></li>`);
+    const homes = this.web.sites.filter((s) => s.kind === 'directory').map((s) => s.first);
+    // a web without directory sites links them from the first department's home instead
+    for (const home of homes.length ? homes : [this.web.sites[0].first]) this.renderer.extraItems.set(home, items);
+  }
+
+  private deep(req: FastifyRequest, reply: FastifyReply, d: DeepSite, host: string): void {
+    const url = req.url;
+    const qi = url.indexOf('?');
+    const path = qi < 0 ? url : url.slice(0, qi);
+    const disallowed = path !== '/robots.txt' && !!this.deepRobots.get(host)!.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? ''));
+    const gap = this.book.begin(host, disallowed, reply.raw);
+    if (this.faults && gap < d.cfg.minGapMs * 0.9) {
+      this.book.sent(host, 429, 0);
+      reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(d.cfg.minGapMs / 1000)))).type('text/plain').send('slow down\n');
+      return;
+    }
+    let params: URLSearchParams;
+    if (req.method === 'POST') {
+      const b = req.body;
+      params = new URLSearchParams(typeof b === 'string' ? b : b && typeof b === 'object' ? (b as Record<string, string>) : '');
+    } else params = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
+    const page = d.handle(req.method, path, params);
+    this.book.sent(host, page.status, page.body.length);
+    reply.code(page.status).header('content-type', page.contentType);
+    for (const [k, v] of Object.entries(page.headers ?? {})) reply.header(k, v);
+    reply.send(page.body);
+  }
+
   private robotsOf(site: Site): { parser: Robots | null; disallowAll: boolean } {
     let r = this.robots.get(site.host);
     if (!r) {
@@ -92,6 +135,8 @@ export class SimServer {
   private handle(req: FastifyRequest, reply: FastifyReply): void {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     if (!host.endsWith('.test')) return this.admin(req, reply);
+    const deep = this.deepSites.get(host);
+    if (deep) return this.deep(req, reply, deep, host);
     const site = this.web.siteByHost(host);
     if (!site) {
       reply.code(404).type('text/plain').send(`unknown host ${host}\n`);
@@ -171,7 +216,7 @@ export class SimServer {
     // the static body rebuilt from pieces on every request: what any generated page costs to send
     if (path === '/_sim/fresh') return void reply.type('text/html; charset=utf-8').send(this.staticPieces.join(''));
     if (path === '/_sim/audit') return void reply.send(this.audit());
-    if (path === '/_sim/hosts') return void reply.send(this.web.sites.map((s) => ({ host: s.host, kind: s.kind, pages: s.count, robots: s.robots })));
+    if (path === '/_sim/hosts') return void reply.send([...this.web.sites.map((s) => ({ host: s.host, kind: s.kind, pages: s.count, robots: s.robots })), ...[...this.deepSites.values()].map((d) => ({ host: d.host, kind: `search:${d.cfg.kind}`, records: d.db.n }))]);
     if (path === '/_sim/reset' && req.method === 'POST') { this.reset(); return void reply.send({ ok: true }); }
     reply.code(404).type('text/plain').send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset, /_sim/static, /_sim/fresh\n');
   }

@@ -1,0 +1,329 @@
+/**
+ * Record databases behind the synthetic web's search forms: jobs, flights and a paper
+ * catalogue, generated column by column from (seed, host) so the same config gives the same
+ * records. Attribute values are Zipf-skewed and correlated (a category favours a few
+ * industries, an airport flies to a few destinations, subjects cluster in recent years), so
+ * most combinations of form inputs match nothing, as on real vertical search sites.
+ *
+ * Domain sizes that are open-ended in reality (cities, airports) grow with the cube root of
+ * the database size: the brute-force Cartesian product then grows faster than the database.
+ */
+import { fastRng, hash32, seedNumber, ZipfSampler, type Rng } from '../rng.ts';
+import { loadVocab } from '../vocab.ts';
+
+export type DeepKind = 'jobs' | 'flights' | 'catalogue';
+export const DEEP_KINDS: readonly DeepKind[] = ['jobs', 'flights', 'catalogue'];
+
+/** A categorical attribute: the record column holds an index into `values`. */
+export interface Attribute {
+  name: string;
+  label: string;
+  values: string[];
+  column: Uint16Array;
+}
+
+export interface Query {
+  /** attribute name -> value index */
+  eq: Map<string, number>;
+  /** Numeric range on `year` (catalogue). */
+  yearFrom?: number;
+  yearTo?: number;
+  /** Keywords, all of which must occur in the record's text. */
+  words: string[];
+}
+
+export type SortKey = 'relevance' | 'date' | 'price';
+
+const JOB_HEADS = ['engineer', 'analyst', 'manager', 'specialist', 'consultant', 'developer', 'assistant', 'coordinator', 'technician', 'director', 'designer', 'administrator', 'researcher', 'officer', 'advisor', 'intern'];
+const INDUSTRIES = ['software', 'finance', 'healthcare', 'education', 'retail', 'manufacturing', 'government', 'media', 'energy', 'transport', 'hospitality', 'telecom', 'insurance', 'consulting', 'nonprofit', 'agriculture'];
+const CABINS = ['economy', 'premium', 'business', 'first'];
+const SYL = ['ka', 'lo', 'mi', 'ren', 'tor', 'va', 'bel', 'son', 'dor', 'fi', 'gra', 'hal', 'ix', 'jun', 'mar', 'nel', 'os', 'pra', 'quin', 'sar', 'tel', 'ul', 'ven', 'wick', 'yar', 'zen'];
+export const YEAR_MIN = 1970;
+export const YEAR_MAX = 2025;
+
+function placeName(i: number, salt: number): string {
+  const n = 2 + (hash32(i, salt) % 2);
+  let s = '';
+  for (let k = 0; k < n; k++) s += SYL[hash32(i, salt, k) % SYL.length];
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+/** n distinct names; a clash gets a numeric suffix ("Kalo 2"). */
+function uniqueNames(n: number, make: (i: number) => string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; out.length < n; i++) {
+    let v = make(i);
+    if (seen.has(v)) v = `${v} ${out.length}`;
+    seen.add(v);
+    out.push(v);
+  }
+  return out;
+}
+
+/** A seeded permutation, so the most popular value is not always the first option. */
+function permutation(n: number, r: Rng): Uint16Array {
+  const p = new Uint16Array(n);
+  for (let i = 0; i < n; i++) p[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    const t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+  }
+  return p;
+}
+
+/** domain size growing with the cube root of the database: 1,000 -> base, 100,000 -> ~4.6 x base */
+export function scaledDomain(records: number, base: number, max: number): number {
+  return Math.max(4, Math.min(max, Math.round(base * Math.cbrt(records / 1000))));
+}
+
+export class RecordDb {
+  readonly kind: DeepKind;
+  readonly n: number;
+  readonly attrs: Attribute[] = [];
+  /** Day offset (0 = newest) used by sort=date and shown as a date. */
+  readonly day: Uint16Array;
+  /** Price or salary, used by sort=price. */
+  readonly price: Uint32Array;
+  readonly year: Uint16Array | null;
+  /** Text words of each record (CSR over `dict`); empty for kinds without a text box. */
+  readonly dict: string[] = [];
+  readonly textStart: Int32Array;
+  readonly textWords: Int32Array;
+  readonly titleLen: Uint8Array;
+  private readonly postings = new Map<string, Int32Array[]>();
+  private readonly wordIndex = new Map<string, number>();
+  private wordPostings: Int32Array[] = [];
+
+  constructor(kind: DeepKind, records: number, seed: number | string, host: string) {
+    this.kind = kind;
+    this.n = records;
+    const base = hash32(seedNumber(seed), seedNumber(host));
+    const r = fastRng(base, 1);
+    const vocab = loadVocab(1.0);
+    this.day = new Uint16Array(records);
+    this.price = new Uint32Array(records);
+    this.titleLen = new Uint8Array(records);
+    const text: number[] = [];
+    const start = new Int32Array(records + 1);
+    const word = (w: string): number => {
+      let id = this.wordIndex.get(w);
+      if (id === undefined) {
+        id = this.dict.length;
+        this.dict.push(w);
+        this.wordIndex.set(w, id);
+      }
+      return id;
+    };
+    const commonZipf = vocab.commonZipf;
+    const addText = (i: number, title: string[], body: string[]): void => {
+      const ids = new Set<number>();
+      const ordered: number[] = [];
+      for (const w of [...title, ...body]) {
+        const id = word(w);
+        ordered.push(id);
+        ids.add(id);
+      }
+      this.titleLen[i] = title.length;
+      for (const id of ordered) text.push(id);
+      start[i + 1] = text.length;
+    };
+
+    if (kind === 'jobs') {
+      const topics = vocab.topics;
+      const catZ = new ZipfSampler(topics.length, 1.0);
+      const catPerm = permutation(topics.length, r);
+      const cities = uniqueNames(scaledDomain(records, 40, 2000), (i) => placeName(i, base ^ 7));
+      const cityZ = new ZipfSampler(cities.length, 1.1);
+      const cityPerm = permutation(cities.length, r);
+      const cat = new Uint16Array(records);
+      const ind = new Uint16Array(records);
+      const loc = new Uint16Array(records);
+      // each category favours three industries (80% of its jobs)
+      const favoured = topics.map((_, c) => [0, 1, 2].map((k) => hash32(base, c, k, 11) % INDUSTRIES.length));
+      for (let i = 0; i < records; i++) {
+        const c = catPerm[catZ.sample(r.next())];
+        cat[i] = c;
+        ind[i] = r.chance(0.8) ? favoured[c][r.chance(0.6) ? 0 : r.int(3)] : r.int(INDUSTRIES.length);
+        loc[i] = cityPerm[cityZ.sample(r.next())];
+        this.day[i] = r.int(90);
+        this.price[i] = 30_000 + 1000 * r.int(120) + (topics[c].computing ? 20_000 : 0);
+        const t = topics[c];
+        const title = [t.words[t.zipf.sample(r.next())], JOB_HEADS[r.int(JOB_HEADS.length)]];
+        const body: string[] = [];
+        for (let k = 0; k < 10; k++) body.push(r.chance(0.7) ? t.words[t.zipf.sample(r.next())] : vocab.common[commonZipf.sample(r.next())]);
+        addText(i, title, body);
+      }
+      this.attrs.push({ name: 'category', label: 'Category', values: topics.map((t) => t.label), column: cat });
+      this.attrs.push({ name: 'industry', label: 'Industry', values: [...INDUSTRIES], column: ind });
+      this.attrs.push({ name: 'location', label: 'Location', values: cities, column: loc });
+      this.year = null;
+    } else if (kind === 'flights') {
+      const A = scaledDomain(records, 24, 1500);
+      const codes = uniqueNames(A, (i) => {
+        const h = hash32(base, i, 13);
+        return String.fromCharCode(65 + (h % 26), 65 + ((h >>> 5) % 26), 65 + ((h >>> 10) % 26));
+      });
+      const popZ = new ZipfSampler(A, 1.0);
+      const perm = permutation(A, r);
+      // each airport flies to a few destinations (hubs to more): most (from, to) pairs never occur
+      const dests: number[][] = [];
+      for (let a = 0; a < A; a++) {
+        const rank = perm.indexOf(a);
+        const k = Math.min(A - 1, 3 + Math.round(12 / Math.sqrt(rank + 1)));
+        const set = new Set<number>();
+        for (let t = 0; set.size < k; t++) {
+          // popular airports first; after many draws fall back to a uniform pick so this ends
+          const d = t < 50 * k ? perm[popZ.sample(unitOf(base, a, t, 17))] : hash32(base, a, t, 18) % A;
+          if (d !== a) set.add(d);
+        }
+        dests.push([...set]);
+      }
+      const destZ = new Map<number, ZipfSampler>();
+      const from = new Uint16Array(records);
+      const to = new Uint16Array(records);
+      const cabin = new Uint16Array(records);
+      const date = new Uint16Array(records);
+      const cabinCdf = [0.7, 0.85, 0.97, 1];
+      for (let i = 0; i < records; i++) {
+        const f = perm[popZ.sample(r.next())];
+        const ds = dests[f];
+        let z = destZ.get(ds.length);
+        if (!z) destZ.set(ds.length, (z = new ZipfSampler(ds.length, 1.0)));
+        from[i] = f;
+        to[i] = ds[z.sample(r.next())];
+        const u = r.next();
+        cabin[i] = cabinCdf.findIndex((c) => u < c);
+        date[i] = r.int(28);
+        this.day[i] = date[i];
+        this.price[i] = Math.round((80 + r.int(400)) * [1, 1.6, 3.5, 6][cabin[i]]);
+        addText(i, [], []);
+      }
+      const dates = Array.from({ length: 28 }, (_, d) => new Date(Date.UTC(2027, 0, 4 + d)).toISOString().slice(0, 10));
+      this.attrs.push({ name: 'from', label: 'From', values: codes, column: from });
+      this.attrs.push({ name: 'to', label: 'To', values: codes, column: to });
+      this.attrs.push({ name: 'date', label: 'Date', values: dates, column: date });
+      this.attrs.push({ name: 'cabin', label: 'Cabin', values: CABINS, column: cabin });
+      this.year = null;
+    } else {
+      const subjects = vocab.topics.filter((t) => t.computing);
+      const subZ = new ZipfSampler(subjects.length, 0.8);
+      const subPerm = permutation(subjects.length, r);
+      const sub = new Uint16Array(records);
+      this.year = new Uint16Array(records);
+      for (let i = 0; i < records; i++) {
+        const s = subPerm[subZ.sample(r.next())];
+        sub[i] = s;
+        // publication years skew recent, and each subject has its own heyday (correlated inputs)
+        const peak = YEAR_MAX - (hash32(base, s, 19) % 25);
+        const y = Math.round(peak - Math.abs(gauss(r)) * 9 + (r.chance(0.2) ? r.int(10) : 0));
+        this.year[i] = Math.max(YEAR_MIN, Math.min(YEAR_MAX, y));
+        this.day[i] = YEAR_MAX - this.year[i];
+        this.price[i] = r.int(400);
+        const t = subjects[s];
+        const title: string[] = [];
+        for (let k = 0; k < 5; k++) title.push(t.words[t.zipf.sample(r.next())]);
+        const body: string[] = [];
+        for (let k = 0; k < 18; k++) body.push(r.chance(0.75) ? t.words[t.zipf.sample(r.next())] : vocab.common[commonZipf.sample(r.next())]);
+        addText(i, title, body);
+      }
+      this.attrs.push({ name: 'subject', label: 'Subject', values: subjects.map((t) => t.label), column: sub });
+    }
+    this.textStart = start;
+    this.textWords = Int32Array.from(text);
+    for (const a of this.attrs) this.postings.set(a.name, invert(a.column, a.values.length));
+    if (this.textWords.length) this.buildWordPostings();
+  }
+
+  private buildWordPostings(): void {
+    const lists: number[][] = this.dict.map(() => []);
+    for (let i = 0; i < this.n; i++) {
+      let last = -1;
+      const ids = [...new Set(this.textWords.subarray(this.textStart[i], this.textStart[i + 1]))].sort((a, b) => a - b);
+      for (const id of ids) if (id !== last) { lists[id].push(i); last = id; }
+    }
+    this.wordPostings = lists.map((l) => Int32Array.from(l));
+  }
+
+  attr(name: string): Attribute | undefined {
+    return this.attrs.find((a) => a.name === name);
+  }
+
+  hasText(): boolean {
+    return this.textWords.length > 0;
+  }
+
+  /** Words of record i (title first). */
+  words(i: number): string[] {
+    const out: string[] = [];
+    for (let k = this.textStart[i]; k < this.textStart[i + 1]; k++) out.push(this.dict[this.textWords[k]]);
+    return out;
+  }
+
+  /** Matching record ids in id order. */
+  match(q: Query): Int32Array {
+    const lists: Int32Array[] = [];
+    for (const [name, v] of q.eq) lists.push(this.postings.get(name)![v]);
+    for (const w of q.words) {
+      const id = this.wordIndex.get(w.toLowerCase());
+      if (id === undefined) return new Int32Array(0);
+      lists.push(this.wordPostings[id]);
+    }
+    const hasRange = q.yearFrom !== undefined || q.yearTo !== undefined;
+    if (!lists.length && !hasRange) return Int32Array.from({ length: this.n }, (_, i) => i);
+    const from = q.yearFrom ?? 0;
+    const to = q.yearTo ?? 65535;
+    if (!lists.length) {
+      const out: number[] = [];
+      for (let i = 0; i < this.n; i++) if (this.year![i] >= from && this.year![i] <= to) out.push(i);
+      return Int32Array.from(out);
+    }
+    lists.sort((a, b) => a.length - b.length);
+    let cur = lists[0];
+    for (let k = 1; k < lists.length && cur.length; k++) cur = intersect(cur, lists[k]);
+    if (hasRange) cur = cur.filter((i) => this.year![i] >= from && this.year![i] <= to);
+    return cur;
+  }
+
+  /** The first `limit` ids of `ids` in the given order (ties broken by id). */
+  sorted(ids: Int32Array, key: SortKey, limit: number): Int32Array {
+    if (key === 'relevance') return ids.subarray(0, limit);
+    const col = key === 'date' ? this.day : this.price;
+    const keys = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) keys[k] = col[ids[k]] * 2 ** 21 + ids[k];
+    keys.sort();
+    const out = new Int32Array(Math.min(limit, ids.length));
+    for (let k = 0; k < out.length; k++) out[k] = keys[k] % 2 ** 21;
+    return out;
+  }
+}
+
+function unitOf(a: number, b: number, c: number, d: number): number {
+  return hash32(a, b, c, d) / 4294967296;
+}
+
+function gauss(r: Rng): number {
+  return Math.sqrt(-2 * Math.log(1 - r.next())) * Math.cos(2 * Math.PI * r.next());
+}
+
+function invert(column: Uint16Array, domain: number): Int32Array[] {
+  const counts = new Int32Array(domain);
+  for (const v of column) counts[v]++;
+  const lists = Array.from(counts, (c) => new Int32Array(c));
+  const fill = new Int32Array(domain);
+  for (let i = 0; i < column.length; i++) lists[column[i]][fill[column[i]]++] = i;
+  return lists;
+}
+
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) { out.push(a[i]); i++; j++; } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return Int32Array.from(out);
+}
