@@ -81,19 +81,23 @@ export function listExperiments(dir = CONFIG_DIR): string[] {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Loads experiments/configs/NAME.json, or a config file given by its path (ending in .json). */
-export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seeds?: number } = {}, dir = CONFIG_DIR): ExperimentConfig {
+/** Reads experiments/configs/NAME.json, or a config file given by its path (ending in .json), unvalidated. */
+export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name: string; raw: unknown } {
   const isFile = nameOrFile.endsWith('.json');
   const name = isFile ? basename(nameOrFile, '.json') : nameOrFile;
   if (isFile ? !existsSync(nameOrFile) : !/^[a-z0-9][a-z0-9_-]*$/i.test(name) || !listExperiments(dir).includes(name)) {
     throw new ExperimentConfigError(isFile ? `${nameOrFile}: no such file` : `unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`);
   }
-  let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(isFile ? nameOrFile : join(dir, `${name}.json`), 'utf8'));
+    return { name, raw: JSON.parse(readFileSync(isFile ? nameOrFile : join(dir, `${name}.json`), 'utf8')) };
   } catch (e) {
     throw new ExperimentConfigError(`${name}.json: ${(e as Error).message}`);
   }
+}
+
+/** Loads and validates a focused-crawling experiment config (see readExperimentJson). */
+export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seeds?: number } = {}, dir = CONFIG_DIR): ExperimentConfig {
+  const { name, raw } = readExperimentJson(nameOrFile, dir);
   if (!isObj(raw)) throw new ExperimentConfigError(`${name}.json: expected a JSON object`);
   for (const k of Object.keys(raw)) if (!(k in DEFAULT_EXPERIMENT) && k !== 'name' && !k.startsWith('_')) throw new ExperimentConfigError(`${name}.json: ${k}: unknown field`);
   const merged = { ...structuredClone(DEFAULT_EXPERIMENT), ...raw, name } as ExperimentConfig;

@@ -19,13 +19,15 @@ const COLOURS: Record<string, string> = { bfs: '#000000', random: '#E69F00', imm
 const EXTRA = ['#0072B2', '#CC79A7', '#F0E442'];
 const DASHES = [[1, 0], [2, 2], [6, 3], [8, 3, 2, 3], [1, 0], [4, 4], [10, 2]];
 
-export function curveSpec(aggs: readonly Aggregate[], metric: 'recall' | 'precision', title: string): TopLevelSpec {
+export interface Axes { x: string; y: string; logX?: boolean }
+
+export function curveSpec(aggs: readonly Aggregate[], metric: 'recall' | 'precision', title: string, axes?: Axes): TopLevelSpec {
   const strategies = [...new Set(aggs.map((a) => a.strategy))].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
   const colours = strategies.map((s, i) => COLOURS[s] ?? EXTRA[i % EXTRA.length]);
   const dashes = strategies.map((_, i) => DASHES[i % DASHES.length]);
   const scale = { domain: strategies, range: colours };
-  const x = { field: 'pages', type: 'quantitative' as const, title: 'pages crawled' };
-  const yTitle = metric === 'recall' ? 'recall (relevant found / all relevant)' : 'precision (harvest rate)';
+  const x = { field: 'pages', type: 'quantitative' as const, title: axes?.x ?? 'pages crawled', ...(axes?.logX ? { scale: { type: 'log' as const } } : {}) };
+  const yTitle = axes?.y ?? (metric === 'recall' ? 'recall (relevant found / all relevant)' : 'precision (harvest rate)');
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: title, fontSize: 12 },

@@ -3,7 +3,10 @@
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
 import { fail, parseOrFail } from './args.ts';
-import { ExperimentConfigError, listExperiments, loadExperiment } from '../config.ts';
+import { ExperimentConfigError, listExperiments, loadExperiment, readExperimentJson } from '../config.ts';
+import { isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
+import { runDeepweb } from '../deepweb/run.ts';
+import { writeDeepOutputs } from '../deepweb/report.ts';
 import { writeOutputs } from '../report.ts';
 import { runExperiment } from '../runner.ts';
 import { archiveSites } from '../env.ts';
@@ -12,8 +15,10 @@ import { progress } from './progress.ts';
 const USAGE = `Usage: npm run experiment [-- NAME] [options]
 
 Runs experiments/configs/NAME.json (default: focused), or a config file given by its path,
-and writes curves.csv, summary.csv,
-aggregates.csv, config.json, fig-recall.svg/.png, fig-precision.svg/.png and report.md.
+and writes CSVs, figures (SVG and PNG) and report.md to results/NAME/. Focused-crawling
+configs (focused, future-horizon) write curves, summary, aggregates, fig-recall and
+fig-precision; deep-web configs ("kind": "deepweb": deepweb) write coverage curves, template
+diagnostics, the tau and database-size sweeps and the politeness audit.
 
 Options:
   --list          list the experiments
@@ -29,7 +34,10 @@ const v = parsed.values as Record<string, string | boolean | undefined>;
 if (v.help) { process.stdout.write(USAGE); process.exit(0); }
 if (v.list) {
   for (const n of listExperiments()) {
-    try { process.stdout.write(`${n.padEnd(18)} ${loadExperiment(n).description}\n`); } catch (e) { process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`); }
+    try {
+      const { raw } = readExperimentJson(n);
+      process.stdout.write(`${n.padEnd(18)} ${isDeepwebConfig(raw) ? resolveDeepweb(raw as Record<string, unknown>, n).description : loadExperiment(n).description}\n`);
+    } catch (e) { process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`); }
   }
   process.exit(0);
 }
@@ -39,6 +47,30 @@ const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
 if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100)) fail(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
 const workers = v.workers === undefined ? undefined : Number(v.workers);
 if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64)) fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
+let deep: DeepwebConfig | null = null;
+try {
+  const { name: base, raw } = readExperimentJson(name);
+  if (isDeepwebConfig(raw)) deep = resolveDeepweb(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
+} catch (e) {
+  if (e instanceof ExperimentConfigError) fail(e.message);
+  throw e;
+}
+if (deep) {
+  const out = (v.out as string | undefined) ?? `results/${deep.name}${v.quick ? '-quick' : ''}`;
+  process.stderr.write(`experiment ${deep.name}: ${deep.methods.length} methods x ${deep.seeds.length} seeds x search sites, ${deep.budget} submissions per run, ${deep.records} records per site\n`);
+  const total = deep.seeds.length + deep.scaling.records.length;
+  const bar = progress(total, 'steps (seed, then database sizes)', '{bar} {value}/{total} {label}');
+  const data = await runDeepweb(deep, { onProgress: (d, _t, label) => bar.update(d, { label }) }).catch((e: Error) => {
+    bar.stop();
+    fail(e.message.split('\n')[0]);
+  });
+  bar.stop();
+  const written = await writeDeepOutputs(data, out);
+  process.stdout.write(`\n${deep.name}: ${data.summaries.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
+  for (const c of written.claims) process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
+  process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);
+  process.exit(0);
+}
 let cfg;
 try {
   cfg = loadExperiment(name, { quick: !!v.quick, seeds });

@@ -5,8 +5,10 @@
  * industries, an airport flies to a few destinations, subjects cluster in recent years), so
  * most combinations of form inputs match nothing, as on real vertical search sites.
  *
- * Domain sizes that are open-ended in reality (cities, airports) grow with the cube root of
- * the database size: the brute-force Cartesian product then grows faster than the database.
+ * Domain sizes that are open-ended in reality (cities, airports) grow with the square root of
+ * the database size, as distinct values do under Heaps' law (exponent 0.4-0.6 for vocabulary;
+ * Heaps 1978, Baeza-Yates & Ribeiro-Neto): the Cartesian product of two such inputs then grows
+ * as fast as the database, and with the fixed inputs multiplied in, far larger.
  */
 import { fastRng, hash32, seedNumber, ZipfSampler, type Rng } from '../rng.ts';
 import { loadVocab } from '../vocab.ts';
@@ -74,9 +76,12 @@ function permutation(n: number, r: Rng): Uint16Array {
   return p;
 }
 
-/** domain size growing with the cube root of the database: 1,000 -> base, 100,000 -> ~4.6 x base */
+/** Heaps' law exponent for open-ended attribute domains. */
+export const HEAPS_BETA = 0.5;
+
+/** Domain size growing as records^HEAPS_BETA: 1,000 records -> base, 100,000 -> 10 x base. */
 export function scaledDomain(records: number, base: number, max: number): number {
-  return Math.max(4, Math.min(max, Math.round(base * Math.cbrt(records / 1000))));
+  return Math.max(4, Math.min(max, Math.round(base * (records / 1000) ** HEAPS_BETA)));
 }
 
 export class RecordDb {

@@ -1,0 +1,143 @@
+/**
+ * The deep-web crawler's HTTP side: page fetches and form submissions through the crawl core's
+ * politeness path (scope, robots.txt, per-host gate, retries, Retry-After), with a cache so the
+ * same request is never sent twice, and a log of every request for the metrics.
+ */
+import type { Dispatcher } from 'undici';
+import { Fetcher } from '../fetcher.ts';
+import { HostState } from '../hosts.ts';
+import { crawlerDispatcher, parseResolveRule } from '../net.ts';
+import { decodeBody, contentTypeOf } from '../parser.ts';
+import { politeFetch, robotsFor, type GateContext } from '../polite.ts';
+import { Scope } from '../scope.ts';
+import { resolveSettings, type CrawlSettings } from '../settings.ts';
+import type { SearchForm } from './forms.ts';
+
+/** A concrete request: GET url (query included) or POST url with an urlencoded body. */
+export interface FormRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: string;
+}
+
+export interface Fetched {
+  request: FormRequest;
+  status: number | null;
+  html: string;
+  /** Set when the request failed (network, robots, scope); html is then empty. */
+  error?: string;
+  /** True when served from the cache (no request was sent). */
+  cached: boolean;
+}
+
+/** Builds the request a browser would send for the form with the given values bound. */
+export function buildRequest(form: SearchForm, bound: Record<string, string>, extra: [string, string][] = []): FormRequest {
+  const pairs: [string, string][] = [];
+  for (const i of form.inputs) {
+    const v = Object.prototype.hasOwnProperty.call(bound, i.name) ? bound[i.name] : i.defaultValue;
+    // unchecked radios and checkboxes are not sent
+    if ((i.type === 'radio' || i.type === 'checkbox') && v === '') continue;
+    pairs.push([i.name, v]);
+  }
+  pairs.push(...extra);
+  const qs = new URLSearchParams(pairs).toString();
+  return form.method === 'GET' ? { method: 'GET', url: qs ? `${form.action}?${qs}` : form.action } : { method: 'POST', url: form.action, body: qs };
+}
+
+/** Requests from a button form (a POST "Next page") or a link. */
+export function requestFromValues(form: SearchForm, values: [string, string][]): FormRequest {
+  const qs = new URLSearchParams(values).toString();
+  return form.method === 'GET' ? { method: 'GET', url: qs ? `${form.action}?${qs}` : form.action } : { method: 'POST', url: form.action, body: qs };
+}
+
+export function requestKey(r: FormRequest): string {
+  return r.method === 'GET' ? `GET ${r.url}` : `POST ${r.url} ${r.body ?? ''}`;
+}
+
+export interface FormClientOptions {
+  settings: Partial<CrawlSettings>;
+  /** Sends every request here (e.g. the synthetic web's dispatcher); default: by settings.resolve. */
+  dispatcher?: Dispatcher;
+}
+
+export class FormClient {
+  readonly settings: CrawlSettings;
+  private readonly gate: GateContext;
+  private readonly hosts = new Map<string, HostState>();
+  private readonly cache = new Map<string, Fetched>();
+  private readonly dispatcher: Dispatcher;
+  private readonly ownDispatcher: boolean;
+  private jitter: number;
+  /** Requests sent (cache hits excluded), by method. */
+  sent = { GET: 0, POST: 0 };
+
+  constructor(opts: FormClientOptions) {
+    this.settings = resolveSettings({ ...opts.settings, seeds: opts.settings.seeds ?? [] });
+    const s = this.settings;
+    this.ownDispatcher = !opts.dispatcher;
+    this.dispatcher = opts.dispatcher ?? crawlerDispatcher(s.resolve.map(parseResolveRule), s.allowPrivateAddresses, { connectTimeoutMs: s.connectTimeoutMs });
+    const fetcher = new Fetcher(this.dispatcher, { userAgent: s.userAgent, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxBodyBytes: s.maxBodyBytes, maxRedirects: 0 });
+    this.jitter = s.seed | 1;
+    this.gate = {
+      fetcher,
+      settings: s,
+      scope: new Scope(s.scope, s.seeds, s.allowPrivateAddresses),
+      backoff: (attempt) => {
+        this.jitter = (Math.imul(this.jitter, 1103515245) + 12345) | 0;
+        return s.retryBaseMs * 2 ** (attempt - 1) * (((this.jitter >>> 0) / 4294967296) * 0.5 + 0.75);
+      },
+    };
+  }
+
+  private host(name: string): HostState {
+    let h = this.hosts.get(name);
+    if (!h) this.hosts.set(name, (h = new HostState(name, this.settings)));
+    return h;
+  }
+
+  /** Fetches (or returns from the cache) one request; failures are results, never thrown. */
+  async fetch(request: FormRequest): Promise<Fetched> {
+    const key = requestKey(request);
+    const hit = this.cache.get(key);
+    if (hit) return { ...hit, cached: true };
+    const out = await this.send(request);
+    this.cache.set(key, out);
+    return out;
+  }
+
+  private async send(request: FormRequest): Promise<Fetched> {
+    const fail = (error: string): Fetched => ({ request, status: null, html: '', error, cached: false });
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return fail('CRAWL_ERR_URL');
+    }
+    const why = this.gate.scope.check(url);
+    if (why) return fail(`CRAWL_ERR_OUT_OF_SCOPE (${why})`);
+    const h = this.host(url.host);
+    const rules = await robotsFor(this.gate, h, request.url);
+    if (h.skipped) return fail(`CRAWL_ERR_ROBOTS (${h.skipped})`);
+    if (!rules.isAllowed(request.url)) return fail('CRAWL_ERR_ROBOTS (disallowed)');
+    this.sent[request.method]++;
+    const o = await politeFetch(this.gate, h, request.url, request.method === 'POST' ? { method: 'POST', body: request.body ?? '', contentType: 'application/x-www-form-urlencoded' } : undefined);
+    if (!o.ok) return fail(o.error.code);
+    const { charset } = contentTypeOf(o.res.headers['content-type']);
+    return { request, status: o.res.status, html: decodeBody(o.res.body, charset).text, cached: false };
+  }
+
+  /** Forgets cached responses (between methods compared on one site); politeness state is kept. */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  get requests(): number {
+    return this.sent.GET + this.sent.POST;
+  }
+
+  async close(): Promise<void> {
+    for (const h of this.hosts.values()) h.drain();
+    if (this.ownDispatcher) await this.dispatcher.close();
+  }
+}
+

@@ -1,0 +1,253 @@
+/**
+ * Form discovery: one htmlparser2 pass over a page gives its forms (method, action, inputs
+ * with their options and defaults), its links with their text and its visible words. Forms a
+ * query crawler cannot or must not fill (logins, uploads, scripts, inputs without values) are
+ * skipped with a reason, never half-used.
+ */
+import { Parser } from 'htmlparser2';
+
+export type InputType = 'select' | 'text' | 'hidden' | 'radio' | 'checkbox';
+
+export interface FormInput {
+  name: string;
+  type: InputType;
+  /** Label text (from <label> or the nearest preceding text), for reports. */
+  label: string;
+  /** Values a query may bind (select/radio options, the checkbox value); empty for text. */
+  options: string[];
+  /** Value sent when the input is not bound (selected option, value attribute, '' for text). */
+  defaultValue: string;
+}
+
+export interface SearchForm {
+  /** Page the form was found on. */
+  pageUrl: string;
+  /** Absolute action URL (without the query part for GET forms: the form replaces it). */
+  action: string;
+  method: 'GET' | 'POST';
+  inputs: FormInput[];
+  /** Index of the form on its page. */
+  index: number;
+}
+
+export interface SkippedForm {
+  pageUrl: string;
+  index: number;
+  reason: string;
+}
+
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+/** A form nested in a result page whose button says where it goes ("Next page"). */
+export interface ButtonForm {
+  form: SearchForm;
+  /** All inputs' values as the page filled them (hidden inputs included). */
+  values: [string, string][];
+  buttonText: string;
+}
+
+export interface FormPage {
+  forms: SearchForm[];
+  skipped: SkippedForm[];
+  links: PageLink[];
+  buttonForms: ButtonForm[];
+  /** Visible text (scripts and styles removed). */
+  text: string;
+}
+
+const TEXT_TYPES = new Set(['text', 'search', '']);
+const IGNORED_TYPES = new Set(['submit', 'button', 'image', 'reset']);
+
+interface Draft {
+  index: number;
+  method: string;
+  action: string | undefined;
+  inputs: FormInput[];
+  values: [string, string][];
+  problems: string[];
+  buttonText: string;
+}
+
+/** Parses forms, links and text of an HTML page. Never throws on malformed markup. */
+export function parseFormPage(html: string, pageUrl: string): FormPage {
+  const forms: SearchForm[] = [];
+  const skipped: SkippedForm[] = [];
+  const links: PageLink[] = [];
+  const buttonForms: ButtonForm[] = [];
+  const text: string[] = [];
+  let draft: Draft | null = null;
+  let formCount = 0;
+  let select: FormInput | null = null;
+  let option: { value: string | undefined; label: string; selected: boolean } | null = null;
+  let selectHasSelected = false;
+  let link: PageLink | null = null;
+  let skipDepth = 0;
+  let lastText = '';
+  let button: string | null = null;
+
+  const finishOption = (): void => {
+    if (!option || !select) return;
+    const value = option.value ?? option.label.trim();
+    select.options.push(value);
+    if (option.selected && !selectHasSelected) { select.defaultValue = value; selectHasSelected = true; }
+    option = null;
+  };
+  const finishSelect = (): void => {
+    finishOption();
+    if (!select || !draft) return;
+    if (!select.options.length) draft.problems.push(`select "${select.name}" has no options`);
+    else {
+      if (!selectHasSelected) select.defaultValue = select.options[0];
+      draft.inputs.push(select);
+      draft.values.push([select.name, select.defaultValue]);
+    }
+    select = null;
+  };
+  const finishForm = (): void => {
+    finishSelect();
+    if (!draft) return;
+    const d = draft;
+    draft = null;
+    const skip = (reason: string): void => void skipped.push({ pageUrl, index: d.index, reason });
+    if (d.problems.length) return skip(d.problems[0]);
+    const method = d.method.toLowerCase();
+    if (method === 'dialog') return skip('method "dialog" submits nothing');
+    let action: URL;
+    try {
+      action = new URL(d.action === undefined || d.action.trim() === '' ? pageUrl : d.action.trim(), pageUrl);
+    } catch {
+      return skip(`action "${d.action}" is not a URL`);
+    }
+    if (action.protocol !== 'http:' && action.protocol !== 'https:') return skip(`action uses the ${action.protocol} scheme`);
+    action.hash = '';
+    const m: 'GET' | 'POST' = method === 'post' ? 'POST' : 'GET'; // HTML: a missing or unknown method is GET
+    if (m === 'GET') action.search = '';
+    // radio buttons of one name become one input
+    const merged: FormInput[] = [];
+    for (const inp of d.inputs) {
+      const prev = inp.type === 'radio' ? merged.find((x) => x.type === 'radio' && x.name === inp.name) : undefined;
+      if (prev) {
+        prev.options.push(...inp.options);
+        if (inp.defaultValue) prev.defaultValue = inp.defaultValue;
+      } else merged.push({ ...inp, options: [...inp.options] });
+    }
+    const form: SearchForm = { pageUrl, action: action.href, method: m, inputs: merged, index: d.index };
+    if (d.buttonText && merged.every((x) => x.type === 'hidden')) {
+      buttonForms.push({ form, values: d.values, buttonText: d.buttonText });
+      return;
+    }
+    if (!merged.some((x) => x.type !== 'hidden')) return skip('no inputs a query can fill');
+    forms.push(form);
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, a) {
+        if (name === 'script' || name === 'style') { skipDepth++; return; }
+        if (name === 'form') {
+          if (draft) { draft.problems.push('nested form'); return; }
+          draft = { index: formCount++, method: a.method ?? 'get', action: a.action, inputs: [], values: [], problems: [], buttonText: '' };
+          return;
+        }
+        if (name === 'a' && a.href !== undefined) {
+          try {
+            const u = new URL(a.href.trim(), pageUrl);
+            u.hash = '';
+            if (u.protocol === 'http:' || u.protocol === 'https:') link = { url: u.href, text: '' };
+          } catch { /* unusable href: not a link */ }
+          return;
+        }
+        if (!draft) return;
+        const d: Draft = draft;
+        if (name === 'input') {
+          const type = (a.type ?? 'text').toLowerCase();
+          if (type === 'password') { d.problems.push('login form (password input)'); return; }
+          if (type === 'file') { d.problems.push('file upload'); return; }
+          if (IGNORED_TYPES.has(type)) {
+            if (type === 'submit' && a.value) d.buttonText ||= a.value;
+            return;
+          }
+          const fieldName = a.name;
+          if (!fieldName) return;
+          const value = a.value ?? '';
+          const label = lastText.trim();
+          if (type === 'hidden') {
+            d.inputs.push({ name: fieldName, type: 'hidden', label, options: [value], defaultValue: value });
+            d.values.push([fieldName, value]);
+          } else if (type === 'radio') {
+            const v = a.value ?? 'on';
+            d.inputs.push({ name: fieldName, type: 'radio', label, options: [v], defaultValue: a.checked !== undefined ? v : '' });
+            if (a.checked !== undefined) d.values.push([fieldName, v]);
+          } else if (type === 'checkbox') {
+            const v = a.value ?? 'on';
+            d.inputs.push({ name: fieldName, type: 'checkbox', label, options: [v], defaultValue: a.checked !== undefined ? v : '' });
+            if (a.checked !== undefined) d.values.push([fieldName, v]);
+          } else if (TEXT_TYPES.has(type) || ['email', 'tel', 'number', 'date', 'url'].includes(type)) {
+            d.inputs.push({ name: fieldName, type: 'text', label, options: [], defaultValue: value });
+            d.values.push([fieldName, value]);
+          }
+          return;
+        }
+        if (name === 'textarea' && a.name) {
+          d.inputs.push({ name: a.name, type: 'text', label: lastText.trim(), options: [], defaultValue: '' });
+          d.values.push([a.name, '']);
+          return;
+        }
+        if (name === 'select') {
+          finishSelect();
+          if (a.name === undefined) return;
+          if (a.multiple !== undefined) { d.problems.push(`select "${a.name}" takes several values`); return; }
+          select = { name: a.name, type: 'select', label: lastText.trim(), options: [], defaultValue: '' };
+          selectHasSelected = false;
+          return;
+        }
+        if (name === 'option' && select) {
+          finishOption();
+          option = { value: a.value, label: '', selected: a.selected !== undefined };
+          return;
+        }
+        if (name === 'button') button = '';
+      },
+      ontext(t) {
+        if (skipDepth) return;
+        if (option) option.label += t;
+        if (link) link.text += t;
+        if (button !== null) button += t;
+        if (t.trim()) lastText = t;
+        text.push(t);
+      },
+      onclosetag(name) {
+        if (name === 'script' || name === 'style') { skipDepth = Math.max(0, skipDepth - 1); return; }
+        if (name === 'a' && link) {
+          link.text = link.text.replace(/\s+/g, ' ').trim();
+          links.push(link);
+          link = null;
+        } else if (name === 'option') finishOption();
+        else if (name === 'select') finishSelect();
+        else if (name === 'button' && button !== null) {
+          if (draft) (draft as Draft).buttonText ||= button.trim();
+          button = null;
+        } else if (name === 'form') finishForm();
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  // an unclosed form ends with the document, as in browsers
+  finishForm();
+  return { forms, skipped, links, buttonForms, text: text.join(' ').replace(/\s+/g, ' ').trim() };
+}
+
+/** The inputs a query can bind: everything but hidden inputs, text inputs only with values to try. */
+export function queryInputs(form: SearchForm): FormInput[] {
+  return form.inputs.filter((i) => i.type !== 'hidden');
+}
+
+/** Values of an input other than its default (the "any" option of a select is the default). */
+export function bindableValues(input: FormInput): string[] {
+  return input.options.filter((v) => v !== input.defaultValue && v !== '');
+}

@@ -1,0 +1,164 @@
+/**
+ * Iterative keyword probing of a text input (Ntoulas, Zerfos & Cho, JCDL 2005; Madhavan et al.
+ * for growing keywords from result pages). Start with the user's seed keywords; then pick each
+ * next keyword by a policy:
+ *  - random:   a random word of a dictionary;
+ *  - generic:  the next most frequent word of a generic corpus;
+ *  - adaptive: among the words mined from the results so far (top by tf-idf against the generic
+ *              corpus), the one with the most expected new records per cost.
+ * Queries go in rounds; probing stops when a whole round brings no new record, when no keyword
+ * is left, or when the budget runs out.
+ *
+ * Adaptive estimate (Ntoulas et al., section 3): a keyword's matches are predicted from its rank
+ * by document frequency among the records downloaded so far, through Zipf's law fitted to the
+ * totals the site reported for the keywords already queried; expected new records are the
+ * returned ones (the site shows at most its top k) not already held; cost is result pages.
+ */
+import type { SurfaceSession } from './session.ts';
+import { words } from './results.ts';
+import { SeededRandom } from './random.ts';
+
+export type ProbePolicy = 'random' | 'generic' | 'adaptive';
+export const PROBE_POLICIES: readonly ProbePolicy[] = ['random', 'generic', 'adaptive'];
+
+export interface ProbeOptions {
+  policy: ProbePolicy;
+  /** Name of the text input to probe (default: the form's first text input). */
+  input?: string;
+  /** The user's hint: keywords tried first, in order. */
+  seeds: string[];
+  /** Word list for the random policy. */
+  dictionary: string[];
+  /** Words of a generic corpus, most frequent first (the generic policy, and idf for mining). */
+  generic: string[];
+  /** Queries per round; a round without a new record ends probing. */
+  roundSize: number;
+  /** Candidate keywords kept from mining (top by tf-idf). */
+  candidates: number;
+  seed: number;
+  /** Other inputs bound in every probe (e.g. a required select); default none. */
+  fixed?: Record<string, string>;
+}
+
+export const DEFAULT_PROBE: Omit<ProbeOptions, 'policy' | 'seeds' | 'dictionary' | 'generic'> = { roundSize: 10, candidates: 300, seed: 1 };
+
+export interface ProbeStep {
+  keyword: string;
+  /** Total matches the site reported (null: it did not say). */
+  reported: number | null;
+  returned: number;
+  newRecords: number;
+  pages: number;
+  /** Adaptive: predicted matches and new records for the chosen keyword. */
+  predicted?: { matches: number; fresh: number };
+}
+
+export interface ProbeResult {
+  steps: ProbeStep[];
+  stopped: 'no-new-records' | 'budget' | 'no-keywords';
+}
+
+/** Least-squares fit of log y = a - b log x; null with fewer than two distinct x. */
+export function fitZipf(points: readonly { rank: number; count: number }[]): { a: number; b: number } | null {
+  const p = points.filter((q) => q.rank > 0 && q.count > 0);
+  if (new Set(p.map((q) => q.rank)).size < 2) return null;
+  const xs = p.map((q) => Math.log(q.rank));
+  const ys = p.map((q) => Math.log(q.count));
+  const mx = xs.reduce((s, v) => s + v, 0) / xs.length;
+  const my = ys.reduce((s, v) => s + v, 0) / ys.length;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < xs.length; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+  }
+  const slope = sxx ? sxy / sxx : 0;
+  return { a: my - slope * mx, b: -slope };
+}
+
+export async function probe(session: SurfaceSession, options: Omit<ProbeOptions, keyof typeof DEFAULT_PROBE> & Partial<ProbeOptions>): Promise<ProbeResult> {
+  const o: ProbeOptions = { ...DEFAULT_PROBE, ...options };
+  const input = o.input ?? session.form.inputs.find((i) => i.type === 'text')?.name;
+  if (!input) return { steps: [], stopped: 'no-keywords' };
+  const rnd = new SeededRandom(o.seed);
+  const queried = new Set<string>();
+  const steps: ProbeStep[] = [];
+  const genericRank = new Map(o.generic.map((w, i) => [w, i + 1]));
+  const seedQueue = o.seeds.map((w) => w.toLowerCase()).filter((w) => w);
+  let genericAt = 0;
+  let pageSize = 1;
+  let topK = Infinity;
+
+  /** Document frequency of each word among the records surfaced so far. */
+  const df = (): Map<string, number> => {
+    const m = new Map<string, number>();
+    for (const text of session.records.values()) for (const w of new Set(words(text))) m.set(w, (m.get(w) ?? 0) + 1);
+    return m;
+  };
+
+  const nextAdaptive = (): { keyword: string; predicted: { matches: number; fresh: number } } | null => {
+    const d = df();
+    const ranked = [...d.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+    const rankOf = new Map(ranked.map(([w], i) => [w, i + 1]));
+    // tf-idf against the generic corpus: under Zipf's law a word's generic frequency falls as
+    // 1/rank, so log(rank) stands in for its idf; words the corpus lacks get the largest idf
+    const maxIdf = Math.log(2 + o.generic.length);
+    const pool = ranked
+      .filter(([w]) => !queried.has(w))
+      .map(([w, f]) => ({ w, f, score: f * (genericRank.has(w) ? Math.log(1 + genericRank.get(w)!) : maxIdf) }))
+      .sort((x, y) => y.score - x.score || (x.w < y.w ? -1 : 1))
+      .slice(0, o.candidates);
+    if (!pool.length) return null;
+    const zipf = fitZipf(steps.filter((s) => rankOf.has(s.keyword)).map((s) => ({ rank: rankOf.get(s.keyword)!, count: s.reported ?? s.returned })));
+    let best: { keyword: string; predicted: { matches: number; fresh: number }; value: number } | null = null;
+    for (const c of pool) {
+      const matches = zipf ? Math.max(c.f, Math.exp(zipf.a - zipf.b * Math.log(rankOf.get(c.w)!))) : c.f * 2;
+      const returned = Math.min(matches, topK);
+      const fresh = returned * Math.max(0, 1 - c.f / matches);
+      const cost = Math.max(1, Math.ceil(returned / pageSize));
+      const value = fresh / cost;
+      if (!best || value > best.value) best = { keyword: c.w, predicted: { matches, fresh }, value };
+    }
+    return best && { keyword: best.keyword, predicted: best.predicted };
+  };
+
+  const next = (): { keyword: string; predicted?: { matches: number; fresh: number } } | null => {
+    while (seedQueue.length) {
+      const w = seedQueue.shift()!;
+      if (!queried.has(w)) return { keyword: w };
+    }
+    if (o.policy === 'random') {
+      for (let tries = 0; tries < 1000; tries++) {
+        const w = o.dictionary[rnd.int(o.dictionary.length)];
+        if (w && !queried.has(w)) return { keyword: w };
+      }
+      return null;
+    }
+    if (o.policy === 'generic') {
+      while (genericAt < o.generic.length) {
+        const w = o.generic[genericAt++];
+        if (!queried.has(w)) return { keyword: w };
+      }
+      return null;
+    }
+    return nextAdaptive();
+  };
+
+  for (;;) {
+    let roundNew = 0;
+    for (let q = 0; q < o.roundSize; q++) {
+      if (session.exhausted) return { steps, stopped: 'budget' };
+      const pick = next();
+      if (!pick) return { steps, stopped: 'no-keywords' };
+      queried.add(pick.keyword);
+      const r = await session.query({ ...(o.fixed ?? {}), [input]: pick.keyword }, `probe:${o.policy}`);
+      const reported = r.first?.total ?? null;
+      pageSize = Math.max(pageSize, r.first?.records.length ?? 0);
+      // the site showed fewer records than it reported: that many is its top-k cap
+      if (reported !== null && r.records.length < reported && !session.exhausted) topK = Math.min(topK, r.records.length);
+      steps.push({ keyword: pick.keyword, reported, returned: r.records.length, newRecords: r.newRecords, pages: r.pages, predicted: pick.predicted });
+      roundNew += r.newRecords;
+    }
+    if (roundNew === 0) return { steps, stopped: 'no-new-records' };
+  }
+}

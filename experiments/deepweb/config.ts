@@ -1,0 +1,118 @@
+/**
+ * Deep-web experiment configs (experiments/configs/*.json with "kind": "deepweb"): which web,
+ * seeds, database size, submission budget and methods; ISIT and probing parameters; the
+ * database-size sweep and the tau sweep. Every field has a default; validation names the field.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { ExperimentConfigError } from '../config.ts';
+
+export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
+export type DeepMethod = (typeof DEEP_METHODS)[number];
+
+export interface DeepwebConfig {
+  kind: 'deepweb';
+  name: string;
+  description: string;
+  /** Web config with deepweb.sites (their record counts are replaced by `records`). */
+  web: string;
+  seeds: number[];
+  /** Records per search site in the main comparison. */
+  records: number;
+  /** Submissions (requests to a form's action, result pages included) per run. */
+  budget: number;
+  /** Curves are sampled every this many submissions. */
+  every: number;
+  methods: DeepMethod[];
+  isit: { tau: number; maxDimension: number; sampleSize: number };
+  probe: { roundSize: number; candidates: number };
+  /** Seed keywords per site kind (the user's hint): one word per line, # comments. */
+  keywords: Record<string, string>;
+  dictionary: string;
+  generic: string;
+  /** Database-size sweep: ISIT and Cartesian, submissions to reach `target` coverage (at most `budget`). */
+  scaling: { records: number[]; target: number; budget: number; seed: number };
+  /** ISIT's tau values tried on the first seed. */
+  tauSweep: number[];
+  crawl: { delayMs: number };
+  quick: Partial<Omit<DeepwebConfig, 'quick' | 'name' | 'kind'>>;
+}
+
+export const DEFAULT_DEEPWEB: Omit<DeepwebConfig, 'name'> = {
+  kind: 'deepweb',
+  description: '',
+  web: 'data/webs/deepweb.json',
+  seeds: [1, 2, 3],
+  records: 10_000,
+  budget: 2000,
+  every: 50,
+  methods: [...DEEP_METHODS],
+  isit: { tau: 0.2, maxDimension: 3, sampleSize: 20 },
+  probe: { roundSize: 10, candidates: 300 },
+  keywords: { jobs: 'data/deepweb/seeds/jobs.txt', catalogue: 'data/deepweb/seeds/catalogue.txt' },
+  dictionary: 'data/deepweb/dictionary.txt',
+  generic: 'data/deepweb/generic-frequency.txt',
+  scaling: { records: [1000, 3000, 10_000, 30_000, 100_000], target: 0.8, budget: 20_000, seed: 1 },
+  tauSweep: [0.1, 0.15, 0.2, 0.25, 0.3],
+  crawl: { delayMs: 0 },
+  quick: {},
+};
+
+function bad(field: string, msg: string): never {
+  throw new ExperimentConfigError(`${field}: ${msg}`);
+}
+
+function int(v: unknown, field: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) bad(field, `expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function num(v: unknown, field: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) bad(field, `expected a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+export function isDeepwebConfig(raw: unknown): boolean {
+  return typeof raw === 'object' && raw !== null && (raw as { kind?: unknown }).kind === 'deepweb';
+}
+
+/** Validates a parsed config; with quick, applies its quick overrides first. */
+export function resolveDeepweb(raw: Record<string, unknown>, name: string, opts: { quick?: boolean; seeds?: number } = {}): DeepwebConfig {
+  const known = new Set([...Object.keys(DEFAULT_DEEPWEB), 'name']);
+  for (const k of Object.keys(raw)) if (!known.has(k) && !k.startsWith('_')) bad(k, 'unknown field');
+  let c = { ...DEFAULT_DEEPWEB, ...raw, name } as DeepwebConfig;
+  c.isit = { ...DEFAULT_DEEPWEB.isit, ...(raw.isit as object) };
+  c.probe = { ...DEFAULT_DEEPWEB.probe, ...(raw.probe as object) };
+  c.scaling = { ...DEFAULT_DEEPWEB.scaling, ...(raw.scaling as object) };
+  c.crawl = { ...DEFAULT_DEEPWEB.crawl, ...(raw.crawl as object) };
+  if (opts.quick) {
+    const q = c.quick ?? {};
+    c = { ...c, ...q, isit: { ...c.isit, ...q.isit }, probe: { ...c.probe, ...q.probe }, scaling: { ...c.scaling, ...q.scaling }, crawl: { ...c.crawl, ...q.crawl } };
+  }
+  if (opts.seeds) c.seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
+  if (typeof c.web !== 'string' || !existsSync(c.web)) bad('web', `no such file "${c.web}"`);
+  if (!Array.isArray(c.seeds) || !c.seeds.length) bad('seeds', 'expected a non-empty list of seeds');
+  c.seeds.forEach((s, i) => int(s, `seeds[${i}]`, 0, 2 ** 31));
+  int(c.records, 'records', 1000, 1_000_000);
+  int(c.budget, 'budget', 1, 1_000_000);
+  int(c.every, 'every', 1, c.budget);
+  if (!Array.isArray(c.methods) || !c.methods.length) bad('methods', `expected a list of ${DEEP_METHODS.join(', ')}`);
+  for (const m of c.methods) if (!DEEP_METHODS.includes(m)) bad('methods', `"${m}" is not one of ${DEEP_METHODS.join(', ')}`);
+  num(c.isit.tau, 'isit.tau', 0, 1);
+  int(c.isit.maxDimension, 'isit.maxDimension', 1, 10);
+  int(c.isit.sampleSize, 'isit.sampleSize', 1, 10_000);
+  int(c.probe.roundSize, 'probe.roundSize', 1, 1000);
+  int(c.probe.candidates, 'probe.candidates', 1, 100_000);
+  for (const [k, f] of Object.entries(c.keywords)) if (!existsSync(f)) bad(`keywords.${k}`, `no such file "${f}"`);
+  for (const k of ['dictionary', 'generic'] as const) if (!existsSync(c[k])) bad(k, `no such file "${c[k]}"`);
+  c.scaling.records.forEach((r, i) => int(r, `scaling.records[${i}]`, 1000, 1_000_000));
+  num(c.scaling.target, 'scaling.target', 0.01, 1);
+  int(c.scaling.budget, 'scaling.budget', 1, 10_000_000);
+  c.tauSweep.forEach((t, i) => num(t, `tauSweep[${i}]`, 0, 1));
+  num(c.crawl.delayMs, 'crawl.delayMs', 0, 60_000);
+  return c;
+}
+
+/** One word per line; '#' starts a comment; a tab ends the word (frequency lists). */
+export function readWords(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n').map((l) => l.split('\t')[0].trim().toLowerCase()).filter((w) => w && !w.startsWith('#'));
+}

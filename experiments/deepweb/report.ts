@@ -1,0 +1,225 @@
+/**
+ * Writes a deep-web experiment's outputs: curves.csv, summary.csv, aggregates.csv,
+ * templates.csv, tau.csv, scaling.csv, audit.csv, skipped-forms.csv, config.json,
+ * fig-coverage-<site>.svg/.png, fig-scaling.svg/.png and report.md (with the published anchors
+ * and a claims table). CSVs are a pure function of the config.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { TopLevelSpec } from 'vega-lite';
+import { meanCi, type Aggregate } from '../analysis.ts';
+import { curveSpec, renderSvg, svgToPng } from '../figures.ts';
+import type { DeepwebData, DeepCurveRow, ScalingRow } from './run.ts';
+
+export interface DeepAggregate { site: string; method: string; submissions: number; n: number; coverage: number; coverage_lo: number; coverage_hi: number }
+export interface DeepClaim { id: string; claim: string; measured: string; verdict: 'PASS' | 'FAIL' | 'n/a' }
+
+const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+const f3 = (x: number): string => x.toFixed(3);
+
+export function aggregateDeep(curves: readonly DeepCurveRow[]): DeepAggregate[] {
+  const g = new Map<string, DeepCurveRow[]>();
+  for (const c of curves) {
+    const k = `${c.site}\u0000${c.method}\u0000${c.submissions}`;
+    const l = g.get(k);
+    if (l) l.push(c);
+    else g.set(k, [c]);
+  }
+  const out: DeepAggregate[] = [];
+  for (const rows of g.values()) {
+    const m = meanCi(rows.map((r) => r.coverage));
+    out.push({ site: rows[0].site, method: rows[0].method, submissions: rows[0].submissions, n: rows.length, coverage: r4(m.mean), coverage_lo: r4(Math.max(0, m.lo)), coverage_hi: r4(Math.min(1, m.hi)) });
+  }
+  return out.sort((a, b) => a.site.localeCompare(b.site) || a.method.localeCompare(b.method) || a.submissions - b.submissions);
+}
+
+/** Least-squares slope of log y on log x (the growth exponent); null with fewer than two points. */
+export function growthExponent(points: readonly { x: number; y: number }[]): number | null {
+  const p = points.filter((q) => q.x > 0 && q.y > 0);
+  if (p.length < 2) return null;
+  const xs = p.map((q) => Math.log(q.x));
+  const ys = p.map((q) => Math.log(q.y));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < xs.length; i++) { sxy += (xs[i] - mx) * (ys[i] - my); sxx += (xs[i] - mx) ** 2; }
+  return sxx ? sxy / sxx : null;
+}
+
+function scalingSpec(rows: readonly ScalingRow[], target: number): TopLevelSpec {
+  const values = rows.flatMap((r) => [
+    { site: r.site, records: r.records, series: `${r.method}: queries planned`, submissions: r.generated },
+    ...(r.submissions_to_target !== null ? [{ site: r.site, records: r.records, series: `${r.method}: submissions to ${Math.round(target * 100)}%`, submissions: r.submissions_to_target }] : []),
+  ]);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'Submissions against database size', fontSize: 12 },
+    data: { values },
+    facet: { column: { field: 'site', type: 'nominal', title: null } },
+    spec: {
+      width: 200,
+      height: 180,
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'records', type: 'quantitative', scale: { type: 'log' }, title: 'records in the database' },
+        y: { field: 'submissions', type: 'quantitative', scale: { type: 'log' }, title: 'submissions (log)' },
+        color: { field: 'series', type: 'nominal', title: null, scale: { range: ['#0072B2', '#56B4E9', '#D55E00', '#E69F00'] } },
+        strokeDash: { field: 'series', type: 'nominal', title: null, scale: { range: [[1, 0], [4, 3], [1, 0], [4, 3]] } },
+      },
+    },
+    config: { font: 'DejaVu Sans', axis: { labelFontSize: 10, titleFontSize: 10 }, legend: { labelFontSize: 10, orient: 'bottom', columns: 2 }, background: 'white' },
+  } as TopLevelSpec;
+}
+
+export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]): DeepClaim[] {
+  const cfg = d.config;
+  const at = (site: string, method: string): number | undefined => aggs.find((a) => a.site === site && a.method === method && a.submissions === Math.floor(cfg.budget / cfg.every) * cfg.every)?.coverage;
+  const sites = [...new Set(d.summaries.map((s) => s.site))];
+  const claims: DeepClaim[] = [];
+  const has = (m: string): boolean => cfg.methods.includes(m as never);
+  if (has('isit') && has('cartesian')) {
+    const m = sites.map((s) => `${s} ${f3(at(s, 'isit') ?? NaN)} vs ${f3(at(s, 'cartesian') ?? NaN)}`);
+    claims.push({ id: 'D1', claim: 'ISIT surfaces more records than the Cartesian product under the same budget, on every site', measured: m.join('; '), verdict: sites.every((s) => (at(s, 'isit') ?? 0) > (at(s, 'cartesian') ?? 0)) ? 'PASS' : 'FAIL' });
+  }
+  const budget = cfg.scaling.budget;
+  const exps = sites.map((s) => {
+    // a target not reached within the budget counts as the budget: a lower bound on the true need
+    const e = (method: string): number | null => growthExponent(d.scaling.filter((r) => r.site === s && r.method === method).map((r) => ({ x: r.records, y: r.submissions_to_target ?? budget })));
+    const missed = d.scaling.some((r) => r.site === s && r.method === 'cartesian' && r.submissions_to_target === null);
+    return { s, isit: e('isit'), cart: e('cartesian'), missed };
+  });
+  if (d.scaling.length) {
+    claims.push({
+      id: 'D2',
+      claim: `submissions to ${Math.round(cfg.scaling.target * 100)}% coverage: ISIT's grow about linearly with the database (exponent 0.5-1.5); the Cartesian product needs more at every size (or never gets there)`,
+      measured: exps.map((x) => `${x.s} exponent ${x.isit === null ? 'n/a' : x.isit.toFixed(2)} vs ${x.cart === null ? 'n/a' : x.cart.toFixed(2)}${x.missed ? ' (Cartesian missed the target within the budget at some sizes)' : ''}`).join('; '),
+      verdict: exps.every((x) => x.isit !== null && x.isit >= 0.5 && x.isit <= 1.5) && d.scaling.filter((r) => r.method === 'isit').every((r) => {
+        const c = d.scaling.find((q) => q.method === 'cartesian' && q.site === r.site && q.records === r.records);
+        return r.submissions_to_target !== null && (!c || c.submissions_to_target === null || c.submissions_to_target > r.submissions_to_target);
+      }) ? 'PASS' : 'FAIL',
+    });
+  }
+  const textSites = sites.filter((s) => at(s, 'probe-adaptive') !== undefined);
+  if (textSites.length && has('probe-random') && has('probe-generic')) {
+    claims.push({
+      id: 'D3',
+      claim: 'adaptive probing surfaces more than random-dictionary and generic-frequency probing (Ntoulas et al.)',
+      measured: textSites.map((s) => `${s} ${f3(at(s, 'probe-adaptive')!)} vs ${f3(at(s, 'probe-random') ?? NaN)} / ${f3(at(s, 'probe-generic') ?? NaN)}`).join('; '),
+      verdict: textSites.every((s) => at(s, 'probe-adaptive')! > (at(s, 'probe-random') ?? 0) && at(s, 'probe-adaptive')! > (at(s, 'probe-generic') ?? 0)) ? 'PASS' : 'FAIL',
+    });
+    const q90 = textSites.map((s) => {
+      const rows = d.summaries.filter((r) => r.site === s && r.method === 'probe-adaptive');
+      const reached = rows.filter((r) => r.queries_to_90 !== null).map((r) => r.queries_to_90!);
+      return { s, reached, runs: rows.length };
+    });
+    claims.push({
+      id: 'D4',
+      claim: 'adaptive probing reaches 90% of the database in fewer than 100 queries (Ntoulas et al.: PubMed)',
+      measured: q90.map((x) => `${x.s}: ${x.reached.length}/${x.runs} runs reached 90%${x.reached.length ? `, ${Math.min(...x.reached)}-${Math.max(...x.reached)} queries` : ''}`).join('; '),
+      verdict: q90.every((x) => x.reached.length === x.runs && x.reached.every((q) => q < 100)) ? 'PASS' : 'FAIL',
+    });
+  }
+  const v = d.audit.reduce((a, r) => a + r.violations, 0);
+  claims.push({ id: 'D5', claim: 'zero politeness violations in the server\'s audit', measured: `${v} violations over ${d.audit.reduce((a, r) => a + r.requests, 0)} requests`, verdict: v === 0 ? 'PASS' : 'FAIL' });
+  return claims;
+}
+
+export interface DeepWritten { dir: string; files: string[]; claims: DeepClaim[] }
+
+export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<DeepWritten> {
+  mkdirSync(dir, { recursive: true });
+  const files: string[] = [];
+  const put = (name: string, content: string | Buffer): void => { writeFileSync(join(dir, name), content); files.push(name); };
+  const csv = <T extends object>(name: string, rows: readonly T[]): void => put(name, stringify(rows as unknown as Record<string, unknown>[], { header: true, columns: Object.keys(rows[0] ?? {}), cast: { boolean: (b) => String(b) } }));
+  csv('curves.csv', d.curves);
+  csv('summary.csv', d.summaries);
+  const aggs = aggregateDeep(d.curves);
+  csv('aggregates.csv', aggs);
+  csv('templates.csv', d.templates);
+  csv('tau.csv', d.tau);
+  csv('scaling.csv', d.scaling);
+  csv('audit.csv', d.audit);
+  csv('skipped-forms.csv', d.skippedForms);
+  put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
+  for (const site of [...new Set(aggs.map((a) => a.site))]) {
+    const rows: Aggregate[] = aggs.filter((a) => a.site === site).map((a) => ({ strategy: a.method, pages: a.submissions, n: a.n, recall: a.coverage, recall_lo: a.coverage_lo, recall_hi: a.coverage_hi, precision: 0, precision_lo: 0, precision_hi: 0 }));
+    const svg = await renderSvg(curveSpec(rows, 'recall', `Records surfaced against submissions (${site})`, { x: 'submissions', y: 'share of the database surfaced' }));
+    put(`fig-coverage-${site}.svg`, svg);
+    put(`fig-coverage-${site}.png`, svgToPng(svg));
+  }
+  if (d.scaling.length) {
+    const svg = await renderSvg(scalingSpec(d.scaling, d.config.scaling.target));
+    put('fig-scaling.svg', svg);
+    put('fig-scaling.png', svgToPng(svg));
+  }
+  const claims = checkDeepClaims(d, aggs);
+  put('report.md', report(d, aggs, claims));
+  return { dir, files, claims };
+}
+
+function table(head: string[], rows: (string | number)[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+function report(d: DeepwebData, aggs: readonly DeepAggregate[], claims: readonly DeepClaim[]): string {
+  const cfg = d.config;
+  const sites = [...new Set(d.summaries.map((s) => s.site))];
+  const methods = cfg.methods.filter((m) => d.summaries.some((s) => s.method === m));
+  const pm = (xs: number[]): string => { if (!xs.length) return 'n/a'; const m = meanCi(xs); return `${f3(m.mean)} ± ${f3(m.hi - m.mean)}`; };
+  const sum = (site: string, m: string) => d.summaries.filter((s) => s.site === site && s.method === m);
+  const out: string[] = [];
+  out.push(`# Deep-web crawling: ${cfg.name}`, '', cfg.description, '');
+  out.push('## Setup', '');
+  out.push(`Web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}; each search site holds ${cfg.records.toLocaleString('en-US')} records; ${cfg.budget} submissions per run (every request to the form's action counts, result pages included). ISIT: tau ${cfg.isit.tau}, maximum dimension ${cfg.isit.maxDimension}, ${cfg.isit.sampleSize} queries tested per template, text inputs filled with the site's seed keywords. Probing: rounds of ${cfg.probe.roundSize} keywords, stop after a round without a new record; ${cfg.probe.candidates} mined candidates. Requests ${cfg.crawl.delayMs} ms apart per host at least, one at a time, robots.txt honoured. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`, '');
+  out.push('Coverage = distinct database records whose detail page the crawler saw linked from a result page / records in the database (the evaluator maps URLs to record ids; the crawler never sees the database).', '');
+  out.push('## Records surfaced at the budget', '', `Mean ± 95% CI over ${cfg.seeds.length} seed(s). Figures: ${sites.map((s) => `fig-coverage-${s}.png`).join(', ')}.`, '');
+  out.push(table(['site', ...methods], sites.map((s) => [s, ...methods.map((m) => { const r = sum(s, m); return r.length ? pm(r.map((x) => x.coverage)) : 'n/a (no text input)'; })])));
+  out.push('', '## Submissions, queries and waste', '');
+  out.push(table(['site', 'method', 'submissions', 'queries', 'submissions to 90%', 'queries to 90%', 'wasted (empty / error / duplicate)', 'stopped', 'plan'],
+    sites.flatMap((s) => methods.flatMap((m) => sum(s, m).slice(0, 1).map((r0) => {
+      const rs = sum(s, m);
+      const avg = (f: (r: (typeof rs)[number]) => number): string => (rs.reduce((a, r) => a + f(r), 0) / rs.length).toFixed(0);
+      const reach = rs.filter((r) => r.submissions_to_90 !== null);
+      return [s, m, avg((r) => r.submissions), avg((r) => r.queries), reach.length === rs.length ? avg((r) => r.submissions_to_90!) : `${reach.length}/${rs.length} runs`, reach.length === rs.length ? avg((r) => r.queries_to_90!) : '-', `${f3(rs.reduce((a, r) => a + r.wasted_share, 0) / rs.length)} (${avg((r) => r.empty)} / ${avg((r) => r.error)} / ${avg((r) => r.duplicate)})`, r0.stopped, r0.detail];
+    })))));
+  out.push('', '## ISIT template diagnostics (first seed)', '');
+  const first = cfg.seeds[0];
+  out.push(table(['site', 'dimension', 'templates tested', 'informative', 'mean distinctness', 'informative templates'], sites.flatMap((s) => {
+    const t = d.templates.filter((x) => x.site === s && x.seed === first);
+    return [...new Set(t.map((x) => x.dimension))].map((dim) => {
+      const td = t.filter((x) => x.dimension === dim);
+      return [s, dim, td.length, td.filter((x) => x.informative).length, f3(td.reduce((a, x) => a + x.ratio, 0) / td.length), td.filter((x) => x.informative).map((x) => x.template).join(', ') || '-'];
+    });
+  })));
+  out.push('', 'Every template, its sample and its distinctness: templates.csv. Pages without records (errors, no results, "choose a criterion") do not count as distinct signatures; presentation inputs (sort, results per page) therefore never pass alone, and Apriori growth keeps them out of larger templates.', '');
+  if (d.tau.length) {
+    out.push('## Sweep of tau (first seed)', '');
+    out.push(table(['site', 'tau', 'templates tested', 'informative', 'queries planned', 'submissions', 'coverage'], d.tau.map((t) => [t.site, t.tau, t.templates_tested, t.templates_chosen, t.queries, t.submissions, f3(t.coverage)])));
+    out.push('');
+  }
+  if (d.scaling.length) {
+    out.push('## Growth with the database', '', `Seed ${cfg.scaling.seed}; open-ended domains (cities, airports) grow with the cube root of the database. "Planned" is the number of queries the method would submit (ISIT: all queries of its informative templates; Cartesian: the product of every input's values); "to ${Math.round(cfg.scaling.target * 100)}%" is measured, within ${cfg.scaling.budget.toLocaleString('en-US')} submissions. Figure: fig-scaling.png.`, '');
+    const recs = [...new Set(d.scaling.map((r) => r.records))];
+    out.push(table(['site', 'method', ...recs.map((r) => `${r.toLocaleString('en-US')} records`), 'growth exponent (planned)', 'growth exponent (to target)'], sites.flatMap((s) => ['isit', 'cartesian'].map((m) => {
+      const rows = d.scaling.filter((r) => r.site === s && r.method === m);
+      const g1 = growthExponent(rows.map((r) => ({ x: r.records, y: r.generated })));
+      const reached = rows.filter((r) => r.submissions_to_target !== null);
+      const g2 = reached.length === rows.length ? growthExponent(rows.map((r) => ({ x: r.records, y: r.submissions_to_target! }))) : null;
+      return [s, m, ...recs.map((n) => { const r = rows.find((x) => x.records === n); return r ? `${r.generated.toLocaleString('en-US')} planned; ${r.submissions_to_target === null ? `not reached (${f3(r.coverage_at_budget)})` : `${r.submissions_to_target.toLocaleString('en-US')} to target`}` : '-'; }), g1 === null ? 'n/a' : g1.toFixed(2), g2 === null ? 'n/a' : g2.toFixed(2)];
+    }))));
+    out.push('');
+  }
+  out.push('## Published anchors and claims', '');
+  out.push('- Madhavan et al. (VLDB 2008): ISIT\'s URL count grows about linearly with database size; CARTESIAN grows far faster; tau = 0.2 (0.25 also reported), dimension at most 3.');
+  out.push('- Ntoulas, Zerfos & Cho (JCDL 2005): adaptive probing downloaded more than 90% of PubMed (14 million documents) in fewer than 100 queries; generic-frequency next; random dictionary last.', '');
+  out.push(table(['', 'claim', 'measured', 'verdict'], claims.map((c) => [c.id, c.claim, c.measured, c.verdict])));
+  out.push('', '## Politeness', '');
+  out.push(table(['seed', 'host', 'requests', 'max concurrent', 'min gap ms', 'disallowed', '429s', 'violations'], d.audit.map((a) => [a.seed, a.host, a.requests, a.max_concurrent, a.min_gap_ms, a.disallowed, a.sent429, a.violations])));
+  if (d.skippedForms.length) {
+    out.push('', '## Forms skipped', '', table(['seed', 'site', 'page', 'form', 'reason'], d.skippedForms.map((s) => [s.seed, s.site, s.page, s.form, s.reason])));
+  }
+  out.push('');
+  return out.join('\n');
+}

@@ -1,0 +1,184 @@
+/**
+ * Runs a deep-web experiment: per seed, the synthetic web with its search sites is served over
+ * HTTP; for each site the crawler discovers the form by crawling, then each method surfaces
+ * records under the same submission budget. The evaluator (here, never in crawler/) maps record
+ * URLs to the site's database ids. Also: ISIT's template diagnostics, a sweep of tau, the
+ * database-size sweep, and each site's politeness audit.
+ */
+import { readFileSync } from 'node:fs';
+import { resolveConfig } from '../../sim/config.ts';
+import { SimServer } from '../../sim/server.ts';
+import type { DeepSite } from '../../sim/deepweb/site.ts';
+import { Web } from '../../sim/web.ts';
+import { cartesian, discoverForms, FormClient, isit, probe, SurfaceSession, type DiscoveredForm, type ProbePolicy, type TemplateReport } from '../../crawler/deepweb/index.ts';
+import type { DeepMethod, DeepwebConfig } from './config.ts';
+import { readWords } from './config.ts';
+
+export interface DeepCurveRow { site: string; method: string; seed: number; submissions: number; coverage: number }
+export interface DeepSummaryRow {
+  site: string; method: string; seed: number; records: number; submissions: number; surfaced: number; coverage: number;
+  useful: number; empty: number; error: number; duplicate: number; wasted_share: number;
+  /** Queries (first result pages) submitted, and how many it took to reach 90% coverage (null: never). */
+  queries: number; queries_to_90: number | null; submissions_to_90: number | null;
+  stopped: string; detail: string;
+}
+export interface TemplateRow extends Omit<TemplateReport, 'inputs'> { site: string; seed: number; template: string }
+export interface TauRow { site: string; tau: number; templates_tested: number; templates_chosen: number; queries: number; submissions: number; coverage: number }
+export interface ScalingRow { site: string; records: number; method: string; generated: number; submissions_to_target: number | null; coverage_at_budget: number; submissions: number }
+export interface AuditRow { seed: number; host: string; requests: number; max_concurrent: number; min_gap_ms: number; disallowed: number; sent429: number; violations: number }
+export interface SkippedFormRow { seed: number; site: string; page: string; form: number; reason: string }
+
+export interface DeepwebData {
+  config: DeepwebConfig;
+  curves: DeepCurveRow[];
+  summaries: DeepSummaryRow[];
+  templates: TemplateRow[];
+  tau: TauRow[];
+  scaling: ScalingRow[];
+  audit: AuditRow[];
+  skippedForms: SkippedFormRow[];
+  wallMs: number;
+}
+
+interface Words { keywords: Record<string, string[]>; dictionary: string[]; generic: string[] }
+
+function loadWords(cfg: DeepwebConfig): Words {
+  const keywords: Record<string, string[]> = {};
+  for (const [k, f] of Object.entries(cfg.keywords)) keywords[k] = readWords(f);
+  return { keywords, dictionary: readWords(cfg.dictionary), generic: readWords(cfg.generic) };
+}
+
+async function startWeb(cfg: DeepwebConfig, seed: number, records: number): Promise<SimServer> {
+  const raw = JSON.parse(readFileSync(cfg.web, 'utf8')) as { deepweb?: { sites?: { records?: number }[] } };
+  for (const s of raw.deepweb?.sites ?? []) s.records = records;
+  const web = new Web(resolveConfig(raw), seed);
+  return SimServer.start(web, { faults: false });
+}
+
+/** Valid records (detail URLs of real database rows) surfaced, and when each was first seen. */
+function evaluate(site: DeepSite, session: SurfaceSession): { valid: number; at: number[] } {
+  const at: number[] = [];
+  let k = 0;
+  for (const url of session.records.keys()) {
+    const u = new URL(url);
+    if (u.host === site.host && site.recordOf(u.pathname) >= 0) at.push(session.firstSeen[k]);
+    k++;
+  }
+  return { valid: at.length, at };
+}
+
+function curve(at: number[], n: number, budget: number, every: number): { submissions: number; coverage: number }[] {
+  const out: { submissions: number; coverage: number }[] = [];
+  let j = 0;
+  for (let s = every; s <= budget; s += every) {
+    while (j < at.length && at[j] <= s) j++;
+    out.push({ submissions: s, coverage: Math.round((j / n) * 1e4) / 1e4 });
+  }
+  return out;
+}
+
+/** First submission count at which coverage reaches target, or null. */
+function toTarget(at: number[], n: number, target: number): number | null {
+  const need = Math.ceil(target * n);
+  return at.length >= need ? at[need - 1] : null;
+}
+
+interface MethodRun { session: SurfaceSession; stopped: string; detail: string; templates?: TemplateReport[]; /** Queries the method's plan holds (ISIT's templates, the Cartesian product). */ generated?: number }
+
+async function runMethod(method: DeepMethod | 'isit-test', d: DiscoveredForm, client: FormClient, budget: number, cfg: DeepwebConfig, words: Words, kind: string, tau = cfg.isit.tau): Promise<MethodRun | null> {
+  const session = new SurfaceSession(client, d.form, d.template, budget);
+  const text = d.form.inputs.find((i) => i.type === 'text');
+  const seeds = words.keywords[kind] ?? [];
+  const textValues: Record<string, string[]> = text && seeds.length ? { [text.name]: seeds } : {};
+  if (method === 'isit') {
+    const r = await isit(session, { ...cfg.isit, tau, textValues });
+    return { session, stopped: session.exhausted ? 'budget' : 'done', detail: `${r.chosen.length} templates, ${r.queries} queries`, templates: r.templates, generated: r.queries };
+  }
+  if (method === 'cartesian') {
+    const r = await cartesian(session, textValues);
+    return { session, stopped: session.exhausted ? 'budget' : 'done', detail: `${r.size} combinations`, generated: r.size };
+  }
+  if (!text) return null; // probing needs a text box
+  const policy = method.slice('probe-'.length) as ProbePolicy;
+  const r = await probe(session, { policy, seeds, dictionary: words.dictionary, generic: words.generic, ...cfg.probe, seed: 1 });
+  return { session, stopped: r.stopped, detail: `${r.steps.length} keywords` };
+}
+
+export interface DeepRunOptions { onProgress?: (done: number, total: number, label: string) => void }
+
+export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}): Promise<DeepwebData> {
+  const t0 = performance.now();
+  const words = loadWords(cfg);
+  const data: DeepwebData = { config: cfg, curves: [], summaries: [], templates: [], tau: [], scaling: [], audit: [], skippedForms: [], wallMs: 0 };
+  const total = cfg.seeds.length + cfg.scaling.records.length;
+  let done = 0;
+  const clientFor = (server: SimServer, host: string): FormClient =>
+    new FormClient({ settings: { seeds: [`http://${host}/`], delayMs: cfg.crawl.delayMs, autoThrottle: false, perHostConcurrency: 1, retries: 2 }, dispatcher: server.dispatcher() });
+
+  for (const seed of cfg.seeds) {
+    const server = await startWeb(cfg, seed, cfg.records);
+    for (const [host, site] of server.deepSites) {
+      const kind = site.cfg.kind;
+      const client = clientFor(server, host);
+      const found = await discoverForms(client, `http://${host}/`);
+      for (const s of found.skipped) data.skippedForms.push({ seed, site: kind, page: s.pageUrl, form: s.index, reason: s.reason });
+      const d = found.forms[0];
+      if (!d) throw new Error(`no search form found on ${host}`);
+      const runs: [string, number][] = [...cfg.methods.map((m): [string, number] => [m, cfg.isit.tau]), ...(seed === cfg.seeds[0] ? cfg.tauSweep.map((t): [string, number] => ['tau', t]) : [])];
+      for (const [method, tau] of runs) {
+        client.clearCache();
+        const r = await runMethod(method === 'tau' ? 'isit' : (method as DeepMethod), d, client, cfg.budget, cfg, words, kind, tau);
+        if (!r) continue;
+        const ev = evaluate(site, r.session);
+        const coverage = Math.round((ev.valid / site.db.n) * 1e4) / 1e4;
+        if (method === 'tau') {
+          const t = r.templates ?? [];
+          data.tau.push({ site: kind, tau, templates_tested: t.length, templates_chosen: t.filter((x) => x.informative).length, queries: r.generated ?? 0, submissions: r.session.submissions, coverage });
+          continue;
+        }
+        for (const p of curve(ev.at, site.db.n, cfg.budget, cfg.every)) data.curves.push({ site: kind, method, seed, ...p });
+        const f = r.session.fates();
+        const subs = r.session.submissions;
+        const s90 = toTarget(ev.at, site.db.n, 0.9);
+        const firstPages = r.session.log.filter((x) => x.page === 1);
+        data.summaries.push({
+          site: kind, method, seed, records: site.db.n, submissions: subs, surfaced: ev.valid, coverage,
+          ...f, wasted_share: subs ? Math.round(((f.empty + f.error + f.duplicate) / subs) * 1e4) / 1e4 : 0,
+          queries: firstPages.length, queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length, submissions_to_90: s90,
+          stopped: r.stopped, detail: r.detail,
+        });
+        if (method === 'isit') for (const t of r.templates ?? []) data.templates.push({ site: kind, seed, template: t.inputs.join('+'), dimension: t.dimension, size: t.size, tested: t.tested, distinct: t.distinct, ratio: Math.round(t.ratio * 1e4) / 1e4, informative: t.informative });
+      }
+      await client.close();
+    }
+    const audit = server.audit();
+    for (const host of server.deepSites.keys()) {
+      const a = audit[host];
+      if (!a) continue;
+      const violations = a.disallowed + (a.maxConcurrent > 1 ? 1 : 0) + (cfg.crawl.delayMs > 0 && (a.minGapMs ?? Infinity) < cfg.crawl.delayMs * 0.9 ? 1 : 0) + a.sent429;
+      data.audit.push({ seed, host, requests: a.requests, max_concurrent: a.maxConcurrent, min_gap_ms: a.minGapMs === null ? -1 : Math.round(a.minGapMs * 1000) / 1000, disallowed: a.disallowed, sent429: a.sent429, violations });
+    }
+    await server.close();
+    opts.onProgress?.(++done, total, `seed ${seed}`);
+  }
+
+  for (const records of cfg.scaling.records) {
+    const server = await startWeb(cfg, cfg.scaling.seed, records);
+    for (const [host, site] of server.deepSites) {
+      const kind = site.cfg.kind;
+      const client = clientFor(server, host);
+      const d = (await discoverForms(client, `http://${host}/`)).forms[0];
+      for (const method of ['isit', 'cartesian'] as const) {
+        client.clearCache();
+        const r = (await runMethod(method, d, client, cfg.scaling.budget, cfg, words, kind))!;
+        const ev = evaluate(site, r.session);
+        data.scaling.push({ site: kind, records, method, generated: r.generated ?? 0, submissions_to_target: toTarget(ev.at, site.db.n, cfg.scaling.target), coverage_at_budget: Math.round((ev.valid / site.db.n) * 1e4) / 1e4, submissions: r.session.submissions });
+      }
+      await client.close();
+    }
+    await server.close();
+    opts.onProgress?.(++done, total, `${records} records`);
+  }
+  data.wallMs = performance.now() - t0;
+  return data;
+}
