@@ -14,12 +14,12 @@ import type { Aggregate } from './analysis.ts';
 const require = createRequire(import.meta.url);
 export const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
 
-const ORDER = ['bfs', 'random', 'immediate', 'future', 'adaptive'];
-const COLOURS: Record<string, string> = { bfs: '#000000', random: '#E69F00', immediate: '#56B4E9', future: '#009E73', adaptive: '#D55E00' };
+const ORDER = ['bfs', 'random', 'immediate', 'future', 'adaptive', 'isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'];
+const COLOURS: Record<string, string> = { bfs: '#000000', random: '#E69F00', immediate: '#56B4E9', future: '#009E73', adaptive: '#D55E00', isit: '#D55E00', cartesian: '#000000', 'probe-random': '#E69F00', 'probe-generic': '#56B4E9', 'probe-adaptive': '#009E73' };
 const EXTRA = ['#0072B2', '#CC79A7', '#F0E442'];
 const DASHES = [[1, 0], [2, 2], [6, 3], [8, 3, 2, 3], [1, 0], [4, 4], [10, 2]];
 
-export interface Axes { x: string; y: string; logX?: boolean }
+export interface Axes { x: string; y: string; logX?: boolean; legend?: string }
 
 export function curveSpec(aggs: readonly Aggregate[], metric: 'recall' | 'precision', title: string, axes?: Axes): TopLevelSpec {
   const strategies = [...new Set(aggs.map((a) => a.strategy))].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
@@ -37,15 +37,15 @@ export function curveSpec(aggs: readonly Aggregate[], metric: 'recall' | 'precis
     layer: [
       {
         mark: { type: 'area', opacity: 0.15 },
-        encoding: { x, y: { field: `${metric}_lo`, type: 'quantitative', title: yTitle, scale: { domain: [0, 1] } }, y2: { field: `${metric}_hi` }, color: { field: 'strategy', type: 'nominal', scale, title: 'strategy' } },
+        encoding: { x, y: { field: `${metric}_lo`, type: 'quantitative', title: yTitle, scale: { domain: [0, 1] } }, y2: { field: `${metric}_hi` }, color: { field: 'strategy', type: 'nominal', scale, title: axes?.legend ?? 'strategy' } },
       },
       {
         mark: { type: 'line', strokeWidth: 1.8 },
         encoding: {
           x,
           y: { field: metric, type: 'quantitative', title: yTitle },
-          color: { field: 'strategy', type: 'nominal', scale, title: 'strategy' },
-          strokeDash: { field: 'strategy', type: 'nominal', scale: { domain: strategies, range: dashes }, title: 'strategy' },
+          color: { field: 'strategy', type: 'nominal', scale, title: axes?.legend ?? 'strategy' },
+          strokeDash: { field: 'strategy', type: 'nominal', scale: { domain: strategies, range: dashes }, title: axes?.legend ?? 'strategy' },
         },
       },
     ],

@@ -135,11 +135,11 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
       } else merged.push({ ...inp, options: [...inp.options] });
     }
     const form: SearchForm = { pageUrl, action: action.href, method: m, inputs: merged, index: d.index };
-    if (d.buttonText && merged.every((x) => x.type === 'hidden')) {
-      buttonForms.push({ form, values: d.values, buttonText: d.buttonText });
-      return;
+    if (!merged.some((x) => x.type !== 'hidden')) {
+      // a button with hidden values is how POST result pages link their next page
+      if (d.buttonText) buttonForms.push({ form, values: d.values, buttonText: d.buttonText });
+      return skip('no inputs a query can fill');
     }
-    if (!merged.some((x) => x.type !== 'hidden')) return skip('no inputs a query can fill');
     forms.push(form);
   };
 

@@ -47,6 +47,7 @@ export class SurfaceSession {
   private readonly signatures = new Set<string>();
   /** Result pages already read, by request (a repeated query costs nothing). */
   private readonly pages = new Map<string, ResultPage>();
+  private readonly pageFate = new Map<string, SubmissionFate>();
 
   constructor(
     readonly client: FormClient,
@@ -84,6 +85,7 @@ export class SurfaceSession {
     const dup = this.signatures.has(rp.signature);
     this.signatures.add(rp.signature);
     const fate: SubmissionFate = rp.cls === 'error' ? 'error' : rp.cls === 'empty' ? 'empty' : dup ? 'duplicate' : 'useful';
+    this.pageFate.set(key, fate);
     this.log.push({ n: this.log.length + 1, tag, page: pageNo, fate, records: rp.records.length, newRecords: fresh, total: this.records.size });
     return rp;
   }
@@ -97,14 +99,17 @@ export class SurfaceSession {
     const before = this.records.size;
     const out: QueryResult = { first: null, records: [], newRecords: 0, pages: 0 };
     try {
-      let rp = await this.page(buildRequest(this.form, bound), echoed, tag, 1);
+      let req = buildRequest(this.form, bound);
+      let rp = await this.page(req, echoed, tag, 1);
       out.first = rp;
       out.pages = 1;
       out.records.push(...rp.records);
       const seen = new Set<string>();
-      while (follow && rp.next && !seen.has(requestKey(rp.next))) {
-        seen.add(requestKey(rp.next));
-        rp = await this.page(rp.next, echoed, tag, ++out.pages);
+      // a result page seen before under another query: its further pages would be too
+      while (follow && rp.next && !seen.has(requestKey(rp.next)) && this.pageFate.get(requestKey(req)) !== 'duplicate') {
+        req = rp.next;
+        seen.add(requestKey(req));
+        rp = await this.page(req, echoed, tag, ++out.pages);
         out.records.push(...rp.records);
       }
     } catch (e) {

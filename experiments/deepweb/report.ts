@@ -69,7 +69,7 @@ function scalingSpec(rows: readonly ScalingRow[], target: number): TopLevelSpec 
         strokeDash: { field: 'series', type: 'nominal', title: null, scale: { range: [[1, 0], [4, 3], [1, 0], [4, 3]] } },
       },
     },
-    config: { font: 'DejaVu Sans', axis: { labelFontSize: 10, titleFontSize: 10 }, legend: { labelFontSize: 10, orient: 'bottom', columns: 2 }, background: 'white' },
+    config: { font: 'DejaVu Sans', axis: { labelFontSize: 10, titleFontSize: 10 }, legend: { labelFontSize: 10, orient: 'bottom', columns: 2, labelLimit: 0 }, background: 'white' },
   } as TopLevelSpec;
 }
 
@@ -145,7 +145,7 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
   for (const site of [...new Set(aggs.map((a) => a.site))]) {
     const rows: Aggregate[] = aggs.filter((a) => a.site === site).map((a) => ({ strategy: a.method, pages: a.submissions, n: a.n, recall: a.coverage, recall_lo: a.coverage_lo, recall_hi: a.coverage_hi, precision: 0, precision_lo: 0, precision_hi: 0 }));
-    const svg = await renderSvg(curveSpec(rows, 'recall', `Records surfaced against submissions (${site})`, { x: 'submissions', y: 'share of the database surfaced' }));
+    const svg = await renderSvg(curveSpec(rows, 'recall', `Records surfaced against submissions (${site})`, { x: 'submissions', y: 'share of the database surfaced', legend: 'method' }));
     put(`fig-coverage-${site}.svg`, svg);
     put(`fig-coverage-${site}.png`, svgToPng(svg));
   }
@@ -200,7 +200,7 @@ function report(d: DeepwebData, aggs: readonly DeepAggregate[], claims: readonly
     out.push('');
   }
   if (d.scaling.length) {
-    out.push('## Growth with the database', '', `Seed ${cfg.scaling.seed}; open-ended domains (cities, airports) grow with the cube root of the database. "Planned" is the number of queries the method would submit (ISIT: all queries of its informative templates; Cartesian: the product of every input's values); "to ${Math.round(cfg.scaling.target * 100)}%" is measured, within ${cfg.scaling.budget.toLocaleString('en-US')} submissions. Figure: fig-scaling.png.`, '');
+    out.push('## Growth with the database', '', `Seed ${cfg.scaling.seed}; open-ended domains (cities, airports) grow with the square root of the database (Heaps' law). "Planned" is the number of queries the method would submit (ISIT: all queries of its informative templates; Cartesian: the product of every input's values); "to ${Math.round(cfg.scaling.target * 100)}%" is measured, within ${cfg.scaling.budget.toLocaleString('en-US')} submissions. Figure: fig-scaling.png.`, '');
     const recs = [...new Set(d.scaling.map((r) => r.records))];
     out.push(table(['site', 'method', ...recs.map((r) => `${r.toLocaleString('en-US')} records`), 'growth exponent (planned)', 'growth exponent (to target)'], sites.flatMap((s) => ['isit', 'cartesian'].map((m) => {
       const rows = d.scaling.filter((r) => r.site === s && r.method === m);

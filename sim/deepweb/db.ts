@@ -292,17 +292,56 @@ export class RecordDb {
     return cur;
   }
 
-  /** The first `limit` ids of `ids` in the given order (ties broken by id). */
-  sorted(ids: Int32Array, key: SortKey, limit: number): Int32Array {
-    if (key === 'relevance') return ids.subarray(0, limit);
-    const col = key === 'date' ? this.day : this.price;
+  /**
+   * The first `limit` ids of `ids` in the given order. Relevance ranking depends on the query
+   * (queryHash), as a search engine's does: two broad queries do not show the same head of the
+   * database. Date and price order break ties by id.
+   */
+  sorted(ids: Int32Array, key: SortKey, limit: number, queryHash: number): Int32Array {
+    const col = key === 'date' ? this.day : key === 'price' ? this.price : null;
     const keys = new Float64Array(ids.length);
-    for (let k = 0; k < ids.length; k++) keys[k] = col[ids[k]] * 2 ** 21 + ids[k];
-    keys.sort();
-    const out = new Int32Array(Math.min(limit, ids.length));
-    for (let k = 0; k < out.length; k++) out[k] = keys[k] % 2 ** 21;
+    // 32-bit rank times 2^21 plus the id (< 2^21) stays exact in a double
+    for (let k = 0; k < ids.length; k++) keys[k] = (col ? col[ids[k]] : hash32(ids[k], queryHash, 23)) * 2 ** 21 + ids[k];
+    const top = smallest(keys, limit);
+    const out = new Int32Array(top.length);
+    for (let k = 0; k < top.length; k++) out[k] = top[k] % 2 ** 21;
     return out;
   }
+}
+
+/** The `limit` smallest values, ascending (a bounded max-heap: O(n log limit)). */
+function smallest(keys: Float64Array, limit: number): Float64Array {
+  if (keys.length <= limit * 4) return keys.sort().subarray(0, Math.min(limit, keys.length));
+  const heap = new Float64Array(limit);
+  let n = 0;
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < n && heap[l] > heap[m]) m = l;
+      if (r < n && heap[r] > heap[m]) m = r;
+      if (m === i) return;
+      const t = heap[i]; heap[i] = heap[m]; heap[m] = t;
+      i = m;
+    }
+  };
+  for (const v of keys) {
+    if (n < limit) {
+      let i = n++;
+      heap[i] = v;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (heap[p] >= heap[i]) break;
+        const t = heap[i]; heap[i] = heap[p]; heap[p] = t;
+        i = p;
+      }
+    } else if (v < heap[0]) {
+      heap[0] = v;
+      down(0);
+    }
+  }
+  return heap.subarray(0, n).sort();
 }
 
 function unitOf(a: number, b: number, c: number, d: number): number {

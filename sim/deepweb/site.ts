@@ -41,6 +41,13 @@ interface Input {
 const TITLES: Record<DeepKind, string> = { jobs: 'Job search', flights: 'Flight search', catalogue: 'Paper catalogue' };
 const PER_PAGE = ['10', '20', '50'];
 
+function queryHash(q: Query): number {
+  let h = 0x811c9dc5;
+  const s = `${[...q.eq].sort().join(';')}|${q.words.join(' ')}|${q.yearFrom ?? ''}|${q.yearTo ?? ''}`;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -172,7 +179,8 @@ export class DeepSite {
     const shown = Math.min(ids.length, this.topK);
     const pages = Math.ceil(shown / perPage);
     if (page > pages) return this.error(`Page ${page} is out of range: this search has ${pages} page${pages > 1 ? 's' : ''} of results.`);
-    const top = this.db.sorted(ids, sort, shown);
+    // the ranking is keyed by what was asked (filters and keywords), not by layout inputs
+    const top = this.db.sorted(ids, sort, shown, queryHash(q));
     const slice = top.subarray((page - 1) * perPage, Math.min(shown, page * perPage));
     const items = [...slice].map((i) => `<li><a href="${this.itemPath(i)}">${esc(this.recordTitle(i))}</a><br>${esc(this.summary(i))}</li>`);
     const cap = ids.length > this.topK ? ` (only the first ${this.topK} can be shown; refine your search)` : '';

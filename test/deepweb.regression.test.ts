@@ -1,0 +1,51 @@
+/**
+ * CI regression of the deep-web experiment: the quick configuration (1,000 records per site,
+ * seed 1, 400 submissions per run) against results/reference/deepweb-quick/ (regenerate with
+ * `npm run experiment:reference:deepweb` after an intended change, and say why in the commit).
+ * Tolerance 0.02 on every coverage point; the run must also be deterministic and polite.
+ */
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readExperimentJson } from '../experiments/config.ts';
+import { resolveDeepweb } from '../experiments/deepweb/config.ts';
+import { writeDeepOutputs } from '../experiments/deepweb/report.ts';
+import { runDeepweb } from '../experiments/deepweb/run.ts';
+
+const REF = 'results/reference/deepweb-quick';
+const TOLERANCE = 0.02;
+
+function parseCsv(text: string): Record<string, string>[] {
+  const [head, ...rows] = text.trim().split('\n');
+  const cols = head.split(',');
+  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
+}
+
+describe('deepweb experiment regression (quick configuration)', () => {
+  it('matches the committed reference, deterministically, with zero politeness violations', async () => {
+    const { raw } = readExperimentJson('deepweb');
+    const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb', { quick: true });
+    const a = await runDeepweb(cfg);
+    const b = await runDeepweb(cfg);
+    const outA = mkdtempSync(join(tmpdir(), 'deepA-'));
+    const outB = mkdtempSync(join(tmpdir(), 'deepB-'));
+    const written = await writeDeepOutputs(a, outA);
+    await writeDeepOutputs(b, outB);
+    for (const f of ['curves.csv', 'summary.csv', 'templates.csv', 'tau.csv', 'scaling.csv']) expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
+    expect(readdirSync(outA)).toEqual(expect.arrayContaining(['report.md', 'fig-coverage-jobs.png', 'fig-scaling.svg', 'audit.csv']));
+    expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
+    expect(a.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
+
+    const ref = parseCsv(readFileSync(join(REF, 'curves.csv'), 'utf8'));
+    const now = parseCsv(readFileSync(join(outA, 'curves.csv'), 'utf8'));
+    expect(now.length).toBe(ref.length);
+    const off: string[] = [];
+    ref.forEach((r, i) => {
+      const n = now[i];
+      expect(`${n.site} ${n.method} ${n.seed} ${n.submissions}`).toBe(`${r.site} ${r.method} ${r.seed} ${r.submissions}`);
+      if (Math.abs(Number(n.coverage) - Number(r.coverage)) > TOLERANCE) off.push(`${r.site} ${r.method} @${r.submissions}: ${r.coverage} -> ${n.coverage}`);
+    });
+    expect(off, `coverage moved by more than ${TOLERANCE}:\n${off.slice(0, 20).join('\n')}`).toEqual([]);
+  });
+});
