@@ -68,13 +68,31 @@ export interface EngineOptions {
   warc?: WarcSink;
   /** Receives every log entry as it is written (experiments compute metrics from it). */
   onLog?: (e: LogEntry, page: PageView | null) => void;
+  /** Part of a distributed crawl: URLs arrive by inject() and leave by forward() (see RemoteHooks). */
+  remote?: RemoteHooks;
+}
+
+/**
+ * How an engine takes part in a distributed crawl (crawler/distributed/node.ts implements it).
+ * Every discovered URL, seeds included, is forwarded to its owner, this process included, so
+ * the frontier is durable outside the process; the engine only fetches what is injected.
+ */
+export interface RemoteHooks {
+  forward(e: { url: string; host: string; score: number; depth: number }): void;
+  /** Just before fetching (after robots.txt): false = skip (fetched elsewhere, or the global budget is spent). */
+  claim(url: string): Promise<boolean>;
+  /** The URL is done with (fetched and its links forwarded, or skipped). */
+  settled(url: string): void;
+  /** Frontier empty, nothing in flight: true ends the crawl, false looks again. */
+  idle(): Promise<boolean>;
 }
 
 type Outcome =
   | { kind: 'fetched'; entry: QueueEntry; res: FetchResult; attempts: number; ms: number }
   | { kind: 'failed'; entry: QueueEntry; error: CrawlError; attempts: number; ms: number }
   | { kind: 'robots'; entry: QueueEntry }
-  | { kind: 'skipped'; entry: QueueEntry };
+  | { kind: 'skipped'; entry: QueueEntry }
+  | { kind: 'elsewhere'; entry: QueueEntry };
 
 
 export class CrawlEngine {
@@ -112,6 +130,7 @@ export class CrawlEngine {
       bodyTimeoutMs: settings.bodyTimeoutMs,
       maxBodyBytes: settings.maxBodyBytes,
       maxRedirects: 0,
+      headers: settings.region ? { 'x-crawler-region': settings.region } : undefined,
     });
     this.journal = opts.outDir ? new Journal(opts.outDir, !!opts.resume) : null;
     this.gate = {
@@ -145,11 +164,13 @@ export class CrawlEngine {
       return engine;
     }
     const settings = resolveSettings(opts.settings);
+    if (opts.remote && settings.deterministic) throw new CrawlError('CRAWL_ERR_SETTINGS', 'deterministic: a distributed crawl has no global order; run it in throughput mode');
     const engine = new CrawlEngine(opts, settings);
     engine.journal?.writeJson('crawl-settings.json', { settings, strategy: opts.strategy.name });
     for (const raw of settings.seeds) {
       const url = normalizeUrl(raw, undefined, settings);
-      if (url) engine.enqueue({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
+      if (url && opts.remote) opts.remote.forward({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0 });
+      else if (url) engine.enqueue({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
     }
     engine.journal?.flush();
     return engine;
@@ -201,6 +222,27 @@ export class CrawlEngine {
   /** Stops taking new URLs; in-flight requests finish and are logged. */
   stop(): void {
     this.stopping = true;
+    this.wakeLoop?.();
+  }
+
+  private wakeLoop: (() => void) | null = null;
+
+  /** Adds URLs delivered by a distributed crawl's transport (deduped by the caller). */
+  inject(items: readonly { url: string; score: number; depth: number }[]): void {
+    for (const it of items) this.enqueue({ url: it.url, host: hostOf(it.url), score: it.score, depth: it.depth, parent: -1, redirects: 0, seq: 0 }, false);
+    this.wakeLoop?.();
+  }
+
+  /** Drops queued URLs of hosts that moved to another process; returns how many. */
+  dropHosts(moved: (host: string) => boolean): number {
+    let n = 0;
+    for (const h of [...this.frontier.hostsWithWork()]) if (moved(h)) n += this.frontier.dropHost(h);
+    return n;
+  }
+
+  /** URLs waiting in the frontier. */
+  get queued(): number {
+    return this.frontier.size;
   }
 
   async run(): Promise<CrawlSummary> {
@@ -291,7 +333,11 @@ export class CrawlEngine {
         continue;
       }
       if (inflight.size === 0) {
-        if (this.stopping || this.budgetLeft() <= 0 || this.frontier.size === 0) break;
+        if (this.stopping || this.budgetLeft() <= 0) break;
+        if (this.frontier.size === 0) {
+          if (!this.opts.remote || (await this.opts.remote.idle())) break;
+          continue;
+        }
         // every host with work is waiting for its politeness gap: sleep until the first is ready
         let soonest = Infinity;
         for (const name of this.frontier.hostsWithWork()) soonest = Math.min(soonest, this.host(name).nextAt);
@@ -300,6 +346,7 @@ export class CrawlEngine {
       }
       await new Promise<void>((r) => {
         wake = r;
+        this.wakeLoop = r;
         // also wake when a waiting host becomes ready, so that its URLs are dispatched on time
         setTimeout(r, 50);
       });
@@ -319,10 +366,12 @@ export class CrawlEngine {
     if (h.skipped) {
       const rec = this.s.skippedHosts.find((x) => x.host === h.name);
       if (rec) rec.urlsDropped++;
+      this.opts.remote?.settled(e.url);
       return false;
     }
     if (h.dispatched >= this.settings.maxPagesPerHost) {
       this.s.hostCapped++;
+      this.opts.remote?.settled(e.url);
       return false;
     }
     h.dispatched++;
@@ -335,6 +384,7 @@ export class CrawlEngine {
     const rules = await this.robotsFor(h, entry.url);
     if (h.skipped) return { kind: 'skipped', entry };
     if (!rules.isAllowed(entry.url)) return { kind: 'robots', entry };
+    if (this.opts.remote && !(await this.opts.remote.claim(entry.url))) return { kind: 'elsewhere', entry };
     const o = await politeFetch(this.gate, h, entry.url);
     return o.ok ? { kind: 'fetched', entry, res: o.res, attempts: o.attempts, ms: o.ms } : { kind: 'failed', entry, error: o.error, attempts: o.attempts, ms: o.ms };
   }
@@ -348,16 +398,18 @@ export class CrawlEngine {
 
   private robotsFor(h: HostState, url: string): Promise<RobotsRules> {
     return robotsFor(this.gate, h, url, (host) => {
-      this.s.skippedHosts.push({ host: host.name, reason: host.skipped!, urlsDropped: this.frontier.dropHost(host.name) });
+      // distributed: the URLs are dropped one by one as they come up, so that each is settled
+      this.s.skippedHosts.push({ host: host.name, reason: host.skipped!, urlsDropped: this.opts.remote ? 0 : this.frontier.dropHost(host.name) });
     });
   }
 
   private handle(o: Outcome): void {
-    if (o.kind === 'robots' || o.kind === 'skipped') {
+    if (o.kind === 'robots' || o.kind === 'skipped' || o.kind === 'elsewhere') {
       // no request was made: the URL does not use the page budget
       this.dispatched--;
       this.host(o.entry.host).dispatched--;
       if (o.kind === 'robots') this.s.robotsBlocked++;
+      this.opts.remote?.settled(o.entry.url);
       return;
     }
     const e = o.entry;
@@ -393,10 +445,12 @@ export class CrawlEngine {
         for (let i = 0; i < cands.length; i++) {
           const score = d.scores[i];
           if (score === null || score === undefined) { this.s.discarded++; continue; }
-          this.enqueue({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 }, false);
+          if (this.opts.remote) this.opts.remote.forward({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1 });
+          else this.enqueue({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 }, false);
         }
       }
     }
+    this.opts.remote?.settled(e.url);
     this.rememberParent(seq, e.url);
     this.journal?.fetched(log);
     this.opts.onLog?.(log, page);
@@ -449,6 +503,11 @@ export class CrawlEngine {
       return target;
     }
     this.redirectChains.set(target, chain);
+    if (this.opts.remote) {
+      this.opts.remote.forward({ url: target, host: hostOf(target), score: e.score, depth: e.depth });
+      this.s.redirectsQueued++;
+      return target;
+    }
     this.enqueue({ url: target, host: hostOf(target), score: e.score, depth: e.depth, parent: e.parent, redirects: e.redirects + 1, seq: 0 }, false);
     this.s.redirectsQueued++;
     return target;

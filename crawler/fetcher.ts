@@ -14,6 +14,8 @@ export interface FetchOptions {
   maxBodyBytes: number;
   /** 0: return 3xx responses as they are. */
   maxRedirects: number;
+  /** Sent with every request (e.g. x-crawler-region). */
+  headers?: Record<string, string>;
 }
 
 export interface FetchResult {
@@ -60,6 +62,10 @@ export class Fetcher {
     return this.dispatcher;
   }
 
+  get headers(): Record<string, string> | undefined {
+    return this.opts.headers;
+  }
+
   /** Throws CrawlError (TIMEOUT, NETWORK, REDIRECT_LOOP, TOO_MANY_REDIRECTS); HTTP errors are results. */
   async fetch(url: string, maxRedirects = this.opts.maxRedirects, canFollow: (url: string) => boolean = () => true, post?: RequestBody): Promise<FetchResult> {
     const chain: string[] = [];
@@ -92,7 +98,7 @@ export class Fetcher {
       res = await request(url, {
         dispatcher: this.dispatcher,
         method: post ? post.method : 'GET',
-        headers: post ? { 'user-agent': this.opts.userAgent, accept: ACCEPT, 'content-type': post.contentType } : { 'user-agent': this.opts.userAgent, accept: ACCEPT },
+        headers: { 'user-agent': this.opts.userAgent, accept: ACCEPT, ...this.opts.headers, ...(post ? { 'content-type': post.contentType } : {}) },
         body: post?.body,
         headersTimeout: this.opts.headersTimeoutMs,
         bodyTimeout: this.opts.bodyTimeoutMs,

@@ -74,7 +74,7 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
   const { settings } = ctx;
   const agent = RobotsRules.token(settings.userAgent);
   const robotsUrl = `${origin}/robots.txt`;
-  const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), { ...settings, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes), maxRedirects: 0 });
+  const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), { ...settings, headers: ctx.fetcher.headers, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes), maxRedirects: 0 });
   for (let attempt = 0; ; attempt++) {
     let url = robotsUrl;
     const chain: string[] = [];

@@ -55,6 +55,8 @@ export interface CrawlSettings {
   robotsRetries: number;
   /** Pages between checkpoints of strategy state (the frontier is journaled continuously). */
   checkpointEvery: number;
+  /** Region this crawler runs in, sent as x-crawler-region (the synthetic web delays by distance); '' = none. */
+  region: string;
 }
 
 export const DEFAULT_SETTINGS: CrawlSettings = {
@@ -88,6 +90,7 @@ export const DEFAULT_SETTINGS: CrawlSettings = {
   aroundWords: 6,
   robotsRetries: 2,
   checkpointEvery: 500,
+  region: '',
 };
 
 type NumKey = { [K in keyof CrawlSettings]: CrawlSettings[K] extends number ? K : never }[keyof CrawlSettings];
@@ -111,6 +114,7 @@ export function resolveSettings(over: Partial<CrawlSettings>): CrawlSettings {
     if (r[2] && Number.isFinite(v) && !Number.isInteger(v)) throw new CrawlError('CRAWL_ERR_SETTINGS', `${k}: expected a whole number, got ${v}`);
     if (v < r[0] || v > r[1]) throw new CrawlError('CRAWL_ERR_SETTINGS', `${k}: ${v} is out of range [${r[0]}, ${r[1]}]`);
   }
+  if (typeof s.region !== 'string' || !/^[a-z0-9-]{0,40}$/.test(s.region)) throw new CrawlError('CRAWL_ERR_SETTINGS', `region: "${s.region}" must be lowercase letters, digits and -`);
   if (!Array.isArray(s.seeds) || s.seeds.length === 0) throw new CrawlError('CRAWL_ERR_SETTINGS', 'seeds: at least one seed URL is required');
   for (const u of s.seeds) {
     let url: URL;

@@ -112,6 +112,24 @@ export interface WebConfig {
    * pages of the background directory sites, so crawling finds its form.
    */
   deepweb: { sites: DeepSiteConfig[] };
+  /**
+   * Geography: every site sits in a region; a request that declares its crawler's region (header
+   * x-crawler-region) is answered after the round trip between the two regions plus the body's
+   * transfer time at the pair's bandwidth. Requests that declare nothing are not delayed.
+   * Defaults: approximate public-cloud inter-region round trips (cloudping.co, AWS us-east-1 /
+   * eu-west-1 / ap-northeast-1) and per-connection throughput.
+   */
+  geo: {
+    regions: string[];
+    /** Round trip between regions, ms (row: crawler region, column: site region). */
+    rttMs: number[][];
+    /** Throughput of one connection between regions, MB/s. */
+    bandwidthMBps: number[][];
+    /** Share of sites in each region (hosts are assigned by a hash of their name). */
+    siteShares: number[];
+    /** Multiplies every geographic delay (experiments shrink time to run faster). */
+    timeScale: number;
+  };
   /** Bands the generated web's statistics must fall in (checked by sim:stats and the tests). */
   targets: {
     inDegreeExponent: [number, number];
@@ -183,6 +201,13 @@ export const DEFAULTS: WebConfig = {
     oversizedBytes: 3_000_000,
   },
   deepweb: { sites: [] },
+  geo: {
+    regions: ['us', 'eu', 'asia'],
+    rttMs: [[2, 70, 150], [70, 2, 210], [150, 210, 2]],
+    bandwidthMBps: [[100, 20, 10], [20, 100, 8], [10, 8, 100]],
+    siteShares: [0.45, 0.35, 0.2],
+    timeScale: 1,
+  },
   targets: {
     inDegreeExponent: [1.8, 2.6],
     meanOutDegree: [8, 15],
@@ -298,6 +323,17 @@ export function validate(c: WebConfig): WebConfig {
   for (const k of ['transientErrorRate', 'slowRate', 'malformedRate', 'oversizedRate'] as const) num(f[k], `faults.${k}`, 0, 0.5);
   num(f.slowMs, 'faults.slowMs', 0, 60_000, true);
   num(f.oversizedBytes, 'faults.oversizedBytes', 1_000, 100_000_000, true);
+  const g = c.geo;
+  const R = Array.isArray(g.regions) ? g.regions.length : 0;
+  if (R < 1 || R > 32 || g.regions.some((r) => typeof r !== 'string' || !/^[a-z0-9-]+$/.test(r))) throw new ConfigError('geo.regions: expected 1 to 32 region names (lowercase letters, digits, -)');
+  for (const k of ['rttMs', 'bandwidthMBps'] as const) {
+    if (!Array.isArray(g[k]) || g[k].length !== R || g[k].some((row) => !Array.isArray(row) || row.length !== R)) throw new ConfigError(`geo.${k}: expected a ${R} x ${R} matrix (one row and column per region)`);
+    g[k].forEach((row, i) => row.forEach((x, j) => num(x, `geo.${k}[${i}][${j}]`, k === 'rttMs' ? 0 : 0.001, k === 'rttMs' ? 10_000 : 100_000)));
+  }
+  if (!Array.isArray(g.siteShares) || g.siteShares.length !== R) throw new ConfigError(`geo.siteShares: expected ${R} shares, one per region`);
+  g.siteShares.forEach((x, i) => num(x, `geo.siteShares[${i}]`, 0, 1));
+  if (!g.siteShares.some((x) => x > 0)) throw new ConfigError('geo.siteShares: at least one share must be above 0');
+  num(g.timeScale, 'geo.timeScale', 0, 100);
   if (!isObject(c.deepweb) || !Array.isArray(c.deepweb.sites)) throw new ConfigError('deepweb.sites: expected a list of search sites');
   c.deepweb.sites.forEach((d0, i) => {
     const p = `deepweb.sites[${i}]`;

@@ -13,6 +13,7 @@ import { Kind, type Site, type Web } from './web.ts';
 import { listenLoopback } from './listen.ts';
 import { AuditBook, type HostAudit } from './audit.ts';
 import { DeepSite } from './deepweb/site.ts';
+import { geoDelayMs, siteRegion } from './geo.ts';
 
 export type { HostAudit } from './audit.ts';
 
@@ -41,6 +42,7 @@ export class SimServer {
   /** The web's vertical search sites by host (their record databases are the ground truth). */
   readonly deepSites = new Map<string, DeepSite>();
   private readonly deepRobots = new Map<string, Robots>();
+  private readonly regions = new Map<string, string>();
 
   private constructor(web: Web, opts: SimServerOptions) {
     this.web = web;
@@ -117,9 +119,27 @@ export class SimServer {
     } else params = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
     const page = d.handle(req.method, path, params);
     this.book.sent(host, page.status, page.body.length);
-    reply.code(page.status).header('content-type', page.contentType);
-    for (const [k, v] of Object.entries(page.headers ?? {})) reply.header(k, v);
-    reply.send(page.body);
+    const send = (): void => {
+      reply.code(page.status).header('content-type', page.contentType);
+      for (const [k, v] of Object.entries(page.headers ?? {})) reply.header(k, v);
+      reply.send(page.body);
+    };
+    const delay = this.geoDelay(req, host, page.body.length);
+    if (delay > 0) setTimeout(send, delay);
+    else send();
+  }
+
+  /** The region a host sits in (ground truth of geography; crawlers get it as a GeoIP-like table). */
+  regionOf(host: string): string {
+    let r = this.regions.get(host);
+    if (!r) this.regions.set(host, (r = siteRegion(this.web.config, this.web.seed, host)));
+    return r;
+  }
+
+  /** How long the response to this request travels from the host's region to the crawler's. */
+  private geoDelay(req: FastifyRequest, host: string, bytes: number): number {
+    const from = req.headers['x-crawler-region'];
+    return typeof from === 'string' ? geoDelayMs(this.web.config, from, this.regionOf(host), bytes) : 0;
   }
 
   private robotsOf(site: Site): { parser: Robots | null; disallowAll: boolean } {
@@ -165,7 +185,8 @@ export class SimServer {
       if (page.retryAfter) reply.header('retry-after', page.retryAfter);
       reply.send(page.body);
     };
-    if (page.delayMs) setTimeout(send, page.delayMs);
+    const delay = (page.delayMs ?? 0) + this.geoDelay(req, host, page.body.length);
+    if (delay > 0) setTimeout(send, delay);
     else send();
   }
 
@@ -216,7 +237,7 @@ export class SimServer {
     // the static body rebuilt from pieces on every request: what any generated page costs to send
     if (path === '/_sim/fresh') return void reply.type('text/html; charset=utf-8').send(this.staticPieces.join(''));
     if (path === '/_sim/audit') return void reply.send(this.audit());
-    if (path === '/_sim/hosts') return void reply.send([...this.web.sites.map((s) => ({ host: s.host, kind: s.kind, pages: s.count, robots: s.robots })), ...[...this.deepSites.values()].map((d) => ({ host: d.host, kind: `search:${d.cfg.kind}`, records: d.db.n }))]);
+    if (path === '/_sim/hosts') return void reply.send([...this.web.sites.map((s) => ({ host: s.host, kind: s.kind, pages: s.count, robots: s.robots, region: this.regionOf(s.host) })), ...[...this.deepSites.values()].map((d) => ({ host: d.host, kind: `search:${d.cfg.kind}`, records: d.db.n }))]);
     if (path === '/_sim/reset' && req.method === 'POST') { this.reset(); return void reply.send({ ok: true }); }
     reply.code(404).type('text/plain').send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset, /_sim/static, /_sim/fresh\n');
   }

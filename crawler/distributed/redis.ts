@@ -1,0 +1,168 @@
+/**
+ * The coordinator across machines, on Redis (ioredis): a stream per bucket read through one
+ * consumer group (XREADGROUP; XAUTOCLAIM takes over deliveries a dead or departed process left
+ * unacknowledged), a hash of members with heartbeats, a claim table and a set of fetched URLs
+ * updated by one Lua script (atomic: no URL fetched twice, a global page budget), and counters
+ * of published and settled messages from which any process can tell that the crawl is quiet.
+ * Keys live under crawl:<name>: so several crawls can share a server.
+ */
+import { Redis } from 'ioredis';
+import type { ClaimResult, Coordinator, Delivery, Member, UrlMessage } from './coordinator.ts';
+
+const GROUP = 'crawlers';
+
+const CLAIM = `
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 'done' end
+local c = redis.call('HGET', KEYS[2], ARGV[1])
+if c and c ~= ARGV[2] then
+  for i = 4, #ARGV do if ARGV[i] == c then return 'taken' end end
+end
+if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[3]) then return 'budget' end
+redis.call('INCR', KEYS[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 'ok'`;
+
+type Fields = string[];
+
+function toMsg(f: Fields): UrlMessage {
+  const m: Record<string, string> = {};
+  for (let i = 0; i + 1 < f.length; i += 2) m[f[i]] = f[i + 1];
+  return { url: m.url, score: Number(m.score), depth: Number(m.depth) };
+}
+
+export class RedisCoordinator implements Coordinator {
+  readonly redis: Redis;
+  private readonly groups = new Set<string>();
+
+  /** url: redis://HOST:PORT[/DB]; name: the crawl's key prefix. */
+  constructor(url: string, private readonly name: string) {
+    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+    this.redis.defineCommand('crawlClaim', { numberOfKeys: 3, lua: CLAIM });
+  }
+
+  private k(s: string): string {
+    return `crawl:${this.name}:${s}`;
+  }
+
+  /** Waits for the connection; rejects with a clear message when Redis is unreachable. */
+  async connect(timeoutMs = 5000): Promise<void> {
+    await Promise.race([
+      this.redis.ping(),
+      new Promise((_, rej) => setTimeout(() => rej(new Error(`no Redis answered within ${timeoutMs} ms`)), timeoutMs)),
+    ]);
+  }
+
+  private async group(bucket: string): Promise<string> {
+    const key = this.k(`q:${bucket}`);
+    if (!this.groups.has(key)) {
+      try {
+        await this.redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM');
+      } catch (e) {
+        if (!/BUSYGROUP/.test((e as Error).message)) throw e;
+      }
+      this.groups.add(key);
+    }
+    return key;
+  }
+
+  async heartbeat(m: Member): Promise<void> {
+    await this.redis.hset(this.k('members'), m.id, JSON.stringify(m));
+  }
+
+  async leave(id: string): Promise<void> {
+    await this.redis.hdel(this.k('members'), id);
+  }
+
+  async members(deadMs: number): Promise<Member[]> {
+    const all = await this.redis.hgetall(this.k('members'));
+    const now = Date.now();
+    const live: Member[] = [];
+    for (const [id, v] of Object.entries(all)) {
+      const m = JSON.parse(v) as Member;
+      if (now - m.beat > deadMs) await this.redis.hdel(this.k('members'), id);
+      else live.push(m);
+    }
+    return live.sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  async publish(items: readonly { bucket: string; msg: UrlMessage }[]): Promise<void> {
+    if (!items.length) return;
+    for (const b of new Set(items.map((i) => i.bucket))) await this.group(b);
+    const p = this.redis.pipeline();
+    for (const it of items) p.xadd(this.k(`q:${it.bucket}`), '*', 'url', it.msg.url, 'score', String(it.msg.score), 'depth', String(it.msg.depth));
+    p.incrby(this.k('published'), items.length);
+    await p.exec();
+  }
+
+  async seed(items: readonly { bucket: string; msg: UrlMessage }[]): Promise<boolean> {
+    const ok = await this.redis.set(this.k('seeded'), '1', 'NX');
+    if (ok !== 'OK') return false;
+    await this.publish(items);
+    return true;
+  }
+
+  async read(consumer: string, buckets: readonly string[], max: number): Promise<Delivery[]> {
+    if (!buckets.length) return [];
+    const keys = await Promise.all(buckets.map((b) => this.group(b)));
+    const res = (await this.redis.xreadgroup('GROUP', GROUP, consumer, 'COUNT', max, 'STREAMS', ...keys, ...keys.map(() => '>'))) as [string, [string, Fields][]][] | null;
+    const out: Delivery[] = [];
+    for (const [key, entries] of res ?? []) {
+      const bucket = buckets[keys.indexOf(key)];
+      for (const [id, f] of entries) out.push({ id, bucket, msg: toMsg(f) });
+    }
+    return out;
+  }
+
+  async reclaim(consumer: string, buckets: readonly string[], idleMs: number, max: number): Promise<Delivery[]> {
+    const out: Delivery[] = [];
+    for (const b of buckets) {
+      if (out.length >= max) break;
+      const key = await this.group(b);
+      const res = (await this.redis.xautoclaim(key, GROUP, consumer, idleMs, '0-0', 'COUNT', max - out.length)) as [string, [string, Fields][], string[]];
+      for (const [id, f] of res[1]) if (f) out.push({ id, bucket: b, msg: toMsg(f) });
+    }
+    return out;
+  }
+
+  async ack(items: readonly Delivery[]): Promise<void> {
+    if (!items.length) return;
+    const by = new Map<string, string[]>();
+    for (const d of items) by.set(d.bucket, [...(by.get(d.bucket) ?? []), d.id]);
+    let n = 0;
+    for (const [b, ids] of by) n += await this.redis.xack(this.k(`q:${b}`), GROUP, ...ids);
+    if (n) await this.redis.incrby(this.k('settled'), n);
+  }
+
+  async claim(url: string, member: string, budget: number, liveMembers: readonly string[]): Promise<ClaimResult> {
+    const r = await (this.redis as unknown as { crawlClaim(...a: (string | number)[]): Promise<string> }).crawlClaim(this.k('done'), this.k('claims'), this.k('pages'), url, member, budget, ...liveMembers);
+    return r as ClaimResult;
+  }
+
+  async done(url: string): Promise<void> {
+    await this.redis.pipeline().sadd(this.k('done'), url).hdel(this.k('claims'), url).exec();
+  }
+
+  async counters(): Promise<{ published: number; settled: number; pages: number }> {
+    const [p, s, g] = await this.redis.mget(this.k('published'), this.k('settled'), this.k('pages'));
+    return { published: Number(p ?? 0), settled: Number(s ?? 0), pages: Number(g ?? 0) };
+  }
+
+  /** Every URL fetched so far (the union over processes). */
+  async fetchedUrls(): Promise<string[]> {
+    return this.redis.smembers(this.k('done'));
+  }
+
+  /** Deletes every key of this crawl (a fresh start under the same name). */
+  async reset(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', this.k('*'), 'COUNT', 1000);
+      if (keys.length) await this.redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
