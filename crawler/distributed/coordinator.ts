@@ -44,10 +44,11 @@ export interface Coordinator {
   /** Acknowledges deliveries; each message counts as settled once. */
   ack(items: readonly Delivery[]): Promise<void>;
   /**
-   * Claims a URL for fetching by `member`: 'done' if fetched already, 'taken' if a live member
-   * holds it, 'budget' if the global page budget is spent, else 'ok' (counted against it).
+   * Claims a URL for fetching by `member`: 'done' if fetched already, 'taken' if another member
+   * holds it and has beaten within deadMs, 'budget' if the global page budget is spent, else
+   * 'ok' (counted against it). Liveness is judged here, from heartbeats, not by the caller.
    */
-  claim(url: string, member: string, budget: number, liveMembers: readonly string[]): Promise<ClaimResult>;
+  claim(url: string, member: string, budget: number, deadMs: number): Promise<ClaimResult>;
   /** Marks a claimed URL fetched. */
   done(url: string): Promise<void>;
   /** Messages published and settled so far, and pages claimed. */

@@ -89,10 +89,12 @@ export class MemoryCoordinator implements Coordinator {
     for (const d of items) if (this.queues.get(d.bucket)?.pending.delete(d.id)) this.settled++;
   }
 
-  async claim(url: string, member: string, budget: number, liveMembers: readonly string[]): Promise<ClaimResult> {
+  async claim(url: string, member: string, budget: number, deadMs: number): Promise<ClaimResult> {
     if (this.fetched.has(url)) return 'done';
     const c = this.claims.get(url);
-    if (c !== undefined && c !== member && liveMembers.includes(c)) return 'taken';
+    if (c === member) return 'taken'; // a second copy of a URL this member is fetching
+    const holder = c === undefined ? undefined : this.memberMap.get(c);
+    if (holder && Date.now() - holder.beat <= deadMs) return 'taken';
     if (this.pages >= budget) return 'budget';
     this.pages++;
     this.claims.set(url, member);

@@ -28,6 +28,8 @@ export interface NodeOptions {
   dispatcher?: Dispatcher;
   outDir?: string;
   onLog?: (e: LogEntry, page: PageView | null) => void;
+  /** Wait until this many processes of this data centre have joined before crawling (0: start at once). */
+  expectMembers?: number;
   heartbeatMs?: number;
   /** A member silent this long is dead; its unacknowledged deliveries are reclaimed after it. */
   deadMs?: number;
@@ -58,7 +60,6 @@ export class CrawlNode {
   private readonly pending = new Map<string, Delivery[]>();
   private readonly claimed = new Set<string>();
   private owned = new Set<string>();
-  private live: string[] = [];
   private budgetSpent = false;
   private stopped = false;
   private lastBeat = 0;
@@ -67,7 +68,7 @@ export class CrawlNode {
   private pumping: Promise<void> = Promise.resolve();
 
   constructor(opts: NodeOptions) {
-    this.o = { heartbeatMs: 250, deadMs: 2000, readBatch: 200, maxQueued: 2000, ...opts };
+    this.o = { expectMembers: 0, heartbeatMs: 250, deadMs: 2000, readBatch: 200, maxQueued: 2000, ...opts };
   }
 
   private hostOf(url: string): string {
@@ -81,7 +82,7 @@ export class CrawlNode {
         (this.seedBox ?? this.outbox).push(item);
       },
       claim: async (url) => {
-        const r = await this.o.coordinator.claim(url, this.o.id, this.o.budget, this.live);
+        const r = await this.o.coordinator.claim(url, this.o.id, this.o.budget, this.o.deadMs);
         if (r === 'budget') this.budgetSpent = true;
         if (r !== 'ok') return false;
         this.claimed.add(url);
@@ -131,7 +132,6 @@ export class CrawlNode {
     const c = this.o.coordinator;
     await c.heartbeat({ id: this.o.id, datacentre: this.o.datacentre, beat: Date.now() });
     const members = await c.members(this.o.deadMs);
-    this.live = members.map((m) => m.id);
     const mine = members.filter((m) => m.datacentre === this.o.datacentre).map((m) => m.id);
     if (!mine.includes(this.o.id)) mine.push(this.o.id);
     const owned = new Set(this.o.partitioner.owned(this.o.datacentre, mine, this.o.id));
@@ -180,6 +180,13 @@ export class CrawlNode {
 
   /** Crawls until the global budget is spent or the whole crawl is quiet. */
   async run(): Promise<NodeSummary> {
+    await this.membership();
+    for (const t0 = Date.now(); this.o.expectMembers > 0; await sleep(this.o.heartbeatMs)) {
+      const n = (await this.o.coordinator.members(this.o.deadMs)).filter((m) => m.datacentre === this.o.datacentre).length;
+      if (n >= this.o.expectMembers) break;
+      if (Date.now() - t0 > 60_000) throw new Error(`only ${n} of ${this.o.expectMembers} crawler processes joined within 60 s`);
+      await this.membership();
+    }
     await this.membership();
     this.engine = CrawlEngine.create({
       settings: { ...this.o.settings, maxPages: Infinity },

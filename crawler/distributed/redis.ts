@@ -11,11 +11,14 @@ import type { ClaimResult, Coordinator, Delivery, Member, UrlMessage } from './c
 
 const GROUP = 'crawlers';
 
+// KEYS: done set, claims hash, pages counter, beats hash; ARGV: url, member, budget, deadMs, now
 const CLAIM = `
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 'done' end
 local c = redis.call('HGET', KEYS[2], ARGV[1])
-if c and c ~= ARGV[2] then
-  for i = 4, #ARGV do if ARGV[i] == c then return 'taken' end end
+if c == ARGV[2] then return 'taken' end
+if c then
+  local beat = redis.call('HGET', KEYS[4], c)
+  if beat and tonumber(ARGV[5]) - tonumber(beat) <= tonumber(ARGV[4]) then return 'taken' end
 end
 if tonumber(redis.call('GET', KEYS[3]) or '0') >= tonumber(ARGV[3]) then return 'budget' end
 redis.call('INCR', KEYS[3])
@@ -37,7 +40,7 @@ export class RedisCoordinator implements Coordinator {
   /** url: redis://HOST:PORT[/DB]; name: the crawl's key prefix. */
   constructor(url: string, private readonly name: string) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
-    this.redis.defineCommand('crawlClaim', { numberOfKeys: 3, lua: CLAIM });
+    this.redis.defineCommand('crawlClaim', { numberOfKeys: 4, lua: CLAIM });
   }
 
   private k(s: string): string {
@@ -66,11 +69,11 @@ export class RedisCoordinator implements Coordinator {
   }
 
   async heartbeat(m: Member): Promise<void> {
-    await this.redis.hset(this.k('members'), m.id, JSON.stringify(m));
+    await this.redis.pipeline().hset(this.k('members'), m.id, JSON.stringify(m)).hset(this.k('beats'), m.id, String(m.beat)).exec();
   }
 
   async leave(id: string): Promise<void> {
-    await this.redis.hdel(this.k('members'), id);
+    await this.redis.pipeline().hdel(this.k('members'), id).hdel(this.k('beats'), id).exec();
   }
 
   async members(deadMs: number): Promise<Member[]> {
@@ -79,6 +82,7 @@ export class RedisCoordinator implements Coordinator {
     const live: Member[] = [];
     for (const [id, v] of Object.entries(all)) {
       const m = JSON.parse(v) as Member;
+      // its beat stays in beats, where claims read it
       if (now - m.beat > deadMs) await this.redis.hdel(this.k('members'), id);
       else live.push(m);
     }
@@ -133,8 +137,9 @@ export class RedisCoordinator implements Coordinator {
     if (n) await this.redis.incrby(this.k('settled'), n);
   }
 
-  async claim(url: string, member: string, budget: number, liveMembers: readonly string[]): Promise<ClaimResult> {
-    const r = await (this.redis as unknown as { crawlClaim(...a: (string | number)[]): Promise<string> }).crawlClaim(this.k('done'), this.k('claims'), this.k('pages'), url, member, budget, ...liveMembers);
+  /** Heartbeats are client clocks (Date.now()): machines of one crawl need synchronised clocks (NTP). */
+  async claim(url: string, member: string, budget: number, deadMs: number): Promise<ClaimResult> {
+    const r = await (this.redis as unknown as { crawlClaim(...a: (string | number)[]): Promise<string> }).crawlClaim(this.k('done'), this.k('claims'), this.k('pages'), this.k('beats'), url, member, budget, deadMs, Date.now());
     return r as ClaimResult;
   }
 

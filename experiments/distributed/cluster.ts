@@ -1,0 +1,113 @@
+/**
+ * Runs a distributed crawl on this machine: one worker thread per crawler process, grouped in
+ * data centres (each process declares its centre's region to the servers it fetches from),
+ * connected by the in-memory coordinator served from this thread, or by Redis.
+ */
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { CrawlSettings } from '../../crawler/settings.ts';
+import { MemoryCoordinator, serveCoordinator, RedisCoordinator, type Assignment, type Coordinator, type DataCentre, type NodeSummary } from '../../crawler/distributed/index.ts';
+
+export interface ClusterOptions {
+  datacentres: (DataCentre & { processes: number })[];
+  assignment: Assignment;
+  /** Host -> region: the GeoIP-like table geo-affinity uses. */
+  hostRegions: Record<string, string>;
+  /** Pages over all processes. */
+  budget: number;
+  /** bfs, random or immediate (strategies that need trained models are not built in workers). */
+  strategy: string;
+  settings: Partial<CrawlSettings>;
+  /** Each process writes its journal to outDir/<process id>. */
+  outDir?: string;
+  /** Connect through Redis instead of in memory; name = the crawl's key prefix (reset first). */
+  redis?: { url: string; name: string };
+}
+
+export interface WorkerInput {
+  id: string;
+  datacentre: string;
+  datacentres: DataCentre[];
+  assignment: Assignment;
+  hostRegions: Record<string, string>;
+  budget: number;
+  strategy: string;
+  settings: Partial<CrawlSettings>;
+  outDir?: string;
+  redis?: { url: string; name: string };
+  port?: unknown;
+}
+
+export interface WorkerOutput {
+  summary: NodeSummary;
+  fetched: { url: string; bytes: number; status: number | null }[];
+}
+
+export interface ProcessResult extends WorkerOutput {
+  region: string;
+}
+
+export interface ClusterResult {
+  wallMs: number;
+  processes: ProcessResult[];
+  counters: { published: number; settled: number; pages: number };
+}
+
+export const WORKER_STRATEGIES = ['bfs', 'random', 'immediate'];
+
+// a worker thread does not inherit tsx's loader: register it, then load the TypeScript worker
+const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}))`;
+
+export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
+  if (!WORKER_STRATEGIES.includes(o.strategy)) throw new Error(`strategy "${o.strategy}" is not available in crawler processes; use one of ${WORKER_STRATEGIES.join(', ')}`);
+  let coordinator: Coordinator;
+  if (o.redis) {
+    const r = new RedisCoordinator(o.redis.url, o.redis.name);
+    await r.connect();
+    await r.reset();
+    coordinator = r;
+  } else coordinator = new MemoryCoordinator();
+  const jobs: Promise<ProcessResult>[] = [];
+  const workers: Worker[] = [];
+  let ready = 0;
+  let t0 = 0;
+  const total = o.datacentres.reduce((a, d) => a + d.processes, 0);
+  const ports: MessagePort[] = [];
+  const dcs = o.datacentres.map(({ name, region }) => ({ name, region }));
+  for (const dc of o.datacentres) {
+    for (let i = 0; i < dc.processes; i++) {
+      const id = `${dc.name}-p${i}`;
+      const input: WorkerInput = {
+        id, datacentre: dc.name, datacentres: dcs, assignment: o.assignment, hostRegions: o.hostRegions, budget: o.budget, strategy: o.strategy,
+        settings: { ...o.settings, region: dc.region }, outDir: o.outDir ? `${o.outDir}/${id}` : undefined, redis: o.redis,
+      };
+      const transfer = [];
+      if (!o.redis) {
+        const ch = new MessageChannel();
+        serveCoordinator(coordinator, ch.port1);
+        ports.push(ch.port1);
+        input.port = ch.port2;
+        transfer.push(ch.port2);
+      }
+      const worker = new Worker(BOOT, { eval: true, workerData: input, transferList: transfer });
+      workers.push(worker);
+      jobs.push(new Promise<ProcessResult>((resolve, reject) => {
+        let out: WorkerOutput | null = null;
+        worker.on('message', (m: WorkerOutput | 'ready') => {
+          if (m !== 'ready') out = m;
+          else if (++ready === total) {
+            // wall time counts from the moment every process is loaded
+            t0 = performance.now();
+            for (const w of workers) w.postMessage('go');
+          }
+        });
+        worker.on('error', reject);
+        worker.on('exit', (code) => (out ? resolve({ ...out, region: dc.region }) : reject(new Error(`crawler process ${id} exited with code ${code} before reporting`))));
+      }));
+    }
+  }
+  const processes = await Promise.all(jobs).finally(() => ports.forEach((p) => p.close()));
+  const wallMs = performance.now() - t0;
+  const counters = await coordinator.counters();
+  await coordinator.close();
+  return { wallMs, processes, counters };
+}
