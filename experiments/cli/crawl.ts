@@ -40,6 +40,19 @@ Crawl options (defaults in crawler/settings.ts):
 Synthetic web:
   --web FILE              start the synthetic web from this config in-process
   --web-seed N            its seed (default 1)
+Distributed (--max-pages is then the budget over all processes; strategies bfs, random, immediate):
+  --processes N           N crawler processes (worker threads) on this machine, in-memory transport
+  --redis URL             join a crawl coordinated by Redis (redis://HOST:PORT); with --processes N,
+                          this machine runs N of its processes
+  --datacenter NAME       data centre of this machine's processes (default dc1)
+  --datacenters LIST      every data centre of the crawl, NAME:REGION,... (same on every machine;
+                          default the one above, region from --region)
+  --assignment MODE       hosts to data centres: geo (by region, --geo), hash (default) or single
+  --geo FILE              host,region CSV (a GeoIP-like table) for --assignment geo
+  --region NAME           region declared to servers (x-crawler-region); default the centre's
+  --crawl-name NAME       the crawl's Redis key prefix (default crawl); --fresh deletes its keys first
+  --process-id ID         this process's name (default HOSTNAME-PID)
+  --expect-processes N    wait until N processes of this data centre have joined
 `;
 
 function int(name: string, v: string | undefined, min = 0): number | undefined {
@@ -59,6 +72,9 @@ const values: Record<string, string | string[] | boolean | undefined> = parseOrF
       'max-crawl-delay': { type: 'string' }, retries: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-body-bytes': { type: 'string' },
       'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, 'crawl-seed': { type: 'string' }, quiet: { type: 'boolean' },
       web: { type: 'string' }, 'web-seed': { type: 'string' }, warc: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      processes: { type: 'string' }, redis: { type: 'string' }, datacenter: { type: 'string' }, datacenters: { type: 'string' },
+      assignment: { type: 'string' }, geo: { type: 'string' }, region: { type: 'string' }, 'crawl-name': { type: 'string' },
+      fresh: { type: 'boolean' }, 'process-id': { type: 'string' }, 'expect-processes': { type: 'string' },
     },
   }).values;
 if (values.help) {
@@ -121,6 +137,16 @@ if (v.web) {
 }
 
 const outDir = v.resume ?? v.out ?? 'out/crawl';
+const processes = int('processes', v.processes, 1);
+if (processes !== undefined || v.redis) {
+  if (v.resume) fail('--resume is for one-process crawls; a distributed crawl resumes by starting its processes again (the queues are in the coordinator)');
+  if (v.warc) fail('--warc is not supported in distributed crawls yet');
+  if (values.deterministic) fail('--deterministic: a distributed crawl has no global order');
+  const { runDistributedCli } = await import('../distributed/cli.ts');
+  await runDistributedCli({ settings, strategy: strategyName, outDir, processes: processes ?? 1, values: v, quiet: !!values.quiet }).catch((e: Error) => fail(e.message));
+  await closeWeb?.();
+  process.exit(0);
+}
 let engine: CrawlEngine;
 const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
 let rate = 0;

@@ -19,8 +19,12 @@ export interface ClusterOptions {
   settings: Partial<CrawlSettings>;
   /** Each process writes its journal to outDir/<process id>. */
   outDir?: string;
-  /** Connect through Redis instead of in memory; name = the crawl's key prefix (reset first). */
-  redis?: { url: string; name: string };
+  /** Connect through Redis instead of in memory; name = the crawl's key prefix; reset deletes its keys first. */
+  redis?: { url: string; name: string; reset?: boolean };
+  /** Process ids start with this (default the data centre's name). */
+  idPrefix?: string;
+  /** Each process waits for this many processes of its centre before crawling (Redis: across machines). */
+  expectMembers?: number;
 }
 
 export interface WorkerInput {
@@ -34,6 +38,7 @@ export interface WorkerInput {
   settings: Partial<CrawlSettings>;
   outDir?: string;
   redis?: { url: string; name: string };
+  expectMembers?: number;
   port?: unknown;
 }
 
@@ -63,7 +68,7 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
   if (o.redis) {
     const r = new RedisCoordinator(o.redis.url, o.redis.name);
     await r.connect();
-    await r.reset();
+    if (o.redis.reset) await r.reset();
     coordinator = r;
   } else coordinator = new MemoryCoordinator();
   const jobs: Promise<ProcessResult>[] = [];
@@ -71,14 +76,15 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
   let ready = 0;
   let t0 = 0;
   const total = o.datacentres.reduce((a, d) => a + d.processes, 0);
+  if (!total) throw new Error('no crawler processes to run');
   const ports: MessagePort[] = [];
   const dcs = o.datacentres.map(({ name, region }) => ({ name, region }));
   for (const dc of o.datacentres) {
     for (let i = 0; i < dc.processes; i++) {
-      const id = `${dc.name}-p${i}`;
+      const id = `${o.idPrefix ?? dc.name}-p${i}`;
       const input: WorkerInput = {
         id, datacentre: dc.name, datacentres: dcs, assignment: o.assignment, hostRegions: o.hostRegions, budget: o.budget, strategy: o.strategy,
-        settings: { ...o.settings, region: dc.region }, outDir: o.outDir ? `${o.outDir}/${id}` : undefined, redis: o.redis,
+        settings: { ...o.settings, region: dc.region }, outDir: o.outDir ? `${o.outDir}/${id}` : undefined, redis: o.redis, expectMembers: o.expectMembers,
       };
       const transfer = [];
       if (!o.redis) {

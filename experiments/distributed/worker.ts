@@ -27,6 +27,7 @@ const node = new CrawlNode({
   settings: input.settings,
   strategy: makeStrategy(input.strategy, { seed: input.settings.seed ?? 1, keywords: input.strategy === 'immediate' ? loadKeywords() : undefined }),
   budget: input.budget,
+  expectMembers: input.expectMembers ?? 0,
   outDir: input.outDir,
   onLog: (e) => fetched.push({ url: e.url, bytes: e.bytes, status: e.status }),
 });

@@ -1,0 +1,192 @@
+/**
+ * Distributed crawling: consistent hashing and partition ownership, geography in the synthetic
+ * web, and crawls over the in-memory (worker threads) and Redis coordinators: no URL fetched
+ * twice, the union equal to a single-process crawl, a SIGKILLed process losing nothing.
+ *
+ * The Redis tests need a redis-server (REDIS_URL, default redis://127.0.0.1:6379). .ci/run
+ * installs and starts one; under CI they fail rather than skip when it is missing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
+import { CrawlNode, HashRing, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
+import { makeStrategy } from '../experiments/strategies.ts';
+import { loadKeywords } from '../crawler/focused/topic.ts';
+import { runCluster } from '../experiments/distributed/cluster.ts';
+import { startWeb, tinyConfig } from './helpers.ts';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const HOSTS = ['cs.alpha-university.test', 'cs.beta-university.test'];
+/** Two departments whose robots.txt blocks the calendar trap: a finite web, so a full crawl's page set is defined. */
+const finiteWeb = () => tinyConfig({
+  departments: [
+    { host: HOSTS[0], name: 'Alpha', pages: 600, groups: 3, robots: 'trap-blocked' },
+    { host: HOSTS[1], name: 'Beta', pages: 500, groups: 3, robots: 'trap-blocked', sessionIds: true },
+  ],
+});
+
+async function redisUp(): Promise<boolean> {
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+describe('partitioning', () => {
+  it('moves only the joining member\'s share of buckets (consistent hashing)', () => {
+    const keys = Array.from({ length: 2000 }, (_, i) => `dc/${i}`);
+    const before = new HashRing(['a', 'b', 'c']);
+    const after = new HashRing(['a', 'b', 'c', 'd']);
+    const moved = keys.filter((k) => before.owner(k) !== after.owner(k));
+    expect(moved.every((k) => after.owner(k) === 'd')).toBe(true);
+    expect(moved.length / keys.length).toBeGreaterThan(0.15);
+    expect(moved.length / keys.length).toBeLessThan(0.35);
+    const share = ['a', 'b', 'c', 'd'].map((m) => keys.filter((k) => after.owner(k) === m).length / keys.length);
+    expect(Math.min(...share)).toBeGreaterThan(0.15);
+  });
+
+  it('assigns hosts to the centre of their region (geo), by hashing (hash) or to one centre (single)', () => {
+    const regions: Record<string, string> = { 'a.test': 'us', 'b.test': 'eu', 'c.test': 'asia', 'd.test': 'mars' };
+    const dcs = [{ name: 'dc-us', region: 'us' }, { name: 'dc-eu', region: 'eu' }, { name: 'dc-asia', region: 'asia' }];
+    const geo = new Partitioner({ datacentres: dcs, assignment: 'geo', hostRegion: (h) => regions[h] });
+    expect(['a.test', 'b.test', 'c.test'].map((h) => geo.datacentreOf(h))).toEqual(['dc-us', 'dc-eu', 'dc-asia']);
+    expect(dcs.map((d) => d.name)).toContain(geo.datacentreOf('d.test')); // unknown region: hashed
+    const hash = new Partitioner({ datacentres: dcs, assignment: 'hash', hostRegion: () => undefined });
+    const spread = new Set(Array.from({ length: 60 }, (_, i) => hash.datacentreOf(`h${i}.test`)));
+    expect(spread.size).toBe(3);
+    const single = new Partitioner({ datacentres: dcs, assignment: 'single', hostRegion: () => undefined });
+    expect(new Set(Array.from({ length: 20 }, (_, i) => single.datacentreOf(`h${i}.test`)))).toEqual(new Set(['dc-us']));
+    // within a centre every bucket has exactly one owner
+    const members = ['p0', 'p1', 'p2'];
+    const owned = members.map((m) => geo.owned('dc-us', members, m));
+    expect(owned.flat().sort()).toEqual(geo.bucketsOf('dc-us').sort());
+    expect(new Set(owned.flat()).size).toBe(geo.buckets);
+  });
+});
+
+describe('geography in the synthetic web', () => {
+  it('delays a response by the round trip between the crawler\'s region and the site\'s', async () => {
+    const cfg = tinyConfig({ geo: { regions: ['near', 'far'], rttMs: [[0, 150], [150, 0]], bandwidthMBps: [[1000, 1000], [1000, 1000]], siteShares: [1, 0], timeScale: 1 } });
+    const w = await startWeb(cfg, 1, { faults: false });
+    try {
+      expect(w.server.regionOf(HOSTS[0])).toBe('near');
+      const time = async (region?: string): Promise<number> => {
+        const t0 = performance.now();
+        await w.server.app.inject({ url: '/', headers: { host: HOSTS[0], ...(region ? { 'x-crawler-region': region } : {}) } });
+        return performance.now() - t0;
+      };
+      expect(await time('far')).toBeGreaterThanOrEqual(145);
+      expect(await time('near')).toBeLessThan(100);
+      expect(await time()).toBeLessThan(100);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe('distributed crawls', () => {
+  let w: Awaited<ReturnType<typeof startWeb>>;
+  let single: Set<string>;
+  const base = () => ({ seeds: HOSTS.map((h) => `http://${h}/`), scope: HOSTS, resolve: [`*.test=127.0.0.1:${w.server.port}`], delayMs: 0, autoThrottle: false, concurrency: 4 });
+
+  beforeAll(async () => {
+    w = await startWeb(finiteWeb(), 1, { faults: false });
+    single = new Set<string>();
+    const e = CrawlEngine.create({ settings: { ...base(), maxPages: 100_000 }, strategy: new BfsStrategy(), dispatcher: w.http, onLog: (l) => single.add(l.url) });
+    await e.run();
+    expect(single.size).toBeGreaterThan(500);
+  });
+  afterAll(() => w.close());
+
+  it('on worker threads: the union of three processes equals one process\'s crawl, no URL twice, with another strategy too', async () => {
+    for (const strategy of ['bfs', 'immediate']) {
+      const r = await runCluster({ datacentres: [{ name: 'dc1', region: '', processes: 3 }], assignment: 'hash', hostRegions: {}, budget: 100_000, strategy, settings: base() });
+      const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
+      expect(urls.length, strategy).toBe(new Set(urls).size);
+      expect(new Set(urls), strategy).toEqual(single);
+      expect(r.counters.published).toBe(r.counters.settled);
+    }
+  });
+
+  it('respects a global page budget across processes', async () => {
+    const r = await runCluster({ datacentres: [{ name: 'dc1', region: '', processes: 2 }], assignment: 'hash', hostRegions: {}, budget: 150, strategy: 'bfs', settings: base() });
+    const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
+    expect(urls.length).toBe(150);
+    expect(new Set(urls).size).toBe(150);
+  });
+
+  describe('on Redis', () => {
+    let up = false;
+    beforeAll(async () => {
+      up = await redisUp();
+      if (!up && process.env.CI) throw new Error(`no redis-server at ${REDIS_URL}: .ci/run must install and start it`);
+    });
+
+    it('each host is crawled by the process owning its bucket; the union equals one process\'s crawl; no URL twice', async (ctx) => {
+      if (!up) return ctx.skip();
+      const name = `test-own-${process.pid}`;
+      const coords = [0, 1, 2].map(() => new RedisCoordinator(REDIS_URL, name));
+      await coords[0].reset();
+      const part = new Partitioner({ datacentres: [{ name: 'dc1', region: 'us' }], assignment: 'hash', hostRegion: () => undefined, buckets: 16 });
+      const byProcess = new Map<string, string[]>();
+      const nodes = coords.map((c, i) => new CrawlNode({
+        id: `p${i}`, datacentre: 'dc1', coordinator: c, partitioner: part, settings: base(), strategy: makeStrategy('random', { seed: 1, keywords: loadKeywords() }),
+        budget: 100_000, expectMembers: 3, onLog: (l) => byProcess.set(`p${i}`, [...(byProcess.get(`p${i}`) ?? []), l.url]),
+      }));
+      await Promise.all(nodes.map((n) => n.run()));
+      const all = [...byProcess.values()].flat();
+      expect(all.length).toBe(new Set(all).size);
+      expect(new Set(all)).toEqual(single);
+      expect(new Set(await coords[0].fetchedUrls())).toEqual(single);
+      // ownership: with all three members present from the start, a host's URLs come from its bucket's owner
+      const owners = new Map(['p0', 'p1', 'p2'].flatMap((p) => part.owned('dc1', ['p0', 'p1', 'p2'], p).map((b) => [b, p] as const)));
+      for (const [p, urls] of byProcess) for (const u of urls) expect(owners.get(part.bucketOf(new URL(u).host)), u).toBe(p);
+      const c = await coords[0].counters();
+      expect(c.published).toBe(c.settled);
+      await coords[0].reset();
+      await Promise.all(coords.map((x) => x.close()));
+    });
+
+    it('a crawler process killed mid-crawl loses nothing: the survivors finish its share', async (ctx) => {
+      if (!up) return ctx.skip();
+      const name = `test-kill-${process.pid}`;
+      const probe = new RedisCoordinator(REDIS_URL, name);
+      await probe.reset();
+      const out = mkdtempSync(join(tmpdir(), 'dist-kill-'));
+      const args = (i: number): string[] => ['experiments/cli/crawl.ts', ...HOSTS.flatMap((h) => ['--seed', `http://${h}/`]), '--scope', HOSTS[0], '--scope', HOSTS[1],
+        '--resolve', `*.test=127.0.0.1:${w.server.port}`, '--redis', REDIS_URL, '--crawl-name', name, '--datacenter', 'dc1', '--process-id', `k${i}`,
+        '--expect-processes', '3', '--max-pages', '100000', '--delay-ms', '15', '--no-autothrottle', '--concurrency', '4', '--quiet', '--out', join(out, `k${i}`)];
+      const kids: ChildProcess[] = [0, 1, 2].map((i) => spawn(process.execPath, ['--import', 'tsx', ...args(i)], { stdio: ['ignore', 'ignore', 'pipe'] }));
+      const exits = kids.map((k) => new Promise<number | null>((r) => k.on('exit', (code) => r(code))));
+      // kill one once the crawl is well under way
+      for (let t = 0; t < 200 && (await probe.counters()).pages < 150; t++) await new Promise((r) => setTimeout(r, 100));
+      expect((await probe.counters()).pages).toBeGreaterThanOrEqual(150);
+      kids[1].kill('SIGKILL');
+      const codes = await Promise.all(exits);
+      expect(codes[0]).toBe(0);
+      expect(codes[2]).toBe(0);
+      expect(new Set(await probe.fetchedUrls())).toEqual(single);
+      // every page fetched once, but for what the killed process had in flight (at-least-once there)
+      const logs = [0, 1, 2].flatMap((i) => {
+        try {
+          return readFileSync(join(out, `k${i}`, `k${i}-p0`, 'crawl.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { url: string }).url);
+        } catch {
+          return [];
+        }
+      });
+      expect(logs.length - new Set(logs).size).toBeLessThanOrEqual(4);
+      await probe.reset();
+      await probe.close();
+    }, 120_000);
+  });
+});
