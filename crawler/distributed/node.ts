@@ -83,7 +83,11 @@ export class CrawlNode {
       },
       claim: async (url) => {
         const r = await this.o.coordinator.claim(url, this.o.id, this.o.budget, this.o.deadMs);
-        if (r === 'budget') this.budgetSpent = true;
+        if (r === 'budget') {
+          // the crawl is over: stop now rather than drain the frontier through politeness gaps
+          this.budgetSpent = true;
+          this.engine.stop();
+        }
         if (r !== 'ok') return false;
         this.claimed.add(url);
         return true;

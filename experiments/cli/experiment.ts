@@ -7,6 +7,7 @@ import { ExperimentConfigError, listExperiments, loadExperiment, readExperimentJ
 import { isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
 import { runDeepweb } from '../deepweb/run.ts';
 import { writeDeepOutputs } from '../deepweb/report.ts';
+import { isDistributedConfig, resolveDistributed, runDistributedExperiment, writeDistributedOutputs, type DistributedConfig } from '../distributed/experiment.ts';
 import { writeOutputs } from '../report.ts';
 import { runExperiment } from '../runner.ts';
 import { archiveSites } from '../env.ts';
@@ -36,7 +37,8 @@ if (v.list) {
   for (const n of listExperiments()) {
     try {
       const { raw } = readExperimentJson(n);
-      process.stdout.write(`${n.padEnd(18)} ${isDeepwebConfig(raw) ? resolveDeepweb(raw as Record<string, unknown>, n).description : loadExperiment(n).description}\n`);
+      const r = raw as Record<string, unknown>;
+      process.stdout.write(`${n.padEnd(18)} ${isDeepwebConfig(raw) ? resolveDeepweb(r, n).description : isDistributedConfig(raw) ? resolveDistributed(r, n).description : loadExperiment(n).description}\n`);
     } catch (e) { process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`); }
   }
   process.exit(0);
@@ -48,12 +50,29 @@ if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100
 const workers = v.workers === undefined ? undefined : Number(v.workers);
 if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64)) fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
 let deep: DeepwebConfig | null = null;
+let dist: DistributedConfig | null = null;
 try {
   const { name: base, raw } = readExperimentJson(name);
   if (isDeepwebConfig(raw)) deep = resolveDeepweb(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
+  if (isDistributedConfig(raw)) dist = resolveDistributed(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
 } catch (e) {
   if (e instanceof ExperimentConfigError) fail(e.message);
   throw e;
+}
+if (dist) {
+  const cfg = dist;
+  const out = (v.out as string | undefined) ?? `results/${cfg.name}${v.quick ? '-quick' : ''}`;
+  process.stderr.write(`experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run\n`);
+  const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
+  const bar = progress(runs, 'runs', '{bar} {value}/{total} {label}');
+  const data = await runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })).catch((e: Error) => {
+    bar.stop();
+    fail(e.message.split('\n')[0]);
+  });
+  bar.stop();
+  const w = await writeDistributedOutputs(data, out);
+  process.stdout.write(`\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`);
+  process.exit(0);
 }
 if (deep) {
   const out = (v.out as string | undefined) ?? `results/${deep.name}${v.quick ? '-quick' : ''}`;

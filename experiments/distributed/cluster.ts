@@ -44,7 +44,7 @@ export interface WorkerInput {
 
 export interface WorkerOutput {
   summary: NodeSummary;
-  fetched: { url: string; bytes: number; status: number | null }[];
+  fetched: { url: string; bytes: number; status: number | null; ms?: number }[];
 }
 
 export interface ProcessResult extends WorkerOutput {
@@ -84,7 +84,9 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
       const id = `${o.idPrefix ?? dc.name}-p${i}`;
       const input: WorkerInput = {
         id, datacentre: dc.name, datacentres: dcs, assignment: o.assignment, hostRegions: o.hostRegions, budget: o.budget, strategy: o.strategy,
-        settings: { ...o.settings, region: dc.region }, outDir: o.outDir ? `${o.outDir}/${id}` : undefined, redis: o.redis, expectMembers: o.expectMembers,
+        settings: { ...o.settings, region: dc.region }, outDir: o.outDir ? `${o.outDir}/${id}` : undefined, redis: o.redis,
+        // without a barrier the first process to start takes every bucket, then hands most back after deadMs
+        expectMembers: o.expectMembers ?? (o.redis ? 0 : dc.processes),
       };
       const transfer = [];
       if (!o.redis) {

@@ -29,7 +29,7 @@ const node = new CrawlNode({
   budget: input.budget,
   expectMembers: input.expectMembers ?? 0,
   outDir: input.outDir,
-  onLog: (e) => fetched.push({ url: e.url, bytes: e.bytes, status: e.status }),
+  onLog: (e) => fetched.push({ url: e.url, bytes: e.bytes, status: e.status, ms: e.ms }),
 });
 // start together: loading a worker takes longer than a small crawl
 parentPort!.postMessage('ready');
