@@ -157,6 +157,30 @@ describe('distributed crawls', () => {
       await Promise.all(coords.map((x) => x.close()));
     });
 
+    it('a process that joins mid-crawl takes over its share of hosts, with no URL fetched twice', async (ctx) => {
+      if (!up) return ctx.skip();
+      const name = `test-join-${process.pid}`;
+      const coords = [0, 1, 2].map(() => new RedisCoordinator(REDIS_URL, name));
+      await coords[0].reset();
+      const part = new Partitioner({ datacentres: [{ name: 'dc1', region: 'us' }], assignment: 'hash', hostRegion: () => undefined, buckets: 64 });
+      const fetched: string[][] = [[], [], []];
+      // a politeness gap keeps the crawl going long enough for the third process to arrive
+      const node = (i: number): CrawlNode => new CrawlNode({
+        id: `j${i}`, datacentre: 'dc1', coordinator: coords[i], partitioner: part, settings: { ...base(), delayMs: 10 }, strategy: new BfsStrategy(),
+        budget: 100_000, expectMembers: i < 2 ? 2 : 0, onLog: (l) => fetched[i].push(l.url),
+      });
+      const first = [node(0), node(1)].map((n) => n.run());
+      for (let t = 0; t < 200 && fetched[0].length + fetched[1].length < 100; t++) await new Promise((r) => setTimeout(r, 50));
+      const late = node(2).run();
+      await Promise.all([...first, late]);
+      const all = fetched.flat();
+      expect(fetched[2].length).toBeGreaterThan(0);
+      expect(all.length).toBe(new Set(all).size);
+      expect(new Set(all)).toEqual(single);
+      await coords[0].reset();
+      await Promise.all(coords.map((x) => x.close()));
+    }, 120_000);
+
     it('a crawler process killed mid-crawl loses nothing: the survivors finish its share', async (ctx) => {
       if (!up) return ctx.skip();
       const name = `test-kill-${process.pid}`;

@@ -40,7 +40,7 @@ Crawl options (defaults in crawler/settings.ts):
 Synthetic web:
   --web FILE              start the synthetic web from this config in-process
   --web-seed N            its seed (default 1)
-Distributed (--max-pages is then the budget over all processes; strategies bfs, random, immediate):
+Distributed (--max-pages is then the budget over all processes; future and adaptive need --web):
   --processes N           N crawler processes (worker threads) on this machine, in-memory transport
   --redis URL             join a crawl coordinated by Redis (redis://HOST:PORT); with --processes N,
                           this machine runs N of its processes
@@ -143,7 +143,10 @@ if (processes !== undefined || v.redis) {
   if (v.warc) fail('--warc is not supported in distributed crawls yet');
   if (values.deterministic) fail('--deterministic: a distributed crawl has no global order');
   const { runDistributedCli } = await import('../distributed/cli.ts');
-  await runDistributedCli({ settings, strategy: strategyName, outDir, processes: processes ?? 1, values: v, quiet: !!values.quiet }).catch((e: Error) => fail(e.message));
+  const models = v.web && (strategyName === 'future' || strategyName === 'adaptive')
+    ? { web: v.web, seed: int('web-seed', v['web-seed'], 0) ?? 1, heldOut: new URL(settings.seeds![0]).host, cacheDir: '.cache/models' }
+    : undefined;
+  await runDistributedCli({ settings, strategy: strategyName, outDir, processes: processes ?? 1, values: v, quiet: !!values.quiet, models }).catch((e: Error) => fail(e.message));
   await closeWeb?.();
   process.exit(0);
 }

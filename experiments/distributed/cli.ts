@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { CrawlSettings } from '../../crawler/settings.ts';
 import { ASSIGNMENTS, type Assignment } from '../../crawler/distributed/index.ts';
-import { runCluster, WORKER_STRATEGIES } from './cluster.ts';
+import { MODEL_STRATEGIES, runCluster, WORKER_STRATEGIES, type ModelSource } from './cluster.ts';
 
 export interface DistributedCliInput {
   settings: Partial<CrawlSettings>;
@@ -15,6 +15,8 @@ export interface DistributedCliInput {
   processes: number;
   values: Record<string, string | undefined>;
   quiet: boolean;
+  /** For future and adaptive: the synthetic web the models were trained on. */
+  models?: ModelSource;
 }
 
 function parseDatacentres(spec: string): { name: string; region: string }[] {
@@ -45,7 +47,8 @@ function readGeo(file: string): Record<string, string> {
 
 export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
   const v = o.values;
-  if (!WORKER_STRATEGIES.includes(o.strategy)) throw new Error(`--strategy ${o.strategy} is not available in distributed crawls; use ${WORKER_STRATEGIES.join(', ')}`);
+  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models) throw new Error(`--strategy ${o.strategy} learns from labelled departments: give --web (each process loads the models trained on the other departments)`);
+  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy)) throw new Error(`--strategy ${o.strategy} is not available in distributed crawls`);
   const assignment = (v.assignment ?? 'hash') as Assignment;
   if (!ASSIGNMENTS.includes(assignment)) throw new Error(`--assignment: "${v.assignment}" is not one of ${ASSIGNMENTS.join(', ')}`);
   if (assignment === 'geo' && !v.geo) throw new Error('--assignment geo needs --geo FILE (host,region lines)');
@@ -67,6 +70,7 @@ export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
     hostRegions: v.geo ? readGeo(v.geo) : {},
     budget,
     strategy: o.strategy,
+    models: o.models,
     settings: o.settings,
     outDir: o.outDir,
     redis: v.redis ? { url: v.redis, name: v['crawl-name'] ?? 'crawl', reset: !!v.fresh } : undefined,

@@ -14,8 +14,10 @@ export interface ClusterOptions {
   hostRegions: Record<string, string>;
   /** Pages over all processes. */
   budget: number;
-  /** bfs, random or immediate (strategies that need trained models are not built in workers). */
+  /** Any strategy; future and adaptive need `models`. */
   strategy: string;
+  /** Where future and adaptive get their link classifier: each process regenerates the web and loads the trained models (from the cache when warm). */
+  models?: ModelSource;
   settings: Partial<CrawlSettings>;
   /** Each process writes its journal to outDir/<process id>. */
   outDir?: string;
@@ -27,6 +29,14 @@ export interface ClusterOptions {
   expectMembers?: number;
 }
 
+export interface ModelSource {
+  web: string;
+  seed: number;
+  /** The department held out of training (the one crawled). */
+  heldOut: string;
+  cacheDir: string | null;
+}
+
 export interface WorkerInput {
   id: string;
   datacentre: string;
@@ -35,6 +45,7 @@ export interface WorkerInput {
   hostRegions: Record<string, string>;
   budget: number;
   strategy: string;
+  models?: ModelSource;
   settings: Partial<CrawlSettings>;
   outDir?: string;
   redis?: { url: string; name: string };
@@ -57,13 +68,16 @@ export interface ClusterResult {
   counters: { published: number; settled: number; pages: number };
 }
 
+/** Strategies a crawler process builds from keywords alone; future and adaptive also need ModelSource. */
 export const WORKER_STRATEGIES = ['bfs', 'random', 'immediate'];
+export const MODEL_STRATEGIES = ['future', 'adaptive'];
 
 // a worker thread does not inherit tsx's loader: register it, then load the TypeScript worker
 const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}))`;
 
 export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
-  if (!WORKER_STRATEGIES.includes(o.strategy)) throw new Error(`strategy "${o.strategy}" is not available in crawler processes; use one of ${WORKER_STRATEGIES.join(', ')}`);
+  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models) throw new Error(`strategy "${o.strategy}" learns from labelled departments: crawl the synthetic web (--web) so each process can load the trained models`);
+  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy)) throw new Error(`strategy "${o.strategy}" is not one of ${[...WORKER_STRATEGIES, ...MODEL_STRATEGIES].join(', ')}`);
   let coordinator: Coordinator;
   if (o.redis) {
     const r = new RedisCoordinator(o.redis.url, o.redis.name);
@@ -83,7 +97,7 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
     for (let i = 0; i < dc.processes; i++) {
       const id = `${o.idPrefix ?? dc.name}-p${i}`;
       const input: WorkerInput = {
-        id, datacentre: dc.name, datacentres: dcs, assignment: o.assignment, hostRegions: o.hostRegions, budget: o.budget, strategy: o.strategy,
+        id, datacentre: dc.name, datacentres: dcs, assignment: o.assignment, hostRegions: o.hostRegions, budget: o.budget, strategy: o.strategy, models: o.models,
         settings: { ...o.settings, region: dc.region }, outDir: o.outDir ? `${o.outDir}/${id}` : undefined, redis: o.redis,
         // without a barrier the first process to start takes every bucket, then hands most back after deadMs
         expectMembers: o.expectMembers ?? (o.redis ? 0 : dc.processes),

@@ -6,7 +6,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { CrawlNode, Partitioner, RedisCoordinator, ThreadCoordinator, type Coordinator } from '../../crawler/distributed/index.ts';
-import { makeStrategy } from '../strategies.ts';
+import { makeStrategy, type StrategyContext } from '../strategies.ts';
 import type { WorkerInput, WorkerOutput } from './cluster.ts';
 
 const input = workerData as WorkerInput;
@@ -18,6 +18,20 @@ if (input.redis) {
   coordinator = r;
 } else coordinator = new ThreadCoordinator(port!);
 const hostRegions = new Map(Object.entries(input.hostRegions));
+const keywords = ['immediate', 'future', 'adaptive'].includes(input.strategy) ? loadKeywords() : undefined;
+let models: StrategyContext['models'];
+if (input.models) {
+  // the same leave-one-site-out models as the main process: regenerate the web, hit the model cache
+  const { models: src } = input;
+  const { loadConfig } = await import('../../sim/config.ts');
+  const { Web } = await import('../../sim/web.ts');
+  const { TrainingData, sitePages } = await import('../training.ts');
+  const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
+  const web = new Web(loadConfig(src.web), src.seed);
+  const depts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
+  const m = new TrainingData((h) => sitePages(web, h), depts, DEFAULT_FUTURE).models(src.heldOut, keywords!, src.cacheDir, `${src.web}:${src.seed}`);
+  models = () => m;
+}
 const fetched: WorkerOutput['fetched'] = [];
 const node = new CrawlNode({
   id: input.id,
@@ -25,7 +39,7 @@ const node = new CrawlNode({
   coordinator,
   partitioner: new Partitioner({ datacentres: input.datacentres, assignment: input.assignment, hostRegion: (h) => hostRegions.get(h) }),
   settings: input.settings,
-  strategy: makeStrategy(input.strategy, { seed: input.settings.seed ?? 1, keywords: input.strategy === 'immediate' ? loadKeywords() : undefined }),
+  strategy: makeStrategy(input.strategy, { seed: input.settings.seed ?? 1, keywords, models }),
   budget: input.budget,
   expectMembers: input.expectMembers ?? 0,
   outDir: input.outDir,
