@@ -36,10 +36,13 @@ function toMsg(f: Fields): UrlMessage {
 export class RedisCoordinator implements Coordinator {
   readonly redis: Redis;
   private readonly groups = new Set<string>();
+  private lastError: Error | null = null;
 
   /** url: redis://HOST:PORT[/DB]; name: the crawl's key prefix. */
-  constructor(url: string, private readonly name: string) {
+  constructor(private readonly url: string, private readonly name: string) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+    // connection errors surface through the commands that fail (and connect()), not as unhandled events
+    this.redis.on('error', (e: Error) => { this.lastError = e; });
     this.redis.defineCommand('crawlClaim', { numberOfKeys: 4, lua: CLAIM });
   }
 
@@ -49,10 +52,18 @@ export class RedisCoordinator implements Coordinator {
 
   /** Waits for the connection; rejects with a clear message when Redis is unreachable. */
   async connect(timeoutMs = 5000): Promise<void> {
-    await Promise.race([
-      this.redis.ping(),
-      new Promise((_, rej) => setTimeout(() => rej(new Error(`no Redis answered within ${timeoutMs} ms`)), timeoutMs)),
-    ]);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.redis.ping(),
+        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
+      ]);
+    } catch (e) {
+      this.redis.disconnect();
+      throw new Error(`cannot reach Redis at ${this.url}: ${this.lastError?.message ?? (e as Error).message}`, { cause: e });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async group(bucket: string): Promise<string> {
