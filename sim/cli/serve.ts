@@ -40,7 +40,8 @@ async function serveWeb(): Promise<() => Promise<void>> {
   process.stdout.write(
     `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
       `listening on ${server.origin}\n` +
-      `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages)`).join('\n')}\n` +
+      `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages, region ${server.regionOf(s.host)})`).join('\n')}\n` +
+      (server.deepSites.size ? `search sites:\n${[...server.deepSites.values()].map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`).join('\n')}\n` : '') +
       `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
       `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
   );
