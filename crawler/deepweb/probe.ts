@@ -58,12 +58,12 @@ export interface ProbeResult {
   stopped: 'no-new-records' | 'budget' | 'no-keywords';
 }
 
-/** Least-squares fit of log y = a - b log x; null with fewer than two distinct x. */
-export function fitZipf(points: readonly { rank: number; count: number }[]): { a: number; b: number } | null {
-  const p = points.filter((q) => q.rank > 0 && q.count > 0);
-  if (new Set(p.map((q) => q.rank)).size < 2) return null;
-  const xs = p.map((q) => Math.log(q.rank));
-  const ys = p.map((q) => Math.log(q.count));
+/** Least-squares line through (log x, log y): log y = a + slope log x; null with fewer than two distinct x. */
+export function logLogFit(points: readonly { x: number; y: number }[]): { a: number; slope: number } | null {
+  const p = points.filter((q) => q.x > 0 && q.y > 0);
+  if (new Set(p.map((q) => q.x)).size < 2) return null;
+  const xs = p.map((q) => Math.log(q.x));
+  const ys = p.map((q) => Math.log(q.y));
   const mx = xs.reduce((s, v) => s + v, 0) / xs.length;
   const my = ys.reduce((s, v) => s + v, 0) / ys.length;
   let sxy = 0;
@@ -72,8 +72,14 @@ export function fitZipf(points: readonly { rank: number; count: number }[]): { a
     sxy += (xs[i] - mx) * (ys[i] - my);
     sxx += (xs[i] - mx) ** 2;
   }
-  const slope = sxx ? sxy / sxx : 0;
-  return { a: my - slope * mx, b: -slope };
+  const slope = sxy / sxx;
+  return { a: my - slope * mx, slope };
+}
+
+/** Zipf's law count = e^a rank^-b fitted to (rank, count) points. */
+export function fitZipf(points: readonly { rank: number; count: number }[]): { a: number; b: number } | null {
+  const f = logLogFit(points.map((q) => ({ x: q.rank, y: q.count })));
+  return f && { a: f.a, b: -f.slope };
 }
 
 export async function probe(session: SurfaceSession, options: Omit<ProbeOptions, keyof typeof DEFAULT_PROBE> & Partial<ProbeOptions>): Promise<ProbeResult> {

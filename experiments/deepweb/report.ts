@@ -10,6 +10,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { meanCi, type Aggregate } from '../analysis.ts';
 import { curveSpec, renderSvg, svgToPng } from '../figures.ts';
+import { logLogFit } from '../../crawler/deepweb/probe.ts';
 import type { DeepwebData, DeepCurveRow, ScalingRow } from './run.ts';
 
 export interface DeepAggregate { site: string; method: string; submissions: number; n: number; coverage: number; coverage_lo: number; coverage_hi: number }
@@ -34,18 +35,9 @@ export function aggregateDeep(curves: readonly DeepCurveRow[]): DeepAggregate[] 
   return out.sort((a, b) => a.site.localeCompare(b.site) || a.method.localeCompare(b.method) || a.submissions - b.submissions);
 }
 
-/** Least-squares slope of log y on log x (the growth exponent); null with fewer than two points. */
+/** Slope of log y on log x (the growth exponent); null with fewer than two points. */
 export function growthExponent(points: readonly { x: number; y: number }[]): number | null {
-  const p = points.filter((q) => q.x > 0 && q.y > 0);
-  if (p.length < 2) return null;
-  const xs = p.map((q) => Math.log(q.x));
-  const ys = p.map((q) => Math.log(q.y));
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < xs.length; i++) { sxy += (xs[i] - mx) * (ys[i] - my); sxx += (xs[i] - mx) ** 2; }
-  return sxx ? sxy / sxx : null;
+  return logLogFit(points)?.slope ?? null;
 }
 
 function scalingSpec(rows: readonly ScalingRow[], target: number): TopLevelSpec {
