@@ -169,8 +169,7 @@ export class CrawlEngine {
     engine.journal?.writeJson('crawl-settings.json', { settings, strategy: opts.strategy.name });
     for (const raw of settings.seeds) {
       const url = normalizeUrl(raw, undefined, settings);
-      if (url && opts.remote) opts.remote.forward({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0 });
-      else if (url) engine.enqueue({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
+      if (url) engine.admit({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
     }
     engine.journal?.flush();
     return engine;
@@ -201,6 +200,16 @@ export class CrawlEngine {
   }
 
   private queueSeq = 1;
+
+  /** A new URL for the crawl: into this frontier, or, in a distributed crawl, to its owner (this process included). */
+  private admit(e: QueueEntry, checkSeen: boolean): void {
+    if (!this.opts.remote) {
+      this.enqueue(e, checkSeen);
+      return;
+    }
+    if (checkSeen && !this.seen.add(e.url)) return;
+    this.opts.remote.forward({ url: e.url, host: e.host, score: e.score, depth: e.depth });
+  }
 
   private enqueue(e: QueueEntry, checkSeen: boolean): boolean {
     if (checkSeen && !this.seen.add(e.url)) return false;
@@ -445,8 +454,7 @@ export class CrawlEngine {
         for (let i = 0; i < cands.length; i++) {
           const score = d.scores[i];
           if (score === null || score === undefined) { this.s.discarded++; continue; }
-          if (this.opts.remote) this.opts.remote.forward({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1 });
-          else this.enqueue({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 }, false);
+          this.admit({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 }, false);
         }
       }
     }
@@ -503,12 +511,7 @@ export class CrawlEngine {
       return target;
     }
     this.redirectChains.set(target, chain);
-    if (this.opts.remote) {
-      this.opts.remote.forward({ url: target, host: hostOf(target), score: e.score, depth: e.depth });
-      this.s.redirectsQueued++;
-      return target;
-    }
-    this.enqueue({ url: target, host: hostOf(target), score: e.score, depth: e.depth, parent: e.parent, redirects: e.redirects + 1, seq: 0 }, false);
+    this.admit({ url: target, host: hostOf(target), score: e.score, depth: e.depth, parent: e.parent, redirects: e.redirects + 1, seq: 0 }, false);
     this.s.redirectsQueued++;
     return target;
   }
