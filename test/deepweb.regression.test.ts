@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from './helpers.ts';
 import { readExperimentJson } from '../experiments/config.ts';
 import { resolveDeepweb } from '../experiments/deepweb/config.ts';
 import { writeDeepOutputs } from '../experiments/deepweb/report.ts';
@@ -15,12 +16,6 @@ import { runDeepweb } from '../experiments/deepweb/run.ts';
 
 const REF = 'results/reference/deepweb-quick';
 const TOLERANCE = 0.02;
-
-function parseCsv(text: string): Record<string, string>[] {
-  const [head, ...rows] = text.trim().split('\n');
-  const cols = head.split(',');
-  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
-}
 
 describe('deepweb experiment regression (quick configuration)', () => {
   it('matches the committed reference, deterministically, with zero politeness violations', async () => {

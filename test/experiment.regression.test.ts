@@ -10,6 +10,7 @@ import { readFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseCsv } from './helpers.ts';
 import { aggregate, checkClaims } from '../experiments/analysis.ts';
 import { loadExperiment } from '../experiments/config.ts';
 import { writeOutputs } from '../experiments/report.ts';
@@ -17,12 +18,6 @@ import { runExperiment } from '../experiments/runner.ts';
 
 const REF = 'results/reference/focused-quick';
 const TOLERANCE = 0.02;
-
-function parseCsv(text: string): Record<string, string>[] {
-  const [head, ...rows] = text.trim().split('\n');
-  const cols = head.split(',');
-  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
-}
 
 describe('experiment regression (quick configuration)', () => {
   it('matches the committed reference curves, deterministically, and writes every output', async () => {

@@ -30,3 +30,10 @@ export async function get(http: Dispatcher, url: string, headers: Record<string,
   const body = Buffer.from(await res.body.arrayBuffer());
   return { status: res.statusCode, headers: res.headers, body, ms: performance.now() - t0 };
 }
+
+/** Rows of a simple CSV (no quoted commas), as the experiments write them. */
+export function parseCsv(text: string): Record<string, string>[] {
+  const [head, ...rows] = text.trim().split('\n');
+  const cols = head.split(',');
+  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
+}

@@ -37,19 +37,12 @@ export interface ModelSource {
   cacheDir: string | null;
 }
 
-export interface WorkerInput {
+/** What one crawler process is started with: the cluster's options for its own centre. */
+export interface WorkerInput extends Pick<ClusterOptions, 'assignment' | 'hostRegions' | 'budget' | 'strategy' | 'models' | 'settings' | 'outDir' | 'redis' | 'expectMembers'> {
   id: string;
   datacentre: string;
   datacentres: DataCentre[];
-  assignment: Assignment;
-  hostRegions: Record<string, string>;
-  budget: number;
-  strategy: string;
-  models?: ModelSource;
-  settings: Partial<CrawlSettings>;
-  outDir?: string;
-  redis?: { url: string; name: string };
-  expectMembers?: number;
+  /** The MessagePort to the in-memory coordinator (none with Redis). */
   port?: unknown;
 }
 
