@@ -221,7 +221,10 @@ describe('on the synthetic web\'s search sites', () => {
     const a = server.audit()[site.host];
     expect(a.maxConcurrent).toBe(1);
     expect(a.disallowed).toBe(0);
-    expect(a.minGapMs!).toBeGreaterThanOrEqual(27);
+    // the gate holds 30 ms from the moment a request leaves; the server shares this process's event
+    // loop, so its arrival clock can read a few ms short (strict gap checks use a server in its own
+    // process: crawler.faults); without the gate the gap would be under 2 ms
+    expect(a.minGapMs!).toBeGreaterThanOrEqual(25);
     // a robots-disallowed path is never requested
     const blocked = await c.fetch({ method: 'GET', url: `http://${site.host}/admin/x` });
     expect(blocked.error).toMatch(/ROBOTS/);
