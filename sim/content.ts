@@ -19,6 +19,12 @@ const POOL = 1024;
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 const slug = (w: string): string => w.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'x';
 
+/**
+ * A sequential copy of a string. Memoised strings built by concatenation are trees of fragments
+ * that V8 flattens again, into fresh old-space memory, whenever a page reads them as a whole.
+ */
+const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
+
 /** Per-page memo in a dense array (titles and paths are asked for once per link rendered). */
 class Memo<V> {
   private readonly a: (V | undefined)[];
@@ -88,7 +94,7 @@ export class Renderer {
   }
 
   title(id: number): string {
-    return this.titles.get(id, () => this.makeTitle(id));
+    return this.titles.get(id, () => flat(this.makeTitle(id)));
   }
 
   private makeTitle(id: number): string {
@@ -119,7 +125,7 @@ export class Renderer {
 
   /** Canonical path of a page on its own host. */
   path(id: number): string {
-    return this.paths.get(id, () => this.makePath(id));
+    return this.paths.get(id, () => flat(this.makePath(id)));
   }
 
   private makePath(id: number): string {

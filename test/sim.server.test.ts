@@ -80,6 +80,7 @@ describe('faults and page kinds', () => {
     const win = await get(env.http, 'http://crawl-delay-long.edu.test/faculty/');
     expect(win.headers['content-type']).toBe('text/html');
     expect(String(win.body)).toContain('charset=windows-1252');
+
     // a Latin-1 name is one byte on the wire, not UTF-8's two
     const s = web.siteByHost('tricky.edu.test')!;
     let found = false;
@@ -93,6 +94,25 @@ describe('faults and page kinds', () => {
       found = true;
     }
     expect(found).toBe(true);
+  });
+
+  it('sends a UTF-8 page as its UTF-8 bytes, with and without non-ASCII text', async () => {
+    // the server sends all-ASCII strings through a faster latin1 copy; both kinds must arrive intact
+    const s = web.siteByHost('standard.edu.test')!;
+    const kinds = { ascii: -1, other: -1 };
+    for (let id = s.first; id < s.first + s.count && (kinds.ascii < 0 || kinds.other < 0); id++) {
+      const body = r.render(id).body;
+      if (typeof body !== 'string' || body.length > 100_000) continue;
+      if (/[^\x00-\x7f]/.test(body)) kinds.other = id;
+      else kinds.ascii = id;
+    }
+    expect(kinds.ascii).toBeGreaterThanOrEqual(0);
+    expect(kinds.other).toBeGreaterThanOrEqual(0);
+    for (const id of [kinds.ascii, kinds.other]) {
+      const res = await get(env.http, `http://standard.edu.test${r.path(id)}`);
+      expect(res.body.equals(Buffer.from(r.render(id).body as string, 'utf8'))).toBe(true);
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    }
   });
 
   it('serves papers as application/pdf and application/postscript, and images', async () => {
