@@ -21,7 +21,9 @@ const slug = (w: string): string => w.toLowerCase().normalize('NFKD').replace(/[
 
 /**
  * A sequential copy of a string. Memoised strings built by concatenation are trees of fragments
- * that V8 flattens again, into fresh old-space memory, whenever a page reads them as a whole.
+ * that V8 flattens again, into fresh old-space memory, whenever a page reads them as a whole
+ * (profiled: page faults and copies on every render). Lossless here: titles and paths hold
+ * letters, digits and punctuation only (the vocabulary is validated), no lone surrogates.
  */
 const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 
