@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
-import { CrawlNode, HashRing, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
+import { CrawlNode, HashRing, MemoryCoordinator, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
 import { makeStrategy } from '../experiments/strategies.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
@@ -123,6 +123,23 @@ describe('distributed crawls', () => {
     const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
     expect(urls.length).toBe(150);
     expect(new Set(urls).size).toBe(150);
+  });
+
+  it('a process still waiting at the start barrier ends when a small crawl finished without it', async () => {
+    // p1 joins, then checks the barrier only every 1.5 s; p0 sees both, crawls 5 pages and leaves
+    // in the meantime. p1 then counts one member: it must see that the crawl already ran.
+    const c = new MemoryCoordinator();
+    const part = new Partitioner({ datacentres: [{ name: 'dc1', region: '' }], assignment: 'hash', hostRegion: () => undefined, buckets: 16 });
+    const node = (i: number, heartbeatMs: number): CrawlNode => new CrawlNode({
+      id: `b${i}`, datacentre: 'dc1', coordinator: c, partitioner: part, settings: base(), strategy: new BfsStrategy(),
+      budget: 5, expectMembers: 2, heartbeatMs, deadMs: 5000,
+    });
+    const slow = node(1, 1500).run();
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    const [a, b] = await Promise.all([node(0, 50).run(), slow]);
+    expect(a.pages + b.pages).toBe(5);
+    expect(performance.now() - t0).toBeLessThan(10_000);
   });
 
   describe('on Redis', () => {
