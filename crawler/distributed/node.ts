@@ -28,7 +28,7 @@ export interface NodeOptions {
   dispatcher?: Dispatcher;
   outDir?: string;
   onLog?: (e: LogEntry, page: PageView | null) => void;
-  /** Wait until this many processes of this data centre have joined before crawling (0: start at once). */
+  /** Wait until this many processes of this data centre have joined, or the crawl has started, before crawling (0: start at once). */
   expectMembers?: number;
   heartbeatMs?: number;
   /** A member silent this long is dead; its unacknowledged deliveries are reclaimed after it. */
