@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from './helpers.ts';
+import { expectCurvesNear } from './helpers.ts';
 import { readExperimentJson } from '../experiments/config.ts';
 import { resolveDeepweb } from '../experiments/deepweb/config.ts';
 import { writeDeepOutputs } from '../experiments/deepweb/report.ts';
@@ -32,15 +32,6 @@ describe('deepweb experiment regression (quick configuration)', () => {
     expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
     expect(a.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
 
-    const ref = parseCsv(readFileSync(join(REF, 'curves.csv'), 'utf8'));
-    const now = parseCsv(readFileSync(join(outA, 'curves.csv'), 'utf8'));
-    expect(now.length).toBe(ref.length);
-    const off: string[] = [];
-    ref.forEach((r, i) => {
-      const n = now[i];
-      expect(`${n.site} ${n.method} ${n.seed} ${n.submissions}`).toBe(`${r.site} ${r.method} ${r.seed} ${r.submissions}`);
-      if (Math.abs(Number(n.coverage) - Number(r.coverage)) > TOLERANCE) off.push(`${r.site} ${r.method} @${r.submissions}: ${r.coverage} -> ${n.coverage}`);
-    });
-    expect(off, `coverage moved by more than ${TOLERANCE}:\n${off.slice(0, 20).join('\n')}`).toEqual([]);
+    expectCurvesNear(join(REF, 'curves.csv'), join(outA, 'curves.csv'), ['site', 'method', 'seed', 'submissions'], ['coverage'], TOLERANCE, `coverage moved by more than ${TOLERANCE}`);
   });
 });

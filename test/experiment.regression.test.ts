@@ -10,7 +10,7 @@ import { readFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from './helpers.ts';
+import { expectCurvesNear } from './helpers.ts';
 import { aggregate, checkClaims } from '../experiments/analysis.ts';
 import { loadExperiment } from '../experiments/config.ts';
 import { writeOutputs } from '../experiments/report.ts';
@@ -34,16 +34,7 @@ describe('experiment regression (quick configuration)', () => {
     expect(readFileSync(join(outA, 'fig-recall.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(readFileSync(join(outA, 'fig-recall.svg'), 'utf8')).toContain('pages crawled');
 
-    const ref = parseCsv(readFileSync(join(REF, 'curves.csv'), 'utf8'));
-    const now = parseCsv(readFileSync(join(outA, 'curves.csv'), 'utf8'));
-    expect(now.length).toBe(ref.length);
-    const off: string[] = [];
-    ref.forEach((r, i) => {
-      const n = now[i];
-      expect(`${n.strategy} ${n.site} ${n.seed} ${n.pages}`).toBe(`${r.strategy} ${r.site} ${r.seed} ${r.pages}`);
-      for (const k of ['recall', 'precision']) if (Math.abs(Number(n[k]) - Number(r[k])) > TOLERANCE) off.push(`${r.strategy} ${r.site} @${r.pages} ${k}: ${r[k]} -> ${n[k]}`);
-    });
-    expect(off, `curves moved beyond ${TOLERANCE}; if intended, run npm run experiment:reference`).toEqual([]);
+    expectCurvesNear(join(REF, 'curves.csv'), join(outA, 'curves.csv'), ['strategy', 'site', 'seed', 'pages'], ['recall', 'precision'], TOLERANCE, `curves moved beyond ${TOLERANCE}; if intended, run npm run experiment:reference`);
 
     // the claim the quick configuration supports: every focused strategy beats both baselines
     const claims = checkClaims(aggregate(a.curves), cfg.budget, cfg.every, cfg.earlyPhase);

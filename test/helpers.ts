@@ -1,5 +1,7 @@
 /** Shared test helpers: small webs, a server per test file, HTTP through the sim dispatcher. */
+import { readFileSync } from 'node:fs';
 import { request, type Dispatcher } from 'undici';
+import { expect } from 'vitest';
 import { resolveConfig, type WebConfig } from '../sim/config.ts';
 import { SimServer, type SimServerOptions } from '../sim/server.ts';
 import { Web } from '../sim/web.ts';
@@ -36,4 +38,21 @@ export function parseCsv(text: string): Record<string, string>[] {
   const [head, ...rows] = text.trim().split('\n');
   const cols = head.split(',');
   return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
+}
+
+/**
+ * A regression check against committed reference curves: the rows of nowFile must name the same
+ * points (key columns) as refFile's, and each value column may move by at most tolerance.
+ */
+export function expectCurvesNear(refFile: string, nowFile: string, keys: string[], values: string[], tolerance: number, hint: string): void {
+  const ref = parseCsv(readFileSync(refFile, 'utf8'));
+  const now = parseCsv(readFileSync(nowFile, 'utf8'));
+  expect(now.length).toBe(ref.length);
+  const key = (row: Record<string, string>): string => keys.map((k) => row[k]).join(' ');
+  const off: string[] = [];
+  ref.forEach((r, i) => {
+    expect(key(now[i])).toBe(key(r));
+    for (const v of values) if (Math.abs(Number(now[i][v]) - Number(r[v])) > tolerance) off.push(`${key(r)} ${v}: ${r[v]} -> ${now[i][v]}`);
+  });
+  expect(off, `${hint}:\n${off.slice(0, 20).join('\n')}`).toEqual([]);
 }
