@@ -31,19 +31,30 @@ export function meanCi(xs: readonly number[]): { mean: number; lo: number; hi: n
 
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
-export function aggregate(curves: readonly CurveRow[]): Aggregate[] {
-  const groups = new Map<string, CurveRow[]>();
-  for (const c of curves) {
-    const k = `${c.strategy}\u0000${c.pages}`;
+/** Mean and 95% confidence interval of shares (recall, coverage): rounded to 4 places, clamped to [0, 1]. */
+export function shareCi(xs: readonly number[]): { mean: number; lo: number; hi: number } {
+  const m = meanCi(xs);
+  return { mean: r4(m.mean), lo: r4(Math.max(0, m.lo)), hi: r4(Math.min(1, m.hi)) };
+}
+
+/** Items grouped by a key, groups in order of first appearance. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
     const g = groups.get(k);
-    if (g) g.push(c);
-    else groups.set(k, [c]);
+    if (g) g.push(it);
+    else groups.set(k, [it]);
   }
+  return [...groups.values()];
+}
+
+export function aggregate(curves: readonly CurveRow[]): Aggregate[] {
   const out: Aggregate[] = [];
-  for (const rows of groups.values()) {
-    const r = meanCi(rows.map((x) => x.recall));
-    const p = meanCi(rows.map((x) => x.precision));
-    out.push({ strategy: rows[0].strategy, pages: rows[0].pages, n: rows.length, recall: r4(r.mean), recall_lo: r4(Math.max(0, r.lo)), recall_hi: r4(Math.min(1, r.hi)), precision: r4(p.mean), precision_lo: r4(Math.max(0, p.lo)), precision_hi: r4(Math.min(1, p.hi)) });
+  for (const rows of groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`)) {
+    const r = shareCi(rows.map((x) => x.recall));
+    const p = shareCi(rows.map((x) => x.precision));
+    out.push({ strategy: rows[0].strategy, pages: rows[0].pages, n: rows.length, recall: r.mean, recall_lo: r.lo, recall_hi: r.hi, precision: p.mean, precision_lo: p.lo, precision_hi: p.hi });
   }
   return out.sort((a, b) => a.strategy.localeCompare(b.strategy) || a.pages - b.pages);
 }

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
-import { meanCi, type Aggregate } from '../analysis.ts';
+import { groupBy, meanCi, shareCi, type Aggregate } from '../analysis.ts';
 import { curveSpec, renderSvg, svgToPng } from '../figures.ts';
 import { logLogFit } from '../../crawler/deepweb/probe.ts';
 import type { DeepwebData, DeepCurveRow, ScalingRow } from './run.ts';
@@ -16,21 +16,13 @@ import type { DeepwebData, DeepCurveRow, ScalingRow } from './run.ts';
 export interface DeepAggregate { site: string; method: string; submissions: number; n: number; coverage: number; coverage_lo: number; coverage_hi: number }
 export interface DeepClaim { id: string; claim: string; measured: string; verdict: 'PASS' | 'FAIL' | 'n/a' }
 
-const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 const f3 = (x: number): string => x.toFixed(3);
 
 export function aggregateDeep(curves: readonly DeepCurveRow[]): DeepAggregate[] {
-  const g = new Map<string, DeepCurveRow[]>();
-  for (const c of curves) {
-    const k = `${c.site}\u0000${c.method}\u0000${c.submissions}`;
-    const l = g.get(k);
-    if (l) l.push(c);
-    else g.set(k, [c]);
-  }
   const out: DeepAggregate[] = [];
-  for (const rows of g.values()) {
-    const m = meanCi(rows.map((r) => r.coverage));
-    out.push({ site: rows[0].site, method: rows[0].method, submissions: rows[0].submissions, n: rows.length, coverage: r4(m.mean), coverage_lo: r4(Math.max(0, m.lo)), coverage_hi: r4(Math.min(1, m.hi)) });
+  for (const rows of groupBy(curves, (c) => `${c.site}\u0000${c.method}\u0000${c.submissions}`)) {
+    const m = shareCi(rows.map((r) => r.coverage));
+    out.push({ site: rows[0].site, method: rows[0].method, submissions: rows[0].submissions, n: rows.length, coverage: m.mean, coverage_lo: m.lo, coverage_hi: m.hi });
   }
   return out.sort((a, b) => a.site.localeCompare(b.site) || a.method.localeCompare(b.method) || a.submissions - b.submissions);
 }
