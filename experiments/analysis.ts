@@ -1,41 +1,43 @@
 /**
- * Metrics over runs: mean and 95% confidence interval (Student t over the seed x site runs) of
- * recall and precision at each page count, and the paper's claims checked against them.
+ * Metrics over runs and the paper's claims. Every CI is taken at the level of the random factor
+ * (stats.ts: the web seed, or the site when there is one web); claims are decided on paired
+ * differences between strategies (same seed and site) with verdicts PASS / FAIL / TIE, and
+ * INFEASIBLE when the ground-truth oracle itself cannot meet an absolute claim.
  */
-import type { CurveRow } from './run-one.ts';
+import type { CurveRow, SummaryRow } from './run-one.ts';
+import { ORACLE } from './run-one.ts';
+import { allOf, ciMethod, meanCi, pairedCi, signVerdict, thresholdVerdict, unitCi, unitOf, type Ci, type Unit, type Verdict } from './stats.ts';
+
+export { meanCi } from './stats.ts';
 
 export interface Aggregate {
   strategy: string;
   pages: number;
+  /** Runs (seed x site) and independent units (seeds, or sites of one web) behind the CI. */
   n: number;
+  units: number;
   recall: number;
   recall_lo: number;
   recall_hi: number;
+  recall_reachable: number;
+  recall_reachable_lo: number;
+  recall_reachable_hi: number;
   precision: number;
   precision_lo: number;
   precision_hi: number;
-}
-
-// two-sided 95% Student t quantiles by degrees of freedom (1..30); 1.96 beyond
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
-export const t975 = (df: number): number => (df < 1 ? NaN : df <= 30 ? T975[df - 1] : 1.96);
-
-export function meanCi(xs: readonly number[]): { mean: number; lo: number; hi: number } {
-  const n = xs.length;
-  const mean = xs.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, lo: mean, hi: mean };
-  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
-  const h = (t975(n - 1) * sd) / Math.sqrt(n);
-  return { mean, lo: mean - h, hi: mean + h };
+  harvest: number;
+  harvest_lo: number;
+  harvest_hi: number;
 }
 
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
 /** Mean and 95% confidence interval of shares (recall, coverage): rounded to 4 places, clamped to [0, 1]. */
 export function shareCi(xs: readonly number[]): { mean: number; lo: number; hi: number } {
-  const m = meanCi(xs);
-  return { mean: r4(m.mean), lo: r4(Math.max(0, m.lo)), hi: r4(Math.min(1, m.hi)) };
+  return share(meanCi(xs));
 }
+
+const share = (c: Ci): { mean: number; lo: number; hi: number } => ({ mean: r4(c.mean), lo: r4(Math.max(0, c.lo)), hi: r4(Math.min(1, c.hi)) });
 
 /** Items grouped by a key, groups in order of first appearance. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
@@ -49,12 +51,38 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][]
   return [...groups.values()];
 }
 
+/** Mean curves with seed-level (or site-level, for one web) 95% CIs, per strategy and checkpoint. */
 export function aggregate(curves: readonly CurveRow[]): Aggregate[] {
+  const unit = unitOf(curves);
   const out: Aggregate[] = [];
   for (const rows of groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`)) {
-    const r = shareCi(rows.map((x) => x.recall));
-    const p = shareCi(rows.map((x) => x.precision));
-    out.push({ strategy: rows[0].strategy, pages: rows[0].pages, n: rows.length, recall: r.mean, recall_lo: r.lo, recall_hi: r.hi, precision: p.mean, precision_lo: p.lo, precision_hi: p.hi });
+    const ci = (k: 'recall' | 'recall_reachable' | 'precision' | 'harvest'): { mean: number; lo: number; hi: number } => share(unitCi(rows, (r) => r[k], unit));
+    const r = ci('recall'), rr = ci('recall_reachable'), p = ci('precision'), h = ci('harvest');
+    out.push({
+      strategy: rows[0].strategy, pages: rows[0].pages, n: rows.length, units: unitCi(rows, () => 0, unit).n,
+      recall: r.mean, recall_lo: r.lo, recall_hi: r.hi, recall_reachable: rr.mean, recall_reachable_lo: rr.lo, recall_reachable_hi: rr.hi,
+      precision: p.mean, precision_lo: p.lo, precision_hi: p.hi, harvest: h.mean, harvest_lo: h.lo, harvest_hi: h.hi,
+    });
+  }
+  return out.sort((a, b) => a.strategy.localeCompare(b.strategy) || a.pages - b.pages);
+}
+
+/** One row of the difference figure: strategy minus the reference, paired, at one checkpoint. */
+export interface Difference { strategy: string; reference: string; pages: number; diff: number; diff_lo: number; diff_hi: number }
+
+/** Paired recall differences (strategy - reference) at every checkpoint, for every other crawl strategy. */
+export function differences(curves: readonly CurveRow[], reference: string, metric: 'recall' | 'harvest' = 'recall'): Difference[] {
+  const unit = unitOf(curves);
+  const at = groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`);
+  const index = new Map(at.map((rows) => [`${rows[0].strategy}\u0000${rows[0].pages}`, rows]));
+  const out: Difference[] = [];
+  for (const rows of at) {
+    const s = rows[0].strategy;
+    if (s === reference || s === ORACLE) continue;
+    const ref = index.get(`${reference}\u0000${rows[0].pages}`);
+    if (!ref) continue;
+    const d = pairedCi(rows, ref, (r) => r[metric], unit);
+    out.push({ strategy: s, reference, pages: rows[0].pages, diff: r4(d.mean), diff_lo: r4(d.lo), diff_hi: r4(d.hi) });
   }
   return out.sort((a, b) => a.strategy.localeCompare(b.strategy) || a.pages - b.pages);
 }
@@ -64,44 +92,64 @@ export interface Claim {
   claim: string;
   source: string;
   measured: string;
-  verdict: 'PASS' | 'FAIL' | 'n/a';
+  verdict: Verdict;
 }
 
 const f3 = (x: number): string => x.toFixed(3);
+const fd = (c: Ci): string => `${c.mean >= 0 ? '+' : ''}${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
 
-/** The paper's claims (and the literature's consensus) computed from the mean curves. */
-export function checkClaims(aggs: readonly Aggregate[], budget: number, every: number, earlyPhase: number): Claim[] {
-  const series = (s: string): Aggregate[] => aggs.filter((a) => a.strategy === s);
-  const has = (...s: string[]): boolean => s.every((x) => series(x).length > 0);
+/**
+ * The paper's claims (and the literature's consensus), decided on paired per-run differences at
+ * the unit level: a difference whose 95% CI contains 0 is a TIE. C5, the one absolute claim, is
+ * INFEASIBLE when the oracle's mean precision falls to 50% or below after the early phase.
+ */
+export function checkClaims(curves: readonly CurveRow[], budget: number, every: number, earlyPhase: number): Claim[] {
+  const unit: Unit = unitOf(curves);
+  const runsOf = new Map(groupBy(curves, (c) => c.strategy).map((rows) => [rows[0].strategy, rows]));
+  const has = (...s: string[]): boolean => s.every((x) => runsOf.has(x));
   const early = Math.max(every, Math.round((earlyPhase * budget) / every) * every);
-  const at = (s: string, pages: number): Aggregate => series(s).find((a) => a.pages === pages) ?? series(s)[series(s).length - 1];
-  const after = (s: string): Aggregate[] => series(s).filter((a) => a.pages > early);
-  const meanOf = (xs: Aggregate[], k: 'recall' | 'precision'): number => xs.reduce((a, x) => a + x[k], 0) / Math.max(1, xs.length);
+  const lastPages = Math.max(...curves.map((c) => c.pages));
+  const at = (s: string, pages: number): CurveRow[] => runsOf.get(s)!.filter((c) => c.pages === Math.min(pages, lastPages));
+  // per run: mean recall over the checkpoints after the early phase
+  const after = (s: string): CurveRow[] => groupBy(runsOf.get(s)!.filter((c) => c.pages > early), (c) => `${c.seed}\u0000${c.site}`)
+    .map((rows) => ({ ...rows[0], recall: rows.reduce((a, r) => a + r.recall, 0) / rows.length }));
+  const diff = (a: CurveRow[], b: CurveRow[], k: 'recall' | 'precision' = 'recall'): Ci => pairedCi(a, b, (r) => r[k], unit);
   const claims: Claim[] = [];
-  const push = (id: string, claim: string, source: string, ok: boolean | null, measured: string): void => {
-    claims.push({ id, claim, source, measured, verdict: ok === null ? 'n/a' : ok ? 'PASS' : 'FAIL' });
-  };
+  const push = (id: string, claim: string, source: string, verdict: Verdict, measured: string): void => { claims.push({ id, claim, source, measured, verdict }); };
   if (has('immediate', 'future', 'adaptive')) {
-    const i = at('immediate', early).recall, f = at('future', early).recall, a = at('adaptive', early).recall;
-    push('C1', `Immediate value grows fastest at first (highest recall at ${early} pages)`, 'paper, fig. 2', i >= f && i >= a, `recall at ${early}: immediate ${f3(i)}, future ${f3(f)}, adaptive ${f3(a)}`);
-    push('C2', `Future value is slow at first (below immediate at ${early} pages)`, 'paper, fig. 2', f < i, `recall at ${early}: future ${f3(f)} vs immediate ${f3(i)}`);
-    push('C3', `Adaptive starts slightly below immediate (at ${early} pages)`, 'paper, fig. 2', a <= i, `recall at ${early}: adaptive ${f3(a)} vs immediate ${f3(i)}`);
-    const ma = meanOf(after('adaptive'), 'recall'), mi = meanOf(after('immediate'), 'recall'), mf = meanOf(after('future'), 'recall');
-    const fa = at('adaptive', budget).recall, fi = at('immediate', budget).recall, ff = at('future', budget).recall;
-    push('C4', `Adaptive overtakes both in recall after the early phase (mean recall over pages ${early + every}-${budget}, and at ${budget})`, 'paper, fig. 2', ma > mi && ma > mf && fa >= fi && fa >= ff,
-      `mean recall after ${early}: adaptive ${f3(ma)}, immediate ${f3(mi)}, future ${f3(mf)}; at ${budget}: ${f3(fa)}, ${f3(fi)}, ${f3(ff)}`);
-    const minP = Math.min(...after('adaptive').map((x) => x.precision));
-    push('C5', 'Adaptive precision stays above 50% after the early phase', 'paper, fig. 3', minP > 0.5, `lowest mean precision of adaptive after ${early} pages: ${f3(minP)}`);
+    const iF = diff(at('immediate', early), at('future', early)), iA = diff(at('immediate', early), at('adaptive', early));
+    push('C1', `Immediate value grows fastest at first (highest recall at ${early} pages)`, 'paper, fig. 2', allOf([signVerdict(iF), signVerdict(iA)]),
+      `recall at ${early}, immediate minus future ${fd(iF)}, minus adaptive ${fd(iA)}`);
+    push('C2', `Future value is slow at first (below immediate at ${early} pages)`, 'paper, fig. 2', signVerdict(iF), `recall at ${early}, immediate minus future ${fd(iF)}`);
+    push('C3', `Adaptive starts slightly below immediate (at ${early} pages)`, 'paper, fig. 2', signVerdict(iA), `recall at ${early}, immediate minus adaptive ${fd(iA)}`);
+    const aI = diff(after('adaptive'), after('immediate')), aF = diff(after('adaptive'), after('future'));
+    const bI = diff(at('adaptive', budget), at('immediate', budget)), bF = diff(at('adaptive', budget), at('future', budget));
+    push('C4', `Adaptive overtakes both in recall after the early phase (mean recall over pages ${early + every}-${budget}, and at ${budget})`, 'paper, fig. 2',
+      allOf([signVerdict(aI), signVerdict(aF), signVerdict(bI) === 'FAIL' ? 'FAIL' : 'PASS', signVerdict(bF) === 'FAIL' ? 'FAIL' : 'PASS']),
+      `mean recall after ${early}, adaptive minus immediate ${fd(aI)}, minus future ${fd(aF)}; at ${budget}: ${fd(bI)}, ${fd(bF)}`);
+    // the checkpoint where adaptive's mean precision is lowest after the early phase
+    const points = [...new Set(runsOf.get('adaptive')!.filter((c) => c.pages > early).map((c) => c.pages))];
+    const prec = points.map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) })).sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
+    const oracle = runsOf.has(ORACLE) ? points.map((p) => ({ p, ci: unitCi(at(ORACLE, p), (r) => r.precision, unit) })).sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0] : null;
+    const infeasible = oracle !== null && oracle.ci.mean <= 0.5;
+    push('C5', 'Adaptive precision stays above 50% after the early phase', 'paper, fig. 3', infeasible ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',
+      `lowest mean precision of adaptive after ${early} pages: ${prec ? `${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}` : 'n/a'}` +
+      (oracle ? `; oracle's lowest: ${f3(oracle.ci.mean)} at ${oracle.p}${infeasible ? ' (no crawler can keep 50% here)' : ''}` : ''));
   }
   const focused = ['immediate', 'future', 'adaptive'].filter((s) => has(s));
   const baselines = ['bfs', 'random'].filter((s) => has(s));
   if (focused.length && baselines.length) {
-    const best = Math.max(...baselines.map((b) => at(b, budget).recall));
-    const ok = focused.every((s) => at(s, budget).recall > best);
-    push('C6', `Every focused strategy beats ${baselines.join(' and ')} on recall at ${budget} pages`, 'literature consensus', ok,
-      [...focused, ...baselines].map((s) => `${s} ${f3(at(s, budget).recall)}`).join(', '));
+    const parts = focused.flatMap((f) => baselines.map((b) => ({ f, b, ci: diff(at(f, budget), at(b, budget)) })));
+    push('C6', `Every focused strategy beats ${baselines.join(' and ')} on recall at ${budget} pages`, 'literature consensus', allOf(parts.map((x) => signVerdict(x.ci))),
+      parts.map((x) => `${x.f} minus ${x.b} ${fd(x.ci)}`).join('; '));
   }
   return claims;
+}
+
+/** Describes the CI method of a set of curves, e.g. for captions. */
+export function curvesCiMethod(curves: readonly { seed: number; site: string }[]): string {
+  const unit = unitOf(curves);
+  return ciMethod(unit, new Set(curves.map((c) => (unit === 'seed' ? String(c.seed) : c.site))).size);
 }
 
 /** Pages a strategy needs to reach a recall level (linear interpolation; null if never). */
@@ -113,4 +161,11 @@ export function pagesToRecall(aggs: readonly Aggregate[], strategy: string, leve
     prev = a;
   }
   return null;
+}
+
+/** Per-strategy totals over runs (ratios of totals, not means of ratios). */
+export function totals(rows: readonly SummaryRow[]): { pages: number; found: number; pagesPerRelevant: number | null } {
+  const pages = rows.reduce((a, r) => a + r.pages, 0);
+  const found = rows.reduce((a, r) => a + r.relevant_found, 0);
+  return { pages, found, pagesPerRelevant: found ? pages / found : null };
 }

@@ -20,6 +20,8 @@ export interface ExperimentConfig {
   /** Department hosts to crawl (empty: every department of the web). */
   sites: string[];
   strategies: string[];
+  /** The strategy the difference figure subtracts (default immediate; the first strategy if absent). */
+  reference: string;
   /** Pages fetched per run. */
   budget: number;
   /** Metrics are recorded every this many pages. */
@@ -58,6 +60,7 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   seeds: [1, 2, 3, 4, 5],
   sites: [],
   strategies: ['bfs', 'random', 'immediate', 'future', 'adaptive'],
+  reference: 'immediate',
   budget: 2000,
   every: 50,
   earlyPhase: 0.15,
@@ -97,9 +100,14 @@ export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name
 
 /** Loads and validates a focused-crawling experiment config (see readExperimentJson). */
 export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seeds?: number } = {}, dir = CONFIG_DIR): ExperimentConfig {
-  const { name, raw } = readExperimentJson(nameOrFile, dir);
+  const read = readExperimentJson(nameOrFile, dir);
+  const raw = read.raw;
+  let name = read.name;
   if (!isObj(raw)) throw new ExperimentConfigError(`${name}.json: expected a JSON object`);
   for (const k of Object.keys(raw)) if (!(k in DEFAULT_EXPERIMENT) && k !== 'name' && !k.startsWith('_')) throw new ExperimentConfigError(`${name}.json: ${k}: unknown field`);
+  // a config may carry its own name (results/NAME/config.json does, so a rerun writes the same CSVs)
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(raw.name))) throw new ExperimentConfigError(`${name}.json: name: expected letters, digits, - and _`);
+  if (typeof raw.name === 'string') name = raw.name;
   const merged = { ...structuredClone(DEFAULT_EXPERIMENT), ...raw, name } as ExperimentConfig;
   for (const k of ['crawl', 'future', 'adaptive', 'immediate'] as const) merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
   if (isObj(raw.archive)) merged.archive = { sites: [], starts: {}, groups: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
@@ -114,6 +122,7 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0)) bad('seeds: expected a list of whole numbers');
   if (!Array.isArray(c.strategies) || !c.strategies.length) bad('strategies: expected a non-empty list');
   for (const s of c.strategies) if (!strategyNames().includes(s)) bad(`strategies: "${s}" is not one of ${strategyNames().join(', ')}`);
+  if (typeof c.reference !== 'string') bad('reference: expected a strategy name');
   if (!Number.isInteger(c.budget) || c.budget < 10) bad('budget: expected a whole number >= 10');
   if (!Number.isInteger(c.every) || c.every < 1 || c.every > c.budget) bad('every: expected a whole number from 1 to budget');
   if (!(c.earlyPhase > 0 && c.earlyPhase < 1)) bad('earlyPhase: expected a number between 0 and 1');

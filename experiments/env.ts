@@ -18,6 +18,7 @@ import { archiveKey, WarcArchive } from '../sim/warc.ts';
 import { readLabels } from '../sim/warc-convert.ts';
 import { Web } from '../sim/web.ts';
 import type { ExperimentConfig } from './config.ts';
+import { graphFromLists, type SiteGraph } from './oracle.ts';
 import { sitePages, TrainingData } from './training.ts';
 
 export interface Env {
@@ -28,6 +29,8 @@ export interface Env {
   startUrl(site: string): string;
   /** Hosts in scope when crawling a site (empty: the start URL's origin). */
   scopeOf(site: string): string[];
+  /** The site's link graph from ground truth (evaluator only), and each node's key (as keyOf). */
+  graphOf(site: string): { graph: SiteGraph; keys: string[] };
   training: TrainingData;
   /** Identifies the web for the model cache. */
   cacheKey: string;
@@ -47,12 +50,33 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
     relevant: (site) => new Set(truth.relevantOf(site).map(String)),
     startUrl: (site) => `http://${site}/`,
     scopeOf: () => [],
+    graphOf: (site) => simGraph(web, site),
     training: new TrainingData((h) => sitePages(web, h), hosts, cfg.future),
     cacheKey: createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}`,
     reset: () => server.reset(),
     audit: () => server.audit(),
     close: () => server.close(),
   };
+}
+
+/** A department's links within its host (the crawl's scope), from the generator's CSR graph. */
+function simGraph(web: Web, host: string): { graph: SiteGraph; keys: string[] } {
+  const site = web.siteByHost(host);
+  if (!site) throw new Error(`no site ${host}`);
+  const lists: number[][] = [];
+  const relevant: boolean[] = [];
+  const keys: string[] = [];
+  for (let id = site.first; id < site.first + site.count; id++) {
+    const out: number[] = [];
+    for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
+      const t = web.outTarget[e];
+      if (t >= site.first && t < site.first + site.count) out.push(t - site.first);
+    }
+    lists.push(out);
+    relevant.push(web.isRelevant(id));
+    keys.push(String(id));
+  }
+  return { graph: graphFromLists(lists, 0, relevant), keys };
 }
 
 /** Sites of an archive experiment: the groups, else the configured hosts, else every host with a relevant label. */
@@ -74,17 +98,34 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
   const sites = archiveSites(cfg);
   const hostsOf = (site: string): string[] => a.groups[site] ?? [site];
   const isRelevant = (key: string): boolean => a.relevant.includes(labels.get(key) ?? '');
-  // labelled pages of each site, read and parsed once (the archive is read from disk on demand)
+  // labelled pages of each site, read and parsed once (the archive is read from disk on demand);
+  // their links (and archived redirects) form the site's link graph for the evaluator
   const pages = new Map<string, LabelledPage[]>();
+  const graphs = new Map<string, { graph: SiteGraph; keys: string[] }>();
   for (const site of sites) {
     const list: LabelledPage[] = [];
-    for (const url of hostsOf(site).flatMap((h) => archive.urls(h))) {
+    const keys = hostsOf(site).flatMap((h) => archive.urls(h));
+    const index = new Map(keys.map((k, i) => [k, i]));
+    const nodeOf = (url: string, base: string): number => {
+      let k: string | null = null;
+      try { k = archiveKey(new URL(url, base).href); } catch { /* not a URL */ }
+      return k === null ? -1 : index.get(k) ?? -1;
+    };
+    const lists: number[][] = keys.map(() => []);
+    for (const [i, url] of keys.entries()) {
       const r = await archive.get(url);
-      if (!r || r.status < 200 || r.status >= 300) continue;
+      if (!r) continue;
+      const location = r.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
+      if (r.status >= 300 && r.status < 400 && location) lists[i].push(nodeOf(location, url));
+      if (r.status < 200 || r.status >= 300) continue;
       const ct = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-      list.push({ url, page: parseBody(r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes), ct, url, DEFAULT_SETTINGS, DEFAULT_SETTINGS.aroundWords), relevant: isRelevant(url) });
+      const page = parseBody(r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes), ct, url, DEFAULT_SETTINGS, DEFAULT_SETTINGS.aroundWords);
+      list.push({ url, page, relevant: isRelevant(url) });
+      for (const l of page.links) lists[i].push(nodeOf(l.url, url));
     }
     pages.set(site, list);
+    const start = nodeOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/');
+    graphs.set(site, { graph: graphFromLists(lists, start, keys.map(isRelevant)), keys });
   }
   const stamp = a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') + readFileSync(a.labels, 'utf8');
   return {
@@ -93,6 +134,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     relevant: (site) => new Set(hostsOf(site).flatMap((h) => archive.urls(h)).filter(isRelevant)),
     startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
     scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
+    graphOf: (site) => graphs.get(site)!,
     training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),
     cacheKey: createHash('sha256').update(stamp).digest('hex').slice(0, 16),
     reset: () => server.reset(),

@@ -1,85 +1,143 @@
 /**
- * Writes an experiment's outputs to results/<experiment>/: curves.csv, summary.csv,
- * aggregates.csv, config.json, fig-recall.svg/.png, fig-precision.svg/.png and report.md.
+ * Writes a focused experiment's outputs to results/<experiment>/: curves.csv, summary.csv,
+ * aggregates.csv, differences.csv, config.json (itself a valid config that reruns the experiment),
+ * fig-recall, fig-precision, fig-harvest and fig-difference (.svg, .png, .pdf) and report.md.
  * Everything except report.md's timing line is a pure function of the config, so two runs give
  * byte-identical CSVs.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { aggregate, checkClaims, meanCi, pagesToRecall, type Aggregate, type Claim } from './analysis.ts';
-import { curveSpec, renderSvg, svgToPng } from './figures.ts';
+import { aggregate, checkClaims, curvesCiMethod, differences, pagesToRecall, totals, type Aggregate, type Claim } from './analysis.ts';
+import type { ExperimentConfig } from './config.ts';
+import { curveSpec, writeFigure } from './figures.ts';
+import { ORACLE, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
+import { unitCi, unitOf } from './stats.ts';
 
 export interface Written { dir: string; files: string[]; claims: Claim[]; aggregates: Aggregate[] }
 
-export const CURVE_COLUMNS = ['experiment', 'strategy', 'site', 'seed', 'pages', 'recall', 'precision'];
+export const CURVE_COLUMNS = ['experiment', 'strategy', 'site', 'seed', 'pages', 'recall', 'recall_reachable', 'precision', 'harvest'];
 
-export async function writeOutputs(d: ExperimentData, dir: string): Promise<Written> {
+/** The strategy every other is compared with in the difference figure. */
+export function referenceOf(cfg: ExperimentConfig): string {
+  return cfg.strategies.includes(cfg.reference) ? cfg.reference : cfg.strategies[0];
+}
+
+export interface WriteOptions {
+  /** The command that reruns this experiment (default: by name). */
+  rerun?: string;
+}
+
+export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOptions = {}): Promise<Written> {
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
   const put = (name: string, content: string | Buffer): void => { writeFileSync(join(dir, name), content); files.push(name); };
+  const csv = (name: string, rows: readonly object[], columns = Object.keys(rows[0] ?? {})): void =>
+    put(name, stringify(rows as Record<string, unknown>[], { header: true, columns, cast: { object: (v) => (v === null ? '' : JSON.stringify(v)) } }));
   const cfg = d.config;
-  put('curves.csv', stringify(d.curves, { header: true, columns: CURVE_COLUMNS }));
-  put('summary.csv', stringify(d.summaries, { header: true, columns: Object.keys(d.summaries[0] ?? {}), cast: { object: (v) => (v === null ? '' : JSON.stringify(v)) } }));
+  csv('curves.csv', d.curves, CURVE_COLUMNS);
+  csv('summary.csv', d.summaries);
   const aggs = aggregate(d.curves);
-  put('aggregates.csv', stringify(aggs, { header: true, columns: Object.keys(aggs[0] ?? {}) }));
-  put('config.json', `${JSON.stringify({ ...cfg, sites: d.sites, rerun: `npm run experiment -- ${cfg.name}` }, null, 2)}\n`);
-  for (const metric of ['recall', 'precision'] as const) {
-    const svg = await renderSvg(curveSpec(aggs, metric, `${metric === 'recall' ? 'Recall' : 'Precision'} against pages crawled (${cfg.name})`));
-    put(`fig-${metric}.svg`, svg);
-    put(`fig-${metric}.png`, svgToPng(svg));
+  csv('aggregates.csv', aggs);
+  const reference = referenceOf(cfg);
+  const diffs = differences(d.curves, reference);
+  csv('differences.csv', diffs);
+  const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
+  const { quick: _quick, ...rest } = cfg;
+  put('config.json', `${JSON.stringify({ _rerun: `${rerun} (or: npm run experiment -- ${join(dir, 'config.json')})`, ...rest, sites: cfg.archive ? cfg.sites : d.sites, quick: {} }, null, 2)}\n`);
+  const figs: Record<string, number> = {};
+  const curveFig = async (name: string, metric: string, y: string): Promise<void> => {
+    figs[name] = (await writeFigure(put, name, curveSpec(aggs, metric, { y }))).fontPt;
+  };
+  await curveFig('fig-recall', 'recall', 'recall');
+  await curveFig('fig-precision', 'precision', 'precision (cumulative)');
+  await curveFig('fig-harvest', 'harvest', `harvest (last ${cfg.every} pages)`);
+  if (diffs.length) {
+    const spec = curveSpec(diffs, 'diff', { y: `recall minus ${reference}`, yDomain: null, zero: true });
+    figs['fig-difference'] = (await writeFigure(put, 'fig-difference', spec)).fontPt;
   }
-  const claims = checkClaims(aggs, cfg.budget, cfg.every, cfg.earlyPhase);
-  put('report.md', report(d, aggs, claims));
+  const claims = checkClaims(d.curves, cfg.budget, cfg.every, cfg.earlyPhase);
+  put('report.md', report(d, aggs, claims, reference, rerun, dir));
   return { dir, files, claims, aggregates: aggs };
 }
 
 const f3 = (x: number): string => x.toFixed(3);
-const pm = (xs: number[]): string => { const m = meanCi(xs); return `${f3(m.mean)} ± ${f3(m.hi - m.mean)}`; };
+/** A count or mean count: whole numbers without decimals, others with one (never locale-formatted). */
+const fc = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
-function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[]): string {
+function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[], reference: string, rerun: string, dir: string): string {
   const cfg = d.config;
   const strategies = cfg.strategies.filter((s) => d.summaries.some((x) => x.strategy === s));
-  const runs = d.summaries.length / Math.max(1, strategies.length);
+  const rows = [ORACLE, ...strategies];
+  const runs = d.summaries.filter((x) => x.strategy === strategies[0]).length;
+  const unit = unitOf(d.curves);
+  const method = curvesCiMethod(d.curves);
+  const seeds = [...new Set(d.curves.map((c) => c.seed))];
+  const pm = (xs: readonly SummaryRow[], k: 'recall' | 'recall_reachable' | 'recall_auc' | 'precision'): string => {
+    const m = unitCi(xs, (r) => r[k], unit);
+    return `${f3(m.mean)} ± ${f3(m.hi - m.mean)}`;
+  };
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
   L.push('## Setup', '');
-  if (cfg.archive) L.push(`- Web: replayed archive ${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
-  else L.push(`- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
+  if (cfg.archive) {
+    L.push(`- Web: real pages replayed from the archive ${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth: the labels in \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}. One web: the runs differ only by site.`);
+  } else {
+    L.push(`- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
+  }
+  L.push(`- Target: ${cfg.archive ? `pages labelled ${cfg.archive.relevant.join(' or ')}` : 'research papers (.pdf/.ps documents with an abstract and references), from the generator\'s ground truth'}; topic keywords: \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`.`);
   L.push(`- Strategies: ${strategies.join(', ')}; ${cfg.budget} pages per run, deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`);
   L.push(`- Future value and adaptive: leave-one-site-out (each site crawled with a classifier trained on the other sites of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`);
-  L.push(`- Metrics every ${cfg.every} pages: recall = relevant documents fetched / relevant documents of the department (ground truth), precision (harvest rate) = relevant fetched / pages fetched; mean and 95% confidence interval (Student t) over runs. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`);
-  L.push(`- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`npm run experiment -- ${cfg.name}\`.`, '');
-  L.push('## Figures', '', '![recall](fig-recall.png)', '', '![precision](fig-precision.png)', '');
-  L.push('## Results at the budget', '');
-  L.push('| strategy | recall | precision | pages per relevant | requests | disallowed requests (audit) | links scored | links discarded |', '|---|---|---|---|---|---|---|---|');
-  for (const s of strategies) {
-    const rows = d.summaries.filter((x) => x.strategy === s);
-    const avg = (k: 'requests' | 'audit_disallowed' | 'links_scored' | 'discarded' | 'pages_per_relevant'): string => (rows.reduce((a, r) => a + r[k], 0) / rows.length).toFixed(k === 'pages_per_relevant' ? 2 : 0);
-    L.push(`| ${s} | ${pm(rows.map((r) => r.recall))} | ${pm(rows.map((r) => r.precision))} | ${avg('pages_per_relevant')} | ${avg('requests')} | ${avg('audit_disallowed')} | ${avg('links_scored')} | ${avg('discarded')} |`);
+  L.push(`- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered relevant document is fetched at once; otherwise the path of unfetched pages that yields the most relevant documents per page spent. It fetches only pages linked from pages it fetched, from the same start page, and keeps spending the budget after the last reachable document. It is a strong reference, not a proven optimum.`);
+  L.push(`- Metrics every ${cfg.every} pages: recall = relevant fetched / all relevant documents of the site; reachable recall = / those reachable from the start page inside the scope (ground-truth link graph); precision = relevant fetched / pages fetched so far; harvest rate = relevant share of the last ${cfg.every} pages; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`);
+  L.push(`- Statistics: ${method}. Claims are decided on paired differences (same seed and site), averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle itself cannot meet the claim at this budget.`);
+  L.push(`- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`, '');
+  L.push('## Figures', '');
+  const caption = (what: string): string => `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
+  L.push('![recall](fig-recall.png)', '', caption('Recall against pages crawled'), '');
+  L.push('![precision](fig-precision.png)', '', caption('Precision (cumulative harvest rate) against pages crawled'), '');
+  L.push('![harvest](fig-harvest.png)', '', caption(`Harvest rate of the last ${cfg.every} pages against pages crawled`), '');
+  if (strategies.length > 1) L.push('![difference](fig-difference.png)', '', `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${method}. A band that contains 0 is a tie at that point.*`, '');
+  L.push('Each figure also as .svg and .pdf (vector, text as paths, 3.3 in wide).', '');
+  L.push(`## Results at ${cfg.budget} pages`, '');
+  L.push('| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |', '|---|---|---|---|---|---|---|---|---|');
+  for (const s of rows) {
+    const xs = d.summaries.filter((x) => x.strategy === s);
+    if (!xs.length) continue;
+    const avg = (k: keyof SummaryRow): string => fc(Math.round((xs.reduce((a, r) => a + (r[k] as number), 0) / xs.length) * 10) / 10);
+    const t = totals(xs);
+    const outcomes = s === ORACLE ? 'n/a' : (['status_2xx', 'status_3xx', 'status_4xx', 'status_5xx', 'fetch_errors'] as const).map(avg).join(' / ');
+    L.push(`| ${s === ORACLE ? '*oracle*' : s} | ${pm(xs, 'recall')} | ${pm(xs, 'recall_reachable')} | ${pm(xs, 'recall_auc')} | ${pm(xs, 'precision')} | ${t.pagesPerRelevant === null ? 'n/a' : t.pagesPerRelevant.toFixed(2)} | ${outcomes} | ${s === ORACLE ? 'n/a' : avg('links_scored')} | ${s === ORACLE ? 'n/a' : avg('discarded')} |`);
   }
+  const sums = d.summaries.filter((x) => x.strategy === ORACLE);
+  const unreachable = sums.filter((x) => x.relevant_reachable < x.relevant_total);
+  L.push('', `Relevant documents per site: ${fc(Math.min(...sums.map((x) => x.relevant_total)))} to ${fc(Math.max(...sums.map((x) => x.relevant_total)))}; ` +
+    (unreachable.length ? `${unreachable.length} of ${sums.length} runs' sites have documents not reachable from the start page (${unreachable.map((x) => `${x.site} seed ${x.seed}: ${x.relevant_reachable} of ${x.relevant_total}`).slice(0, 6).join('; ')}).` : 'all reachable from the start page inside the scope.') +
+    ' Pages per relevant is total pages over total relevant found (a ratio of totals).');
   const ad = d.summaries.filter((x) => x.strategy === 'adaptive' && x.r1 !== null);
-  if (ad.length) L.push('', `Adaptive thresholds, chosen on the training departments of each run: r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; ${f3(ad.reduce((a, x) => a + x.retrainings, 0) / ad.length)} retrainings per run.`);
-  L.push('', '## Claims', '', '| | claim | source | measured | verdict |', '|---|---|---|---|---|');
+  if (ad.length) L.push('', `Adaptive thresholds, chosen on the training departments of each run: r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; ${fc(Math.round((ad.reduce((a, x) => a + x.retrainings, 0) / ad.length) * 10) / 10)} retrainings per run.`);
+  L.push('', '## Claims', '', '| | claim | source | measured (paired difference, mean [95% CI]) | verdict |', '|---|---|---|---|---|');
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
   L.push('', '## Published anchors', '');
   const levels = [0.25, 0.5, 0.75];
-  if (strategies.includes('bfs')) {
-    L.push('| comparison | published | ours (pages BFS needs / pages the strategy needs, mean curves) |', '|---|---|---|');
-    for (const s of strategies.filter((x) => x !== 'bfs' && x !== 'random')) {
-      const parts = levels.map((lv) => {
-        const b = pagesToRecall(aggs, 'bfs', lv);
-        const o = pagesToRecall(aggs, s, lv);
-        return `${Math.round(lv * 100)}% recall: ${b === null || o === null ? (o !== null ? `> ${(cfg.budget / o).toFixed(1)}x (BFS never gets there)` : 'not reached') : `${(b / o).toFixed(1)}x`}`;
-      });
-      L.push(`| ${s} vs breadth-first | Rennie & McCallum (ICML 1999): RL spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`);
-    }
-  }
-  const failed = claims.filter((c) => c.verdict === 'FAIL');
+  if (strategies.includes('bfs') && strategies.includes('future')) {
+    L.push('| comparison | published | ours (pages BFS needs / pages future value needs, mean curves) |', '|---|---|---|');
+    const parts = levels.map((lv) => {
+      const b = pagesToRecall(aggs, 'bfs', lv);
+      const o = pagesToRecall(aggs, 'future', lv);
+      return `${Math.round(lv * 100)}% recall: ${b === null || o === null ? (o !== null ? `> ${(cfg.budget / o).toFixed(1)}x (BFS never gets there)` : 'not reached') : `${(b / o).toFixed(1)}x`}`;
+    });
+    L.push(`| future value (the RL spider) vs breadth-first | Rennie & McCallum (ICML 1999): RL spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`);
+    L.push('', 'The anchor applies to future value only: immediate value and the adaptive crawler are not the RL spider.');
+  } else L.push('No anchor applies: the Rennie & McCallum comparison needs future value and breadth-first in one run.');
+  const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
-  if (!failed.length) L.push('Every claim checked here holds on this web.');
-  else L.push(`${failed.length} of ${claims.length} claims fail on this web: ${failed.map((c) => c.id).join(', ')}. The web's parameters come from published statistics and were not tuned for any strategy; the README ("Reproduction: what agrees and what does not") discusses why these results differ from the paper's.`);
+  L.push(`Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'INFEASIBLE'].map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`).join(', ')}.`);
+  if (count('INFEASIBLE').length) L.push('', 'INFEASIBLE: the ground-truth oracle itself does not meet the claim at this budget, so no crawler could; the claim cannot be tested on this web at this budget.');
+  if (count('TIE').length) L.push('', 'TIE: the 95% CI of the paired difference contains 0; this many runs cannot tell the strategies apart at that point.');
+  if (cfg.archive) L.push('', 'The archive is real pages as they were saved; nothing in it was generated or tuned for any strategy.');
+  else L.push('', 'The web\'s parameters come from published statistics and were not tuned for any strategy; the README ("Reproduction: what agrees and what does not") discusses why these results differ from the paper\'s.');
   L.push('', `Wall time: ${(d.wallMs / 1000).toFixed(1)} s; mean per run: ${Object.entries(d.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(2)} s`).join(', ')}.`, '');
   return L.join('\n');
 }

@@ -8,15 +8,29 @@ import { CrawlEngine } from '../crawler/index.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
 import type { ExperimentConfig } from './config.ts';
 import { archiveEnv, simEnv, type Env } from './env.ts';
+import { oracleOrder, reachable } from './oracle.ts';
 import { makeStrategy } from './strategies.ts';
 import type { TrainedModels } from './training.ts';
 
-export interface CurveRow { experiment: string; strategy: string; site: string; seed: number; pages: number; recall: number; precision: number }
+/**
+ * One checkpoint of one run. recall: relevant found / all relevant documents of the site;
+ * recall_reachable: / those reachable from the start page inside the scope (ground-truth graph);
+ * precision: relevant / pages so far (cumulative harvest rate); harvest: relevant share of the
+ * last `every` pages (0 where the crawl had stopped).
+ */
+export interface CurveRow {
+  experiment: string; strategy: string; site: string; seed: number; pages: number;
+  recall: number; recall_reachable: number; precision: number; harvest: number;
+}
 export interface SummaryRow {
   experiment: string; strategy: string; site: string; seed: number; pages: number; relevant_found: number; relevant_total: number;
-  recall: number; precision: number; pages_per_relevant: number; requests: number; audit_disallowed: number; audit_max_concurrent: number;
+  relevant_reachable: number; recall: number; recall_reachable: number; recall_auc: number; precision: number;
+  pages_per_relevant: number; status_2xx: number; status_3xx: number; status_4xx: number; status_5xx: number; fetch_errors: number;
+  requests: number; audit_disallowed: number; audit_max_concurrent: number;
   links_scored: number; discarded: number; retrainings: number; r1: number | null; r2: number | null;
 }
+/** Name under which the ground-truth oracle's curves are written (never a crawl strategy). */
+export const ORACLE = 'oracle';
 export interface JobResult { curves: CurveRow[]; summaries: SummaryRow[]; timings: { strategy: string; ms: number }[]; modelCached: boolean | null }
 
 let current: { key: string; env: Env } | null = null;
@@ -45,15 +59,14 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   let models: TrainedModels | null = null;
   const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample));
   const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null };
+  const { graph, keys } = env.graphOf(site);
+  const seen = reachable(graph);
+  const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
   for (const name of cfg.strategies) {
     const strategy = makeStrategy(name, { seed, keywords, models: getModels, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future });
     env.reset();
-    const found = new Set<string>();
-    let pages = 0;
-    const rows: CurveRow[] = [];
-    const point = (): void => {
-      rows.push({ experiment: cfg.name, strategy: name, site, seed, pages, recall: r6(found.size / relevant.size), precision: r6(pages ? found.size / pages : 0) });
-    };
+    const run = new RunMeter(cfg, name, site, seed, relevant, reach);
+    const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
     const engine = CrawlEngine.create({
       settings: {
         seeds: [env.startUrl(site)], scope: env.scopeOf(site), resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`], maxPages: cfg.budget, deterministic: true,
@@ -62,35 +75,104 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
       },
       strategy,
       onLog: (e) => {
-        pages++;
-        if (e.status !== null && e.status >= 200 && e.status < 300) {
-          const key = env.keyOf(e.url);
-          if (key !== null && relevant.has(key)) found.add(key);
-        }
-        if (pages % cfg.every === 0) point();
+        const ok = e.status !== null && e.status >= 200 && e.status < 300;
+        if (e.status === null) outcomes.fetch_errors++;
+        else outcomes[`status_${Math.min(5, Math.max(2, Math.floor(e.status / 100)))}xx` as 'status_2xx']++;
+        run.fetched(ok ? env.keyOf(e.url) : null);
       },
     });
     const t0 = performance.now();
     const s = await engine.run();
     result.timings.push({ strategy: name, ms: performance.now() - t0 });
-    if (pages % cfg.every !== 0 || !rows.length) point();
-    // a crawl that ran out of links keeps its last values up to the budget
-    const last = rows[rows.length - 1];
-    for (let p = (Math.floor(pages / cfg.every) + 1) * cfg.every; p <= cfg.budget; p += cfg.every) rows.push({ ...last, pages: p });
+    const rows = run.finish();
     result.curves.push(...rows);
     const hosts = env.scopeOf(site).length ? env.scopeOf(site) : [new URL(env.startUrl(site)).host];
     const audits = hosts.map((h) => env.audit()[h]).filter((x) => x !== undefined);
     const audit = audits.length ? { requests: audits.reduce((n, x) => n + x.requests, 0), disallowed: audits.reduce((n, x) => n + x.disallowed, 0), maxConcurrent: Math.max(...audits.map((x) => x.maxConcurrent)) } : undefined;
     const ss = s.strategy;
     result.summaries.push({
-      experiment: cfg.name, strategy: name, site, seed, pages: s.pages, relevant_found: found.size, relevant_total: relevant.size,
-      recall: r6(found.size / relevant.size), precision: r6(s.pages ? found.size / s.pages : 0),
-      pages_per_relevant: r6(found.size ? s.pages / found.size : 0), requests: audit?.requests ?? 0,
+      ...run.summary(s.pages, rows), ...outcomes, requests: audit?.requests ?? 0,
       audit_disallowed: audit?.disallowed ?? 0, audit_max_concurrent: audit?.maxConcurrent ?? 0,
       links_scored: ss.linksScored ?? 0, discarded: s.discarded, retrainings: ss.retrainings ?? 0,
       r1: name === 'adaptive' ? cfg.adaptive.r1 ?? getModels().calibration.r1 : null, r2: name === 'adaptive' ? cfg.adaptive.r2 ?? getModels().calibration.r2 : null,
     });
     if (models) result.modelCached = (models as TrainedModels).cached;
   }
+  // the oracle (ground truth, evaluator only): its pages are all 2xx, and it keeps spending the
+  // budget after the last reachable document, so its precision at p pages is found / p
+  const oracle = new RunMeter(cfg, ORACLE, site, seed, relevant, reach);
+  const order = oracleOrder(graph, cfg.budget);
+  for (let p = 0; p < cfg.budget; p++) oracle.fetched(p < order.length ? keys[order[p]] : null);
+  const rows = oracle.finish();
+  result.curves.push(...rows);
+  result.summaries.push({
+    ...oracle.summary(cfg.budget, rows), status_2xx: cfg.budget, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0,
+    requests: 0, audit_disallowed: 0, audit_max_concurrent: 0, links_scored: 0, discarded: 0, retrainings: 0, r1: null, r2: null,
+  });
   return result;
+}
+
+/** Recall AUC: area under the recall curve from 0 to the budget (trapezoids from (0, 0)), over the budget. */
+export function recallAuc(rows: readonly { pages: number; recall: number }[], budget: number): number {
+  let area = 0;
+  let prev = { pages: 0, recall: 0 };
+  for (const r of rows) {
+    if (r.pages > budget) break;
+    area += ((r.pages - prev.pages) * (r.recall + prev.recall)) / 2;
+    prev = r;
+  }
+  area += (budget - prev.pages) * prev.recall;
+  return area / budget;
+}
+
+/** Counts one run's fetches against ground truth and writes its checkpoints. */
+class RunMeter {
+  private readonly found = new Set<string>();
+  private readonly foundReachable = new Set<string>();
+  private pages = 0;
+  private atLastPoint = 0;
+  private readonly rows: CurveRow[] = [];
+  constructor(
+    private readonly cfg: ExperimentConfig, private readonly strategy: string, private readonly site: string,
+    private readonly seed: number, private readonly relevant: Set<string>, private readonly reach: Set<string>,
+  ) {}
+
+  /** One fetch; key: the page's key if it was a 2xx page, else null. */
+  fetched(key: string | null): void {
+    this.pages++;
+    if (key !== null && this.relevant.has(key)) {
+      this.found.add(key);
+      if (this.reach.has(key)) this.foundReachable.add(key);
+    }
+    if (this.pages % this.cfg.every === 0) this.point(this.cfg.every);
+  }
+
+  private point(window: number): void {
+    const { found, pages } = this;
+    this.rows.push({
+      experiment: this.cfg.name, strategy: this.strategy, site: this.site, seed: this.seed, pages,
+      recall: r6(found.size / this.relevant.size), recall_reachable: r6(this.reach.size ? this.foundReachable.size / this.reach.size : 0),
+      precision: r6(pages ? found.size / pages : 0), harvest: r6(window ? (found.size - this.atLastPoint) / window : 0),
+    });
+    this.atLastPoint = found.size;
+  }
+
+  /** Closes the curve; a crawl that ran out of links keeps its values up to the budget (harvest 0). */
+  finish(): CurveRow[] {
+    const { every, budget } = this.cfg;
+    if (this.pages % every !== 0 || !this.rows.length) this.point(this.pages % every);
+    const last = this.rows[this.rows.length - 1];
+    for (let p = (Math.floor(this.pages / every) + 1) * every; p <= budget; p += every) this.rows.push({ ...last, pages: p, harvest: 0 });
+    return this.rows;
+  }
+
+  summary(pages: number, rows: readonly CurveRow[]): Pick<SummaryRow, 'experiment' | 'strategy' | 'site' | 'seed' | 'pages' | 'relevant_found' | 'relevant_total' | 'relevant_reachable' | 'recall' | 'recall_reachable' | 'recall_auc' | 'precision' | 'pages_per_relevant'> {
+    const found = this.found.size;
+    return {
+      experiment: this.cfg.name, strategy: this.strategy, site: this.site, seed: this.seed, pages, relevant_found: found,
+      relevant_total: this.relevant.size, relevant_reachable: this.reach.size, recall: r6(found / this.relevant.size),
+      recall_reachable: r6(this.reach.size ? this.foundReachable.size / this.reach.size : 0), recall_auc: r6(recallAuc(rows, this.cfg.budget)),
+      precision: r6(pages ? found / pages : 0), pages_per_relevant: r6(found ? pages / found : 0),
+    };
+  }
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectCurvesNear } from './helpers.ts';
-import { aggregate, checkClaims } from '../experiments/analysis.ts';
+import { checkClaims } from '../experiments/analysis.ts';
 import { loadExperiment } from '../experiments/config.ts';
 import { writeOutputs } from '../experiments/report.ts';
 import { runExperiment } from '../experiments/runner.ts';
@@ -30,14 +30,20 @@ describe('experiment regression (quick configuration)', () => {
     await writeOutputs(a, outA);
     await writeOutputs(b, outB);
     for (const f of ['curves.csv', 'summary.csv', 'aggregates.csv']) expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
-    expect(readdirSync(outA).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'fig-precision.png', 'fig-precision.svg', 'fig-recall.png', 'fig-recall.svg', 'report.md', 'summary.csv', 'summary.csv'].filter((x, i, arr) => arr.indexOf(x) === i).sort());
+    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) => ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`));
+    expect(readdirSync(outA).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', ...figures].sort());
     expect(readFileSync(join(outA, 'fig-recall.png')).subarray(1, 4).toString()).toBe('PNG');
-    expect(readFileSync(join(outA, 'fig-recall.svg'), 'utf8')).toContain('pages crawled');
+    expect(readFileSync(join(outA, 'fig-recall.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    // the written config is itself a config, and it describes this run
+    const again = loadExperiment(join(outA, 'config.json'));
+    expect({ ...again, quick: {} }).toEqual({ ...cfg, quick: {} });
+    const report = readFileSync(join(outA, 'report.md'), 'utf8');
+    for (const s of ['*oracle*', 'reachable recall', 'recall AUC', 'Student t interval over 4 sites of one web', '| **INFEASIBLE** |']) expect(report).toContain(s);
 
     expectCurvesNear(join(REF, 'curves.csv'), join(outA, 'curves.csv'), ['strategy', 'site', 'seed', 'pages'], ['recall', 'precision'], TOLERANCE, `curves moved beyond ${TOLERANCE}; if intended, run npm run experiment:reference`);
 
     // the claim the quick configuration supports: every focused strategy beats both baselines
-    const claims = checkClaims(aggregate(a.curves), cfg.budget, cfg.every, cfg.earlyPhase);
+    const claims = checkClaims(a.curves, cfg.budget, cfg.every, cfg.earlyPhase);
     expect(claims.find((c) => c.id === 'C6')?.verdict).toBe('PASS');
   });
 });

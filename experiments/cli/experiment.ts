@@ -2,6 +2,7 @@
  * npm run experiment [-- NAME] [--list] [--quick] [--seeds K] [--out DIR] [--workers N]
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
+import { basename, dirname } from 'node:path';
 import { fail, parseOrFail } from './args.ts';
 import { ExperimentConfigError, listExperiments, loadExperiment, readExperimentJson } from '../config.ts';
 import { isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
@@ -17,8 +18,9 @@ const USAGE = `Usage: npm run experiment [-- NAME] [options]
 
 Runs experiments/configs/NAME.json (default: focused), or a config file given by its path,
 and writes CSVs, figures (SVG and PNG) and report.md to results/NAME/. Focused-crawling
-configs (focused, future-horizon) write curves, summary, aggregates, fig-recall and
-fig-precision; deep-web configs ("kind": "deepweb": deepweb) write coverage curves, template
+configs (focused, future-horizon) write curves, summary, aggregates, differences, and
+fig-recall, fig-precision, fig-harvest and fig-difference (SVG, PNG, PDF); results/NAME/config.json
+is itself a config that reruns the experiment; deep-web configs ("kind": "deepweb": deepweb) write coverage curves, template
 diagnostics, the tau and database-size sweeps and the politeness audit.
 
 Options:
@@ -97,7 +99,8 @@ try {
   if (e instanceof ExperimentConfigError) fail(e.message);
   throw e;
 }
-const out = (v.out as string | undefined) ?? `results/${cfg.name}${v.quick ? '-quick' : ''}`;
+// results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results
+const out = (v.out as string | undefined) ?? (basename(name) === 'config.json' ? dirname(name) : `results/${cfg.name}${v.quick ? '-quick' : ''}`);
 const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
 process.stderr.write(`experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`);
 const bar = progress(jobs, 'jobs (seed x department)', '{bar} {value}/{total} {label}');
@@ -106,7 +109,8 @@ const data = await runExperiment(cfg, { workers, cacheDir: v['no-cache'] ? null 
   fail(e.message.split('\n')[0]);
 });
 bar.stop();
-const written = await writeOutputs(data, out);
+const rerun = ['npm run experiment --', name, v.quick ? '--quick' : '', seeds !== undefined ? `--seeds ${seeds}` : ''].filter(Boolean).join(' ');
+const written = await writeOutputs(data, out, { rerun });
 process.stdout.write(`\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
 for (const c of written.claims) process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
 process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);

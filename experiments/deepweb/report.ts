@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
-import { groupBy, meanCi, shareCi, type Aggregate } from '../analysis.ts';
-import { curveSpec, renderSvg, svgToPng } from '../figures.ts';
+import { groupBy, meanCi, shareCi } from '../analysis.ts';
+import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
 import { logLogFit } from '../../crawler/deepweb/probe.ts';
 import type { DeepwebData, DeepCurveRow, ScalingRow } from './run.ts';
 
@@ -39,21 +39,20 @@ function scalingSpec(rows: readonly ScalingRow[], target: number): TopLevelSpec 
   ]);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Submissions against database size', fontSize: 12 },
     data: { values },
     facet: { column: { field: 'site', type: 'nominal', title: null } },
     spec: {
-      width: 200,
-      height: 180,
+      width: 180,
+      height: 150,
       mark: { type: 'line', point: true },
       encoding: {
         x: { field: 'records', type: 'quantitative', scale: { type: 'log' }, title: 'records in the database' },
         y: { field: 'submissions', type: 'quantitative', scale: { type: 'log' }, title: 'submissions (log)' },
         color: { field: 'series', type: 'nominal', title: null, scale: { range: ['#0072B2', '#56B4E9', '#D55E00', '#E69F00'] } },
-        strokeDash: { field: 'series', type: 'nominal', title: null, scale: { range: [[1, 0], [4, 3], [1, 0], [4, 3]] } },
+        strokeDash: { field: 'series', type: 'nominal', title: null, scale: { range: [[], [4, 3], [], [4, 3]] } },
       },
     },
-    config: { font: 'DejaVu Sans', axis: { labelFontSize: 10, titleFontSize: 10 }, legend: { labelFontSize: 10, orient: 'bottom', columns: 2, labelLimit: 0 }, background: 'white' },
+    config: themeConfig(2),
   } as TopLevelSpec;
 }
 
@@ -128,16 +127,10 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   csv('skipped-forms.csv', d.skippedForms);
   put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
   for (const site of [...new Set(aggs.map((a) => a.site))]) {
-    const rows: Aggregate[] = aggs.filter((a) => a.site === site).map((a) => ({ strategy: a.method, pages: a.submissions, n: a.n, recall: a.coverage, recall_lo: a.coverage_lo, recall_hi: a.coverage_hi, precision: 0, precision_lo: 0, precision_hi: 0 }));
-    const svg = await renderSvg(curveSpec(rows, 'recall', `Records surfaced against submissions (${site})`, { x: 'submissions', y: 'share of the database surfaced', legend: 'method' }));
-    put(`fig-coverage-${site}.svg`, svg);
-    put(`fig-coverage-${site}.png`, svgToPng(svg));
+    const spec = curveSpec(aggs.filter((a) => a.site === site), 'coverage', { series: 'method', xField: 'submissions', x: 'submissions', y: 'share of the database surfaced' });
+    await writeFigure(put, `fig-coverage-${site}`, spec);
   }
-  if (d.scaling.length) {
-    const svg = await renderSvg(scalingSpec(d.scaling, d.config.scaling.target));
-    put('fig-scaling.svg', svg);
-    put('fig-scaling.png', svgToPng(svg));
-  }
+  if (d.scaling.length) await writeFigure(put, 'fig-scaling', scalingSpec(d.scaling, d.config.scaling.target), 2);
   const claims = checkDeepClaims(d, aggs);
   put('report.md', report(d, aggs, claims));
   return { dir, files, claims };
@@ -158,7 +151,8 @@ function report(d: DeepwebData, aggs: readonly DeepAggregate[], claims: readonly
   out.push('## Setup', '');
   out.push(`Web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}; each search site holds ${cfg.records.toLocaleString('en-US')} records; ${cfg.budget} submissions per run (every request to the form's action counts, result pages included). ISIT: tau ${cfg.isit.tau}, maximum dimension ${cfg.isit.maxDimension}, ${cfg.isit.sampleSize} queries tested per template, text inputs filled with the site's seed keywords. Probing: rounds of ${cfg.probe.roundSize} keywords, stop after a round without a new record; ${cfg.probe.candidates} mined candidates. Requests ${cfg.crawl.delayMs} ms apart per host at least, one at a time, robots.txt honoured. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`, '');
   out.push('Coverage = distinct database records whose detail page the crawler saw linked from a result page / records in the database (the evaluator maps URLs to record ids; the crawler never sees the database).', '');
-  out.push('## Records surfaced at the budget', '', `Mean ± 95% CI over ${cfg.seeds.length} seed(s). Figures: ${sites.map((s) => `fig-coverage-${s}.png`).join(', ')}.`, '');
+  out.push('## Records surfaced at the budget', '', `Mean ± 95% CI over ${cfg.seeds.length} seed(s).`, '',
+    ...sites.flatMap((s) => [`![coverage ${s}](fig-coverage-${s}.png)`, '', `*Share of ${s}'s database surfaced against submissions; mean of ${cfg.seeds.length} seed(s), bands: 95% Student t interval over seeds. Also .svg and .pdf.*`, '']), '');
   out.push(table(['site', ...methods], sites.map((s) => [s, ...methods.map((m) => { const r = sum(s, m); return r.length ? pm(r.map((x) => x.coverage)) : 'n/a (no text input)'; })])));
   out.push('', '## Submissions, queries and waste', '');
   out.push(table(['site', 'method', 'submissions', 'queries', 'submissions to 90%', 'queries to 90%', 'wasted (empty / error / duplicate)', 'stopped', 'plan'],
@@ -184,7 +178,7 @@ function report(d: DeepwebData, aggs: readonly DeepAggregate[], claims: readonly
     out.push('');
   }
   if (d.scaling.length) {
-    out.push('## Growth with the database', '', `Seed ${cfg.scaling.seed}; open-ended domains (cities, airports) grow with the square root of the database (Heaps' law). "Planned" is the number of queries the method would submit (ISIT: all queries of its informative templates; Cartesian: the product of every input's values); "to ${Math.round(cfg.scaling.target * 100)}%" is measured, within ${cfg.scaling.budget.toLocaleString('en-US')} submissions. Figure: fig-scaling.png.`, '');
+    out.push('## Growth with the database', '', `Seed ${cfg.scaling.seed}; open-ended domains (cities, airports) grow with the square root of the database (Heaps' law). "Planned" is the number of queries the method would submit (ISIT: all queries of its informative templates; Cartesian: the product of every input's values); "to ${Math.round(cfg.scaling.target * 100)}%" is measured, within ${cfg.scaling.budget} submissions.`, '', '![scaling](fig-scaling.png)', '', `*Submissions (log) against records in the database (log), per site, seed ${cfg.scaling.seed}, one run per size (no CI). Also .svg and .pdf (7 in wide).*`, '');
     const recs = [...new Set(d.scaling.map((r) => r.records))];
     out.push(table(['site', 'method', ...recs.map((r) => `${r.toLocaleString('en-US')} records`), 'growth exponent (planned)', 'growth exponent (to target)'], sites.flatMap((s) => ['isit', 'cartesian'].map((m) => {
       const rows = d.scaling.filter((r) => r.site === s && r.method === m);

@@ -16,7 +16,7 @@ import { Web } from '../../sim/web.ts';
 import { ASSIGNMENTS, type Assignment } from '../../crawler/distributed/index.ts';
 import { ExperimentConfigError } from '../config.ts';
 import { meanCi } from '../analysis.ts';
-import { renderSvg, svgToPng } from '../figures.ts';
+import { themeConfig, writeFigure } from '../figures.ts';
 import { runCluster, WORKER_STRATEGIES } from './cluster.ts';
 
 export interface DistributedConfig {
@@ -144,31 +144,29 @@ export async function runDistributedExperiment(cfg: DistributedConfig, onProgres
   return data;
 }
 
-function barSpec(rows: RunRow[], field: keyof RunRow, title: string, yTitle: string): TopLevelSpec {
+function barSpec(rows: RunRow[], field: keyof RunRow, yTitle: string): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, fontSize: 12 },
-    width: 220, height: 180,
+    width: 230, height: 150,
     data: { values: rows.map((r) => ({ variant: r.variant, value: r[field] })) },
     layer: [
       { mark: { type: 'bar', color: '#0072B2' }, encoding: { x: { field: 'variant', type: 'nominal', title: 'assignment', sort: ['geo', 'hash', 'single'] }, y: { aggregate: 'mean', field: 'value', type: 'quantitative', title: yTitle } } },
       { mark: { type: 'point', color: 'black', filled: true, size: 20 }, encoding: { x: { field: 'variant', type: 'nominal', sort: ['geo', 'hash', 'single'] }, y: { field: 'value', type: 'quantitative' } } },
     ],
-    config: { font: 'DejaVu Sans', axis: { labelFontSize: 10, titleFontSize: 10 }, background: 'white' },
+    config: themeConfig(),
   } as TopLevelSpec;
 }
 
 function scalingSpec(rows: RunRow[]): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'Pages per second against crawler processes (one data centre)', fontSize: 12 },
-    width: 300, height: 200,
+    width: 250, height: 150,
     data: { values: rows.map((r) => ({ processes: r.processes, pps: r.pages_per_s })) },
     layer: [
       { mark: { type: 'line', point: true, color: '#D55E00' }, encoding: { x: { field: 'processes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'crawler processes' }, y: { aggregate: 'mean', field: 'pps', type: 'quantitative', title: 'pages per second' } } },
       { mark: { type: 'point', color: 'black', size: 20 }, encoding: { x: { field: 'processes', type: 'quantitative' }, y: { field: 'pps', type: 'quantitative' } } },
     ],
-    config: { font: 'DejaVu Sans', axis: { labelFontSize: 10, titleFontSize: 10 }, background: 'white' },
+    config: themeConfig(),
   } as TopLevelSpec;
 }
 
@@ -182,14 +180,12 @@ export async function writeDistributedOutputs(d: DistributedData, dir: string): 
   const assign = d.runs.filter((r) => r.experiment === 'assignment');
   const scale = d.runs.filter((r) => r.experiment === 'scaling');
   for (const [name, spec] of [
-    ['fig-wall-time', barSpec(assign, 'wall_ms', `Wall time to crawl ${d.config.budget} pages`, 'wall time (ms)')],
-    ['fig-cross-region', barSpec(assign, 'cross_region_share', 'Bytes fetched across regions', 'share of bytes')],
+    ['fig-wall-time', barSpec(assign, 'wall_ms', 'wall time (ms)')],
+    ['fig-cross-region', barSpec(assign, 'cross_region_share', 'share of bytes across regions')],
     ['fig-scaling', scalingSpec(scale)],
   ] as const) {
     if (name === 'fig-scaling' ? !scale.length : !assign.length) continue;
-    const svg = await renderSvg(spec);
-    put(`${name}.svg`, svg);
-    put(`${name}.png`, svgToPng(svg));
+    await writeFigure(put, name, spec);
   }
   const pm = (xs: number[], digits = 0): string => { const m = meanCi(xs); return `${m.mean.toFixed(digits)} ± ${(m.hi - m.mean).toFixed(digits)}`; };
   const by = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
@@ -210,10 +206,12 @@ export async function writeDistributedOutputs(d: DistributedData, dir: string): 
   const cfg = d.config;
   const md: string[] = [`# Distributed crawling: ${cfg.name}`, '', cfg.description, '', '## Setup', '',
     `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`, '',
-    '## Assignment of hosts to data centres', '', 'Mean ± 95% CI over seeds. Figures: fig-wall-time.png, fig-cross-region.png.', '',
+    '## Assignment of hosts to data centres', '', 'Mean ± 95% CI over seeds.', '',
+    '![wall time](fig-wall-time.png)', '', `*Wall time to crawl ${cfg.budget} pages by assignment of hosts to data centres; bars: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`, '',
+    '![cross-region bytes](fig-cross-region.png)', '', `*Share of bytes fetched across regions by assignment; bars: mean over ${cfg.seeds.length} seeds, dots: single runs.*`, '',
     '| assignment | wall time (ms) | pages/s | bytes across regions | max / mean pages per process | coefficient of variation |', '|---|---|---|---|---|---|',
     ...cfg.assignments.map((a) => { const rs = by(assign, a); return `| ${a} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(rs.map((r) => r.cross_region_share), 3)} | ${pm(rs.map((r) => r.max_over_mean), 2)} | ${pm(rs.map((r) => r.cv), 2)} |`; }),
-    '', '## Scaling in one data centre', '', 'Figure: fig-scaling.png.', '',
+    '', '## Scaling in one data centre', '', '![scaling](fig-scaling.png)', '', `*Pages per second against crawler processes in one data centre (log 2 axis); line: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`, '',
     '| processes | wall time (ms) | pages/s | max / mean pages per process |', '|---|---|---|---|',
     ...cfg.scaling.map((p) => { const rs = by(scale, String(p)); return `| ${p} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(rs.map((r) => r.max_over_mean), 2)} |`; }),
     '', '## Summary', '', ...lines.map((l) => `- ${l}`), '',

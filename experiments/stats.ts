@@ -1,0 +1,105 @@
+/**
+ * Statistics for experiment verdicts: means and 95% confidence intervals at the level of the
+ * random factor, and paired differences between strategies.
+ *
+ * Why the unit matters: the sites of one synthetic web share that web and train their
+ * classifiers on each other, so runs of one seed are not independent. The web seed is the random
+ * factor; sites are fixed effects. A CI is therefore computed over per-seed means (each the mean
+ * over the seed's sites) with Student t on k - 1 degrees of freedom for k seeds. With a single
+ * web (one seed, or a replayed archive) there is no seed-to-seed variation to measure, and the
+ * CI is taken over sites instead: it then describes how sites differ, and the report says so.
+ *
+ * Claims compare strategies on paired differences (same seed and site), averaged to the unit
+ * level first; a verdict is PASS or FAIL only when the difference's CI excludes 0, else TIE.
+ */
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import { mean, sampleStandardDeviation } from 'simple-statistics';
+
+export interface Ci { mean: number; lo: number; hi: number; n: number }
+
+/** Two-sided 95% Student t critical value for df degrees of freedom (NaN for df < 1). */
+export const t975 = (df: number): number => (df >= 1 ? tQuantile(0.975, df) : NaN);
+
+/** Mean and 95% Student t interval of independent observations (lo = hi = mean for n < 2). */
+export function meanCi(xs: readonly number[]): Ci {
+  const n = xs.length;
+  if (!n) return { mean: NaN, lo: NaN, hi: NaN, n };
+  const m = mean(xs as number[]);
+  if (n < 2) return { mean: m, lo: m, hi: m, n };
+  const h = (t975(n - 1) * sampleStandardDeviation(xs as number[])) / Math.sqrt(n);
+  return { mean: m, lo: m - h, hi: m + h, n };
+}
+
+/** The level at which runs are independent: the web seed, or the site when there is one web. */
+export type Unit = 'seed' | 'site';
+
+export interface Run { seed: number; site: string }
+
+/** Seed when the runs span two or more seeds, else site. */
+export function unitOf(runs: readonly Run[]): Unit {
+  return new Set(runs.map((r) => r.seed)).size >= 2 ? 'seed' : 'site';
+}
+
+/** Human-readable name of the CI method, for captions and reports. */
+export function ciMethod(unit: Unit, units: number): string {
+  return unit === 'seed'
+    ? `95% Student t interval over ${units} web seeds (runs averaged over sites within a seed; df ${units - 1})`
+    : `95% Student t interval over ${units} sites of one web (site-to-site variation only; df ${units - 1})`;
+}
+
+/** Values averaged within each unit (order of first appearance), then a CI over the unit means. */
+export function unitCi<T extends Run>(rows: readonly T[], value: (r: T) => number, unit: Unit = unitOf(rows)): Ci {
+  const by = new Map<string, number[]>();
+  for (const r of rows) {
+    const k = unit === 'seed' ? String(r.seed) : r.site;
+    const list = by.get(k);
+    if (list) list.push(value(r));
+    else by.set(k, [value(r)]);
+  }
+  return meanCi([...by.values()].map((v) => mean(v)));
+}
+
+/**
+ * Paired difference a - b: rows of a and b are matched on (seed, site), differences averaged
+ * within units, CI over the units. Throws if a run of a has no partner in b.
+ */
+export function pairedCi<T extends Run>(a: readonly T[], b: readonly T[], value: (r: T) => number, unit: Unit = unitOf(a)): Ci {
+  const key = (r: Run): string => `${r.seed}\u0000${r.site}`;
+  const other = new Map(b.map((r) => [key(r), r]));
+  const diffs: Run[] = [];
+  const d = new Map<Run, number>();
+  for (const r of a) {
+    const p = other.get(key(r));
+    if (!p) throw new Error(`no paired run for seed ${r.seed}, site ${r.site}`);
+    const row = { seed: r.seed, site: r.site };
+    diffs.push(row);
+    d.set(row, value(r) - value(p));
+  }
+  return unitCi(diffs, (r) => d.get(r)!, unit);
+}
+
+export type Verdict = 'PASS' | 'FAIL' | 'TIE' | 'INFEASIBLE' | 'n/a';
+
+/**
+ * Verdict on "a difference is positive" from its CI: PASS if the whole CI is above 0, FAIL if
+ * it is below 0, TIE if it contains 0. With fewer than 2 units (no CI) the sign decides and 0 is
+ * a TIE.
+ */
+export function signVerdict(ci: Ci): Verdict {
+  if (ci.lo > 0) return 'PASS';
+  if (ci.hi < 0) return 'FAIL';
+  return 'TIE';
+}
+
+/** Several conditions that must all hold: FAIL if any fails, PASS if all pass, else TIE. */
+export function allOf(verdicts: readonly Verdict[]): Verdict {
+  if (verdicts.includes('INFEASIBLE')) return 'INFEASIBLE';
+  if (verdicts.includes('FAIL')) return 'FAIL';
+  if (verdicts.every((v) => v === 'PASS')) return 'PASS';
+  return 'TIE';
+}
+
+/** Verdict on "value > threshold" from its CI. */
+export function thresholdVerdict(ci: Ci, threshold: number): Verdict {
+  return signVerdict({ ...ci, mean: ci.mean - threshold, lo: ci.lo - threshold, hi: ci.hi - threshold });
+}

@@ -1,0 +1,154 @@
+/**
+ * Verdicts a reviewer would accept: seed-level CIs against hand-computed values, paired claim
+ * verdicts on constructed curves (pass, fail, tie, infeasible), the oracle's order on a
+ * hand-built graph, recall AUC, and the figure theme (one size, text as paths, PDF, minimum
+ * print size).
+ */
+import { describe, expect, it } from 'vitest';
+import { aggregate, checkClaims } from '../experiments/analysis.ts';
+import { curveSpec, renderFigure } from '../experiments/figures.ts';
+import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../experiments/oracle.ts';
+import { recallAuc, type CurveRow } from '../experiments/run-one.ts';
+import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/stats.ts';
+
+describe('statistics at the level of the random factor', () => {
+  it('averages sites within a seed, then takes Student t over the seed means', () => {
+    // seeds 1..3, two sites each: seed means 0.3, 0.5, 0.7 -> mean 0.5, sd 0.2, t(0.975, 2) = 4.302653
+    const rows = [
+      { seed: 1, site: 'a', v: 0.2 }, { seed: 1, site: 'b', v: 0.4 },
+      { seed: 2, site: 'a', v: 0.5 }, { seed: 2, site: 'b', v: 0.5 },
+      { seed: 3, site: 'a', v: 0.9 }, { seed: 3, site: 'b', v: 0.5 },
+    ];
+    expect(unitOf(rows)).toBe('seed');
+    const ci = unitCi(rows, (r) => r.v);
+    const half = (4.302653 * 0.2) / Math.sqrt(3);
+    expect(ci.n).toBe(3);
+    expect(ci.mean).toBeCloseTo(0.5, 9);
+    expect(ci.hi - ci.mean).toBeCloseTo(half, 5);
+    expect(ci.mean - ci.lo).toBeCloseTo(half, 5);
+    // treating the 6 runs as independent gives another (wrong) interval
+    const naive = meanCi(rows.map((r) => r.v));
+    expect(Math.abs(naive.hi - naive.mean - half)).toBeGreaterThan(0.05);
+  });
+
+  it('uses sites as the unit when there is one web', () => {
+    const rows = [{ seed: 1, site: 'a', v: 1 }, { seed: 1, site: 'b', v: 2 }, { seed: 1, site: 'c', v: 3 }];
+    expect(unitOf(rows)).toBe('site');
+    const ci = unitCi(rows, (r) => r.v);
+    expect(ci.n).toBe(3);
+    expect(ci.hi - ci.mean).toBeCloseTo((4.302653 * 1) / Math.sqrt(3), 5);
+  });
+
+  it('pairs runs on seed and site and gives PASS, FAIL or TIE from the CI of the difference', () => {
+    const a = [1, 2, 3].flatMap((seed) => ['x', 'y'].map((site) => ({ seed, site, v: seed + (site === 'x' ? 0.1 : 0.12) })));
+    const b = a.map((r) => ({ ...r, v: r.v - 0.1 - r.seed * 0.001 }));
+    expect(signVerdict(pairedCi(a, b, (r) => r.v))).toBe('PASS');
+    expect(signVerdict(pairedCi(b, a, (r) => r.v))).toBe('FAIL');
+    const c = a.map((r) => ({ ...r, v: r.v + (r.seed === 2 ? 0.05 : -0.05) }));
+    expect(signVerdict(pairedCi(a, c, (r) => r.v))).toBe('TIE');
+    expect(() => pairedCi(a, b.slice(1), (r) => r.v)).toThrow(/no paired run/);
+  });
+});
+
+/** Constructed curves: recall(strategy, seed, site, pages) from a function. */
+function curves(fns: Record<string, (pages: number, seed: number) => { recall: number; precision?: number }>): CurveRow[] {
+  const out: CurveRow[] = [];
+  for (const [strategy, f] of Object.entries(fns)) {
+    for (const seed of [1, 2, 3]) for (const site of ['a', 'b']) for (let pages = 100; pages <= 1000; pages += 100) {
+      const v = f(pages, seed);
+      const jitter = site === 'a' ? 0.004 : -0.004;
+      out.push({ experiment: 'x', strategy, site, seed, pages, recall: v.recall + jitter, recall_reachable: v.recall, precision: v.precision ?? 0.3, harvest: 0.3 });
+    }
+  }
+  return out;
+}
+
+describe('claims on paired differences', () => {
+  it('decides PASS, FAIL, TIE and INFEASIBLE', () => {
+    // immediate leads early; future is slow; adaptive ties immediate early and overtakes later;
+    // every focused strategy beats bfs; the oracle's precision falls below 50%
+    const c = curves({
+      immediate: (p) => ({ recall: Math.min(1, p / 1000) * 0.8, precision: 0.6 }),
+      future: (p) => ({ recall: p < 500 ? 0.05 : 0.7, precision: 0.6 }),
+      adaptive: (p, seed) => ({ recall: p <= 200 ? (p / 1000) * 0.8 + (seed - 2) * 0.01 : Math.min(1, 0.2 + p / 1000), precision: 0.6 }),
+      bfs: (p) => ({ recall: p / 5000 }),
+      oracle: (p) => ({ recall: 1, precision: Math.min(1, 400 / p) }),
+    });
+    const claims = Object.fromEntries(checkClaims(c, 1000, 100, 0.15).map((x) => [x.id, x]));
+    expect(claims.C2.verdict).toBe('PASS');
+    expect(claims.C3.verdict).toBe('TIE');
+    expect(claims.C1.verdict).toBe('TIE');
+    expect(claims.C4.verdict).toBe('PASS');
+    expect(claims.C5.verdict).toBe('INFEASIBLE');
+    expect(claims.C6.verdict).toBe('PASS');
+    // the same with adaptive clearly below immediate early: C3 PASS, C1 PASS
+    const d = curves({
+      immediate: (p) => ({ recall: (p / 1000) * 0.8 }),
+      future: (p) => ({ recall: p < 500 ? 0.05 : 0.95 }),
+      adaptive: (p) => ({ recall: (p / 1000) * 0.6 }),
+      bfs: (p) => ({ recall: p / 900 }),
+      oracle: (p) => ({ recall: 1, precision: 0.9 }),
+    });
+    const e = Object.fromEntries(checkClaims(d, 1000, 100, 0.15).map((x) => [x.id, x]));
+    expect(e.C1.verdict).toBe('PASS');
+    expect(e.C3.verdict).toBe('PASS');
+    expect(e.C4.verdict).toBe('FAIL');
+    // the oracle keeps 90% precision, adaptive's 0.3 is then a plain FAIL, not INFEASIBLE
+    expect(e.C5.verdict).toBe('FAIL');
+    // bfs beats adaptive at the budget: C6 FAIL
+    expect(e.C6.verdict).toBe('FAIL');
+  });
+
+  it('aggregates with seed-level bands and counts runs and units', () => {
+    const a = aggregate(curves({ bfs: (p) => ({ recall: p / 1000 }) }));
+    expect(a).toHaveLength(10);
+    expect(a[0]).toMatchObject({ strategy: 'bfs', pages: 100, n: 6, units: 3, recall: 0.1 });
+  });
+});
+
+describe('the oracle', () => {
+  it('takes the path with the most relevant documents per page spent, then its documents', () => {
+    // 0 start; 1 hub A (papers 10, 11, 12); 2 hub B (paper 13); 3 -> 4 -> 5 hub C (papers 14-18);
+    // 19: a paper linked only from 20, which nothing links to
+    const lists: number[][] = Array.from({ length: 21 }, () => []);
+    lists[0] = [1, 2, 3];
+    lists[1] = [10, 11, 12, 0];
+    lists[2] = [13];
+    lists[3] = [4];
+    lists[4] = [5];
+    lists[5] = [14, 15, 16, 17, 18];
+    lists[20] = [19];
+    const relevant = Array.from({ length: 21 }, (_, i) => i >= 10 && i <= 19);
+    const g = graphFromLists(lists, 0, relevant);
+    expect(reachableRelevant(g)).toBe(9);
+    expect(reachable(g)[19]).toBe(0);
+    // scores: A 3 / (1 + 3) = 0.75, C 5 / (3 + 5) = 0.625, B 1 / (1 + 1) = 0.5
+    expect(oracleOrder(g, 100)).toEqual([0, 1, 10, 11, 12, 3, 4, 5, 14, 15, 16, 17, 18, 2, 13]);
+    expect(oracleOrder(g, 4)).toEqual([0, 1, 10, 11]);
+    expect(oracleOrder({ ...g, start: -1 }, 10)).toEqual([]);
+  });
+
+  it('recall AUC is the normalised area under the recall curve', () => {
+    // recall 0.5 at 100, 1 at 200, budget 400: (25 + 75 + 200) / 400
+    expect(recallAuc([{ pages: 100, recall: 0.5 }, { pages: 200, recall: 1 }], 400)).toBeCloseTo(0.75, 9);
+    expect(recallAuc([], 100)).toBe(0);
+  });
+});
+
+describe('figures', () => {
+  const rows = (names: string[], lo: number): object[] => names.flatMap((strategy) => [100, 200].map((pages) => ({ strategy, pages, recall: 0.5, recall_lo: lo, recall_hi: 0.6 })));
+
+  it('share one size, print text at 7 pt or more, carry no font dependency and come as PDF too', async () => {
+    const a = await renderFigure(curveSpec(rows(['oracle', 'bfs', 'adaptive'], 0.4), 'recall', { y: 'recall' }));
+    const b = await renderFigure(curveSpec(rows(['future'], -0.4), 'recall', { y: 'recall minus immediate', yDomain: null, zero: true }));
+    expect(a.png.readUInt32BE(16)).toBe(b.png.readUInt32BE(16));
+    expect(a.png.readUInt32BE(20)).toBe(b.png.readUInt32BE(20));
+    expect(a.fontPt).toBeGreaterThanOrEqual(7);
+    expect(a.svg).toMatch(/^<svg width="3.3in"/);
+    expect(a.svg).not.toContain('<text');
+    expect(a.pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    // a figure too wide for one column would print its text too small
+    const wide = { ...curveSpec(rows(['bfs'], 0.4), 'recall', { y: 'recall' }), width: 900 } as Parameters<typeof renderFigure>[0];
+    await expect(renderFigure(wide)).rejects.toThrow(/pt at 3.3 in/);
+  });
+});
