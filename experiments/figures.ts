@@ -32,8 +32,9 @@ export const MIN_PT = 7;
 /** PNG resolution. */
 const DPI = 360;
 
-/** Layout of every curve figure: plot area and padding in px (total 330 x 250). */
+/** Layout of every curve figure: plot area and padding in px (330 x 235 with a legend of up to two rows). */
 const CURVE = { width: 260, height: 150, padding: { left: 58, right: 12, top: 8, bottom: 77 } };
+const LEGEND_ROW = 14;
 
 const ORDER = ['oracle', 'bfs', 'random', 'immediate', 'future', 'adaptive', 'isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'];
 const COLOURS: Record<string, string> = {
@@ -83,6 +84,8 @@ export interface CurveOptions {
   yDomain?: [number, number] | null;
   /** Draw a horizontal rule at 0 (difference figures). */
   zero?: boolean;
+  /** Legend columns (default 3); the legend's rows grow the bottom padding beyond two. */
+  legendColumns?: number;
 }
 
 /**
@@ -123,10 +126,10 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
     width: CURVE.width,
     height: CURVE.height,
     autosize: { type: 'none', contains: 'content' },
-    padding: CURVE.padding,
+    padding: { ...CURVE.padding, bottom: CURVE.padding.bottom + LEGEND_ROW * Math.max(0, Math.ceil(series.length / (opts.legendColumns ?? 3)) - 2) },
     data: { values: rows.map((r) => ({ ...r })) },
     layer: layers,
-    config: themeConfig(),
+    config: themeConfig(opts.legendColumns ?? 3),
   } as TopLevelSpec;
 }
 

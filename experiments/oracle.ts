@@ -12,8 +12,9 @@
  *      d(v) = pages on the cheapest path of unfetched pages from the fetched set to v
  *      (v included), then fetches that path.
  * It is not the optimum (choosing the best order is a budgeted covering problem), so it is a
- * strong reference, not a proof: a claim it cannot meet is reported INFEASIBLE, and for
- * precision the hard cap min(1, reachable relevant / pages) is reported beside it.
+ * strong reference, not a proof: a claim it cannot meet is reported INFEASIBLE. Once it has
+ * fetched every reachable document its precision is the hard cap no crawler can beat,
+ * reachable documents / pages, and the report says so where that holds.
  */
 
 /** A site's link graph as the evaluator knows it: nodes 0..n-1 in CSR form. */

@@ -127,7 +127,7 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   csv('skipped-forms.csv', d.skippedForms);
   put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
   for (const site of [...new Set(aggs.map((a) => a.site))]) {
-    const spec = curveSpec(aggs.filter((a) => a.site === site), 'coverage', { series: 'method', xField: 'submissions', x: 'submissions', y: 'share of the database surfaced' });
+    const spec = curveSpec(aggs.filter((a) => a.site === site), 'coverage', { series: 'method', xField: 'submissions', x: 'submissions', y: 'share of the database surfaced', legendColumns: 2 });
     await writeFigure(put, `fig-coverage-${site}`, spec);
   }
   if (d.scaling.length) await writeFigure(put, 'fig-scaling', scalingSpec(d.scaling, d.config.scaling.target), 2);

@@ -163,7 +163,7 @@ function scalingSpec(rows: RunRow[]): TopLevelSpec {
     width: 250, height: 150,
     data: { values: rows.map((r) => ({ processes: r.processes, pps: r.pages_per_s })) },
     layer: [
-      { mark: { type: 'line', point: true, color: '#D55E00' }, encoding: { x: { field: 'processes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'crawler processes' }, y: { aggregate: 'mean', field: 'pps', type: 'quantitative', title: 'pages per second' } } },
+      { mark: { type: 'line', point: true, color: '#D55E00' }, encoding: { x: { field: 'processes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'crawler processes', axis: { values: [...new Set(rows.map((r) => r.processes))], format: 'd' } }, y: { aggregate: 'mean', field: 'pps', type: 'quantitative', title: 'pages per second' } } },
       { mark: { type: 'point', color: 'black', size: 20 }, encoding: { x: { field: 'processes', type: 'quantitative' }, y: { field: 'pps', type: 'quantitative' } } },
     ],
     config: themeConfig(),
