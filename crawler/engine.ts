@@ -228,6 +228,13 @@ export class CrawlEngine {
     return h;
   }
 
+  /** The frontier ran dry: queues the links the strategy rescues; false if there are none. */
+  private rescue(): boolean {
+    const links = this.strategy.rescue?.() ?? [];
+    for (const l of links) this.admit({ url: l.url, host: hostOf(l.url), score: l.score, depth: l.depth, parent: -1, redirects: 0, seq: 0 }, false);
+    return links.length > 0;
+  }
+
   /** Stops taking new URLs; in-flight requests finish and are logged. */
   stop(): void {
     this.stopping = true;
@@ -298,7 +305,7 @@ export class CrawlEngine {
   }
 
   private async runBatches(): Promise<void> {
-    while (!this.stopping && this.budgetLeft() > 0 && this.frontier.size > 0) {
+    while (!this.stopping && this.budgetLeft() > 0 && (this.frontier.size > 0 || this.rescue())) {
       const counts = new Map<string, number>();
       const batch: QueueEntry[] = [];
       while (batch.length < Math.min(this.settings.concurrency, this.budgetLeft())) {
@@ -344,6 +351,7 @@ export class CrawlEngine {
       if (inflight.size === 0) {
         if (this.stopping || this.budgetLeft() <= 0) break;
         if (this.frontier.size === 0) {
+          if (this.rescue()) continue;
           if (!this.opts.remote || (await this.opts.remote.idle())) break;
           continue;
         }

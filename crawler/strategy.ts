@@ -41,7 +41,15 @@ export interface Strategy {
   restore?(state: unknown): void;
   /** Counters for the summary (links scored, discarded, retrainings...). */
   stats?(): Record<string, number>;
+  /**
+   * Called when the frontier is empty but budget is left: links the strategy discarded earlier
+   * and now wants fetched after all (a discarded link is never queued by anyone else, since
+   * the engine saw it). Return none to let the crawl end.
+   */
+  rescue?(): RescuedLink[];
 }
+
+export interface RescuedLink { url: string; score: number; depth: number }
 
 /** Breadth-first: every link has the same priority, so the frontier's FIFO tie-break decides. */
 export class BfsStrategy implements Strategy {

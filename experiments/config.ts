@@ -7,6 +7,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DEFAULT_FUTURE, type FutureConfig } from '../crawler/focused/training.ts';
 import { DEFAULT_ADAPTIVE } from '../crawler/focused/strategies.ts';
+import { RELEVANCE_MODES, type RelevanceMode } from '../crawler/focused/relevance.ts';
+import { KIND_NAMES } from '../sim/web.ts';
 import { strategyNames } from './strategies.ts';
 
 export const CONFIG_DIR = 'experiments/configs';
@@ -20,10 +22,27 @@ export interface ExperimentConfig {
   /** Department hosts to crawl (empty: every department of the web). */
   sites: string[];
   strategies: string[];
+  /**
+   * What is relevant on a synthetic web: page kinds of the generator (sim/web.ts Kind, lower
+   * case; default the paper's research papers). An archive's target is archive.relevant.
+   */
+  target: { kinds: string[] };
+  /**
+   * The crawler's relevance judgement (crawler/focused/relevance.ts): "paper" (hand-written, the
+   * paper's setting), "keywords" (the topic alone) or "learned" (a page classifier trained on the
+   * training sites); null: "paper" when the target is research papers, else "learned".
+   */
+  relevance: RelevanceMode | null;
   /** The strategy the difference figure subtracts (default immediate; the first strategy if absent). */
   reference: string;
-  /** Pages fetched per run. */
+  /** Fetches per run, counted as budgetCounts says. */
   budget: number;
+  /**
+   * What the budget (and the x axis, and precision's denominator) counts: "requests" (every fetch,
+   * 3xx, 4xx and errors included: the paper's setting) or "pages" (2xx responses only; a run may
+   * then send more requests, at most 20 x the budget).
+   */
+  budgetCounts: 'requests' | 'pages';
   /** Metrics are recorded every this many pages. */
   every: number;
   /** Share of the budget that counts as the early phase in the claims check. */
@@ -60,8 +79,11 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   seeds: [1, 2, 3, 4, 5],
   sites: [],
   strategies: ['bfs', 'random', 'immediate', 'future', 'adaptive'],
+  target: { kinds: ['paper'] },
+  relevance: null,
   reference: 'immediate',
   budget: 2000,
+  budgetCounts: 'requests',
   every: 50,
   earlyPhase: 0.15,
   faults: false,
@@ -109,7 +131,7 @@ export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seed
   if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(raw.name))) throw new ExperimentConfigError(`${name}.json: name: expected letters, digits, - and _`);
   if (typeof raw.name === 'string') name = raw.name;
   const merged = { ...structuredClone(DEFAULT_EXPERIMENT), ...raw, name } as ExperimentConfig;
-  for (const k of ['crawl', 'future', 'adaptive', 'immediate'] as const) merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
+  for (const k of ['crawl', 'future', 'adaptive', 'immediate', 'target'] as const) merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
   if (isObj(raw.archive)) merged.archive = { sites: [], starts: {}, groups: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
   let c = merged;
   if (opts.quick) c = { ...c, ...c.quick, name } as ExperimentConfig;
@@ -123,6 +145,12 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   if (!Array.isArray(c.strategies) || !c.strategies.length) bad('strategies: expected a non-empty list');
   for (const s of c.strategies) if (!strategyNames().includes(s)) bad(`strategies: "${s}" is not one of ${strategyNames().join(', ')}`);
   if (typeof c.reference !== 'string') bad('reference: expected a strategy name');
+  const kinds = KIND_NAMES.map((k) => k.toLowerCase());
+  if (!Array.isArray(c.target.kinds) || !c.target.kinds.length) bad('target.kinds: expected a non-empty list of page kinds');
+  for (const k of c.target.kinds) if (!kinds.includes(String(k).toLowerCase())) bad(`target.kinds: "${k}" is not one of ${kinds.join(', ')}`);
+  c.target = { kinds: c.target.kinds.map((k) => k.toLowerCase()) };
+  if (c.relevance !== null && !RELEVANCE_MODES.includes(c.relevance)) bad(`relevance: expected one of ${RELEVANCE_MODES.join(', ')} (or null)`);
+  if (c.budgetCounts !== 'requests' && c.budgetCounts !== 'pages') bad('budgetCounts: expected "requests" or "pages"');
   if (!Number.isInteger(c.budget) || c.budget < 10) bad('budget: expected a whole number >= 10');
   if (!Number.isInteger(c.every) || c.every < 1 || c.every > c.budget) bad('every: expected a whole number from 1 to budget');
   if (!(c.earlyPhase > 0 && c.earlyPhase < 1)) bad('earlyPhase: expected a number between 0 and 1');
@@ -146,4 +174,15 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   }
   if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords))) bad(`keywords: "${c.keywords}" is not a readable file`);
   return c;
+}
+
+/** The relevance judgement an experiment uses: its own, else "paper" for research papers on a synthetic web, else "learned". */
+export function relevanceOf(c: ExperimentConfig): RelevanceMode {
+  if (c.relevance) return c.relevance;
+  return !c.archive && c.target.kinds.length === 1 && c.target.kinds[0] === 'paper' ? 'paper' : 'learned';
+}
+
+/** The target in words, for reports. */
+export function targetOf(c: ExperimentConfig): string {
+  return c.archive ? `pages labelled ${c.archive.relevant.join(' or ')}` : `pages of kind ${c.target.kinds.join(' or ')} (generator ground truth)`;
 }

@@ -16,7 +16,7 @@ import { SimServer } from '../sim/server.ts';
 import { GroundTruth } from '../sim/truth.ts';
 import { archiveKey, WarcArchive } from '../sim/warc.ts';
 import { readLabels } from '../sim/warc-convert.ts';
-import { Web } from '../sim/web.ts';
+import { KIND_NAMES, Web } from '../sim/web.ts';
 import type { ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from './oracle.ts';
 import { sitePages, TrainingData } from './training.ts';
@@ -44,15 +44,24 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
   const server = await SimServer.start(web, { faults: cfg.faults });
   const truth = new GroundTruth(web);
   const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
+  // the experiment's target: page kinds of the generator
+  const kinds = new Set(cfg.target.kinds);
+  const isTarget = (id: number): boolean => kinds.has(KIND_NAMES[web.kind[id]].toLowerCase());
+  const relevantOf = (host: string): Set<string> => {
+    const site = web.siteByHost(host);
+    const out = new Set<string>();
+    if (site) for (let id = site.first; id < site.first + site.count; id++) if (isTarget(id)) out.add(String(id));
+    return out;
+  };
   return {
     port: server.port,
     keyOf: (url) => { const id = truth.idOf(url); return id >= 0 ? String(id) : null; },
-    relevant: (site) => new Set(truth.relevantOf(site).map(String)),
+    relevant: relevantOf,
     startUrl: (site) => `http://${site}/`,
     scopeOf: () => [],
-    graphOf: (site) => simGraph(web, site),
-    training: new TrainingData((h) => sitePages(web, h), hosts, cfg.future),
-    cacheKey: createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}`,
+    graphOf: (site) => simGraph(web, site, isTarget),
+    training: new TrainingData((h) => sitePages(web, h, isTarget), hosts, cfg.future),
+    cacheKey: createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}:${[...kinds].join('+')}`,
     reset: () => server.reset(),
     audit: () => server.audit(),
     close: () => server.close(),
@@ -60,7 +69,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
 }
 
 /** A department's links within its host (the crawl's scope), from the generator's CSR graph. */
-function simGraph(web: Web, host: string): { graph: SiteGraph; keys: string[] } {
+function simGraph(web: Web, host: string, isTarget: (id: number) => boolean): { graph: SiteGraph; keys: string[] } {
   const site = web.siteByHost(host);
   if (!site) throw new Error(`no site ${host}`);
   const lists: number[][] = [];
@@ -73,7 +82,7 @@ function simGraph(web: Web, host: string): { graph: SiteGraph; keys: string[] } 
       if (t >= site.first && t < site.first + site.count) out.push(t - site.first);
     }
     lists.push(out);
-    relevant.push(web.isRelevant(id));
+    relevant.push(isTarget(id));
     keys.push(String(id));
   }
   return { graph: graphFromLists(lists, 0, relevant), keys };
@@ -127,7 +136,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     const start = nodeOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/');
     graphs.set(site, { graph: graphFromLists(lists, start, keys.map(isRelevant)), keys });
   }
-  const stamp = a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') + readFileSync(a.labels, 'utf8');
+  const stamp = a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') + readFileSync(a.labels, 'utf8') + `|relevant:${a.relevant.join('+')}`;
   return {
     port: server.port,
     keyOf: (url) => { const k = archiveKey(url); return k && archive.lookup(k) ? k : null; },

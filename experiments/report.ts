@@ -9,7 +9,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { aggregate, checkClaims, curvesCiMethod, differences, pagesToRecall, totals, type Aggregate, type Claim } from './analysis.ts';
-import type { ExperimentConfig } from './config.ts';
+import { relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
+import type { RelevanceMode } from '../crawler/focused/relevance.ts';
+
+const MODE_TEXT: Record<RelevanceMode, string> = {
+  paper: 'hand-written: a .pdf/.ps with an abstract and references, plus topic similarity',
+  keywords: 'the topic keywords alone: cosine similarity of the page to the topic',
+  learned: 'a Naive Bayes page classifier trained on the labelled pages of the training sites, leave-one-site-out',
+};
 import { curveSpec, writeFigure } from './figures.ts';
 import { ORACLE, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
@@ -86,8 +93,10 @@ function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[], reference
   } else {
     L.push(`- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
   }
-  L.push(`- Target: ${cfg.archive ? `pages labelled ${cfg.archive.relevant.join(' or ')}` : 'research papers (.pdf/.ps documents with an abstract and references), from the generator\'s ground truth'}; topic keywords: \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`.`);
-  L.push(`- Strategies: ${strategies.join(', ')}; ${cfg.budget} pages per run, deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`);
+  const mode = relevanceOf(cfg);
+  L.push(`- Target: ${targetOf(cfg)}; topic keywords (immediate value's topic): \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`. The crawler's relevance judgement (its reward, top-K and logged relevance): **${mode}** (${MODE_TEXT[mode]}).`);
+  L.push(`- Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages per run (other responses are fetched but not counted; precision = relevant / 2xx pages)' : 'requests per run, every response counted (3xx, 4xx and errors included; precision = relevant / requests), as in the paper'}.`);
+  L.push(`- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`);
   L.push(`- Future value and adaptive: leave-one-site-out (each site crawled with a classifier trained on the other sites of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`);
   L.push(`- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered relevant document is fetched at once; otherwise the path of unfetched pages that yields the most relevant documents per page spent. It fetches only pages linked from pages it fetched, from the same start page, and keeps spending the budget after the last reachable document. It is a strong reference, not a proven optimum.`);
   L.push(`- Metrics every ${cfg.every} pages: recall = relevant fetched / all relevant documents of the site; reachable recall = / those reachable from the start page inside the scope (ground-truth link graph); precision = relevant fetched / pages fetched so far; harvest rate = relevant share of the last ${cfg.every} pages; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`);
@@ -116,7 +125,13 @@ function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[], reference
     (unreachable.length ? `${unreachable.length} of ${sums.length} runs' sites have documents not reachable from the start page (${unreachable.map((x) => `${x.site} seed ${x.seed}: ${x.relevant_reachable} of ${x.relevant_total}`).slice(0, 6).join('; ')}).` : 'all reachable from the start page inside the scope.') +
     ' Pages per relevant is total pages over total relevant found (a ratio of totals).');
   const ad = d.summaries.filter((x) => x.strategy === 'adaptive' && x.r1 !== null);
-  if (ad.length) L.push('', `Adaptive thresholds, chosen on the training departments of each run: r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; ${fc(Math.round((ad.reduce((a, x) => a + x.retrainings, 0) / ad.length) * 10) / 10)} retrainings per run.`);
+  const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string => fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
+  if (ad.length) {
+    L.push('', `Adaptive thresholds, chosen on the training departments of each run: r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; ${meanOf(ad, 'retrainings')} retrainings per run. ` +
+      `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.`);
+  }
+  const stranded = d.summaries.filter((x) => x.strategy !== ORACLE && x.pages < cfg.budget);
+  if (stranded.length) L.push('', `Runs that ended before the budget (out of links): ${stranded.map((x) => `${x.strategy} ${x.site} seed ${x.seed} at ${x.pages}`).slice(0, 8).join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`);
   L.push('', '## Claims', '', '| | claim | source | measured (paired difference, mean [95% CI]) | verdict |', '|---|---|---|---|---|');
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
   L.push('', '## Published anchors', '');

@@ -6,7 +6,8 @@
  */
 import { CrawlEngine } from '../crawler/index.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import type { ExperimentConfig } from './config.ts';
+import { relevanceOf, type ExperimentConfig } from './config.ts';
+import { RelevanceJudge } from '../crawler/focused/relevance.ts';
 import { archiveEnv, simEnv, type Env } from './env.ts';
 import { oracleOrder, reachable } from './oracle.ts';
 import { makeStrategy } from './strategies.ts';
@@ -27,7 +28,12 @@ export interface SummaryRow {
   relevant_reachable: number; recall: number; recall_reachable: number; recall_auc: number; precision: number;
   pages_per_relevant: number; status_2xx: number; status_3xx: number; status_4xx: number; status_5xx: number; fetch_errors: number;
   requests: number; audit_disallowed: number; audit_max_concurrent: number;
-  links_scored: number; discarded: number; retrainings: number; r1: number | null; r2: number | null;
+  links_scored: number; discarded: number; retrainings: number;
+  /** Adaptive's modes: pages whose links it exploited (>= r1), tunnelled (>= r2) or discarded; links rescued when the frontier ran dry. */
+  exploit_pages: number; tunnel_pages: number; discard_pages: number; rescued_links: number;
+  /** URLs still queued when the run ended (a run that ends before its budget with 0 here ran out of links). */
+  frontier_left: number;
+  r1: number | null; r2: number | null;
 }
 /** Name under which the ground-truth oracle's curves are written (never a crawl strategy). */
 export const ORACLE = 'oracle';
@@ -57,19 +63,24 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   keywords ??= cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
   const relevant = env.relevant(site);
   let models: TrainedModels | null = null;
-  const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample));
+  const mode = relevanceOf(cfg);
+  const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample, mode));
+  let judge: RelevanceJudge | null = null;
+  const getJudge = (): RelevanceJudge => (judge ??= new RelevanceJudge(mode, mode === 'learned' ? getModels().pages : null));
   const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null };
   const { graph, keys } = env.graphOf(site);
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
+  const byPages = cfg.budgetCounts === 'pages';
   for (const name of cfg.strategies) {
-    const strategy = makeStrategy(name, { seed, keywords, models: getModels, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future });
+    const strategy = makeStrategy(name, { seed, keywords, models: getModels, judge: getJudge, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future });
     env.reset();
     const run = new RunMeter(cfg, name, site, seed, relevant, reach);
     const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
     const engine = CrawlEngine.create({
       settings: {
-        seeds: [env.startUrl(site)], scope: env.scopeOf(site), resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`], maxPages: cfg.budget, deterministic: true,
+        seeds: [env.startUrl(site)], scope: env.scopeOf(site), resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`],
+        maxPages: byPages ? cfg.budget * 20 : cfg.budget, deterministic: true,
         concurrency: cfg.crawl.concurrency, perHostConcurrency: cfg.crawl.perHostConcurrency, delayMs: cfg.crawl.delayMs,
         autoThrottle: false, retryBaseMs: 5, seed,
       },
@@ -78,7 +89,9 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
         const ok = e.status !== null && e.status >= 200 && e.status < 300;
         if (e.status === null) outcomes.fetch_errors++;
         else outcomes[`status_${Math.min(5, Math.max(2, Math.floor(e.status / 100)))}xx` as 'status_2xx']++;
-        run.fetched(ok ? env.keyOf(e.url) : null);
+        // with budgetCounts "pages" only 2xx responses count, and the run stops at the budget
+        if (!byPages) run.fetched(ok ? env.keyOf(e.url) : null);
+        else if (ok && run.count < cfg.budget && run.fetched(env.keyOf(e.url)) >= cfg.budget) engine.stop();
       },
     });
     const t0 = performance.now();
@@ -91,9 +104,11 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     const audit = audits.length ? { requests: audits.reduce((n, x) => n + x.requests, 0), disallowed: audits.reduce((n, x) => n + x.disallowed, 0), maxConcurrent: Math.max(...audits.map((x) => x.maxConcurrent)) } : undefined;
     const ss = s.strategy;
     result.summaries.push({
-      ...run.summary(s.pages, rows), ...outcomes, requests: audit?.requests ?? 0,
+      ...run.summary(byPages ? run.count : s.pages, rows), ...outcomes, requests: audit?.requests ?? 0,
       audit_disallowed: audit?.disallowed ?? 0, audit_max_concurrent: audit?.maxConcurrent ?? 0,
       links_scored: ss.linksScored ?? 0, discarded: s.discarded, retrainings: ss.retrainings ?? 0,
+      exploit_pages: ss.exploitPages ?? 0, tunnel_pages: ss.tunnelPages ?? 0, discard_pages: ss.discardPages ?? 0, rescued_links: ss.rescuedLinks ?? 0,
+      frontier_left: s.frontierLeft,
       r1: name === 'adaptive' ? cfg.adaptive.r1 ?? getModels().calibration.r1 : null, r2: name === 'adaptive' ? cfg.adaptive.r2 ?? getModels().calibration.r2 : null,
     });
     if (models) result.modelCached = (models as TrainedModels).cached;
@@ -107,7 +122,8 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   result.curves.push(...rows);
   result.summaries.push({
     ...oracle.summary(cfg.budget, rows), status_2xx: cfg.budget, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0,
-    requests: 0, audit_disallowed: 0, audit_max_concurrent: 0, links_scored: 0, discarded: 0, retrainings: 0, r1: null, r2: null,
+    requests: 0, audit_disallowed: 0, audit_max_concurrent: 0, links_scored: 0, discarded: 0, retrainings: 0,
+    exploit_pages: 0, tunnel_pages: 0, discard_pages: 0, rescued_links: 0, frontier_left: 0, r1: null, r2: null,
   });
   return result;
 }
@@ -137,14 +153,18 @@ class RunMeter {
     private readonly seed: number, private readonly relevant: Set<string>, private readonly reach: Set<string>,
   ) {}
 
-  /** One fetch; key: the page's key if it was a 2xx page, else null. */
-  fetched(key: string | null): void {
+  /** Fetches counted so far. */
+  get count(): number { return this.pages; }
+
+  /** One fetch; key: the page's key if it was a 2xx page, else null. Returns the count. */
+  fetched(key: string | null): number {
     this.pages++;
     if (key !== null && this.relevant.has(key)) {
       this.found.add(key);
       if (this.reach.has(key)) this.foundReachable.add(key);
     }
     if (this.pages % this.cfg.every === 0) this.point(this.cfg.every);
+    return this.pages;
   }
 
   private point(window: number): void {

@@ -6,6 +6,7 @@
 import { BfsStrategy, RandomStrategy, type Strategy } from '../crawler/index.ts';
 import { AdaptiveStrategy, DEFAULT_ADAPTIVE, FutureStrategy, ImmediateStrategy } from '../crawler/focused/strategies.ts';
 import { Topic } from '../crawler/focused/topic.ts';
+import type { RelevanceJudge } from '../crawler/focused/relevance.ts';
 import type { LinkClassifier } from '../crawler/focused/nb.ts';
 import type { QExample } from '../crawler/focused/training.ts';
 import type { Calibration } from '../crawler/focused/calibrate.ts';
@@ -18,6 +19,8 @@ export interface StrategyContext {
   immediate?: { sourceWeight: number };
   adaptive?: { retrainEvery: number; topK: number; offlineSample: number; sourceWeight: number; r1: number | null; r2: number | null };
   future?: { gamma: number; horizon: number };
+  /** The relevance judgement (default: the paper's); built on demand (a learned one needs training). */
+  judge?: () => RelevanceJudge;
 }
 
 function need<T>(v: T | undefined, what: string, name: string): T {
@@ -28,8 +31,8 @@ function need<T>(v: T | undefined, what: string, name: string): T {
 const REGISTRY: Record<string, (ctx: StrategyContext) => Strategy> = {
   bfs: () => new BfsStrategy(),
   random: (ctx) => new RandomStrategy(ctx.seed),
-  immediate: (ctx) => new ImmediateStrategy(new Topic(need(ctx.keywords, 'topic keywords', 'immediate')), ctx.immediate ?? { sourceWeight: 0.3 }),
-  future: (ctx) => new FutureStrategy(new Topic(need(ctx.keywords, 'topic keywords', 'future')), need(ctx.models, 'training data', 'future')().future),
+  immediate: (ctx) => new ImmediateStrategy(new Topic(need(ctx.keywords, 'topic keywords', 'immediate')), ctx.immediate ?? { sourceWeight: 0.3 }, ctx.judge?.()),
+  future: (ctx) => new FutureStrategy(new Topic(need(ctx.keywords, 'topic keywords', 'future')), need(ctx.models, 'training data', 'future')().future, ctx.judge?.()),
   adaptive: (ctx) => {
     const m = need(ctx.models, 'training data', 'adaptive')();
     const a = ctx.adaptive;
@@ -40,7 +43,7 @@ const REGISTRY: Record<string, (ctx: StrategyContext) => Strategy> = {
       seed: ctx.seed,
       r1: a?.r1 ?? m.calibration.r1,
       r2: a?.r2 ?? m.calibration.r2,
-    });
+    }, ctx.judge?.());
   },
 };
 

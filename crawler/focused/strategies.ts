@@ -9,33 +9,42 @@
  *   value cos(q, page) >= r1 its links are queued by immediate score (exploiting a topical
  *   community; priority 1 + score); else if its future value (the largest expected Q among its
  *   new links) >= r2 its links are queued by Q (tunnelling; priority Q / Q_max, below every
- *   exploiting link); else its links are discarded and counted. Every T pages the link
+ *   exploiting link); else its links are discarded and counted. The start page's links are
+ *   never all discarded, and when the frontier runs dry while links were discarded, the best
+ *   of them by Q are tunnelled through after all (rescue()), so the crawl never strands. Every T pages the link
  *   classifier is retrained from the top-K (100) most relevant pages crawled so far that have
- *   links (papers are leaves) and their forward links, Q measured on the crawled graph with the crawler's own paper judgements,
+ *   links (papers are leaves) and their forward links, Q measured on the crawled graph with the crawler's own relevance judgements,
  *   together with a sample of the offline training links (Naive Bayes counts added up over the
  *   offline feature space).
  *
- * Every strategy reports the crawler's own relevance judgement of each page (Topic.judge); none
- * sees the web's ground truth.
+ * Every strategy reports the crawler's own relevance judgement of each page (relevance.ts: the
+ * paper's hand-written rule, the topic alone, or a page classifier learnt on the training
+ * sites); the adaptive crawler learns from it. None sees the web's ground truth.
  */
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import type { PageDecision, PageView, RescuedLink, Strategy } from '../strategy.ts';
 import { linkFeatures, linkWords } from './features.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
 import { tokenize } from './text.ts';
 import type { Topic } from './topic.ts';
+import { PAPER_JUDGE, type Judgement, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training.ts';
 
-interface Judged { tokens: string[]; relevance: number; paper: boolean; similarity: number }
+interface Judged extends Judgement { tokens: string[] }
 
 /** Characters of a page's text that are judged: enough for its topic, bounded for hub pages. */
 export const JUDGED_CHARS = 20_000;
 
-function judgePage(topic: Topic, page: PageView): Judged {
-  const tokens = tokenize(`${page.title} ${page.text.length > JUDGED_CHARS ? page.text.slice(0, JUDGED_CHARS) : page.text}`);
+/** Tokens of a page as every strategy judges it: title and text, the text bounded. */
+export function judgedTokens(page: { title: string; text: string }): string[] {
+  return tokenize(`${page.title} ${page.text.length > JUDGED_CHARS ? page.text.slice(0, JUDGED_CHARS) : page.text}`);
+}
+
+function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): Judged {
+  const tokens = judgedTokens(page);
   topic.addDocument(tokens);
-  return { tokens, ...topic.judge(page.kind, page.text, tokens) };
+  return { tokens, ...judge.judge(topic, page, tokens) };
 }
 
 const featuresOf = (l: ParsedLink, page: PageView): string[] => linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: page.title });
@@ -45,10 +54,10 @@ export interface ImmediateOptions { sourceWeight: number }
 export class ImmediateStrategy implements Strategy {
   readonly name = 'immediate';
   private scored = 0;
-  constructor(private readonly topic: Topic, private readonly opts: ImmediateOptions = { sourceWeight: 0.3 }) {}
+  constructor(private readonly topic: Topic, private readonly opts: ImmediateOptions = { sourceWeight: 0.3 }, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
   seedScore(): number { return 1; }
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
-    const j = judgePage(this.topic, page);
+    const j = judgePage(this.topic, this.judge, page);
     this.scored += candidates.length;
     const b = this.opts.sourceWeight;
     return { relevance: j.relevance, scores: candidates.map((l) => (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity) };
@@ -59,10 +68,10 @@ export class ImmediateStrategy implements Strategy {
 export class FutureStrategy implements Strategy {
   readonly name = 'future';
   private scored = 0;
-  constructor(private readonly topic: Topic, private readonly model: LinkClassifier) {}
+  constructor(private readonly topic: Topic, private readonly model: LinkClassifier, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
   seedScore(): number { return Number.MAX_VALUE; }
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
-    const j = judgePage(this.topic, page);
+    const j = judgePage(this.topic, this.judge, page);
     this.scored += candidates.length;
     return { relevance: j.relevance, scores: candidates.map((l) => this.model.expectedQ(featuresOf(l, page))) };
   }
@@ -86,13 +95,17 @@ export interface AdaptiveOptions {
   seed: number;
 }
 
+/** Discarded links queued at a time when the frontier runs dry (a few batches of a crawl's concurrency). */
+export const RESCUE_BATCH = 32;
+
 export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   retrainEvery: 250, topK: 100, gamma: 0.5, horizon: 1, offlineSample: 3000, sourceWeight: 0.3, seed: 1,
 };
 
 interface CrawledPage {
   links: string[];
-  paper: boolean;
+  /** The crawler's own judgement (its reward). */
+  relevant: boolean;
   relevance: number;
   /** The page's links and title, kept to compute link features if the page enters the top-K. */
   parsed: readonly ParsedLink[];
@@ -108,9 +121,14 @@ export class AdaptiveStrategy implements Strategy {
   private readonly offlineCounts: NbCounts;
   private readonly crawled = new Map<string, CrawledPage>();
   private pages = 0;
-  private readonly counters = { exploitPages: 0, tunnelPages: 0, discardPages: 0, linksDiscarded: 0, retrainings: 0, onlineExamples: 0, linksScored: 0 };
+  private readonly counters = { exploitPages: 0, tunnelPages: 0, discardPages: 0, linksDiscarded: 0, rescuedLinks: 0, retrainings: 0, onlineExamples: 0, linksScored: 0 };
+  /** Links of discarded pages with their Q, in case the frontier runs dry (see rescue()). */
+  private readonly discarded: { url: string; q: number; depth: number; order: number }[] = [];
 
-  constructor(private readonly topic: Topic, model: LinkClassifier, offline: readonly QExample[], private readonly o: AdaptiveOptions) {
+  constructor(
+    private readonly topic: Topic, model: LinkClassifier, offline: readonly QExample[], private readonly o: AdaptiveOptions,
+    private readonly judge: RelevanceJudge = PAPER_JUDGE,
+  ) {
     this.model = model;
     // the offline links, labelled with the offline bins, sampled once (seeded)
     const labelled = offline.map((e) => ({ tokens: e.tokens, label: binOf(model.bins, e.q) }));
@@ -121,7 +139,7 @@ export class AdaptiveStrategy implements Strategy {
   seedScore(): number { return 3; }
 
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
-    const j = judgePage(this.topic, page);
+    const j = judgePage(this.topic, this.judge, page);
     this.remember(page, j);
     this.counters.linksScored += candidates.length;
     let decision: PageDecision;
@@ -132,13 +150,15 @@ export class AdaptiveStrategy implements Strategy {
     } else {
       const qs = candidates.map((l) => this.model.expectedQ(featuresOf(l, page)));
       const fv = qs.length ? Math.max(...qs) : 0;
-      if (fv >= this.o.r2) {
+      // the start page's links are never all discarded: the crawl would end at its first page
+      if (fv >= this.o.r2 || page.depth === 0) {
         this.counters.tunnelPages++;
         const qmax = Math.max(...this.model.bins.means, 1e-9);
         decision = { relevance: j.relevance, scores: qs.map((q) => Math.min(0.999, q / qmax)) };
       } else {
         this.counters.discardPages++;
         this.counters.linksDiscarded += candidates.length;
+        candidates.forEach((l, i) => this.discarded.push({ url: l.url, q: qs[i], depth: page.depth + 1, order: this.discarded.length }));
         decision = { relevance: j.relevance, scores: candidates.map(() => null) };
       }
     }
@@ -147,7 +167,20 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   private remember(page: PageView, j: Judged): void {
-    this.crawled.set(page.url, { links: page.links.map((l) => l.url), paper: j.paper, relevance: j.relevance, parsed: page.links, title: page.title, vectors: null });
+    this.crawled.set(page.url, { links: page.links.map((l) => l.url), relevant: j.relevant, relevance: j.relevance, parsed: page.links, title: page.title, vectors: null });
+  }
+
+  /**
+   * The frontier ran dry while links were discarded: tunnel through the best of them, highest Q
+   * first (ties in discard order), RESCUE_BATCH at a time, queued like tunnelling links.
+   */
+  rescue(): RescuedLink[] {
+    if (!this.discarded.length) return [];
+    this.discarded.sort((a, b) => b.q - a.q || a.order - b.order);
+    const take = this.discarded.splice(0, RESCUE_BATCH);
+    this.counters.rescuedLinks += take.length;
+    const qmax = Math.max(...this.model.bins.means, 1e-9);
+    return take.map((d) => ({ url: d.url, score: Math.min(0.999, d.q / qmax), depth: d.depth }));
   }
 
   /** Retrains from the top-K most relevant pages crawled so far and their forward links. */
@@ -155,7 +188,7 @@ export class AdaptiveStrategy implements Strategy {
     const urls = [...this.crawled.keys()];
     const index = new Map(urls.map((u, i) => [u, i]));
     const nodes = urls.map((u) => this.crawled.get(u)!);
-    const V = stateValues({ out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.paper ? 1 : 0)) }, this.o.gamma, this.o.horizon);
+    const V = stateValues({ out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.relevant ? 1 : 0)) }, this.o.gamma, this.o.horizon);
     // the top-K most relevant pages crawled so far among those with forward links: papers are leaves,
     // and once K papers are found they would otherwise fill the top-K and leave nothing to learn from
     const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u })).filter((x) => nodes[x.i].links.length > 0)
