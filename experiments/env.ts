@@ -17,7 +17,7 @@ import { GroundTruth } from '../sim/truth.ts';
 import { archiveKey, WarcArchive } from '../sim/warc.ts';
 import { readLabels } from '../sim/warc-convert.ts';
 import { KIND_NAMES, Web } from '../sim/web.ts';
-import type { ExperimentConfig } from './config.ts';
+import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from './oracle.ts';
 import { sitePages, TrainingData } from './training.ts';
 
@@ -97,6 +97,31 @@ export function archiveSites(cfg: ExperimentConfig): string[] {
   const hosts = new Set<string>();
   for (const [url, label] of labels) if (a.relevant.includes(label)) hosts.add(new URL(url).host);
   return [...hosts].sort();
+}
+
+/**
+ * Checks an archive experiment against its archive before anything runs: every group host and
+ * start URL is in the archive, every relevant label occurs in the labels, every site has a
+ * relevant page. Throws an ExperimentConfigError naming the first problem.
+ */
+export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
+  const a = cfg.archive!;
+  const bad = (m: string): never => { throw new ExperimentConfigError(`${cfg.name}: ${m}`); };
+  const archive = await WarcArchive.open(a.warc);
+  const hosts = new Set(archive.hosts());
+  const labels = readLabels(a.labels);
+  const present = new Set(labels.values());
+  for (const l of a.relevant) if (!present.has(l)) bad(`archive.relevant: no page of ${a.labels} is labelled "${l}" (labels: ${[...present].sort().join(', ')})`);
+  const sites = archiveSites(cfg);
+  if (!sites.length) bad(`no host of ${a.labels} has a label in ${a.relevant.join(', ')}`);
+  for (const site of sites) {
+    const group = a.groups[site] ?? [site];
+    for (const h of group) if (!hosts.has(h)) bad(`archive: host ${h} (site ${site}) is not in the archive`);
+    const start = a.starts[site] ?? `http://${group[0]}/`;
+    if (!archive.lookup(start)) bad(`archive.starts.${site}: ${start} is not in the archive`);
+    const relevant = group.flatMap((h) => archive.urls(h)).filter((u) => a.relevant.includes(labels.get(u) ?? ''));
+    if (!relevant.length) bad(`archive: site ${site} has no page labelled ${a.relevant.join(' or ')}`);
+  }
 }
 
 export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {

@@ -8,8 +8,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../sim/config.ts';
-import type { ExperimentConfig } from './config.ts';
-import { archiveSites } from './env.ts';
+import { ExperimentConfigError, relevanceOf, type ExperimentConfig } from './config.ts';
+import { archiveSites, checkArchive } from './env.ts';
 import { closeSeedState, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
 
 export interface RunOptions {
@@ -36,13 +36,15 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const t0 = performance.now();
   let sites: string[];
   if (cfg.archive) {
+    await checkArchive(cfg);
     sites = archiveSites(cfg);
-    if (!sites.length) throw new Error(`${cfg.name}: no host of ${cfg.archive.labels} has a label in ${cfg.archive.relevant.join(', ')}`);
   } else {
     const web = loadConfig(cfg.web);
     sites = cfg.sites.length ? cfg.sites : web.departments.map((d) => d.host);
     for (const s of sites) if (!web.departments.some((d) => d.host === s)) throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
   }
+  const learns = cfg.strategies.some((x) => x === 'future' || x === 'adaptive') || relevanceOf(cfg) === 'learned';
+  if (learns && sites.length < 2) throw new ExperimentConfigError(`${cfg.name}: leave-one-site-out training needs at least two sites, got ${sites.join(', ')}`);
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;

@@ -1,16 +1,27 @@
 /**
  * Turns a folder of saved pages into a WARC plus a labels CSV, so an existing labelled corpus
- * (WebKB, a site mirror) can be replayed as the experiment's web.
+ * (WebKB, the "4 universities" data, a site mirror) can be replayed as the experiment's web.
  *
- * Where a page's URL comes from, in order: manifest.csv in the folder (columns file,url, and
- * optionally label and any others, copied to the labels CSV); else the file name, when it is a
- * URL with "^" or "%2F" for "/" (WebKB's convention); else the path, first directory = host.
- * A file may start with an HTTP header block ("HTTP/1.1 200 OK", headers, blank line); without
- * one, status 200 and a content type from the extension are assumed. Labels without a manifest:
- * --label-from dir takes the first directory of the path (WebKB's class folders).
+ * Where a page's URL comes from, in order: a manifest (FOLDER/manifest.csv, or --manifest FILE
+ * anywhere, its paths relative to itself; columns file,url and optionally label, content_type and
+ * any others, copied to the labels CSV); else the file name, when it is a URL with "^" or "%2F"
+ * for "/" (WebKB's convention; U+F03A stands for ":" as Windows tools write it, and a stray
+ * U+F00D at the end of a name is dropped); else the path, first directory = host.
+ *
+ * A file may start with a header block: an HTTP one ("HTTP/1.1 200 OK", headers, blank line), or
+ * a MIME one without a status line ("MIME-Version:", "Date:", "Server:", "Content-Type:" ...,
+ * blank line), as the 4 universities files do: then the status is 200 and the block's headers
+ * are kept. Without a block: status 200 and a content type from the manifest's content_type,
+ * else the extension, else --default-type. Labels without a manifest: --label-from dir takes
+ * the first directory of the path (the class folders of WebKB and of <label>/<site>/<file>).
+ *
+ * Duplicate URLs (one page saved twice): the first file in path order wins, later ones are
+ * counted and skipped, and conflicting labels are listed. URLs that look wrong (a host without
+ * a dot, percent-encoded private-use characters left by a name the rules above did not decode)
+ * are warned about; the CLI's --strict turns them into an error.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative, sep } from 'node:path';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { WARCRecord, WARCSerializer } from 'warcio';
@@ -18,6 +29,10 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 
 export interface ConvertOptions {
   labelFrom?: 'manifest' | 'dir' | 'none';
+  /** A manifest anywhere (paths in it relative to its folder); default FOLDER/manifest.csv if present. */
+  manifest?: string;
+  /** Content type of a file without a header block, a manifest type or a known extension. */
+  defaultType?: string;
   /** WARC-Date of every record (files carry no capture date); default 2000-01-01. */
   date?: string;
 }
@@ -26,6 +41,12 @@ export interface ConvertResult {
   records: number;
   labelled: number;
   skipped: { file: string; reason: string }[];
+  /** Files whose URL an earlier file already had. */
+  duplicates: number;
+  /** Duplicates whose label differs from the kept one (every one; print the first few). */
+  conflicts: { url: string; kept: string; file: string; label: string }[];
+  /** URLs that look wrong: a host without a dot, or percent-encoded private-use characters. */
+  suspicious: { file: string; url: string; reason: string }[];
 }
 
 const TYPES: Record<string, string> = {
@@ -39,25 +60,38 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Splits an optional "HTTP/1.x NNN" header block off the top of a saved file. */
+/** Headers that mark a MIME header block without a status line (the 4 universities files). */
+const MIME_HEADERS = /^(mime-version|content-type|date|server|last-modified|content-length|etag|accept-ranges|connection)$/i;
+
+/**
+ * Splits a header block off the top of a saved file: "HTTP/1.x NNN" and headers, or MIME headers
+ * with no status line (status 200). Null when the file starts with neither.
+ */
 export function splitHeaderBlock(buf: Buffer): { status: number; headers: [string, string][]; body: Buffer } | null {
-  if (!buf.subarray(0, 8).toString('latin1').startsWith('HTTP/')) return null;
-  const text = buf.subarray(0, Math.min(buf.length, 65536)).toString('latin1');
-  const m = /\r?\n\r?\n/.exec(text);
+  const head = buf.subarray(0, Math.min(buf.length, 65536)).toString('latin1');
+  const http = head.startsWith('HTTP/');
+  if (!http && !/^[A-Za-z][\w-]*:[ \t]/.test(head)) return null;
+  const m = /\r?\n\r?\n/.exec(head);
   if (!m) return null;
-  const lines = text.slice(0, m.index).split(/\r?\n/);
-  const status = Number(/^HTTP\/\d(?:\.\d)?\s+(\d{3})/.exec(lines[0])?.[1] ?? NaN);
-  if (!Number.isInteger(status)) return null;
+  const lines = head.slice(0, m.index).split(/\r?\n/);
+  let status = 200;
+  if (http) {
+    status = Number(/^HTTP\/\d(?:\.\d)?\s+(\d{3})/.exec(lines[0])?.[1] ?? NaN);
+    if (!Number.isInteger(status)) return null;
+  }
   const headers: [string, string][] = [];
-  for (const l of lines.slice(1)) {
+  for (const l of lines.slice(http ? 1 : 0)) {
     const i = l.indexOf(':');
     if (i > 0) headers.push([l.slice(0, i).trim(), l.slice(i + 1).trim()]);
+    else if (!http && l.trim()) return null; // not a header block: a body that starts with "word: "
   }
+  if (!http && !headers.some(([k]) => MIME_HEADERS.test(k))) return null;
   return { status, headers, body: buf.subarray(m.index + m[0].length) };
 }
 
 function urlFromName(rel: string): string | null {
-  const name = rel.split(sep).pop()!;
+  // U+F03A is ":" as Windows tools store it; a stray U+F00D ends some names
+  const name = rel.split(sep).pop()!.replace(/\uF03A/g, ':').replace(/\uF00D+$/, '');
   const decoded = name.includes('^') ? name.replace(/\^/g, '/') : /%2f/i.test(name) ? decodeURIComponent(name) : null;
   if (decoded && /^https?:\/\//i.test(decoded)) return decoded;
   if (decoded && /^https?:\//i.test(decoded)) return decoded.replace(/^(https?):\/(?!\/)/i, '$1://');
@@ -66,26 +100,35 @@ function urlFromName(rel: string): string | null {
   return `http://${parts[0]}/${parts.slice(1).join('/')}`;
 }
 
+/** Why a URL looks wrong, or null. */
+export function suspiciousUrl(u: URL): string | null {
+  if (!u.hostname.includes('.') && u.hostname !== 'localhost') return `host "${u.hostname}" has no dot`;
+  if (/%EF%80%[89AB][0-9A-F]/i.test(u.href)) return 'percent-encoded private-use characters (an undecoded U+F0xx)';
+  return null;
+}
+
 export async function convertFolder(dir: string, warcFile: string, labelsFile: string, opts: ConvertOptions = {}): Promise<ConvertResult> {
   const date = opts.date ?? '2000-01-01T00:00:00Z';
-  const manifestFile = join(dir, 'manifest.csv');
+  const manifestFile = opts.manifest ?? join(dir, 'manifest.csv');
+  const manifestDir = opts.manifest ? dirname(resolve(opts.manifest)) : resolve(dir);
   let manifest: Map<string, Record<string, string>> | null = null;
   try {
     const rows = parse(readFileSync(manifestFile), { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
-    manifest = new Map(rows.map((r) => [r.file, r]));
+    manifest = new Map(rows.map((r) => [resolve(manifestDir, r.file), r]));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${manifestFile}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || opts.manifest) throw new Error(`${manifestFile}: ${(e as Error).message}`);
   }
   const gzip = warcFile.endsWith('.gz');
   writeFileSync(warcFile, await WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: warcFile.split('/').pop(), warcVersion: 'WARC/1.1' }, { software: 'crawler-harness warc:convert', source: dir }), { gzip }));
   const labels: Record<string, string>[] = [];
-  const result: ConvertResult = { records: 0, labelled: 0, skipped: [] };
-  const extra = manifest ? [...new Set([...manifest.values()].flatMap((r) => Object.keys(r)))].filter((k) => k !== 'file' && k !== 'url') : [];
+  const result: ConvertResult = { records: 0, labelled: 0, skipped: [], duplicates: 0, conflicts: [], suspicious: [] };
+  const extra = manifest ? [...new Set([...manifest.values()].flatMap((r) => Object.keys(r)))].filter((k) => !['file', 'url', 'content_type'].includes(k)) : [];
+  const seen = new Map<string, string>(); // URL -> label of the file kept
   for (const path of walk(dir)) {
     const rel = relative(dir, path);
-    if (rel === 'manifest.csv') continue;
-    const row = manifest?.get(rel.split(sep).join('/'));
-    if (manifest && !row) { result.skipped.push({ file: rel, reason: 'not in manifest.csv' }); continue; }
+    if (resolve(path) === resolve(manifestFile)) continue;
+    const row = manifest?.get(resolve(path));
+    if (manifest && !row) { result.skipped.push({ file: rel, reason: 'not in the manifest' }); continue; }
     const url = row?.url ?? urlFromName(rel);
     let parsed: URL;
     try {
@@ -94,9 +137,20 @@ export async function convertFolder(dir: string, warcFile: string, labelsFile: s
       result.skipped.push({ file: rel, reason: `no URL (${url ?? 'none'})` });
       continue;
     }
+    const label = opts.labelFrom === 'dir' ? rel.split(sep)[0] : row?.label;
+    const kept = seen.get(parsed.href);
+    if (kept !== undefined) {
+      result.duplicates++;
+      if ((label ?? '') !== kept) result.conflicts.push({ url: parsed.href, kept, file: rel, label: label ?? '' });
+      continue;
+    }
+    seen.set(parsed.href, label ?? '');
+    const why = suspiciousUrl(parsed);
+    if (why) result.suspicious.push({ file: rel, url: parsed.href, reason: why });
     const buf = readFileSync(path);
     const block = splitHeaderBlock(buf);
-    const headers: [string, string][] = block?.headers ?? [['Content-Type', TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream']];
+    const type = row?.content_type || TYPES[extname(path.replace(/\uF00D+$/, '')).toLowerCase()] || opts.defaultType || 'application/octet-stream';
+    const headers: [string, string][] = block?.headers ?? [['Content-Type', type]];
     const status = block?.status ?? 200;
     const body = block?.body ?? buf;
     const record = WARCRecord.create(
@@ -105,7 +159,6 @@ export async function convertFolder(dir: string, warcFile: string, labelsFile: s
     );
     appendFileSync(warcFile, await WARCSerializer.serialize(record, { gzip }));
     result.records++;
-    const label = opts.labelFrom === 'dir' ? rel.split(sep)[0] : row?.label;
     if (label !== undefined && label !== '') {
       labels.push({ url: parsed.href, label, ...Object.fromEntries(extra.filter((k) => k !== 'label').map((k) => [k, row?.[k] ?? ''])) });
       result.labelled++;

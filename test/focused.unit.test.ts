@@ -5,6 +5,7 @@ import { binOf, makeBins, stateValues } from '../crawler/focused/qvalue.ts';
 import { AdaptiveStrategy, DEFAULT_ADAPTIVE, ImmediateStrategy } from '../crawler/focused/strategies.ts';
 import { tokenize } from '../crawler/focused/text.ts';
 import { looksLikePaper, Topic } from '../crawler/focused/topic.ts';
+import { PageClassifier, RelevanceJudge } from '../crawler/focused/relevance.ts';
 import { siteExamples, trainingExamples, type LabelledPage, type QExample } from '../crawler/focused/training.ts';
 import type { ParsedLink, ParsedPage } from '../crawler/parser.ts';
 import type { PageView } from '../crawler/strategy.ts';
@@ -139,6 +140,39 @@ describe('adaptive crawler', () => {
     const d3 = a.onPage(view(2, 'http://s.test/sports', 'football pizza', l3), l3);
     expect(d3.scores).toEqual([null]);
     expect(a.stats()).toMatchObject({ exploitPages: 1, tunnelPages: 1, discardPages: 1, linksDiscarded: 1 });
+  });
+
+  it('never strands: keeps the start page\'s links, and rescues discarded links best Q first when the frontier runs dry', () => {
+    const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], { ...opts, r1: 2, r2: 100 });
+    const start = { ...view(0, 'http://s.test/', 'pizza', []), depth: 0 };
+    const l0 = [link('http://s.test/football.html', 'football')];
+    expect(a.onPage(start, l0).scores[0]).not.toBeNull();
+    const l1 = [link('http://s.test/f2.html', 'football'), link('http://s.test/pubs.html', 'publications')];
+    expect(a.onPage(view(1, 'http://s.test/football.html', 'pizza', l1), l1).scores).toEqual([null, null]);
+    const r = a.rescue();
+    expect(r.map((x) => x.url)).toEqual(['http://s.test/pubs.html', 'http://s.test/f2.html']);
+    expect(r[0].score).toBeGreaterThan(r[1].score);
+    expect(r[0].depth).toBe(2);
+    expect(a.rescue()).toEqual([]);
+    expect(a.stats()).toMatchObject({ tunnelPages: 1, discardPages: 1, rescuedLinks: 2 });
+  });
+
+  it('learns from the experiment\'s judgement: a learned page classifier, or the topic alone', () => {
+    const pages = [
+      ...Array.from({ length: 20 }, (_, i) => ({ url: `http://s.test/~prof${i}/`, kind: 'html', tokens: tokenize('professor research interests publications'), relevant: true })),
+      ...Array.from({ length: 20 }, (_, i) => ({ url: `http://s.test/course${i}/`, kind: 'html', tokens: tokenize('lecture homework exam syllabus'), relevant: false })),
+    ];
+    const judge = new RelevanceJudge('learned', PageClassifier.train(pages));
+    const topic = new Topic(['neural network']);
+    const prof = judge.judge(topic, { url: 'http://t.test/~x/', kind: 'html', text: '' }, tokenize('professor publications interests'));
+    const course = judge.judge(topic, { url: 'http://t.test/c/', kind: 'html', text: '' }, tokenize('homework lecture exam'));
+    expect(prof.relevant).toBe(true);
+    expect(course.relevant).toBe(false);
+    expect(prof.relevance).toBeGreaterThan(course.relevance);
+    const kw = new RelevanceJudge('keywords').judge(topic, { url: 'http://t.test/n', kind: 'html', text: '' }, tokenize('neural network'));
+    expect(kw).toMatchObject({ relevant: true, relevance: 1 });
+    expect(() => new RelevanceJudge('learned')).toThrow(/page classifier/);
+    expect(() => PageClassifier.train(pages.filter((p) => !p.relevant))).toThrow(/no relevant page/);
   });
 
   it('retrains every T pages from the top-K most relevant pages and their crawled forward links', () => {

@@ -109,6 +109,8 @@ const data = await runExperiment(cfg, { workers, cacheDir: v['no-cache'] ? null 
   fail(e.message.split('\n')[0]);
 });
 bar.stop();
+// an experiment whose runs fetched nothing has nothing to judge: no verdicts
+if (!data.summaries.some((x) => x.strategy !== 'oracle' && x.status_2xx > 0)) fail(`${cfg.name}: no run fetched a page (start URLs: ${data.sites.join(', ')}); no verdicts`);
 const rerun = ['npm run experiment --', name, v.quick ? '--quick' : '', seeds !== undefined ? `--seeds ${seeds}` : ''].filter(Boolean).join(' ');
 const written = await writeOutputs(data, out, { rerun });
 process.stdout.write(`\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);

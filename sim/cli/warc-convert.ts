@@ -1,25 +1,52 @@
-/** npm run warc:convert -- --dir FOLDER --out FILE.warc.gz --labels FILE.csv [--label-from dir] */
-import { existsSync } from 'node:fs';
+/**
+ * npm run warc:convert -- --dir FOLDER --out FILE.warc.gz --labels FILE.csv [--label-from dir]
+ *   [--manifest FILE] [--default-type TYPE] [--strict]
+ */
+import { existsSync, rmSync } from 'node:fs';
 import { convertFolder } from '../warc-convert.ts';
 import { fail, parse } from './args.ts';
 
-const USAGE = `Usage: npm run warc:convert -- --dir FOLDER --out FILE.warc.gz --labels FILE.csv [--label-from manifest|dir]
+const USAGE = `Usage: npm run warc:convert -- --dir FOLDER --out FILE.warc.gz --labels FILE.csv [options]
 
 Turns a folder of saved pages into a WARC (one response record per file; gzipped when the name
-ends in .gz) and a labels CSV (url,label,...). URLs come from FOLDER/manifest.csv (columns
-file,url[,label,...]), else from the file name (WebKB style: "http:^^host^path"), else from the
-path (first directory = host). A file may start with an HTTP header block. --label-from dir
-labels each page with its first directory (WebKB's class folders).
+ends in .gz) and a labels CSV (url,label,...). URLs come from a manifest (FOLDER/manifest.csv or
+--manifest; columns file,url[,label,content_type,...], paths relative to the manifest), else from
+the file name (WebKB and 4-universities style: "http:^^host^path", U+F03A read as ":", a trailing
+U+F00D dropped), else from the path (first directory = host). A file may start with an HTTP header
+block or a MIME header block without a status line (status 200, its Content-Type kept).
+
+Options:
+  --label-from manifest|dir  labels from the manifest (default) or the first directory
+                             (<label>/<site>/<file>, WebKB's class folders)
+  --manifest FILE            a manifest anywhere
+  --default-type TYPE        content type of files without a header block or known extension
+  --strict                   exit 2 (and write nothing) when some URL looks wrong
+Duplicate URLs: the first file in path order is kept; conflicting labels are listed.
 `;
-const v = parse(USAGE, { dir: { type: 'string' }, out: { type: 'string' }, labels: { type: 'string' }, 'label-from': { type: 'string' } });
+const v = parse(USAGE, {
+  dir: { type: 'string' }, out: { type: 'string' }, labels: { type: 'string' }, 'label-from': { type: 'string' },
+  manifest: { type: 'string' }, 'default-type': { type: 'string' }, strict: { type: 'boolean' },
+});
 if (!v.dir || !v.out || !v.labels) fail('--dir, --out and --labels are required (see --help)');
 if (!existsSync(v.dir)) fail(`--dir: "${v.dir}" does not exist`);
+if (v.manifest && !existsSync(v.manifest)) fail(`--manifest: "${v.manifest}" does not exist`);
 const labelFrom = (v['label-from'] ?? 'manifest') as 'manifest' | 'dir';
 if (labelFrom !== 'manifest' && labelFrom !== 'dir') fail(`--label-from: "${v['label-from']}" is not manifest or dir`);
 try {
-  const r = await convertFolder(v.dir, v.out, v.labels, { labelFrom });
-  process.stdout.write(`wrote ${r.records} records to ${v.out} and ${r.labelled} labels to ${v.labels}\n`);
+  const r = await convertFolder(v.dir, v.out, v.labels, { labelFrom, manifest: v.manifest, defaultType: v['default-type'] });
   for (const s of r.skipped) process.stderr.write(`skipped ${s.file}: ${s.reason}\n`);
+  if (r.duplicates) {
+    process.stderr.write(`${r.duplicates} duplicate URLs (first file kept); ${r.conflicts.length} with another label\n`);
+    for (const c of r.conflicts.slice(0, 10)) process.stderr.write(`  ${c.url}: kept "${c.kept}", ${c.file} says "${c.label}"\n`);
+  }
+  for (const s of r.suspicious.slice(0, 10)) process.stderr.write(`warning: ${s.file} -> ${s.url}: ${s.reason}\n`);
+  if (r.suspicious.length > 10) process.stderr.write(`warning: ${r.suspicious.length - 10} more suspicious URLs\n`);
+  if (v.strict && r.suspicious.length) {
+    rmSync(v.out, { force: true });
+    rmSync(v.labels, { force: true });
+    fail(`--strict: ${r.suspicious.length} URLs look wrong (first: ${r.suspicious[0].url}: ${r.suspicious[0].reason}); nothing written`);
+  }
+  process.stdout.write(`wrote ${r.records} records to ${v.out} and ${r.labelled} labels to ${v.labels}\n`);
 } catch (e) {
   fail((e as Error).message.split('\n')[0]);
 }

@@ -1,0 +1,99 @@
+/**
+ * Archives as researchers have them, and targets other than research papers: the converter on a
+ * fixture in the "4 universities" layout (MIME header blocks, U+F03A colons, a stray U+F00D, a
+ * page saved twice with two labels), the archive config checks, and a focused experiment on that
+ * archive with an HTML-only target and a learned relevance judgement: the adaptive crawler
+ * retrains, its thresholds come from the training sites of that target, and it never strands.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadExperiment, type ExperimentConfig } from '../experiments/config.ts';
+import { archiveEnv } from '../experiments/env.ts';
+import { runExperiment } from '../experiments/runner.ts';
+import { WarcArchive } from '../sim/warc.ts';
+import { convertFolder, readLabels, splitHeaderBlock } from '../sim/warc-convert.ts';
+
+const FIXTURE = 'test/fixtures/4univ';
+const dir = mkdtempSync(join(tmpdir(), 'univ-'));
+const warc = join(dir, 'univ.warc.gz');
+const labels = join(dir, 'univ.csv');
+const HOSTS = { cornell: 'www.cs.cornell.edu', texas: 'www.cs.utexas.edu', wisconsin: 'www.cs.wisc.edu' };
+
+function config(over: Partial<ExperimentConfig['archive']> = {}, rest: Partial<ExperimentConfig> = {}): ExperimentConfig {
+  const base = loadExperiment('focused', { quick: true });
+  return {
+    ...base, name: 'univ', budget: 40, every: 5, strategies: ['bfs', 'immediate', 'future', 'adaptive'], relevance: 'learned',
+    adaptive: { ...base.adaptive, retrainEvery: 5, topK: 10 },
+    archive: { warc: [warc], labels, relevant: ['faculty', 'project'], sites: [], starts: {}, groups: Object.fromEntries(Object.entries(HOSTS).map(([k, h]) => [k, [h]])), ...over },
+    ...rest,
+  };
+}
+
+describe('the 4 universities layout', () => {
+  let result: Awaited<ReturnType<typeof convertFolder>>;
+  beforeAll(async () => {
+    result = await convertFolder(FIXTURE, warc, labels, { labelFrom: 'dir' });
+  });
+
+  it('reads MIME header blocks, decoded file names, duplicates and labels', async () => {
+    expect(result.skipped.filter((s) => !s.file.endsWith('README.md'))).toEqual([]);
+    expect(result.records).toBe(45);
+    expect(result.duplicates).toBe(1);
+    expect(result.conflicts).toEqual([{ url: 'http://www.cs.cornell.edu/projects/nile.html', kept: 'other', file: expect.stringContaining('project'), label: 'project' }]);
+    expect(result.suspicious).toEqual([]);
+    const l = readLabels(labels);
+    // the stray U+F00D is dropped, U+F03A is a colon
+    expect(l.get('http://www.cs.wisc.edu/~wilson/')).toBe('faculty');
+    expect(l.get('http://www.cs.utexas.edu/')).toBe('department');
+    const archive = await WarcArchive.open([warc]);
+    expect(archive.hosts()).toEqual(Object.values(HOSTS).sort());
+    const home = await archive.get('http://www.cs.cornell.edu/');
+    expect(home?.status).toBe(200);
+    expect(home?.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]).toBe('text/html');
+    expect(home?.body.toString()).toMatch(/^<html>/);
+  });
+
+  it('splits a MIME block without a status line, but not a body that merely starts with a word and a colon', () => {
+    const b = splitHeaderBlock(Buffer.from('MIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nhello'));
+    expect(b).toMatchObject({ status: 200, headers: [['MIME-Version', '1.0'], ['Content-Type', 'text/plain']] });
+    expect(b?.body.toString()).toBe('hello');
+    expect(splitHeaderBlock(Buffer.from('Note: this is text\nand more\n\nbody'))).toBeNull();
+  });
+
+  it('refuses archive configs that cannot run, with a one-line reason', async () => {
+    await expect(runExperiment(config({ relevant: ['faculty', 'professor'] }), { workers: 0, cacheDir: null })).rejects.toThrow(/no page of .* is labelled "professor"/);
+    await expect(runExperiment(config({ groups: { cornell: ['www.cs.cornell.edu'], mit: ['www.cs.mit.edu'] } }), { workers: 0, cacheDir: null })).rejects.toThrow(/host www.cs.mit.edu \(site mit\) is not in the archive/);
+    await expect(runExperiment(config({ starts: { cornell: 'http://www.cs.cornell.edu/nothing.html' } }), { workers: 0, cacheDir: null })).rejects.toThrow(/archive.starts.cornell/);
+    await expect(runExperiment(config({ groups: { cornell: ['www.cs.cornell.edu'] } }), { workers: 0, cacheDir: null })).rejects.toThrow(/at least two sites/);
+    await expect(runExperiment(config({ relevant: ['staff'], groups: { cornell: ['www.cs.cornell.edu'], texas: ['www.cs.utexas.edu'] } }), { workers: 0, cacheDir: null })).resolves.toBeTruthy();
+  });
+
+  it('crawls for an HTML target with a learned judgement: adaptive retrains on thresholds of that target', async () => {
+    const cfg = config();
+    const d = await runExperiment(cfg, { workers: 0, cacheDir: null });
+    const ad = d.summaries.filter((s) => s.strategy === 'adaptive');
+    expect(ad).toHaveLength(3);
+    for (const s of ad) {
+      expect(s.retrainings).toBeGreaterThan(0);
+      // the run never ends with links left but unfetched because it discarded them all
+      expect(s.pages === cfg.budget || s.frontier_left === 0).toBe(true);
+    }
+    // r1 and r2 are the calibration on the other two sites with the faculty/project labels
+    const env = await archiveEnv(cfg);
+    try {
+      for (const s of ad) {
+        const m = env.training.models(s.site, (await import('../crawler/focused/topic.ts')).loadKeywords(), null, env.cacheKey, cfg.adaptive.offlineSample, 'learned');
+        expect(s.r1).toBe(m.calibration.r1);
+        expect(s.r2).toBe(m.calibration.r2);
+        expect(m.pages).not.toBeNull();
+      }
+    } finally {
+      await env.close();
+    }
+    // every site has faculty and project pages, all reachable from its home page (the 404 link aside)
+    for (const s of d.summaries.filter((x) => x.strategy === 'oracle')) expect(s.relevant_reachable).toBe(s.relevant_total);
+    expect(readFileSync(labels, 'utf8')).toContain('faculty');
+  });
+});
