@@ -5,6 +5,7 @@
  * archive with an HTML-only target and a learned relevance judgement: the adaptive crawler
  * retrains, its thresholds come from the training sites of that target, and it never strands.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,5 +96,39 @@ describe('the 4 universities layout', () => {
     // every site has faculty and project pages, all reachable from its home page (the 404 link aside)
     for (const s of d.summaries.filter((x) => x.strategy === 'oracle')) expect(s.relevant_reachable).toBe(s.relevant_total);
     expect(readFileSync(labels, 'utf8')).toContain('faculty');
+  });
+});
+
+describe('the crawl CLI with learned strategies', () => {
+  const crawl = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...args], (e, stdout, stderr) =>
+        resolve({ code: e ? (e as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+    });
+  const hostsOf = (out: string): string[] => [...new Set(readFileSync(join(out, 'crawl.jsonl'), 'utf8').trim().split('\n').map((l) => new URL(JSON.parse(l).url).host))];
+
+  it('with --web crawls one department and trains on the others only', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cli-web-'));
+    const r = await crawl(['--web', 'data/webs/small.json', '--strategy', 'future', '--site', 'cs.beta-university.test', '--max-pages', '60', '--delay-ms', '0', '--per-host', '4', '--quiet', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/training on cs\.alpha-university\.test, cs\.gamma-university\.test, cs\.delta-university\.test; crawling cs\.beta-university\.test only/);
+    expect(hostsOf(out)).toEqual(['cs.beta-university.test']);
+    const bad = await crawl(['--web', 'data/webs/small.json', '--strategy', 'adaptive', '--site', 'cs.beta-university.test', '--seed', 'http://cs.alpha-university.test/', '--out', out]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --seed http:\/\/cs\.alpha-university\.test\/: a learned strategy crawls one site/m);
+  });
+
+  it('replays an archive, trains on its other sites and crawls the held-out one', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'cli-replay-'));
+    const r = await crawl(['--replay', warc, '--labels', labels, '--relevant', 'faculty,project', '--strategy', 'adaptive', '--site', 'www.cs.utexas.edu', '--max-pages', '20', '--delay-ms', '0', '--quiet', '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/training on www\.cs\.cornell\.edu, www\.cs\.wisc\.edu; crawling www\.cs\.utexas\.edu only \(relevant: faculty, project; relevance: learned\)/);
+    expect(hostsOf(out)).toEqual(['www.cs.utexas.edu']);
+    const lines = readFileSync(join(out, 'crawl.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; relevance?: number });
+    const fac = lines.find((l) => l.url.includes('/~'));
+    expect(fac?.relevance).toBeGreaterThan(0.5);
+    const noLabels = await crawl(['--replay', warc, '--strategy', 'future', '--out', out]);
+    expect(noLabels.code).toBe(2);
+    expect(noLabels.stderr).toMatch(/needs --labels CSV and --relevant/);
   });
 });

@@ -7,11 +7,15 @@ import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Str
 import { strategyNames, makeStrategy, type StrategyContext } from '../strategies.ts';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { WarcWriter } from '../../crawler/warc.ts';
+import { existsSync } from 'node:fs';
+import { RELEVANCE_MODES, RelevanceJudge, type RelevanceMode } from '../../crawler/focused/relevance.ts';
+import { KIND_NAMES } from '../../sim/web.ts';
 import { progress } from './progress.ts';
 
 const USAGE = `Usage: npm run crawl -- --seed URL [--seed URL ...] --out DIR [options]
        npm run crawl -- --resume DIR [--max-pages N]
        npm run crawl -- --web data/webs/paper.json [--web-seed 1] --out DIR [options]
+       npm run crawl -- --replay FILE.warc.gz [--labels CSV --relevant LABEL,...] --out DIR [options]
 
 Crawl options (defaults in crawler/settings.ts):
   --seed URL              start URL (repeatable; with --web, defaults to the department homepages)
@@ -40,6 +44,16 @@ Crawl options (defaults in crawler/settings.ts):
 Synthetic web:
   --web FILE              start the synthetic web from this config in-process
   --web-seed N            its seed (default 1)
+  --target KIND,...       page kinds that are relevant (default paper), for learned strategies
+Replayed archive:
+  --replay FILE           serve this WARC (repeatable) in-process; every host resolves to it
+  --labels CSV            url,label ground truth of the archive (for learned strategies)
+  --relevant LABEL,...    labels that count as relevant
+Learned strategies (future, adaptive) train leave-one-site-out on the other sites of the web or
+archive and crawl one site only, never one they trained on:
+  --site HOST             the site to crawl (default: the first --seed's host, else the first site)
+  --relevance MODE        the crawler's relevance judgement: paper, keywords or learned
+                          (default paper for papers on --web, else learned)
 Distributed (--max-pages is then the budget over all processes; future and adaptive need --web):
   --processes N           N crawler processes (worker threads) on this machine, in-memory transport
   --redis URL             join a crawl coordinated by Redis (redis://HOST:PORT); with --processes N,
@@ -72,6 +86,8 @@ const values: Record<string, string | string[] | boolean | undefined> = parseOrF
       'max-crawl-delay': { type: 'string' }, retries: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-body-bytes': { type: 'string' },
       'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, 'crawl-seed': { type: 'string' }, quiet: { type: 'boolean' },
       web: { type: 'string' }, 'web-seed': { type: 'string' }, warc: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      replay: { type: 'string', multiple: true }, labels: { type: 'string' }, relevant: { type: 'string' }, site: { type: 'string' },
+      relevance: { type: 'string' }, target: { type: 'string' },
       processes: { type: 'string' }, redis: { type: 'string' }, datacenter: { type: 'string' }, datacenters: { type: 'string' },
       assignment: { type: 'string' }, geo: { type: 'string' }, region: { type: 'string' }, 'crawl-name': { type: 'string' },
       fresh: { type: 'boolean' }, 'process-id': { type: 'string' }, 'expect-processes': { type: 'string' },
@@ -81,7 +97,7 @@ if (values.help) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const v = values as Record<string, string | undefined> & { seed?: string[]; scope?: string[]; resolve?: string[] };
+const v = values as Record<string, string | undefined> & { seed?: string[]; scope?: string[]; resolve?: string[]; replay?: string[] };
 
 const settings: Partial<CrawlSettings> = {};
 const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => { if (x !== undefined) settings[k] = x; };
@@ -110,29 +126,88 @@ settings.strategy = strategyName;
 for (const s of v.seed ?? []) {
   try { new URL(s); } catch { fail(`--seed: "${s}" is not an absolute URL`); }
 }
-if (v.resume && v.web) fail('--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web');
-if (!v.resume && !v.seed?.length && !v.web) fail('give at least one --seed URL (or --web, or --resume DIR); see --help');
+if (v.resume && (v.web || v.replay)) fail('--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web/--replay');
+if (v.web && v.replay) fail('--web and --replay: one web at a time');
+if (!v.resume && !v.seed?.length && !v.web && !v.replay) fail('give at least one --seed URL (or --web, --replay, or --resume DIR); see --help');
 
 let closeWeb: (() => Promise<void>) | null = null;
 let models: StrategyContext['models'];
-if ((strategyName === 'future' || strategyName === 'adaptive') && !v.web && !v.resume) fail(`--strategy ${strategyName} learns from labelled departments: give --web (it trains on the web's other departments)`);
+let judge: StrategyContext['judge'];
+const learns = strategyName === 'future' || strategyName === 'adaptive';
+if (learns && !v.web && !v.replay && !v.resume) fail(`--strategy ${strategyName} learns from labelled sites: give --web or --replay with --labels (it trains on the other sites)`);
+const relevance = v.relevance as RelevanceMode | undefined;
+if (relevance !== undefined && !RELEVANCE_MODES.includes(relevance)) fail(`--relevance: "${relevance}" is not one of ${RELEVANCE_MODES.join(', ')}`);
+const list = (x: string | undefined): string[] => (x ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/**
+ * Leave-one-site-out for a learned strategy: the one site crawled (--site, else the first seed's
+ * host, else the first site), in scope alone; refuses seeds or scopes that reach a training site.
+ */
+function heldOutSite(sites: readonly string[]): string {
+  const site = v.site ?? (v.seed?.length ? new URL(v.seed[0]).host : sites[0]);
+  if (!sites.includes(site)) fail(`--site: "${site}" is not one of the sites: ${sites.join(', ')}`);
+  for (const s of v.seed ?? []) if (new URL(s).host !== site) fail(`--seed ${s}: a learned strategy crawls one site (${site}) and trains on the others; a seed on another site would crawl training data`);
+  for (const p of v.scope ?? []) if (p !== site) fail(`--scope ${p}: a learned strategy crawls ${site} only (it trains on the other sites)`);
+  if (!settings.seeds?.length) settings.seeds = [`http://${site}/`];
+  settings.scope = [site];
+  return site;
+}
+
 if (v.web) {
   const { startSyntheticWeb } = await import('../web.ts');
   const webSeed = int('web-seed', v['web-seed'], 0) ?? 1;
   const w = await startSyntheticWeb(v.web, webSeed).catch((e: Error) => fail(e.message));
   closeWeb = w.close;
   settings.resolve = [...(settings.resolve ?? []), `*.test=127.0.0.1:${w.port}`];
-  if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
-  if (!settings.scope?.length && !v.seed?.length) settings.scope = w.departmentHosts;
   process.stderr.write(`synthetic web ${v.web} seed ${webSeed} on 127.0.0.1:${w.port}\n`);
-  if (strategyName === 'future' || strategyName === 'adaptive') {
-    // leave-one-site-out: train on every department but the first seed's
-    const heldOut = new URL(settings.seeds![0]).host;
+  if (learns || relevance) {
+    const kinds = list(v.target ?? 'paper').map((k) => k.toLowerCase());
+    const known = KIND_NAMES.map((k) => k.toLowerCase());
+    for (const k of kinds) if (!known.includes(k)) fail(`--target: "${k}" is not one of ${known.join(', ')}`);
+    const mode: RelevanceMode = relevance ?? (kinds.join() === 'paper' ? 'paper' : 'learned');
+    const heldOut = heldOutSite(w.departmentHosts);
+    const isTarget = (id: number): boolean => kinds.includes(KIND_NAMES[w.web.kind[id]].toLowerCase());
     const { TrainingData, sitePages } = await import('../training.ts');
     const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
-    process.stderr.write(`training the link classifier on the departments other than ${heldOut}...\n`);
-    const m = new TrainingData((h) => sitePages(w.web, h), w.departmentHosts, DEFAULT_FUTURE).models(heldOut, loadKeywords(), '.cache/models', `${v.web}:${webSeed}`);
+    const others = w.departmentHosts.filter((h) => h !== heldOut);
+    process.stderr.write(`training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`);
+    const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE)
+      .models(heldOut, loadKeywords(), '.cache/models', `${v.web}:${webSeed}:${kinds.join('+')}`, undefined, mode);
     models = () => m;
+    judge = () => new RelevanceJudge(mode, m.pages);
+  } else {
+    if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
+    if (!settings.scope?.length && !v.seed?.length) settings.scope = w.departmentHosts;
+  }
+}
+
+if (v.replay) {
+  for (const f of v.replay) if (!existsSync(f)) fail(`--replay: "${f}" does not exist`);
+  if ((learns || relevance === 'learned') && (!v.labels || !v.relevant)) fail(`--strategy ${strategyName} on an archive needs --labels CSV and --relevant LABEL,... (it trains on the other sites' labelled pages)`);
+  if (v.labels && !existsSync(v.labels)) fail(`--labels: "${v.labels}" does not exist`);
+  const { archiveEnv, archiveSites, checkArchive } = await import('../env.ts');
+  const { DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../config.ts');
+  const cfg = { ...structuredClone(DEFAULT_EXPERIMENT), name: 'crawl', archive: { warc: v.replay, labels: v.labels ?? '', relevant: list(v.relevant), sites: [], starts: {}, groups: {} } };
+  if (v.labels && v.relevant) await checkArchive(cfg).catch((e: Error) => fail(e instanceof ExperimentConfigError ? e.message : String(e)));
+  const { WarcArchive } = await import('../../sim/warc.ts');
+  const sites = v.labels && v.relevant ? archiveSites(cfg) : (await WarcArchive.open(v.replay)).hosts();
+  if (learns || relevance) {
+    const mode: RelevanceMode = relevance ?? 'learned';
+    const heldOut = heldOutSite(sites);
+    const env = await archiveEnv(cfg);
+    closeWeb = env.close;
+    settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${env.port}`];
+    process.stderr.write(`replaying ${v.replay.join(', ')} on 127.0.0.1:${env.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`);
+    const m = env.training.models(heldOut, loadKeywords(), '.cache/models', env.cacheKey, undefined, mode);
+    models = () => m;
+    judge = () => new RelevanceJudge(mode, m.pages);
+  } else {
+    const { ReplayServer } = await import('../../sim/replay.ts');
+    const server = await ReplayServer.start(await WarcArchive.open(v.replay));
+    closeWeb = () => server.close();
+    settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${server.port}`];
+    if (!settings.seeds?.length) settings.seeds = [`http://${sites[0]}/`];
+    process.stderr.write(`replaying ${v.replay.join(', ')} on 127.0.0.1:${server.port}\n`);
   }
 }
 
@@ -143,6 +218,7 @@ if (processes !== undefined || v.redis) {
   if (v.warc) fail('--warc is not supported in distributed crawls yet');
   if (values.deterministic) fail('--deterministic: a distributed crawl has no global order');
   const { runDistributedCli } = await import('../distributed/cli.ts');
+  if (v.replay) fail('--replay is not supported in distributed crawls yet');
   const models = v.web && (strategyName === 'future' || strategyName === 'adaptive')
     ? { web: v.web, seed: int('web-seed', v['web-seed'], 0) ?? 1, heldOut: new URL(settings.seeds![0]).host, cacheDir: '.cache/models' }
     : undefined;
@@ -154,7 +230,7 @@ let engine: CrawlEngine;
 const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
 let rate = 0;
 try {
-  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1, keywords: loadKeywords(), models });
+  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1, keywords: loadKeywords(), models, judge });
   engine = CrawlEngine.create({
     settings, strategy, outDir, resume: !!v.resume, warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
     onProgress: (p) => { rate = p.pagesPerSec; bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors }); },
