@@ -96,10 +96,13 @@ export class GroundTruth {
     };
   }
 
-  /** All pages as CSV (url,host,kind,topic,relevant,distance). */
+  /**
+   * All pages as CSV (url,label,host,kind,topic,relevant,distance); label is the kind in lower
+   * case, so the file is also a labels CSV for an archive of this web (npm run crawl -- --warc).
+   */
   csv(): string {
-    const rows: PageTruth[] = [];
-    for (let id = 0; id < this.web.n; id++) rows.push(this.page(id));
-    return stringify(rows, { header: true, columns: ['url', 'host', 'kind', 'topic', 'relevant', 'distance'], cast: { boolean: (b) => (b ? '1' : '0') } });
+    const rows: (PageTruth & { label: string })[] = [];
+    for (let id = 0; id < this.web.n; id++) { const p = this.page(id); rows.push({ ...p, label: p.kind.toLowerCase() }); }
+    return stringify(rows, { header: true, columns: ['url', 'label', 'host', 'kind', 'topic', 'relevant', 'distance'], cast: { boolean: (b) => (b ? '1' : '0') } });
   }
 }

@@ -72,7 +72,7 @@ describe('ground truth', () => {
     expect(truth.isRelevantUrl(`${truth.renderer.url(paper)}?sid=abc`)).toBe(true);
     expect(truth.isRelevantUrl(truth.renderer.url(syl))).toBe(false);
     expect(truth.isRelevantUrl('http://cs.alpha-university.test/nope-99999.pdf')).toBe(false);
-    expect(truth.csv().split('\n')[0]).toBe('url,host,kind,topic,relevant,distance');
+    expect(truth.csv().split('\n')[0]).toBe('url,label,host,kind,topic,relevant,distance');
   });
 });
 

@@ -7,8 +7,9 @@ import { fail, parse, webAndSeed } from './args.ts';
 
 const USAGE = `Usage: npm run sim:truth -- [--web data/webs/paper.json] [--seed 1] --out FILE.csv
 
-Writes one row per page: url, host, kind, topic, relevant (1 = research paper), distance
-(shortest link distance from the site's homepage over same-site links; -1 = unreachable).
+Writes one row per page: url, label (the kind in lower case: the file is also a labels CSV for
+an archive of this web), host, kind, topic, relevant (1 = research paper), distance (shortest
+link distance from the site's homepage over same-site links; -1 = unreachable).
 `;
 const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } });
 if (!v.out) fail('--out FILE.csv is required (see --help)');
