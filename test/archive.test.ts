@@ -97,6 +97,18 @@ describe('the 4 universities layout', () => {
     for (const s of d.summaries.filter((x) => x.strategy === 'oracle')) expect(s.relevant_reachable).toBe(s.relevant_total);
     expect(readFileSync(labels, 'utf8')).toContain('faculty');
   });
+
+  it('counts the budget in 2xx pages when asked, and in requests by default', async () => {
+    const pages = await runExperiment(config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14, budgetCounts: 'pages' }), { workers: 0, cacheDir: null });
+    const requests = await runExperiment(config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14 }), { workers: 0, cacheDir: null });
+    for (const s of pages.summaries.filter((x) => x.strategy === 'bfs')) {
+      expect(s.pages).toBe(14);
+      // requests of the batch in flight when the budget was reached are fetched and counted too
+      expect(s.status_2xx).toBeGreaterThanOrEqual(14);
+      expect(s.status_4xx).toBe(1); // the home page's link to a page that was never saved
+    }
+    for (const s of requests.summaries.filter((x) => x.strategy === 'bfs')) expect(s.status_2xx + s.status_4xx).toBe(14);
+  });
 });
 
 describe('the crawl CLI with learned strategies', () => {
