@@ -21,7 +21,7 @@
  * are warned about; the CLI's --strict turns them into an error.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { WARCRecord, WARCSerializer } from 'warcio';
@@ -128,7 +128,7 @@ export async function convertFolder(dir: string, warcFile: string, labelsFile: s
     const rel = relative(dir, path);
     if (resolve(path) === resolve(manifestFile)) continue;
     const row = manifest?.get(resolve(path));
-    if (manifest && !row) { result.skipped.push({ file: rel, reason: 'not in the manifest' }); continue; }
+    if (manifest && !row) { result.skipped.push({ file: rel, reason: `not in ${basename(manifestFile)}` }); continue; }
     const url = row?.url ?? urlFromName(rel);
     let parsed: URL;
     try {

@@ -123,15 +123,22 @@ describe('crawl to WARC and back', () => {
     expect(data.sites).toEqual(['alpha', 'delta']);
     const out = join(dir, 'replayed-out');
     const w = await writeOutputs(data, out);
-    expect(readdirSync(out).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'fig-precision.png', 'fig-precision.svg', 'fig-recall.png', 'fig-recall.svg', 'report.md', 'summary.csv']);
-    expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe('experiment,strategy,site,seed,pages,recall,precision');
-    expect(data.summaries).toHaveLength(2 * 5);
-    for (const s of data.summaries) {
+    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) => ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`));
+    expect(readdirSync(out).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', ...figures].sort());
+    expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe('experiment,strategy,site,seed,pages,recall,recall_reachable,precision,harvest');
+    // five strategies and the oracle, on two sites
+    expect(data.summaries).toHaveLength(2 * 6);
+    const report = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(report).toContain('real pages replayed from the archive');
+    expect(report).toContain('over 2 sites of one web');
+    expect(report).not.toContain('published statistics');
+    for (const s of data.summaries.filter((x) => x.strategy !== 'oracle')) {
       expect(s.relevant_total).toBeGreaterThan(0);
       expect(s.audit_disallowed).toBe(0);
       expect(s.requests).toBeGreaterThan(0);
     }
-    expect(w.claims.length).toBeGreaterThan(0);
+    expect(w.claims.map((c) => c.id)).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6']);
+    for (const c of w.claims) expect(['PASS', 'FAIL', 'TIE', 'INFEASIBLE']).toContain(c.verdict);
   });
 });
 
