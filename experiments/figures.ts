@@ -120,7 +120,8 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
       },
     },
   ];
-  if (opts.zero) layers.push({ mark: { type: 'rule', color: '#444', strokeWidth: 0.8 }, encoding: { y: { datum: 0, type: 'quantitative' } } });
+  // the zero line goes under the curves, so a strategy equal to the reference stays visible
+  if (opts.zero) layers.unshift({ mark: { type: 'rule', color: '#444', strokeWidth: 0.8 }, encoding: { y: { datum: 0, type: 'quantitative' } } });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     width: CURVE.width,
