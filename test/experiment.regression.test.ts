@@ -48,4 +48,14 @@ describe('experiment regression (quick configuration)', () => {
     const claims = checkClaims(a.curves, cfg.budget, cfg.every, cfg.earlyPhase);
     expect(claims.find((c) => c.id === 'C6')?.verdict).toBe('PASS');
   });
+
+  it('crawls for an HTML target with a learned judgement: adaptive retrains and no run strands', async () => {
+    const cfg = loadExperiment('focused-html', { quick: true });
+    const d = await runExperiment(cfg, { workers: 2, cacheDir: mkdtempSync(join(tmpdir(), 'models-')) });
+    const runs = d.summaries.filter((s) => s.strategy !== 'oracle');
+    expect(runs).toHaveLength(cfg.strategies.length * 4);
+    for (const s of runs.filter((x) => x.strategy === 'adaptive')) expect(s.retrainings).toBeGreaterThan(0);
+    for (const s of runs) expect(s.pages === cfg.budget || s.frontier_left === 0, `${s.strategy} ${s.site}`).toBe(true);
+    expect(d.summaries.find((s) => s.strategy === 'oracle')?.relevant_total).toBeGreaterThan(0);
+  });
 });
