@@ -69,6 +69,12 @@ export interface ExperimentConfig {
   };
   /** Topic keyword file (one term per line, optional tab and sub-topic); default data/vocab/computing.txt. */
   keywords: string | null;
+  /**
+   * A grid of parameter values (experiments/sweep.ts): "web.PATH" sets a field of the web
+   * config (e.g. "web.structure.conventions"), any other key a field of this config (e.g.
+   * "adaptive.r1"). Every point runs the whole experiment; empty: no sweep.
+   */
+  sweep: Record<string, (number | boolean | string)[]>;
   /** Overrides applied by --quick (a small web, one seed, a small budget). */
   quick: Partial<Omit<ExperimentConfig, 'quick' | 'name'>>;
 }
@@ -93,6 +99,7 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   immediate: { sourceWeight: 0.3 },
   archive: null,
   keywords: null,
+  sweep: {},
   quick: { web: 'data/webs/small.json', seeds: [1], budget: 600, every: 25 },
 };
 
@@ -102,6 +109,16 @@ export class ExperimentConfigError extends Error {
 
 export function listExperiments(dir = CONFIG_DIR): string[] {
   return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+}
+
+/** Whether a dotted path names a field of obj. */
+export function hasPath(obj: unknown, path: string): boolean {
+  let o: unknown = obj;
+  for (const part of path.split('.')) {
+    if (!isObj(o) || !(part in o)) return false;
+    o = o[part];
+  }
+  return true;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -171,6 +188,12 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     a.groups ??= {};
     for (const [g, hosts] of Object.entries(a.groups)) if (!Array.isArray(hosts) || !hosts.length) bad(`archive.groups.${g}: expected a list of hosts`);
     c.seeds = [0];
+  }
+  if (!isObj(c.sweep)) bad('sweep: expected an object of parameter -> list of values');
+  for (const [k, vals] of Object.entries(c.sweep)) {
+    if (!Array.isArray(vals) || !vals.length || vals.some((x) => !['number', 'boolean', 'string'].includes(typeof x))) bad(`sweep.${k}: expected a non-empty list of numbers, booleans or strings`);
+    if (!k.startsWith('web.') && !hasPath(DEFAULT_EXPERIMENT, k)) bad(`sweep.${k}: not a field of the experiment config (web fields start with "web.")`);
+    if (k.startsWith('web.') && c.archive) bad(`sweep.${k}: an archive has no web config to sweep`);
   }
   if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords))) bad(`keywords: "${c.keywords}" is not a readable file`);
   return c;

@@ -17,6 +17,7 @@ import { GroundTruth } from '../sim/truth.ts';
 import { archiveKey, WarcArchive } from '../sim/warc.ts';
 import { readLabels } from '../sim/warc-convert.ts';
 import { KIND_NAMES, Web } from '../sim/web.ts';
+import { structureStats, type StructureStats } from '../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from './oracle.ts';
 import { sitePages, TrainingData } from './training.ts';
@@ -34,6 +35,8 @@ export interface Env {
   training: TrainingData;
   /** Identifies the web for the model cache. */
   cacheKey: string;
+  /** Structural diagnostics of a synthetic web (computed once), or null for an archive. */
+  structure(): StructureStats | null;
   reset(): void;
   audit(): Record<string, HostAudit>;
   close(): Promise<void>;
@@ -44,6 +47,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
   const server = await SimServer.start(web, { faults: cfg.faults });
   const truth = new GroundTruth(web);
   const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
+  let structure: StructureStats | null = null;
   // the experiment's target: page kinds of the generator
   const kinds = new Set(cfg.target.kinds);
   const isTarget = (id: number): boolean => kinds.has(KIND_NAMES[web.kind[id]].toLowerCase());
@@ -62,6 +66,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
     graphOf: (site) => simGraph(web, site, isTarget),
     training: new TrainingData((h) => sitePages(web, h, isTarget), hosts, cfg.future),
     cacheKey: createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}:${[...kinds].join('+')}`,
+    structure: () => (structure ??= structureStats(web, truth.renderer)),
     reset: () => server.reset(),
     audit: () => server.audit(),
     close: () => server.close(),
@@ -169,6 +174,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
     scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
     graphOf: (site) => graphs.get(site)!,
+    structure: () => null,
     training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),
     cacheKey: createHash('sha256').update(stamp).digest('hex').slice(0, 16),
     reset: () => server.reset(),

@@ -102,6 +102,18 @@ function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[], reference
   L.push(`- Metrics every ${cfg.every} pages: recall = relevant fetched / all relevant documents of the site; reachable recall = / those reachable from the start page inside the scope (ground-truth link graph); precision = relevant fetched / pages fetched so far; harvest rate = relevant share of the last ${cfg.every} pages; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`);
   L.push(`- Statistics: ${method}. Claims are decided on paired differences (same seed and site), averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle itself cannot meet the claim at this budget.`);
   L.push(`- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`, '');
+  if (d.structure.length) {
+    L.push('## The web\'s structure', '', 'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): off-topic pages between research communities (ordered pairs of groups of a department; "0" means a crawler can step from one community into another), where relevant documents are linked from, how alike the departments\' conventions are, and the transfer leak (the best URL rule learnt on the other departments, scored on each one).', '');
+    L.push('| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall |', '|---|---|---|---|---|---|---|---|');
+    for (const { seed, stats: st } of d.structure) {
+      const h = st.gapHistogram;
+      const total = Object.values(h).reduce((a, b) => a + b, 0) || 1;
+      const share = (k: (x: string) => boolean): string => f3(Object.entries(h).filter(([x]) => k(x)).reduce((a, [, v]) => a + v, 0) / total);
+      const mean = (k: 'directLinkShare' | 'relevantLinksFromOutside'): string => f3(st.sites.reduce((a, x) => a + x[k], 0) / Math.max(1, st.sites.length));
+      L.push(`| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} |`);
+    }
+    L.push('');
+  }
   L.push('## Figures', '');
   const caption = (what: string): string => `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
   L.push('![recall](fig-recall.png)', '', caption('Recall against pages crawled'), '');

@@ -10,6 +10,7 @@ import { relevanceOf, type ExperimentConfig } from './config.ts';
 import { RelevanceJudge } from '../crawler/focused/relevance.ts';
 import { archiveEnv, simEnv, type Env } from './env.ts';
 import { oracleOrder, reachable } from './oracle.ts';
+import type { StructureStats } from '../sim/structure.ts';
 import { makeStrategy } from './strategies.ts';
 import type { TrainedModels } from './training.ts';
 
@@ -37,7 +38,11 @@ export interface SummaryRow {
 }
 /** Name under which the ground-truth oracle's curves are written (never a crawl strategy). */
 export const ORACLE = 'oracle';
-export interface JobResult { curves: CurveRow[]; summaries: SummaryRow[]; timings: { strategy: string; ms: number }[]; modelCached: boolean | null }
+export interface JobResult {
+  curves: CurveRow[]; summaries: SummaryRow[]; timings: { strategy: string; ms: number }[]; modelCached: boolean | null;
+  /** The web's structural diagnostics (synthetic webs), for the report. */
+  structure: StructureStats | null;
+}
 
 let current: { key: string; env: Env } | null = null;
 let keywords: string[] | null = null;
@@ -67,7 +72,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample, mode));
   let judge: RelevanceJudge | null = null;
   const getJudge = (): RelevanceJudge => (judge ??= new RelevanceJudge(mode, mode === 'learned' ? getModels().pages : null));
-  const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null };
+  const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null, structure: env.structure() };
   const { graph, keys } = env.graphOf(site);
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));

@@ -11,6 +11,7 @@ import { loadConfig } from '../sim/config.ts';
 import { ExperimentConfigError, relevanceOf, type ExperimentConfig } from './config.ts';
 import { archiveSites, checkArchive } from './env.ts';
 import { closeSeedState, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
+import type { StructureStats } from '../sim/structure.ts';
 
 export interface RunOptions {
   /** Worker processes; 0 runs in this process. Default: the machine's cores. */
@@ -27,6 +28,8 @@ export interface ExperimentData {
   summaries: SummaryRow[];
   /** Mean wall ms per strategy run (for the report; never in the CSVs). */
   timings: Record<string, number>;
+  /** Structural diagnostics of each seed's synthetic web (none for an archive). */
+  structure: { seed: number; stats: StructureStats }[];
   wallMs: number;
 }
 
@@ -68,7 +71,11 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const sums: Record<string, [number, number]> = {};
   for (const r of results) for (const t of r.timings) { const s = (sums[t.strategy] ??= [0, 0]); s[0] += t.ms; s[1]++; }
   const timings = Object.fromEntries(Object.entries(sums).map(([k, [ms, n]]) => [k, Math.round(ms / n)]));
-  return { config: cfg, sites, curves, summaries, timings, wallMs: Math.round(performance.now() - t0) };
+  const structure = cfg.seeds.flatMap((seed) => {
+    const r = jobs.find((j) => j.seed === seed && results[j.id].structure);
+    return r ? [{ seed, stats: results[r.id].structure! }] : [];
+  });
+  return { config: cfg, sites, curves, summaries, timings, structure, wallMs: Math.round(performance.now() - t0) };
 }
 
 function byKeys(a: { strategy: string; site: string; seed: number; pages?: number }, b: { strategy: string; site: string; seed: number; pages?: number }): number {

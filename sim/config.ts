@@ -3,8 +3,9 @@
  * their allowed ranges live. A config file (JSON under data/webs/) overrides any subset of
  * DEFAULTS; validate() checks the merged result and names the first bad field.
  *
- * Where a default comes from the literature, the comment says which figure (see
- * ../shared/reference.md, section 2, and the README's "Synthetic web" section).
+ * Where a default comes from the literature, the comment says which figure (the README's
+ * "Synthetic web" section lists them with their sources); a default that no source gives is
+ * called a condition.
  */
 import { readFileSync } from 'node:fs';
 import { DEEP_KINDS } from './deepweb/db.ts';
@@ -63,8 +64,46 @@ export interface WebConfig {
     /** Off-topic pages (hops) between the research index and a group: uniform in [min, max]. */
     gapMin: number;
     gapMax: number;
-    /** Share of groups also linked straight from the research index (no gap). */
+    /** Share of groups also linked straight from the research index (no gap): a bypass of the gap. */
     directGroupShare: number;
+    /**
+     * Site conventions (sim/conventions.ts: home directories, paper folders, publication list
+     * names, titles and headings, generic paper anchors, the .pdf/.ps mix): 0 = every department
+     * the same template, 1 = every department draws its own. Default 1: real departments differ
+     * (the four WebKB departments use four URL layouts), and with one template a link classifier
+     * trained on three departments knows the fourth perfectly.
+     */
+    conventions: number;
+    /** Where relevant documents are linked from, besides their owner's publication list. */
+    papersFrom: {
+      /** Share of a faculty member's papers also linked from the home page ("selected papers"). */
+      ownerHomeShare: number;
+      /** The group's publication page lists up to 60 of its members' papers. */
+      groupList: boolean;
+      /** Papers linked from each project page. */
+      projectLinks: number;
+      /**
+       * A relevant document's weight as the target of extra (random) links, relative to other
+       * pages: 1 = like any page (75% of links to papers were such extras), 0 = never. Default
+       * 0.1, a condition: papers are linked from their lists, seldom from news or lecture pages;
+       * no published figure gives this share. sim:stats measures the resulting share.
+       */
+      extraWeight: number;
+    };
+    /**
+     * Shortcuts between research communities that bypass the off-topic gap chains: the nav bar
+     * of every page (links to /people/ and /research/; the link home stays), the people
+     * directory (faculty and student lists linking every person), and extra links that jump into
+     * another research community or into the middle of a gap chain. All on by default (real department sites have them); with all
+     * off and directGroupShare 0, no community reaches another in fewer than gapMin off-topic
+     * pages (sim:stats measures it).
+     */
+    bypass: { navBar: boolean; peopleDirectory: boolean; extraLinks: boolean };
+    /** Lecture pages per course, uniform in [min, max] (topical dead ends one hop from a course). */
+    lecturesMin: number;
+    lecturesMax: number;
+    /** Share of courses (with their lectures) on a computing sub-topic; the rest are on campus matters. */
+    lectureTopicality: number;
   };
   links: {
     /** Mixing mu (LFR): share of a page's random links that leave its community. */
@@ -179,6 +218,12 @@ export const DEFAULTS: WebConfig = {
     gapMin: 1,
     gapMax: 3,
     directGroupShare: 0.3,
+    conventions: 1,
+    papersFrom: { ownerHomeShare: 0.15, groupList: true, projectLinks: 4, extraWeight: 0.1 },
+    bypass: { navBar: true, peopleDirectory: true, extraLinks: true },
+    lecturesMin: 5,
+    lecturesMax: 15,
+    lectureTopicality: 1,
   },
   links: {
     mu: 0.2,
@@ -303,6 +348,15 @@ export function validate(c: WebConfig): WebConfig {
   num(s.gapMin, 'structure.gapMin', 0, 20, true);
   num(s.gapMax, 'structure.gapMax', s.gapMin, 20, true);
   num(s.directGroupShare, 'structure.directGroupShare', 0, 1);
+  num(s.conventions, 'structure.conventions', 0, 1);
+  num(s.papersFrom.ownerHomeShare, 'structure.papersFrom.ownerHomeShare', 0, 1);
+  if (typeof s.papersFrom.groupList !== 'boolean') throw new ConfigError('structure.papersFrom.groupList: expected true or false');
+  num(s.papersFrom.projectLinks, 'structure.papersFrom.projectLinks', 0, 50, true);
+  num(s.papersFrom.extraWeight, 'structure.papersFrom.extraWeight', 0, 10);
+  for (const k of ['navBar', 'peopleDirectory', 'extraLinks'] as const) if (typeof s.bypass[k] !== 'boolean') throw new ConfigError(`structure.bypass.${k}: expected true or false`);
+  num(s.lecturesMin, 'structure.lecturesMin', 0, 100, true);
+  num(s.lecturesMax, 'structure.lecturesMax', s.lecturesMin, 100, true);
+  num(s.lectureTopicality, 'structure.lectureTopicality', 0, 1);
   const l = c.links;
   num(l.mu, 'links.mu', 0, 1);
   num(l.crossSiteShare, 'links.crossSiteShare', 0, 1);

@@ -11,6 +11,7 @@
  */
 import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
 import { Anchor, Kind, LinkFlag, SECTIONS, Target, type Web } from './web.ts';
+import { GROUP_DIRS, HOME_DIRS, PAPER_ANCHORS, PAPER_DIRS, PUBLIST_FILES, PUBLIST_HEADINGS, PUBLIST_TITLES, type Conventions } from './conventions.ts';
 
 /** Words per text snippet and snippets per (topic, share) pool. */
 const SNIPPET = 6;
@@ -113,7 +114,7 @@ export class Renderer {
       case Kind.Student: return person(id);
       case Kind.Group: return `${cap(w.vocab.topics[topic].label)} Research Group: ${words(2)}`;
       case Kind.Project: return `${words(r.range(2, 3))} Project`;
-      case Kind.Publist: return w.kind[w.owner[id]] === Kind.Group ? `Group Publications` : `Publications of ${person(w.owner[id])}`;
+      case Kind.Publist: return w.kind[w.owner[id]] === Kind.Group ? `Group Publications` : PUBLIST_TITLES[site.conventions.publistTitle].replace('NAME', person(w.owner[id]));
       case Kind.Paper: return words(r.range(4, 7));
       case Kind.Course: return `CS ${this.courseNumber(id)}: ${words(r.range(2, 3))}`;
       case Kind.Lecture: return `Lecture ${w.aux[id]}: ${words(r.range(2, 3))}`;
@@ -130,21 +131,33 @@ export class Renderer {
     return this.paths.get(id, () => flat(this.makePath(id)));
   }
 
+  /** The site's conventions for page id. */
+  private conv(id: number): Conventions {
+    return this.web.sites[this.web.siteOf[id]].conventions;
+  }
+
+  /** Home directory of a person, by the site's convention ("/~login/" in the template). */
+  private home(person: number): string {
+    return HOME_DIRS[this.conv(person).homeDir].replace('LOGIN', this.login(person));
+  }
+
   private makePath(id: number): string {
     const w = this.web;
     const local = w.local(id);
+    const c = this.conv(id);
+    const groups = GROUP_DIRS[c.groupDir];
     const first = (): string => slug(this.title(id).replace(/^(Lecture \d+|CS \d+): /, '').split(' ')[0]);
     const owner = w.owner[id];
     switch (w.kind[id]) {
       case Kind.Home: case Kind.BgHome: return '/';
       case Kind.Index: return `/${SECTIONS[w.aux[id]]}/`;
-      case Kind.Faculty: case Kind.Student: return `/~${this.login(id)}/`;
-      case Kind.Group: return `/groups/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
-      case Kind.Project: return `/groups/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
-      case Kind.Publist: return w.kind[owner] === Kind.Group ? `/groups/${slug(w.vocab.topics[w.topic[id]].label)}/publications-${local}.html` : `/~${this.login(owner)}/publications-${local}.html`;
+      case Kind.Faculty: case Kind.Student: return this.home(id);
+      case Kind.Group: return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
+      case Kind.Project: return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
+      case Kind.Publist: return w.kind[owner] === Kind.Group ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/publications-${local}.html` : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
       case Kind.Paper: {
         const ext = w.aux[id] === 1 ? 'ps' : 'pdf';
-        return owner === id ? `/papers/${first()}-${local}.${ext}` : `/~${this.login(owner)}/papers/${first()}-${local}.${ext}`;
+        return owner === id ? `/papers/${first()}-${local}.${ext}` : `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/${first()}-${local}.${ext}`;
       }
       case Kind.Course: return `/courses/cs${this.courseNumber(id)}-${local}/`;
       case Kind.Lecture: return `/courses/cs${this.courseNumber(owner)}/lecture${w.aux[id]}-${local}.html`;
@@ -153,7 +166,7 @@ export class Renderer {
       case Kind.Admin: return `/admin/${first()}-${local}.html`;
       case Kind.Form: return `/admin/forms/${first()}-${local}.pdf`;
       case Kind.Gap: return `/info/${first()}-${local}.html`;
-      case Kind.Personal: return `/~${this.login(owner)}/${first()}-${local}.html`;
+      case Kind.Personal: return `${this.home(owner)}${first()}-${local}.html`;
       case Kind.Image: return `/images/${slug(this.title(id).split(' ')[1] ?? 'photo')}-${local}.jpg`;
       default: return `/${first()}/${slug(this.title(id).split(' ')[1] ?? 'page')}-${local}.html`;
     }
@@ -241,7 +254,7 @@ export class Renderer {
       if (target >= 0 && w.kind[target] === Kind.Index) return cap(SECTIONS[w.aux[target]]);
       return g.nav[h % g.nav.length];
     }
-    if (a === Anchor.Papers) return g.papers[h % g.papers.length];
+    if (a === Anchor.Papers) { const own = PAPER_ANCHORS[this.conv(src).paperAnchors] ?? g.papers; return own[h % own.length]; }
     if (a === Anchor.Research) return g.research[h % g.research.length];
     if (a === Anchor.Misc) return target >= 0 && w.kind[target] === Kind.Syllabus ? 'syllabus' : g.misc[h % g.misc.length];
     if (a === Anchor.People) {
@@ -334,7 +347,7 @@ export class Renderer {
 
   private heading(id: number): string {
     switch (this.web.kind[id]) {
-      case Kind.Publist: return 'Publications';
+      case Kind.Publist: return PUBLIST_HEADINGS[this.conv(id).publistHeading];
       case Kind.Faculty: case Kind.Student: return 'Links';
       case Kind.Group: return 'Projects and People';
       case Kind.Course: return 'Lectures';

@@ -207,9 +207,11 @@ export class SimServer {
       if (m >= 1 && m <= 12) return this.renderer.calendar(site.host, Number(cal[1]), m);
     }
     if (path.startsWith('/old/')) return { status: 302, contentType: 'text/html', body: '', location: path.slice(4) + (rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?')) : '') };
-    if (/^\/~[a-z]+\d+$/.test(path)) {
+    // a home directory without its slash (/~login, /people/login: the site's convention) is moved
+    if (/\/[a-z]+\d+$/.test(path)) {
       const id = this.renderer.resolve(site.host, `${path}/`);
-      if (id >= 0) return { status: 301, contentType: 'text/html', body: '', location: `${path}/` };
+      const k = id >= 0 ? web.kind[id] : -1;
+      if (k === Kind.Faculty || k === Kind.Student) return { status: 301, contentType: 'text/html', body: '', location: `${path}/` };
     }
     let id: number;
     try {

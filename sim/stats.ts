@@ -1,12 +1,14 @@
 /**
  * Statistics of a generated web next to their target bands (config.targets, taken from the
- * literature: ../shared/reference.md section 2): degree distributions and power-law fits,
- * mixing mu, topical locality, relevant documents per site and their depth, anchor quality.
+ * literature, as the README's "Synthetic web" section lists): degree distributions and power-law
+ * fits, mixing mu, topical locality, relevant documents per site and their depth, anchor quality,
+ * and the structural diagnostics of sim/structure.ts.
  */
 import { Renderer } from './content.ts';
 import { makeRng } from './rng.ts';
 import { GroundTruth } from './truth.ts';
 import { Anchor, Kind, LinkFlag, type Web } from './web.ts';
+import { formatStructure, structureStats, type StructureStats } from './structure.ts';
 
 export interface Check {
   name: string;
@@ -41,6 +43,8 @@ export interface WebStats {
   localityBaseline: number;
   anchorNamesTopic: number;
   departments: SiteStats[];
+  /** Structural diagnostics of the departments (sim/structure.ts). */
+  structure: StructureStats;
   checks: Check[];
 }
 
@@ -173,7 +177,7 @@ export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
     pages: n, sites: web.sites.length, links, htmlPages: html, meanOutDegree: round(meanOut, 2),
     outDegreeTailExponent: round(outFit.alpha), inDegreeExponent: round(inFit.alpha), inDegreeKmin: inFit.kmin, maxInDegree: maxIn,
     muExtra: round(muExtra), muAll: round(nonNav ? leave / nonNav : 0), topicalLocality: round(locality), localityBaseline: round(baseline),
-    anchorNamesTopic: round(anchorRate), departments, checks,
+    anchorNamesTopic: round(anchorRate), departments, structure: structureStats(web, r), checks,
   };
 }
 
@@ -188,6 +192,8 @@ export function formatStats(s: WebStats): string {
     '',
     'department             pages  relevant  unreachable  mean dist  max dist  distance histogram',
     ...s.departments.map((d) => `${d.host.padEnd(26)} ${String(d.pages).padStart(5)} ${String(d.relevant).padStart(9)} ${String(d.unreachableRelevant).padStart(12)} ${String(d.meanDistance).padStart(10)} ${String(d.maxDistance).padStart(9)}  ${Object.entries(d.distanceHistogram).map(([k, v]) => `${k}:${v}`).join(' ')}`),
+    '',
+    ...formatStructure(s.structure),
     '',
     'check                                                  value   target',
     ...s.checks.map((c) => `${c.ok ? 'ok  ' : 'OFF '} ${c.name.padEnd(50)} ${String(c.value).padStart(6)}   ${c.target}`),

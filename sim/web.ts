@@ -7,6 +7,7 @@
 import type { BackgroundKind, Charset, RobotsProfile, WebConfig } from './config.ts';
 import { makeRng, lowerBound, type Rng, seedNumber } from './rng.ts';
 import { loadVocab, topicByKey, type Vocab } from './vocab.ts';
+import { drawConventions, POSTSCRIPT_SHARES, TEMPLATE, type Conventions } from './conventions.ts';
 
 /** Page kinds. Paper is the only relevant kind; Syllabus and Form are non-paper PDFs. */
 export const Kind = {
@@ -44,6 +45,8 @@ export interface Site {
   minGapMs: number;
   /** Section index paths ("/people/") to page ids. */
   sections: Map<string, number>;
+  /** How the site names and words its research pages (departments; the template elsewhere). */
+  conventions: Conventions;
 }
 
 export interface Community {
@@ -157,8 +160,9 @@ class WebBuilder {
     return this.w.communities.length - 1;
   }
 
-  private addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections'>): Site {
-    const site: Site = { ...s, index: this.w.sites.length, first: this.kinds.length, count: 0, sections: new Map() };
+  private addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions'>): Site {
+    const conventions = s.kind === 'department' ? drawConventions(this.w.seed, s.host, this.w.config.structure.conventions) : TEMPLATE;
+    const site: Site = { ...s, index: this.w.sites.length, first: this.kinds.length, count: 0, sections: new Map(), conventions };
     this.w.sites.push(site);
     this.w.hosts.set(site.host, site);
     return site;
@@ -226,9 +230,10 @@ class WebBuilder {
       return { topic, comm, ghome, gpub, faculty: [] as number[], papers: [] as number[], projects: [] as number[] };
     });
 
+    const psShare = POSTSCRIPT_SHARES[site.conventions.postscript] ?? s.postscriptShare;
     const paper = (ownerHome: number, g: (typeof groups)[number], list: number): number => {
       const topic = rng.chance(0.85) ? g.topic : order[rng.int(order.length)];
-      const p = this.page(Kind.Paper, topic, g.comm, ownerHome, rng.chance(s.postscriptShare) ? 1 : 0);
+      const p = this.page(Kind.Paper, topic, g.comm, ownerHome, rng.chance(psShare) ? 1 : 0);
       this.link(list, p, Anchor.Title);
       g.papers.push(p);
       return p;
@@ -249,7 +254,7 @@ class WebBuilder {
       const fh = this.page(Kind.Faculty, g.topic, g.comm);
       faculty.push(fh);
       g.faculty.push(fh);
-      this.link(facultyList, fh, Anchor.People);
+      if (s.bypass.peopleDirectory) this.link(facultyList, fh, Anchor.People);
       this.link(g.ghome, fh, Anchor.People);
       this.link(fh, g.ghome, Anchor.Title);
       const pub = this.page(Kind.Publist, g.topic, g.comm, fh);
@@ -257,7 +262,7 @@ class WebBuilder {
       const n = this.geometric(s.papersPerFaculty);
       for (let i = 0; i < n; i++) {
         const p = paper(fh, g, pub);
-        if (rng.chance(0.15)) this.link(fh, p, Anchor.Title); // a few "selected papers" on the homepage
+        if (rng.chance(s.papersFrom.ownerHomeShare)) this.link(fh, p, Anchor.Title); // "selected papers" on the homepage
       }
       personalChain(fh, rng.range(0, 3));
     }
@@ -268,16 +273,16 @@ class WebBuilder {
         this.link(g.ghome, pr, Anchor.Title);
         this.link(pr, g.ghome, Anchor.Nav);
         for (let k = 0; k < 3 && g.faculty.length; k++) this.link(pr, rng.pick(g.faculty), Anchor.People);
-        for (let k = 0; k < 4 && g.papers.length; k++) this.link(pr, rng.pick(g.papers), Anchor.Title);
+        for (let k = 0; k < s.papersFrom.projectLinks && g.papers.length; k++) this.link(pr, rng.pick(g.papers), Anchor.Title);
       }
       // the group's publication list repeats up to 60 of its members' papers
-      for (let k = 0; k < Math.min(60, g.papers.length); k++) this.link(g.gpub, g.papers[k], Anchor.Title);
+      if (s.papersFrom.groupList) for (let k = 0; k < Math.min(60, g.papers.length); k++) this.link(g.gpub, g.papers[k], Anchor.Title);
     }
     for (let st = 0; st < per(s.studentsPerK); st++) {
       const inGroup = rng.chance(0.75);
       const g = rng.pick(groups);
       const sh = this.page(Kind.Student, inGroup ? g.topic : rng.pick(this.lifeTopics), inGroup ? g.comm : cLife);
-      this.link(studentList, sh, Anchor.People);
+      if (s.bypass.peopleDirectory) this.link(studentList, sh, Anchor.People);
       if (inGroup && g.faculty.length) this.link(rng.pick(g.faculty), sh, Anchor.People);
       if (inGroup && rng.chance(s.studentPublishShare)) {
         const pub = this.page(Kind.Publist, g.topic, g.comm, sh);
@@ -287,15 +292,18 @@ class WebBuilder {
       personalChain(sh, rng.range(1, 5));
     }
     const courseList: number[] = [];
+    // which courses are on a computing sub-topic: its own generator, so the knob moves nothing else
+    const teach = makeRng(`teaching:${this.w.seed}:${d.host}`);
     for (let ci = 0; ci < per(s.coursesPerK); ci++) {
-      const topic = rng.pick(order);
+      const computing = rng.pick(order);
+      const topic = teach.next() < s.lectureTopicality ? computing : this.campus;
       const ch = this.page(Kind.Course, topic, cTeach);
       courseList.push(ch);
       this.link(courses, ch, Anchor.Title);
       if (faculty.length) this.link(rng.pick(faculty), ch, Anchor.Title);
       this.link(ch, this.page(Kind.Syllabus, topic, cTeach, ch), Anchor.Misc);
       let prev = ch;
-      for (let l = 1, n = rng.range(5, 15); l <= n; l++) {
+      for (let l = 1, n = rng.range(s.lecturesMin, s.lecturesMax); l <= n; l++) {
         const lec = this.page(Kind.Lecture, topic, cTeach, ch, l);
         this.link(ch, lec, Anchor.Title);
         if (prev !== ch) this.link(prev, lec, Anchor.Nav);
@@ -387,7 +395,13 @@ class WebBuilder {
     const sites = this.sitesOf.data;
     const weight = new Float64Array(n);
     const aExp = -1 / (l.inDegreeExponent - 1);
+    const s = this.w.config.structure;
     for (let i = 0; i < n; i++) weight[i] = kinds[i] === Kind.Image || kinds[i] === Kind.Home ? 0 : Math.pow(1 - rng.next(), aExp);
+    // relevant documents as targets of extra links: papersFrom.extraWeight times a page's weight
+    if (s.papersFrom.extraWeight !== 1) for (let i = 0; i < n; i++) if (kinds[i] === Kind.Paper) weight[i] *= s.papersFrom.extraWeight;
+    // without the extra-link bypass no extra link lands inside a gap chain either (it would skip the gap)
+    if (!s.bypass.extraLinks) for (let i = 0; i < n; i++) if (kinds[i] === Kind.Gap) weight[i] = 0;
+    const topical = this.w.communities.map((c) => c.topical);
     // cumulative weights grouped by community, by site and overall (members are contiguous per site)
     const nc = this.w.communities.length;
     const cStart = new Int32Array(nc + 1);
@@ -413,8 +427,10 @@ class WebBuilder {
       // navigation bar of department pages: home, people, research
       if (site.kind === 'department' && k !== Kind.Home) {
         this.link(i, site.first, Anchor.Nav);
-        this.link(i, site.sections.get('/people/')!, Anchor.Nav);
-        this.link(i, site.sections.get('/research/')!, Anchor.Nav);
+        if (s.bypass.navBar) {
+          this.link(i, site.sections.get('/people/')!, Anchor.Nav);
+          this.link(i, site.sections.get('/research/')!, Anchor.Nav);
+        }
       }
       for (let j = 0; j < count; j++) {
         if (rng.chance(l.brokenShare)) { this.link(i, Target.Broken, Anchor.Title, LinkFlag.Extra); continue; }
@@ -430,6 +446,8 @@ class WebBuilder {
           for (let tries = 0; tries < 4 && (t === i || comms[t] === c); tries++) t = pickIn(site.first, site.first + site.count, allCum, beforeAll(site.first));
         }
         if (t === i || weight[t] === 0) continue;
+        // without the extra-link bypass no extra link enters another research community of the site
+        if (!s.bypass.extraLinks && sites[t] === sites[i] && topical[comms[t]] && comms[t] !== c) continue;
         const redirect = sites[t] === sites[i] && rng.chance(l.redirectShare) ? LinkFlag.Redirect : 0;
         this.link(i, t, Anchor.Title, LinkFlag.Extra | redirect);
       }

@@ -2,7 +2,9 @@
  * npm run experiment [-- NAME] [--list] [--quick] [--seeds K] [--out DIR] [--workers N]
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
-import { basename, dirname } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { gridPoints, runSweep, writeSweepOutputs } from '../sweep.ts';
 import { fail, parseOrFail } from './args.ts';
 import { ExperimentConfigError, listExperiments, loadExperiment, readExperimentJson } from '../config.ts';
 import { isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
@@ -101,6 +103,23 @@ try {
 }
 // results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results
 const out = (v.out as string | undefined) ?? (basename(name) === 'config.json' ? dirname(name) : `results/${cfg.name}${v.quick ? '-quick' : ''}`);
+if (Object.keys(cfg.sweep).length) {
+  const points = gridPoints(cfg.sweep).length;
+  process.stderr.write(`sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)\n`);
+  const bar = progress(points, 'sweep points', '{bar} {value}/{total} {label}');
+  const data = await runSweep(cfg, out, { workers, cacheDir: v['no-cache'] ? null : '.cache/models', onPoint: (d, _t, resumed) => bar.update(d, { label: resumed ? '(resumed)' : '' }) }).catch((e: Error) => {
+    bar.stop();
+    fail(e.message.split('\n')[0]);
+  });
+  bar.stop();
+  const { quick: _quick, ...rest } = cfg;
+  writeFileSync(join(out, 'config.json'), `${JSON.stringify({ _rerun: `npm run experiment -- ${name}${v.quick ? ' --quick' : ''}`, ...rest, quick: {} }, null, 2)}\n`);
+  const w = await writeSweepOutputs(data, out);
+  process.stdout.write(`\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
+  for (const p of w.phase) process.stdout.write(`  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`);
+  process.stdout.write(`wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`);
+  process.exit(0);
+}
 const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
 process.stderr.write(`experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`);
 const bar = progress(jobs, 'jobs (seed x department)', '{bar} {value}/{total} {label}');

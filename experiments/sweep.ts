@@ -1,0 +1,208 @@
+/**
+ * Sweeps: an experiment config with a "sweep" grid runs the whole experiment (seeds x sites x
+ * strategies, in worker processes) at every point of the grid and says, point by point, which
+ * strategy wins and by how much, so a reader sees how the ranking moves with the web's structure.
+ *
+ * - "web.PATH" keys set a field of the web config: each point's web is written to
+ *   OUT/webs/pK.json (the base web file with the point's values), so it can be served and
+ *   inspected on its own. A swept web.structure.gapMin also sets gapMax to the same value unless
+ *   gapMax is swept too (a gap of exactly that length). Other keys set a field of the experiment.
+ * - Resumable: each finished point is kept in OUT/points/pK.json with a hash of its config; a
+ *   killed sweep run again skips the points it finished.
+ * - Outputs: sweep.csv (point x strategy: recall AUC, recall at a quarter, half and all of the
+ *   budget, precision at the budget, each with its CI at the seed level), phase.csv (winner,
+ *   runner-up, the paired margin in recall AUC and its CI; a CI containing 0 is a tie), and
+ *   fig-phase (.svg, .png, .pdf): the grid of the first two parameters (columns of panels for
+ *   the others), each cell coloured by the winner, lighter the smaller the margin, "=" on ties.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { TopLevelSpec } from 'vega-lite';
+import type { ExperimentConfig } from './config.ts';
+import { seriesOrder, themeConfig, writeFigure } from './figures.ts';
+import { ORACLE, type CurveRow, type SummaryRow } from './run-one.ts';
+import { runExperiment, type RunOptions } from './runner.ts';
+import { ciMethod, pairedCi, unitCi, unitOf } from './stats.ts';
+
+export type Value = number | boolean | string;
+export interface Point { index: number; values: Record<string, Value> }
+interface PointResult { key: string; values: Record<string, Value>; curves: CurveRow[]; summaries: SummaryRow[] }
+
+/** Every combination of the grid, the first parameter varying slowest. */
+export function gridPoints(sweep: Record<string, Value[]>): Point[] {
+  let combos: Record<string, Value>[] = [{}];
+  for (const [k, vals] of Object.entries(sweep)) combos = combos.flatMap((c) => vals.map((v) => ({ ...c, [k]: v })));
+  return combos.map((values, index) => ({ index, values }));
+}
+
+function setPath(obj: Record<string, unknown>, path: string, value: Value): void {
+  const parts = path.split('.');
+  let o = obj;
+  for (const p of parts.slice(0, -1)) o = (o[p] ??= {}) as Record<string, unknown>;
+  o[parts[parts.length - 1]] = value;
+}
+
+/** The experiment config of one point; its web file is written under dir when web fields are swept. */
+export function pointConfig(cfg: ExperimentConfig, point: Point, dir: string): ExperimentConfig {
+  const c = structuredClone(cfg);
+  c.sweep = {};
+  const web = Object.entries(point.values).filter(([k]) => k.startsWith('web.'));
+  for (const [k, v] of Object.entries(point.values)) if (!k.startsWith('web.')) setPath(c as unknown as Record<string, unknown>, k, v);
+  if (web.length) {
+    const raw = JSON.parse(readFileSync(cfg.web, 'utf8')) as Record<string, unknown>;
+    for (const [k, v] of web) setPath(raw, k.slice(4), v);
+    if ('web.structure.gapMin' in point.values && !('web.structure.gapMax' in point.values)) setPath(raw, 'structure.gapMax', point.values['web.structure.gapMin']);
+    raw.name = `${String(raw.name ?? 'web')}-p${point.index}`;
+    raw._doc = `${cfg.web} at sweep point ${point.index} of ${cfg.name}: ${JSON.stringify(point.values)}`;
+    mkdirSync(join(dir, 'webs'), { recursive: true });
+    c.web = join(dir, 'webs', `p${point.index}.json`);
+    writeFileSync(c.web, `${JSON.stringify(raw, null, 2)}\n`);
+  }
+  return c;
+}
+
+export interface SweepRow {
+  point: number; [param: string]: Value;
+}
+
+export interface SweepData {
+  config: ExperimentConfig;
+  points: (Point & { curves: CurveRow[]; summaries: SummaryRow[] })[];
+  computed: number;
+  wallMs: number;
+}
+
+/** Runs (or resumes) a sweep; onPoint is called after each point is computed or found done. */
+export async function runSweep(cfg: ExperimentConfig, dir: string, opts: RunOptions & { onPoint?: (done: number, total: number, resumed: boolean) => void } = {}): Promise<SweepData> {
+  const t0 = performance.now();
+  const points = gridPoints(cfg.sweep);
+  mkdirSync(join(dir, 'points'), { recursive: true });
+  const out: SweepData['points'] = [];
+  let computed = 0;
+  for (const p of points) {
+    const pc = pointConfig(cfg, p, dir);
+    const key = createHash('sha256').update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(pc.web, 'utf8') })).digest('hex').slice(0, 16);
+    const file = join(dir, 'points', `p${p.index}.json`);
+    let r: PointResult | null = null;
+    if (existsSync(file)) {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as PointResult;
+      if (saved.key === key) r = saved;
+    }
+    const resumed = r !== null;
+    if (!r) {
+      const data = await runExperiment(pc, opts);
+      r = { key, values: p.values, curves: data.curves, summaries: data.summaries };
+      writeFileSync(file, JSON.stringify(r));
+      computed++;
+    }
+    out.push({ ...p, curves: r.curves, summaries: r.summaries });
+    opts.onPoint?.(out.length, points.length, resumed);
+  }
+  return { config: cfg, points: out, computed, wallMs: Math.round(performance.now() - t0) };
+}
+
+const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+export interface PhaseRow { point: number; winner: string; runner_up: string; margin: number; margin_lo: number; margin_hi: number; tie: boolean; [param: string]: Value }
+
+/** sweep.csv rows and phase.csv rows from a sweep's runs. */
+export function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
+  const cfg = d.config;
+  const rows: SweepRow[] = [];
+  const phase: PhaseRow[] = [];
+  const at = (p: SweepData['points'][number], s: string, pages: number): CurveRow[] => p.curves.filter((c) => c.strategy === s && c.pages === pages);
+  const near = (frac: number): number => Math.max(cfg.every, Math.round((frac * cfg.budget) / cfg.every) * cfg.every);
+  for (const p of d.points) {
+    const unit = unitOf(p.summaries);
+    const strategies = seriesOrder(p.summaries.map((s) => s.strategy));
+    const ranked: { s: string; auc: number }[] = [];
+    for (const s of strategies) {
+      const runs = p.summaries.filter((x) => x.strategy === s);
+      const auc = unitCi(runs, (r) => r.recall_auc, unit);
+      const ci = (xs: CurveRow[], k: 'recall' | 'precision'): [number, number, number] => { const m = unitCi(xs, (r) => r[k], unit); return [r4(m.mean), r4(m.lo), r4(m.hi)]; };
+      const [q, ql, qh] = ci(at(p, s, near(0.25)), 'recall');
+      const [h, hl, hh] = ci(at(p, s, near(0.5)), 'recall');
+      const [e, el, eh] = ci(at(p, s, cfg.budget), 'recall');
+      const [pe, pel, peh] = ci(at(p, s, cfg.budget), 'precision');
+      rows.push({
+        point: p.index, ...p.values, strategy: s, units: auc.n, recall_auc: r4(auc.mean), recall_auc_lo: r4(auc.lo), recall_auc_hi: r4(auc.hi),
+        recall_quarter: q, recall_quarter_lo: ql, recall_quarter_hi: qh, recall_half: h, recall_half_lo: hl, recall_half_hi: hh,
+        recall_end: e, recall_end_lo: el, recall_end_hi: eh, precision_end: pe, precision_end_lo: pel, precision_end_hi: peh,
+      });
+      if (s !== ORACLE) ranked.push({ s, auc: auc.mean });
+    }
+    ranked.sort((a, b) => b.auc - a.auc || a.s.localeCompare(b.s));
+    const [w, r] = ranked;
+    const m = r ? pairedCi(p.summaries.filter((x) => x.strategy === w.s), p.summaries.filter((x) => x.strategy === r.s), (x) => x.recall_auc, unit) : { mean: 0, lo: 0, hi: 0, n: 0 };
+    phase.push({ point: p.index, ...p.values, winner: w.s, runner_up: r?.s ?? '', margin: r4(m.mean), margin_lo: r4(m.lo), margin_hi: r4(m.hi), tie: !(m.lo > 0) });
+  }
+  return { rows, phase };
+}
+
+const label = (k: string): string => k.replace(/^web\.structure\./, '').replace(/^web\./, '');
+
+/** The phase figure: the first two parameters as axes, the others as columns of panels. */
+export function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLevelSpec {
+  const [a, b, ...rest] = params;
+  const winners = seriesOrder(phase.map((p) => p.winner));
+  const colours: Record<string, string> = { bfs: '#000000', random: '#E69F00', immediate: '#56B4E9', future: '#009E73', adaptive: '#D55E00' };
+  const extra = ['#0072B2', '#CC79A7', '#F0E442'];
+  const maxMargin = Math.max(1e-9, ...phase.map((p) => p.margin));
+  const values = phase.map((p) => ({
+    x: String(p[a]), y: b ? String(p[b]) : '', panel: rest.map((k) => `${label(k)} ${String(p[k])}`).join(', '),
+    winner: p.winner, strength: 0.35 + 0.65 * Math.min(1, p.margin / maxMargin), mark: p.tie ? '=' : '', margin: p.margin,
+  }));
+  const xs = [...new Set(phase.map((p) => String(p[a])))];
+  const ys = b ? [...new Set(phase.map((p) => String(p[b])))] : [''];
+  const cell = Math.max(24, Math.min(60, Math.floor(240 / Math.max(xs.length, 1))));
+  const layer = {
+    width: cell * xs.length,
+    height: cell * ys.length,
+    layer: [
+      {
+        mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
+        encoding: {
+          x: { field: 'x', type: 'ordinal', sort: xs, title: label(a), axis: { labelAngle: 0 } },
+          y: { field: 'y', type: 'ordinal', sort: ys, title: b ? label(b) : null },
+          color: { field: 'winner', type: 'nominal', title: 'winner (recall AUC)', scale: { domain: winners, range: winners.map((w, i) => colours[w] ?? extra[i % extra.length]) } },
+          opacity: { field: 'strength', type: 'quantitative', scale: { domain: [0, 1], range: [0, 1] }, legend: null },
+        },
+      },
+      { mark: { type: 'text', fontSize: 12, color: 'white' }, encoding: { x: { field: 'x', type: 'ordinal', sort: xs }, y: { field: 'y', type: 'ordinal', sort: ys }, text: { field: 'mark' } } },
+    ],
+  };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    data: { values },
+    ...(rest.length ? { facet: { column: { field: 'panel', type: 'nominal', title: null } }, spec: layer } : layer),
+    config: (() => { const t = themeConfig(2); return { ...t, axis: { ...(t.axis as object), grid: false } }; })(),
+  } as TopLevelSpec;
+}
+
+/** Writes sweep.csv, phase.csv, fig-phase and report.md. */
+export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ files: string[]; phase: PhaseRow[] }> {
+  const files: string[] = [];
+  const put = (name: string, content: string | Buffer): void => { writeFileSync(join(dir, name), content); files.push(name); };
+  const { rows, phase } = sweepTables(d);
+  const params = Object.keys(d.config.sweep);
+  put('sweep.csv', stringify(rows as Record<string, unknown>[], { header: true, columns: Object.keys(rows[0] ?? {}) }));
+  put('phase.csv', stringify(phase as Record<string, unknown>[], { header: true, columns: ['point', ...params, 'winner', 'runner_up', 'margin', 'margin_lo', 'margin_hi', 'tie'], cast: { boolean: (b) => String(b) } }));
+  const columns = params.length > 2 ? 2 : 1;
+  await writeFigure(put, 'fig-phase', phaseSpec(phase, params), columns);
+  const cfg = d.config;
+  const runs = d.points[0]?.summaries ?? [];
+  const method = ciMethod(unitOf(runs), new Set(runs.map((r) => (unitOf(runs) === 'seed' ? String(r.seed) : r.site))).size);
+  const L = [
+    `# ${cfg.name}: ${cfg.description || 'sweep'}`, '',
+    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points (${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: the highest mean recall AUC; margin: its paired difference to the runner-up (${method}); a margin whose CI contains 0 is a tie (=).`, '',
+    '![phase](fig-phase.png)', '',
+    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin, "=" = tie with the runner-up. Also .svg and .pdf.*`, '',
+    `| point | ${params.map(label).join(' | ')} | winner | runner-up | margin in recall AUC [95% CI] |`, `|${'---|'.repeat(params.length + 4)}`,
+    ...phase.map((p) => `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}] |`),
+    '', `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`, '',
+  ];
+  put('report.md', L.join('\n'));
+  return { files, phase };
+}

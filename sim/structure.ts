@@ -1,0 +1,225 @@
+/**
+ * Structural diagnostics of the departments: the properties that decide a focused-crawling race
+ * before it starts, measured on the generated graph, so that a report can say what its result
+ * rests on (printed by sim:stats and by every focused report on a synthetic web).
+ *
+ * - gaps: for every ordered pair of research communities (groups) of a site, the fewest
+ *   off-topic pages a crawler must fetch to get from one to the other (BFS from every page of
+ *   the source community, an off-topic page costing 1; another community ends the path);
+ * - where relevant documents are linked from: share of HTML pages with a direct link to one,
+ *   share of links to them that come from outside the document's community;
+ * - conventions across sites: Jaccard similarity of the sites' URL templates (paths with logins,
+ *   numbers and slugs abstracted) and total-variation distance of the anchor words on links to
+ *   relevant documents and to the pages that list them;
+ * - the transfer leak: the best simple URL rule (a directory name and a file type) for telling
+ *   links to relevant documents, chosen by F1 on the other sites, scored on the held-out one.
+ *   1.0 / 1.0 means a classifier trained elsewhere knows this site's relevant links by their URLs.
+ */
+import type { Renderer } from './content.ts';
+import { Anchor, type Web } from './web.ts';
+
+export interface SiteStructure {
+  host: string;
+  groups: number;
+  /** Ordered pairs of research communities by fewest off-topic pages between them ("none": unreachable). */
+  gapHistogram: Record<string, number>;
+  gapMin: number | null;
+  /** Share of HTML pages with a direct link to a relevant document. */
+  directLinkShare: number;
+  /** Share of links to relevant documents whose source is outside the document's community. */
+  relevantLinksFromOutside: number;
+  /** The held-out site's score of the best URL rule learnt on the other sites. */
+  transferRule: string;
+  transferPrecision: number;
+  transferRecall: number;
+}
+
+export interface StructureStats {
+  sites: SiteStructure[];
+  /** Over every site: the gap histogram and its minimum. */
+  gapHistogram: Record<string, number>;
+  gapMin: number | null;
+  /** Mean over pairs of sites. */
+  templateJaccard: number;
+  anchorDistance: number;
+  transferPrecision: number;
+  transferRecall: number;
+}
+
+const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
+
+/** Fewest off-topic pages from each research community of a site to every other. */
+function communityGaps(web: Web, first: number, count: number): { groups: number; gaps: (number | null)[] } {
+  const topical = web.communities.map((c) => c.topical);
+  const comms = new Set<number>();
+  for (let id = first; id < first + count; id++) if (topical[web.community[id]]) comms.add(web.community[id]);
+  const list = [...comms].sort((a, b) => a - b);
+  const gaps: (number | null)[] = [];
+  const dist = new Int32Array(count);
+  const queue = new Int32Array(count);
+  for (const a of list) {
+    // every page of community a is a source at 0; an off-topic page costs 1; BFS order keeps
+    // distances non-decreasing, and another research community ends a path
+    dist.fill(-1);
+    const best = new Map<number, number>();
+    let head = 0;
+    let tail = 0;
+    for (let id = first; id < first + count; id++) if (web.community[id] === a) { dist[id - first] = 0; queue[tail++] = id; }
+    while (head < tail) {
+      const u = queue[head++];
+      const du = dist[u - first];
+      for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+        const v = web.outTarget[e];
+        if (v < first || v >= first + count) continue;
+        const cv = web.community[v];
+        if (cv === a) continue;
+        if (topical[cv]) {
+          if (!best.has(cv) || best.get(cv)! > du) best.set(cv, du);
+        } else if (dist[v - first] < 0) {
+          dist[v - first] = du + 1;
+          queue[tail++] = v;
+        }
+      }
+    }
+    for (const b of list) if (b !== a) gaps.push(best.get(b) ?? null);
+  }
+  return { groups: list.length, gaps };
+}
+
+/** A path abstracted to its template: logins, numbers and slugged names replaced. */
+export function template(path: string): string {
+  return path
+    .replace(/[a-z]+\d+(?=\/|$)/g, 'LOGIN')
+    .replace(/[a-z0-9-]+-\d+(\.[a-z]+)?$/, 'X$1')
+    .replace(/[a-z0-9-]+-\d+\//g, 'X/')
+    .replace(/\d+/g, '#');
+}
+
+interface Rule { dir: string; ext: string }
+const EXTS = ['pdf', 'ps', 'doc', '*'];
+const extOf = (path: string): string => /\.([a-z]+)$/.exec(path)?.[1] ?? '';
+const dirsOf = (path: string): string[] => path.split('/').slice(1, -1).filter((s) => s && !/\d/.test(s));
+const matches = (r: Rule, path: string, ext: string): boolean =>
+  (r.dir === '*' || dirsOf(path).includes(r.dir)) && (r.ext === '*' || r.ext === ext || (r.ext === 'doc' && (ext === 'pdf' || ext === 'ps')));
+
+/** Every in-site link target of a site, once: its path and whether it is relevant. */
+function targetsOf(web: Web, renderer: Renderer, first: number, count: number): { path: string; relevant: boolean }[] {
+  const seen = new Set<number>();
+  for (let u = first; u < first + count; u++) for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+    const v = web.outTarget[e];
+    if (v >= first && v < first + count) seen.add(v);
+  }
+  return [...seen].sort((a, b) => a - b).map((v) => ({ path: renderer.path(v), relevant: web.isRelevant(v) }));
+}
+
+function score(r: Rule, xs: readonly { path: string; relevant: boolean }[]): { p: number; r: number; f1: number } {
+  let tp = 0, fp = 0, fn = 0;
+  for (const x of xs) {
+    const m = matches(r, x.path, extOf(x.path));
+    if (m && x.relevant) tp++;
+    else if (m) fp++;
+    else if (x.relevant) fn++;
+  }
+  const p = tp + fp ? tp / (tp + fp) : 0;
+  const rc = tp + fn ? tp / (tp + fn) : 0;
+  return { p, r: rc, f1: p + rc ? (2 * p * rc) / (p + rc) : 0 };
+}
+
+/** Anchor words of links to relevant documents and to the pages that link to them, as a distribution. */
+function anchorMix(web: Web, renderer: Renderer, first: number, count: number): Map<string, number> {
+  const listsRelevant = new Uint8Array(count);
+  for (let u = first; u < first + count; u++) for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+    const v = web.outTarget[e];
+    if (v >= 0 && web.isRelevant(v)) { listsRelevant[u - first] = 1; break; }
+  }
+  const mix = new Map<string, number>();
+  let total = 0;
+  for (let u = first; u < first + count; u++) for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+    const v = web.outTarget[e];
+    if (v < first || v >= first + count || !(web.isRelevant(v) || listsRelevant[v - first])) continue;
+    const f = web.outFlags[e];
+    // a title anchor is the target's own title: its class, not its words, is the convention
+    const word = (f & 7) === Anchor.Title ? '(title)' : renderer.anchorText(u, e, v, f).toLowerCase();
+    mix.set(word, (mix.get(word) ?? 0) + 1);
+    total++;
+  }
+  for (const [k, x] of mix) mix.set(k, x / Math.max(1, total));
+  return mix;
+}
+
+export function structureStats(web: Web, renderer: Renderer): StructureStats {
+  const depts = web.sites.filter((s) => s.kind === 'department');
+  const targets = depts.map((s) => targetsOf(web, renderer, s.first, s.count));
+  const templates = depts.map((s) => {
+    const t = new Set<string>();
+    for (let id = s.first; id < s.first + s.count; id++) t.add(`${web.kind[id]}:${template(renderer.path(id))}`);
+    return t;
+  });
+  const mixes = depts.map((s) => anchorMix(web, renderer, s.first, s.count));
+  const hist: Record<string, number> = {};
+  const sites: SiteStructure[] = depts.map((s, i) => {
+    const { groups, gaps } = communityGaps(web, s.first, s.count);
+    const h: Record<string, number> = {};
+    for (const g of gaps) { const k = g === null ? 'none' : String(g); h[k] = (h[k] ?? 0) + 1; hist[k] = (hist[k] ?? 0) + 1; }
+    const finite = gaps.filter((g): g is number => g !== null);
+    let html = 0, direct = 0, toRel = 0, outside = 0;
+    for (let u = s.first; u < s.first + s.count; u++) {
+      let has = false;
+      for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+        const v = web.outTarget[e];
+        if (v < s.first || v >= s.first + s.count || !web.isRelevant(v)) continue;
+        has = true;
+        toRel++;
+        if (web.community[u] !== web.community[v]) outside++;
+      }
+      if (web.isHtml(u)) { html++; if (has) direct++; }
+    }
+    // the transfer leak: best rule on the other sites, scored here
+    const train = targets.filter((_, j) => j !== i).flat();
+    const dirs = new Set<string>(['*']);
+    for (const x of train) if (x.relevant) for (const d of dirsOf(x.path)) dirs.add(d);
+    let best: { rule: Rule; f1: number } = { rule: { dir: '*', ext: '*' }, f1: -1 };
+    for (const dir of [...dirs].sort()) for (const ext of EXTS) {
+      const f1 = train.length ? score({ dir, ext }, train).f1 : 0;
+      if (f1 > best.f1) best = { rule: { dir, ext }, f1 };
+    }
+    const held = score(best.rule, targets[i]);
+    return {
+      host: s.host, groups, gapHistogram: h, gapMin: finite.length ? Math.min(...finite) : null,
+      directLinkShare: round(direct / Math.max(1, html)), relevantLinksFromOutside: round(outside / Math.max(1, toRel)),
+      transferRule: `${best.rule.dir === '*' ? 'any folder' : `folder "${best.rule.dir}"`}, ${best.rule.ext === 'doc' ? '.pdf or .ps' : best.rule.ext === '*' ? 'any type' : `.${best.rule.ext}`}`,
+      transferPrecision: round(held.p), transferRecall: round(held.r),
+    };
+  });
+  let jac = 0, tv = 0, pairs = 0;
+  for (let i = 0; i < depts.length; i++) for (let j = i + 1; j < depts.length; j++) {
+    const a = templates[i], b = templates[j];
+    let inter = 0;
+    for (const t of a) if (b.has(t)) inter++;
+    jac += inter / Math.max(1, a.size + b.size - inter);
+    let d = 0;
+    for (const k of new Set([...mixes[i].keys(), ...mixes[j].keys()])) d += Math.abs((mixes[i].get(k) ?? 0) - (mixes[j].get(k) ?? 0));
+    tv += d / 2;
+    pairs++;
+  }
+  const finite = sites.map((s) => s.gapMin).filter((g): g is number => g !== null);
+  const mean = (k: 'transferPrecision' | 'transferRecall'): number => round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
+  return {
+    sites, gapHistogram: hist, gapMin: finite.length ? Math.min(...finite) : null,
+    templateJaccard: round(pairs ? jac / pairs : 1), anchorDistance: round(pairs ? tv / pairs : 0),
+    transferPrecision: mean('transferPrecision'), transferRecall: mean('transferRecall'),
+  };
+}
+
+/** Lines for sim:stats and reports. */
+export function formatStructure(s: StructureStats): string[] {
+  const hist = (h: Record<string, number>): string => Object.entries(h).sort(([a], [b]) => (a === 'none' ? 1 : b === 'none' ? -1 : Number(a) - Number(b))).map(([k, v]) => `${k}:${v}`).join(' ');
+  return [
+    `off-topic pages between research communities (ordered pairs): ${hist(s.gapHistogram)}; fewest ${s.gapMin ?? 'n/a'}`,
+    `conventions across departments: URL templates Jaccard ${s.templateJaccard}, anchor words on links to relevant documents and their lists, total-variation distance ${s.anchorDistance}`,
+    `transfer leak (best URL rule from the other departments): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
+    '',
+    'department                 groups  gap pairs (hops:count)        fewest  direct-link share  links from outside  transfer rule (precision / recall)',
+    ...s.sites.map((d) => `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)}  ${d.transferRule} (${d.transferPrecision} / ${d.transferRecall})`),
+  ];
+}
