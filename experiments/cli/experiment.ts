@@ -106,8 +106,8 @@ const out = (v.out as string | undefined) ?? (basename(name) === 'config.json' ?
 if (Object.keys(cfg.sweep).length) {
   const points = gridPoints(cfg.sweep).length;
   process.stderr.write(`sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)\n`);
-  const bar = progress(points, 'sweep points', '{bar} {value}/{total} {label}');
-  const data = await runSweep(cfg, out, { workers, cacheDir: v['no-cache'] ? null : '.cache/models', onPoint: (d, _t, resumed) => bar.update(d, { label: resumed ? '(resumed)' : '' }) }).catch((e: Error) => {
+  const bar = progress(points, 'sweep points', '{bar} {value}/{total} {label} {last}');
+  const data = await runSweep(cfg, out, { workers, cacheDir: v['no-cache'] ? null : '.cache/models', onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }) }).catch((e: Error) => {
     bar.stop();
     fail(e.message.split('\n')[0]);
   });
