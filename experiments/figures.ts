@@ -66,9 +66,14 @@ export function seriesOrder(names: Iterable<string>): string[] {
   return [...new Set(names)].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
 }
 
-function seriesScales(series: readonly string[]): { colour: { domain: string[]; range: string[] }; dash: { domain: string[]; range: number[][] } } {
+/** The house colour of each series (Okabe-Ito; series without one of their own take the spare ones in turn). */
+export function seriesColours(series: readonly string[]): string[] {
   let extra = 0;
-  const colours = series.map((s) => COLOURS[s] ?? EXTRA[extra++ % EXTRA.length]);
+  return series.map((s) => COLOURS[s] ?? EXTRA[extra++ % EXTRA.length]);
+}
+
+function seriesScales(series: readonly string[]): { colour: { domain: string[]; range: string[] }; dash: { domain: string[]; range: number[][] } } {
+  const colours = seriesColours(series);
   const dashes = series.map((s, i) => DASHES[ORDER.includes(s) ? ORDER.indexOf(s) : i % DASHES.length]);
   return { colour: { domain: [...series], range: colours }, dash: { domain: [...series], range: dashes } };
 }

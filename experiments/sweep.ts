@@ -13,7 +13,8 @@
  *   budget, precision at the budget, each with its CI at the seed level), phase.csv (winner,
  *   runner-up, the paired margin in recall AUC and its CI; a CI containing 0 is a tie), and
  *   fig-phase (.svg, .png, .pdf): the grid of the first two parameters (columns of panels for
- *   the others), each cell coloured by the winner, lighter the smaller the margin, "=" on ties.
+ *   the others), each cell coloured by the winner, lighter the smaller the margin, with the
+ *   margin and the runner-up written in it ("=" on ties).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import type { ExperimentConfig } from './config.ts';
-import { seriesOrder, themeConfig, writeFigure } from './figures.ts';
+import { seriesColours, seriesOrder, themeConfig, writeFigure } from './figures.ts';
 import { ORACLE, type CurveRow, type SummaryRow } from './run-one.ts';
 import { runExperiment, type RunOptions } from './runner.ts';
 import { ciMethod, pairedCi, unitCi, unitOf } from './stats.ts';
@@ -147,16 +148,15 @@ const label = (k: string): string => k.replace(/^web\.structure\./, '').replace(
 export function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLevelSpec {
   const [a, b, ...rest] = params;
   const winners = seriesOrder(phase.map((p) => p.winner));
-  const colours: Record<string, string> = { bfs: '#000000', random: '#E69F00', immediate: '#56B4E9', future: '#009E73', adaptive: '#D55E00' };
-  const extra = ['#0072B2', '#CC79A7', '#F0E442'];
   const maxMargin = Math.max(1e-9, ...phase.map((p) => p.margin));
   const values = phase.map((p) => ({
     x: String(p[a]), y: b ? String(p[b]) : '', panel: rest.map((k) => `${label(k)} ${String(p[k])}`).join(', '),
-    winner: p.winner, strength: 0.35 + 0.65 * Math.min(1, p.margin / maxMargin), mark: p.tie ? '=' : '', margin: p.margin,
+    winner: p.winner, strength: 0.35 + 0.65 * Math.min(1, p.margin / maxMargin), margin: p.margin,
+    mark: `${p.tie ? "= " : ""}+${p.margin.toFixed(2)}\n${p.runner_up}`,
   }));
   const xs = [...new Set(phase.map((p) => String(p[a])))];
   const ys = b ? [...new Set(phase.map((p) => String(p[b])))] : [''];
-  const cell = Math.max(24, Math.min(60, Math.floor(240 / Math.max(xs.length, 1))));
+  const cell = Math.max(40, Math.min(80, Math.floor(240 / Math.max(xs.length, 1))));
   const layer = {
     width: cell * xs.length,
     height: cell * ys.length,
@@ -166,11 +166,11 @@ export function phaseSpec(phase: readonly PhaseRow[], params: readonly string[])
         encoding: {
           x: { field: 'x', type: 'ordinal', sort: xs, title: label(a), axis: { labelAngle: 0 } },
           y: { field: 'y', type: 'ordinal', sort: ys, title: b ? label(b) : null },
-          color: { field: 'winner', type: 'nominal', title: 'winner (recall AUC)', scale: { domain: winners, range: winners.map((w, i) => colours[w] ?? extra[i % extra.length]) } },
+          color: { field: 'winner', type: 'nominal', title: 'winner (recall AUC)', scale: { domain: winners, range: seriesColours(winners) } },
           opacity: { field: 'strength', type: 'quantitative', scale: { domain: [0, 1], range: [0, 1] }, legend: null },
         },
       },
-      { mark: { type: 'text', fontSize: 12, color: 'white' }, encoding: { x: { field: 'x', type: 'ordinal', sort: xs }, y: { field: 'y', type: 'ordinal', sort: ys }, text: { field: 'mark' } } },
+      { mark: { type: 'text', fontSize: 10, color: 'white', lineBreak: '\n', fontWeight: 'bold' }, encoding: { x: { field: 'x', type: 'ordinal', sort: xs }, y: { field: 'y', type: 'ordinal', sort: ys }, text: { field: 'mark' } } },
     ],
   };
   return {
@@ -198,7 +198,7 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
     `# ${cfg.name}: ${cfg.description || 'sweep'}`, '',
     `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points (${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: the highest mean recall AUC; margin: its paired difference to the runner-up (${method}); a margin whose CI contains 0 is a tie (=).`, '',
     '![phase](fig-phase.png)', '',
-    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin, "=" = tie with the runner-up. Also .svg and .pdf.*`, '',
+    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin; in each cell the margin in recall AUC over the runner-up, named below it ("=": a tie). Also .svg and .pdf.*`, '',
     `| point | ${params.map(label).join(' | ')} | winner | runner-up | margin in recall AUC [95% CI] |`, `|${'---|'.repeat(params.length + 4)}`,
     ...phase.map((p) => `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}] |`),
     '', `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`, '',
