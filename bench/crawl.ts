@@ -12,7 +12,7 @@ import { Web } from '../sim/web.ts';
 import { startSimProcess } from './simproc.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
 import { DEFAULT_FUTURE } from '../crawler/focused/training.ts';
-import { sitePages, TrainingData } from '../experiments/training.ts';
+import { sitePages, TrainingData, webKey } from '../experiments/training.ts';
 import { makeStrategy } from '../experiments/strategies.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
@@ -112,7 +112,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // three departments (training time not counted)
     const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
     const keywords = loadKeywords();
-    const models = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(hosts[0], keywords, '.cache/models', 'bench');
+    const models = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(hosts[0], keywords, '.cache/models', `bench:${webKey(web)}`);
     console.log('  per strategy (same web, same server):');
     let bfsRate = 0;
     for (const name of ['bfs', 'random', 'immediate', 'future', 'adaptive']) {

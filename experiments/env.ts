@@ -20,7 +20,7 @@ import { KIND_NAMES, Web } from '../sim/web.ts';
 import { structureStats, type StructureStats } from '../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from './oracle.ts';
-import { sitePages, TrainingData } from './training.ts';
+import { sitePages, TrainingData, webKey } from './training.ts';
 
 export interface Env {
   port: number;
@@ -65,7 +65,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
     scopeOf: () => [],
     graphOf: (site) => simGraph(web, site, isTarget),
     training: new TrainingData((h) => sitePages(web, h, isTarget), hosts, cfg.future),
-    cacheKey: createHash('sha256').update(readFileSync(cfg.web)).digest('hex').slice(0, 16) + `:${seed}:${[...kinds].join('+')}`,
+    cacheKey: `${webKey(web)}:${seed}:${[...kinds].join('+')}`,
     structure: () => (structure ??= structureStats(web, truth.renderer)),
     reset: () => server.reset(),
     audit: () => server.audit(),

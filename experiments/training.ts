@@ -30,6 +30,16 @@ const TRAINING_CODE = (() => {
   return h.digest('hex').slice(0, 12);
 })();
 
+/**
+ * Identifies a generated web for the model cache: its resolved config (defaults included) and
+ * the code that generates and renders it, so a change of either never reuses a stale model.
+ */
+export function webKey(web: Web): string {
+  const h = createHash('sha256').update(JSON.stringify(web.config));
+  for (const f of ['web.ts', 'content.ts', 'conventions.ts', 'config.ts', 'vocab.ts', 'rng.ts']) h.update(readFileSync(new URL(`../sim/${f}`, import.meta.url)));
+  return h.digest('hex').slice(0, 16);
+}
+
 export function sitePages(web: Web, host: string, isTarget = (id: number): boolean => web.isRelevant(id), renderer = new Renderer(web)): LabelledPage[] {
   const site = web.siteByHost(host);
   if (!site) throw new Error(`no site ${host}`);

@@ -10,6 +10,7 @@ import { resolveConfig } from '../sim/config.ts';
 import { Renderer } from '../sim/content.ts';
 import { structureStats, template } from '../sim/structure.ts';
 import { Web } from '../sim/web.ts';
+import { webKey } from '../experiments/training.ts';
 
 /** small.json with structure overrides. */
 function small(structure: Record<string, unknown>): Web {
@@ -77,5 +78,12 @@ describe('knobs at the former template reproduce the former web', () => {
       }
       expect(h.digest('hex'), file).toBe(hash);
     }
+  });
+});
+
+describe('the model cache', () => {
+  it('keys a web by its resolved config, so a changed default never reuses a model of the former web', () => {
+    expect(webKey(small({ conventions: 0 }))).not.toBe(webKey(small({ conventions: 1 })));
+    expect(webKey(small({}))).toBe(webKey(small({})));
   });
 });

@@ -167,12 +167,12 @@ if (v.web) {
     const mode: RelevanceMode = relevance ?? (kinds.join() === 'paper' ? 'paper' : 'learned');
     const heldOut = heldOutSite(w.departmentHosts);
     const isTarget = (id: number): boolean => kinds.includes(KIND_NAMES[w.web.kind[id]].toLowerCase());
-    const { TrainingData, sitePages } = await import('../training.ts');
+    const { TrainingData, sitePages, webKey } = await import('../training.ts');
     const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
     const others = w.departmentHosts.filter((h) => h !== heldOut);
     process.stderr.write(`training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`);
     const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE)
-      .models(heldOut, loadKeywords(), '.cache/models', `${v.web}:${webSeed}:${kinds.join('+')}`, undefined, mode);
+      .models(heldOut, loadKeywords(), '.cache/models', `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`, undefined, mode);
     models = () => m;
     judge = () => new RelevanceJudge(mode, m.pages);
   } else {
@@ -219,6 +219,7 @@ if (processes !== undefined || v.redis) {
   if (values.deterministic) fail('--deterministic: a distributed crawl has no global order');
   const { runDistributedCli } = await import('../distributed/cli.ts');
   if (v.replay) fail('--replay is not supported in distributed crawls yet');
+  if (v.target || v.relevance) fail('--target and --relevance are not supported in distributed crawls yet (processes train for research papers)');
   const models = v.web && (strategyName === 'future' || strategyName === 'adaptive')
     ? { web: v.web, seed: int('web-seed', v['web-seed'], 0) ?? 1, heldOut: new URL(settings.seeds![0]).host, cacheDir: '.cache/models' }
     : undefined;

@@ -10,7 +10,7 @@ import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { DEFAULT_FUTURE } from '../../crawler/focused/training.ts';
 import { ConfigError, loadConfig } from '../../sim/config.ts';
 import { Web } from '../../sim/web.ts';
-import { sitePages, TrainingData } from '../training.ts';
+import { sitePages, TrainingData, webKey } from '../training.ts';
 
 const USAGE = `Usage: npm run model -- [--web data/webs/paper.json] [--seed 1] [--site HOST] [--top 15] [--json]\n`;
 const v: Record<string, string | boolean | undefined> = parseOrFail({ options: { web: { type: 'string' }, seed: { type: 'string' }, site: { type: 'string' }, top: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }).values;
@@ -26,7 +26,7 @@ const web = new Web(config, seed);
 const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
 const site = (v.site as string) ?? hosts[0];
 if (!hosts.includes(site)) fail(`--site: "${site}" is not a department of ${file} (${hosts.join(', ')})`);
-const m = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(site, loadKeywords(), '.cache/models', `${file}:${seed}`);
+const m = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(site, loadKeywords(), '.cache/models', `${webKey(web)}:${seed}`);
 const words = m.future.topWords(top);
 if (v.json) {
   process.stdout.write(`${JSON.stringify({ site, trainedOn: hosts.filter((h) => h !== site), bins: m.future.bins, calibration: m.calibration, words }, null, 2)}\n`);

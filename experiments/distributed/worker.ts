@@ -25,11 +25,11 @@ if (input.models) {
   const { models: src } = input;
   const { loadConfig } = await import('../../sim/config.ts');
   const { Web } = await import('../../sim/web.ts');
-  const { TrainingData, sitePages } = await import('../training.ts');
+  const { TrainingData, sitePages, webKey } = await import('../training.ts');
   const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
   const web = new Web(loadConfig(src.web), src.seed);
   const depts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
-  const m = new TrainingData((h) => sitePages(web, h), depts, DEFAULT_FUTURE).models(src.heldOut, keywords!, src.cacheDir, `${src.web}:${src.seed}`);
+  const m = new TrainingData((h) => sitePages(web, h), depts, DEFAULT_FUTURE).models(src.heldOut, keywords!, src.cacheDir, `${webKey(web)}:${src.seed}:paper`);
   models = () => m;
 }
 const fetched: WorkerOutput['fetched'] = [];
