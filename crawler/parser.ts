@@ -6,6 +6,7 @@
  * extracts text from the synthetic .pdf/.ps formats (documented in sim/content.ts; plain text
  * lines after the header, or PostScript "(text) show" strings).
  */
+import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import { normalizeUrl, type NormalizeOptions } from './url.ts';
@@ -183,9 +184,23 @@ function doc(kind: DocKind, title: string, text: string): ParsedPage {
 }
 
 /** Parses any response body by its media type (and, for unknown types, by its first bytes). */
-export function parseBody(body: Buffer, contentTypeHeader: string | undefined, pageUrl: string, norm: NormalizeOptions, aroundWords: number): ParsedPage {
+/** Most bytes a gzipped document may expand to (a gzip bomb is cut, not followed). */
+export const MAX_GUNZIP_BYTES = 8 * 1024 * 1024;
+
+export function parseBody(body: Buffer, contentTypeHeader: string | undefined, pageUrl: string, norm: NormalizeOptions, aroundWords: number, gunzipped = false): ParsedPage {
   const { mime, charset } = contentTypeOf(contentTypeHeader);
   const head = body.subarray(0, 16).toString('latin1');
+  // a gzipped file (.ps.gz as departments served papers): the document inside, its type sniffed;
+  // one level only (a gzip quine decompresses to itself)
+  if (!gunzipped && (mime === 'application/gzip' || mime === 'application/x-gzip' || (head.charCodeAt(0) === 0x1f && head.charCodeAt(1) === 0x8b && !mime.startsWith('text/')))) {
+    let inner: Buffer;
+    try {
+      inner = gunzipSync(body, { maxOutputLength: MAX_GUNZIP_BYTES });
+    } catch {
+      return { kind: 'other', title: '', headings: [], text: '', links: [], noindex: false, nofollow: false, charset: '' };
+    }
+    return parseBody(inner, undefined, pageUrl, norm, aroundWords, true);
+  }
   if (mime === 'application/pdf' || (!mime && head.startsWith('%PDF-'))) return parsePdf(body);
   if (mime === 'application/postscript' || (!mime && head.startsWith('%!PS'))) return parsePs(body);
   if (mime === 'text/html' || mime === 'application/xhtml+xml' || (!mime && /^\s*</.test(head))) {

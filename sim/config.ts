@@ -74,6 +74,13 @@ export interface WebConfig {
      * trained on three departments knows the fourth perfectly.
      */
     conventions: number;
+    /**
+     * Share of departments that draw their own document forms (sim/conventions.ts DOC_FORMS:
+     * gzipped PostScript, HTML abstract pages in front of the files); 0 = none, the former
+     * template. Default 0, a condition: kept off so the calibrated web stays as measured; a sweep
+     * dials it.
+     */
+    documentForms: number;
     /** Where relevant documents are linked from, besides their owner's publication list. */
     papersFrom: {
       /** Share of a faculty member's papers also linked from the home page ("selected papers"). */
@@ -219,6 +226,7 @@ export const DEFAULTS: WebConfig = {
     gapMax: 3,
     directGroupShare: 0.3,
     conventions: 1,
+    documentForms: 0,
     papersFrom: { ownerHomeShare: 0.15, groupList: true, projectLinks: 4, extraWeight: 0.1 },
     bypass: { navBar: true, peopleDirectory: true, extraLinks: true },
     lecturesMin: 5,
@@ -349,6 +357,7 @@ export function validate(c: WebConfig): WebConfig {
   num(s.gapMax, 'structure.gapMax', s.gapMin, 20, true);
   num(s.directGroupShare, 'structure.directGroupShare', 0, 1);
   num(s.conventions, 'structure.conventions', 0, 1);
+  num(s.documentForms, 'structure.documentForms', 0, 1);
   num(s.papersFrom.ownerHomeShare, 'structure.papersFrom.ownerHomeShare', 0, 1);
   if (typeof s.papersFrom.groupList !== 'boolean') throw new ConfigError('structure.papersFrom.groupList: expected true or false');
   num(s.papersFrom.projectLinks, 'structure.papersFrom.projectLinks', 0, 50, true);

@@ -9,6 +9,7 @@
  *        References list; non-paper PDFs (syllabi, forms) carry Title and body text only.
  *   PS:  "%!PS-Adobe-3.0", "%%Title: ...", then one "(text) show" line per text line, "showpage".
  */
+import { gzipSync } from 'node:zlib';
 import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
 import { Anchor, Kind, LinkFlag, SECTIONS, Target, type Web } from './web.ts';
 import { GROUP_DIRS, HOME_DIRS, PAPER_ANCHORS, PAPER_DIRS, PUBLIST_FILES, PUBLIST_HEADINGS, PUBLIST_TITLES, type Conventions } from './conventions.ts';
@@ -122,6 +123,7 @@ export class Renderer {
       case Kind.Form: return `${words(1)} Form`;
       case Kind.BgHome: return `${cap(site.name)}`;
       case Kind.Image: return `Photo ${words(1)}`;
+      case Kind.Abstract: return `Abstract: ${this.title(w.aux[id])}`;
       default: return words(r.range(2, 5));
     }
   }
@@ -155,8 +157,9 @@ export class Renderer {
       case Kind.Group: return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
       case Kind.Project: return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
       case Kind.Publist: return w.kind[owner] === Kind.Group ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/publications-${local}.html` : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
+      case Kind.Abstract: return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
       case Kind.Paper: {
-        const ext = w.aux[id] === 1 ? 'ps' : 'pdf';
+        const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
         return owner === id ? `/papers/${first()}-${local}.${ext}` : `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/${first()}-${local}.${ext}`;
       }
       case Kind.Course: return `/courses/cs${this.courseNumber(id)}-${local}/`;
@@ -183,7 +186,7 @@ export class Renderer {
     if (path === '/') return site.first;
     const sec = site.sections.get(path);
     if (sec !== undefined) return sec;
-    const m = /(\d+)(?:\/|\.html|\.pdf|\.ps|\.jpg)$/.exec(path);
+    const m = /(\d+)(?:\/|\.html|\.pdf|\.ps|\.ps\.gz|\.jpg)$/.exec(path);
     if (!m) return -1;
     const local = Number(m[1]);
     if (!(local < site.count)) return -1;
@@ -256,7 +259,12 @@ export class Renderer {
     }
     if (a === Anchor.Papers) { const own = PAPER_ANCHORS[this.conv(src).paperAnchors] ?? g.papers; return own[h % own.length]; }
     if (a === Anchor.Research) return g.research[h % g.research.length];
-    if (a === Anchor.Misc) return target >= 0 && w.kind[target] === Kind.Syllabus ? 'syllabus' : g.misc[h % g.misc.length];
+    if (a === Anchor.Misc) {
+      if (target >= 0 && w.kind[target] === Kind.Syllabus) return 'syllabus';
+      // an abstract page's link to its file names the file's type
+      if (target >= 0 && w.kind[target] === Kind.Paper) return w.aux[target] === 2 ? 'gzipped PostScript' : w.aux[target] === 1 ? 'PostScript' : 'PDF';
+      return g.misc[h % g.misc.length];
+    }
     if (a === Anchor.People) {
       if (target >= 0 && (w.kind[target] === Kind.Faculty || w.kind[target] === Kind.Student)) {
         const n = this.name(target);
@@ -373,6 +381,11 @@ export class Renderer {
     const sections = ['Introduction', 'Related Work', 'Approach', 'Evaluation', 'Conclusion'].map((s, i) => `${i + 1} ${s}\n${this.mixture(r, id, r.range(40, 90), 0.5)}`);
     const refs = Array.from({ length: r.range(4, 10) }, (_, i) => `[${i + 1}] ${this.topicWords(r, w.topic[id], r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`);
     const lines = [`Title: ${this.title(id)}`, `Authors: ${authors}`, `Abstract: ${abstract}`, `Keywords: ${keywords}`, ...sections, 'References', ...refs];
+    if (w.aux[id] === 2) {
+      // gzipped PostScript, as departments served it; gzip output is deterministic (no timestamp)
+      const ps = this.ps(this.title(id), lines);
+      return { status: 200, contentType: 'application/gzip', body: gzipSync(Buffer.from(ps.body as string, 'utf8')) };
+    }
     return w.aux[id] === 1 ? this.ps(this.title(id), lines) : this.pdf(lines);
   }
 

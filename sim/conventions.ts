@@ -59,3 +59,19 @@ export function drawConventions(seed: number, host: string, heterogeneity: numbe
   }
   return out;
 }
+
+/**
+ * Document forms of a department's papers (a pool of its own, drawn with probability
+ * structure.documentForms from the generator "docforms:SEED:HOST", so it moves nothing else):
+ * the share of PostScript papers served gzipped (.ps.gz, application/gzip) and the share of
+ * papers whose owner's publication list links an HTML abstract page, which links the file.
+ * Entry 0: neither, the former template.
+ */
+export const DOC_FORMS: readonly { gzip: number; abstract: number }[] = [{ gzip: 0, abstract: 0 }, { gzip: 0.8, abstract: 0 }, { gzip: 0, abstract: 0.7 }, { gzip: 0.5, abstract: 0.5 }];
+
+export function drawDocForms(seed: number, host: string, share: number): number {
+  const r = makeRng(`docforms:${seed}:${host}`);
+  const own = r.next() < share;
+  const pick = r.int(DOC_FORMS.length);
+  return own ? pick : 0;
+}

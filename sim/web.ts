@@ -5,15 +5,15 @@
  * lazily from (seed, page id). This module is the ground truth; crawlers never see it.
  */
 import type { BackgroundKind, Charset, RobotsProfile, WebConfig } from './config.ts';
-import { makeRng, lowerBound, type Rng, seedNumber } from './rng.ts';
+import { makeRng, lowerBound, type Rng, seedNumber, unit } from './rng.ts';
 import { loadVocab, topicByKey, type Vocab } from './vocab.ts';
-import { drawConventions, POSTSCRIPT_SHARES, TEMPLATE, type Conventions } from './conventions.ts';
+import { DOC_FORMS, drawConventions, drawDocForms, POSTSCRIPT_SHARES, TEMPLATE, type Conventions } from './conventions.ts';
 
 /** Page kinds. Paper is the only relevant kind; Syllabus and Form are non-paper PDFs. */
 export const Kind = {
   Home: 0, Index: 1, Faculty: 2, Student: 3, Group: 4, Project: 5, Publist: 6, Paper: 7,
   Course: 8, Lecture: 9, Syllabus: 10, News: 11, Admin: 12, Form: 13, Personal: 14, Gap: 15,
-  BgHome: 16, BgPage: 17, Image: 18,
+  BgHome: 16, BgPage: 17, Image: 18, Abstract: 19,
 } as const;
 export type KindId = (typeof Kind)[keyof typeof Kind];
 export const KIND_NAMES = Object.keys(Kind) as (keyof typeof Kind)[];
@@ -47,6 +47,8 @@ export interface Site {
   sections: Map<string, number>;
   /** How the site names and words its research pages (departments; the template elsewhere). */
   conventions: Conventions;
+  /** Index into DOC_FORMS (0: plain .pdf/.ps files linked directly). */
+  docForms: number;
 }
 
 export interface Community {
@@ -160,9 +162,11 @@ class WebBuilder {
     return this.w.communities.length - 1;
   }
 
-  private addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions'>): Site {
-    const conventions = s.kind === 'department' ? drawConventions(this.w.seed, s.host, this.w.config.structure.conventions) : TEMPLATE;
-    const site: Site = { ...s, index: this.w.sites.length, first: this.kinds.length, count: 0, sections: new Map(), conventions };
+  private addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms'>): Site {
+    const dept = s.kind === 'department';
+    const conventions = dept ? drawConventions(this.w.seed, s.host, this.w.config.structure.conventions) : TEMPLATE;
+    const docForms = dept ? drawDocForms(this.w.seed, s.host, this.w.config.structure.documentForms) : 0;
+    const site: Site = { ...s, index: this.w.sites.length, first: this.kinds.length, count: 0, sections: new Map(), conventions, docForms };
     this.w.sites.push(site);
     this.w.hosts.set(site.host, site);
     return site;
@@ -231,10 +235,18 @@ class WebBuilder {
     });
 
     const psShare = POSTSCRIPT_SHARES[site.conventions.postscript] ?? s.postscriptShare;
+    const forms = DOC_FORMS[site.docForms];
     const paper = (ownerHome: number, g: (typeof groups)[number], list: number): number => {
       const topic = rng.chance(0.85) ? g.topic : order[rng.int(order.length)];
-      const p = this.page(Kind.Paper, topic, g.comm, ownerHome, rng.chance(psShare) ? 1 : 0);
-      this.link(list, p, Anchor.Title);
+      // the document form is decided by hashes of the page id, never by rng, so forms off change nothing
+      const next = this.kinds.length;
+      const ps = rng.chance(psShare);
+      const p = this.page(Kind.Paper, topic, g.comm, ownerHome, ps ? (unit(this.w.seed, next, 42) < forms.gzip ? 2 : 1) : 0);
+      if (unit(this.w.seed, p, 41) < forms.abstract) {
+        const a = this.page(Kind.Abstract, topic, g.comm, ownerHome, p);
+        this.link(list, a, Anchor.Title);
+        this.link(a, p, Anchor.Misc);
+      } else this.link(list, p, Anchor.Title);
       g.papers.push(p);
       return p;
     };

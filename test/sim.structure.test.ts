@@ -11,6 +11,11 @@ import { Renderer } from '../sim/content.ts';
 import { structureStats, template } from '../sim/structure.ts';
 import { Web } from '../sim/web.ts';
 import { webKey } from '../experiments/training.ts';
+import { DOC_FORMS } from '../sim/conventions.ts';
+import { Kind } from '../sim/web.ts';
+import { parseBody } from '../crawler/parser.ts';
+import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
+import { looksLikePaper } from '../crawler/focused/topic.ts';
 
 /** small.json with structure overrides. */
 function small(structure: Record<string, unknown>): Web {
@@ -85,5 +90,42 @@ describe('the model cache', () => {
   it('keys a web by its resolved config, so a changed default never reuses a model of the former web', () => {
     expect(webKey(small({ conventions: 0 }))).not.toBe(webKey(small({ conventions: 1 })));
     expect(webKey(small({}))).toBe(webKey(small({})));
+  });
+});
+
+describe('document forms', () => {
+  it('puts papers behind HTML abstract pages and serves gzipped PostScript where a department draws them', () => {
+    const web = small({ documentForms: 1 });
+    const r = new Renderer(web);
+    let abstracts = 0;
+    let gzipped = 0;
+    for (const s of web.sites.filter((x) => x.kind === 'department')) {
+      const forms = DOC_FORMS[s.docForms];
+      for (let id = s.first; id < s.first + s.count; id++) {
+        if (web.kind[id] === Kind.Abstract) {
+          abstracts++;
+          expect(forms.abstract, s.host).toBeGreaterThan(0);
+          expect(web.isRelevant(id)).toBe(false);
+          const paper = web.aux[id];
+          const targets = [...web.links(id)].map((l) => l.target);
+          expect(targets).toContain(paper);
+          expect(r.render(id).body.toString()).toContain(r.path(paper).split('/').pop());
+        }
+        if (web.kind[id] === Kind.Paper && web.aux[id] === 2) {
+          gzipped++;
+          expect(forms.gzip, s.host).toBeGreaterThan(0);
+          const page = r.render(id);
+          expect(page.contentType).toBe('application/gzip');
+          expect(r.path(id)).toMatch(/\.ps\.gz$/);
+          expect(r.resolve(s.host, r.path(id))).toBe(id);
+          // the crawler reads the PostScript inside and judges it a paper
+          const parsed = parseBody(page.body as Buffer, page.contentType, r.url(id), DEFAULT_SETTINGS, 6);
+          expect(parsed.kind).toBe('ps');
+          expect(looksLikePaper(parsed.kind, parsed.text)).toBe(true);
+        }
+      }
+    }
+    expect(abstracts).toBeGreaterThan(0);
+    expect(gzipped).toBeGreaterThan(0);
   });
 });
