@@ -17,6 +17,7 @@ describe('experiment CLI and configs', () => {
       [['nonexistent'], /^error: unknown experiment "nonexistent"; known: .*focused.*\n$/],
       [['--seeds', '0'], /^error: --seeds: "0" must be a whole number from 1 to 100\n$/],
       [['--workers', 'many'], /^error: --workers: "many" must be a whole number from 0 to 64\n$/],
+      [['--seeds', '-2'], /^error: --seeds: "-2" must be a whole number from 1 to 100\n$/],
       [['--frobnicate'], /^error: Unknown option '--frobnicate' \(see --help\)\n$/],
       [['a', 'b'], /^error: one experiment at a time, got a b\n$/],
     ];
@@ -26,6 +27,12 @@ describe('experiment CLI and configs', () => {
       expect(err!.code, args.join(' ')).toBe(2);
       expect(err!.stderr, args.join(' ')).toMatch(re);
     }
+  });
+
+  it('a negative number gets the option\'s range message, not "ambiguous"', async () => {
+    const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--seed', 'http://a.test/', '--max-pages', '-5']).then(() => null, (e: { code: number; stderr: string }) => e);
+    expect(err?.code).toBe(2);
+    expect(err?.stderr).toBe('error: --max-pages: "-5" must be a whole number >= 1\n');
   });
 
   it('validates config files and applies --quick and --seeds', () => {

@@ -20,9 +20,26 @@ export function fail(message: string): never {
   process.exit(2);
 }
 
+/**
+ * The command line with "--opt -5" written as "--opt=-5" for options that take a value: parseArgs
+ * would read "-5" as a flag and say "argument is ambiguous"; this way the option's own range
+ * check gives its message.
+ */
+export function argsWithNegatives(options: NonNullable<ParseArgsConfig['options']>, argv = process.argv.slice(2)): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = /^--([^=]+)$/.exec(argv[i])?.[1];
+    if (name && options[name]?.type === 'string' && i + 1 < argv.length && /^-\d/.test(argv[i + 1])) {
+      out.push(`${argv[i]}=${argv[i + 1]}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(usage: string, options: T): ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>['values'] {
   try {
-    const { values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({ args: argsWithNegatives(options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
     if ((values as Record<string, unknown>).help) {
       process.stdout.write(usage);
       process.exit(0);
