@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ExperimentConfigError, listExperiments, loadExperiment } from '../experiments/config.ts';
@@ -33,6 +34,26 @@ describe('experiment CLI and configs', () => {
     const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--seed', 'http://a.test/', '--max-pages', '-5']).then(() => null, (e: { code: number; stderr: string }) => e);
     expect(err?.code).toBe(2);
     expect(err?.stderr).toBe('error: --max-pages: "-5" must be a whole number >= 1\n');
+  });
+
+  it('SIGTERM to `npm run sim` stops the server too (npm does not pass the signal on)', async () => {
+    const npm = spawn('npm', ['run', 'sim', '--', '--web', 'data/webs/small.json', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npm.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
+    const port = await new Promise<number>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no port in: ${out}`)), 30_000);
+      const check = (): void => { const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out); if (m) { clearTimeout(t); resolve(Number(m[1])); } };
+      npm.stdout!.on('data', check);
+    });
+    const alive = (): Promise<boolean> => new Promise((resolve) => {
+      const c = connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
+      c.on('error', () => resolve(false));
+    });
+    expect(await alive()).toBe(true);
+    npm.kill('SIGTERM');
+    let up = true;
+    for (let i = 0; i < 50 && up; i++) { await new Promise((r) => setTimeout(r, 100)); up = await alive(); }
+    expect(up).toBe(false);
   });
 
   it('validates config files and applies --quick and --seeds', () => {

@@ -52,3 +52,7 @@ const close = v.warc?.length ? await serveArchives(v.warc) : await serveWeb();
 const stop = async (): Promise<void> => { await close(); process.exit(0); };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+// npm does not pass SIGTERM on to the script it started: when the process that started this one
+// (npm, a shell) goes away, this one is re-parented; stop then rather than serve on unseen
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) void stop(); }, 500).unref();
