@@ -190,7 +190,9 @@ export class CrawlEngine {
     }
     this.dispatched = this.pages;
     let maxSeq = 0;
-    for (const q of rec.queued) {
+    // a URL's last journal line wins (a priority update rewrites it)
+    const last = new Map(rec.queued.map((q) => [q.url, q] as const));
+    for (const q of last.values()) {
       this.seen.add(q.url);
       maxSeq = Math.max(maxSeq, q.seq);
       if (!fetched.has(q.url)) this.frontier.push({ ...q, host: new URL(q.url).host });
@@ -214,8 +216,30 @@ export class CrawlEngine {
   private enqueue(e: QueueEntry, checkSeen: boolean): boolean {
     if (checkSeen && !this.seen.add(e.url)) return false;
     const entry = { ...e, seq: this.queueSeq++ };
-    this.frontier.push(entry);
+    // journalled at once, held or not: a resumed crawl queues every link it found
+    if (this.batchLeft > 0) this.held.push(entry);
+    else this.frontier.push(entry);
     this.journal?.queued(entry);
+    return true;
+  }
+
+  // Batch crawling (Strategy.batch, Best-N-First): while a batch is being fetched, new links
+  // wait in `held`; they enter the frontier, and the next batch is ranked, when it is done.
+  private readonly held: QueueEntry[] = [];
+  private batchLeft = 0;
+
+  /** Called before taking a URL: at a batch boundary, queues the held links and opens the next batch. */
+  private openBatch(): void {
+    if (!this.strategy.batch || this.batchLeft > 0) return;
+    for (const e of this.held.splice(0)) this.frontier.push(e);
+    this.batchLeft = this.strategy.batch;
+  }
+
+  /** The frontier is empty: ends the current batch early if links are held; false if none are. */
+  private releaseHeld(): boolean {
+    if (!this.held.length) return false;
+    this.batchLeft = 0;
+    this.openBatch();
     return true;
   }
 
@@ -258,7 +282,7 @@ export class CrawlEngine {
 
   /** URLs waiting in the frontier. */
   get queued(): number {
-    return this.frontier.size;
+    return this.frontier.size + this.held.length;
   }
 
   async run(): Promise<CrawlSummary> {
@@ -271,7 +295,7 @@ export class CrawlEngine {
       this.s.pages = this.pages;
       this.s.elapsedMs = Math.round(performance.now() - this.started);
       this.s.pagesPerSec = Math.round((this.pages / Math.max(1, this.s.elapsedMs)) * 1000 * 10) / 10;
-      this.s.frontierLeft = this.frontier.size;
+      this.s.frontierLeft = this.frontier.size + this.held.length;
       this.s.strategy = this.strategy.stats?.() ?? {};
       if (this.journal) {
         this.journal.flush();
@@ -305,10 +329,13 @@ export class CrawlEngine {
   }
 
   private async runBatches(): Promise<void> {
-    while (!this.stopping && this.budgetLeft() > 0 && (this.frontier.size > 0 || this.rescue())) {
+    while (!this.stopping && this.budgetLeft() > 0 && (this.frontier.size > 0 || this.releaseHeld() || this.rescue())) {
       const counts = new Map<string, number>();
       const batch: QueueEntry[] = [];
-      while (batch.length < Math.min(this.settings.concurrency, this.budgetLeft())) {
+      this.openBatch();
+      // a step never straddles two Best-N-First batches: the next batch is ranked after this one's links are in
+      const room = this.strategy.batch ? this.batchLeft : Infinity;
+      while (batch.length < Math.min(this.settings.concurrency, this.budgetLeft(), room)) {
         const e = this.frontier.next((h) => this.eligible(h, counts));
         if (!e) break;
         if (this.precheck(e)) {
@@ -317,6 +344,7 @@ export class CrawlEngine {
           this.dispatched++;
         }
       }
+      if (this.strategy.batch) this.batchLeft -= batch.length;
       if (!batch.length) continue;
       const outcomes = await Promise.all(batch.map((e) => this.task(e)));
       for (const o of outcomes) this.handle(o);
@@ -330,10 +358,12 @@ export class CrawlEngine {
     let wake: (() => void) | null = null;
     for (;;) {
       while (!this.stopping && inflight.size < this.settings.concurrency && this.budgetLeft() > 0) {
+        this.openBatch();
         const e = this.frontier.next((h) => this.eligible(h));
         if (!e) break;
         if (!this.precheck(e)) continue;
         this.dispatched++;
+        if (this.strategy.batch) this.batchLeft--;
         this.assignedCount.set(e.host, this.assigned(e.host) + 1);
         const p: Promise<void> = this.task(e).then((o) => {
           this.assignedCount.set(e.host, this.assigned(e.host) - 1);
@@ -351,7 +381,7 @@ export class CrawlEngine {
       if (inflight.size === 0) {
         if (this.stopping || this.budgetLeft() <= 0) break;
         if (this.frontier.size === 0) {
-          if (this.rescue()) continue;
+          if (this.releaseHeld() || this.rescue()) continue;
           if (!this.opts.remote || (await this.opts.remote.idle())) break;
           continue;
         }
@@ -463,6 +493,10 @@ export class CrawlEngine {
           const score = d.scores[i];
           if (score === null || score === undefined) { this.s.discarded++; continue; }
           this.admit({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 }, false);
+        }
+        for (const u of d.updates ?? []) {
+          const updated = this.frontier.update(u.url, u.score);
+          if (updated) this.journal?.queued(updated); // the journal's last line for a URL wins on resume
         }
       }
     }

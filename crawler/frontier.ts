@@ -26,6 +26,8 @@ class Slab {
   depth = new Uint16Array(1024);
   redirects = new Uint8Array(1024);
   host = new Int32Array(1024);
+  /** Position of the entry in its host's heap (for priority updates). */
+  hpos = new Int32Array(1024);
   private free: number[] = [];
 
   alloc(): number {
@@ -48,6 +50,7 @@ class Slab {
     this.depth = g(this.depth, Uint16Array);
     this.redirects = g(this.redirects, Uint8Array);
     this.host = g(this.host, Int32Array);
+    this.hpos = g(this.hpos, Int32Array);
   }
 }
 
@@ -62,31 +65,50 @@ class EntryHeap {
   }
   push(i: number): void {
     if (this.size === this.items.length) { const b = new Int32Array(this.size * 2); b.set(this.items); this.items = b; }
-    let k = this.size++;
+    this.items[this.size] = i;
+    this.siftUp(this.size++);
+  }
+  /** Moves the item at position k up to its place. */
+  siftUp(k: number): void {
     const it = this.items;
+    const hpos = this.slab.hpos;
+    const i = it[k];
     while (k > 0) {
       const p = (k - 1) >> 1;
       if (!this.better(i, it[p])) break;
       it[k] = it[p];
+      hpos[it[k]] = k;
       k = p;
     }
     it[k] = i;
+    hpos[i] = k;
+  }
+  /** Moves the item at position k down to its place. */
+  siftDown(k: number): void {
+    const it = this.items;
+    const hpos = this.slab.hpos;
+    const i = it[k];
+    for (;;) {
+      let c = 2 * k + 1;
+      if (c >= this.size) break;
+      if (c + 1 < this.size && this.better(it[c + 1], it[c])) c++;
+      if (!this.better(it[c], i)) break;
+      it[k] = it[c];
+      hpos[it[k]] = k;
+      k = c;
+    }
+    it[k] = i;
+    hpos[i] = k;
   }
   top(): number { return this.items[0]; }
   pop(): number {
     const it = this.items;
     const out = it[0];
     const last = it[--this.size];
-    let k = 0;
-    for (;;) {
-      let c = 2 * k + 1;
-      if (c >= this.size) break;
-      if (c + 1 < this.size && this.better(it[c + 1], it[c])) c++;
-      if (!this.better(it[c], last)) break;
-      it[k] = it[c];
-      k = c;
+    if (this.size > 0) {
+      it[0] = last;
+      this.siftDown(0);
     }
-    if (this.size > 0) it[k] = last;
     if (this.size < this.items.length / 4 && this.items.length > 16) this.items = this.items.slice(0, Math.max(16, this.items.length / 2));
     return out;
   }
@@ -100,6 +122,8 @@ export class Frontier {
   /** Heap of host ids by their best entry; pos[h] = index in hostHeap or -1. */
   private hostHeap: number[] = [];
   private pos: number[] = [];
+  /** URL -> slab index, built at the first priority update: a crawl that never updates pays nothing. */
+  private index: Map<string, number> | null = null;
   size = 0;
 
   hostId(host: string): number {
@@ -126,6 +150,7 @@ export class Frontier {
     s.redirects[i] = Math.min(e.redirects, 255);
     s.host[i] = h;
     this.queues[h].push(i);
+    this.index?.set(e.url, i);
     this.size++;
     if (this.pos[h] < 0) this.heapInsert(h);
     else this.siftUp(this.pos[h]);
@@ -144,6 +169,7 @@ export class Frontier {
       }
       const i = this.queues[h].pop();
       found = this.read(i);
+      this.index?.delete(found.url);
       this.slab.release(i);
       this.size--;
       if (this.queues[h].size === 0) this.heapRemoveTop();
@@ -154,10 +180,27 @@ export class Frontier {
     return found;
   }
 
-  /** Best entry without removing it. */
-  peek(): QueueEntry | null {
-    if (!this.hostHeap.length) return null;
-    return this.read(this.queues[this.hostHeap[0]].top());
+  /**
+   * Gives a queued URL a new priority (OPIC's cash, an agent's changed estimate); returns the
+   * updated entry, or null if the URL is not queued (fetched already, or never queued).
+   */
+  update(url: string, score: number): QueueEntry | null {
+    if (!this.index) {
+      this.index = new Map();
+      for (const q of this.queues) for (let k = 0; k < q.size; k++) this.index.set(this.slab.urls[q.items[k]]!, q.items[k]);
+    }
+    const i = this.index.get(url);
+    if (i === undefined) return null;
+    const s = this.slab;
+    const up = score > s.score[i];
+    s.score[i] = score;
+    const h = s.host[i];
+    if (up) this.queues[h].siftUp(s.hpos[i]);
+    else this.queues[h].siftDown(s.hpos[i]);
+    // the host's best entry may have changed: its place among the hosts too
+    this.siftUp(this.pos[h]);
+    this.siftDown(this.pos[h]);
+    return this.read(i);
   }
 
   /** Hosts that have queued URLs. */
@@ -171,7 +214,11 @@ export class Frontier {
     if (h === undefined) return 0;
     const q = this.queues[h];
     const n = q.size;
-    while (q.size) this.slab.release(q.pop());
+    while (q.size) {
+      const i = q.pop();
+      this.index?.delete(this.slab.urls[i]!);
+      this.slab.release(i);
+    }
     this.size -= n;
     if (this.pos[h] >= 0) this.heapRemoveAt(this.pos[h]);
     return n;

@@ -29,10 +29,21 @@ export interface PageDecision {
   scores: (number | null)[];
   /** The strategy's own relevance judgement of the page, in [0, 1]. */
   relevance?: number;
+  /**
+   * New priorities for URLs queued earlier (e.g. OPIC's cash grows with every page that links
+   * to a URL). URLs no longer queued are ignored.
+   */
+  updates?: { url: string; score: number }[];
 }
 
 export interface Strategy {
   readonly name: string;
+  /**
+   * Batch crawling (Best-N-First): the engine takes the best `batch` URLs of the frontier,
+   * fetches them all, and only then queues the links they yielded and re-ranks. Unset: every
+   * link is queued at once (best-first).
+   */
+  readonly batch?: number;
   seedScore(url: string): number;
   /** candidates: the page's links that are new and in scope, in page order. */
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision;

@@ -9,7 +9,7 @@ import { DEFAULT_FUTURE, type FutureConfig } from '../crawler/focused/training.t
 import { DEFAULT_ADAPTIVE } from '../crawler/focused/strategies.ts';
 import { RELEVANCE_MODES, type RelevanceMode } from '../crawler/focused/relevance.ts';
 import { KIND_NAMES } from '../sim/web.ts';
-import { strategyNames } from './strategies.ts';
+import { resolveParams, StrategyError, strategyNames, strategyNeeds } from './strategies.ts';
 
 export const CONFIG_DIR = 'experiments/configs';
 
@@ -21,7 +21,14 @@ export interface ExperimentConfig {
   seeds: number[];
   /** Department hosts to crawl (empty: every department of the web). */
   sites: string[];
+  /**
+   * Strategy names (built-in or plugin). In a config file an entry may also be an object
+   * { "name", "module"?, "params"? }: a built-in with parameters, or a strategy module (a path
+   * from the working directory) run under that name; it is moved to strategyParams on load.
+   */
   strategies: string[];
+  /** Per strategy name: its module (plugins) and parameters (built-ins: see strategyDefaults). */
+  strategyParams: Record<string, { module?: string; params?: Record<string, unknown> }>;
   /**
    * What is relevant on a synthetic web: page kinds of the generator (sim/web.ts Kind, lower
    * case; default the paper's research papers). An archive's target is archive.relevant.
@@ -85,6 +92,7 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   seeds: [1, 2, 3, 4, 5],
   sites: [],
   strategies: ['bfs', 'random', 'immediate', 'future', 'adaptive'],
+  strategyParams: {},
   target: { kinds: ['paper'] },
   relevance: null,
   reference: 'immediate',
@@ -152,15 +160,43 @@ export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seed
   if (isObj(raw.archive)) merged.archive = { sites: [], starts: {}, groups: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
   let c = merged;
   if (opts.quick) c = { ...c, ...c.quick, name } as ExperimentConfig;
+  moveStrategySpecs(c, name);
   if (opts.seeds !== undefined) c = { ...c, seeds: Array.from({ length: opts.seeds }, (_, i) => i + 1) };
   return validate(c);
+}
+
+/** Moves { name, module?, params? } entries of `strategies` to strategyParams, leaving names. */
+function moveStrategySpecs(c: ExperimentConfig, file: string): void {
+  if (!Array.isArray(c.strategies)) return;
+  if (!isObj(c.strategyParams)) throw new ExperimentConfigError(`${file}.json: strategyParams: expected an object of strategy name -> { module?, params? }`);
+  c.strategyParams = { ...c.strategyParams };
+  c.strategies = (c.strategies as unknown[]).map((s) => {
+    if (typeof s === 'string') return s;
+    if (!isObj(s) || typeof s.name !== 'string') throw new ExperimentConfigError(`${file}.json: strategies: expected names or { "name", "module"?, "params"? }, got ${JSON.stringify(s)}`);
+    for (const k of Object.keys(s)) if (!['name', 'module', 'params'].includes(k)) throw new ExperimentConfigError(`${file}.json: strategies: ${s.name}: unknown field ${k} (expected name, module, params)`);
+    c.strategyParams[s.name] = { ...(s.module !== undefined ? { module: s.module as string } : {}), ...(s.params !== undefined ? { params: s.params as Record<string, unknown> } : {}) };
+    return s.name;
+  });
 }
 
 function validate(c: ExperimentConfig): ExperimentConfig {
   const bad = (m: string): never => { throw new ExperimentConfigError(`${c.name}: ${m}`); };
   if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0)) bad('seeds: expected a list of whole numbers');
   if (!Array.isArray(c.strategies) || !c.strategies.length) bad('strategies: expected a non-empty list');
-  for (const s of c.strategies) if (!strategyNames().includes(s)) bad(`strategies: "${s}" is not one of ${strategyNames().join(', ')}`);
+  if (new Set(c.strategies).size !== c.strategies.length) bad('strategies: a name appears twice');
+  for (const [n, spec] of Object.entries(c.strategyParams)) {
+    if (!c.strategies.includes(n)) bad(`strategyParams.${n}: not one of the strategies (${c.strategies.join(', ')})`);
+    if (!isObj(spec)) bad(`strategyParams.${n}: expected { "module"?, "params"? }`);
+    if (spec.params !== undefined && !isObj(spec.params)) bad(`strategyParams.${n}.params: expected an object`);
+    if (spec.module !== undefined) {
+      if (typeof spec.module !== 'string' || !existsSync(spec.module)) bad(`strategies: ${n}: module "${spec.module}" is not a readable file (paths are from the working directory)`);
+      if (!/^[a-z0-9][a-z0-9_-]*$/i.test(n) || n === 'oracle') bad(`strategies: "${n}": a module's name must be letters, digits, - and _ (and not "oracle")`);
+      if (strategyNames().includes(n)) bad(`strategies: "${n}" is a built-in strategy; run the module under another name`);
+    } else {
+      try { resolveParams(n, spec.params); } catch (e) { if (e instanceof StrategyError) bad(`strategies: ${e.message}`); throw e; }
+    }
+  }
+  for (const s of c.strategies) if (!strategyNames().includes(s) && !c.strategyParams[s]?.module) bad(`strategies: "${s}" is not one of ${strategyNames().join(', ')} (or give { "name": "${s}", "module": "path/to/strategy.ts" })`);
   if (typeof c.reference !== 'string') bad('reference: expected a strategy name');
   const kinds = KIND_NAMES.map((k) => k.toLowerCase());
   if (!Array.isArray(c.target.kinds) || !c.target.kinds.length) bad('target.kinds: expected a non-empty list of page kinds');
@@ -197,6 +233,16 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   }
   if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords))) bad(`keywords: "${c.keywords}" is not a readable file`);
   return c;
+}
+
+/** Whether an experiment trains the page classifier of its target (learned relevance, the classifier strategy). */
+export function needsPageClassifier(c: ExperimentConfig): boolean {
+  return relevanceOf(c) === 'learned' || c.strategies.some((s) => strategyNeeds(s) === 'pages');
+}
+
+/** Whether an experiment trains on other sites (so needs at least two). */
+export function trains(c: ExperimentConfig): boolean {
+  return needsPageClassifier(c) || c.strategies.some((s) => strategyNeeds(s) !== null);
 }
 
 /** The relevance judgement an experiment uses: its own, else "paper" for research papers on a synthetic web, else "learned". */

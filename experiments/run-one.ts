@@ -6,12 +6,12 @@
  */
 import { CrawlEngine } from '../crawler/index.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { relevanceOf, type ExperimentConfig } from './config.ts';
+import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
 import { RelevanceJudge } from '../crawler/focused/relevance.ts';
 import { archiveEnv, simEnv, type Env } from './env.ts';
 import { oracleOrder, reachable } from './oracle.ts';
 import type { StructureStats } from '../sim/structure.ts';
-import { makeStrategy } from './strategies.ts';
+import { loadStrategyModule, makeStrategy } from './strategies.ts';
 import type { TrainedModels } from './training.ts';
 
 /**
@@ -38,6 +38,11 @@ export interface SummaryRow {
 }
 /** Name under which the ground-truth oracle's curves are written (never a crawl strategy). */
 export const ORACLE = 'oracle';
+
+/** Loads the experiment's strategy modules (in this process: each worker loads its own). */
+export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
+  for (const [name, spec] of Object.entries(cfg.strategyParams)) if (spec.module) await loadStrategyModule(name, spec.module);
+}
 export interface JobResult {
   curves: CurveRow[]; summaries: SummaryRow[]; timings: { strategy: string; ms: number }[]; modelCached: boolean | null;
   /** The web's structural diagnostics (synthetic webs), for the report. */
@@ -69,7 +74,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   const relevant = env.relevant(site);
   let models: TrainedModels | null = null;
   const mode = relevanceOf(cfg);
-  const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample, mode));
+  const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample, needsPageClassifier(cfg)));
   let judge: RelevanceJudge | null = null;
   const getJudge = (): RelevanceJudge => (judge ??= new RelevanceJudge(mode, mode === 'learned' ? getModels().pages : null));
   const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null, structure: env.structure() };
@@ -77,8 +82,12 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
   const byPages = cfg.budgetCounts === 'pages';
+  await loadPlugins(cfg);
   for (const name of cfg.strategies) {
-    const strategy = makeStrategy(name, { seed, keywords, models: getModels, judge: getJudge, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future });
+    const strategy = makeStrategy(name, {
+      seed, keywords, models: getModels, judge: getJudge, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future,
+      params: cfg.strategyParams[name]?.params,
+    });
     env.reset();
     const run = new RunMeter(cfg, name, site, seed, relevant, reach);
     const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };

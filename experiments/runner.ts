@@ -8,9 +8,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../sim/config.ts';
-import { ExperimentConfigError, relevanceOf, type ExperimentConfig } from './config.ts';
+import { ExperimentConfigError, trains, type ExperimentConfig } from './config.ts';
 import { archiveSites, checkArchive } from './env.ts';
-import { closeSeedState, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
+import { closeSeedState, loadPlugins, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
+import { probeStrategy, StrategyError } from './strategies.ts';
+import { loadKeywords } from '../crawler/focused/topic.ts';
 import type { StructureStats } from '../sim/structure.ts';
 
 export interface RunOptions {
@@ -46,7 +48,16 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     sites = cfg.sites.length ? cfg.sites : web.departments.map((d) => d.host);
     for (const s of sites) if (!web.departments.some((d) => d.host === s)) throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
   }
-  const learns = cfg.strategies.some((x) => x === 'future' || x === 'adaptive') || relevanceOf(cfg) === 'learned';
+  // strategy modules load here first, so that a broken one fails before any crawl (exit 2)
+  try {
+    await loadPlugins(cfg);
+    const keywords = cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
+    for (const name of Object.keys(cfg.strategyParams)) probeStrategy(name, { seed: cfg.seeds[0], keywords, params: cfg.strategyParams[name].params });
+  } catch (e) {
+    if (e instanceof StrategyError) throw new ExperimentConfigError(`${cfg.name}: ${e.message}`);
+    throw e;
+  }
+  const learns = trains(cfg);
   if (learns && sites.length < 2) throw new ExperimentConfigError(`${cfg.name}: leave-one-site-out training needs at least two sites, got ${sites.join(', ')}`);
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });

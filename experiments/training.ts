@@ -13,7 +13,7 @@ import { parseBody } from '../crawler/parser.ts';
 import { LinkClassifier, type ClassifierJson } from '../crawler/focused/nb.ts';
 import { siteExamples, trainingExamples, trainFutureModel, type FutureConfig, type LabelledPage, type QExample } from '../crawler/focused/training.ts';
 import { calibrateAdaptive, pageTokens, type Calibration } from '../crawler/focused/calibrate.ts';
-import { PageClassifier, type RelevanceMode } from '../crawler/focused/relevance.ts';
+import { PageClassifier } from '../crawler/focused/relevance.ts';
 import { judgedTokens } from '../crawler/focused/strategies.ts';
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
@@ -58,7 +58,7 @@ export interface TrainedModels {
   calibration: Calibration;
   /** A fixed, evenly spaced sample of the offline examples (for the adaptive crawler's retraining). */
   examples: QExample[];
-  /** The page classifier of the target (relevance "learned"), trained on the same sites; else null. */
+  /** The page classifier of the target (relevance "learned", the classifier strategy), trained on the same sites; else null. */
   pages: PageClassifier | null;
   cached: boolean;
 }
@@ -81,9 +81,9 @@ export class TrainingData {
   }
 
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
-  models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string, offlineSample = 3000, relevance: RelevanceMode = 'paper'): TrainedModels {
+  models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string, offlineSample = 3000, pageClassifier = false): TrainedModels {
     const others = this.hosts.filter((h) => h !== heldOut);
-    const learned = relevance === 'learned';
+    const learned = pageClassifier;
     const kw = createHash('sha256').update(keywords.join('\n')).digest('hex').slice(0, 12);
     const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, kw, learned, code: TRAINING_CODE })).digest('hex').slice(0, 20);
     const file = cacheDir ? join(cacheDir, `model-${key}.json`) : null;

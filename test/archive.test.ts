@@ -85,7 +85,7 @@ describe('the 4 universities layout', () => {
     const env = await archiveEnv(cfg);
     try {
       for (const s of ad) {
-        const m = env.training.models(s.site, (await import('../crawler/focused/topic.ts')).loadKeywords(), null, env.cacheKey, cfg.adaptive.offlineSample, 'learned');
+        const m = env.training.models(s.site, (await import('../crawler/focused/topic.ts')).loadKeywords(), null, env.cacheKey, cfg.adaptive.offlineSample, true);
         expect(s.r1).toBe(m.calibration.r1);
         expect(s.r2).toBe(m.calibration.r2);
         expect(m.pages).not.toBeNull();

@@ -31,7 +31,7 @@ import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type Judgement, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training.ts';
 
-interface Judged extends Judgement { tokens: string[] }
+export interface Judged extends Judgement { tokens: string[] }
 
 /** Characters of a page's text that are judged: enough for its topic, bounded for hub pages. */
 export const JUDGED_CHARS = 20_000;
@@ -41,7 +41,7 @@ export function judgedTokens(page: { title: string; text: string }): string[] {
   return tokenize(`${page.title} ${page.text.length > JUDGED_CHARS ? page.text.slice(0, JUDGED_CHARS) : page.text}`);
 }
 
-function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): Judged {
+export function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): Judged {
   const tokens = judgedTokens(page);
   topic.addDocument(tokens);
   return { tokens, ...judge.judge(topic, page, tokens) };

@@ -4,7 +4,8 @@
  */
 import { fail, parseOrFail } from './args.ts';
 import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
-import { strategyNames, makeStrategy, type StrategyContext } from '../strategies.ts';
+import { loadStrategyModule, makeStrategy, resolveParams, StrategyError, strategyNames, strategyNeeds, type StrategyContext } from '../strategies.ts';
+import { basename, extname } from 'node:path';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { WarcWriter } from '../../crawler/warc.ts';
 import { existsSync } from 'node:fs';
@@ -19,7 +20,9 @@ const USAGE = `Usage: npm run crawl -- --seed URL [--seed URL ...] --out DIR [op
 
 Crawl options (defaults in crawler/settings.ts):
   --seed URL              start URL (repeatable; with --web, defaults to the department homepages)
-  --strategy NAME         link ordering: ${strategyNames().join(', ')} (default bfs)
+  --strategy NAME|FILE    link ordering: ${strategyNames().join(', ')} (default bfs),
+                          or a strategy module (.ts/.js) default-exporting (context) => Strategy
+  --param KEY=VALUE       a parameter of the strategy (repeatable; numbers as numbers)
   --max-pages N           pages to fetch (default ${DEFAULT_SETTINGS.maxPages})
   --max-pages-per-host N  per-host page cap (default none)
   --max-depth N           link depth limit (default none)
@@ -53,6 +56,7 @@ Learned strategies (future, adaptive) train leave-one-site-out on the other site
 archive and crawl one site only, never one they trained on:
   --site HOST             the site to crawl (default: the first --seed's host, else the first site)
   --relevance MODE        the crawler's relevance judgement: paper, keywords or learned
+                          (a strategy module gets trained models only when --relevance is given)
                           (default paper for papers on --web, else learned)
 Distributed (--max-pages is then the budget over all processes; future and adaptive need --web):
   --processes N           N crawler processes (worker threads) on this machine, in-memory transport
@@ -87,7 +91,7 @@ const values: Record<string, string | string[] | boolean | undefined> = parseOrF
       'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, 'crawl-seed': { type: 'string' }, quiet: { type: 'boolean' },
       web: { type: 'string' }, 'web-seed': { type: 'string' }, warc: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       replay: { type: 'string', multiple: true }, labels: { type: 'string' }, relevant: { type: 'string' }, site: { type: 'string' },
-      relevance: { type: 'string' }, target: { type: 'string' },
+      relevance: { type: 'string' }, target: { type: 'string' }, param: { type: 'string', multiple: true },
       processes: { type: 'string' }, redis: { type: 'string' }, datacenter: { type: 'string' }, datacenters: { type: 'string' },
       assignment: { type: 'string' }, geo: { type: 'string' }, region: { type: 'string' }, 'crawl-name': { type: 'string' },
       fresh: { type: 'boolean' }, 'process-id': { type: 'string' }, 'expect-processes': { type: 'string' },
@@ -97,7 +101,7 @@ if (values.help) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const v = values as Record<string, string | undefined> & { seed?: string[]; scope?: string[]; resolve?: string[]; replay?: string[] };
+const v = values as Record<string, string | undefined> & { seed?: string[]; scope?: string[]; resolve?: string[]; replay?: string[]; param?: string[] };
 
 const settings: Partial<CrawlSettings> = {};
 const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => { if (x !== undefined) settings[k] = x; };
@@ -120,9 +124,21 @@ if (timeout) { settings.headersTimeoutMs = timeout; settings.bodyTimeoutMs = tim
 if (values['no-autothrottle']) settings.autoThrottle = false;
 if (values['allow-private']) settings.allowPrivateAddresses = true;
 if (values.deterministic) settings.deterministic = true;
-const strategyName = v.strategy ?? 'bfs';
-if (!strategyNames().includes(strategyName)) fail(`--strategy: "${strategyName}" is not one of ${strategyNames().join(', ')}`);
+// a strategy module runs under its file name
+const isModule = !!v.strategy && ['.ts', '.js', '.mjs', '.mts'].includes(extname(v.strategy));
+const strategyName = isModule ? basename(v.strategy!, extname(v.strategy!)) : v.strategy ?? 'bfs';
+if (isModule) await loadStrategyModule(strategyName, v.strategy!).catch((e: Error) => fail(`--strategy: ${e.message}`));
+else if (!strategyNames().includes(strategyName)) fail(`--strategy: "${strategyName}" is not one of ${strategyNames().join(', ')}, nor a module file (.ts, .js)`);
 settings.strategy = strategyName;
+const params: Record<string, unknown> = {};
+for (const p of v.param ?? []) {
+  const m = /^([A-Za-z_][\w-]*)=(.*)$/.exec(p);
+  if (!m) fail(`--param: "${p}" must be KEY=VALUE`);
+  params[m![1]] = m![2] !== '' && Number.isFinite(Number(m![2])) ? Number(m![2]) : m![2];
+}
+if (!isModule) {
+  try { resolveParams(strategyName, params); } catch (e) { fail(`--param: ${(e as Error).message}`); }
+}
 for (const s of v.seed ?? []) {
   try { new URL(s); } catch { fail(`--seed: "${s}" is not an absolute URL`); }
 }
@@ -133,7 +149,8 @@ if (!v.resume && !v.seed?.length && !v.web && !v.replay) fail('give at least one
 let closeWeb: (() => Promise<void>) | null = null;
 let models: StrategyContext['models'];
 let judge: StrategyContext['judge'];
-const learns = strategyName === 'future' || strategyName === 'adaptive';
+const needs = strategyNeeds(strategyName);
+const learns = needs !== null;
 if (learns && !v.web && !v.replay && !v.resume) fail(`--strategy ${strategyName} learns from labelled sites: give --web or --replay with --labels (it trains on the other sites)`);
 const relevance = v.relevance as RelevanceMode | undefined;
 if (relevance !== undefined && !RELEVANCE_MODES.includes(relevance)) fail(`--relevance: "${relevance}" is not one of ${RELEVANCE_MODES.join(', ')}`);
@@ -172,7 +189,7 @@ if (v.web) {
     const others = w.departmentHosts.filter((h) => h !== heldOut);
     process.stderr.write(`training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`);
     const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE)
-      .models(heldOut, loadKeywords(), '.cache/models', `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`, undefined, mode);
+      .models(heldOut, loadKeywords(), '.cache/models', `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`, undefined, mode === 'learned' || needs === 'pages');
     models = () => m;
     judge = () => new RelevanceJudge(mode, m.pages);
   } else {
@@ -198,7 +215,7 @@ if (v.replay) {
     closeWeb = env.close;
     settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${env.port}`];
     process.stderr.write(`replaying ${v.replay.join(', ')} on 127.0.0.1:${env.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`);
-    const m = env.training.models(heldOut, loadKeywords(), '.cache/models', env.cacheKey, undefined, mode);
+    const m = env.training.models(heldOut, loadKeywords(), '.cache/models', env.cacheKey, undefined, mode === 'learned' || needs === 'pages');
     models = () => m;
     judge = () => new RelevanceJudge(mode, m.pages);
   } else {
@@ -214,6 +231,7 @@ if (v.replay) {
 const outDir = v.resume ?? v.out ?? 'out/crawl';
 const processes = int('processes', v.processes, 1);
 if (processes !== undefined || v.redis) {
+  if (isModule) fail('--strategy FILE: strategy modules are not supported in distributed crawls yet (the processes are built from names)');
   if (v.resume) fail('--resume is for one-process crawls; a distributed crawl resumes by starting its processes again (the queues are in the coordinator)');
   if (v.warc) fail('--warc is not supported in distributed crawls yet');
   if (values.deterministic) fail('--deterministic: a distributed crawl has no global order');
@@ -231,14 +249,14 @@ let engine: CrawlEngine;
 const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
 let rate = 0;
 try {
-  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1, keywords: loadKeywords(), models, judge });
+  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1, keywords: loadKeywords(), models, judge, params });
   engine = CrawlEngine.create({
     settings, strategy, outDir, resume: !!v.resume, warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
     onProgress: (p) => { rate = p.pagesPerSec; bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors }); },
   });
 } catch (e) {
   bar?.stop();
-  if (e instanceof CrawlError) fail(e.message);
+  if (e instanceof CrawlError || e instanceof StrategyError) fail(e.message);
   throw e;
 }
 const onSignal = (): void => {

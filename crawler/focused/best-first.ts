@@ -1,0 +1,44 @@
+/**
+ * Best-first and Best-N-First, the baselines of the standard evaluation of topical crawlers
+ * (Menczer, Pant & Srinivasan, ACM TOIT 2004; Srinivasan, Menczer & Pant, Information Retrieval
+ * 2005).
+ *
+ * - best-first: every link of a page gets the page's similarity to the topic,
+ *   priority(l) = cos(q, source page) (topic.ts: tf-idf, idf learnt online); the best URL of the
+ *   frontier is fetched next, ties first discovered first.
+ * - best-n-first: the same priorities, but the engine takes the best N URLs of the frontier as a
+ *   batch, fetches them all and only then queues their links and re-ranks (Strategy.batch), so
+ *   the lower-ranked URLs of each batch are explored before the crawl follows the newest best
+ *   link. N = 256, their setting.
+ *
+ * Both judge each page with the experiment's relevance judgement (logged, never used to order).
+ */
+import type { ParsedLink } from '../parser.ts';
+import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
+import { judgePage } from './strategies.ts';
+import type { Topic } from './topic.ts';
+
+export class BestFirstStrategy implements Strategy {
+  readonly name: string = 'best-first';
+  private scored = 0;
+  constructor(private readonly topic: Topic, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
+  seedScore(): number { return 1; }
+  onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
+    const j = judgePage(this.topic, this.judge, page);
+    this.scored += candidates.length;
+    return { relevance: j.relevance, scores: candidates.map(() => j.similarity) };
+  }
+  stats(): Record<string, number> { return { linksScored: this.scored }; }
+}
+
+export const DEFAULT_BEST_N = { n: 256 };
+
+export class BestNFirstStrategy extends BestFirstStrategy {
+  override readonly name = 'best-n-first';
+  readonly batch: number;
+  constructor(topic: Topic, opts: { n: number } = DEFAULT_BEST_N, judge?: RelevanceJudge) {
+    super(topic, judge);
+    this.batch = opts.n;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The field's baselines (best-first, best-n-first, shark-search, opic, classifier, infospiders)
+ * and strategy modules: each one's defining ordering on a small hand-built site crawled by the
+ * real engine (deterministic, one request at a time), and the plugin contract's errors.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CrawlEngine, type Strategy } from '../crawler/index.ts';
+import { PageClassifier } from '../crawler/focused/relevance.ts';
+import { InfoSpidersStrategy, DEFAULT_INFOSPIDERS } from '../crawler/focused/infospiders.ts';
+import { Topic } from '../crawler/focused/topic.ts';
+import { tokenize } from '../crawler/focused/text.ts';
+import { loadStrategyModule, makeStrategy, resolveParams, StrategyError } from '../experiments/strategies.ts';
+import { html, localServer, type LocalServer } from './local-server.ts';
+
+const KEYWORDS = ['neural network', 'machine learning', 'learning algorithm', 'robot'];
+
+/** path -> page text and its links [path, anchor text]. */
+type Site = Record<string, { text: string; links: [string, string][] }>;
+
+const servers: LocalServer[] = [];
+afterAll(async () => { for (const s of servers) await s.close(); });
+
+const served = new Map<Site, LocalServer>();
+
+/** One server per site (the same URLs for every crawl of it). */
+async function serve(site: Site): Promise<LocalServer> {
+  const known = served.get(site);
+  if (known) return known;
+  const srv = await localServer((req, res) => {
+    if (req.url === '/robots.txt') { res.writeHead(404).end(); return; }
+    const p = site[req.url ?? ''];
+    if (!p) { res.writeHead(404).end(); return; }
+    html(res, `<p>${p.text}</p>${p.links.map(([href, a]) => `<a href="${href}">${a}</a>`).join(' ')}`);
+  });
+  servers.push(srv);
+  served.set(site, srv);
+  return srv;
+}
+
+/** The paths in fetch order. */
+async function order(site: Site, strategy: Strategy): Promise<string[]> {
+  const srv = await serve(site);
+  const out: string[] = [];
+  const engine = CrawlEngine.create({
+    settings: {
+      seeds: [`http://b.test:${srv.port}/`], resolve: [`b.test:${srv.port}:127.0.0.1`], deterministic: true,
+      concurrency: 1, perHostConcurrency: 1, delayMs: 0, autoThrottle: false, maxPages: 100,
+    },
+    strategy,
+    onLog: (e) => out.push(new URL(e.url).pathname),
+  });
+  await engine.run();
+  return out;
+}
+
+const make = (name: string, params?: Record<string, unknown>, extra = {}): Strategy => makeStrategy(name, { seed: 1, keywords: KEYWORDS, params, ...extra });
+
+// a start page with a topical branch (/a) found first and off-topic branches after it
+const BRANCHES: Site = {
+  '/': { text: 'welcome to the department', links: [['/a', 'research'], ['/b', 'sports'], ['/c', 'contact']] },
+  '/a': { text: 'neural network machine learning algorithm robot learning', links: [['/a1', 'paper one'], ['/a2', 'paper two']] },
+  '/b': { text: 'football match results and league tables', links: [['/b1', 'scores']] },
+  '/c': { text: 'postal address and telephone', links: [['/c1', 'map']] },
+  '/a1': { text: 'leaf', links: [] }, '/a2': { text: 'leaf', links: [] }, '/b1': { text: 'leaf', links: [] }, '/c1': { text: 'leaf', links: [] },
+};
+
+describe('baseline orderings on a hand-built site', () => {
+  it('best-first follows the most topical page at once; best-n-first fetches its whole batch first', async () => {
+    const best = await order(BRANCHES, make('best-first'));
+    expect(best.slice(0, 4)).toEqual(['/', '/a', '/a1', '/a2']);
+    // N = 3: the batch after the start page is /a, /b, /c, whatever /a's links promise
+    const batch = await order(BRANCHES, make('best-n-first', { n: 3 }));
+    expect(batch.slice(0, 6)).toEqual(['/', '/a', '/b', '/c', '/a1', '/a2']);
+    expect(new Set(batch).size).toBe(8);
+  });
+
+  it('shark-search ranks siblings by their anchor text, best-first does not', async () => {
+    const site: Site = {
+      '/': { text: 'welcome', links: [['/x', 'contact us'], ['/y', 'neural network learning']] },
+      '/x': { text: 'address', links: [] }, '/y': { text: 'robot', links: [] },
+    };
+    expect(await order(site, make('shark-search'))).toEqual(['/', '/y', '/x']);
+    expect(await order(site, make('best-first'))).toEqual(['/', '/x', '/y']);
+  });
+
+  it('shark-search stops expanding an off-topic chain after `depth` pages and rescues it when nothing else is left', async () => {
+    const site: Site = {
+      '/': { text: 'neural network', links: [['/o1', 'next']] },
+      '/o1': { text: 'football', links: [['/o2', 'next']] }, '/o2': { text: 'football', links: [['/o3', 'next']] },
+      '/o3': { text: 'football', links: [['/o4', 'next']] }, '/o4': { text: 'football', links: [] },
+    };
+    const s = make('shark-search', { depth: 2, threshold: 0.05 });
+    expect(await order(site, s)).toEqual(['/', '/o1', '/o2', '/o3', '/o4']);
+    // /o2's width is 0 (two off-topic pages in a row): its link was set aside, then rescued with
+    // width 1, so /o3's link was set aside and rescued in turn
+    expect(s.stats?.()).toMatchObject({ linksDiscarded: 2, rescuedLinks: 2 });
+  });
+
+  it('opic fetches the URL that has gathered the most cash, raising a queued URL\'s priority', async () => {
+    const site: Site = {
+      '/': { text: 'home', links: [['/x', 'x'], ['/y', 'y'], ['/z', 'z']] },
+      '/x': { text: 'x', links: [['/z', 'z']] }, '/y': { text: 'y', links: [['/z', 'z']] }, '/z': { text: 'z', links: [] },
+    };
+    expect(await order(site, make('bfs'))).toEqual(['/', '/x', '/y', '/z']);
+    const opic = make('opic');
+    expect(await order(site, opic)).toEqual(['/', '/x', '/z', '/y']);
+    expect(opic.stats?.().priorityUpdates).toBeGreaterThanOrEqual(1);
+  });
+
+  it('classifier (soft focus) follows the links of the page its classifier finds relevant', async () => {
+    const pages = PageClassifier.train([
+      ...['robot arm control', 'robot vision', 'robot planning'].map((t, i) => ({ url: `http://t.test/r${i}`, kind: 'html', tokens: tokenize(t), relevant: true })),
+      ...['football scores', 'football league', 'football results'].map((t, i) => ({ url: `http://t.test/f${i}`, kind: 'html', tokens: tokenize(t), relevant: false })),
+    ]);
+    const site: Site = {
+      '/': { text: 'home', links: [['/p', 'p'], ['/q', 'q']] },
+      '/p': { text: 'football league', links: [['/p1', 'more']] }, '/q': { text: 'robot vision', links: [['/q1', 'more']] },
+      '/p1': { text: 'leaf', links: [] }, '/q1': { text: 'leaf', links: [] },
+    };
+    const models = (): never => ({ pages }) as never;
+    expect(await order(site, make('classifier', undefined, { models }))).toEqual(['/', '/p', '/q', '/q1', '/p1']);
+    expect(await order(site, make('bfs'))).toEqual(['/', '/p', '/q', '/p1', '/q1']);
+  });
+
+  it('infospiders: seeded Boltzmann choice (deterministic per seed, favours the topical link without being greedy)', async () => {
+    const a = await order(BRANCHES, make('infospiders'));
+    expect(await order(BRANCHES, make('infospiders'))).toEqual(a);
+    const page = {
+      seq: 0, url: 'http://b.test/', status: 200, depth: 0, score: 1, contentType: 'text/html', kind: 'html' as const,
+      title: 'home', headings: [], text: 'welcome',
+      links: [],
+    };
+    const links = [
+      { url: 'http://b.test/on', anchor: 'neural network machine learning', around: '', heading: '', nofollow: false },
+      { url: 'http://b.test/off', anchor: 'football', around: '', heading: '', nofollow: false },
+    ];
+    let topicalFirst = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const s = new InfoSpidersStrategy(new Topic(KEYWORDS), { ...DEFAULT_INFOSPIDERS, seed });
+      s.seedScore(page.url);
+      const [on, off] = s.onPage({ ...page, links }, links).scores as number[];
+      if (on > off) topicalFirst++;
+    }
+    expect(topicalFirst).toBeGreaterThan(120);
+    expect(topicalFirst).toBeLessThan(200);
+  });
+});
+
+describe('strategy parameters and modules', () => {
+  let dir: string;
+  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'strategy-')); });
+
+  it('declared parameters have defaults; unknown names and bad values are refused', () => {
+    expect(resolveParams('best-n-first')).toEqual({ n: 256 });
+    expect(resolveParams('best-n-first', { n: 64 })).toEqual({ n: 64 });
+    expect(() => resolveParams('best-n-first', { m: 1 })).toThrow(/"m" is not one of n/);
+    expect(() => resolveParams('best-n-first', { n: 0.5 })).toThrow(/whole number/);
+    expect(() => resolveParams('bfs', { n: 1 })).toThrow(/takes no parameters/);
+  });
+
+  it('a module that does not load, exports no factory or returns no Strategy fails with one line', async () => {
+    const write = (name: string, body: string): string => { const f = join(dir, name); writeFileSync(f, body); return f; };
+    await expect(loadStrategyModule('missing', join(dir, 'nope.ts'))).rejects.toThrow(/no such file/);
+    await expect(loadStrategyModule('syntax', write('syntax.ts', 'export default (;'))).rejects.toThrow(/does not load/);
+    await expect(loadStrategyModule('nofactory', write('nofactory.ts', 'export default 42;'))).rejects.toThrow(/must be a factory/);
+    await loadStrategyModule('empty', write('empty.ts', 'export default () => ({ name: "empty" });'));
+    expect(() => makeStrategy('empty', { seed: 1 })).toThrow(StrategyError);
+    expect(() => makeStrategy('empty', { seed: 1 })).toThrow(/without seedScore/);
+    await loadStrategyModule('throws', write('throws.ts', 'export default () => { throw new Error("bad params"); };'));
+    expect(() => makeStrategy('throws', { seed: 1 })).toThrow(/factory threw: bad params/);
+    await expect(loadStrategyModule('bfs', write('bfs.ts', 'export default () => ({});'))).rejects.toThrow(/built-in/);
+  });
+
+  it('the example module crawls head to head with best-first, deeper links later', async () => {
+    await loadStrategyModule('depth-best-first', 'examples/strategies/depth-best-first.ts');
+    const site: Site = {
+      '/': { text: 'neural network', links: [['/d1', 'deeper'], ['/s', 'side']] },
+      '/d1': { text: 'neural network learning', links: [['/d2', 'deeper']] },
+      '/d2': { text: 'neural network learning robot', links: [['/d3', 'deeper']] },
+      '/d3': { text: 'leaf', links: [] },
+      '/s': { text: 'neural network', links: [['/s1', 'x']] },
+      '/s1': { text: 'leaf', links: [] },
+    };
+    const mine = await order(site, make('depth-best-first', { decay: 0.1 }));
+    const best = await order(site, make('best-first'));
+    expect(new Set(mine)).toEqual(new Set(best));
+    // best-first dives into the ever more topical chain; the depth penalty takes the shallow page first
+    expect(best.indexOf('/d2')).toBeLessThan(best.indexOf('/s'));
+    expect(mine.indexOf('/s')).toBeLessThan(mine.indexOf('/d2'));
+  });
+});
