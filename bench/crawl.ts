@@ -2,7 +2,8 @@
  * npm run bench:crawl : crawler throughput on the synthetic web (BFS, 200+ hosts, politeness set
  * for throughput) next to the ceiling: the same server driven by a minimal fetch loop (undici +
  * htmlparser2 + a Set), in the same run. Prints pages/s, CPU time per page, peak memory.
- * The server runs in a child process so crawler and server each have a core.
+ * The server runs in a child process so crawler and server each have a core. Every built-in
+ * strategy is measured on the same web (BENCH_STRATEGIES=a,b,... for some of them).
  */
 import { Agent, buildConnector, request } from 'undici';
 import { Parser } from 'htmlparser2';
@@ -13,7 +14,7 @@ import { startSimProcess } from './simproc.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
 import { DEFAULT_FUTURE } from '../crawler/focused/training.ts';
 import { sitePages, TrainingData, webKey } from '../experiments/training.ts';
-import { makeStrategy } from '../experiments/strategies.ts';
+import { makeStrategy, strategyNames } from '../experiments/strategies.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const CONCURRENCY = 32;
@@ -112,15 +113,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     // three departments (training time not counted)
     const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
     const keywords = loadKeywords();
-    const models = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(hosts[0], keywords, '.cache/models', `bench:${webKey(web)}`);
+    const models = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(hosts[0], keywords, '.cache/models', `bench:${webKey(web)}`, undefined, true);
     console.log('  per strategy (same web, same server):');
     let bfsRate = 0;
-    for (const name of ['bfs', 'random', 'immediate', 'future', 'adaptive']) {
+    const only = process.env.BENCH_STRATEGIES?.split(',');
+    for (const name of strategyNames().filter((n) => n === 'bfs' || !only || only.includes(n))) {
       const strategy = makeStrategy(name, { seed: 1, keywords, models: () => models });
       const m = await measure(() => crawlWith(sim.port, seeds, strategy));
       const rate = m.pages / m.seconds;
       if (name === 'bfs') bfsRate = rate;
-      console.log(`    ${name.padEnd(10)} ${Math.round(rate)} pages/s (${(100 * rate / bfsRate).toFixed(0)}% of BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links scored/s, ${(m.cpuMs / m.pages * 1000).toFixed(0)} us CPU/page`);
+      console.log(`    ${name.padEnd(13)} ${Math.round(rate)} pages/s (${(100 * rate / bfsRate).toFixed(0)}% of BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links scored/s, ${(m.cpuMs / m.pages * 1000).toFixed(0)} us CPU/page`);
     }
   } finally {
     sim.stop();

@@ -5,7 +5,7 @@
  * INFEASIBLE when the ground-truth oracle itself cannot meet an absolute claim.
  */
 import type { CurveRow, SummaryRow } from './run-one.ts';
-import { ORACLE } from './run-one.ts';
+import { ORACLE, recallAuc } from './run-one.ts';
 import { allOf, ciMethod, meanCi, pairedCi, signVerdict, thresholdVerdict, unitCi, unitOf, type Ci, type Unit, type Verdict } from './stats.ts';
 
 export { meanCi } from './stats.ts';
@@ -136,6 +136,19 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
     push('C5', 'Adaptive precision stays above 50% after the early phase', 'paper, fig. 3', infeasible ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',
       `lowest mean precision of adaptive after ${early} pages: ${prec ? `${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}` : 'n/a'}` +
       (oracle ? `; oracle's lowest: ${f3(oracle.ci.mean)} at ${oracle.p}${capped ? ', where it has every reachable document (the hard cap: reachable documents / pages)' : ''}` : ''));
+  }
+  // the standard evaluation of topical crawlers (Menczer, Pant & Srinivasan, ACM TOIT 2004)
+  const auc = (s: string): CurveRow[] => groupBy(runsOf.get(s)!, (c) => `${c.seed}\u0000${c.site}`)
+    .map((rows) => ({ ...rows[0], recall: recallAuc([...rows].sort((x, y) => x.pages - y.pages), budget) }));
+  if (has('best-n-first', 'best-first')) {
+    const d = diff(auc('best-n-first'), auc('best-first'));
+    push('F1', 'Best-N-First beats best-first (recall AUC): exploration mixed into best-first pays', 'Menczer, Pant & Srinivasan 2004', signVerdict(d),
+      `recall AUC, best-n-first minus best-first ${fd(d)}`);
+  }
+  if (has('infospiders', 'best-n-first')) {
+    const d = diff(at('infospiders', budget), at('best-n-first', budget));
+    push('F2', `InfoSpiders overtake Best-N-First in long crawls (recall at ${budget})`, 'Menczer, Pant & Srinivasan 2004', signVerdict(d),
+      `recall at ${budget}, infospiders minus best-n-first ${fd(d)} (they report it for long crawls; ours are ${budget} pages per run)`);
   }
   const focused = ['immediate', 'future', 'adaptive'].filter((s) => has(s));
   const baselines = ['bfs', 'random'].filter((s) => has(s));

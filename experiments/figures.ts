@@ -36,14 +36,21 @@ const DPI = 360;
 const CURVE = { width: 260, height: 150, padding: { left: 58, right: 12, top: 8, bottom: 77 } };
 const LEGEND_ROW = 14;
 
-const ORDER = ['oracle', 'bfs', 'random', 'immediate', 'future', 'adaptive', 'isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'];
-const COLOURS: Record<string, string> = {
-  oracle: '#9E9E9E', bfs: '#000000', random: '#E69F00', immediate: '#56B4E9', future: '#009E73', adaptive: '#D55E00',
-  isit: '#D55E00', cartesian: '#000000', 'probe-random': '#E69F00', 'probe-generic': '#56B4E9', 'probe-adaptive': '#009E73',
+const ORDER = [
+  'oracle', 'bfs', 'random', 'opic', 'best-first', 'best-n-first', 'shark-search', 'classifier', 'infospiders', 'immediate', 'future', 'adaptive',
+  'isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive',
+];
+/** Colour and dash pattern of each house series (Okabe-Ito colours; a strategy looks the same in every figure). */
+const STYLE: Record<string, [string, number[]]> = {
+  oracle: ['#9E9E9E', []], bfs: ['#000000', [2, 2]], random: ['#E69F00', [6, 3]], opic: ['#E69F00', [8, 3, 2, 3]],
+  'best-first': ['#0072B2', []], 'best-n-first': ['#0072B2', [6, 3]], 'shark-search': ['#CC79A7', []], classifier: ['#CC79A7', [2, 2]],
+  infospiders: ['#882255', [4, 4]], immediate: ['#56B4E9', [8, 3, 2, 3]], future: ['#009E73', [4, 4]], adaptive: ['#D55E00', []],
+  isit: ['#D55E00', [10, 2]], cartesian: ['#000000', [2, 2]], 'probe-random': ['#E69F00', [6, 3]], 'probe-generic': ['#56B4E9', [8, 3, 2, 3]],
+  'probe-adaptive': ['#009E73', [4, 4]],
 };
+/** Colours and dashes of series without a house style, taken in turn. */
 const EXTRA = ['#0072B2', '#CC79A7', '#F0E442'];
-/** Dash pattern per series, by its place in ORDER (so a strategy looks the same in every figure). */
-const DASHES = [[], [2, 2], [6, 3], [8, 3, 2, 3], [4, 4], [], [10, 2], [2, 2], [6, 3], [8, 3, 2, 3], [4, 4]];
+const DASHES = [[], [2, 2], [6, 3], [8, 3, 2, 3], [4, 4], [10, 2]];
 
 /** Theme settings every figure shares (fonts, sizes, legend below the plot, horizontal labels). */
 export function themeConfig(legendColumns = 3): Record<string, unknown> {
@@ -69,12 +76,12 @@ export function seriesOrder(names: Iterable<string>): string[] {
 /** The house colour of each series (Okabe-Ito; series without one of their own take the spare ones in turn). */
 export function seriesColours(series: readonly string[]): string[] {
   let extra = 0;
-  return series.map((s) => COLOURS[s] ?? EXTRA[extra++ % EXTRA.length]);
+  return series.map((s) => STYLE[s]?.[0] ?? EXTRA[extra++ % EXTRA.length]);
 }
 
 function seriesScales(series: readonly string[]): { colour: { domain: string[]; range: string[] }; dash: { domain: string[]; range: number[][] } } {
   const colours = seriesColours(series);
-  const dashes = series.map((s, i) => DASHES[ORDER.includes(s) ? ORDER.indexOf(s) : i % DASHES.length]);
+  const dashes = series.map((s, i) => STYLE[s]?.[1] ?? DASHES[i % DASHES.length]);
   return { colour: { domain: [...series], range: colours }, dash: { domain: [...series], range: dashes } };
 }
 

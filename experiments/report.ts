@@ -20,7 +20,7 @@ const MODE_TEXT: Record<RelevanceMode, string> = {
 import { curveSpec, writeFigure } from './figures.ts';
 import { ORACLE, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
-import { unitCi, unitOf } from './stats.ts';
+import { pairedCi, signVerdict, unitCi, unitOf } from './stats.ts';
 
 export interface Written { dir: string; files: string[]; claims: Claim[]; aggregates: Aggregate[] }
 
@@ -70,6 +70,24 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
 }
 
 const f3 = (x: number): string => x.toFixed(3);
+
+/**
+ * Strategies ranked by mean recall AUC, each with its CI and its paired difference to the next
+ * one down: a difference whose CI contains 0 is a tie, and the ranking says so.
+ */
+function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnType<typeof unitOf>): string[] {
+  const runs = (s: string): SummaryRow[] => d.summaries.filter((x) => x.strategy === s);
+  const ranked = strategies.map((s) => ({ s, ci: unitCi(runs(s), (r) => r.recall_auc, unit) })).sort((a, b) => b.ci.mean - a.ci.mean || (a.s < b.s ? -1 : 1));
+  const L = ['## Ranking by recall AUC', '', '| rank | strategy | recall AUC (mean ± 95% CI) | minus the next one down (paired, mean [95% CI]) | |', '|---|---|---|---|---|'];
+  ranked.forEach((r, i) => {
+    const next = ranked[i + 1];
+    const diff = next ? pairedCi(runs(r.s), runs(next.s), (x) => x.recall_auc, unit) : null;
+    const tie = diff !== null && signVerdict(diff) === 'TIE';
+    L.push(`| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ${diff ? (tie ? 'tie with the next' : 'ahead') : ''} |`);
+  });
+  L.push('', 'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds). The oracle bounds every row (its recall AUC is in the results table).');
+  return L;
+}
 /** A count or mean count: whole numbers without decimals, others with one (never locale-formatted). */
 const fc = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -144,6 +162,7 @@ function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[], reference
   }
   const stranded = d.summaries.filter((x) => x.strategy !== ORACLE && x.pages < cfg.budget);
   if (stranded.length) L.push('', `Runs that ended before the budget (out of links): ${stranded.map((x) => `${x.strategy} ${x.site} seed ${x.seed} at ${x.pages}`).slice(0, 8).join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`);
+  if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
   L.push('', '## Claims', '', '| | claim | source | measured (paired difference, mean [95% CI]) | verdict |', '|---|---|---|---|---|');
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
   L.push('', '## Published anchors', '');
