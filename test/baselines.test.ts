@@ -12,7 +12,9 @@ import { PageClassifier } from '../crawler/focused/relevance.ts';
 import { InfoSpidersStrategy, DEFAULT_INFOSPIDERS } from '../crawler/focused/infospiders.ts';
 import { Topic } from '../crawler/focused/topic.ts';
 import { tokenize } from '../crawler/focused/text.ts';
-import { loadStrategyModule, makeStrategy, resolveParams, StrategyError } from '../experiments/strategies.ts';
+import { loadStrategyModule, makeStrategy, resolveParams, StrategyError, strategyNames } from '../experiments/strategies.ts';
+import { loadExperiment } from '../experiments/config.ts';
+import { Frontier } from '../crawler/frontier.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
 
 const KEYWORDS = ['neural network', 'machine learning', 'learning algorithm', 'robot'];
@@ -110,6 +112,24 @@ describe('baseline orderings on a hand-built site', () => {
     expect(opic.stats?.().priorityUpdates).toBeGreaterThanOrEqual(1);
   });
 
+  it('opic on resume: a priority update was journalled, so the resumed crawl keeps the order and fetches nothing twice', async () => {
+    const site: Site = {
+      '/': { text: 'home', links: [['/x', 'x'], ['/y', 'y'], ['/z', 'z']] },
+      '/x': { text: 'x', links: [['/z', 'z']] }, '/y': { text: 'y', links: [['/z', 'z']] }, '/z': { text: 'z', links: [] },
+    };
+    const srv = await serve(site);
+    const dir = mkdtempSync(join(tmpdir(), 'opic-'));
+    const out: string[] = [];
+    const settings = {
+      seeds: [`http://b.test:${srv.port}/`], resolve: [`b.test:${srv.port}:127.0.0.1`], deterministic: true,
+      concurrency: 1, perHostConcurrency: 1, delayMs: 0, autoThrottle: false, maxPages: 2,
+    };
+    const onLog = (e: { url: string }): void => { out.push(new URL(e.url).pathname); };
+    await CrawlEngine.create({ settings, strategy: make('opic'), outDir: dir, onLog }).run();
+    await CrawlEngine.create({ settings: { maxPages: 10 }, strategy: make('opic'), outDir: dir, resume: true, onLog }).run();
+    expect(out).toEqual(['/', '/x', '/z', '/y']);
+  });
+
   it('classifier (soft focus) follows the links of the page its classifier finds relevant', async () => {
     const pages = PageClassifier.train([
       ...['robot arm control', 'robot vision', 'robot planning'].map((t, i) => ({ url: `http://t.test/r${i}`, kind: 'html', tokens: tokenize(t), relevant: true })),
@@ -149,7 +169,30 @@ describe('baseline orderings on a hand-built site', () => {
   });
 });
 
+describe('frontier priority updates', () => {
+  it('raise and lower a queued URL across hosts; a URL no longer queued is ignored', () => {
+    const f = new Frontier();
+    const e = (url: string, score: number, seq: number) => ({ url, host: new URL(url).host, score, depth: 0, parent: -1, redirects: 0, seq });
+    f.push(e('http://a.test/1', 0.5, 1));
+    f.push(e('http://a.test/2', 0.4, 2));
+    f.push(e('http://b.test/1', 0.3, 3));
+    f.push(e('http://b.test/2', 0.2, 4));
+    expect(f.update('http://b.test/2', 0.9)?.score).toBe(0.9);
+    expect(f.update('http://a.test/1', 0.1)?.score).toBe(0.1);
+    expect(f.update('http://c.test/', 1)).toBeNull();
+    const first = f.next()!;
+    expect(first.url).toBe('http://b.test/2');
+    expect(f.update(first.url, 5)).toBeNull();
+    expect([f.next(), f.next(), f.next()].map((x) => x!.url)).toEqual(['http://a.test/2', 'http://b.test/1', 'http://a.test/1']);
+    expect(f.size).toBe(0);
+  });
+});
+
 describe('strategy parameters and modules', () => {
+  it('the baselines experiment runs every built-in strategy', () => {
+    expect(loadExperiment('baselines', { quick: true }).strategies.sort()).toEqual(strategyNames().sort());
+  });
+
   let dir: string;
   beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'strategy-')); });
 

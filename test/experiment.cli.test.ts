@@ -1,4 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +65,48 @@ describe('experiment CLI and configs', () => {
     expect(q.seeds).toEqual([1]);
     expect(loadExperiment('focused', { seeds: 3 }).seeds).toEqual([1, 2, 3]);
     expect(() => loadExperiment('../etc/passwd')).toThrow(ExperimentConfigError);
+  });
+
+  it('strategies with parameters and modules in a config; bad ones are refused with one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exp-'));
+    const write = (name: string, body: object): string => { const f = join(dir, `${name}.json`); writeFileSync(f, JSON.stringify(body)); return f; };
+    const c = loadExperiment(write('ok', {
+      strategies: ['bfs', { name: 'best-n-first', params: { n: 64 } }, { name: 'mine', module: 'examples/strategies/depth-best-first.ts', params: { decay: 0.5 } }],
+      reference: 'bfs',
+    }));
+    expect(c.strategies).toEqual(['bfs', 'best-n-first', 'mine']);
+    expect(c.strategyParams).toEqual({ 'best-n-first': { params: { n: 64 } }, mine: { module: 'examples/strategies/depth-best-first.ts', params: { decay: 0.5 } } });
+    const bad: [object, RegExp][] = [
+      [{ strategies: [{ name: 'best-n-first', params: { m: 2 } }] }, /parameter "m" is not one of n/],
+      [{ strategies: [{ name: 'mine', module: 'nope/missing.ts' }] }, /module "nope\/missing.ts" is not a readable file/],
+      [{ strategies: [{ name: 'bfs', module: 'examples/strategies/depth-best-first.ts' }] }, /"bfs" is a built-in strategy/],
+      [{ strategies: ['mystery'] }, /"mystery" is not one of .*or give \{ "name": "mystery", "module"/],
+      [{ strategies: [{ name: 'x', modul: 'a.ts' }] }, /unknown field modul/],
+      [{ strategies: ['bfs', 'bfs'] }, /appears twice/],
+    ];
+    for (const [body, re] of bad) expect(() => loadExperiment(write('bad', body))).toThrow(re);
+  });
+
+  it('an experiment or a crawl with a broken strategy module exits 2 with one line; the example module crawls', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exp-'));
+    const mod = join(dir, 'broken.ts');
+    writeFileSync(mod, 'export default 5;\n');
+    const cfg = join(dir, 'plugin.json');
+    writeFileSync(cfg, JSON.stringify({ web: 'data/webs/small.json', seeds: [1], budget: 50, every: 10, strategies: ['bfs', { name: 'broken', module: mod }], reference: 'bfs' }));
+    const fail = (e: { code: number; stderr: string }): { code: number; stderr: string } => e;
+    const exp = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/experiment.ts', cfg, '--out', join(dir, 'out')]).then(() => null, fail);
+    expect(exp?.code).toBe(2);
+    expect(exp?.stderr).toMatch(/^error: plugin: strategy module .*broken\.ts: its default export must be a factory \(context\) => Strategy, got number$/m);
+    expect(exp?.stderr.match(/^error:/gm)).toHaveLength(1);
+    const crawl = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--web', 'data/webs/small.json', '--strategy', mod, '--out', join(dir, 'c')]).then(() => null, fail);
+    expect(crawl?.code).toBe(2);
+    expect(crawl?.stderr).toMatch(/error: --strategy: strategy module .*must be a factory/);
+    const out = join(dir, 'example');
+    await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--web', 'data/webs/small.json', '--strategy', 'examples/strategies/depth-best-first.ts',
+      '--param', 'decay=0.5', '--max-pages', '200', '--delay-ms', '0', '--out', out, '--quiet']);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { pages: number; strategy: { linksScored: number } };
+    expect(summary.pages).toBe(200);
+    expect(summary.strategy.linksScored).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(join(out, 'crawl-settings.json'), 'utf8')).strategy).toBe('depth-best-first');
   });
 });
