@@ -4,7 +4,7 @@
  */
 import { fail, parseOrFail } from './args.ts';
 import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
-import { loadStrategyModule, makeStrategy, resolveParams, StrategyError, strategyNames, strategyNeeds, type StrategyContext } from '../strategies.ts';
+import { loadStrategyModule, makeStrategy, resolveParams, StrategyError, strategyDefaults, strategyNames, strategyNeeds, type StrategyContext } from '../strategies.ts';
 import { basename, extname } from 'node:path';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { WarcWriter } from '../../crawler/warc.ts';
@@ -20,9 +20,11 @@ const USAGE = `Usage: npm run crawl -- --seed URL [--seed URL ...] --out DIR [op
 
 Crawl options (defaults in crawler/settings.ts):
   --seed URL              start URL (repeatable; with --web, defaults to the department homepages)
-  --strategy NAME|FILE    link ordering: ${strategyNames().join(', ')} (default bfs),
+  --strategy NAME|FILE    link ordering (default bfs): ${strategyNames().slice(0, 6).join(', ')},
+                          ${strategyNames().slice(6).join(', ')},
                           or a strategy module (.ts/.js) default-exporting (context) => Strategy
-  --param KEY=VALUE       a parameter of the strategy (repeatable; numbers as numbers)
+  --param KEY=VALUE       a parameter of the strategy (repeatable; numbers as numbers); defaults:
+${strategyNames().filter((n) => Object.keys(strategyDefaults(n)).length).map((n) => `                            ${n}: ${Object.entries(strategyDefaults(n)).map(([k, x]) => `${k}=${x}`).join(' ')}`).join('\n')}
   --max-pages N           pages to fetch (default ${DEFAULT_SETTINGS.maxPages})
   --max-pages-per-host N  per-host page cap (default none)
   --max-depth N           link depth limit (default none)
