@@ -17,6 +17,10 @@ import { runDeepweb } from '../experiments/deepweb/run.ts';
 const REF = 'results/reference/deepweb-quick';
 const TOLERANCE = 0.02;
 
+// Two full quick runs (about 25 s each on this machine alone, more in the full suite): the
+// default 60 s per test left no margin, and CI timed out at 60,007 ms.
+const TWO_RUNS_MS = 240_000;
+
 describe('deepweb experiment regression (quick configuration)', () => {
   it('matches the committed reference, deterministically, with zero politeness violations', async () => {
     const { raw } = readExperimentJson('deepweb');
@@ -33,5 +37,5 @@ describe('deepweb experiment regression (quick configuration)', () => {
     expect(a.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
 
     expectCurvesNear(join(REF, 'curves.csv'), join(outA, 'curves.csv'), ['site', 'method', 'seed', 'submissions'], ['coverage'], TOLERANCE, `coverage moved by more than ${TOLERANCE}`);
-  });
+  }, TWO_RUNS_MS);
 });
