@@ -32,6 +32,8 @@ export interface CrawlSummary {
   statuses: Record<string, number>;
   errors: Record<string, number>;
   outOfScope: Record<OutOfScope, number>;
+  /** URLs of hosts whose address the policy refuses (each logged with CRAWL_ERR_ADDRESS_REFUSED). */
+  addressRefused: number;
   robotsBlocked: number;
   robotsFetches: number;
   skippedHosts: { host: string; reason: string; urlsDropped: number }[];
@@ -43,9 +45,20 @@ export interface CrawlSummary {
   redirectsQueued: number;
   redirectLoops: number;
   truncated: number;
+  /** Links longer than maxUrlLength (never queued), and links past maxLinksPerPage on a page. */
+  urlTooLong: number;
+  linksCapped: number;
+  /** Times a host was held back for server errors in a row (5xx, 429 without Retry-After). */
+  hostBackoffs: number;
+  /** Seeds that answered with 2xx or 3xx; when none did, seedFailures says why for each. */
+  seedsFetched: number;
+  seedFailures: string[];
   frontierLeft: number;
   strategy: Record<string, number>;
 }
+
+/** The counters a resumed crawl continues from (everything in the summary that is not timing). */
+type Counters = Omit<CrawlSummary, 'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy'>;
 
 export interface Progress {
   pages: number;
@@ -92,7 +105,9 @@ type Outcome =
   | { kind: 'failed'; entry: QueueEntry; error: CrawlError; attempts: number; ms: number }
   | { kind: 'robots'; entry: QueueEntry }
   | { kind: 'skipped'; entry: QueueEntry }
-  | { kind: 'elsewhere'; entry: QueueEntry };
+  | { kind: 'elsewhere'; entry: QueueEntry }
+  /** The crawl stopped before the request was sent: not logged, the URL stays in the journal. */
+  | { kind: 'stopped'; entry: QueueEntry };
 
 
 export class CrawlEngine {
@@ -115,6 +130,8 @@ export class CrawlEngine {
   private started = 0;
   private stopping = false;
   private jitterState: number;
+  /** Host back-offs counted before a resume (hosts start afresh). */
+  private backoffsBefore = 0;
   private lastCheckpoint = 0;
 
   private constructor(private readonly opts: EngineOptions, settings: CrawlSettings) {
@@ -128,6 +145,7 @@ export class CrawlEngine {
       userAgent: settings.userAgent,
       headersTimeoutMs: settings.headersTimeoutMs,
       bodyTimeoutMs: settings.bodyTimeoutMs,
+      maxResponseMs: settings.maxResponseMs,
       maxBodyBytes: settings.maxBodyBytes,
       maxRedirects: 0,
       headers: settings.region ? { 'x-crawler-region': settings.region } : undefined,
@@ -140,13 +158,15 @@ export class CrawlEngine {
       backoff: (attempt) => this.backoff(attempt),
       onResponse: (url, res) => this.opts.warc?.record(url, res, this.requestHeaders()),
       onRobotsFetch: () => { this.s.robotsFetches++; },
+      hostState: (name) => this.host(name),
     };
     this.jitterState = settings.seed | 1;
     this.s = {
       pages: 0, bytes: 0, elapsedMs: 0, pagesPerSec: 0, statuses: {}, errors: {},
-      outOfScope: { scheme: 0, host: 0, port: 0, address: 0 }, robotsBlocked: 0, robotsFetches: 0, skippedHosts: [],
-      duplicates: 0, nofollow: 0, depthLimited: 0, hostCapped: 0, discarded: 0, redirectsQueued: 0, redirectLoops: 0,
-      truncated: 0, frontierLeft: 0, strategy: {},
+      outOfScope: { scheme: 0, host: 0, port: 0, address: 0 }, addressRefused: 0, robotsBlocked: 0, robotsFetches: 0,
+      skippedHosts: [], duplicates: 0, nofollow: 0, depthLimited: 0, hostCapped: 0, discarded: 0, redirectsQueued: 0,
+      redirectLoops: 0, truncated: 0, urlTooLong: 0, linksCapped: 0, hostBackoffs: 0, seedsFetched: 0, seedFailures: [],
+      frontierLeft: 0, strategy: {},
     };
   }
 
@@ -169,7 +189,8 @@ export class CrawlEngine {
     engine.journal?.writeJson('crawl-settings.json', { settings, strategy: opts.strategy.name });
     for (const raw of settings.seeds) {
       const url = normalizeUrl(raw, undefined, settings);
-      if (url) engine.admit({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
+      if (raw.length > settings.maxUrlLength) engine.s.seedFailures.push(`${raw.slice(0, 80)}...: CRAWL_ERR_URL_TOO_LONG (${raw.length} > ${settings.maxUrlLength} characters)`);
+      else if (url) engine.admit({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
     }
     engine.journal?.flush();
     return engine;
@@ -177,6 +198,14 @@ export class CrawlEngine {
 
   private restoreFrom(rec: ReturnType<typeof recover>): void {
     const fetched = new Set<string>();
+    const lastSeq = rec.fetched.at(-1)?.seq ?? -1;
+    // the counters saved with the last step whose log lines were written (see Journal.counters)
+    const saved = rec.counters.filter((c) => c.seq <= lastSeq).at(-1) as (Counters & { seq: number }) | undefined;
+    if (saved && saved.seq === lastSeq) {
+      const { seq: _seq, ...counters } = saved;
+      Object.assign(this.s, counters);
+      this.backoffsBefore = counters.hostBackoffs;
+    }
     for (const e of rec.fetched) {
       fetched.add(e.url);
       this.parents.set(e.seq, e.url);
@@ -184,6 +213,8 @@ export class CrawlEngine {
       this.seq = Math.max(this.seq, e.seq + 1);
       const h = this.host(new URL(e.url).host);
       h.dispatched++;
+      if (saved?.seq === lastSeq) continue;
+      // a crawl directory from before counters were saved: what the log alone says
       this.s.statuses[String(e.status ?? 'error')] = (this.s.statuses[String(e.status ?? 'error')] ?? 0) + 1;
       if (e.error) this.s.errors[e.error] = (this.s.errors[e.error] ?? 0) + 1;
       this.s.bytes += e.bytes;
@@ -259,9 +290,14 @@ export class CrawlEngine {
     return links.length > 0;
   }
 
-  /** Stops taking new URLs; in-flight requests finish and are logged. */
+  /**
+   * Stops taking new URLs. Requests on the wire finish (within maxResponseMs) and are logged;
+   * those waiting for a host's gap, a Retry-After or a retry's back-off are not sent, and stay
+   * in the journal for --resume.
+   */
   stop(): void {
     this.stopping = true;
+    for (const h of this.hosts.values()) h.halt();
     this.wakeLoop?.();
   }
 
@@ -291,8 +327,9 @@ export class CrawlEngine {
       if (this.settings.deterministic) await this.runBatches();
       else await this.runConcurrent();
     } finally {
-      for (const h of this.hosts.values()) h.drain();
+      for (const h of this.hosts.values()) h.halt();
       this.s.pages = this.pages;
+      this.s.hostBackoffs = this.backoffsBefore + [...this.hosts.values()].reduce((a, h) => a + h.backoffs, 0);
       this.s.elapsedMs = Math.round(performance.now() - this.started);
       this.s.pagesPerSec = Math.round((this.pages / Math.max(1, this.s.elapsedMs)) * 1000 * 10) / 10;
       this.s.frontierLeft = this.frontier.size + this.held.length;
@@ -428,11 +465,19 @@ export class CrawlEngine {
   /** Robots, politeness gate, fetch, retries. Never throws. */
   private async task(entry: QueueEntry): Promise<Outcome> {
     const h = this.host(entry.host);
-    const rules = await this.robotsFor(h, entry.url);
+    let rules: RobotsRules;
+    try {
+      rules = await this.robotsFor(h, entry.url);
+    } catch (e) {
+      if (e instanceof CrawlError && e.code === 'CRAWL_ERR_STOPPED') return { kind: 'stopped', entry };
+      throw e;
+    }
     if (h.skipped) return { kind: 'skipped', entry };
+    if (h.refused) return { kind: 'failed', entry, error: new CrawlError('CRAWL_ERR_ADDRESS_REFUSED', h.refused), attempts: 0, ms: 0 };
     if (!rules.isAllowed(entry.url)) return { kind: 'robots', entry };
     if (this.opts.remote && !(await this.opts.remote.claim(entry.url))) return { kind: 'elsewhere', entry };
     const o = await politeFetch(this.gate, h, entry.url);
+    if (!o.ok && o.error.code === 'CRAWL_ERR_STOPPED') return { kind: 'stopped', entry };
     return o.ok ? { kind: 'fetched', entry, res: o.res, attempts: o.attempts, ms: o.ms } : { kind: 'failed', entry, error: o.error, attempts: o.attempts, ms: o.ms };
   }
 
@@ -451,11 +496,14 @@ export class CrawlEngine {
   }
 
   private handle(o: Outcome): void {
-    if (o.kind === 'robots' || o.kind === 'skipped' || o.kind === 'elsewhere') {
+    if (o.kind === 'robots' || o.kind === 'skipped' || o.kind === 'elsewhere' || o.kind === 'stopped') {
       // no request was made: the URL does not use the page budget
       this.dispatched--;
       this.host(o.entry.host).dispatched--;
       if (o.kind === 'robots') this.s.robotsBlocked++;
+      const seed = o.entry.depth === 0 && o.entry.redirects === 0;
+      if (seed && o.kind === 'robots') this.s.seedFailures.push(`${o.entry.url}: disallowed by robots.txt`);
+      if (seed && o.kind === 'skipped') this.s.seedFailures.push(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
       this.opts.remote?.settled(o.entry.url);
       return;
     }
@@ -472,6 +520,8 @@ export class CrawlEngine {
       log.error = o.error.code;
       this.count(this.s.errors, o.error.code);
       this.count(this.s.statuses, 'error');
+      if (o.error.code === 'CRAWL_ERR_ADDRESS_REFUSED') this.s.addressRefused++;
+      if (e.depth === 0 && e.redirects === 0) this.s.seedFailures.push(`${e.url}: ${o.error.code} (${o.error.message})`);
     } else {
       const res = o.res;
       this.opts.warc?.record(e.url, res, this.requestHeaders());
@@ -482,6 +532,10 @@ export class CrawlEngine {
       this.count(this.s.statuses, String(res.status));
       if (res.truncated) { log.truncated = true; this.s.truncated++; }
       if (res.status >= 400) this.count(this.s.errors, `HTTP_${res.status}`);
+      if (e.depth === 0 && e.redirects === 0) {
+        if (res.status < 400) this.s.seedsFetched++;
+        else this.s.seedFailures.push(`${e.url}: HTTP ${res.status}`);
+      }
       if (res.status >= 300 && res.status < 400 && res.headers.location) {
         log.location = this.redirect(e, res.headers.location);
       } else if (res.status >= 200 && res.status < 300) {
@@ -508,6 +562,8 @@ export class CrawlEngine {
 
   private parsePage(seq: number, e: QueueEntry, res: FetchResult): PageView {
     const p = parseBody(res.body, res.headers['content-type'], e.url, this.settings, this.settings.aroundWords);
+    this.s.urlTooLong += p.linksTooLong ?? 0;
+    this.s.linksCapped += p.linksCapped ?? 0;
     const links = p.links.filter((l) => {
       if (l.nofollow) this.s.nofollow++;
       return !l.nofollow;
@@ -534,6 +590,7 @@ export class CrawlEngine {
   private redirect(e: QueueEntry, location: string): string | undefined {
     const target = normalizeUrl(location, e.url, this.settings);
     if (!target) return undefined;
+    if (target.length > this.settings.maxUrlLength) { this.s.urlTooLong++; return undefined; }
     const chain = [...(this.redirectChains.get(e.url) ?? []), e.url];
     this.redirectChains.delete(e.url);
     if (chain.includes(target)) {
@@ -575,7 +632,16 @@ export class CrawlEngine {
     map[key] = (map[key] ?? 0) + 1;
   }
 
+  /** The counters as a resumed crawl needs them (robots-blocked seeds and the like included). */
+  private counters(): Counters {
+    const { elapsedMs: _e, pagesPerSec: _p, frontierLeft: _f, strategy: _s, ...c } = this.s;
+    return { ...c, pages: this.pages, hostBackoffs: this.backoffsBefore + [...this.hosts.values()].reduce((a, h) => a + h.backoffs, 0) };
+  }
+
   private afterStep(): void {
+    // counters first, tagged with the last page of the step: a kill before the log lines are
+    // written leaves counters a resume ignores (it takes those of the last logged page)
+    if (this.journal && this.seq > 0) this.journal.counters(this.seq - 1, this.counters());
     this.journal?.flush();
     if (this.journal && this.pages - this.lastCheckpoint >= this.settings.checkpointEvery) this.checkpoint();
     const errors = Object.values(this.s.errors).reduce((a, b) => a + b, 0);
@@ -584,6 +650,7 @@ export class CrawlEngine {
 
   private checkpoint(): void {
     this.lastCheckpoint = this.pages;
+    this.journal?.compactCounters();
     if (this.journal && this.strategy.snapshot) this.journal.writeJson('strategy.json', this.strategy.snapshot());
   }
 }

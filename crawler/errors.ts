@@ -9,12 +9,16 @@ export type CrawlErrorCode =
   | 'CRAWL_ERR_ADDRESS_REFUSED'
   | 'CRAWL_ERR_ROBOTS'
   | 'CRAWL_ERR_TIMEOUT'
+  | 'CRAWL_ERR_DEADLINE'
+  | 'CRAWL_ERR_URL_TOO_LONG'
   | 'CRAWL_ERR_NETWORK'
   | 'CRAWL_ERR_HTTP'
   | 'CRAWL_ERR_TOO_LARGE'
   | 'CRAWL_ERR_REDIRECT_LOOP'
   | 'CRAWL_ERR_TOO_MANY_REDIRECTS'
-  | 'CRAWL_ERR_RESUME';
+  | 'CRAWL_ERR_RESUME'
+  /** The crawl stopped before the request was sent: not a result, the URL stays queued for --resume. */
+  | 'CRAWL_ERR_STOPPED';
 
 export class CrawlError extends Error {
   readonly code: CrawlErrorCode;

@@ -1,7 +1,8 @@
 /**
  * The downloader: one HTTP request (optionally following redirects) on undici, with header and
- * body timeouts, a body size cap (the body is cut and marked truncated), and the pieces the
- * engine needs for politeness (latency, Retry-After). Retries and per-host timing live in the
+ * body idle timeouts, a total deadline per response (a body that drips a byte at a time beats
+ * the idle timeouts but not the deadline), a body size cap (the body is cut and marked
+ * truncated), and the pieces the engine needs for politeness (latency, Retry-After). Retries and per-host timing live in the
  * engine, so that every retry passes through the host's politeness gate.
  */
 import { request, type Dispatcher } from 'undici';
@@ -11,6 +12,8 @@ export interface FetchOptions {
   userAgent: string;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /** Total time for one response, headers and body: past it the request is aborted (CRAWL_ERR_DEADLINE). */
+  maxResponseMs: number;
   maxBodyBytes: number;
   /** 0: return 3xx responses as they are. */
   maxRedirects: number;
@@ -29,6 +32,8 @@ export interface FetchResult {
   redirects: string[];
   /** Time to response headers, ms. */
   latencyMs: number;
+  /** performance.now() when the response headers arrived (the server had read the request by then). */
+  headersAt: number;
   /** Retry-After in ms when the response had one (seconds or an HTTP date). */
   retryAfterMs?: number;
 }
@@ -66,7 +71,7 @@ export class Fetcher {
     return this.opts.headers;
   }
 
-  /** Throws CrawlError (TIMEOUT, NETWORK, REDIRECT_LOOP, TOO_MANY_REDIRECTS); HTTP errors are results. */
+  /** Throws CrawlError (TIMEOUT, DEADLINE, NETWORK, REDIRECT_LOOP, TOO_MANY_REDIRECTS); HTTP errors are results. */
   async fetch(url: string, maxRedirects = this.opts.maxRedirects, canFollow: (url: string) => boolean = () => true, post?: RequestBody): Promise<FetchResult> {
     const chain: string[] = [];
     let current = url;
@@ -93,6 +98,11 @@ export class Fetcher {
 
   private async once(url: string, post?: RequestBody): Promise<Omit<FetchResult, 'redirects'>> {
     const t0 = performance.now();
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.opts.maxResponseMs);
+    const overDeadline = (e: unknown): CrawlError => deadline.signal.aborted
+      ? new CrawlError('CRAWL_ERR_DEADLINE', `no complete response within ${this.opts.maxResponseMs} ms`, { cause: e })
+      : toCrawlError(e);
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
@@ -102,11 +112,14 @@ export class Fetcher {
         body: post?.body,
         headersTimeout: this.opts.headersTimeoutMs,
         bodyTimeout: this.opts.bodyTimeoutMs,
+        signal: deadline.signal,
       });
     } catch (e) {
-      throw toCrawlError(e);
+      clearTimeout(timer);
+      throw overDeadline(e);
     }
-    const latencyMs = performance.now() - t0;
+    const headersAt = performance.now();
+    const latencyMs = headersAt - t0;
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
@@ -124,7 +137,9 @@ export class Fetcher {
         size += b.length;
       }
     } catch (e) {
-      if (!truncated) throw toCrawlError(e);
+      if (!truncated) throw overDeadline(e);
+    } finally {
+      clearTimeout(timer);
     }
     const headers = headerMap(res.headers);
     return {
@@ -134,6 +149,7 @@ export class Fetcher {
       body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
       truncated,
       latencyMs,
+      headersAt,
       retryAfterMs: parseRetryAfter(headers['retry-after']),
     };
   }

@@ -1,9 +1,11 @@
 /**
  * Durable crawl state in OUT/: the crawl log (crawl.jsonl, one line per fetch), the frontier
- * journal (frontier.log, one line per URL queued), the settings (crawl-settings.json) and
- * strategy checkpoints (strategy.json). Lines are buffered and written with writeSync at the
- * end of each processing step, links before the page that found them, so that after a SIGKILL
- * every URL is either logged as fetched or recoverable from the journal.
+ * journal (frontier.log, one line per URL queued), the summary counters (counters.log, one line
+ * per step, compacted at checkpoints), the settings (crawl-settings.json) and strategy
+ * checkpoints (strategy.json). Lines are buffered and written with writeSync at the end of each
+ * processing step, links before the page that found them, so that after a SIGKILL every URL is
+ * either logged as fetched or recoverable from the journal. Writes go out in chunks of at most
+ * 1 MiB: no single string grows with the step (a page of 200,000 links is many small writes).
  */
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,17 +30,44 @@ export interface LogEntry {
   truncated?: boolean;
 }
 
+/** Bytes of buffered lines written at once (a string this long is cheap; one per step may not be). */
+const CHUNK_CHARS = 1 << 20;
+
 class LineFile {
   private fd: number;
   private buf: string[] = [];
-  constructor(path: string, append: boolean) {
+  private chars = 0;
+  constructor(readonly path: string, append: boolean) {
     this.fd = openSync(path, append ? 'a' : 'w');
   }
-  push(line: string): void { this.buf.push(line); }
+  push(line: string): void {
+    this.buf.push(line);
+    this.chars += line.length + 1;
+    if (this.chars >= CHUNK_CHARS) this.flush();
+  }
   flush(): void {
     if (!this.buf.length) return;
-    writeSync(this.fd, this.buf.join('\n') + '\n');
+    let start = 0;
+    let chars = 0;
+    for (let i = 0; i < this.buf.length; i++) {
+      chars += this.buf[i].length + 1;
+      if (chars >= CHUNK_CHARS || i === this.buf.length - 1) {
+        writeSync(this.fd, this.buf.slice(start, i + 1).join('\n') + '\n');
+        start = i + 1;
+        chars = 0;
+      }
+    }
     this.buf = [];
+    this.chars = 0;
+  }
+  /** Replaces the file's content with one line (atomically: a kill leaves the old or the new file). */
+  replace(line: string): void {
+    this.buf = [];
+    this.chars = 0;
+    closeSync(this.fd);
+    writeFileSync(`${this.path}.tmp`, `${line}\n`);
+    renameSync(`${this.path}.tmp`, this.path);
+    this.fd = openSync(this.path, 'a');
   }
   close(): void { this.flush(); closeSync(this.fd); }
 }
@@ -46,10 +75,22 @@ class LineFile {
 export class Journal {
   private readonly log: LineFile;
   private readonly frontier: LineFile;
+  private readonly counterLog: LineFile;
+  private lastCounters = '';
   constructor(readonly dir: string, resume: boolean) {
     mkdirSync(dir, { recursive: true });
     this.frontier = new LineFile(join(dir, 'frontier.log'), resume);
+    this.counterLog = new LineFile(join(dir, 'counters.log'), resume);
     this.log = new LineFile(join(dir, 'crawl.jsonl'), resume);
+  }
+  /** The summary counters after the page numbered seq (written before that page's log line). */
+  counters(seq: number, value: object): void {
+    this.lastCounters = JSON.stringify({ seq, ...value });
+    this.counterLog.push(this.lastCounters);
+  }
+  /** Keeps only the latest counters line (call after flush(), when it is the logged one). */
+  compactCounters(): void {
+    if (this.lastCounters) this.counterLog.replace(this.lastCounters);
   }
   queued(e: QueueEntry): void {
     this.frontier.push(`${e.seq}\t${e.score}\t${e.depth}\t${e.redirects}\t${e.parent}\t${e.url}`);
@@ -57,13 +98,15 @@ export class Journal {
   fetched(e: LogEntry): void {
     this.log.push(JSON.stringify(e));
   }
-  /** Links first: a page is only logged once the URLs it led to are safe. */
+  /** Links first: a page is only logged once the URLs it led to (and the counters after it) are safe. */
   flush(): void {
     this.frontier.flush();
+    this.counterLog.flush();
     this.log.flush();
   }
   close(): void {
     this.frontier.close();
+    this.counterLog.close();
     this.log.close();
   }
   writeJson(name: string, value: unknown): void {
@@ -77,6 +120,8 @@ export interface RecoveredState {
   settings: unknown;
   fetched: LogEntry[];
   queued: QueueEntry[];
+  /** Saved summary counters, each tagged with the seq of the last page of its step. */
+  counters: ({ seq: number } & Record<string, unknown>)[];
   strategy: unknown;
 }
 
@@ -93,9 +138,13 @@ export function recover(dir: string): RecoveredState {
     if (p.length < 6) continue;
     queued.push({ seq: Number(p[0]), score: Number(p[1]), depth: Number(p[2]), redirects: Number(p[3]), parent: Number(p[4]), url: p.slice(5).join('\t'), host: '' });
   }
+  const counters: RecoveredState['counters'] = [];
+  for (const line of readLines(join(dir, 'counters.log'))) {
+    try { counters.push(JSON.parse(line)); } catch { break; }
+  }
   const sfile = join(dir, 'strategy.json');
   const strategy = existsSync(sfile) ? JSON.parse(readFileSync(sfile, 'utf8')) : undefined;
-  return { settings, fetched, queued, strategy };
+  return { settings, fetched, queued, counters, strategy };
 }
 
 /** Complete lines of a file; a partial last line is removed from the file itself. */

@@ -46,7 +46,7 @@ export function findRule(rules: readonly ResolveRule[], host: string, port: numb
   return rules.find((r) => hostMatches(r.host, host) && (r.port === undefined || r.port === port));
 }
 
-export type AddressClass = 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'public';
+export type AddressClass = 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'multicast' | 'broadcast' | 'reserved' | 'public';
 
 const PRIVATE = new BlockList();
 PRIVATE.addSubnet('10.0.0.0', 8);
@@ -55,33 +55,90 @@ PRIVATE.addSubnet('192.168.0.0', 16);
 PRIVATE.addSubnet('100.64.0.0', 10);
 PRIVATE.addSubnet('198.18.0.0', 15);
 PRIVATE.addSubnet('fc00::', 7, 'ipv6');
+PRIVATE.addSubnet('fec0::', 10, 'ipv6'); // site-local (deprecated, still routed inside some networks)
+PRIVATE.addSubnet('64:ff9b:1::', 48, 'ipv6'); // local-use NAT64 (RFC 8215)
 const LINK_LOCAL = new BlockList();
 LINK_LOCAL.addSubnet('169.254.0.0', 16);
 LINK_LOCAL.addSubnet('fe80::', 10, 'ipv6');
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8);
 LOOPBACK.addAddress('::1', 'ipv6');
+const MULTICAST = new BlockList();
+MULTICAST.addSubnet('224.0.0.0', 4);
+MULTICAST.addSubnet('ff00::', 8, 'ipv6');
+const RESERVED = new BlockList();
+RESERVED.addSubnet('240.0.0.0', 4); // 255.255.255.255 is classed broadcast before this
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
+
+/** The 16 bytes of an IPv6 address (any textual form, an embedded dotted quad included). */
+export function ipv6Bytes(ip: string): number[] {
+  let text = ip.toLowerCase();
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number);
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, null];
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === null ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
+  return groups.flatMap((g) => { const n = parseInt(g, 16); return [n >> 8, n & 255]; });
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries, which reach those IPv4 hosts through a
+ * translator or a tunnel: IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64
+ * (64:ff9b::/96), 6to4 (2002::/16) and Teredo (2001::/32: the server, and the client XOR 0xff).
+ */
+export function embeddedIpv4(ip: string): { addresses: string[]; translated: boolean } {
+  const b = ipv6Bytes(ip);
+  const v4 = (k: number, xor = 0): string => b.slice(k, k + 4).map((x) => x ^ xor).join('.');
+  const zero = (from: number, to: number): boolean => b.slice(from, to).every((x) => x === 0);
+  const local = (addresses: string[]): { addresses: string[]; translated: boolean } => ({ addresses, translated: false });
+  const remote = (addresses: string[]): { addresses: string[]; translated: boolean } => ({ addresses, translated: true });
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return local([v4(12)]);
+  if (zero(0, 12) && !zero(12, 16) && !(zero(12, 15) && b[15] === 1)) return local([v4(12)]);
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return remote([v4(12)]);
+  if (b[0] === 0x20 && b[1] === 0x02) return remote([v4(2)]);
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return remote([v4(4), v4(12, 0xff)]);
+  return local([]);
+}
+
+/** Classes no crawler should connect to in any scope (`allowPrivateAddresses` does not lift them). */
+const NEVER: readonly AddressClass[] = ['unspecified', 'multicast', 'broadcast', 'reserved'];
+const SEVERITY: readonly AddressClass[] = ['metadata', 'unspecified', 'broadcast', 'multicast', 'reserved', 'link-local', 'private', 'loopback', 'public'];
 
 export function classifyAddress(ip: string): AddressClass {
   const v = isIP(ip);
   if (!v) return 'public';
+  if (v === 6) {
+    // an IPv6 address that embeds IPv4 addresses is as dangerous as the worst of them; a
+    // loopback address behind a translator or tunnel is someone else's loopback
+    const { addresses, translated } = embeddedIpv4(ip);
+    const inner = addresses.map(classifyAddress).map((c) => (translated && c === 'loopback' ? 'private' : c));
+    if (inner.length) return inner.sort((a, b) => SEVERITY.indexOf(a) - SEVERITY.indexOf(b))[0];
+  }
   const type = v === 6 ? 'ipv6' : 'ipv4';
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return classifyAddress(mapped[1]);
   if (METADATA.has(ip.toLowerCase())) return 'metadata';
-  if (ip === '0.0.0.0' || ip === '::' || ip.startsWith('0.')) return 'unspecified';
+  if (ip === '0.0.0.0' || ip.startsWith('0.') || (v === 6 && ipv6Bytes(ip).every((x) => x === 0))) return 'unspecified';
+  if (ip === '255.255.255.255') return 'broadcast';
   if (LOOPBACK.check(ip, type)) return 'loopback';
   if (LINK_LOCAL.check(ip, type)) return 'link-local';
+  if (MULTICAST.check(ip, type)) return 'multicast';
+  if (RESERVED.check(ip, type)) return 'reserved';
   if (PRIVATE.check(ip, type)) return 'private';
   return 'public';
+}
+
+/** Whether a connection to an address of this class is allowed. */
+export function addressAllowed(c: AddressClass, allowPrivate: boolean): boolean {
+  return c === 'public' || c === 'loopback' || (allowPrivate && !NEVER.includes(c));
 }
 
 /** Throws CRAWL_ERR_ADDRESS_REFUSED unless the address may be connected to. */
 export function checkAddress(ip: string, allowPrivate: boolean): void {
   const c = classifyAddress(ip);
-  if (c === 'public' || c === 'loopback') return;
-  if (allowPrivate && c !== 'unspecified') return;
+  if (addressAllowed(c, allowPrivate)) return;
   throw new CrawlError('CRAWL_ERR_ADDRESS_REFUSED', `refused to connect to ${ip} (${c} address)`);
 }
 
@@ -111,7 +168,7 @@ export function crawlerDispatcher(rules: readonly ResolveRule[], allowPrivate: b
     connect: (o, cb) => {
       const port = Number(o.port || (o.protocol === 'https:' ? 443 : 80));
       const rule = findRule(rules, o.hostname, port);
-      const target = rule ? rule.address : o.hostname;
+      const target = rule ? rule.address : o.hostname.replace(/^\[|\]$/g, '');
       if (isIP(target)) {
         try {
           checkAddress(target, allowPrivate);

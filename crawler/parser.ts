@@ -9,7 +9,7 @@
 import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
-import { normalizeUrl, type NormalizeOptions } from './url.ts';
+import { DEFAULT_MAX_URL_LENGTH, normalizeUrl, type NormalizeOptions } from './url.ts';
 
 export interface ParsedLink {
   /** Normalised absolute URL. */
@@ -34,6 +34,9 @@ export interface ParsedPage {
   noindex: boolean;
   nofollow: boolean;
   charset: string;
+  /** Links dropped for being longer than maxUrlLength, and past maxLinksPerPage (HTML only). */
+  linksTooLong?: number;
+  linksCapped?: number;
 }
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i;
@@ -97,6 +100,9 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
   let baseSet = false;
   let noindex = false;
   let nofollow = false;
+  const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+  const maxLinks = norm.maxLinksPerPage ?? Infinity;
+  let tooLong = 0;
   const parser = new Parser(
     {
       onopentag(name, attrs) {
@@ -108,7 +114,11 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
           open = { href: attrs.href, start: words.length, end: words.length, heading: lastHeading, nofollow: /\bnofollow\b/i.test(attrs.rel ?? '') };
           if (name === 'area') { raw.push(open); open = null; }
         } else if (name === 'base' && attrs.href && !baseSet) {
-          try { base = new URL(attrs.href, pageUrl).href; baseSet = true; } catch { /* a bad base is ignored */ }
+          // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
+          try {
+            const b = new URL(attrs.href, pageUrl).href;
+            if (b.length <= maxUrl) { base = b; baseSet = true; }
+          } catch { /* ignored */ }
         } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
           const c = (attrs.content ?? '').toLowerCase();
           if (/\b(noindex|none)\b/.test(c)) noindex = true;
@@ -143,10 +153,16 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
   if (open) { (open as (typeof raw)[number]).end = words.length; raw.push(open); }
   title = title.replace(/\s+/g, ' ').trim();
   const links: ParsedLink[] = [];
+  let capped = 0;
   if (!nofollow) {
-    for (const l of raw) {
+    for (let i = 0; i < raw.length; i++) {
+      const l = raw[i];
+      if (links.length >= maxLinks) { capped = raw.length - i; break; }
+      // a raw href past the limit cannot shrink below it by resolving: skip it before any work
+      if (l.href.length > maxUrl) { tooLong++; continue; }
       const url = normalizeUrl(l.href.trim(), base, norm);
       if (!url) continue;
+      if (url.length > maxUrl) { tooLong++; continue; }
       links.push({
         url,
         anchor: words.slice(l.start, l.end).join(' '),
@@ -156,7 +172,7 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
       });
     }
   }
-  return { kind: 'html', title, headings, text: words.join(' '), links, noindex, nofollow, charset };
+  return { kind: 'html', title, headings, text: words.join(' '), links, noindex, nofollow, charset, linksTooLong: tooLong, linksCapped: capped };
 }
 
 /** Text of the synthetic PDF format: "Title:" line and plain lines between header and %%EOF. */

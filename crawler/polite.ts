@@ -7,7 +7,7 @@
 import { CrawlError, toCrawlError } from './errors.ts';
 import { Fetcher, type FetchResult, type RequestBody } from './fetcher.ts';
 import type { HostState } from './hosts.ts';
-import { RobotsRules, ROBOTS_MIN_BYTES } from './robots.ts';
+import { ROBOTS_MAX_AGE_MS, RobotsRules, ROBOTS_MIN_BYTES } from './robots.ts';
 import type { Scope } from './scope.ts';
 import { watchSend } from './sendtime.ts';
 import type { CrawlSettings } from './settings.ts';
@@ -23,7 +23,11 @@ export interface GateContext {
   onResponse?(url: string, res: FetchResult): void;
   /** Counts robots.txt requests. */
   onRobotsFetch?(): void;
+  /** The politeness state of another host (a robots.txt redirect's target); none: the same host's. */
+  hostState?(name: string): HostState;
 }
+
+const stopped = (): CrawlError => new CrawlError('CRAWL_ERR_STOPPED', 'the crawl stopped before the request was sent');
 
 export type PoliteOutcome =
   | { ok: true; res: FetchResult; attempts: number; ms: number }
@@ -39,21 +43,23 @@ export async function politeFetch(ctx: GateContext, h: HostState, url: string, p
   const { settings } = ctx;
   let attempts = 0;
   for (;;) {
-    attempts++;
     const watch = await h.acquire();
+    if (!watch) return { ok: false, error: stopped(), attempts, ms: performance.now() - t0 };
+    attempts++;
     let res: FetchResult;
     try {
       res = await watchSend(watch, () => ctx.fetcher.fetch(url, 0, undefined, post));
     } catch (e) {
-      h.release(watch, null, null);
+      h.release(watch, null);
       const err = toCrawlError(e);
-      if (attempts <= settings.retries) {
-        await sleep(ctx.backoff(attempts));
+      // a deadline is the server's doing (a drip): trying again would wait as long again
+      if (attempts <= settings.retries && err.code !== 'CRAWL_ERR_DEADLINE' && err.code !== 'CRAWL_ERR_ADDRESS_REFUSED') {
+        await h.pause(ctx.backoff(attempts));
         continue;
       }
       return { ok: false, error: err, attempts, ms: performance.now() - t0 };
     }
-    h.release(watch, res.latencyMs, res.status);
+    h.release(watch, res);
     if ((res.status === 429 || res.status === 503) && res.retryAfterMs !== undefined) {
       if (res.retryAfterMs > settings.maxRetryAfterSec * 1000) {
         return { ok: false, error: new CrawlError('CRAWL_ERR_HTTP', `Retry-After ${Math.round(res.retryAfterMs / 1000)} s exceeds the maximum`), attempts, ms: performance.now() - t0 };
@@ -61,15 +67,23 @@ export async function politeFetch(ctx: GateContext, h: HostState, url: string, p
       h.backoff(res.retryAfterMs);
       // a 429 is the server asking us to slow down, not a failure of this URL: no retry limit below 10
       if (attempts <= Math.max(settings.retries, 10)) continue;
-    } else if (res.status >= 500 && attempts <= settings.retries) {
-      await sleep(ctx.backoff(attempts));
+    } else if ((res.status >= 500 || res.status === 429) && attempts <= settings.retries) {
+      // the host as a whole is held back by release(); this retry waits for that too
+      await h.pause(ctx.backoff(attempts));
       continue;
     }
     return { ok: true, res, attempts, ms: performance.now() - t0 };
   }
 }
 
-/** robots.txt through the host's politeness gate, each redirect hop as its own request (at most 5, in scope). */
+/**
+ * robots.txt through the gate of the host it is fetched from, each redirect hop as its own
+ * request (at most 5, across hosts and schemes, RFC 9309 2.3.1.2). Fails closed: a redirect out
+ * of the crawl's scope skips the host (the crawler never reaches outside its scope, and a
+ * robots.txt it cannot read permits nothing); 5xx, 429 and network errors are retried, then
+ * disallow everything for robotsUnreachableMs; a refused address marks the host refused.
+ * Throws CRAWL_ERR_STOPPED when the crawl stops meanwhile.
+ */
 export async function fetchRobots(ctx: GateContext, h: HostState, origin: string): Promise<RobotsRules> {
   const { settings } = ctx;
   const agent = RobotsRules.token(settings.userAgent);
@@ -77,34 +91,47 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
   const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), { ...settings, headers: ctx.fetcher.headers, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes), maxRedirects: 0 });
   for (let attempt = 0; ; attempt++) {
     let url = robotsUrl;
+    let gate = h;
     const chain: string[] = [];
     for (;;) {
-      const watch = await h.acquire();
+      const watch = await gate.acquire();
+      if (!watch) throw stopped();
       ctx.onRobotsFetch?.();
       let res: FetchResult;
       try {
         res = await watchSend(watch, () => fetcher.fetch(url, 0));
-      } catch {
-        h.release(watch, null, null);
+      } catch (e) {
+        gate.release(watch, null);
+        const err = toCrawlError(e);
+        if (err.code === 'CRAWL_ERR_ADDRESS_REFUSED') {
+          h.refused = err.message;
+          return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
+        }
+        // a robots.txt that drips past the deadline would drip as long again
+        if (err.code === 'CRAWL_ERR_DEADLINE') return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
         break; // network error: retry below
       }
-      h.release(watch, res.latencyMs, res.status);
+      gate.release(watch, res);
       ctx.onResponse?.(url, res);
       const loc = res.headers.location;
       if (res.status >= 300 && res.status < 400 && loc) {
         const next = normalizeUrl(loc, url, settings);
-        // RFC 9309: follow at least five redirects; a target out of scope is not fetched (treated as unavailable: 4xx)
-        if (!next || chain.length >= 5 || chain.includes(next) || next === robotsUrl) return RobotsRules.fromResponse(robotsUrl, 404, '', agent);
-        if (ctx.scope.check(new URL(next)) !== null) return RobotsRules.fromResponse(robotsUrl, 404, '', agent);
+        if (!next || chain.length >= 5 || chain.includes(next) || next === robotsUrl) return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
+        const target = new URL(next);
+        if (ctx.scope.check(target) !== null) {
+          h.skipped = `robots.txt redirects out of scope to ${next}`;
+          return RobotsRules.unreachable(agent, ROBOTS_MAX_AGE_MS);
+        }
         chain.push(next);
         url = next;
+        gate = ctx.hostState?.(target.host) ?? h;
         continue;
       }
-      if (res.status < 500) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent);
-      break; // 5xx: retry below
+      if (res.status < 500 && res.status !== 429) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent, res.truncated);
+      break; // 5xx, 429: retry below (the host back-off of release() applies)
     }
-    if (attempt >= settings.robotsRetries) return RobotsRules.unreachable(agent);
-    await sleep(ctx.backoff(attempt + 1));
+    if (attempt >= settings.robotsRetries) return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
+    await h.pause(ctx.backoff(attempt + 1));
   }
 }
 
@@ -119,7 +146,8 @@ export function robotsFor(ctx: GateContext, h: HostState, url: string, onSkip?: 
       h.robots = r;
       h.robotsPending = null;
       const delay = r.crawlDelaySec();
-      if (delay !== undefined) {
+      if (h.skipped) onSkip?.(h);
+      else if (delay !== undefined) {
         if (delay > ctx.settings.maxCrawlDelaySec) {
           h.skipped = `Crawl-delay ${delay} s exceeds the maximum of ${ctx.settings.maxCrawlDelaySec} s`;
           onSkip?.(h);
@@ -129,6 +157,9 @@ export function robotsFor(ctx: GateContext, h: HostState, url: string, onSkip?: 
         }
       }
       return r;
+    }, (e: unknown) => {
+      h.robotsPending = null;
+      throw e;
     });
   }
   return h.robotsPending;

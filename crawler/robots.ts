@@ -1,8 +1,14 @@
 /**
  * robots.txt per RFC 9309 with robots-parser: fetched once per host and cached (24 h at most),
- * up to 5 redirects followed, at least 500 KiB parsed; 4xx allows everything; 5xx or a network
- * error disallows everything until a retry succeeds. Crawl-delay (not in the RFC) is read for
- * the engine, which honours it up to a maximum and skips hosts asking for more (like Nutch).
+ * up to 5 redirects followed, at least 500 KiB parsed; 4xx other than 429 allows everything;
+ * 5xx, 429 or a network error disallows everything until a later fetch succeeds (fail closed).
+ * Crawl-delay (not in the RFC) is read for the engine, which honours it up to a maximum and
+ * skips hosts asking for more (like Nutch).
+ *
+ * Two corrections to robots-parser, both RFC 9309: records other than the group members
+ * (user-agent, allow, disallow, and crawl-delay, read by many engines) do not end a group
+ * (2.2.4: "Sitemap:" between two "User-agent:" lines left the first agent without rules), and a
+ * file cut at the size cap loses its partial last line instead of parsing it as a rule.
  */
 import { createRequire } from 'node:module';
 
@@ -25,17 +31,19 @@ export class RobotsRules {
     readonly status: number | 'error',
     private readonly parser: RobotsParser | null,
     private readonly agent: string,
+    private readonly maxAgeMs = ROBOTS_MAX_AGE_MS,
   ) {}
 
-  static fromResponse(robotsUrl: string, status: number, body: string, agent: string): RobotsRules {
-    if (status >= 200 && status < 300) return new RobotsRules('rules', status, robotsParser(robotsUrl, body), agent);
-    if (status >= 400 && status < 500) return new RobotsRules('allow-all', status, null, agent);
-    // 5xx (and anything unexpected, such as an unfollowed 3xx): assume complete disallow
-    return new RobotsRules('disallow-all', status, null, agent);
+  static fromResponse(robotsUrl: string, status: number, body: string, agent: string, truncated = false): RobotsRules {
+    if (status >= 200 && status < 300) return new RobotsRules('rules', status, robotsParser(robotsUrl, groupLines(body, truncated)), agent);
+    if (status >= 400 && status < 500 && status !== 429) return new RobotsRules('allow-all', status, null, agent);
+    // 5xx, 429 (and anything unexpected, such as an unfollowed 3xx): assume complete disallow
+    return new RobotsRules('disallow-all', status, null, agent, status === 429 || status >= 500 ? UNREACHABLE_MAX_AGE_MS : ROBOTS_MAX_AGE_MS);
   }
 
-  static unreachable(agent: string): RobotsRules {
-    return new RobotsRules('disallow-all', 'error', null, agent);
+  /** No usable answer (network error, 5xx or 429 after the retries): disallow all, fetch again after maxAgeMs. */
+  static unreachable(agent: string, maxAgeMs = UNREACHABLE_MAX_AGE_MS): RobotsRules {
+    return new RobotsRules('disallow-all', 'error', null, agent, maxAgeMs);
   }
 
   /** The agent token robots.txt groups are matched against: the product name of the User-Agent. */
@@ -55,6 +63,18 @@ export class RobotsRules {
   }
 
   get expired(): boolean {
-    return Date.now() - this.fetchedAt > ROBOTS_MAX_AGE_MS;
+    return Date.now() - this.fetchedAt > this.maxAgeMs;
   }
+}
+
+/** Default lifetime of a disallow-all from an unreachable robots.txt (the setting robotsUnreachableMs). */
+export const UNREACHABLE_MAX_AGE_MS = 10 * 60 * 1000;
+
+const GROUP_MEMBER = /^\s*(user-agent|allow|disallow|crawl-delay)\s*:/i;
+
+/** The lines robots-parser should see: group members only; after a cut, no partial last line. */
+export function groupLines(body: string, truncated: boolean): string {
+  const end = truncated ? Math.max(body.lastIndexOf('\n'), body.lastIndexOf('\r')) : body.length;
+  const text = end < 0 ? '' : body.slice(0, end);
+  return text.split(/\r\n|\r|\n/).filter((l) => GROUP_MEMBER.test(l)).join('\n');
 }

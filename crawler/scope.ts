@@ -4,7 +4,7 @@
  * is an IP literal, the address policy allows it. Everything else is counted, never fetched.
  */
 import { isIP } from 'node:net';
-import { classifyAddress, hostMatches } from './net.ts';
+import { addressAllowed, classifyAddress, hostMatches } from './net.ts';
 
 export type OutOfScope = 'scheme' | 'host' | 'port' | 'address';
 
@@ -29,8 +29,7 @@ export class Scope {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'scheme';
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) {
-      const c = classifyAddress(host);
-      if (c === 'unspecified' || ((c === 'private' || c === 'link-local' || c === 'metadata') && !this.allowPrivate)) return 'address';
+      if (!addressAllowed(classifyAddress(host), this.allowPrivate)) return 'address';
     }
     const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
     let hostOk = false;

@@ -4,6 +4,7 @@
  * server; experiments on the synthetic web override them in their config files.
  */
 import { CrawlError } from './errors.ts';
+import { DEFAULT_MAX_URL_LENGTH } from './url.ts';
 
 export interface CrawlSettings {
   /** Start URLs. */
@@ -35,14 +36,30 @@ export interface CrawlSettings {
   /** Upper bound on a Retry-After the engine will wait for; longer ones drop the URL. */
   maxRetryAfterSec: number;
   connectTimeoutMs: number;
+  /** Idle timeouts: until the response headers, and between two chunks of the body. */
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /**
+   * Total deadline of one response, headers and body (robots.txt too): a body that drips a byte
+   * at a time beats the idle timeouts but not this. Cut, logged CRAWL_ERR_DEADLINE, not retried.
+   */
+  maxResponseMs: number;
+  /** Longer URLs are refused (counted as urlTooLong, never queued or fetched). */
+  maxUrlLength: number;
+  /** Links kept per page (in page order); the rest are counted as linksCapped. */
+  maxLinksPerPage: number;
   /** Bodies are cut at this size; the page is kept (truncated) and counted. */
   maxBodyBytes: number;
   maxRedirects: number;
   /** Retries on network errors and 5xx, with exponential backoff and jitter. */
   retries: number;
   retryBaseMs: number;
+  /**
+   * Most a host is held back after server errors in a row (5xx, 429 without Retry-After): the
+   * hold starts at max(gap, retryBaseMs) and doubles with each error (condition: Heritrix-like
+   * back-off of the whole host; no published constant transfers).
+   */
+  hostBackoffMaxMs: number;
   /** Query parameters removed during normalisation (session ids, tracking). Prefix match with "*". */
   stripParams: string[];
   /** Same config and seed give the same fetch order and log whatever the timing (batches). */
@@ -51,8 +68,10 @@ export interface CrawlSettings {
   seed: number;
   /** Words on each side of a link kept as its context. */
   aroundWords: number;
-  /** Robots.txt fetch retries on 5xx / network errors before the host stays disallowed. */
+  /** Robots.txt fetch retries on 5xx, 429 and network errors before the host is disallowed for a while. */
   robotsRetries: number;
+  /** An unreachable robots.txt (5xx, 429, network error) disallows the host this long, then is fetched again. */
+  robotsUnreachableMs: number;
   /** Pages between checkpoints of strategy state (the frontier is journaled continuously). */
   checkpointEvery: number;
   /** Region this crawler runs in, sent as x-crawler-region (the synthetic web delays by distance); '' = none. */
@@ -80,15 +99,20 @@ export const DEFAULT_SETTINGS: CrawlSettings = {
   connectTimeoutMs: 10_000,
   headersTimeoutMs: 15_000,
   bodyTimeoutMs: 30_000,
+  maxResponseMs: 60_000,
+  maxUrlLength: DEFAULT_MAX_URL_LENGTH,
+  maxLinksPerPage: 10_000,
   maxBodyBytes: 2 * 1024 * 1024,
   maxRedirects: 5,
   retries: 2,
   retryBaseMs: 500,
+  hostBackoffMaxMs: 60_000,
   stripParams: ['sid', 'sessionid', 'jsessionid', 'phpsessid', 'aspsessionid', 'utm_*', 'fbclid', 'gclid'],
   deterministic: false,
   seed: 1,
   aroundWords: 6,
   robotsRetries: 2,
+  robotsUnreachableMs: 600_000,
   checkpointEvery: 500,
   region: '',
 };
@@ -99,9 +123,10 @@ const RANGES: Partial<Record<NumKey, [number, number, boolean?]>> = {
   concurrency: [1, 10_000, true], perHostConcurrency: [1, 1000, true], delayMs: [0, 3_600_000],
   maxCrawlDelaySec: [0, 86_400], autoThrottleTarget: [0.1, 1000], autoThrottleMaxDelayMs: [0, 3_600_000],
   maxRetryAfterSec: [0, 86_400], connectTimeoutMs: [1, 600_000], headersTimeoutMs: [1, 600_000],
-  bodyTimeoutMs: [1, 600_000], maxBodyBytes: [1024, 1 << 30, true], maxRedirects: [0, 50, true],
+  bodyTimeoutMs: [1, 600_000], maxResponseMs: [1, 3_600_000], maxUrlLength: [64, 1 << 20, true],
+  maxLinksPerPage: [1, 10_000_000, true], maxBodyBytes: [1024, 1 << 30, true], maxRedirects: [0, 50, true],
   retries: [0, 20, true], retryBaseMs: [0, 600_000], seed: [0, 2 ** 32 - 1, true], aroundWords: [0, 100, true],
-  robotsRetries: [0, 20, true], checkpointEvery: [1, 1e9, true],
+  robotsRetries: [0, 20, true], robotsUnreachableMs: [0, 86_400_000], hostBackoffMaxMs: [0, 3_600_000], checkpointEvery: [1, 1e9, true],
 };
 
 /** Merges overrides onto the defaults and validates; throws CRAWL_ERR_SETTINGS naming the field. */

@@ -8,7 +8,14 @@
 export interface NormalizeOptions {
   /** Parameter names to remove; a trailing "*" matches a prefix ("utm_*"). Case-insensitive. */
   stripParams: readonly string[];
+  /** Links longer than this are dropped and counted (default DEFAULT_MAX_URL_LENGTH). */
+  maxUrlLength?: number;
+  /** Links kept per page, in page order (default: all). */
+  maxLinksPerPage?: number;
 }
+
+/** 8 KiB: what common servers accept in a request line (nginx and Apache default to 8 KiB). */
+export const DEFAULT_MAX_URL_LENGTH = 8192;
 
 const matcherCache = new WeakMap<readonly string[], (name: string) => boolean>();
 function paramMatcher(list: readonly string[]): (name: string) => boolean {

@@ -117,11 +117,14 @@ describe('scope guard', () => {
       expect(summary.outOfScope.address).toBe(5);
       expect(summary.outOfScope.host).toBe(2);
       expect(summary.outOfScope.port).toBe(1);
-      // even when put in scope, private and metadata addresses are refused at connect time
-      const { log: log2 } = await crawl({ seeds: [`http://meta.test:${srv.port}/`], scope: ['*.test:' + srv.port], resolve: ['meta.test=169.254.169.254'], maxPages: 5, retries: 0, robotsRetries: 0 });
-      expect(log2).toEqual([]);
+      // even when put in scope, private and metadata addresses are refused at connect time:
+      // logged with their code, counted under their own key, never robots-blocked
+      const { log: log2, summary: s2 } = await crawl({ seeds: [`http://meta.test:${srv.port}/`], scope: ['*.test:' + srv.port], resolve: ['meta.test=169.254.169.254'], maxPages: 5, retries: 0, robotsRetries: 0 });
+      expect(log2.map((e) => [e.status, e.error])).toEqual([[null, 'CRAWL_ERR_ADDRESS_REFUSED']]);
+      expect([s2.addressRefused, s2.robotsBlocked, s2.seedsFetched, s2.errors.CRAWL_ERR_ADDRESS_REFUSED]).toEqual([1, 0, 0, 1]);
       const { log: log3 } = await crawl({ seeds: ['http://10.0.0.1/'], scope: ['10.0.0.1'], maxPages: 5, retries: 0, robotsRetries: 0 });
-      expect(log3).toEqual([]);
+      expect(log3.map((e) => e.error)).toEqual(['CRAWL_ERR_ADDRESS_REFUSED']);
+      expect(hits).toEqual([]);
     } finally {
       await srv.close();
       await other.close();

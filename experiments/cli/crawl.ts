@@ -39,7 +39,10 @@ ${strategyNames().filter((n) => Object.keys(strategyDefaults(n)).length).map((n)
   --no-autothrottle       do not adapt the delay to latency
   --max-crawl-delay S     skip hosts whose Crawl-delay is longer (default ${DEFAULT_SETTINGS.maxCrawlDelaySec})
   --retries N             retries on network errors and 5xx (default ${DEFAULT_SETTINGS.retries})
-  --timeout-ms N          header and body timeout (default ${DEFAULT_SETTINGS.headersTimeoutMs})
+  --timeout-ms N          idle timeout for headers and between body chunks (default ${DEFAULT_SETTINGS.headersTimeoutMs})
+  --max-response-ms N     total time for one response, headers and body (default ${DEFAULT_SETTINGS.maxResponseMs})
+  --max-url-length N      longer links are dropped and counted (default ${DEFAULT_SETTINGS.maxUrlLength})
+  --max-links-per-page N  links kept per page, in page order (default ${DEFAULT_SETTINGS.maxLinksPerPage})
   --max-body-bytes N      cut bodies at this size (default ${DEFAULT_SETTINGS.maxBodyBytes})
   --user-agent UA         (default "${DEFAULT_SETTINGS.userAgent}")
   --deterministic         same web, settings and seed: same fetch order and log
@@ -90,6 +93,7 @@ const values: Record<string, string | string[] | boolean | undefined> = parseOrF
       scope: { type: 'string', multiple: true }, resolve: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' },
       concurrency: { type: 'string' }, 'per-host': { type: 'string' }, 'delay-ms': { type: 'string' }, 'no-autothrottle': { type: 'boolean' },
       'max-crawl-delay': { type: 'string' }, retries: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-body-bytes': { type: 'string' },
+      'max-response-ms': { type: 'string' }, 'max-url-length': { type: 'string' }, 'max-links-per-page': { type: 'string' },
       'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, 'crawl-seed': { type: 'string' }, quiet: { type: 'boolean' },
       web: { type: 'string' }, 'web-seed': { type: 'string' }, warc: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       replay: { type: 'string', multiple: true }, labels: { type: 'string' }, relevant: { type: 'string' }, site: { type: 'string' },
@@ -119,6 +123,9 @@ set('delayMs', int('delay-ms', v['delay-ms'], 0));
 set('maxCrawlDelaySec', int('max-crawl-delay', v['max-crawl-delay'], 0));
 set('retries', int('retries', v.retries, 0));
 set('maxBodyBytes', int('max-body-bytes', v['max-body-bytes'], 1024));
+set('maxResponseMs', int('max-response-ms', v['max-response-ms'], 1));
+set('maxUrlLength', int('max-url-length', v['max-url-length'], 64));
+set('maxLinksPerPage', int('max-links-per-page', v['max-links-per-page'], 1));
 set('seed', int('crawl-seed', v['crawl-seed'], 0));
 set('userAgent', v['user-agent']);
 const timeout = int('timeout-ms', v['timeout-ms'], 1);
@@ -276,3 +283,8 @@ bar?.stop();
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 process.stderr.write(`crawled ${summary.pages} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec} pages/s); log: ${outDir}/crawl.jsonl\n`);
 await closeWeb?.();
+// a crawl that reached none of its seeds is a failed crawl, not an empty result
+if (summary.seedsFetched === 0 && summary.seedFailures.length) {
+  process.stderr.write(`error: no seed could be fetched: ${summary.seedFailures.slice(0, 5).join('; ')}${summary.seedFailures.length > 5 ? '; ...' : ''}\n`);
+  process.exit(1);
+}
