@@ -37,12 +37,13 @@ describe('robots.txt in a crawl', () => {
   let srv: LocalServer | null = null;
   afterEach(async () => { await srv?.close(); srv = null; });
 
-  const crawl = async (robots: (res: import('node:http').ServerResponse, path: string) => boolean, extra: object = {}) => {
+  const crawl = async (robots: (res: import('node:http').ServerResponse, path: string) => boolean, more: object | ((port: number) => object) = {}) => {
     srv = await localServer((req, res) => {
       const path = req.url ?? '/';
       if (robots(res, path)) return;
       html(res, '<a href="/a.html">a</a> <a href="/private/b.html">b</a> <a href="/c.html">c</a>');
     });
+    const extra = typeof more === 'function' ? more(srv.port) : more;
     const engine = CrawlEngine.create({
       settings: { seeds: [`http://site.test:${srv.port}/`], resolve: [`site.test:${srv.port}:127.0.0.1`], delayMs: 0, autoThrottle: false, retries: 0, retryBaseMs: 1, robotsRetries: 1, maxPages: 20, ...extra },
       strategy: new BfsStrategy(),
@@ -94,6 +95,69 @@ describe('robots.txt in a crawl', () => {
       return false;
     });
     expect(paths.slice(0, 3)).toEqual(['/robots.txt', '/r1', '/r2.txt']);
+    expect(paths).not.toContain('/private/b.html');
+  });
+
+  it('follows a redirect to another host in scope, through that host\'s gate', async () => {
+    const { summary, paths } = await crawl((res, p) => {
+      if (p === '/robots.txt') { res.writeHead(301, { location: `http://rules.test:${srv!.port}/shared-robots.txt` }).end(); return true; }
+      if (p === '/shared-robots.txt') { res.end('User-agent: *\nDisallow: /private/\n'); return true; }
+      return false;
+    }, (port) => ({ scope: [`site.test:${port}`, `rules.test:${port}`], resolve: ['*.test=127.0.0.1'] }));
+    expect(paths.slice(0, 2)).toEqual(['/robots.txt', '/shared-robots.txt']);
+    expect(srv!.log[1].host).toMatch(/^rules\.test:/);
+    expect(paths).toContain('/a.html');
+    expect(paths).not.toContain('/private/b.html');
+    expect(summary.robotsBlocked).toBe(1);
+  });
+
+  it('fails closed: a redirect out of scope skips the host, a redirect to https it cannot reach allows nothing', async () => {
+    const out = await crawl((res, p) => {
+      if (p === '/robots.txt') { res.writeHead(302, { location: 'http://elsewhere.example/robots.txt' }).end(); return true; }
+      return false;
+    });
+    expect(out.paths).toEqual(['/robots.txt']);
+    expect(out.summary.skippedHosts[0].reason).toMatch(/robots\.txt redirects out of scope to http:\/\/elsewhere\.example\/robots\.txt/);
+    await srv?.close();
+    srv = null;
+    const tls = await crawl((res, p) => {
+      if (p === '/robots.txt') { res.writeHead(301, { location: `https://site.test:${srv!.port}/robots.txt` }).end(); return true; }
+      return false;
+    });
+    expect(tls.paths.filter((p) => p !== '/robots.txt')).toEqual([]);
+    expect(tls.summary.pages).toBe(0);
+    expect(tls.summary.robotsBlocked).toBeGreaterThan(0);
+  });
+
+  it('429: disallowed and retried like a 5xx, not read as "4xx, allow all"', async () => {
+    const always = await crawl((res, p) => { if (p !== '/robots.txt') return false; res.writeHead(429).end(); return true; });
+    expect(always.paths).toEqual(['/robots.txt', '/robots.txt']);
+    expect(always.summary.pages).toBe(0);
+    await srv?.close();
+    srv = null;
+    let n = 0;
+    const once = await crawl((res, p) => {
+      if (p !== '/robots.txt') return false;
+      if (n++ === 0) res.writeHead(429).end();
+      else res.end('User-agent: *\nDisallow: /private/\n');
+      return true;
+    });
+    expect(once.paths).toContain('/a.html');
+    expect(once.paths).not.toContain('/private/b.html');
+  });
+
+  it('a robots.txt cut at the size cap: its partial last line is not a rule', async () => {
+    // 512 KiB is read (RFC 9309: at least 500 KiB); the cut falls just after "Disallow: /" of
+    // the last line, which read as a rule would disallow everything
+    const head = 'User-agent: *\nDisallow: /private/\n';
+    const last = 'Disallow: /';
+    const pad = '#'.repeat(512 * 1024 - head.length - last.length - 1) + '\n';
+    const { paths } = await crawl((res, p) => {
+      if (p !== '/robots.txt') return false;
+      res.end(`${head}${pad}${last}tmp/\n`);
+      return true;
+    }, { maxBodyBytes: 1024 });
+    expect(paths).toContain('/a.html');
     expect(paths).not.toContain('/private/b.html');
   });
 
