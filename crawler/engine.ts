@@ -36,6 +36,8 @@ export interface CrawlSummary {
   addressRefused: number;
   robotsBlocked: number;
   robotsFetches: number;
+  /** robots.txt requests that gave no rules, by error code or HTTP_<status>. */
+  robotsErrors: Record<string, number>;
   skippedHosts: { host: string; reason: string; urlsDropped: number }[];
   duplicates: number;
   nofollow: number;
@@ -159,11 +161,12 @@ export class CrawlEngine {
       onResponse: (url, res) => this.opts.warc?.record(url, res, this.requestHeaders()),
       onRobotsFetch: () => { this.s.robotsFetches++; },
       hostState: (name) => this.host(name),
+      onRobotsError: (code) => this.count(this.s.robotsErrors, code),
     };
     this.jitterState = settings.seed | 1;
     this.s = {
       pages: 0, bytes: 0, elapsedMs: 0, pagesPerSec: 0, statuses: {}, errors: {},
-      outOfScope: { scheme: 0, host: 0, port: 0, address: 0 }, addressRefused: 0, robotsBlocked: 0, robotsFetches: 0,
+      outOfScope: { scheme: 0, host: 0, port: 0, address: 0 }, addressRefused: 0, robotsBlocked: 0, robotsFetches: 0, robotsErrors: {},
       skippedHosts: [], duplicates: 0, nofollow: 0, depthLimited: 0, hostCapped: 0, discarded: 0, redirectsQueued: 0,
       redirectLoops: 0, truncated: 0, urlTooLong: 0, linksCapped: 0, hostBackoffs: 0, seedsFetched: 0, seedFailures: [],
       frontierLeft: 0, strategy: {},
@@ -223,10 +226,13 @@ export class CrawlEngine {
     let maxSeq = 0;
     // a URL's last journal line wins (a priority update rewrites it)
     const last = new Map(rec.queued.map((q) => [q.url, q] as const));
+    // URLs already dropped and counted stay dropped: robots-blocked, capped, and those of skipped hosts
+    const skipped = new Set(this.s.skippedHosts.map((h) => h.host));
     for (const q of last.values()) {
       this.seen.add(q.url);
       maxSeq = Math.max(maxSeq, q.seq);
-      if (!fetched.has(q.url)) this.frontier.push({ ...q, host: new URL(q.url).host });
+      const host = new URL(q.url).host;
+      if (!fetched.has(q.url) && !rec.dropped.has(q.url) && !skipped.has(host)) this.frontier.push({ ...q, host });
     }
     this.queueSeq = maxSeq + 1;
     if (rec.strategy !== undefined && this.strategy.restore) this.strategy.restore(rec.strategy);
@@ -450,11 +456,13 @@ export class CrawlEngine {
     if (h.skipped) {
       const rec = this.s.skippedHosts.find((x) => x.host === h.name);
       if (rec) rec.urlsDropped++;
+      this.journal?.dropped(e.url);
       this.opts.remote?.settled(e.url);
       return false;
     }
     if (h.dispatched >= this.settings.maxPagesPerHost) {
       this.s.hostCapped++;
+      this.journal?.dropped(e.url);
       this.opts.remote?.settled(e.url);
       return false;
     }
@@ -500,9 +508,15 @@ export class CrawlEngine {
       // no request was made: the URL does not use the page budget
       this.dispatched--;
       this.host(o.entry.host).dispatched--;
-      if (o.kind === 'robots') this.s.robotsBlocked++;
+      if (o.kind === 'robots') {
+        this.s.robotsBlocked++;
+        this.journal?.dropped(o.entry.url);
+      }
       const seed = o.entry.depth === 0 && o.entry.redirects === 0;
-      if (seed && o.kind === 'robots') this.s.seedFailures.push(`${o.entry.url}: disallowed by robots.txt`);
+      if (seed && o.kind === 'robots') {
+        const why = this.host(o.entry.host).robots?.reason;
+        this.s.seedFailures.push(`${o.entry.url}: ${why ? `robots.txt gave no rules (${why}), so nothing is allowed` : 'disallowed by robots.txt'}`);
+      }
       if (seed && o.kind === 'skipped') this.s.seedFailures.push(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
       this.opts.remote?.settled(o.entry.url);
       return;

@@ -95,6 +95,10 @@ export class Journal {
   queued(e: QueueEntry): void {
     this.frontier.push(`${e.seq}\t${e.score}\t${e.depth}\t${e.redirects}\t${e.parent}\t${e.url}`);
   }
+  /** A queued URL dropped without a fetch (robots.txt, a skipped or capped host): not queued again on resume. */
+  dropped(url: string): void {
+    this.frontier.push(`D\t${url}`);
+  }
   fetched(e: LogEntry): void {
     this.log.push(JSON.stringify(e));
   }
@@ -120,6 +124,8 @@ export interface RecoveredState {
   settings: unknown;
   fetched: LogEntry[];
   queued: QueueEntry[];
+  /** URLs dropped without a fetch (already counted). */
+  dropped: Set<string>;
   /** Saved summary counters, each tagged with the seq of the last page of its step. */
   counters: ({ seq: number } & Record<string, unknown>)[];
   strategy: unknown;
@@ -133,7 +139,9 @@ export function recover(dir: string): RecoveredState {
   const fetched: LogEntry[] = [];
   for (const line of readLines(join(dir, 'crawl.jsonl'))) fetched.push(JSON.parse(line) as LogEntry);
   const queued: QueueEntry[] = [];
+  const dropped = new Set<string>();
   for (const line of readLines(join(dir, 'frontier.log'))) {
+    if (line.startsWith('D\t')) { dropped.add(line.slice(2)); continue; }
     const p = line.split('\t');
     if (p.length < 6) continue;
     queued.push({ seq: Number(p[0]), score: Number(p[1]), depth: Number(p[2]), redirects: Number(p[3]), parent: Number(p[4]), url: p.slice(5).join('\t'), host: '' });
@@ -144,7 +152,7 @@ export function recover(dir: string): RecoveredState {
   }
   const sfile = join(dir, 'strategy.json');
   const strategy = existsSync(sfile) ? JSON.parse(readFileSync(sfile, 'utf8')) : undefined;
-  return { settings, fetched, queued, counters, strategy };
+  return { settings, fetched, queued, dropped, counters, strategy };
 }
 
 /** Complete lines of a file; a partial last line is removed from the file itself. */

@@ -23,6 +23,8 @@ export interface GateContext {
   onResponse?(url: string, res: FetchResult): void;
   /** Counts robots.txt requests. */
   onRobotsFetch?(): void;
+  /** A robots.txt request that gave no rules (error code or HTTP_<status>), for the summary. */
+  onRobotsError?(code: string): void;
   /** The politeness state of another host (a robots.txt redirect's target); none: the same host's. */
   hostState?(name: string): HostState;
 }
@@ -89,6 +91,12 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
   const agent = RobotsRules.token(settings.userAgent);
   const robotsUrl = `${origin}/robots.txt`;
   const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), { ...settings, headers: ctx.fetcher.headers, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes), maxRedirects: 0 });
+  let last = '';
+  const fail = (code: string, message: string): void => {
+    ctx.onRobotsError?.(code);
+    last = `${code}: ${message}`;
+  };
+  const unreachable = (maxAgeMs = settings.robotsUnreachableMs): RobotsRules => RobotsRules.unreachable(agent, maxAgeMs, last);
   for (let attempt = 0; ; attempt++) {
     let url = robotsUrl;
     let gate = h;
@@ -103,12 +111,13 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
       } catch (e) {
         gate.release(watch, null);
         const err = toCrawlError(e);
+        fail(err.code, err.message);
         if (err.code === 'CRAWL_ERR_ADDRESS_REFUSED') {
           h.refused = err.message;
-          return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
+          return unreachable();
         }
         // a robots.txt that drips past the deadline would drip as long again
-        if (err.code === 'CRAWL_ERR_DEADLINE') return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
+        if (err.code === 'CRAWL_ERR_DEADLINE') return unreachable();
         break; // network error: retry below
       }
       gate.release(watch, res);
@@ -116,11 +125,15 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
       const loc = res.headers.location;
       if (res.status >= 300 && res.status < 400 && loc) {
         const next = normalizeUrl(loc, url, settings);
-        if (!next || chain.length >= 5 || chain.includes(next) || next === robotsUrl) return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
+        if (!next || chain.length >= 5 || chain.includes(next) || next === robotsUrl) {
+          fail('CRAWL_ERR_TOO_MANY_REDIRECTS', `robots.txt redirects loop or exceed 5 (${loc})`);
+          return unreachable();
+        }
         const target = new URL(next);
         if (ctx.scope.check(target) !== null) {
+          fail('CRAWL_ERR_OUT_OF_SCOPE', `robots.txt redirects out of scope to ${next}`);
           h.skipped = `robots.txt redirects out of scope to ${next}`;
-          return RobotsRules.unreachable(agent, ROBOTS_MAX_AGE_MS);
+          return unreachable(ROBOTS_MAX_AGE_MS);
         }
         chain.push(next);
         url = next;
@@ -128,9 +141,10 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
         continue;
       }
       if (res.status < 500 && res.status !== 429) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent, res.truncated);
+      fail(`HTTP_${res.status}`, `robots.txt answered ${res.status}`);
       break; // 5xx, 429: retry below (the host back-off of release() applies)
     }
-    if (attempt >= settings.robotsRetries) return RobotsRules.unreachable(agent, settings.robotsUnreachableMs);
+    if (attempt >= settings.robotsRetries) return unreachable();
     await h.pause(ctx.backoff(attempt + 1));
   }
 }

@@ -32,18 +32,23 @@ export class RobotsRules {
     private readonly parser: RobotsParser | null,
     private readonly agent: string,
     private readonly maxAgeMs = ROBOTS_MAX_AGE_MS,
+    /** Why everything is disallowed, when it is. */
+    readonly reason = '',
   ) {}
 
   static fromResponse(robotsUrl: string, status: number, body: string, agent: string, truncated = false): RobotsRules {
     if (status >= 200 && status < 300) return new RobotsRules('rules', status, robotsParser(robotsUrl, groupLines(body, truncated)), agent);
     if (status >= 400 && status < 500 && status !== 429) return new RobotsRules('allow-all', status, null, agent);
     // 5xx, 429 (and anything unexpected, such as an unfollowed 3xx): assume complete disallow
-    return new RobotsRules('disallow-all', status, null, agent, status === 429 || status >= 500 ? UNREACHABLE_MAX_AGE_MS : ROBOTS_MAX_AGE_MS);
+    return new RobotsRules('disallow-all', status, null, agent, status === 429 || status >= 500 ? UNREACHABLE_MAX_AGE_MS : ROBOTS_MAX_AGE_MS, `HTTP ${status}`);
   }
 
-  /** No usable answer (network error, 5xx or 429 after the retries): disallow all, fetch again after maxAgeMs. */
-  static unreachable(agent: string, maxAgeMs = UNREACHABLE_MAX_AGE_MS): RobotsRules {
-    return new RobotsRules('disallow-all', 'error', null, agent, maxAgeMs);
+  /**
+   * No usable answer (network error, 5xx or 429 after the retries, a redirect that cannot be
+   * followed): disallow all, fetch again after maxAgeMs; reason says what happened.
+   */
+  static unreachable(agent: string, maxAgeMs = UNREACHABLE_MAX_AGE_MS, reason = 'unreachable'): RobotsRules {
+    return new RobotsRules('disallow-all', 'error', null, agent, maxAgeMs, reason);
   }
 
   /** The agent token robots.txt groups are matched against: the product name of the User-Agent. */

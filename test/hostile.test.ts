@@ -1,0 +1,214 @@
+/**
+ * The crawler against hostile servers: one local server that routes by Host header and plays a
+ * different adversary per host (a body that drips, a giant <base href>, a 503 storm, addresses
+ * no crawler should reach), and the crawl CLI where the outcome is a process's (SIGINT during a
+ * drip, every seed unreachable). Each case names the issue #17 item it holds the crawler to;
+ * the README's "Hostile servers" table lists them.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
+import { addressAllowed, classifyAddress, type AddressClass } from '../crawler/net.ts';
+import { html, localServer, type LocalServer } from './local-server.ts';
+
+const run = promisify(execFile);
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'hostile-'));
+const CLI = ['--import', 'tsx', 'experiments/cli/crawl.ts'];
+
+/** Writes one byte every `everyMs` until the client goes away. */
+function drip(res: ServerResponse, type: string, everyMs = 100): void {
+  res.writeHead(200, { 'content-type': type });
+  res.write(type.startsWith('text/html') ? '<html><body>' : 'User-agent: *\n');
+  const t = setInterval(() => res.write('.'), everyMs);
+  res.on('close', () => clearInterval(t));
+}
+
+const BIG_BASE = `/${'b'.repeat(100_000)}/`;
+const MEGA_BASE = `/${'m'.repeat(1_000_000)}/`;
+
+let srv: LocalServer;
+let storm = 0;
+beforeAll(async () => {
+  srv = await localServer((req, res) => {
+    const host = String(req.headers.host ?? '').split(':')[0];
+    const path = req.url ?? '/';
+    if (host === 'drip-robots.test') return path === '/robots.txt' ? drip(res, 'text/plain') : html(res, 'never');
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (host === 'drip.test') {
+      if (path === '/') return html(res, '<a href="/slow">slow</a> <a href="/fine">fine</a>');
+      if (path === '/slow') return drip(res, 'text/html; charset=utf-8');
+      return html(res, 'fine');
+    }
+    if (host === 'base.test') {
+      // case 2 of issue #17: a 100 KB <base> path and 6,000 relative links (209 KB); a 1 MB <base>;
+      // a link of 100 KB
+      const links = Array.from({ length: 6000 }, (_, i) => `<a href="p${i}.html">${i}</a>`).join('');
+      if (path === '/') return html(res, `<base href="${BIG_BASE}">${links}<a href="/mega">mega</a> <a href="/${'l'.repeat(100_000)}">long</a>`);
+      if (path === '/mega') return html(res, `<base href="${MEGA_BASE}"><a href="x.html">x</a>`);
+      return html(res, 'leaf');
+    }
+    if (host === 'storm.test') {
+      storm++;
+      return void res.writeHead(503).end();
+    }
+    html(res, 'ok');
+  });
+});
+afterAll(async () => srv.close());
+
+async function crawl(settings: Partial<CrawlSettings>, outDir?: string): Promise<{ summary: Awaited<ReturnType<CrawlEngine['run']>>; log: LogEntry[] }> {
+  const log: LogEntry[] = [];
+  const engine = CrawlEngine.create({
+    settings: { resolve: [`*.test=127.0.0.1:${srv.port}`], delayMs: 0, autoThrottle: false, retryBaseMs: 5, ...settings },
+    strategy: new BfsStrategy(), outDir, onLog: (e) => log.push(e),
+  });
+  return { summary: await engine.run(), log };
+}
+
+const pathsOf = (log: LogEntry[]): string[] => log.map((e) => new URL(e.url).pathname);
+
+describe('a body that drips (item 1)', () => {
+  it('is cut at the total deadline, logged CRAWL_ERR_DEADLINE and not retried; the crawl goes on', async () => {
+    const t0 = performance.now();
+    const { summary, log } = await crawl({ seeds: ['http://drip.test/'], maxResponseMs: 800, bodyTimeoutMs: 5000, retries: 2 });
+    expect(performance.now() - t0).toBeLessThan(5000);
+    const slow = log.find((e) => e.url.endsWith('/slow'))!;
+    expect([slow.status, slow.error, slow.attempts]).toEqual([null, 'CRAWL_ERR_DEADLINE', 1]);
+    expect(pathsOf(log).sort()).toEqual(['/', '/fine', '/slow']);
+    expect(summary.errors.CRAWL_ERR_DEADLINE).toBe(1);
+  });
+
+  it('a dripping robots.txt is cut once and disallows the host (fail closed), without three deadlines', async () => {
+    const t0 = performance.now();
+    const { summary, log } = await crawl({ seeds: ['http://drip-robots.test/'], maxResponseMs: 800, robotsRetries: 2 });
+    expect(performance.now() - t0).toBeLessThan(2500);
+    expect([log.length, summary.robotsFetches, summary.robotsBlocked]).toEqual([0, 1, 1]);
+  });
+
+  it('SIGINT during a drip ends the CLI within the deadline, with the summary written', async () => {
+    const out = tmp();
+    const child = spawn(process.execPath, [...CLI, '--seed', 'http://drip.test/slow', '--resolve', `*.test=127.0.0.1:${srv.port}`,
+      '--max-response-ms', '3000', '--timeout-ms', '20000', '--delay-ms', '0', '--quiet', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+    await new Promise((r) => setTimeout(r, 1500));
+    const t0 = performance.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(performance.now() - t0).toBeLessThan(4000);
+    expect(stderr).toMatch(/stopping/);
+    expect(existsSync(join(out, 'summary.json'))).toBe(true);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { errors: Record<string, number> };
+    expect(summary.errors.CRAWL_ERR_DEADLINE).toBe(1);
+    // the only seed was cut: the crawl says so and fails
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/no seed could be fetched: http:\/\/drip\.test\/slow: CRAWL_ERR_DEADLINE/);
+  });
+});
+
+describe('bounded everything (item 2)', () => {
+  it('the page of a 100 KB <base> and 6,000 links, a 1 MB <base> and a 100 KB link: no crash, counted, resumable', async () => {
+    const out = tmp();
+    const rss0 = process.memoryUsage().rss;
+    const { summary, log } = await crawl({ seeds: ['http://base.test/'], maxPages: 40, concurrency: 8, perHostConcurrency: 8 }, out);
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(300 * 1024 * 1024);
+    expect(summary.pages).toBe(40);
+    // the bases are past the URL limit, so ignored: the links resolve against the page
+    expect(log.filter((e) => /\/p\d+\.html$/.test(e.url)).length).toBeGreaterThan(30);
+    expect(log.every((e) => e.url.length < 100)).toBe(true);
+    expect(summary.urlTooLong).toBe(1);
+    const journal = readFileSync(join(out, 'frontier.log'), 'utf8');
+    expect(journal.split('\n').length).toBeGreaterThan(6000);
+    // --resume reads it back and continues
+    const again = CrawlEngine.create({ settings: { maxPages: 60 }, strategy: new BfsStrategy(), outDir: out, resume: true });
+    const s2 = await again.run();
+    expect(s2.pages).toBe(60);
+    expect(s2.urlTooLong).toBe(1);
+  });
+
+  it('keeps maxLinksPerPage links of a page, in page order, and counts the rest', async () => {
+    const { summary, log } = await crawl({ seeds: ['http://base.test/'], maxPages: 200, maxLinksPerPage: 100, concurrency: 8, perHostConcurrency: 8 });
+    expect(summary.linksCapped).toBe(6002 - 100);
+    expect(log.slice(1).every((e) => /\/p\d+\.html$/.test(e.url) && Number(/p(\d+)/.exec(e.url)![1]) < 100)).toBe(true);
+  });
+
+  it('refuses a seed longer than the URL limit with a code', async () => {
+    const { summary, log } = await crawl({ seeds: [`http://base.test/${'s'.repeat(10_000)}`] });
+    expect(log).toEqual([]);
+    expect(summary.seedFailures[0]).toMatch(/CRAWL_ERR_URL_TOO_LONG \(10017 > 8192 characters\)/);
+  });
+});
+
+describe('the address policy (item 4)', () => {
+  const REFUSED: [string, string][] = [
+    ['::ffff:0:0', 'unspecified'], ['::ffff:169.254.169.254', 'metadata'], ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['2002:a9fe:a9fe::', 'metadata'], ['2001:0:4136:e378:8000:63bf:5601:5601', 'metadata'], ['::a9fe:a9fe', 'metadata'],
+    ['64:ff9b::7f00:1', 'private'], ['2002:0a00:0001::1', 'private'], ['fec0::1', 'private'], ['224.0.0.1', 'multicast'],
+    ['ff02::1', 'multicast'], ['255.255.255.255', 'broadcast'], ['240.0.0.1', 'reserved'], ['0.0.0.0', 'unspecified'], ['::', 'unspecified'],
+  ];
+  it('classifies the IPv6 forms that embed refused IPv4 addresses, site-local, multicast and broadcast', () => {
+    for (const [ip, c] of REFUSED) expect(classifyAddress(ip), ip).toBe(c);
+    for (const [ip, c] of [['127.0.0.1', 'loopback'], ['::1', 'loopback'], ['::ffff:127.0.0.1', 'loopback'], ['93.184.216.34', 'public'], ['2606:2800:220:1::', 'public']]) {
+      expect(classifyAddress(ip), ip).toBe(c);
+    }
+  });
+
+  it("with --scope '*' no connection is attempted to any of them, and each is counted", async () => {
+    const hrefs = REFUSED.map(([ip]) => `http://${ip.includes(':') ? `[${ip}]` : ip}:${srv.port}/x`);
+    const page = await localServer((req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(404).end();
+      html(res, hrefs.map((h) => `<a href="${h}">x</a>`).join(' '));
+    });
+    try {
+      const before = srv.log.length;
+      const { summary, log } = await crawl({ seeds: [`http://127.0.0.1:${page.port}/`], scope: ['*'], maxPages: 30 });
+      expect(log.map((e) => e.url)).toEqual([`http://127.0.0.1:${page.port}/`]);
+      expect(summary.outOfScope.address).toBe(REFUSED.length);
+      expect(srv.log.length).toBe(before);
+      // --allow-private lifts private, link-local and metadata, never these
+      for (const [ip, c] of REFUSED) if (['unspecified', 'multicast', 'broadcast', 'reserved'].includes(c)) expect(addressAllowed(c as AddressClass, true), ip).toBe(false);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a hostname that resolves to one is refused at connect time: logged with its code, counted under its own key', async () => {
+    const { summary, log } = await crawl({ seeds: ['http://evil.test/'], resolve: ['evil.test=[64:ff9b::a9fe:a9fe]'], retries: 1, robotsRetries: 1 });
+    expect(log.map((e) => e.error)).toEqual(['CRAWL_ERR_ADDRESS_REFUSED']);
+    expect([summary.addressRefused, summary.robotsBlocked, summary.robotsFetches]).toEqual([1, 0, 1]);
+  });
+});
+
+describe('honest outcomes (item 5)', () => {
+  it('a crawl whose every seed is unreachable exits 1 with the reason, its errors counted', async () => {
+    const out = tmp();
+    const err = await run(process.execPath, [...CLI, '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--resolve', '*.test=127.0.0.1:1',
+      '--retries', '0', '--delay-ms', '0', '--quiet', '--out', out]).then(() => null, (e: { code: number; stderr: string }) => e);
+    expect(err?.code).toBe(1);
+    expect(err!.stderr).toMatch(/^error: no seed could be fetched: http:\/\/a\.test\/: robots\.txt gave no rules \(CRAWL_ERR_NETWORK: ECONNREFUSED.*\), so nothing is allowed; http:\/\/b\.test\/: /m);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { seedsFetched: number; robotsBlocked: number; robotsErrors: Record<string, number> };
+    expect([summary.seedsFetched, summary.robotsBlocked]).toEqual([0, 2]);
+    expect(summary.robotsErrors).toEqual({ CRAWL_ERR_NETWORK: 6 }); // 2 hosts x (1 + 2 retries)
+  });
+});
+
+describe('a 503 storm without Retry-After (item 6)', () => {
+  it('backs the whole host off exponentially, instead of one request per gap', async () => {
+    storm = 0;
+    const t0 = performance.now();
+    const seeds = Array.from({ length: 8 }, (_, i) => `http://storm.test/${i}`);
+    const { summary } = await crawl({ seeds, delayMs: 100, retries: 0, retryBaseMs: 100, hostBackoffMaxMs: 800, concurrency: 4, perHostConcurrency: 4 });
+    const gaps = srv.log.filter((l) => l.host.startsWith('storm.test') && l.path !== '/robots.txt').map((l) => l.t).map((t, i, a) => (i ? t - a[i - 1] : 0)).slice(1);
+    expect(storm).toBe(8);
+    // holds of 100, 200, 400, 800, 800 ... ms after each 503 in a row
+    expect(gaps.map((g) => Math.round(g / 100))).toEqual([1, 2, 4, 8, 8, 8, 8]);
+    expect(summary.hostBackoffs).toBe(8);
+    // a plain 100 ms gap would have sent the 8 requests in 0.7 s
+    expect(performance.now() - t0).toBeGreaterThan(3500);
+  });
+});
