@@ -52,7 +52,7 @@ export interface CrawlSummary {
   linksCapped: number;
   /** Times a host was held back for server errors in a row (5xx, 429 without Retry-After). */
   hostBackoffs: number;
-  /** Seeds that answered with 2xx or 3xx; when none did, seedFailures says why for each. */
+  /** Seeds that answered with 2xx or 3xx; seedFailures says why others did not (the first 100). */
   seedsFetched: number;
   seedFailures: string[];
   frontierLeft: number;
@@ -132,8 +132,6 @@ export class CrawlEngine {
   private started = 0;
   private stopping = false;
   private jitterState: number;
-  /** Host back-offs counted before a resume (hosts start afresh). */
-  private backoffsBefore = 0;
   private lastCheckpoint = 0;
 
   private constructor(private readonly opts: EngineOptions, settings: CrawlSettings) {
@@ -192,7 +190,7 @@ export class CrawlEngine {
     engine.journal?.writeJson('crawl-settings.json', { settings, strategy: opts.strategy.name });
     for (const raw of settings.seeds) {
       const url = normalizeUrl(raw, undefined, settings);
-      if (raw.length > settings.maxUrlLength) engine.s.seedFailures.push(`${raw.slice(0, 80)}...: CRAWL_ERR_URL_TOO_LONG (${raw.length} > ${settings.maxUrlLength} characters)`);
+      if (raw.length > settings.maxUrlLength) engine.seedFailed(`${raw.slice(0, 80)}...: CRAWL_ERR_URL_TOO_LONG (${raw.length} > ${settings.maxUrlLength} characters)`);
       else if (url) engine.admit({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
     }
     engine.journal?.flush();
@@ -207,7 +205,6 @@ export class CrawlEngine {
     if (saved && saved.seq === lastSeq) {
       const { seq: _seq, ...counters } = saved;
       Object.assign(this.s, counters);
-      this.backoffsBefore = counters.hostBackoffs;
     }
     for (const e of rec.fetched) {
       fetched.add(e.url);
@@ -283,7 +280,7 @@ export class CrawlEngine {
   private host(name: string): HostState {
     let h = this.hosts.get(name);
     if (!h) {
-      h = new HostState(name, this.settings);
+      h = new HostState(name, this.settings, () => { this.s.hostBackoffs++; });
       this.hosts.set(name, h);
     }
     return h;
@@ -335,7 +332,6 @@ export class CrawlEngine {
     } finally {
       for (const h of this.hosts.values()) h.halt();
       this.s.pages = this.pages;
-      this.s.hostBackoffs = this.backoffsBefore + [...this.hosts.values()].reduce((a, h) => a + h.backoffs, 0);
       this.s.elapsedMs = Math.round(performance.now() - this.started);
       this.s.pagesPerSec = Math.round((this.pages / Math.max(1, this.s.elapsedMs)) * 1000 * 10) / 10;
       this.s.frontierLeft = this.frontier.size + this.held.length;
@@ -515,9 +511,9 @@ export class CrawlEngine {
       const seed = o.entry.depth === 0 && o.entry.redirects === 0;
       if (seed && o.kind === 'robots') {
         const why = this.host(o.entry.host).robots?.reason;
-        this.s.seedFailures.push(`${o.entry.url}: ${why ? `robots.txt gave no rules (${why}), so nothing is allowed` : 'disallowed by robots.txt'}`);
+        this.seedFailed(`${o.entry.url}: ${why ? `robots.txt gave no rules (${why}), so nothing is allowed` : 'disallowed by robots.txt'}`);
       }
-      if (seed && o.kind === 'skipped') this.s.seedFailures.push(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
+      if (seed && o.kind === 'skipped') this.seedFailed(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
       this.opts.remote?.settled(o.entry.url);
       return;
     }
@@ -535,7 +531,7 @@ export class CrawlEngine {
       this.count(this.s.errors, o.error.code);
       this.count(this.s.statuses, 'error');
       if (o.error.code === 'CRAWL_ERR_ADDRESS_REFUSED') this.s.addressRefused++;
-      if (e.depth === 0 && e.redirects === 0) this.s.seedFailures.push(`${e.url}: ${o.error.code} (${o.error.message})`);
+      if (e.depth === 0 && e.redirects === 0) this.seedFailed(`${e.url}: ${o.error.code} (${o.error.message})`);
     } else {
       const res = o.res;
       this.opts.warc?.record(e.url, res, this.requestHeaders());
@@ -548,7 +544,7 @@ export class CrawlEngine {
       if (res.status >= 400) this.count(this.s.errors, `HTTP_${res.status}`);
       if (e.depth === 0 && e.redirects === 0) {
         if (res.status < 400) this.s.seedsFetched++;
-        else this.s.seedFailures.push(`${e.url}: HTTP ${res.status}`);
+        else this.seedFailed(`${e.url}: HTTP ${res.status}`);
       }
       if (res.status >= 300 && res.status < 400 && res.headers.location) {
         log.location = this.redirect(e, res.headers.location);
@@ -646,10 +642,15 @@ export class CrawlEngine {
     map[key] = (map[key] ?? 0) + 1;
   }
 
+  /** Why a seed gave no page; the first MAX_SEED_FAILURES are kept (the summary is rewritten every step). */
+  private seedFailed(reason: string): void {
+    if (this.s.seedFailures.length < MAX_SEED_FAILURES) this.s.seedFailures.push(reason);
+  }
+
   /** The counters as a resumed crawl needs them (robots-blocked seeds and the like included). */
   private counters(): Counters {
     const { elapsedMs: _e, pagesPerSec: _p, frontierLeft: _f, strategy: _s, ...c } = this.s;
-    return { ...c, pages: this.pages, hostBackoffs: this.backoffsBefore + [...this.hosts.values()].reduce((a, h) => a + h.backoffs, 0) };
+    return { ...c, pages: this.pages };
   }
 
   private afterStep(): void {
@@ -674,5 +675,7 @@ function hostOf(url: string): string {
   const j = url.indexOf('/', i);
   return (j < 0 ? url.slice(i) : url.slice(i, j)).toLowerCase();
 }
+
+const MAX_SEED_FAILURES = 100;
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;

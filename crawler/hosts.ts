@@ -54,15 +54,14 @@ export class HostState {
   refused: string | null = null;
   /** Server errors (5xx, 429 without Retry-After) in a row: the host back-off doubles with each. */
   errorStreak = 0;
-  /** Back-offs the host was put under for server errors (summary). */
-  backoffs = 0;
   /** The crawl is stopping: no slot is granted any more, pauses end at once. */
   halted = false;
   private waiters: ((granted: boolean) => void)[] = [];
   private sleepers = new Set<() => void>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(name: string, private readonly s: PolitenessSettings) {
+  /** onBackoff: told each time the host is held back for a server error (the summary counts them). */
+  constructor(name: string, private readonly s: PolitenessSettings, private readonly onBackoff?: () => void) {
     this.name = name;
     this.delayMs = s.delayMs;
   }
@@ -153,7 +152,7 @@ export class HostState {
       const serverError = res.status >= 500 || res.status === 429;
       if (serverError && res.retryAfterMs === undefined) {
         this.errorStreak++;
-        this.backoffs++;
+        this.onBackoff?.();
         const hold = Math.max(gap, this.s.retryBaseMs) * 2 ** Math.min(30, this.errorStreak - 1);
         this.nextAt = Math.max(this.nextAt, performance.now() + Math.min(this.s.hostBackoffMaxMs, hold));
       } else if (!serverError) this.errorStreak = 0;
