@@ -32,6 +32,8 @@ export interface Env {
   scopeOf(site: string): string[];
   /** The site's link graph from ground truth (evaluator only), and each node's key (as keyOf). */
   graphOf(site: string): { graph: SiteGraph; keys: string[] };
+  /** Community of each node of graphOf(site), numbered 0..k-1 (all 0 for an archive): for the replay. */
+  groupsOf(site: string): number[];
   training: TrainingData;
   /** Identifies the web for the model cache. */
   cacheKey: string;
@@ -64,6 +66,17 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
     startUrl: (site) => `http://${site}/`,
     scopeOf: () => [],
     graphOf: (site) => simGraph(web, site, isTarget),
+    groupsOf: (site) => {
+      const s = web.siteByHost(site)!;
+      const ids = new Map<number, number>();
+      const out: number[] = [];
+      for (let id = s.first; id < s.first + s.count; id++) {
+        const c = web.community[id];
+        if (!ids.has(c)) ids.set(c, ids.size);
+        out.push(ids.get(c)!);
+      }
+      return out;
+    },
     training: new TrainingData((h) => sitePages(web, h, isTarget), hosts, cfg.future),
     cacheKey: `${webKey(web)}:${seed}:${[...kinds].join('+')}`,
     structure: () => (structure ??= structureStats(web, truth.renderer)),
@@ -174,6 +187,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
     scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
     graphOf: (site) => graphs.get(site)!,
+    groupsOf: (site) => graphs.get(site)!.keys.map(() => 0),
     structure: () => null,
     training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),
     cacheKey: createHash('sha256').update(stamp).digest('hex').slice(0, 16),

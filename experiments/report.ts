@@ -1,7 +1,8 @@
 /**
  * Writes a focused experiment's outputs to results/<experiment>/: curves.csv, summary.csv,
  * aggregates.csv, differences.csv, config.json (itself a valid config that reruns the experiment),
- * fig-recall, fig-precision, fig-harvest and fig-difference (.svg, .png, .pdf) and report.md.
+ * fig-recall, fig-precision, fig-harvest and fig-difference (.svg, .png, .pdf), report.md, and the
+ * interactive index.html (with replay.json, the first run's crawl order and layout).
  * Everything except report.md's timing line is a pure function of the config, so two runs give
  * byte-identical CSVs.
  */
@@ -18,6 +19,8 @@ const MODE_TEXT: Record<RelevanceMode, string> = {
   learned: 'a Naive Bayes page classifier trained on the labelled pages of the training sites, leave-one-site-out',
 };
 import { curveSpec, writeFigure } from './figures.ts';
+import { buildPage, type PageInput } from './page.ts';
+import { layoutReplay, type ReplayView } from './replay.ts';
 import { ORACLE, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
 import { pairedCi, signVerdict, unitCi, unitOf } from './stats.ts';
@@ -66,7 +69,24 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   }
   const claims = checkClaims(d.curves, cfg.budget, cfg.every, cfg.earlyPhase);
   put('report.md', report(d, aggs, claims, reference, rerun, dir));
+  const replay = d.replay ? layoutReplay(d.replay) : null;
+  if (replay) put('replay.json', `${JSON.stringify(replay)}\n`);
+  put('index.html', buildPage(pageInput(cfg, d.sites, aggs, d.curves, d.summaries, claims, replay)));
   return { dir, files, claims, aggregates: aggs };
+}
+
+/** What the results page shows, from the experiment's rows (also rebuilt from the CSVs: npm run report). */
+export function pageInput(cfg: ExperimentConfig, sites: readonly string[], aggregates: readonly object[], curves: readonly object[], summaries: readonly object[], claims: Claim[], replay: ReplayView | null): PageInput {
+  const web = cfg.archive ? `archive ${cfg.archive.warc.join(', ')} (labels ${cfg.archive.labels})` : `${cfg.web}, seeds ${cfg.seeds.join(', ')}`;
+  const setup = [
+    `Web: ${web}; sites crawled: ${sites.join(', ')}. Its structure: the "web's structure" table of report.md.`,
+    `Target: ${targetOf(cfg)}; the crawler's relevance judgement: ${relevanceOf(cfg)}.`,
+    `Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests'} per run, measured every ${cfg.every}; deterministic crawls; the oracle is ground truth's greedy order (evaluator only).`,
+  ];
+  return {
+    name: cfg.name, description: cfg.description, setup, strategies: cfg.strategies, every: cfg.every, budget: cfg.budget,
+    aggregates: aggregates as PageInput['aggregates'], curves: curves as PageInput['curves'], summaries: summaries as PageInput['summaries'], claims, replay,
+  };
 }
 
 const f3 = (x: number): string => x.toFixed(3);

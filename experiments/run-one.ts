@@ -13,6 +13,7 @@ import { oracleOrder, reachable } from './oracle.ts';
 import type { StructureStats } from '../sim/structure.ts';
 import { loadStrategyModule, makeStrategy } from './strategies.ts';
 import type { TrainedModels } from './training.ts';
+import { replayRun, type ReplayRun } from './replay.ts';
 
 /**
  * One checkpoint of one run. recall: relevant found / all relevant documents of the site;
@@ -47,6 +48,8 @@ export interface JobResult {
   curves: CurveRow[]; summaries: SummaryRow[]; timings: { strategy: string; ms: number }[]; modelCached: boolean | null;
   /** The web's structural diagnostics (synthetic webs), for the report. */
   structure: StructureStats | null;
+  /** The fetch order of every strategy on the site's pages, when the job was asked to record it. */
+  replay: ReplayRun | null;
 }
 
 let current: { key: string; env: Env } | null = null;
@@ -68,7 +71,7 @@ export async function closeSeedState(): Promise<void> {
   current = null;
 }
 
-export async function runJob(cfg: ExperimentConfig, seed: number, site: string, cacheDir: string | null): Promise<JobResult> {
+export async function runJob(cfg: ExperimentConfig, seed: number, site: string, cacheDir: string | null, record = false): Promise<JobResult> {
   const env = await envFor(cfg, seed);
   keywords ??= cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
   const relevant = env.relevant(site);
@@ -77,8 +80,11 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample, needsPageClassifier(cfg)));
   let judge: RelevanceJudge | null = null;
   const getJudge = (): RelevanceJudge => (judge ??= new RelevanceJudge(mode, mode === 'learned' ? getModels().pages : null));
-  const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null, structure: env.structure() };
+  const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null, structure: env.structure(), replay: null };
   const { graph, keys } = env.graphOf(site);
+  const nodeOf = new Map(keys.map((k, i) => [k, i] as const));
+  const replay = record ? replayRun(site, seed, graph, env.groupsOf(site)) : null;
+  result.replay = replay;
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
   const byPages = cfg.budgetCounts === 'pages';
@@ -91,6 +97,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     env.reset();
     const run = new RunMeter(cfg, name, site, seed, relevant, reach);
     const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
+    const order: number[] | null = replay ? (replay.orders[name] = []) : null;
     const engine = CrawlEngine.create({
       settings: {
         seeds: [env.startUrl(site)], scope: env.scopeOf(site), resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`],
@@ -101,6 +108,11 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
       strategy,
       onLog: (e) => {
         const ok = e.status !== null && e.status >= 200 && e.status < 300;
+        if (order && ok) {
+          const key = env.keyOf(e.url);
+          const node = key === null ? undefined : nodeOf.get(key);
+          if (node !== undefined) order.push(node);
+        }
         if (e.status === null) outcomes.fetch_errors++;
         else outcomes[`status_${Math.min(5, Math.max(2, Math.floor(e.status / 100)))}xx` as 'status_2xx']++;
         // with budgetCounts "pages" only 2xx responses count, and the run stops at the budget
@@ -132,6 +144,7 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   const oracle = new RunMeter(cfg, ORACLE, site, seed, relevant, reach);
   const order = oracleOrder(graph, cfg.budget);
   for (let p = 0; p < cfg.budget; p++) oracle.fetched(p < order.length ? keys[order[p]] : null);
+  if (replay) replay.orders[ORACLE] = [...order];
   const rows = oracle.finish();
   result.curves.push(...rows);
   result.summaries.push({

@@ -14,6 +14,7 @@ import { closeSeedState, loadPlugins, runJob, type CurveRow, type JobResult, typ
 import { probeStrategy, StrategyError } from './strategies.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
 import type { StructureStats } from '../sim/structure.ts';
+import type { ReplayRun } from './replay.ts';
 
 export interface RunOptions {
   /** Worker processes; 0 runs in this process. Default: the machine's cores. */
@@ -32,6 +33,8 @@ export interface ExperimentData {
   timings: Record<string, number>;
   /** Structural diagnostics of each seed's synthetic web (none for an archive). */
   structure: { seed: number; stats: StructureStats }[];
+  /** The crawl order of every strategy in the first run (first seed, first site), for the results page. */
+  replay: ReplayRun | null;
   wallMs: number;
 }
 
@@ -67,7 +70,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   let done = 0;
   if (workers <= 0) {
     for (const j of jobs) {
-      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir);
+      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === 0);
       opts.onJobDone?.(++done, jobs.length);
     }
     await closeSeedState();
@@ -86,7 +89,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     const r = jobs.find((j) => j.seed === seed && results[j.id].structure);
     return r ? [{ seed, stats: results[r.id].structure! }] : [];
   });
-  return { config: cfg, sites, curves, summaries, timings, structure, wallMs: Math.round(performance.now() - t0) };
+  return { config: cfg, sites, curves, summaries, timings, structure, replay: results[0]?.replay ?? null, wallMs: Math.round(performance.now() - t0) };
 }
 
 function byKeys(a: { strategy: string; site: string; seed: number; pages?: number }, b: { strategy: string; site: string; seed: number; pages?: number }): number {
@@ -113,7 +116,7 @@ async function runInWorkers(cfg: ExperimentConfig, jobs: Job[], n: number, cache
       if (i < 0) i = 0;
       const job = queue.splice(i, 1)[0];
       seedOf.set(child, job.seed);
-      child.send({ type: 'job', id: job.id, cfg, seed: job.seed, site: job.site, cacheDir });
+      child.send({ type: 'job', id: job.id, cfg, seed: job.seed, site: job.site, cacheDir, record: job.id === 0 });
     };
     for (let k = 0; k < n; k++) {
       const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

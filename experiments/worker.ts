@@ -2,7 +2,7 @@
 import type { ExperimentConfig } from './config.ts';
 import { closeSeedState, runJob } from './run-one.ts';
 
-interface JobMsg { type: 'job'; id: number; cfg: ExperimentConfig; seed: number; site: string; cacheDir: string | null }
+interface JobMsg { type: 'job'; id: number; cfg: ExperimentConfig; seed: number; site: string; cacheDir: string | null; record: boolean }
 interface ExitMsg { type: 'exit' }
 
 process.on('message', (m: JobMsg | ExitMsg) => {
@@ -10,7 +10,7 @@ process.on('message', (m: JobMsg | ExitMsg) => {
     void closeSeedState().then(() => process.exit(0));
     return;
   }
-  runJob(m.cfg, m.seed, m.site, m.cacheDir).then(
+  runJob(m.cfg, m.seed, m.site, m.cacheDir, m.record).then(
     (result) => process.send!({ type: 'result', id: m.id, result }),
     (e: unknown) => process.send!({ type: 'error', id: m.id, message: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) }),
   );

@@ -29,9 +29,14 @@ describe('experiment regression (quick configuration)', () => {
     const outB = mkdtempSync(join(tmpdir(), 'expB-'));
     await writeOutputs(a, outA);
     await writeOutputs(b, outB);
-    for (const f of ['curves.csv', 'summary.csv', 'aggregates.csv']) expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
+    for (const f of ['curves.csv', 'summary.csv', 'aggregates.csv', 'replay.json', 'index.html']) expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
     const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) => ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`));
-    expect(readdirSync(outA).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', ...figures].sort());
+    expect(readdirSync(outA).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', 'index.html', 'replay.json', ...figures].sort());
+    // the replay is the first run's: every strategy's fetch order on the first site, and the oracle's
+    const replay = JSON.parse(readFileSync(join(outA, 'replay.json'), 'utf8')) as { site: string; n: number; xy: number[]; orders: Record<string, number[]> };
+    expect(replay.site).toBe(a.sites[0]);
+    expect(replay.xy.length).toBe(2 * replay.n);
+    expect(Object.keys(replay.orders).sort()).toEqual([...cfg.strategies, 'oracle'].sort());
     expect(readFileSync(join(outA, 'fig-recall.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(readFileSync(join(outA, 'fig-recall.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
     // the written config is itself a config, and it describes this run
