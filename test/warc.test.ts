@@ -124,7 +124,7 @@ describe('crawl to WARC and back', () => {
     const out = join(dir, 'replayed-out');
     const w = await writeOutputs(data, out);
     const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) => ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`));
-    expect(readdirSync(out).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', ...figures].sort());
+    expect(readdirSync(out).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', 'index.html', 'replay.json', ...figures].sort());
     expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe('experiment,strategy,site,seed,pages,recall,recall_reachable,precision,harvest');
     // five strategies and the oracle, on two sites
     expect(data.summaries).toHaveLength(2 * 6);
