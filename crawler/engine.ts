@@ -514,7 +514,8 @@ export class CrawlEngine {
         this.seedFailed(`${o.entry.url}: ${why ? `robots.txt gave no rules (${why}), so nothing is allowed` : 'disallowed by robots.txt'}`);
       }
       if (seed && o.kind === 'skipped') this.seedFailed(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
-      this.opts.remote?.settled(o.entry.url);
+      // a URL the stop kept from being sent stays with the coordinator (unsettled), as queued ones do
+      if (o.kind !== 'stopped') this.opts.remote?.settled(o.entry.url);
       return;
     }
     const e = o.entry;
