@@ -3,7 +3,7 @@
  * --web (that wiring is why this command lives in experiments/: crawler/ never imports sim/).
  */
 import { fail, parseOrFail } from './args.ts';
-import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
+import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, NUMBER_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
 import { loadStrategyModule, makeStrategy, resolveParams, StrategyError, strategyDefaults, strategyNames, strategyNeeds, type StrategyContext } from '../strategies.ts';
 import { basename, extname } from 'node:path';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
@@ -25,28 +25,16 @@ Crawl options (defaults in crawler/settings.ts):
                           or a strategy module (.ts/.js) default-exporting (context) => Strategy
   --param KEY=VALUE       a parameter of the strategy (repeatable; numbers as numbers); defaults:
 ${strategyNames().filter((n) => Object.keys(strategyDefaults(n)).length).map((n) => `                            ${n}: ${Object.entries(strategyDefaults(n)).map(([k, x]) => `${k}=${x}`).join(' ')}`).join('\n')}
-  --max-pages N           pages to fetch (default ${DEFAULT_SETTINGS.maxPages})
-  --max-pages-per-host N  per-host page cap (default none)
-  --max-depth N           link depth limit (default none)
   --out DIR               write crawl.jsonl, the journal, summary.json (default out/crawl)
   --resume DIR            continue a crawl that was stopped or killed
   --scope PATTERN         hosts in scope: host, *.suffix, host:port (repeatable; default the seeds' origins)
   --resolve RULE          HOST:PORT:ADDR or PATTERN=ADDR[:PORT], like curl (repeatable)
   --allow-private         also fetch private, link-local and metadata addresses
-  --concurrency N         requests in flight overall (default ${DEFAULT_SETTINGS.concurrency})
-  --per-host N            requests in flight per host (default ${DEFAULT_SETTINGS.perHostConcurrency})
-  --delay-ms N            minimum gap between requests to a host (default ${DEFAULT_SETTINGS.delayMs})
   --no-autothrottle       do not adapt the delay to latency
-  --max-crawl-delay S     skip hosts whose Crawl-delay is longer (default ${DEFAULT_SETTINGS.maxCrawlDelaySec})
-  --retries N             retries on network errors and 5xx (default ${DEFAULT_SETTINGS.retries})
   --timeout-ms N          idle timeout for headers and between body chunks (default ${DEFAULT_SETTINGS.headersTimeoutMs})
-  --max-response-ms N     total time for one response, headers and body (default ${DEFAULT_SETTINGS.maxResponseMs})
-  --max-url-length N      longer links are dropped and counted (default ${DEFAULT_SETTINGS.maxUrlLength})
-  --max-links-per-page N  links kept per page, in page order (default ${DEFAULT_SETTINGS.maxLinksPerPage})
-  --max-body-bytes N      cut bodies at this size (default ${DEFAULT_SETTINGS.maxBodyBytes})
+${numberFlags()}
   --user-agent UA         (default "${DEFAULT_SETTINGS.userAgent}")
   --deterministic         same web, settings and seed: same fetch order and log
-  --crawl-seed N          seed of the crawler's own randomness (default 1)
   --warc FILE             also write every response to a WARC file (.warc.gz: gzipped records)
   --quiet                 no progress output
 Synthetic web:
@@ -78,6 +66,12 @@ Distributed (--max-pages is then the budget over all processes; future and adapt
   --expect-processes N    wait until N processes of this data centre have joined
 `;
 
+/** Usage lines of the numeric settings that have a flag, with their help and default. */
+function numberFlags(): string {
+  return NUMBER_SETTINGS.filter((d) => d.flag)
+    .map((d) => `  ${`--${d.flag} N`.padEnd(24)}${d.help} (default ${d.default === Infinity ? 'none' : d.default})`).join('\n');
+}
+
 function int(name: string, v: string | undefined, min = 0): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -88,19 +82,16 @@ function int(name: string, v: string | undefined, min = 0): number | undefined {
 const values: Record<string, string | string[] | boolean | undefined> = parseOrFail({
     allowPositionals: false,
     options: {
-      seed: { type: 'string', multiple: true }, strategy: { type: 'string' }, 'max-pages': { type: 'string' },
-      'max-pages-per-host': { type: 'string' }, 'max-depth': { type: 'string' }, out: { type: 'string' }, resume: { type: 'string' },
-      scope: { type: 'string', multiple: true }, resolve: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' },
-      concurrency: { type: 'string' }, 'per-host': { type: 'string' }, 'delay-ms': { type: 'string' }, 'no-autothrottle': { type: 'boolean' },
-      'max-crawl-delay': { type: 'string' }, retries: { type: 'string' }, 'timeout-ms': { type: 'string' }, 'max-body-bytes': { type: 'string' },
-      'max-response-ms': { type: 'string' }, 'max-url-length': { type: 'string' }, 'max-links-per-page': { type: 'string' },
-      'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, 'crawl-seed': { type: 'string' }, quiet: { type: 'boolean' },
+      seed: { type: 'string', multiple: true }, strategy: { type: 'string' }, out: { type: 'string' }, resume: { type: 'string' },
+      scope: { type: 'string', multiple: true }, resolve: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' }, 'no-autothrottle': { type: 'boolean' }, 'timeout-ms': { type: 'string' },
+      'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, quiet: { type: 'boolean' },
       web: { type: 'string' }, 'web-seed': { type: 'string' }, warc: { type: 'string' }, help: { type: 'boolean', short: 'h' },
       replay: { type: 'string', multiple: true }, labels: { type: 'string' }, relevant: { type: 'string' }, site: { type: 'string' },
       relevance: { type: 'string' }, target: { type: 'string' }, param: { type: 'string', multiple: true },
       processes: { type: 'string' }, redis: { type: 'string' }, datacenter: { type: 'string' }, datacenters: { type: 'string' },
       assignment: { type: 'string' }, geo: { type: 'string' }, region: { type: 'string' }, 'crawl-name': { type: 'string' },
       fresh: { type: 'boolean' }, 'process-id': { type: 'string' }, 'expect-processes': { type: 'string' },
+      ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
     },
   }).values;
 if (values.help) {
@@ -114,19 +105,8 @@ const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefine
 set('seeds', v.seed);
 set('scope', v.scope);
 set('resolve', v.resolve);
-set('maxPages', int('max-pages', v['max-pages'], 1));
-set('maxPagesPerHost', int('max-pages-per-host', v['max-pages-per-host'], 1));
-set('maxDepth', int('max-depth', v['max-depth'], 0));
-set('concurrency', int('concurrency', v.concurrency, 1));
-set('perHostConcurrency', int('per-host', v['per-host'], 1));
-set('delayMs', int('delay-ms', v['delay-ms'], 0));
-set('maxCrawlDelaySec', int('max-crawl-delay', v['max-crawl-delay'], 0));
-set('retries', int('retries', v.retries, 0));
-set('maxBodyBytes', int('max-body-bytes', v['max-body-bytes'], 1024));
-set('maxResponseMs', int('max-response-ms', v['max-response-ms'], 1));
-set('maxUrlLength', int('max-url-length', v['max-url-length'], 64));
-set('maxLinksPerPage', int('max-links-per-page', v['max-links-per-page'], 1));
-set('seed', int('crawl-seed', v['crawl-seed'], 0));
+// every numeric setting with a flag, from its descriptor (crawler/settings.ts: NUMBER_SETTINGS)
+for (const d of NUMBER_SETTINGS) if (d.flag) set(d.key, int(d.flag, v[d.flag] as string | undefined, d.min));
 set('userAgent', v['user-agent']);
 const timeout = int('timeout-ms', v['timeout-ms'], 1);
 if (timeout) { settings.headersTimeoutMs = timeout; settings.bodyTimeoutMs = timeout; }
