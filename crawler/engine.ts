@@ -147,7 +147,6 @@ export class CrawlEngine {
       bodyTimeoutMs: settings.bodyTimeoutMs,
       maxResponseMs: settings.maxResponseMs,
       maxBodyBytes: settings.maxBodyBytes,
-      maxRedirects: 0,
       headers: settings.region ? { 'x-crawler-region': settings.region } : undefined,
     });
     this.journal = opts.outDir ? new Journal(opts.outDir, !!opts.resume) : null;

@@ -1,5 +1,6 @@
 /**
- * The downloader: one HTTP request (optionally following redirects) on undici, with header and
+ * The downloader: one HTTP request on undici (a redirect is a result: the engine queues its
+ * target, robots.txt and the form client follow it hop by hop through the gate), with header and
  * body idle timeouts, a total deadline per response (a body that drips a byte at a time beats
  * the idle timeouts but not the deadline), a body size cap (the body is cut and marked
  * truncated), and the pieces the engine needs for politeness (latency, Retry-After). Retries and per-host timing live in the
@@ -15,21 +16,16 @@ export interface FetchOptions {
   /** Total time for one response, headers and body: past it the request is aborted (CRAWL_ERR_DEADLINE). */
   maxResponseMs: number;
   maxBodyBytes: number;
-  /** 0: return 3xx responses as they are. */
-  maxRedirects: number;
   /** Sent with every request (e.g. x-crawler-region). */
   headers?: Record<string, string>;
 }
 
 export interface FetchResult {
-  /** URL of the last response (differs from the request's after followed redirects). */
   url: string;
   status: number;
   headers: Record<string, string>;
   body: Buffer;
   truncated: boolean;
-  /** Redirect chain followed, in order (empty when none). */
-  redirects: string[];
   /** Time to response headers, ms. */
   latencyMs: number;
   /** performance.now() when the response headers arrived (the server had read the request by then). */
@@ -71,32 +67,12 @@ export class Fetcher {
     return this.opts.headers;
   }
 
-  /** Throws CrawlError (TIMEOUT, DEADLINE, NETWORK, REDIRECT_LOOP, TOO_MANY_REDIRECTS); HTTP errors are results. */
-  async fetch(url: string, maxRedirects = this.opts.maxRedirects, canFollow: (url: string) => boolean = () => true, post?: RequestBody): Promise<FetchResult> {
-    const chain: string[] = [];
-    let current = url;
-    for (;;) {
-      const res = await this.once(current, chain.length ? undefined : post);
-      const loc = res.headers.location;
-      if (res.status >= 300 && res.status < 400 && loc && maxRedirects > 0) {
-        let next: string;
-        try {
-          next = new URL(loc, current).href;
-        } catch {
-          return { ...res, redirects: chain };
-        }
-        if (next === url || chain.includes(next)) throw new CrawlError('CRAWL_ERR_REDIRECT_LOOP', `redirect loop at ${next}`);
-        if (chain.length >= maxRedirects) throw new CrawlError('CRAWL_ERR_TOO_MANY_REDIRECTS', `more than ${maxRedirects} redirects from ${url}`);
-        if (!canFollow(next)) return { ...res, redirects: chain };
-        chain.push(next);
-        current = next;
-        continue;
-      }
-      return { ...res, redirects: chain };
-    }
+  /** Throws CrawlError (TIMEOUT, DEADLINE, NETWORK); HTTP errors, redirects included, are results. */
+  fetch(url: string, post?: RequestBody): Promise<FetchResult> {
+    return this.once(url, post);
   }
 
-  private async once(url: string, post?: RequestBody): Promise<Omit<FetchResult, 'redirects'>> {
+  private async once(url: string, post?: RequestBody): Promise<FetchResult> {
     const t0 = performance.now();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.opts.maxResponseMs);

@@ -50,7 +50,7 @@ export async function politeFetch(ctx: GateContext, h: HostState, url: string, p
     attempts++;
     let res: FetchResult;
     try {
-      res = await watchSend(watch, () => ctx.fetcher.fetch(url, 0, undefined, post));
+      res = await watchSend(watch, () => ctx.fetcher.fetch(url, post));
     } catch (e) {
       h.release(watch, null);
       const err = toCrawlError(e);
@@ -90,7 +90,7 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
   const { settings } = ctx;
   const agent = RobotsRules.token(settings.userAgent);
   const robotsUrl = `${origin}/robots.txt`;
-  const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), { ...settings, headers: ctx.fetcher.headers, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes), maxRedirects: 0 });
+  const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), { ...settings, headers: ctx.fetcher.headers, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes) });
   let last = '';
   const fail = (code: string, message: string): void => {
     ctx.onRobotsError?.(code);
@@ -107,7 +107,7 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
       ctx.onRobotsFetch?.();
       let res: FetchResult;
       try {
-        res = await watchSend(watch, () => fetcher.fetch(url, 0));
+        res = await watchSend(watch, () => fetcher.fetch(url));
       } catch (e) {
         gate.release(watch, null);
         const err = toCrawlError(e);

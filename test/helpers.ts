@@ -1,5 +1,6 @@
 /** Shared test helpers: small webs, a server per test file, HTTP through the sim dispatcher. */
 import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { request, type Dispatcher } from 'undici';
 import { expect } from 'vitest';
 import { resolveConfig, type WebConfig } from '../sim/config.ts';
@@ -33,11 +34,9 @@ export async function get(http: Dispatcher, url: string, headers: Record<string,
   return { status: res.statusCode, headers: res.headers, body, ms: performance.now() - t0 };
 }
 
-/** Rows of a simple CSV (no quoted commas), as the experiments write them. */
+/** Rows of a CSV as the experiments write them (csv-stringify), read back with csv-parse. */
 export function parseCsv(text: string): Record<string, string>[] {
-  const [head, ...rows] = text.trim().split('\n');
-  const cols = head.split(',');
-  return rows.map((r) => Object.fromEntries(r.split(',').map((v, i) => [cols[i], v])));
+  return parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 }
 
 /**

@@ -76,7 +76,7 @@ export class FormClient {
     const s = this.settings;
     this.ownDispatcher = !opts.dispatcher;
     this.dispatcher = opts.dispatcher ?? crawlerDispatcher(s.resolve.map(parseResolveRule), s.allowPrivateAddresses, { connectTimeoutMs: s.connectTimeoutMs });
-    const fetcher = new Fetcher(this.dispatcher, { userAgent: s.userAgent, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxResponseMs: s.maxResponseMs, maxBodyBytes: s.maxBodyBytes, maxRedirects: 0 });
+    const fetcher = new Fetcher(this.dispatcher, { userAgent: s.userAgent, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxResponseMs: s.maxResponseMs, maxBodyBytes: s.maxBodyBytes });
     this.jitter = s.seed | 1;
     this.gate = {
       fetcher,
