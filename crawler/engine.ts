@@ -228,8 +228,12 @@ export class CrawlEngine {
       this.seen.add(q.url);
       maxSeq = Math.max(maxSeq, q.seq);
       const host = new URL(q.url).host;
-      if (!fetched.has(q.url) && !rec.dropped.has(q.url) && !skipped.has(host)) this.frontier.push({ ...q, host });
+      if (!fetched.has(q.url) && !rec.dropped.has(q.url) && !skipped.has(host)) {
+        this.frontier.push({ ...q, host });
+        this.refParent(q.parent);
+      }
     }
+    for (const k of this.parents.keys()) if (!this.parentRefs.has(k)) this.parents.delete(k);
     this.queueSeq = maxSeq + 1;
     if (rec.strategy !== undefined && this.strategy.restore) this.strategy.restore(rec.strategy);
   }
@@ -249,6 +253,7 @@ export class CrawlEngine {
   private enqueue(e: QueueEntry, checkSeen: boolean): boolean {
     if (checkSeen && !this.seen.add(e.url)) return false;
     const entry = { ...e, seq: this.queueSeq++ };
+    this.refParent(entry.parent);
     // journalled at once, held or not: a resumed crawl queues every link it found
     if (this.batchLeft > 0) this.held.push(entry);
     else this.frontier.push(entry);
@@ -448,6 +453,7 @@ export class CrawlEngine {
   /** Drops URLs of skipped or capped hosts (counted); true if the URL should be fetched. */
   private precheck(e: QueueEntry): boolean {
     const h = this.host(e.host);
+    if (h.skipped || h.dispatched >= this.settings.maxPagesPerHost) this.unrefParent(e.parent);
     if (h.skipped) {
       const rec = this.s.skippedHosts.find((x) => x.host === h.name);
       if (rec) rec.urlsDropped++;
@@ -515,6 +521,7 @@ export class CrawlEngine {
       if (seed && o.kind === 'skipped') this.seedFailed(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
       // a URL the stop kept from being sent stays with the coordinator (unsettled), as queued ones do
       if (o.kind !== 'stopped') this.opts.remote?.settled(o.entry.url);
+      this.unrefParent(o.entry.parent);
       return;
     }
     const e = o.entry;
@@ -566,6 +573,7 @@ export class CrawlEngine {
     }
     this.opts.remote?.settled(e.url);
     this.rememberParent(seq, e.url);
+    this.unrefParent(e.parent);
     this.journal?.fetched(log);
     this.opts.onLog?.(log, page);
   }
@@ -629,10 +637,25 @@ export class CrawlEngine {
     return { 'user-agent': this.settings.userAgent, accept: ACCEPT };
   }
 
-  // parent URLs by sequence number: kept for the pages whose links may still be in the frontier
+  // parent URLs by sequence number, kept while queued URLs refer to them (counted in
+  // parentRefs): the log names each page's parent, and a long crawl must not keep every URL.
+  // URLs dropped with a whole host (skipped, or moved to another process) keep theirs.
   private readonly parents = new Map<number, string>();
+  private readonly parentRefs = new Map<number, number>();
   private rememberParent(seq: number, url: string): void {
-    this.parents.set(seq, url);
+    if (this.parentRefs.has(seq)) this.parents.set(seq, url);
+  }
+  private refParent(seq: number): void {
+    if (seq >= 0) this.parentRefs.set(seq, (this.parentRefs.get(seq) ?? 0) + 1);
+  }
+  private unrefParent(seq: number): void {
+    const n = this.parentRefs.get(seq);
+    if (n === undefined) return;
+    if (n > 1) this.parentRefs.set(seq, n - 1);
+    else {
+      this.parentRefs.delete(seq);
+      this.parents.delete(seq);
+    }
   }
   private parentUrl(seq: number): string | null {
     return this.parents.get(seq) ?? null;

@@ -116,7 +116,12 @@ describe('resume keeps the counters (#17 item 7)', () => {
     };
     const whole = tmp();
     server.reset();
-    const a = await CrawlEngine.create({ settings: { ...settings, maxPages: 600 }, strategy: new BfsStrategy(), outDir: whole }).run();
+    const wholeEngine = CrawlEngine.create({ settings: { ...settings, maxPages: 600 }, strategy: new BfsStrategy(), outDir: whole });
+    const a = await wholeEngine.run();
+    // parent URLs are kept only while queued URLs refer to them, not one per page fetched
+    const kept = (wholeEngine as unknown as { parents: Map<number, string> }).parents.size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(a.pages / 2);
     const part = tmp();
     server.reset();
     await CrawlEngine.create({ settings: { ...settings, maxPages: 300 }, strategy: new BfsStrategy(), outDir: part }).run();
