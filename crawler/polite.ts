@@ -35,9 +35,7 @@ export type PoliteOutcome =
   | { ok: true; res: FetchResult; attempts: number; ms: number }
   | { ok: false; error: CrawlError; attempts: number; ms: number };
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
+export { sleep } from '../lib/time.ts';
 
 /** Fetches url through the host's gate, retrying as the settings say; HTTP errors are results. */
 export async function politeFetch(ctx: GateContext, h: HostState, url: string, post?: RequestBody): Promise<PoliteOutcome> {

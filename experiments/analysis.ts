@@ -7,6 +7,7 @@
 import type { CurveRow, SummaryRow } from './run-one.ts';
 import { ORACLE, recallAuc } from './run-one.ts';
 import { allOf, ciMethod, meanCi, pairedCi, signVerdict, thresholdVerdict, unitCi, unitOf, type Ci, type Unit, type Verdict } from './stats.ts';
+import { f3 } from '../lib/format.ts';
 
 export { meanCi } from './stats.ts';
 
@@ -95,7 +96,6 @@ export interface Claim {
   verdict: Verdict;
 }
 
-const f3 = (x: number): string => x.toFixed(3);
 const fd = (c: Ci): string => `${c.mean >= 0 ? '+' : ''}${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
 
 /**

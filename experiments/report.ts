@@ -24,6 +24,7 @@ import { layoutReplay, type ReplayView } from './replay.ts';
 import { ORACLE, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
 import { pairedCi, signVerdict, unitCi, unitOf } from './stats.ts';
+import { f3 } from '../lib/format.ts';
 
 export interface Written { dir: string; files: string[]; claims: Claim[]; aggregates: Aggregate[] }
 
@@ -89,7 +90,6 @@ export function pageInput(cfg: ExperimentConfig, sites: readonly string[], aggre
   };
 }
 
-const f3 = (x: number): string => x.toFixed(3);
 
 /**
  * Strategies ranked by mean recall AUC, each with its CI and its paired difference to the next

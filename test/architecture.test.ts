@@ -17,4 +17,9 @@ describe('dependencies run one way', () => {
   it('sim/ never imports crawler/ or experiments/', () => {
     for (const f of files('sim')) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)(crawler|experiments)\//);
   });
+  it('lib/, the toolbox both sides share, imports none of them (nor sim/ crawler/ experiments/ by a path)', () => {
+    const lib = files('lib');
+    expect(lib.length).toBeGreaterThan(0);
+    for (const f of lib) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)(crawler|sim|experiments)\//);
+  });
 });

@@ -15,6 +15,7 @@ import type { CrawlSettings } from '../settings.ts';
 import type { PageView, Strategy } from '../strategy.ts';
 import type { Coordinator, Delivery, UrlMessage } from './coordinator.ts';
 import type { Partitioner } from './partition.ts';
+import { sleep } from '../../lib/time.ts';
 
 export interface NodeOptions {
   id: string;
@@ -47,7 +48,6 @@ export interface NodeSummary extends CrawlSummary {
   delivered: number;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class CrawlNode {
   private readonly o: Required<Omit<NodeOptions, 'dispatcher' | 'outDir' | 'onLog'>> & Pick<NodeOptions, 'dispatcher' | 'outDir' | 'onLog'>;

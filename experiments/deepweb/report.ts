@@ -12,11 +12,11 @@ import { groupBy, meanCi, shareCi } from '../analysis.ts';
 import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
 import { logLogFit } from '../../crawler/deepweb/probe.ts';
 import type { DeepwebData, DeepCurveRow, ScalingRow } from './run.ts';
+import { f3 } from '../../lib/format.ts';
 
 export interface DeepAggregate { site: string; method: string; submissions: number; n: number; coverage: number; coverage_lo: number; coverage_hi: number }
 export interface DeepClaim { id: string; claim: string; measured: string; verdict: 'PASS' | 'FAIL' | 'n/a' }
 
-const f3 = (x: number): string => x.toFixed(3);
 
 export function aggregateDeep(curves: readonly DeepCurveRow[]): DeepAggregate[] {
   const out: DeepAggregate[] = [];
