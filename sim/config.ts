@@ -189,7 +189,7 @@ export interface WebConfig {
 }
 
 /** Defaults of one search site: 10 result pages of 20 (a top-200 cap), no rate limit. */
-const DEEP_SITE_DEFAULTS: Omit<DeepSiteConfig, 'host'> = { kind: 'jobs', records: 10_000, pageSize: 20, maxPages: 10, minGapMs: 0 };
+const DEEP_SITE_DEFAULTS: Omit<DeepSiteConfig, 'host'> = { kind: 'jobs', records: 10_000, pageSize: 20, topK: 200, minGapMs: 0 };
 
 const dept = (host: string, name: string, pages: number, groups: number, extra: Partial<DepartmentConfig> = {}): DepartmentConfig => ({
   host, name, pages, groups, robots: 'standard', charset: 'utf-8', sessionIds: false, minGapMs: 0, ...extra,
@@ -403,14 +403,14 @@ export function validate(c: WebConfig): WebConfig {
     if (!isObject(d0)) throw new ConfigError(`${p}: expected an object`);
     const d = { ...DEEP_SITE_DEFAULTS, ...(d0 as object) } as DeepSiteConfig;
     c.deepweb.sites[i] = d;
-    for (const k of Object.keys(d0)) if (!['kind', 'host', 'records', 'pageSize', 'maxPages', 'minGapMs'].includes(k) && !k.startsWith('_')) throw new ConfigError(`${p}.${k}: unknown field`);
+    for (const k of Object.keys(d0)) if (!['kind', 'host', 'records', 'pageSize', 'topK', 'minGapMs'].includes(k) && !k.startsWith('_')) throw new ConfigError(`${p}.${k}: unknown field`);
     if (!DEEP_KINDS.includes(d.kind)) throw new ConfigError(`${p}.kind: "${d.kind}" is not one of ${DEEP_KINDS.join(', ')}`);
     if (typeof d.host !== 'string' || !HOST_RE.test(d.host)) throw new ConfigError(`${p}.host: "${d.host}" must be a lowercase hostname ending in .test`);
     if (hosts.has(d.host)) throw new ConfigError(`${p}.host: "${d.host}" is used twice`);
     hosts.add(d.host);
     num(d.records, `${p}.records`, 1_000, 1_000_000, true);
     num(d.pageSize, `${p}.pageSize`, 1, 500, true);
-    num(d.maxPages, `${p}.maxPages`, 1, 1000, true);
+    num(d.topK, `${p}.topK`, 0, 1_000_000, true);
     num(d.minGapMs, `${p}.minGapMs`, 0, 60_000);
   });
   return c;

@@ -59,6 +59,10 @@ export class ZipfSampler {
   sample(u: number): number {
     return this.table[(u * ZipfSampler.TABLE) | 0];
   }
+  /** Rank for a uniform u in [0, 1) by binary search: every rank reachable, for large n. */
+  exact(u: number): number {
+    return Math.min(this.cdf.length - 1, lowerBound(this.cdf, u));
+  }
 }
 
 /** First index i with arr[i] > u (arr ascending); the inverse-CDF lookup. */

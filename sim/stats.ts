@@ -9,12 +9,34 @@ import { makeRng } from './rng.ts';
 import { GroundTruth } from './truth.ts';
 import { Anchor, Kind, LinkFlag, type Web } from './web.ts';
 import { formatStructure, structureStats, type StructureStats } from './structure.ts';
+import { RecordDb } from './deepweb/db.ts';
 
 export interface Check {
   name: string;
   value: number;
   target: string;
   ok: boolean;
+}
+
+export interface SearchSiteStats {
+  host: string;
+  kind: string;
+  records: number;
+  /** Most records one query shows (0: every match). */
+  topK: number;
+  distinctWords: number;
+  /** Heaps' law V = K n^beta over growing prefixes of the database (null: no record text). */
+  heapsK: number | null;
+  heapsBeta: number | null;
+}
+
+/** Each search site's database built as the server builds it, and its vocabulary's Heaps fit. */
+export function searchSiteStats(web: Web): SearchSiteStats[] {
+  return web.config.deepweb.sites.map((cfg) => {
+    const db = new RecordDb(cfg.kind, cfg.records, web.seed, cfg.host);
+    const h = db.heaps();
+    return { host: cfg.host, kind: cfg.kind, records: db.n, topK: cfg.topK, distinctWords: db.dict.length, heapsK: h && round(h.K), heapsBeta: h && round(h.beta) };
+  });
 }
 
 export interface SiteStats {
@@ -45,6 +67,8 @@ export interface WebStats {
   departments: SiteStats[];
   /** Structural diagnostics of the departments (sim/structure.ts). */
   structure: StructureStats;
+  /** The search sites behind forms: database, cap and the vocabulary of their record text (Heaps' law). */
+  searchSites: SearchSiteStats[];
   checks: Check[];
 }
 
@@ -177,7 +201,7 @@ export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
     pages: n, sites: web.sites.length, links, htmlPages: html, meanOutDegree: round(meanOut, 2),
     outDegreeTailExponent: round(outFit.alpha), inDegreeExponent: round(inFit.alpha), inDegreeKmin: inFit.kmin, maxInDegree: maxIn,
     muExtra: round(muExtra), muAll: round(nonNav ? leave / nonNav : 0), topicalLocality: round(locality), localityBaseline: round(baseline),
-    anchorNamesTopic: round(anchorRate), departments, structure: structureStats(web, r), checks,
+    anchorNamesTopic: round(anchorRate), departments, structure: structureStats(web, r), searchSites: searchSiteStats(web), checks,
   };
 }
 
@@ -195,6 +219,11 @@ export function formatStats(s: WebStats): string {
     '',
     ...formatStructure(s.structure),
     '',
+    ...(s.searchSites.length ? [
+      "search site                  kind        records   top-k  distinct words  Heaps' K  Heaps' beta",
+      ...s.searchSites.map((x) => `${x.host.padEnd(28)} ${x.kind.padEnd(10)} ${String(x.records).padStart(8)} ${(x.topK ? String(x.topK) : 'all').padStart(7)} ${String(x.distinctWords).padStart(15)} ${String(x.heapsK ?? '-').padStart(9)} ${String(x.heapsBeta ?? '-').padStart(12)}`),
+      '',
+    ] : []),
     'check                                                  value   target',
     ...s.checks.map((c) => `${c.ok ? 'ok  ' : 'OFF '} ${c.name.padEnd(50)} ${String(c.value).padStart(6)}   ${c.target}`),
   ];

@@ -2,7 +2,8 @@
  * CI regression of the deep-web experiment: the quick configuration (1,000 records per site,
  * seed 1, 400 submissions per run) against results/reference/deepweb-quick/ (regenerate with
  * `npm run experiment:reference:deepweb` after an intended change, and say why in the commit).
- * Tolerance 0.02 on every coverage point; the run must also be deterministic and polite.
+ * Tolerance 0.02 on every coverage point; the run must also be deterministic and polite. The
+ * same for deepweb-conditions --quick against results/reference/deepweb-conditions-quick/.
  */
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { writeDeepOutputs } from '../experiments/deepweb/report.ts';
 import { runDeepweb } from '../experiments/deepweb/run.ts';
 
 const REF = 'results/reference/deepweb-quick';
+const REF_CONDITIONS = 'results/reference/deepweb-conditions-quick';
 const TOLERANCE = 0.02;
 
 // Two full quick runs (about 25 s each on this machine alone, more in the full suite): the
@@ -37,5 +39,20 @@ describe('deepweb experiment regression (quick configuration)', () => {
     expect(a.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
 
     expectCurvesNear(join(REF, 'curves.csv'), join(outA, 'curves.csv'), ['site', 'method', 'seed', 'submissions'], ['coverage'], TOLERANCE, `coverage moved by more than ${TOLERANCE}`);
+  }, TWO_RUNS_MS);
+
+  it('runs under the published conditions (deepweb-conditions --quick) and matches its reference', async () => {
+    const { raw } = readExperimentJson('deepweb-conditions');
+    const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb-conditions', { quick: true });
+    const d = await runDeepweb(cfg);
+    const out = mkdtempSync(join(tmpdir(), 'deepC-'));
+    const written = await writeDeepOutputs(d, out);
+    expect(written.claims.map((c) => c.id)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5']);
+    expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
+    // the conditions hold: an uncapped catalogue, a confirmed year range, the flights date typed
+    expect(d.sites.find((s) => s.site === 'catalogue')!.top_k).toBe(0);
+    expect(d.ranges.filter((r) => r.confirmed).map((r) => `${r.site}:${r.lo}`)).toEqual(['catalogue:year_from']);
+    expect(d.typed.filter((t) => t.chosen).map((t) => `${t.site}:${t.input}:${t.type}`)).toEqual(['flights:date:date']);
+    expectCurvesNear(join(REF_CONDITIONS, 'curves.csv'), join(out, 'curves.csv'), ['site', 'method', 'seed', 'submissions'], ['coverage'], TOLERANCE, `coverage moved by more than ${TOLERANCE}`);
   }, TWO_RUNS_MS);
 });

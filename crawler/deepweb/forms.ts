@@ -17,6 +17,10 @@ export interface FormInput {
   options: string[];
   /** Value sent when the input is not bound (selected option, value attribute, '' for text). */
   defaultValue: string;
+  /** Text inputs: the HTML type (text, search, date, number, ...) and its min / max, as hints. */
+  htmlType?: string;
+  min?: string;
+  max?: string;
 }
 
 export interface SearchForm {
@@ -186,7 +190,8 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
             d.inputs.push({ name: fieldName, type: 'checkbox', label, options: [v], defaultValue: a.checked !== undefined ? v : '' });
             if (a.checked !== undefined) d.values.push([fieldName, v]);
           } else if (TEXT_TYPES.has(type) || ['email', 'tel', 'number', 'date', 'url'].includes(type)) {
-            d.inputs.push({ name: fieldName, type: 'text', label, options: [], defaultValue: value });
+            const hints = { htmlType: type || 'text', ...(a.min !== undefined ? { min: a.min } : {}), ...(a.max !== undefined ? { max: a.max } : {}) };
+            d.inputs.push({ name: fieldName, type: 'text', label, options: [], defaultValue: value, ...hints });
             d.values.push([fieldName, value]);
           }
           return;
@@ -240,6 +245,11 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
   // an unclosed form ends with the document, as in browsers
   finishForm();
   return { forms, skipped, links, buttonForms, text: text.join(' ').replace(/\s+/g, ' ').trim() };
+}
+
+/** A free-text keyword box (text or search), as opposed to a typed text input (date, number, ...). */
+export function isKeywordBox(input: FormInput): boolean {
+  return input.type === 'text' && (input.htmlType === undefined || input.htmlType === 'text' || input.htmlType === 'search');
 }
 
 /** The inputs a query can bind: everything but hidden inputs, text inputs only with values to try. */

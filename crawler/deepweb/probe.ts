@@ -16,6 +16,7 @@
  */
 import type { SurfaceSession } from './session.ts';
 import { words } from './results.ts';
+import { isKeywordBox } from './forms.ts';
 import { SeededRandom } from './random.ts';
 
 export type ProbePolicy = 'random' | 'generic' | 'adaptive';
@@ -23,7 +24,7 @@ export const PROBE_POLICIES: readonly ProbePolicy[] = ['random', 'generic', 'ada
 
 export interface ProbeOptions {
   policy: ProbePolicy;
-  /** Name of the text input to probe (default: the form's first text input). */
+  /** Name of the text input to probe (default: the form's first keyword box). */
   input?: string;
   /** The user's hint: keywords tried first, in order. */
   seeds: string[];
@@ -84,7 +85,7 @@ export function fitZipf(points: readonly { rank: number; count: number }[]): { a
 
 export async function probe(session: SurfaceSession, options: Omit<ProbeOptions, keyof typeof DEFAULT_PROBE> & Partial<ProbeOptions>): Promise<ProbeResult> {
   const o: ProbeOptions = { ...DEFAULT_PROBE, ...options };
-  const input = o.input ?? session.form.inputs.find((i) => i.type === 'text')?.name;
+  const input = o.input ?? session.form.inputs.find(isKeywordBox)?.name;
   if (!input) return { steps: [], stopped: 'no-keywords' };
   const rnd = new SeededRandom(o.seed);
   const queried = new Set<string>();

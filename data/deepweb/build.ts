@@ -3,8 +3,11 @@
  *  - generic-frequency.txt: words of a generic corpus, most frequent first: the background
  *    sites of the paper web (seed 1), by the number of pages each word occurs on. Generic in
  *    the sense of Ntoulas et al.: not drawn from the sites being probed.
- *  - dictionary.txt: the random-dictionary policy's word list: every single-word term of the
- *    computing keyword list and every word of the vocabulary files, sorted.
+ *  - dictionary.txt: the default bench's random-dictionary word list: every single-word term of
+ *    the computing keyword list and every word of the vocabulary files, sorted (the synthetic
+ *    web's own words, a condition of the bench).
+ * The general English dictionary of deepweb-conditions is not derived: the config names the
+ * word-list package itself (npm:an-array-of-english-words), read by experiments/deepweb/config.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

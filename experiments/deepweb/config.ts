@@ -4,6 +4,7 @@
  * database-size sweep and the tau sweep. Every field has a default; validation names the field.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { ExperimentConfigError } from '../config.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
@@ -23,14 +24,16 @@ export interface DeepwebConfig {
   /** Curves are sampled every this many submissions. */
   every: number;
   methods: DeepMethod[];
-  isit: { tau: number; maxDimension: number; sampleSize: number };
+  /** ISIT; typed: type text inputs by probing; ranges: cover range pairs with intervals (issue #20). */
+  isit: { tau: number; maxDimension: number; sampleSize: number; typed: boolean; ranges: boolean };
   probe: { roundSize: number; candidates: number };
   /** Seed keywords per site kind (the user's hint): one word per line, # comments. */
   keywords: Record<string, string>;
+  /** The random policy's word list: a file (one word per line) or npm:PACKAGE (a package exporting an array of words). */
   dictionary: string;
   generic: string;
-  /** Database-size sweep: ISIT and Cartesian, submissions to reach `target` coverage (at most `budget`). */
-  scaling: { records: number[]; target: number; budget: number; seed: number };
+  /** Database-size sweep: ISIT and Cartesian, submissions to reach `target` coverage (at most `budget`), per seed. */
+  scaling: { records: number[]; target: number; budget: number; seeds: number[] };
   /** ISIT's tau values tried on the first seed. */
   tauSweep: number[];
   crawl: { delayMs: number };
@@ -46,12 +49,12 @@ export const DEFAULT_DEEPWEB: Omit<DeepwebConfig, 'name'> = {
   budget: 2000,
   every: 50,
   methods: [...DEEP_METHODS],
-  isit: { tau: 0.2, maxDimension: 3, sampleSize: 20 },
+  isit: { tau: 0.2, maxDimension: 3, sampleSize: 20, typed: true, ranges: false },
   probe: { roundSize: 10, candidates: 300 },
   keywords: { jobs: 'data/deepweb/seeds/jobs.txt', catalogue: 'data/deepweb/seeds/catalogue.txt' },
   dictionary: 'data/deepweb/dictionary.txt',
   generic: 'data/deepweb/generic-frequency.txt',
-  scaling: { records: [1000, 3000, 10_000, 30_000, 100_000], target: 0.8, budget: 20_000, seed: 1 },
+  scaling: { records: [1000, 3000, 10_000, 30_000, 100_000], target: 0.8, budget: 20_000, seeds: [1] },
   tauSweep: [0.1, 0.15, 0.2, 0.25, 0.3],
   crawl: { delayMs: 0 },
   quick: {},
@@ -100,10 +103,18 @@ export function resolveDeepweb(raw: Record<string, unknown>, name: string, opts:
   num(c.isit.tau, 'isit.tau', 0, 1);
   int(c.isit.maxDimension, 'isit.maxDimension', 1, 10);
   int(c.isit.sampleSize, 'isit.sampleSize', 1, 10_000);
+  for (const k of ['typed', 'ranges'] as const) if (typeof c.isit[k] !== 'boolean') bad(`isit.${k}`, `expected true or false, got ${JSON.stringify(c.isit[k])}`);
   int(c.probe.roundSize, 'probe.roundSize', 1, 1000);
   int(c.probe.candidates, 'probe.candidates', 1, 100_000);
   for (const [k, f] of Object.entries(c.keywords)) if (!existsSync(f)) bad(`keywords.${k}`, `no such file "${f}"`);
-  for (const k of ['dictionary', 'generic'] as const) if (!existsSync(c[k])) bad(k, `no such file "${c[k]}"`);
+  for (const k of ['dictionary', 'generic'] as const) {
+    if (typeof c[k] !== 'string') bad(k, 'expected a file name or npm:PACKAGE');
+    if (c[k].startsWith('npm:')) {
+      try { wordPackage(c[k].slice(4)); } catch (e) { bad(k, (e as Error).message); }
+    } else if (!existsSync(c[k])) bad(k, `no such file "${c[k]}"`);
+  }
+  if (!Array.isArray(c.scaling.seeds) || !c.scaling.seeds.length) bad('scaling.seeds', 'expected a non-empty list of seeds');
+  c.scaling.seeds.forEach((s, i) => int(s, `scaling.seeds[${i}]`, 0, 2 ** 31));
   c.scaling.records.forEach((r, i) => int(r, `scaling.records[${i}]`, 1000, 1_000_000));
   num(c.scaling.target, 'scaling.target', 0.01, 1);
   int(c.scaling.budget, 'scaling.budget', 1, 10_000_000);
@@ -112,7 +123,20 @@ export function resolveDeepweb(raw: Record<string, unknown>, name: string, opts:
   return c;
 }
 
-/** One word per line; '#' starts a comment; a tab ends the word (frequency lists). */
+/** The words a package exports as an array (an-array-of-english-words), lowercase alphabetic only. */
+function wordPackage(name: string): string[] {
+  let words: unknown;
+  try {
+    words = createRequire(import.meta.url)(name);
+  } catch {
+    throw new Error(`package "${name}" is not installed`);
+  }
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw new Error(`package "${name}" does not export an array of words`);
+  return words.map((w: string) => w.toLowerCase()).filter((w) => /^[a-z]{2,}$/.test(w));
+}
+
+/** One word per line; '#' starts a comment; a tab ends the word (frequency lists). npm:PACKAGE: a word-list package. */
 export function readWords(file: string): string[] {
+  if (file.startsWith('npm:')) return wordPackage(file.slice(4));
   return readFileSync(file, 'utf8').split('\n').map((l) => l.split('\t')[0].trim().toLowerCase()).filter((w) => w && !w.startsWith('#'));
 }

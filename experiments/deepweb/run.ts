@@ -10,7 +10,7 @@ import { resolveConfig } from '../../sim/config.ts';
 import { SimServer } from '../../sim/server.ts';
 import type { DeepSite } from '../../sim/deepweb/site.ts';
 import { Web } from '../../sim/web.ts';
-import { cartesian, discoverForms, FormClient, isit, probe, SurfaceSession, type DiscoveredForm, type ProbePolicy, type TemplateReport } from '../../crawler/deepweb/index.ts';
+import { cartesian, discoverForms, FormClient, isit, isKeywordBox, probe, SurfaceSession, type DiscoveredForm, type IsitResult, type ProbePolicy, type TemplateReport } from '../../crawler/deepweb/index.ts';
 import type { DeepMethod, DeepwebConfig } from './config.ts';
 import { readWords } from './config.ts';
 
@@ -24,7 +24,13 @@ export interface DeepSummaryRow {
 }
 export interface TemplateRow extends Omit<TemplateReport, 'inputs'> { site: string; seed: number; template: string }
 export interface TauRow { site: string; tau: number; templates_tested: number; templates_chosen: number; queries: number; submissions: number; coverage: number }
-export interface ScalingRow { site: string; records: number; method: string; generated: number; submissions_to_target: number | null; coverage_at_budget: number; submissions: number }
+export interface ScalingRow { site: string; seed: number; records: number; method: string; generated: number; submissions_to_target: number | null; coverage_at_budget: number; submissions: number }
+/** What a site is, as the run saw it (first seed): its cap, its page size and its vocabulary (Heaps' law fit). */
+export interface SiteRow { site: string; host: string; records: number; top_k: number; page_size: number; distinct_words: number; heaps_k: number | null; heaps_beta: number | null }
+/** Range pairs ISIT probed (first seed). */
+export interface RangeRow { site: string; seed: number; lo: string; hi: string; evidence: string; values: number; confirmed: boolean; probe: string }
+/** Candidate types tried on text inputs without keywords (first seed). */
+export interface TypedRow { site: string; seed: number; input: string; type: string; tested: number; distinct: number; ratio: number; informative: boolean; chosen: boolean }
 export interface AuditRow { seed: number; host: string; requests: number; max_concurrent: number; min_gap_ms: number; disallowed: number; sent429: number; violations: number }
 export interface SkippedFormRow { seed: number; site: string; page: string; form: number; reason: string }
 
@@ -35,6 +41,9 @@ export interface DeepwebData {
   templates: TemplateRow[];
   tau: TauRow[];
   scaling: ScalingRow[];
+  sites: SiteRow[];
+  ranges: RangeRow[];
+  typed: TypedRow[];
   audit: AuditRow[];
   skippedForms: SkippedFormRow[];
   wallMs: number;
@@ -83,16 +92,24 @@ function toTarget(at: number[], n: number, target: number): number | null {
   return at.length >= need ? at[need - 1] : null;
 }
 
-interface MethodRun { session: SurfaceSession; stopped: string; detail: string; templates?: TemplateReport[]; /** Queries the method's plan holds (ISIT's templates, the Cartesian product). */ generated?: number }
+interface MethodRun {
+  session: SurfaceSession; stopped: string; detail: string; templates?: TemplateReport[];
+  /** Queries the method's plan holds (ISIT's templates, the Cartesian product). */
+  generated?: number;
+  isit?: IsitResult;
+}
 
 async function runMethod(method: DeepMethod | 'isit-test', d: DiscoveredForm, client: FormClient, budget: number, cfg: DeepwebConfig, words: Words, kind: string, tau = cfg.isit.tau): Promise<MethodRun | null> {
   const session = new SurfaceSession(client, d.form, d.template, budget);
-  const text = d.form.inputs.find((i) => i.type === 'text');
+  const text = d.form.inputs.find(isKeywordBox);
   const seeds = words.keywords[kind] ?? [];
   const textValues: Record<string, string[]> = text && seeds.length ? { [text.name]: seeds } : {};
   if (method === 'isit') {
     const r = await isit(session, { ...cfg.isit, tau, textValues });
-    return { session, stopped: session.exhausted ? 'budget' : 'done', detail: `${r.chosen.length} templates, ${r.queries} queries`, templates: r.templates, generated: r.queries };
+    const ranges = r.ranges.filter((p) => p.confirmed).map((p) => `range ${p.lo}/${p.hi}`);
+    const typed = r.typed.filter((t) => t.type).map((t) => `${t.name} typed ${t.type}`);
+    const extra = [...ranges, ...typed].join(', ');
+    return { session, stopped: session.exhausted ? 'budget' : 'done', detail: `${r.chosen.length} templates, ${r.queries} queries${extra ? `; ${extra}` : ''}`, templates: r.templates, generated: r.queries, isit: r };
   }
   if (method === 'cartesian') {
     const r = await cartesian(session, textValues);
@@ -109,8 +126,8 @@ export interface DeepRunOptions { onProgress?: (done: number, total: number, lab
 export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}): Promise<DeepwebData> {
   const t0 = performance.now();
   const words = loadWords(cfg);
-  const data: DeepwebData = { config: cfg, curves: [], summaries: [], templates: [], tau: [], scaling: [], audit: [], skippedForms: [], wallMs: 0 };
-  const total = cfg.seeds.length + cfg.scaling.records.length;
+  const data: DeepwebData = { config: cfg, curves: [], summaries: [], templates: [], tau: [], scaling: [], sites: [], ranges: [], typed: [], audit: [], skippedForms: [], wallMs: 0 };
+  const total = cfg.seeds.length + cfg.scaling.records.length * cfg.scaling.seeds.length;
   let done = 0;
   const clientFor = (server: SimServer, host: string): FormClient =>
     new FormClient({ settings: { seeds: [`http://${host}/`], delayMs: cfg.crawl.delayMs, autoThrottle: false, perHostConcurrency: 1, retries: 2 }, dispatcher: server.dispatcher() });
@@ -119,6 +136,11 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
     const server = await startWeb(cfg, seed, cfg.records);
     for (const [host, site] of server.deepSites) {
       const kind = site.cfg.kind;
+      if (seed === cfg.seeds[0]) {
+        const h = site.db.heaps();
+        const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+        data.sites.push({ site: kind, host, records: site.db.n, top_k: Number.isFinite(site.topK) ? site.topK : 0, page_size: site.cfg.pageSize, distinct_words: site.db.dict.length, heaps_k: h && r4(h.K), heaps_beta: h && r4(h.beta) });
+      }
       const client = clientFor(server, host);
       const found = await discoverForms(client, `http://${host}/`);
       for (const s of found.skipped) data.skippedForms.push({ seed, site: kind, page: s.pageUrl, form: s.index, reason: s.reason });
@@ -147,6 +169,10 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
           queries: firstPages.length, queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length, submissions_to_90: s90,
           stopped: r.stopped, detail: r.detail,
         });
+        if (method === 'isit' && seed === cfg.seeds[0] && r.isit) {
+          for (const p of r.isit.ranges) data.ranges.push({ site: kind, seed, lo: p.lo, hi: p.hi, evidence: p.evidence, values: p.values.length, confirmed: p.confirmed, probe: p.probe });
+          for (const t of r.isit.typed) for (const x of t.tests) data.typed.push({ site: kind, seed, input: t.name, type: x.type, tested: x.tested, distinct: x.distinct, ratio: Math.round(x.ratio * 1e4) / 1e4, informative: x.informative, chosen: t.type === x.type });
+        }
         if (method === 'isit') for (const t of r.templates ?? []) data.templates.push({ site: kind, seed, template: t.inputs.join('+'), dimension: t.dimension, size: t.size, tested: t.tested, distinct: t.distinct, ratio: Math.round(t.ratio * 1e4) / 1e4, informative: t.informative });
       }
       await client.close();
@@ -162,8 +188,8 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
     opts.onProgress?.(++done, total, `seed ${seed}`);
   }
 
-  for (const records of cfg.scaling.records) {
-    const server = await startWeb(cfg, cfg.scaling.seed, records);
+  for (const scalingSeed of cfg.scaling.seeds) for (const records of cfg.scaling.records) {
+    const server = await startWeb(cfg, scalingSeed, records);
     for (const [host, site] of server.deepSites) {
       const kind = site.cfg.kind;
       const client = clientFor(server, host);
@@ -172,12 +198,12 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
         client.clearCache();
         const r = (await runMethod(method, d, client, cfg.scaling.budget, cfg, words, kind))!;
         const ev = evaluate(site, r.session);
-        data.scaling.push({ site: kind, records, method, generated: r.generated ?? 0, submissions_to_target: toTarget(ev.at, site.db.n, cfg.scaling.target), coverage_at_budget: Math.round((ev.valid / site.db.n) * 1e4) / 1e4, submissions: r.session.submissions });
+        data.scaling.push({ site: kind, seed: scalingSeed, records, method, generated: r.generated ?? 0, submissions_to_target: toTarget(ev.at, site.db.n, cfg.scaling.target), coverage_at_budget: Math.round((ev.valid / site.db.n) * 1e4) / 1e4, submissions: r.session.submissions });
       }
       await client.close();
     }
     await server.close();
-    opts.onProgress?.(++done, total, `${records} records`);
+    opts.onProgress?.(++done, total, `${records} records, seed ${scalingSeed}`);
   }
   data.wallMs = performance.now() - t0;
   return data;

@@ -9,9 +9,17 @@
  * the database size, as distinct values do under Heaps' law (exponent 0.4-0.6 for vocabulary;
  * Heaps 1978, Baeza-Yates & Ribeiro-Neto): the Cartesian product of two such inputs then grows
  * as fast as the database, and with the fixed inputs multiplied in, far larger.
+ *
+ * Record text (jobs, catalogue) mixes three sources (TEXT_MIX): the record's topic words from the
+ * synthetic web's vocabulary (what the seed keywords and subjects name), the topic's jargon (Zipf
+ * over a large English word list, a different slice per topic) and general English by its
+ * SUBTLEX-US frequency (sim/english.ts). Distinct words then grow with the database (Heaps' law;
+ * heapsFit measures K and beta), as in real collections.
  */
+import { linearRegression } from 'simple-statistics';
+import { drawGeneral, drawListRank, englishWordList } from '../english.ts';
 import { fastRng, hash32, seedNumber, ZipfSampler, type Rng } from '../rng.ts';
-import { loadVocab } from '../vocab.ts';
+import { loadVocab, type Topic } from '../vocab.ts';
 
 export type DeepKind = 'jobs' | 'flights' | 'catalogue';
 export const DEEP_KINDS: readonly DeepKind[] = ['jobs', 'flights', 'catalogue'];
@@ -32,6 +40,13 @@ export interface Query {
   yearTo?: number;
   /** Keywords, all of which must occur in the record's text. */
   words: string[];
+}
+
+/** Heaps' law V = K n^beta (V distinct words among n words of text), fitted in log-log. */
+export interface HeapsFit {
+  points: { tokens: number; distinct: number }[];
+  K: number;
+  beta: number;
 }
 
 export type SortKey = 'relevance' | 'date' | 'price';
@@ -75,6 +90,12 @@ function permutation(n: number, r: Rng): Uint16Array {
   }
   return p;
 }
+
+/**
+ * Shares of a record's body words by source: its topic's own words, the topic's jargon, general
+ * English. A stated condition of this bench (no published source); titles use topic words only.
+ */
+export const TEXT_MIX = { topic: 0.45, jargon: 0.2, general: 0.35 } as const;
 
 /** Heaps' law exponent for open-ended attribute domains. */
 export const HEAPS_BETA = 0.5;
@@ -122,15 +143,17 @@ export class RecordDb {
       }
       return id;
     };
-    const commonZipf = vocab.commonZipf;
+    const english = englishWordList();
+    /** One body word of a record about topic t (id tid): topic word, the topic's jargon or general English. */
+    const bodyWord = (t: Topic, tid: number): string => {
+      const u = r.next();
+      if (u < TEXT_MIX.topic) return t.words[t.zipf.sample(r.next())];
+      if (u < TEXT_MIX.topic + TEXT_MIX.jargon) return english[hash32(base, tid, drawListRank(r.next()), 43) % english.length];
+      return drawGeneral(r.next());
+    };
     const addText = (i: number, title: string[], body: string[]): void => {
-      const ids = new Set<number>();
       const ordered: number[] = [];
-      for (const w of [...title, ...body]) {
-        const id = word(w);
-        ordered.push(id);
-        ids.add(id);
-      }
+      for (const w of [...title, ...body]) ordered.push(word(w));
       this.titleLen[i] = title.length;
       for (const id of ordered) text.push(id);
       start[i + 1] = text.length;
@@ -158,7 +181,7 @@ export class RecordDb {
         const t = topics[c];
         const title = [t.words[t.zipf.sample(r.next())], JOB_HEADS[r.int(JOB_HEADS.length)]];
         const body: string[] = [];
-        for (let k = 0; k < 10; k++) body.push(r.chance(0.7) ? t.words[t.zipf.sample(r.next())] : vocab.common[commonZipf.sample(r.next())]);
+        for (let k = 0; k < 10; k++) body.push(bodyWord(t, c));
         addText(i, title, body);
       }
       this.attrs.push({ name: 'category', label: 'Category', values: topics.map((t) => t.label), column: cat });
@@ -231,7 +254,7 @@ export class RecordDb {
         const title: string[] = [];
         for (let k = 0; k < 5; k++) title.push(t.words[t.zipf.sample(r.next())]);
         const body: string[] = [];
-        for (let k = 0; k < 18; k++) body.push(r.chance(0.75) ? t.words[t.zipf.sample(r.next())] : vocab.common[commonZipf.sample(r.next())]);
+        for (let k = 0; k < 18; k++) body.push(bodyWord(t, s));
         addText(i, title, body);
       }
       this.attrs.push({ name: 'subject', label: 'Subject', values: subjects.map((t) => t.label), column: sub });
@@ -267,10 +290,36 @@ export class RecordDb {
     return out;
   }
 
+  /**
+   * Distinct words against words of text over growing prefixes of the database (records in id
+   * order, which is generation order), and Heaps' law V = K n^beta fitted to them in log-log.
+   */
+  heaps(points = 12): HeapsFit | null {
+    if (!this.hasText()) return null;
+    const out: { tokens: number; distinct: number }[] = [];
+    const seen = new Uint8Array(this.dict.length);
+    let distinct = 0;
+    const marks = new Set<number>();
+    for (let k = 0; k < points; k++) marks.add(Math.max(1, Math.round(this.n * 2 ** (k - points + 1))));
+    for (let i = 0; i < this.n; i++) {
+      for (let k = this.textStart[i]; k < this.textStart[i + 1]; k++) {
+        if (!seen[this.textWords[k]]) { seen[this.textWords[k]] = 1; distinct++; }
+      }
+      if (marks.has(i + 1)) out.push({ tokens: this.textStart[i + 1], distinct });
+    }
+    const fit = linearRegression(out.map((p) => [Math.log(p.tokens), Math.log(p.distinct)]));
+    return { points: out, K: Math.exp(fit.b), beta: fit.m };
+  }
+
   /** Matching record ids in id order. */
   match(q: Query): Int32Array {
     const lists: Int32Array[] = [];
-    for (const [name, v] of q.eq) lists.push(this.postings.get(name)![v]);
+    for (const [name, v] of q.eq) {
+      // a well-formed value the attribute never takes (a date outside the schedule) matches nothing
+      const list = this.postings.get(name)![v];
+      if (!list) return new Int32Array(0);
+      lists.push(list);
+    }
     for (const w of q.words) {
       const id = this.wordIndex.get(w.toLowerCase());
       if (id === undefined) return new Int32Array(0);

@@ -1,7 +1,8 @@
 /**
  * A vertical search site over a RecordDb: a home page linking to the search form, the form
  * (GET, or POST for flights), result pages that echo the query, list records with links to
- * their detail pages and paginate up to a top-k cap, a "no results" page, a 400 page for
+ * their detail pages and paginate up to a top-k cap (or through every match, as bibliographic
+ * services such as PubMed do: topK 0), a "no results" page, a 400 page for
  * invalid values and presentation-only inputs (sort order, results per page) that change the
  * layout but never the result set. Ground truth: every record's id and its detail URL.
  */
@@ -15,8 +16,8 @@ export interface DeepSiteConfig {
   records: number;
   /** Default results per page. */
   pageSize: number;
-  /** Result pages reachable per query (the top-k cap is pageSize x maxPages at the default size). */
-  maxPages: number;
+  /** Most records one query can show, whatever the page size (200: 10 pages of 20); 0 = every match. */
+  topK: number;
   /** Server-side rate limit (429 + Retry-After below this gap); 0 = none. */
   minGapMs: number;
 }
@@ -31,7 +32,8 @@ export interface SitePage {
 interface Input {
   name: string;
   label: string;
-  type: 'select' | 'text' | 'hidden';
+  /** 'date': a typed text input (HTML type=date, with min and max), YYYY-MM-DD. */
+  type: 'select' | 'text' | 'date' | 'hidden';
   /** select options as [value, label]; the first is the default */
   options: [string, string][];
   /** Presentation only: never changes the result set. */
@@ -41,9 +43,14 @@ interface Input {
 const TITLES: Record<DeepKind, string> = { jobs: 'Job search', flights: 'Flight search', catalogue: 'Paper catalogue' };
 const PER_PAGE = ['10', '20', '50'];
 
+/** What was asked (filters and keywords), as a string. */
+function queryKey(q: Query): string {
+  return `${[...q.eq].sort().join(';')}|${q.words.join(' ')}|${q.yearFrom ?? ''}|${q.yearTo ?? ''}`;
+}
+
 function queryHash(q: Query): number {
   let h = 0x811c9dc5;
-  const s = `${[...q.eq].sort().join(';')}|${q.words.join(' ')}|${q.yearFrom ?? ''}|${q.yearTo ?? ''}`;
+  const s = queryKey(q);
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
@@ -60,17 +67,23 @@ export class DeepSite {
   readonly db: RecordDb;
   readonly method: 'GET' | 'POST';
   readonly inputs: Input[];
-  /** Most records any one query can show (pageSize x maxPages). */
+  /** Most records any one query can show (Infinity: every match). */
   readonly topK: number;
+  /** The last few rankings (paging through one query re-ranks nothing). */
+  private readonly rankings = new Map<string, Int32Array>();
 
   constructor(readonly cfg: DeepSiteConfig, seed: number | string) {
     this.db = new RecordDb(cfg.kind, cfg.records, seed, cfg.host);
     this.method = cfg.kind === 'flights' ? 'POST' : 'GET';
-    this.topK = cfg.pageSize * cfg.maxPages;
+    this.topK = cfg.topK || Infinity;
     const any = (label: string): [string, string] => ['', `any ${label.toLowerCase()}`];
     const inputs: Input[] = [];
     if (this.db.hasText()) inputs.push({ name: 'q', label: 'Keywords', type: 'text', options: [] });
-    for (const a of this.db.attrs) inputs.push({ name: a.name, label: a.label, type: 'select', options: [any(a.label), ...a.values.map((v): [string, string] => [v, v])] });
+    for (const a of this.db.attrs) {
+      // the departure date is typed, as on airline sites; its options bound the date input
+      const type = a.name === 'date' ? 'date' : 'select';
+      inputs.push({ name: a.name, label: a.label, type, options: [any(a.label), ...a.values.map((v): [string, string] => [v, v])] });
+    }
     if (this.db.year) {
       const years = Array.from({ length: YEAR_MAX - YEAR_MIN + 1 }, (_, k): [string, string] => [String(YEAR_MIN + k), String(YEAR_MIN + k)]);
       inputs.push({ name: 'year_from', label: 'From year', type: 'select', options: [['', 'any'], ...years] });
@@ -128,6 +141,7 @@ export class DeepSite {
     const fields = this.inputs.map((i) => {
       if (i.type === 'hidden') return `<input type="hidden" name="${i.name}" value="${esc(i.options[0][0])}">`;
       if (i.type === 'text') return `<label>${esc(i.label)} <input type="text" name="${i.name}" size="30"></label>`;
+      if (i.type === 'date') return `<label>${esc(i.label)} <input type="date" name="${i.name}" min="${i.options[1][0]}" max="${i.options[i.options.length - 1][0]}"></label>`;
       return `<label>${esc(i.label)} <select name="${i.name}">${i.options.map(([v, l], k) => `<option value="${esc(v)}"${k === 0 ? ' selected' : ''}>${esc(l)}</option>`).join('')}</select></label>`;
     });
     return `<form method="${this.method.toLowerCase()}" action="${ACTION_PATH}">\n${fields.join('<br>\n')}\n<input type="submit" value="Search">\n</form>`;
@@ -154,6 +168,13 @@ export class DeepSite {
         continue;
       }
       if (raw === '') continue;
+      if (input.type === 'date') {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(raw))) return `Invalid date "${raw}": expected YYYY-MM-DD.`;
+        // a real date without flights is a valid query that matches nothing
+        q.eq.set(input.name, input.options.findIndex(([v]) => v === raw) - 1);
+        echo.push(`${input.label}: ${raw}`);
+        continue;
+      }
       const k = input.options.findIndex(([v]) => v === raw);
       if (k < 0) return `Invalid value for ${input.label.toLowerCase()}: "${raw}".`;
       if (input.name === 'sort') sort = raw as SortKey;
@@ -164,7 +185,7 @@ export class DeepSite {
     }
     if (q.yearFrom !== undefined && q.yearTo !== undefined && q.yearFrom > q.yearTo) return `Invalid year range: ${q.yearFrom} is after ${q.yearTo}.`;
     const pageRaw = params.get('page') ?? '1';
-    if (!/^\d{1,4}$/.test(pageRaw) || Number(pageRaw) < 1) return `Invalid page number "${pageRaw}".`;
+    if (!/^\d{1,6}$/.test(pageRaw) || Number(pageRaw) < 1) return `Invalid page number "${pageRaw}".`;
     return { q, sort, perPage, page: Number(pageRaw), echo };
   }
 
@@ -180,12 +201,24 @@ export class DeepSite {
     const pages = Math.ceil(shown / perPage);
     if (page > pages) return this.error(`Page ${page} is out of range: this search has ${pages} page${pages > 1 ? 's' : ''} of results.`);
     // the ranking is keyed by what was asked (filters and keywords), not by layout inputs
-    const top = this.db.sorted(ids, sort, shown, queryHash(q));
+    const top = this.ranking(ids, sort, shown, q);
     const slice = top.subarray((page - 1) * perPage, Math.min(shown, page * perPage));
     const items = [...slice].map((i) => `<li><a href="${this.itemPath(i)}">${esc(this.recordTitle(i))}</a><br>${esc(this.summary(i))}</li>`);
     const cap = ids.length > this.topK ? ` (only the first ${this.topK} can be shown; refine your search)` : '';
     const count = `<p class="count">Results ${(page - 1) * perPage + 1}-${(page - 1) * perPage + slice.length} of ${ids.length}${cap}</p>`;
     return this.page('Search results', `${echoHtml}\n${count}\n<ol class="results">\n${items.join('\n')}\n</ol>\n${this.pager(params, page, pages)}`);
+  }
+
+  /** The query's first `shown` records in order, cached for the few latest queries. */
+  private ranking(ids: Int32Array, sort: SortKey, shown: number, q: Query): Int32Array {
+    const key = `${sort}|${shown}|${queryKey(q)}`;
+    let top = this.rankings.get(key);
+    if (!top) {
+      top = this.db.sorted(ids, sort, shown, queryHash(q));
+      if (this.rankings.size >= 8) this.rankings.delete(this.rankings.keys().next().value!);
+      this.rankings.set(key, top);
+    }
+    return top;
   }
 
   private pager(params: URLSearchParams, page: number, pages: number): string {
