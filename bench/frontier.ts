@@ -20,7 +20,8 @@ const used = (): number => {
   return m.heapUsed + m.arrayBuffers;
 };
 // through the WHATWG parser, like normalizeUrl: a flat string, as the crawler stores it
-const url = (i: number): string => new URL(`http://host${i % 10_000}.example.test/dir${(i >>> 7) % 500}/page-${i}.html`).href;
+const url = (i: number): string =>
+  new URL(`http://host${i % 10_000}.example.test/dir${(i >>> 7) % 500}/page-${i}.html`).href;
 
 {
   const before = used();
@@ -29,7 +30,9 @@ const url = (i: number): string => new URL(`http://host${i % 10_000}.example.tes
   for (let i = 0; i < N; i++) seen.add(url(i));
   const ms = performance.now() - t0;
   const bytes = used() - before;
-  console.log(`seen set: ${seen.size.toLocaleString()} URLs, ${(bytes / N).toFixed(1)} bytes per seen URL (target <= 100; table ${Math.round(seen.bytes / 2 ** 20)} MB), ${Math.round(N / ms * 1000).toLocaleString()} adds/s`);
+  console.log(
+    `seen set: ${seen.size.toLocaleString()} URLs, ${(bytes / N).toFixed(1)} bytes per seen URL (target <= 100; table ${Math.round(seen.bytes / 2 ** 20)} MB), ${Math.round((N / ms) * 1000).toLocaleString()} adds/s`,
+  );
 }
 {
   const before = used();
@@ -39,11 +42,21 @@ const url = (i: number): string => new URL(`http://host${i % 10_000}.example.tes
   for (let i = 0; i < N; i++) {
     const u = url(i);
     chars += u.length;
-    f.push({ url: u, host: `host${i % 10_000}.example.test`, score: (i * 2654435761 % 1000) / 1000, depth: i % 20, parent: i >> 3, redirects: 0, seq: i });
+    f.push({
+      url: u,
+      host: `host${i % 10_000}.example.test`,
+      score: ((i * 2654435761) % 1000) / 1000,
+      depth: i % 20,
+      parent: i >> 3,
+      redirects: 0,
+      seq: i,
+    });
   }
   const ms = performance.now() - t0;
   const bytes = used() - before;
-  console.log(`frontier: ${N.toLocaleString()} queued URLs (mean ${(chars / N).toFixed(0)} chars), ${(bytes / N).toFixed(1)} bytes per queued URL including the URL string (target <= 300), ${Math.round(N / ms * 1000).toLocaleString()} pushes/s`);
+  console.log(
+    `frontier: ${N.toLocaleString()} queued URLs (mean ${(chars / N).toFixed(0)} chars), ${(bytes / N).toFixed(1)} bytes per queued URL including the URL string (target <= 300), ${Math.round((N / ms) * 1000).toLocaleString()} pushes/s`,
+  );
   const t1 = performance.now();
   let popped = 0;
   while (popped < 1_000_000 && f.next()) popped++;

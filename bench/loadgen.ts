@@ -7,7 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
 
-interface Job { port: number; concurrency: number; seconds: number; targets: [string, string][] }
+interface Job {
+  port: number;
+  concurrency: number;
+  seconds: number;
+  targets: [string, string][];
+}
 const job = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Job;
 const pool = new Pool(`http://127.0.0.1:${job.port}`, { connections: job.concurrency, pipelining: 1 });
 let next = 0;
@@ -33,4 +38,13 @@ await Promise.all(Array.from({ length: job.concurrency }, worker));
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage();
 await pool.close();
-process.stdout.write(JSON.stringify({ requests, seconds, rps: requests / seconds, bytes, errors, clientCpu: (cpu.user + cpu.system) / 1e6 / seconds }) + '\n');
+process.stdout.write(
+  `${JSON.stringify({
+    requests,
+    seconds,
+    rps: requests / seconds,
+    bytes,
+    errors,
+    clientCpu: (cpu.user + cpu.system) / 1e6 / seconds,
+  })}\n`,
+);

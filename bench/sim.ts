@@ -24,12 +24,22 @@ const CONCURRENCY = 32;
 const loadgen = fileURLToPath(new URL('./loadgen.ts', import.meta.url));
 
 // asynchronous: the server under test runs in this process and must keep serving
-interface LoadResult { rps: number; requests: number; errors: number; bytes: number; clientCpu: number; serverUs: number }
+interface LoadResult {
+  rps: number;
+  requests: number;
+  errors: number;
+  bytes: number;
+  clientCpu: number;
+  serverUs: number;
+}
 async function load(port: number, targets: [string, string][]): Promise<LoadResult> {
   const file = join(tmpdir(), `loadgen-${process.pid}.json`);
   writeFileSync(file, JSON.stringify({ port, concurrency: CONCURRENCY, seconds: SECONDS, targets }));
   const cpu0 = process.cpuUsage();
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', loadgen, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', loadgen, file], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   const cpu = process.cpuUsage(cpu0);
   rmSync(file);
   const out = JSON.parse(stdout) as Omit<LoadResult, 'serverUs'>;
@@ -69,7 +79,9 @@ const mb = (b: number): string => `${Math.round(b / 2 ** 20)} MB`;
   const web = new Web(loadConfig('data/webs/paper.json'), 1);
   const targets = sample(web, 20_000);
   const r = new Renderer(web);
-  const mean = Math.round(targets.slice(0, 1000).reduce((a, [h, p]) => a + r.render(r.resolve(h, p)).body.length, 0) / 1000);
+  const mean = Math.round(
+    targets.slice(0, 1000).reduce((a, [h, p]) => a + r.render(r.resolve(h, p)).body.length, 0) / 1000,
+  );
   // a static route with a body of the same mean size, served by the same Fastify instance
   const staticBody = `<html><body>${'x'.repeat(Math.max(0, mean - 26))}</body></html>`;
   const s2 = await SimServer.start(web, { faults: false, staticBody });
@@ -78,13 +90,20 @@ const mb = (b: number): string => `${Math.round(b / 2 ** 20)} MB`;
   const dyn = await load(s2.port, targets);
   await s2.close();
   const [cold, warm] = renderCost(web, targets);
-  const line = (what: string, x: LoadResult): string => `${what}: ${Math.round(x.rps)} req/s; server ${x.serverUs.toFixed(1)} us CPU per request, load generator at ${Math.round(100 * x.clientCpu)}% of a core`;
-  console.log(`web "paper": ${web.n} pages; ${CONCURRENCY} concurrent requests for ${SECONDS} s each, load from a child process`);
+  const line = (what: string, x: LoadResult): string =>
+    `${what}: ${Math.round(x.rps)} req/s; server ${x.serverUs.toFixed(1)} us CPU per request, load generator at ${Math.round(100 * x.clientCpu)}% of a core`;
+  console.log(
+    `web "paper": ${web.n} pages; ${CONCURRENCY} concurrent requests for ${SECONDS} s each, load from a child process`,
+  );
   console.log(`  ${line(`static route (${mean} B)`, st)}`);
   console.log(`  ${line(`the same body rebuilt per request (${mean} B, no generation)`, fresh)}`);
   console.log(`  ${line(`generated pages (mean ${mean} B)`, dyn)}; ${dyn.errors} errors`);
-  console.log(`  rendering alone (no HTTP): ${cold.toFixed(1)} us per page on first visit, ${warm.toFixed(1)} us on the second`);
-  console.log(`  ratio: ${(100 * dyn.rps / st.rps).toFixed(1)}% of the static route's req/s (target >= 60%); by server CPU per request ${(100 * st.serverUs / dyn.serverUs).toFixed(1)}%`);
+  console.log(
+    `  rendering alone (no HTTP): ${cold.toFixed(1)} us per page on first visit, ${warm.toFixed(1)} us on the second`,
+  );
+  console.log(
+    `  ratio: ${((100 * dyn.rps) / st.rps).toFixed(1)}% of the static route's req/s (target >= 60%); by server CPU per request ${((100 * st.serverUs) / dyn.serverUs).toFixed(1)}%`,
+  );
 }
 
 // 2. scale: a 1,000,000-page web
@@ -96,6 +115,8 @@ const mb = (b: number): string => `${Math.round(b / 2 ** 20)} MB`;
   const dyn = await load(server.port, sample(web, 20_000));
   const rss = process.memoryUsage().rss;
   await server.close();
-  console.log(`web "million": ${web.n} pages, ${web.outTarget.length} links, generated in ${(gen / 1000).toFixed(1)} s`);
+  console.log(
+    `web "million": ${web.n} pages, ${web.outTarget.length} links, generated in ${(gen / 1000).toFixed(1)} s`,
+  );
   console.log(`  served ${Math.round(dyn.rps)} pages/s; resident memory after serving: ${mb(rss)} (target < 1 GB)`);
 }

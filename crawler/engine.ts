@@ -111,7 +111,6 @@ type Outcome =
   /** The crawl stopped before the request was sent: not logged, the URL stays in the journal. */
   | { kind: 'stopped'; entry: QueueEntry };
 
-
 export class CrawlEngine {
   readonly settings: CrawlSettings;
   readonly strategy: Strategy;
@@ -134,13 +133,21 @@ export class CrawlEngine {
   private jitterState: number;
   private lastCheckpoint = 0;
 
-  private constructor(private readonly opts: EngineOptions, settings: CrawlSettings) {
+  private constructor(
+    private readonly opts: EngineOptions,
+    settings: CrawlSettings,
+  ) {
     this.settings = settings;
     this.strategy = opts.strategy;
     this.scope = new Scope(settings.scope, settings.seeds, settings.allowPrivateAddresses);
     const rules = settings.resolve.map(parseResolveRule);
     this.ownDispatcher = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? crawlerDispatcher(rules, settings.allowPrivateAddresses, { connectTimeoutMs: settings.connectTimeoutMs, connections: Math.max(4, settings.perHostConcurrency) });
+    this.dispatcher =
+      opts.dispatcher ??
+      crawlerDispatcher(rules, settings.allowPrivateAddresses, {
+        connectTimeoutMs: settings.connectTimeoutMs,
+        connections: Math.max(4, settings.perHostConcurrency),
+      });
     this.fetcher = new Fetcher(this.dispatcher, {
       userAgent: settings.userAgent,
       headersTimeoutMs: settings.headersTimeoutMs,
@@ -156,17 +163,41 @@ export class CrawlEngine {
       scope: this.scope,
       backoff: (attempt) => this.backoff(attempt),
       onResponse: (url, res) => this.opts.warc?.record(url, res, this.requestHeaders()),
-      onRobotsFetch: () => { this.s.robotsFetches++; },
+      onRobotsFetch: () => {
+        this.s.robotsFetches++;
+      },
       hostState: (name) => this.host(name),
       onRobotsError: (code) => this.count(this.s.robotsErrors, code),
     };
     this.jitterState = settings.seed | 1;
     this.s = {
-      pages: 0, bytes: 0, elapsedMs: 0, pagesPerSec: 0, statuses: {}, errors: {},
-      outOfScope: { scheme: 0, host: 0, port: 0, address: 0 }, addressRefused: 0, robotsBlocked: 0, robotsFetches: 0, robotsErrors: {},
-      skippedHosts: [], duplicates: 0, nofollow: 0, depthLimited: 0, hostCapped: 0, discarded: 0, redirectsQueued: 0,
-      redirectLoops: 0, truncated: 0, urlTooLong: 0, linksCapped: 0, hostBackoffs: 0, seedsFetched: 0, seedFailures: [],
-      frontierLeft: 0, strategy: {},
+      pages: 0,
+      bytes: 0,
+      elapsedMs: 0,
+      pagesPerSec: 0,
+      statuses: {},
+      errors: {},
+      outOfScope: { scheme: 0, host: 0, port: 0, address: 0 },
+      addressRefused: 0,
+      robotsBlocked: 0,
+      robotsFetches: 0,
+      robotsErrors: {},
+      skippedHosts: [],
+      duplicates: 0,
+      nofollow: 0,
+      depthLimited: 0,
+      hostCapped: 0,
+      discarded: 0,
+      redirectsQueued: 0,
+      redirectLoops: 0,
+      truncated: 0,
+      urlTooLong: 0,
+      linksCapped: 0,
+      hostBackoffs: 0,
+      seedsFetched: 0,
+      seedFailures: [],
+      frontierLeft: 0,
+      strategy: {},
     };
   }
 
@@ -177,20 +208,43 @@ export class CrawlEngine {
       const rec = recover(opts.outDir);
       const saved = { ...(rec.settings as { settings: CrawlSettings }).settings } as Record<string, unknown>;
       // JSON has no Infinity: unlimited settings come back as null
-      for (const [k, v] of Object.entries(DEFAULT_SETTINGS)) if (saved[k] === null && v === Infinity) saved[k] = Infinity;
-      const settings = resolveSettings({ ...(saved as Partial<CrawlSettings>), ...(opts.settings.maxPages ? { maxPages: opts.settings.maxPages } : {}) });
+      for (const [k, v] of Object.entries(DEFAULT_SETTINGS))
+        if (saved[k] === null && v === Infinity) saved[k] = Infinity;
+      const settings = resolveSettings({
+        ...(saved as Partial<CrawlSettings>),
+        ...(opts.settings.maxPages ? { maxPages: opts.settings.maxPages } : {}),
+      });
       const engine = new CrawlEngine(opts, settings);
       engine.restoreFrom(rec);
       return engine;
     }
     const settings = resolveSettings(opts.settings);
-    if (opts.remote && settings.deterministic) throw new CrawlError('CRAWL_ERR_SETTINGS', 'deterministic: a distributed crawl has no global order; run it in throughput mode');
+    if (opts.remote && settings.deterministic)
+      throw new CrawlError(
+        'CRAWL_ERR_SETTINGS',
+        'deterministic: a distributed crawl has no global order; run it in throughput mode',
+      );
     const engine = new CrawlEngine(opts, settings);
     engine.journal?.writeJson('crawl-settings.json', { settings, strategy: opts.strategy.name });
     for (const raw of settings.seeds) {
       const url = normalizeUrl(raw, undefined, settings);
-      if (raw.length > settings.maxUrlLength) engine.seedFailed(`${raw.slice(0, 80)}...: CRAWL_ERR_URL_TOO_LONG (${raw.length} > ${settings.maxUrlLength} characters)`);
-      else if (url) engine.admit({ url, host: new URL(url).host, score: opts.strategy.seedScore(url), depth: 0, parent: -1, redirects: 0, seq: 0 }, true);
+      if (raw.length > settings.maxUrlLength)
+        engine.seedFailed(
+          `${raw.slice(0, 80)}...: CRAWL_ERR_URL_TOO_LONG (${raw.length} > ${settings.maxUrlLength} characters)`,
+        );
+      else if (url)
+        engine.admit(
+          {
+            url,
+            host: new URL(url).host,
+            score: opts.strategy.seedScore(url),
+            depth: 0,
+            parent: -1,
+            redirects: 0,
+            seq: 0,
+          },
+          true,
+        );
     }
     engine.journal?.flush();
     return engine;
@@ -284,7 +338,9 @@ export class CrawlEngine {
   private host(name: string): HostState {
     let h = this.hosts.get(name);
     if (!h) {
-      h = new HostState(name, this.settings, () => { this.s.hostBackoffs++; });
+      h = new HostState(name, this.settings, () => {
+        this.s.hostBackoffs++;
+      });
       this.hosts.set(name, h);
     }
     return h;
@@ -293,7 +349,11 @@ export class CrawlEngine {
   /** The frontier ran dry: queues the links the strategy rescues; false if there are none. */
   private rescue(): boolean {
     const links = this.strategy.rescue?.() ?? [];
-    for (const l of links) this.admit({ url: l.url, host: hostOf(l.url), score: l.score, depth: l.depth, parent: -1, redirects: 0, seq: 0 }, false);
+    for (const l of links)
+      this.admit(
+        { url: l.url, host: hostOf(l.url), score: l.score, depth: l.depth, parent: -1, redirects: 0, seq: 0 },
+        false,
+      );
     return links.length > 0;
   }
 
@@ -312,7 +372,11 @@ export class CrawlEngine {
 
   /** Adds URLs delivered by a distributed crawl's transport (deduped by the caller). */
   inject(items: readonly { url: string; score: number; depth: number }[]): void {
-    for (const it of items) this.enqueue({ url: it.url, host: hostOf(it.url), score: it.score, depth: it.depth, parent: -1, redirects: 0, seq: 0 }, false);
+    for (const it of items)
+      this.enqueue(
+        { url: it.url, host: hostOf(it.url), score: it.score, depth: it.depth, parent: -1, redirects: 0, seq: 0 },
+        false,
+      );
     this.wakeLoop?.();
   }
 
@@ -482,12 +546,21 @@ export class CrawlEngine {
       throw e;
     }
     if (h.skipped) return { kind: 'skipped', entry };
-    if (h.refused) return { kind: 'failed', entry, error: new CrawlError('CRAWL_ERR_ADDRESS_REFUSED', h.refused), attempts: 0, ms: 0 };
+    if (h.refused)
+      return {
+        kind: 'failed',
+        entry,
+        error: new CrawlError('CRAWL_ERR_ADDRESS_REFUSED', h.refused),
+        attempts: 0,
+        ms: 0,
+      };
     if (!rules.isAllowed(entry.url)) return { kind: 'robots', entry };
     if (this.opts.remote && !(await this.opts.remote.claim(entry.url))) return { kind: 'elsewhere', entry };
     const o = await politeFetch(this.gate, h, entry.url);
     if (!o.ok && o.error.code === 'CRAWL_ERR_STOPPED') return { kind: 'stopped', entry };
-    return o.ok ? { kind: 'fetched', entry, res: o.res, attempts: o.attempts, ms: o.ms } : { kind: 'failed', entry, error: o.error, attempts: o.attempts, ms: o.ms };
+    return o.ok
+      ? { kind: 'fetched', entry, res: o.res, attempts: o.attempts, ms: o.ms }
+      : { kind: 'failed', entry, error: o.error, attempts: o.attempts, ms: o.ms };
   }
 
   /** Exponential backoff with jitter (the jitter only moves timing, never results). */
@@ -500,7 +573,11 @@ export class CrawlEngine {
   private robotsFor(h: HostState, url: string): Promise<RobotsRules> {
     return robotsFor(this.gate, h, url, (host) => {
       // distributed: the URLs are dropped one by one as they come up, so that each is settled
-      this.s.skippedHosts.push({ host: host.name, reason: host.skipped!, urlsDropped: this.opts.remote ? 0 : this.frontier.dropHost(host.name) });
+      this.s.skippedHosts.push({
+        host: host.name,
+        reason: host.skipped!,
+        urlsDropped: this.opts.remote ? 0 : this.frontier.dropHost(host.name),
+      });
     });
   }
 
@@ -516,9 +593,12 @@ export class CrawlEngine {
       const seed = o.entry.depth === 0 && o.entry.redirects === 0;
       if (seed && o.kind === 'robots') {
         const why = this.host(o.entry.host).robots?.reason;
-        this.seedFailed(`${o.entry.url}: ${why ? `robots.txt gave no rules (${why}), so nothing is allowed` : 'disallowed by robots.txt'}`);
+        this.seedFailed(
+          `${o.entry.url}: ${why ? `robots.txt gave no rules (${why}), so nothing is allowed` : 'disallowed by robots.txt'}`,
+        );
       }
-      if (seed && o.kind === 'skipped') this.seedFailed(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
+      if (seed && o.kind === 'skipped')
+        this.seedFailed(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
       // a URL the stop kept from being sent stays with the coordinator (unsettled), as queued ones do
       if (o.kind !== 'stopped') this.opts.remote?.settled(o.entry.url);
       this.unrefParent(o.entry.parent);
@@ -529,7 +609,15 @@ export class CrawlEngine {
     this.pages++;
     const parent = e.parent >= 0 ? this.parentUrl(e.parent) : null;
     const log: LogEntry = {
-      seq, url: e.url, status: null, bytes: 0, type: '', depth: e.depth, parent, score: round(e.score), attempts: o.attempts,
+      seq,
+      url: e.url,
+      status: null,
+      bytes: 0,
+      type: '',
+      depth: e.depth,
+      parent,
+      score: round(e.score),
+      attempts: o.attempts,
     };
     if (!this.settings.deterministic) log.ms = Math.round(performance.now() - this.started);
     let page: PageView | null = null;
@@ -547,7 +635,10 @@ export class CrawlEngine {
       log.type = contentTypeOf(res.headers['content-type']).mime;
       this.s.bytes += res.body.length;
       this.count(this.s.statuses, String(res.status));
-      if (res.truncated) { log.truncated = true; this.s.truncated++; }
+      if (res.truncated) {
+        log.truncated = true;
+        this.s.truncated++;
+      }
       if (res.status >= 400) this.count(this.s.errors, `HTTP_${res.status}`);
       if (e.depth === 0 && e.redirects === 0) {
         if (res.status < 400) this.s.seedsFetched++;
@@ -562,8 +653,22 @@ export class CrawlEngine {
         if (d.relevance !== undefined) log.relevance = round(d.relevance);
         for (let i = 0; i < cands.length; i++) {
           const score = d.scores[i];
-          if (score === null || score === undefined) { this.s.discarded++; continue; }
-          this.admit({ url: cands[i].url, host: hostOf(cands[i].url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 }, false);
+          if (score === null || score === undefined) {
+            this.s.discarded++;
+            continue;
+          }
+          this.admit(
+            {
+              url: cands[i].url,
+              host: hostOf(cands[i].url),
+              score,
+              depth: e.depth + 1,
+              parent: seq,
+              redirects: 0,
+              seq: 0,
+            },
+            false,
+          );
         }
         for (const u of d.updates ?? []) {
           const updated = this.frontier.update(u.url, u.score);
@@ -586,7 +691,19 @@ export class CrawlEngine {
       if (l.nofollow) this.s.nofollow++;
       return !l.nofollow;
     });
-    return { seq, url: e.url, status: res.status, depth: e.depth, score: e.score, contentType: contentTypeOf(res.headers['content-type']).mime, kind: p.kind, title: p.title, headings: p.headings, text: p.text, links };
+    return {
+      seq,
+      url: e.url,
+      status: res.status,
+      depth: e.depth,
+      score: e.score,
+      contentType: contentTypeOf(res.headers['content-type']).mime,
+      kind: p.kind,
+      title: p.title,
+      headings: p.headings,
+      text: p.text,
+      links,
+    };
   }
 
   /** New, in-scope, within-depth links of a page, deduped in page order. */
@@ -594,11 +711,24 @@ export class CrawlEngine {
     const out: ParsedLink[] = [];
     for (const l of page.links) {
       let u: URL;
-      try { u = new URL(l.url); } catch { continue; }
+      try {
+        u = new URL(l.url);
+      } catch {
+        continue;
+      }
       const why = this.scope.check(u);
-      if (why) { this.s.outOfScope[why]++; continue; }
-      if (e.depth + 1 > this.settings.maxDepth) { this.s.depthLimited++; continue; }
-      if (!this.seen.add(l.url)) { this.s.duplicates++; continue; }
+      if (why) {
+        this.s.outOfScope[why]++;
+        continue;
+      }
+      if (e.depth + 1 > this.settings.maxDepth) {
+        this.s.depthLimited++;
+        continue;
+      }
+      if (!this.seen.add(l.url)) {
+        this.s.duplicates++;
+        continue;
+      }
       out.push(l);
     }
     return out;
@@ -608,7 +738,10 @@ export class CrawlEngine {
   private redirect(e: QueueEntry, location: string): string | undefined {
     const target = normalizeUrl(location, e.url, this.settings);
     if (!target) return undefined;
-    if (target.length > this.settings.maxUrlLength) { this.s.urlTooLong++; return undefined; }
+    if (target.length > this.settings.maxUrlLength) {
+      this.s.urlTooLong++;
+      return undefined;
+    }
     const chain = [...(this.redirectChains.get(e.url) ?? []), e.url];
     this.redirectChains.delete(e.url);
     if (chain.includes(target)) {
@@ -621,14 +754,28 @@ export class CrawlEngine {
       return target;
     }
     const why = this.scope.check(new URL(target));
-    if (why) { this.s.outOfScope[why]++; return target; }
+    if (why) {
+      this.s.outOfScope[why]++;
+      return target;
+    }
     if (!this.seen.add(target)) {
       // a target already queued or fetched by another way (a loop through the chain returned above)
       this.s.duplicates++;
       return target;
     }
     this.redirectChains.set(target, chain);
-    this.admit({ url: target, host: hostOf(target), score: e.score, depth: e.depth, parent: e.parent, redirects: e.redirects + 1, seq: 0 }, false);
+    this.admit(
+      {
+        url: target,
+        host: hostOf(target),
+        score: e.score,
+        depth: e.depth,
+        parent: e.parent,
+        redirects: e.redirects + 1,
+        seq: 0,
+      },
+      false,
+    );
     this.s.redirectsQueued++;
     return target;
   }
@@ -683,7 +830,12 @@ export class CrawlEngine {
     this.journal?.flush();
     if (this.journal && this.pages - this.lastCheckpoint >= this.settings.checkpointEvery) this.checkpoint();
     const errors = Object.values(this.s.errors).reduce((a, b) => a + b, 0);
-    this.opts.onProgress?.({ pages: this.pages, frontier: this.frontier.size, errors, pagesPerSec: (this.pages / Math.max(1, performance.now() - this.started)) * 1000 });
+    this.opts.onProgress?.({
+      pages: this.pages,
+      frontier: this.frontier.size,
+      errors,
+      pagesPerSec: (this.pages / Math.max(1, performance.now() - this.started)) * 1000,
+    });
   }
 
   private checkpoint(): void {

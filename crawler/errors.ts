@@ -34,6 +34,7 @@ export function toCrawlError(e: unknown): CrawlError {
   if (e instanceof CrawlError) return e;
   const err = e as { code?: string; message?: string; name?: string };
   const code = err?.code ?? '';
-  if (/TIMEOUT|ETIMEDOUT/.test(code) || err?.name === 'TimeoutError') return new CrawlError('CRAWL_ERR_TIMEOUT', err.message ?? 'timeout', { cause: e });
+  if (/TIMEOUT|ETIMEDOUT/.test(code) || err?.name === 'TimeoutError')
+    return new CrawlError('CRAWL_ERR_TIMEOUT', err.message ?? 'timeout', { cause: e });
   return new CrawlError('CRAWL_ERR_NETWORK', `${code ? `${code}: ` : ''}${err?.message ?? String(e)}`, { cause: e });
 }

@@ -54,10 +54,14 @@ export interface RequestBody {
   contentType: string;
 }
 
-export const ACCEPT = 'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5';
+export const ACCEPT =
+  'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5';
 
 export class Fetcher {
-  constructor(private readonly dispatcher: Dispatcher, private readonly opts: FetchOptions) {}
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly opts: FetchOptions,
+  ) {}
 
   dispatcherOf(): Dispatcher {
     return this.dispatcher;
@@ -76,15 +80,23 @@ export class Fetcher {
     const t0 = performance.now();
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.opts.maxResponseMs);
-    const overDeadline = (e: unknown): CrawlError => deadline.signal.aborted
-      ? new CrawlError('CRAWL_ERR_DEADLINE', `no complete response within ${this.opts.maxResponseMs} ms`, { cause: e })
-      : toCrawlError(e);
+    const overDeadline = (e: unknown): CrawlError =>
+      deadline.signal.aborted
+        ? new CrawlError('CRAWL_ERR_DEADLINE', `no complete response within ${this.opts.maxResponseMs} ms`, {
+            cause: e,
+          })
+        : toCrawlError(e);
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
         dispatcher: this.dispatcher,
         method: post ? post.method : 'GET',
-        headers: { 'user-agent': this.opts.userAgent, accept: ACCEPT, ...this.opts.headers, ...(post ? { 'content-type': post.contentType } : {}) },
+        headers: {
+          'user-agent': this.opts.userAgent,
+          accept: ACCEPT,
+          ...this.opts.headers,
+          ...(post ? { 'content-type': post.contentType } : {}),
+        },
         body: post?.body,
         headersTimeout: this.opts.headersTimeoutMs,
         bodyTimeout: this.opts.bodyTimeoutMs,

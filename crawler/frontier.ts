@@ -43,7 +43,11 @@ class Slab {
   }
   private grow(): void {
     const n = this.score.length * 2;
-    const g = <T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(a: T, C: new (n: number) => T): T => { const b = new C(n); b.set(a); return b; };
+    const g = <T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(a: T, C: new (n: number) => T): T => {
+      const b = new C(n);
+      b.set(a);
+      return b;
+    };
     this.score = g(this.score, Float64Array);
     this.seq = g(this.seq, Float64Array);
     this.parent = g(this.parent, Int32Array);
@@ -64,7 +68,11 @@ class EntryHeap {
     return s.score[a] > s.score[b] || (s.score[a] === s.score[b] && s.seq[a] < s.seq[b]);
   }
   push(i: number): void {
-    if (this.size === this.items.length) { const b = new Int32Array(this.size * 2); b.set(this.items); this.items = b; }
+    if (this.size === this.items.length) {
+      const b = new Int32Array(this.size * 2);
+      b.set(this.items);
+      this.items = b;
+    }
     this.items[this.size] = i;
     this.siftUp(this.size++);
   }
@@ -100,7 +108,9 @@ class EntryHeap {
     it[k] = i;
     hpos[i] = k;
   }
-  top(): number { return this.items[0]; }
+  top(): number {
+    return this.items[0];
+  }
   pop(): number {
     const it = this.items;
     const out = it[0];
@@ -109,7 +119,8 @@ class EntryHeap {
       it[0] = last;
       this.siftDown(0);
     }
-    if (this.size < this.items.length / 4 && this.items.length > 16) this.items = this.items.slice(0, Math.max(16, this.items.length / 2));
+    if (this.size < this.items.length / 4 && this.items.length > 16)
+      this.items = this.items.slice(0, Math.max(16, this.items.length / 2));
     return out;
   }
 }
@@ -187,7 +198,8 @@ export class Frontier {
   update(url: string, score: number): QueueEntry | null {
     if (!this.index) {
       this.index = new Map();
-      for (const q of this.queues) for (let k = 0; k < q.size; k++) this.index.set(this.slab.urls[q.items[k]]!, q.items[k]);
+      for (const q of this.queues)
+        for (let k = 0; k < q.size; k++) this.index.set(this.slab.urls[q.items[k]]!, q.items[k]);
     }
     const i = this.index.get(url);
     if (i === undefined) return null;
@@ -231,7 +243,15 @@ export class Frontier {
 
   private read(i: number): QueueEntry {
     const s = this.slab;
-    return { url: s.urls[i]!, host: this.hostNames[s.host[i]], score: s.score[i], depth: s.depth[i], parent: s.parent[i], redirects: s.redirects[i], seq: s.seq[i] };
+    return {
+      url: s.urls[i]!,
+      host: this.hostNames[s.host[i]],
+      score: s.score[i],
+      depth: s.depth[i],
+      parent: s.parent[i],
+      redirects: s.redirects[i],
+      seq: s.seq[i],
+    };
   }
 
   // ---- indexed heap of hosts ----

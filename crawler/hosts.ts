@@ -61,7 +61,11 @@ export class HostState {
   private timer: NodeJS.Timeout | null = null;
 
   /** onBackoff: told each time the host is held back for a server error (the summary counts them). */
-  constructor(name: string, private readonly s: PolitenessSettings, private readonly onBackoff?: () => void) {
+  constructor(
+    name: string,
+    private readonly s: PolitenessSettings,
+    private readonly onBackoff?: () => void,
+  ) {
     this.name = name;
     this.delayMs = s.delayMs;
   }

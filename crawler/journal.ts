@@ -7,7 +7,17 @@
  * either logged as fetched or recoverable from the journal. Writes go out in chunks of at most
  * 1 MiB: no single string grows with the step (a page of 200,000 links is many small writes).
  */
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { CrawlError } from './errors.ts';
 import type { QueueEntry } from './frontier.ts';
@@ -37,7 +47,10 @@ class LineFile {
   private fd: number;
   private buf: string[] = [];
   private chars = 0;
-  constructor(readonly path: string, append: boolean) {
+  constructor(
+    readonly path: string,
+    append: boolean,
+  ) {
     this.fd = openSync(path, append ? 'a' : 'w');
   }
   push(line: string): void {
@@ -52,7 +65,7 @@ class LineFile {
     for (let i = 0; i < this.buf.length; i++) {
       chars += this.buf[i].length + 1;
       if (chars >= CHUNK_CHARS || i === this.buf.length - 1) {
-        writeSync(this.fd, this.buf.slice(start, i + 1).join('\n') + '\n');
+        writeSync(this.fd, `${this.buf.slice(start, i + 1).join('\n')}\n`);
         start = i + 1;
         chars = 0;
       }
@@ -69,7 +82,10 @@ class LineFile {
     renameSync(`${this.path}.tmp`, this.path);
     this.fd = openSync(this.path, 'a');
   }
-  close(): void { this.flush(); closeSync(this.fd); }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
 }
 
 export class Journal {
@@ -77,7 +93,10 @@ export class Journal {
   private readonly frontier: LineFile;
   private readonly counterLog: LineFile;
   private lastCounters = '';
-  constructor(readonly dir: string, resume: boolean) {
+  constructor(
+    readonly dir: string,
+    resume: boolean,
+  ) {
     mkdirSync(dir, { recursive: true });
     this.frontier = new LineFile(join(dir, 'frontier.log'), resume);
     this.counterLog = new LineFile(join(dir, 'counters.log'), resume);
@@ -115,7 +134,7 @@ export class Journal {
   }
   writeJson(name: string, value: unknown): void {
     const tmp = join(this.dir, `${name}.tmp`);
-    writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+    writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
     renameSync(tmp, join(this.dir, name));
   }
 }
@@ -134,21 +153,37 @@ export interface RecoveredState {
 /** Reads OUT/ back; a torn last line (the write the kill interrupted) is cut off. */
 export function recover(dir: string): RecoveredState {
   const settingsFile = join(dir, 'crawl-settings.json');
-  if (!existsSync(settingsFile)) throw new CrawlError('CRAWL_ERR_RESUME', `${dir}: no crawl-settings.json, nothing to resume`);
+  if (!existsSync(settingsFile))
+    throw new CrawlError('CRAWL_ERR_RESUME', `${dir}: no crawl-settings.json, nothing to resume`);
   const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
   const fetched: LogEntry[] = [];
   for (const line of readLines(join(dir, 'crawl.jsonl'))) fetched.push(JSON.parse(line) as LogEntry);
   const queued: QueueEntry[] = [];
   const dropped = new Set<string>();
   for (const line of readLines(join(dir, 'frontier.log'))) {
-    if (line.startsWith('D\t')) { dropped.add(line.slice(2)); continue; }
+    if (line.startsWith('D\t')) {
+      dropped.add(line.slice(2));
+      continue;
+    }
     const p = line.split('\t');
     if (p.length < 6) continue;
-    queued.push({ seq: Number(p[0]), score: Number(p[1]), depth: Number(p[2]), redirects: Number(p[3]), parent: Number(p[4]), url: p.slice(5).join('\t'), host: '' });
+    queued.push({
+      seq: Number(p[0]),
+      score: Number(p[1]),
+      depth: Number(p[2]),
+      redirects: Number(p[3]),
+      parent: Number(p[4]),
+      url: p.slice(5).join('\t'),
+      host: '',
+    });
   }
   const counters: RecoveredState['counters'] = [];
   for (const line of readLines(join(dir, 'counters.log'))) {
-    try { counters.push(JSON.parse(line)); } catch { break; }
+    try {
+      counters.push(JSON.parse(line));
+    } catch {
+      break;
+    }
   }
   const sfile = join(dir, 'strategy.json');
   const strategy = existsSync(sfile) ? JSON.parse(readFileSync(sfile, 'utf8')) : undefined;
@@ -165,12 +200,20 @@ function readLines(file: string): string[] {
     ftruncateSync(fd, Buffer.byteLength(text.slice(0, end)));
     closeSync(fd);
   }
-  const lines = text.slice(0, end).split('\n').filter((l) => l.length);
+  const lines = text
+    .slice(0, end)
+    .split('\n')
+    .filter((l) => l.length);
   // a JSON line can also be torn inside (a partial write followed by nothing): keep the valid prefix
   if (file.endsWith('.jsonl')) {
     const ok: string[] = [];
     for (const l of lines) {
-      try { JSON.parse(l); ok.push(l); } catch { break; }
+      try {
+        JSON.parse(l);
+        ok.push(l);
+      } catch {
+        break;
+      }
     }
     return ok;
   }

@@ -19,19 +19,29 @@ export interface ResolveRule {
 }
 
 export function parseResolveRule(spec: string): ResolveRule {
-  const bad = (): never => { throw new CrawlError('CRAWL_ERR_SETTINGS', `--resolve: "${spec}" is not HOST:PORT:ADDRESS or PATTERN=ADDRESS[:PORT]`); };
+  const bad = (): never => {
+    throw new CrawlError(
+      'CRAWL_ERR_SETTINGS',
+      `--resolve: "${spec}" is not HOST:PORT:ADDRESS or PATTERN=ADDRESS[:PORT]`,
+    );
+  };
   let rule: ResolveRule;
   if (spec.includes('=')) {
     const [host, target] = spec.split('=', 2);
     const m = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d{1,5}))?$/i.exec(target);
     if (!host || !m) bad();
-    rule = { host: host.toLowerCase(), address: m![1].replace(/^\[|\]$/g, ''), toPort: m![2] ? Number(m![2]) : undefined };
+    rule = {
+      host: host.toLowerCase(),
+      address: m![1].replace(/^\[|\]$/g, ''),
+      toPort: m![2] ? Number(m![2]) : undefined,
+    };
   } else {
     const m = /^([^:]+):(\d{1,5}):(.+)$/.exec(spec);
     if (!m) bad();
     rule = { host: m![1].toLowerCase(), port: Number(m![2]), address: m![3].replace(/^\[|\]$/g, '') };
   }
-  if (!isIP(rule.address)) throw new CrawlError('CRAWL_ERR_SETTINGS', `--resolve: "${rule.address}" is not an IP address`);
+  if (!isIP(rule.address))
+    throw new CrawlError('CRAWL_ERR_SETTINGS', `--resolve: "${rule.address}" is not an IP address`);
   if ((rule.toPort ?? 1) < 1 || (rule.toPort ?? 1) > 65535) bad();
   return rule;
 }
@@ -46,7 +56,16 @@ export function findRule(rules: readonly ResolveRule[], host: string, port: numb
   return rules.find((r) => hostMatches(r.host, host) && (r.port === undefined || r.port === port));
 }
 
-export type AddressClass = 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'multicast' | 'broadcast' | 'reserved' | 'public';
+export type AddressClass =
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  | 'metadata'
+  | 'unspecified'
+  | 'multicast'
+  | 'broadcast'
+  | 'reserved'
+  | 'public';
 
 const PRIVATE = new BlockList();
 PRIVATE.addSubnet('10.0.0.0', 8);
@@ -82,7 +101,10 @@ export function ipv6Bytes(ip: string): number[] {
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
   const groups = tail === null ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
-  return groups.flatMap((g) => { const n = parseInt(g, 16); return [n >> 8, n & 255]; });
+  return groups.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 255];
+  });
 }
 
 /**
@@ -92,10 +114,20 @@ export function ipv6Bytes(ip: string): number[] {
  */
 export function embeddedIpv4(ip: string): { addresses: string[]; translated: boolean } {
   const b = ipv6Bytes(ip);
-  const v4 = (k: number, xor = 0): string => b.slice(k, k + 4).map((x) => x ^ xor).join('.');
+  const v4 = (k: number, xor = 0): string =>
+    b
+      .slice(k, k + 4)
+      .map((x) => x ^ xor)
+      .join('.');
   const zero = (from: number, to: number): boolean => b.slice(from, to).every((x) => x === 0);
-  const local = (addresses: string[]): { addresses: string[]; translated: boolean } => ({ addresses, translated: false });
-  const remote = (addresses: string[]): { addresses: string[]; translated: boolean } => ({ addresses, translated: true });
+  const local = (addresses: string[]): { addresses: string[]; translated: boolean } => ({
+    addresses,
+    translated: false,
+  });
+  const remote = (addresses: string[]): { addresses: string[]; translated: boolean } => ({
+    addresses,
+    translated: true,
+  });
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return local([v4(12)]);
   if (zero(0, 12) && !zero(12, 16) && !(zero(12, 15) && b[15] === 1)) return local([v4(12)]);
   if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return remote([v4(12)]);
@@ -106,7 +138,17 @@ export function embeddedIpv4(ip: string): { addresses: string[]; translated: boo
 
 /** Classes no crawler should connect to in any scope (`allowPrivateAddresses` does not lift them). */
 const NEVER: readonly AddressClass[] = ['unspecified', 'multicast', 'broadcast', 'reserved'];
-const SEVERITY: readonly AddressClass[] = ['metadata', 'unspecified', 'broadcast', 'multicast', 'reserved', 'link-local', 'private', 'loopback', 'public'];
+const SEVERITY: readonly AddressClass[] = [
+  'metadata',
+  'unspecified',
+  'broadcast',
+  'multicast',
+  'reserved',
+  'link-local',
+  'private',
+  'loopback',
+  'public',
+];
 
 export function classifyAddress(ip: string): AddressClass {
   const v = isIP(ip);
@@ -146,8 +188,16 @@ export function checkAddress(ip: string, allowPrivate: boolean): void {
  * An undici Agent whose connections follow the resolve rules and the address policy. Every
  * crawl request goes through it, including robots.txt and redirects.
  */
-export function crawlerDispatcher(rules: readonly ResolveRule[], allowPrivate: boolean, opts: { connectTimeoutMs: number; connections?: number }): Dispatcher {
-  const guardedLookup = (hostname: string, options: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void): void => {
+export function crawlerDispatcher(
+  rules: readonly ResolveRule[],
+  allowPrivate: boolean,
+  opts: { connectTimeoutMs: number; connections?: number },
+): Dispatcher {
+  const guardedLookup = (
+    hostname: string,
+    options: object,
+    cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return cb(err, '', 0);
       const list = addresses as LookupAddress[];
@@ -161,7 +211,10 @@ export function crawlerDispatcher(rules: readonly ResolveRule[], allowPrivate: b
       else cb(null, list[0].address, list[0].family);
     });
   };
-  const connect = buildConnector({ timeout: opts.connectTimeoutMs, lookup: guardedLookup } as buildConnector.BuildOptions);
+  const connect = buildConnector({
+    timeout: opts.connectTimeoutMs,
+    lookup: guardedLookup,
+  } as buildConnector.BuildOptions);
   return new Agent({
     connections: opts.connections ?? 64,
     pipelining: 1,
@@ -177,7 +230,10 @@ export function crawlerDispatcher(rules: readonly ResolveRule[], allowPrivate: b
         }
       }
       const toPort = String(rule?.toPort ?? port);
-      connect({ ...o, hostname: target, host: `${target}:${toPort}`, port: toPort, servername: o.servername ?? o.hostname }, cb);
+      connect(
+        { ...o, hostname: target, host: `${target}:${toPort}`, port: toPort, servername: o.servername ?? o.hostname },
+        cb,
+      );
     },
   });
 }

@@ -46,7 +46,10 @@ export function contentTypeOf(header: string | undefined): { mime: string; chars
   if (!header) return { mime: '' };
   const [mime, ...params] = header.split(';');
   const cs = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('charset='));
-  return { mime: mime.trim().toLowerCase(), charset: cs ? cs.slice(8).replace(/["']/g, '').trim().toLowerCase() : undefined };
+  return {
+    mime: mime.trim().toLowerCase(),
+    charset: cs ? cs.slice(8).replace(/["']/g, '').trim().toLowerCase() : undefined,
+  };
 }
 
 const decoders = new Map<string, TextDecoder>();
@@ -69,16 +72,34 @@ export function decodeBody(body: Buffer, headerCharset?: string): { text: string
   let text = dec.decode(body);
   // Node decodes the windows-1252 family (also the label of iso-8859-1 and ascii, per WHATWG) as
   // Latin-1; 0x80-0x9F are printable in windows-1252, so map them as the Encoding Standard does
-  if (WIN1252_LABELS.has(cs) && /[\u0080-\u009f]/.test(text)) text = text.replace(/[\u0080-\u009f]/g, (c) => WIN1252[c.charCodeAt(0) - 0x80] || c);
+  if (WIN1252_LABELS.has(cs) && /[\u0080-\u009f]/.test(text))
+    text = text.replace(/[\u0080-\u009f]/g, (c) => WIN1252[c.charCodeAt(0) - 0x80] || c);
   return { text, charset: cs };
 }
 
-const WIN1252_LABELS = new Set(['windows-1252', 'iso-8859-1', 'latin1', 'l1', 'ascii', 'us-ascii', 'cp1252', 'x-cp1252', 'iso8859-1', 'iso_8859-1', 'cp819']);
-const WIN1252 = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const WIN1252_LABELS = new Set([
+  'windows-1252',
+  'iso-8859-1',
+  'latin1',
+  'l1',
+  'ascii',
+  'us-ascii',
+  'cp1252',
+  'x-cp1252',
+  'iso8859-1',
+  'iso_8859-1',
+  'cp819',
+]);
+const WIN1252 =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 /** Words of a URL: host labels and path segments split on non-alphanumerics (lower-case). */
 export function urlWords(url: string): string[] {
-  return url.replace(/^https?:\/\//, '').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1 && !/^\d+$/.test(w));
+  return url
+    .replace(/^https?:\/\//, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 1 && !/^\d+$/.test(w));
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -86,7 +107,13 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 export const MAX_WORDS = 20_000;
 const SKIP = new Set(['script', 'style', 'noscript', 'template']);
 
-export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions, aroundWords: number, charset = 'utf-8'): ParsedPage {
+export function parseHtml(
+  html: string,
+  pageUrl: string,
+  norm: NormalizeOptions,
+  aroundWords: number,
+  charset = 'utf-8',
+): ParsedPage {
   const words: string[] = [];
   const headings: string[] = [];
   const raw: { href: string; start: number; end: number; heading: string; nofollow: boolean }[] = [];
@@ -106,19 +133,39 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
   const parser = new Parser(
     {
       onopentag(name, attrs) {
-        if (SKIP.has(name)) { skipDepth++; return; }
+        if (SKIP.has(name)) {
+          skipDepth++;
+          return;
+        }
         if (name === 'title') inTitle = true;
         else if (HEADINGS.has(name)) heading = '';
         else if ((name === 'a' || name === 'area') && attrs.href !== undefined) {
-          if (open) { open.end = words.length; raw.push(open); }
-          open = { href: attrs.href, start: words.length, end: words.length, heading: lastHeading, nofollow: /\bnofollow\b/i.test(attrs.rel ?? '') };
-          if (name === 'area') { raw.push(open); open = null; }
+          if (open) {
+            open.end = words.length;
+            raw.push(open);
+          }
+          open = {
+            href: attrs.href,
+            start: words.length,
+            end: words.length,
+            heading: lastHeading,
+            nofollow: /\bnofollow\b/i.test(attrs.rel ?? ''),
+          };
+          if (name === 'area') {
+            raw.push(open);
+            open = null;
+          }
         } else if (name === 'base' && attrs.href && !baseSet) {
           // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
           try {
             const b = new URL(attrs.href, pageUrl).href;
-            if (b.length <= maxUrl) { base = b; baseSet = true; }
-          } catch { /* ignored */ }
+            if (b.length <= maxUrl) {
+              base = b;
+              baseSet = true;
+            }
+          } catch {
+            /* ignored */
+          }
         } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
           const c = (attrs.content ?? '').toLowerCase();
           if (/\b(noindex|none)\b/.test(c)) noindex = true;
@@ -127,17 +174,26 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
       },
       ontext(text) {
         if (skipDepth) return;
-        if (inTitle) { title += text; return; }
+        if (inTitle) {
+          title += text;
+          return;
+        }
         if (heading !== null) heading += text;
         if (words.length >= MAX_WORDS) return;
         for (const w of text.split(/\s+/)) if (w) words.push(w);
       },
       onclosetag(name) {
-        if (SKIP.has(name)) { skipDepth = Math.max(0, skipDepth - 1); return; }
+        if (SKIP.has(name)) {
+          skipDepth = Math.max(0, skipDepth - 1);
+          return;
+        }
         if (name === 'title') inTitle = false;
         else if (HEADINGS.has(name) && heading !== null) {
           const h = heading.replace(/\s+/g, ' ').trim();
-          if (h) { headings.push(h); lastHeading = h; }
+          if (h) {
+            headings.push(h);
+            lastHeading = h;
+          }
           heading = null;
         } else if (name === 'a' && open) {
           open.end = words.length;
@@ -150,29 +206,57 @@ export function parseHtml(html: string, pageUrl: string, norm: NormalizeOptions,
   );
   parser.write(html);
   parser.end();
-  if (open) { (open as (typeof raw)[number]).end = words.length; raw.push(open); }
+  if (open) {
+    (open as (typeof raw)[number]).end = words.length;
+    raw.push(open);
+  }
   title = title.replace(/\s+/g, ' ').trim();
   const links: ParsedLink[] = [];
   let capped = 0;
   if (!nofollow) {
     for (let i = 0; i < raw.length; i++) {
       const l = raw[i];
-      if (links.length >= maxLinks) { capped = raw.length - i; break; }
+      if (links.length >= maxLinks) {
+        capped = raw.length - i;
+        break;
+      }
       // a raw href past the limit cannot shrink below it by resolving: skip it before any work
-      if (l.href.length > maxUrl) { tooLong++; continue; }
+      if (l.href.length > maxUrl) {
+        tooLong++;
+        continue;
+      }
       const url = normalizeUrl(l.href.trim(), base, norm);
       if (!url) continue;
-      if (url.length > maxUrl) { tooLong++; continue; }
+      if (url.length > maxUrl) {
+        tooLong++;
+        continue;
+      }
       links.push({
         url,
         anchor: words.slice(l.start, l.end).join(' '),
-        around: aroundWords ? [...words.slice(Math.max(0, l.start - aroundWords), l.start), ...words.slice(l.end, l.end + aroundWords)].join(' ') : '',
+        around: aroundWords
+          ? [
+              ...words.slice(Math.max(0, l.start - aroundWords), l.start),
+              ...words.slice(l.end, l.end + aroundWords),
+            ].join(' ')
+          : '',
         heading: l.heading || title,
         nofollow: l.nofollow,
       });
     }
   }
-  return { kind: 'html', title, headings, text: words.join(' '), links, noindex, nofollow, charset, linksTooLong: tooLong, linksCapped: capped };
+  return {
+    kind: 'html',
+    title,
+    headings,
+    text: words.join(' '),
+    links,
+    noindex,
+    nofollow,
+    charset,
+    linksTooLong: tooLong,
+    linksCapped: capped,
+  };
 }
 
 /** Text of the synthetic PDF format: "Title:" line and plain lines between header and %%EOF. */
@@ -203,17 +287,38 @@ function doc(kind: DocKind, title: string, text: string): ParsedPage {
 /** Most bytes a gzipped document may expand to (a gzip bomb is cut, not followed). */
 export const MAX_GUNZIP_BYTES = 8 * 1024 * 1024;
 
-export function parseBody(body: Buffer, contentTypeHeader: string | undefined, pageUrl: string, norm: NormalizeOptions, aroundWords: number, gunzipped = false): ParsedPage {
+export function parseBody(
+  body: Buffer,
+  contentTypeHeader: string | undefined,
+  pageUrl: string,
+  norm: NormalizeOptions,
+  aroundWords: number,
+  gunzipped = false,
+): ParsedPage {
   const { mime, charset } = contentTypeOf(contentTypeHeader);
   const head = body.subarray(0, 16).toString('latin1');
   // a gzipped file (.ps.gz as departments served papers): the document inside, its type sniffed;
   // one level only (a gzip quine decompresses to itself)
-  if (!gunzipped && (mime === 'application/gzip' || mime === 'application/x-gzip' || (head.charCodeAt(0) === 0x1f && head.charCodeAt(1) === 0x8b && !mime.startsWith('text/')))) {
+  if (
+    !gunzipped &&
+    (mime === 'application/gzip' ||
+      mime === 'application/x-gzip' ||
+      (head.charCodeAt(0) === 0x1f && head.charCodeAt(1) === 0x8b && !mime.startsWith('text/')))
+  ) {
     let inner: Buffer;
     try {
       inner = gunzipSync(body, { maxOutputLength: MAX_GUNZIP_BYTES });
     } catch {
-      return { kind: 'other', title: '', headings: [], text: '', links: [], noindex: false, nofollow: false, charset: '' };
+      return {
+        kind: 'other',
+        title: '',
+        headings: [],
+        text: '',
+        links: [],
+        noindex: false,
+        nofollow: false,
+        charset: '',
+      };
     }
     return parseBody(inner, undefined, pageUrl, norm, aroundWords, true);
   }

@@ -38,7 +38,12 @@ export type PoliteOutcome =
 export { sleep } from '../lib/time.ts';
 
 /** Fetches url through the host's gate, retrying as the settings say; HTTP errors are results. */
-export async function politeFetch(ctx: GateContext, h: HostState, url: string, post?: RequestBody): Promise<PoliteOutcome> {
+export async function politeFetch(
+  ctx: GateContext,
+  h: HostState,
+  url: string,
+  post?: RequestBody,
+): Promise<PoliteOutcome> {
   const t0 = performance.now();
   const { settings } = ctx;
   let attempts = 0;
@@ -53,7 +58,11 @@ export async function politeFetch(ctx: GateContext, h: HostState, url: string, p
       h.release(watch, null);
       const err = toCrawlError(e);
       // a deadline is the server's doing (a drip): trying again would wait as long again
-      if (attempts <= settings.retries && err.code !== 'CRAWL_ERR_DEADLINE' && err.code !== 'CRAWL_ERR_ADDRESS_REFUSED') {
+      if (
+        attempts <= settings.retries &&
+        err.code !== 'CRAWL_ERR_DEADLINE' &&
+        err.code !== 'CRAWL_ERR_ADDRESS_REFUSED'
+      ) {
         await h.pause(ctx.backoff(attempts));
         continue;
       }
@@ -62,7 +71,15 @@ export async function politeFetch(ctx: GateContext, h: HostState, url: string, p
     h.release(watch, res);
     if ((res.status === 429 || res.status === 503) && res.retryAfterMs !== undefined) {
       if (res.retryAfterMs > settings.maxRetryAfterSec * 1000) {
-        return { ok: false, error: new CrawlError('CRAWL_ERR_HTTP', `Retry-After ${Math.round(res.retryAfterMs / 1000)} s exceeds the maximum`), attempts, ms: performance.now() - t0 };
+        return {
+          ok: false,
+          error: new CrawlError(
+            'CRAWL_ERR_HTTP',
+            `Retry-After ${Math.round(res.retryAfterMs / 1000)} s exceeds the maximum`,
+          ),
+          attempts,
+          ms: performance.now() - t0,
+        };
       }
       h.backoff(res.retryAfterMs);
       // a 429 is the server asking us to slow down, not a failure of this URL: no retry limit below 10
@@ -88,13 +105,18 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
   const { settings } = ctx;
   const agent = RobotsRules.token(settings.userAgent);
   const robotsUrl = `${origin}/robots.txt`;
-  const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), { ...settings, headers: ctx.fetcher.headers, maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes) });
+  const fetcher = new Fetcher(ctx.fetcher.dispatcherOf(), {
+    ...settings,
+    headers: ctx.fetcher.headers,
+    maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, settings.maxBodyBytes),
+  });
   let last = '';
   const fail = (code: string, message: string): void => {
     ctx.onRobotsError?.(code);
     last = `${code}: ${message}`;
   };
-  const unreachable = (maxAgeMs = settings.robotsUnreachableMs): RobotsRules => RobotsRules.unreachable(agent, maxAgeMs, last);
+  const unreachable = (maxAgeMs = settings.robotsUnreachableMs): RobotsRules =>
+    RobotsRules.unreachable(agent, maxAgeMs, last);
   for (let attempt = 0; ; attempt++) {
     let url = robotsUrl;
     let gate = h;
@@ -138,7 +160,8 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
         gate = ctx.hostState?.(target.host) ?? h;
         continue;
       }
-      if (res.status < 500 && res.status !== 429) return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent, res.truncated);
+      if (res.status < 500 && res.status !== 429)
+        return RobotsRules.fromResponse(robotsUrl, res.status, res.body.toString('utf8'), agent, res.truncated);
       fail(`HTTP_${res.status}`, `robots.txt answered ${res.status}`);
       break; // 5xx, 429: retry below (the host back-off of release() applies)
     }
@@ -151,28 +174,36 @@ export async function fetchRobots(ctx: GateContext, h: HostState, origin: string
  * The host's robots rules, fetched once (concurrent callers share the request). Applies
  * Crawl-delay to the gate, or marks the host skipped when it asks for more than the maximum.
  */
-export function robotsFor(ctx: GateContext, h: HostState, url: string, onSkip?: (h: HostState) => void): Promise<RobotsRules> {
+export function robotsFor(
+  ctx: GateContext,
+  h: HostState,
+  url: string,
+  onSkip?: (h: HostState) => void,
+): Promise<RobotsRules> {
   if (h.robots && !h.robots.expired) return Promise.resolve(h.robots);
   if (!h.robotsPending) {
-    h.robotsPending = fetchRobots(ctx, h, new URL(url).origin).then((r) => {
-      h.robots = r;
-      h.robotsPending = null;
-      const delay = r.crawlDelaySec();
-      if (h.skipped) onSkip?.(h);
-      else if (delay !== undefined) {
-        if (delay > ctx.settings.maxCrawlDelaySec) {
-          h.skipped = `Crawl-delay ${delay} s exceeds the maximum of ${ctx.settings.maxCrawlDelaySec} s`;
-          onSkip?.(h);
-        } else {
-          h.crawlDelayMs = delay * 1000;
-          h.backoff(h.crawlDelayMs); // the robots.txt request itself counts
+    h.robotsPending = fetchRobots(ctx, h, new URL(url).origin).then(
+      (r) => {
+        h.robots = r;
+        h.robotsPending = null;
+        const delay = r.crawlDelaySec();
+        if (h.skipped) onSkip?.(h);
+        else if (delay !== undefined) {
+          if (delay > ctx.settings.maxCrawlDelaySec) {
+            h.skipped = `Crawl-delay ${delay} s exceeds the maximum of ${ctx.settings.maxCrawlDelaySec} s`;
+            onSkip?.(h);
+          } else {
+            h.crawlDelayMs = delay * 1000;
+            h.backoff(h.crawlDelayMs); // the robots.txt request itself counts
+          }
         }
-      }
-      return r;
-    }, (e: unknown) => {
-      h.robotsPending = null;
-      throw e;
-    });
+        return r;
+      },
+      (e: unknown) => {
+        h.robotsPending = null;
+        throw e;
+      },
+    );
   }
   return h.robotsPending;
 }

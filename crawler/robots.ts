@@ -37,10 +37,18 @@ export class RobotsRules {
   ) {}
 
   static fromResponse(robotsUrl: string, status: number, body: string, agent: string, truncated = false): RobotsRules {
-    if (status >= 200 && status < 300) return new RobotsRules('rules', status, robotsParser(robotsUrl, groupLines(body, truncated)), agent);
+    if (status >= 200 && status < 300)
+      return new RobotsRules('rules', status, robotsParser(robotsUrl, groupLines(body, truncated)), agent);
     if (status >= 400 && status < 500 && status !== 429) return new RobotsRules('allow-all', status, null, agent);
     // 5xx, 429 (and anything unexpected, such as an unfollowed 3xx): assume complete disallow
-    return new RobotsRules('disallow-all', status, null, agent, status === 429 || status >= 500 ? UNREACHABLE_MAX_AGE_MS : ROBOTS_MAX_AGE_MS, `HTTP ${status}`);
+    return new RobotsRules(
+      'disallow-all',
+      status,
+      null,
+      agent,
+      status === 429 || status >= 500 ? UNREACHABLE_MAX_AGE_MS : ROBOTS_MAX_AGE_MS,
+      `HTTP ${status}`,
+    );
   }
 
   /**
@@ -81,5 +89,8 @@ const GROUP_MEMBER = /^\s*(user-agent|allow|disallow|crawl-delay)\s*:/i;
 export function groupLines(body: string, truncated: boolean): string {
   const end = truncated ? Math.max(body.lastIndexOf('\n'), body.lastIndexOf('\r')) : body.length;
   const text = end < 0 ? '' : body.slice(0, end);
-  return text.split(/\r\n|\r|\n/).filter((l) => GROUP_MEMBER.test(l)).join('\n');
+  return text
+    .split(/\r\n|\r|\n/)
+    .filter((l) => GROUP_MEMBER.test(l))
+    .join('\n');
 }

@@ -8,20 +8,27 @@ import { addressAllowed, classifyAddress, hostMatches } from './net.ts';
 
 export type OutOfScope = 'scheme' | 'host' | 'port' | 'address';
 
-interface Pattern { host: string; port: number | undefined }
+interface Pattern {
+  host: string;
+  port: number | undefined;
+}
 
 export class Scope {
   private readonly patterns: Pattern[];
-  constructor(patterns: readonly string[], seeds: readonly string[], private readonly allowPrivate: boolean) {
+  constructor(
+    patterns: readonly string[],
+    seeds: readonly string[],
+    private readonly allowPrivate: boolean,
+  ) {
     this.patterns = patterns.length
       ? patterns.map((p) => {
-        const m = /^(.*?)(?::(\d+))?$/.exec(p.toLowerCase())!;
-        return { host: m[1], port: m[2] ? Number(m[2]) : undefined };
-      })
+          const m = /^(.*?)(?::(\d+))?$/.exec(p.toLowerCase())!;
+          return { host: m[1], port: m[2] ? Number(m[2]) : undefined };
+        })
       : seeds.map((s) => {
-        const u = new URL(s);
-        return { host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)) };
-      });
+          const u = new URL(s);
+          return { host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)) };
+        });
   }
 
   /** null when the URL may be fetched, else why not. */

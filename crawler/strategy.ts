@@ -60,12 +60,18 @@ export interface Strategy {
   rescue?(): RescuedLink[];
 }
 
-export interface RescuedLink { url: string; score: number; depth: number }
+export interface RescuedLink {
+  url: string;
+  score: number;
+  depth: number;
+}
 
 /** Breadth-first: every link has the same priority, so the frontier's FIFO tie-break decides. */
 export class BfsStrategy implements Strategy {
   readonly name = 'bfs';
-  seedScore(): number { return 0; }
+  seedScore(): number {
+    return 0;
+  }
   onPage(_page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     return { scores: candidates.map(() => 0) };
   }
@@ -79,7 +85,9 @@ export class RandomStrategy implements Strategy {
     const [a, b] = fingerprint(`${this.seed}:${url}`);
     return ((a ^ Math.imul(b, 0x9e3779b1)) >>> 0) / 4294967296;
   }
-  seedScore(url: string): number { return this.score(url); }
+  seedScore(url: string): number {
+    return this.score(url);
+  }
   onPage(_page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     return { scores: candidates.map((l) => this.score(l.url)) };
   }

@@ -42,7 +42,10 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   u.hash = '';
-  if (u.username || u.password) { u.username = ''; u.password = ''; }
+  if (u.username || u.password) {
+    u.username = '';
+    u.password = '';
+  }
   let path = u.pathname;
   if (path.includes(';')) path = path.replace(/;(jsessionid|phpsessid|sid)=[^/?]*/gi, '');
   if (path.includes('%')) path = path.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
@@ -76,8 +79,12 @@ export function fingerprint(s: string): [number, number] {
     h2 = Math.imul(h2 ^ c, 0x5bd1e995);
     h2 ^= h2 >>> 15;
   }
-  h1 ^= h1 >>> 16; h1 = Math.imul(h1, 0x85ebca6b); h1 ^= h1 >>> 13;
-  h2 ^= h2 >>> 16; h2 = Math.imul(h2, 0xc2b2ae35); h2 ^= h2 >>> 16;
+  h1 ^= h1 >>> 16;
+  h1 = Math.imul(h1, 0x85ebca6b);
+  h1 ^= h1 >>> 13;
+  h2 ^= h2 >>> 16;
+  h2 = Math.imul(h2, 0xc2b2ae35);
+  h2 ^= h2 >>> 16;
   return [h1 >>> 0, h2 >>> 0];
 }
 

@@ -19,11 +19,17 @@ export class WarcWriter implements WarcSink {
   private readonly gzip: boolean;
   private failed: Error | null = null;
 
-  constructor(readonly file: string, opts: { append?: boolean; software?: string } = {}) {
+  constructor(
+    readonly file: string,
+    opts: { append?: boolean; software?: string } = {},
+  ) {
     this.gzip = file.endsWith('.gz');
     if (!opts.append) {
       writeFileSync(file, '');
-      const info = WARCRecord.createWARCInfo({ filename: file.split('/').pop(), warcVersion: 'WARC/1.1' }, { software: opts.software ?? 'crawler-harness', format: 'WARC File Format 1.1' });
+      const info = WARCRecord.createWARCInfo(
+        { filename: file.split('/').pop(), warcVersion: 'WARC/1.1' },
+        { software: opts.software ?? 'crawler-harness', format: 'WARC File Format 1.1' },
+      );
       this.enqueue(info);
     }
   }
@@ -43,11 +49,25 @@ export class WarcWriter implements WarcSink {
     const date = new Date().toISOString();
     const u = new URL(url);
     const response = WARCRecord.create(
-      { url, date, type: 'response', warcVersion: 'WARC/1.1', statusline: `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trim(), httpHeaders: res.headers },
+      {
+        url,
+        date,
+        type: 'response',
+        warcVersion: 'WARC/1.1',
+        statusline: `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trim(),
+        httpHeaders: res.headers,
+      },
       [new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength)],
     );
     const request = WARCRecord.create(
-      { url, date, type: 'request', warcVersion: 'WARC/1.1', statusline: `GET ${u.pathname}${u.search} HTTP/1.1`, httpHeaders: { host: u.host, ...requestHeaders } },
+      {
+        url,
+        date,
+        type: 'request',
+        warcVersion: 'WARC/1.1',
+        statusline: `GET ${u.pathname}${u.search} HTTP/1.1`,
+        httpHeaders: { host: u.host, ...requestHeaders },
+      },
       [],
     );
     const id = response.warcHeader('WARC-Record-ID');

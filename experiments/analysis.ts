@@ -6,7 +6,19 @@
  */
 import type { CurveRow, SummaryRow } from './run-one.ts';
 import { ORACLE, recallAuc } from './run-one.ts';
-import { allOf, ciMethod, meanCi, pairedCi, signVerdict, thresholdVerdict, unitCi, unitOf, type Ci, type Unit, type Verdict } from './stats.ts';
+import {
+  allOf,
+  ciMethod,
+  meanCi,
+  pairedCi,
+  signVerdict,
+  thresholdVerdict,
+  unitCi,
+  unitOf,
+  type Ci,
+  type Unit,
+  type Verdict,
+} from './stats.ts';
 import { f3 } from '../lib/format.ts';
 
 export { meanCi } from './stats.ts';
@@ -38,7 +50,11 @@ export function shareCi(xs: readonly number[]): { mean: number; lo: number; hi: 
   return share(meanCi(xs));
 }
 
-const share = (c: Ci): { mean: number; lo: number; hi: number } => ({ mean: r4(c.mean), lo: r4(Math.max(0, c.lo)), hi: r4(Math.min(1, c.hi)) });
+const share = (c: Ci): { mean: number; lo: number; hi: number } => ({
+  mean: r4(c.mean),
+  lo: r4(Math.max(0, c.lo)),
+  hi: r4(Math.min(1, c.hi)),
+});
 
 /** Items grouped by a key, groups in order of first appearance. */
 export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
@@ -57,22 +73,50 @@ export function aggregate(curves: readonly CurveRow[]): Aggregate[] {
   const unit = unitOf(curves);
   const out: Aggregate[] = [];
   for (const rows of groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`)) {
-    const ci = (k: 'recall' | 'recall_reachable' | 'precision' | 'harvest'): { mean: number; lo: number; hi: number } => share(unitCi(rows, (r) => r[k], unit));
-    const r = ci('recall'), rr = ci('recall_reachable'), p = ci('precision'), h = ci('harvest');
+    const ci = (k: 'recall' | 'recall_reachable' | 'precision' | 'harvest'): { mean: number; lo: number; hi: number } =>
+      share(unitCi(rows, (r) => r[k], unit));
+    const r = ci('recall'),
+      rr = ci('recall_reachable'),
+      p = ci('precision'),
+      h = ci('harvest');
     out.push({
-      strategy: rows[0].strategy, pages: rows[0].pages, n: rows.length, units: unitCi(rows, () => 0, unit).n,
-      recall: r.mean, recall_lo: r.lo, recall_hi: r.hi, recall_reachable: rr.mean, recall_reachable_lo: rr.lo, recall_reachable_hi: rr.hi,
-      precision: p.mean, precision_lo: p.lo, precision_hi: p.hi, harvest: h.mean, harvest_lo: h.lo, harvest_hi: h.hi,
+      strategy: rows[0].strategy,
+      pages: rows[0].pages,
+      n: rows.length,
+      units: unitCi(rows, () => 0, unit).n,
+      recall: r.mean,
+      recall_lo: r.lo,
+      recall_hi: r.hi,
+      recall_reachable: rr.mean,
+      recall_reachable_lo: rr.lo,
+      recall_reachable_hi: rr.hi,
+      precision: p.mean,
+      precision_lo: p.lo,
+      precision_hi: p.hi,
+      harvest: h.mean,
+      harvest_lo: h.lo,
+      harvest_hi: h.hi,
     });
   }
   return out.sort((a, b) => a.strategy.localeCompare(b.strategy) || a.pages - b.pages);
 }
 
 /** One row of the difference figure: strategy minus the reference, paired, at one checkpoint. */
-export interface Difference { strategy: string; reference: string; pages: number; diff: number; diff_lo: number; diff_hi: number }
+export interface Difference {
+  strategy: string;
+  reference: string;
+  pages: number;
+  diff: number;
+  diff_lo: number;
+  diff_hi: number;
+}
 
 /** Paired recall differences (strategy - reference) at every checkpoint, for every other crawl strategy. */
-export function differences(curves: readonly CurveRow[], reference: string, metric: 'recall' | 'harvest' = 'recall'): Difference[] {
+export function differences(
+  curves: readonly CurveRow[],
+  reference: string,
+  metric: 'recall' | 'harvest' = 'recall',
+): Difference[] {
   const unit = unitOf(curves);
   const at = groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`);
   const index = new Map(at.map((rows) => [`${rows[0].strategy}\u0000${rows[0].pages}`, rows]));
@@ -109,53 +153,130 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
   const has = (...s: string[]): boolean => s.every((x) => runsOf.has(x));
   const early = Math.max(every, Math.round((earlyPhase * budget) / every) * every);
   const lastPages = Math.max(...curves.map((c) => c.pages));
-  const at = (s: string, pages: number): CurveRow[] => runsOf.get(s)!.filter((c) => c.pages === Math.min(pages, lastPages));
+  const at = (s: string, pages: number): CurveRow[] =>
+    runsOf.get(s)!.filter((c) => c.pages === Math.min(pages, lastPages));
   // per run: mean recall over the checkpoints after the early phase
-  const after = (s: string): CurveRow[] => groupBy(runsOf.get(s)!.filter((c) => c.pages > early), (c) => `${c.seed}\u0000${c.site}`)
-    .map((rows) => ({ ...rows[0], recall: rows.reduce((a, r) => a + r.recall, 0) / rows.length }));
-  const diff = (a: CurveRow[], b: CurveRow[], k: 'recall' | 'precision' = 'recall'): Ci => pairedCi(a, b, (r) => r[k], unit);
+  const after = (s: string): CurveRow[] =>
+    groupBy(
+      runsOf.get(s)!.filter((c) => c.pages > early),
+      (c) => `${c.seed}\u0000${c.site}`,
+    ).map((rows) => ({ ...rows[0], recall: rows.reduce((a, r) => a + r.recall, 0) / rows.length }));
+  const diff = (a: CurveRow[], b: CurveRow[], k: 'recall' | 'precision' = 'recall'): Ci =>
+    pairedCi(a, b, (r) => r[k], unit);
   const claims: Claim[] = [];
-  const push = (id: string, claim: string, source: string, verdict: Verdict, measured: string): void => { claims.push({ id, claim, source, measured, verdict }); };
+  const push = (id: string, claim: string, source: string, verdict: Verdict, measured: string): void => {
+    claims.push({ id, claim, source, measured, verdict });
+  };
   if (has('immediate', 'future', 'adaptive')) {
-    const iF = diff(at('immediate', early), at('future', early)), iA = diff(at('immediate', early), at('adaptive', early));
-    push('C1', `Immediate value grows fastest at first (highest recall at ${early} pages)`, 'paper, fig. 2', allOf([signVerdict(iF), signVerdict(iA)]),
-      `recall at ${early}, immediate minus future ${fd(iF)}, minus adaptive ${fd(iA)}`);
-    push('C2', `Future value is slow at first (below immediate at ${early} pages)`, 'paper, fig. 2', signVerdict(iF), `recall at ${early}, immediate minus future ${fd(iF)}`);
-    push('C3', `Adaptive starts slightly below immediate (at ${early} pages)`, 'paper, fig. 2', signVerdict(iA), `recall at ${early}, immediate minus adaptive ${fd(iA)}`);
-    const aI = diff(after('adaptive'), after('immediate')), aF = diff(after('adaptive'), after('future'));
-    const bI = diff(at('adaptive', budget), at('immediate', budget)), bF = diff(at('adaptive', budget), at('future', budget));
-    push('C4', `Adaptive overtakes both in recall after the early phase (mean recall over pages ${early + every}-${budget}, and at ${budget})`, 'paper, fig. 2',
-      allOf([signVerdict(aI), signVerdict(aF), signVerdict(bI) === 'FAIL' ? 'FAIL' : 'PASS', signVerdict(bF) === 'FAIL' ? 'FAIL' : 'PASS']),
-      `mean recall after ${early}, adaptive minus immediate ${fd(aI)}, minus future ${fd(aF)}; at ${budget}: ${fd(bI)}, ${fd(bF)}`);
+    const iF = diff(at('immediate', early), at('future', early)),
+      iA = diff(at('immediate', early), at('adaptive', early));
+    push(
+      'C1',
+      `Immediate value grows fastest at first (highest recall at ${early} pages)`,
+      'paper, fig. 2',
+      allOf([signVerdict(iF), signVerdict(iA)]),
+      `recall at ${early}, immediate minus future ${fd(iF)}, minus adaptive ${fd(iA)}`,
+    );
+    push(
+      'C2',
+      `Future value is slow at first (below immediate at ${early} pages)`,
+      'paper, fig. 2',
+      signVerdict(iF),
+      `recall at ${early}, immediate minus future ${fd(iF)}`,
+    );
+    push(
+      'C3',
+      `Adaptive starts slightly below immediate (at ${early} pages)`,
+      'paper, fig. 2',
+      signVerdict(iA),
+      `recall at ${early}, immediate minus adaptive ${fd(iA)}`,
+    );
+    const aI = diff(after('adaptive'), after('immediate')),
+      aF = diff(after('adaptive'), after('future'));
+    const bI = diff(at('adaptive', budget), at('immediate', budget)),
+      bF = diff(at('adaptive', budget), at('future', budget));
+    push(
+      'C4',
+      `Adaptive overtakes both in recall after the early phase (mean recall over pages ${early + every}-${budget}, and at ${budget})`,
+      'paper, fig. 2',
+      allOf([
+        signVerdict(aI),
+        signVerdict(aF),
+        signVerdict(bI) === 'FAIL' ? 'FAIL' : 'PASS',
+        signVerdict(bF) === 'FAIL' ? 'FAIL' : 'PASS',
+      ]),
+      `mean recall after ${early}, adaptive minus immediate ${fd(aI)}, minus future ${fd(aF)}; at ${budget}: ${fd(bI)}, ${fd(bF)}`,
+    );
     // the checkpoint where adaptive's mean precision is lowest after the early phase
-    const points = [...new Set(runsOf.get('adaptive')!.filter((c) => c.pages > early).map((c) => c.pages))];
-    const prec = points.map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) })).sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
-    const oracle = runsOf.has(ORACLE) ? points.map((p) => ({ p, ci: unitCi(at(ORACLE, p), (r) => r.precision, unit) })).sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0] : null;
+    const points = [
+      ...new Set(
+        runsOf
+          .get('adaptive')!
+          .filter((c) => c.pages > early)
+          .map((c) => c.pages),
+      ),
+    ];
+    const prec = points
+      .map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) }))
+      .sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
+    const oracle = runsOf.has(ORACLE)
+      ? points
+          .map((p) => ({ p, ci: unitCi(at(ORACLE, p), (r) => r.precision, unit) }))
+          .sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0]
+      : null;
     const infeasible = oracle !== null && oracle.ci.mean <= 0.5;
     const capped = oracle !== null && at(ORACLE, oracle.p).every((r) => r.recall_reachable >= 1);
-    push('C5', 'Adaptive precision stays above 50% after the early phase', 'paper, fig. 3', infeasible ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',
+    push(
+      'C5',
+      'Adaptive precision stays above 50% after the early phase',
+      'paper, fig. 3',
+      infeasible ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',
       `lowest mean precision of adaptive after ${early} pages: ${prec ? `${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}` : 'n/a'}` +
-      (oracle ? `; oracle's lowest: ${f3(oracle.ci.mean)} at ${oracle.p}${capped ? ', where it has every reachable document (the hard cap: reachable documents / pages)' : ''}` : ''));
+        (oracle
+          ? `; oracle's lowest: ${f3(oracle.ci.mean)} at ${oracle.p}${capped ? ', where it has every reachable document (the hard cap: reachable documents / pages)' : ''}`
+          : ''),
+    );
   }
   // the standard evaluation of topical crawlers (Menczer, Pant & Srinivasan, ACM TOIT 2004)
-  const auc = (s: string): CurveRow[] => groupBy(runsOf.get(s)!, (c) => `${c.seed}\u0000${c.site}`)
-    .map((rows) => ({ ...rows[0], recall: recallAuc([...rows].sort((x, y) => x.pages - y.pages), budget) }));
+  const auc = (s: string): CurveRow[] =>
+    groupBy(runsOf.get(s)!, (c) => `${c.seed}\u0000${c.site}`).map((rows) => ({
+      ...rows[0],
+      recall: recallAuc(
+        [...rows].sort((x, y) => x.pages - y.pages),
+        budget,
+      ),
+    }));
   if (has('best-n-first', 'best-first')) {
     const d = diff(auc('best-n-first'), auc('best-first'));
-    push('F1', 'Best-N-First beats best-first (recall AUC): exploration mixed into best-first pays', 'Menczer, Pant & Srinivasan 2004', signVerdict(d),
-      `recall AUC, best-n-first minus best-first ${fd(d)}`);
+    push(
+      'F1',
+      'Best-N-First beats best-first (recall AUC): exploration mixed into best-first pays',
+      'Menczer, Pant & Srinivasan 2004',
+      signVerdict(d),
+      `recall AUC, best-n-first minus best-first ${fd(d)}`,
+    );
   }
   if (has('infospiders', 'best-n-first')) {
     const d = diff(at('infospiders', budget), at('best-n-first', budget));
-    push('F2', `InfoSpiders overtake Best-N-First in long crawls (recall at ${budget})`, 'Menczer, Pant & Srinivasan 2004', signVerdict(d),
-      `recall at ${budget}, infospiders minus best-n-first ${fd(d)} (they report it for long crawls; ours are ${budget} pages per run)`);
+    push(
+      'F2',
+      `InfoSpiders overtake Best-N-First in long crawls (recall at ${budget})`,
+      'Menczer, Pant & Srinivasan 2004',
+      signVerdict(d),
+      `recall at ${budget}, infospiders minus best-n-first ${fd(d)} (they report it for long crawls; ours are ${budget} pages per run)`,
+    );
   }
   const focused = ['immediate', 'future', 'adaptive'].filter((s) => has(s));
   const baselines = ['bfs', 'random'].filter((s) => has(s));
   if (focused.length && baselines.length) {
     const parts = focused.flatMap((f) => baselines.map((b) => ({ f, b, ci: diff(at(f, budget), at(b, budget)) })));
-    push('C6', `Every focused strategy beats ${baselines.join(' and ')} on recall at ${budget} pages`, 'literature consensus', allOf(parts.map((x) => signVerdict(x.ci))),
-      parts.map((x) => `${x.f} minus ${x.b} ${fd(x.ci)}`).join('; '));
+    push(
+      'C6',
+      `Every focused strategy beats ${baselines.join(' and ')} on recall at ${budget} pages`,
+      'literature consensus',
+      allOf(parts.map((x) => signVerdict(x.ci))),
+      parts.map((x) => `${x.f} minus ${x.b} ${fd(x.ci)}`).join('; '),
+    );
   }
   return claims;
 }
@@ -171,7 +292,8 @@ export function pagesToRecall(aggs: readonly Aggregate[], strategy: string, leve
   const s = aggs.filter((a) => a.strategy === strategy);
   let prev = { pages: 0, recall: 0 };
   for (const a of s) {
-    if (a.recall >= level) return prev.pages + ((level - prev.recall) / Math.max(1e-9, a.recall - prev.recall)) * (a.pages - prev.pages);
+    if (a.recall >= level)
+      return prev.pages + ((level - prev.recall) / Math.max(1e-9, a.recall - prev.recall)) * (a.pages - prev.pages);
     prev = a;
   }
   return null;

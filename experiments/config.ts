@@ -58,7 +58,14 @@ export interface ExperimentConfig {
   faults: boolean;
   crawl: { concurrency: number; perHostConcurrency: number; delayMs: number };
   future: FutureConfig;
-  adaptive: { retrainEvery: number; topK: number; offlineSample: number; sourceWeight: number; r1: number | null; r2: number | null };
+  adaptive: {
+    retrainEvery: number;
+    topK: number;
+    offlineSample: number;
+    sourceWeight: number;
+    r1: number | null;
+    r2: number | null;
+  };
   immediate: { sourceWeight: number };
   /** Replay a web archive instead of generating a web (then `web` and `seeds` are not used). */
   archive: null | {
@@ -103,7 +110,14 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   faults: false,
   crawl: { concurrency: 8, perHostConcurrency: 8, delayMs: 0 },
   future: { ...DEFAULT_FUTURE },
-  adaptive: { retrainEvery: DEFAULT_ADAPTIVE.retrainEvery, topK: DEFAULT_ADAPTIVE.topK, offlineSample: DEFAULT_ADAPTIVE.offlineSample, sourceWeight: DEFAULT_ADAPTIVE.sourceWeight, r1: null, r2: null },
+  adaptive: {
+    retrainEvery: DEFAULT_ADAPTIVE.retrainEvery,
+    topK: DEFAULT_ADAPTIVE.topK,
+    offlineSample: DEFAULT_ADAPTIVE.offlineSample,
+    sourceWeight: DEFAULT_ADAPTIVE.sourceWeight,
+    r1: null,
+    r2: null,
+  },
   immediate: { sourceWeight: 0.3 },
   archive: null,
   keywords: null,
@@ -116,7 +130,10 @@ export class ExperimentConfigError extends Error {
 }
 
 export function listExperiments(dir = CONFIG_DIR): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
 }
 
 /** Whether a dotted path names a field of obj. */
@@ -136,7 +153,11 @@ export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name
   const isFile = nameOrFile.endsWith('.json');
   const name = isFile ? basename(nameOrFile, '.json') : nameOrFile;
   if (isFile ? !existsSync(nameOrFile) : !/^[a-z0-9][a-z0-9_-]*$/i.test(name) || !listExperiments(dir).includes(name)) {
-    throw new ExperimentConfigError(isFile ? `${nameOrFile}: no such file` : `unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`);
+    throw new ExperimentConfigError(
+      isFile
+        ? `${nameOrFile}: no such file`
+        : `unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`,
+    );
   }
   try {
     return { name, raw: JSON.parse(readFileSync(isFile ? nameOrFile : join(dir, `${name}.json`), 'utf8')) };
@@ -146,18 +167,27 @@ export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name
 }
 
 /** Loads and validates a focused-crawling experiment config (see readExperimentJson). */
-export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seeds?: number } = {}, dir = CONFIG_DIR): ExperimentConfig {
+export function loadExperiment(
+  nameOrFile: string,
+  opts: { quick?: boolean; seeds?: number } = {},
+  dir = CONFIG_DIR,
+): ExperimentConfig {
   const read = readExperimentJson(nameOrFile, dir);
   const raw = read.raw;
   let name = read.name;
   if (!isObj(raw)) throw new ExperimentConfigError(`${name}.json: expected a JSON object`);
-  for (const k of Object.keys(raw)) if (!(k in DEFAULT_EXPERIMENT) && k !== 'name' && !k.startsWith('_')) throw new ExperimentConfigError(`${name}.json: ${k}: unknown field`);
+  for (const k of Object.keys(raw))
+    if (!(k in DEFAULT_EXPERIMENT) && k !== 'name' && !k.startsWith('_'))
+      throw new ExperimentConfigError(`${name}.json: ${k}: unknown field`);
   // a config may carry its own name (results/NAME/config.json does, so a rerun writes the same CSVs)
-  if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(raw.name))) throw new ExperimentConfigError(`${name}.json: name: expected letters, digits, - and _`);
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(raw.name)))
+    throw new ExperimentConfigError(`${name}.json: name: expected letters, digits, - and _`);
   if (typeof raw.name === 'string') name = raw.name;
   const merged = { ...structuredClone(DEFAULT_EXPERIMENT), ...raw, name } as ExperimentConfig;
-  for (const k of ['crawl', 'future', 'adaptive', 'immediate', 'target'] as const) merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
-  if (isObj(raw.archive)) merged.archive = { sites: [], starts: {}, groups: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
+  for (const k of ['crawl', 'future', 'adaptive', 'immediate', 'target'] as const)
+    merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
+  if (isObj(raw.archive))
+    merged.archive = { sites: [], starts: {}, groups: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
   let c = merged;
   if (opts.quick) c = { ...c, ...c.quick, name } as ExperimentConfig;
   moveStrategySpecs(c, name);
@@ -168,20 +198,36 @@ export function loadExperiment(nameOrFile: string, opts: { quick?: boolean; seed
 /** Moves { name, module?, params? } entries of `strategies` to strategyParams, leaving names. */
 function moveStrategySpecs(c: ExperimentConfig, file: string): void {
   if (!Array.isArray(c.strategies)) return;
-  if (!isObj(c.strategyParams)) throw new ExperimentConfigError(`${file}.json: strategyParams: expected an object of strategy name -> { module?, params? }`);
+  if (!isObj(c.strategyParams))
+    throw new ExperimentConfigError(
+      `${file}.json: strategyParams: expected an object of strategy name -> { module?, params? }`,
+    );
   c.strategyParams = { ...c.strategyParams };
   c.strategies = (c.strategies as unknown[]).map((s) => {
     if (typeof s === 'string') return s;
-    if (!isObj(s) || typeof s.name !== 'string') throw new ExperimentConfigError(`${file}.json: strategies: expected names or { "name", "module"?, "params"? }, got ${JSON.stringify(s)}`);
-    for (const k of Object.keys(s)) if (!['name', 'module', 'params'].includes(k)) throw new ExperimentConfigError(`${file}.json: strategies: ${s.name}: unknown field ${k} (expected name, module, params)`);
-    c.strategyParams[s.name] = { ...(s.module !== undefined ? { module: s.module as string } : {}), ...(s.params !== undefined ? { params: s.params as Record<string, unknown> } : {}) };
+    if (!isObj(s) || typeof s.name !== 'string')
+      throw new ExperimentConfigError(
+        `${file}.json: strategies: expected names or { "name", "module"?, "params"? }, got ${JSON.stringify(s)}`,
+      );
+    for (const k of Object.keys(s))
+      if (!['name', 'module', 'params'].includes(k))
+        throw new ExperimentConfigError(
+          `${file}.json: strategies: ${s.name}: unknown field ${k} (expected name, module, params)`,
+        );
+    c.strategyParams[s.name] = {
+      ...(s.module !== undefined ? { module: s.module as string } : {}),
+      ...(s.params !== undefined ? { params: s.params as Record<string, unknown> } : {}),
+    };
     return s.name;
   });
 }
 
 function validate(c: ExperimentConfig): ExperimentConfig {
-  const bad = (m: string): never => { throw new ExperimentConfigError(`${c.name}: ${m}`); };
-  if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0)) bad('seeds: expected a list of whole numbers');
+  const bad = (m: string): never => {
+    throw new ExperimentConfigError(`${c.name}: ${m}`);
+  };
+  if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0))
+    bad('seeds: expected a list of whole numbers');
   if (!Array.isArray(c.strategies) || !c.strategies.length) bad('strategies: expected a non-empty list');
   if (new Set(c.strategies).size !== c.strategies.length) bad('strategies: a name appears twice');
   for (const [n, spec] of Object.entries(c.strategyParams)) {
@@ -189,49 +235,74 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     if (!isObj(spec)) bad(`strategyParams.${n}: expected { "module"?, "params"? }`);
     if (spec.params !== undefined && !isObj(spec.params)) bad(`strategyParams.${n}.params: expected an object`);
     if (spec.module !== undefined) {
-      if (typeof spec.module !== 'string' || !existsSync(spec.module)) bad(`strategies: ${n}: module "${spec.module}" is not a readable file (paths are from the working directory)`);
-      if (!/^[a-z0-9][a-z0-9_-]*$/i.test(n) || n === 'oracle') bad(`strategies: "${n}": a module's name must be letters, digits, - and _ (and not "oracle")`);
-      if (strategyNames().includes(n)) bad(`strategies: "${n}" is a built-in strategy; run the module under another name`);
+      if (typeof spec.module !== 'string' || !existsSync(spec.module))
+        bad(`strategies: ${n}: module "${spec.module}" is not a readable file (paths are from the working directory)`);
+      if (!/^[a-z0-9][a-z0-9_-]*$/i.test(n) || n === 'oracle')
+        bad(`strategies: "${n}": a module's name must be letters, digits, - and _ (and not "oracle")`);
+      if (strategyNames().includes(n))
+        bad(`strategies: "${n}" is a built-in strategy; run the module under another name`);
     } else {
-      try { resolveParams(n, spec.params); } catch (e) { if (e instanceof StrategyError) bad(`strategies: ${e.message}`); throw e; }
+      try {
+        resolveParams(n, spec.params);
+      } catch (e) {
+        if (e instanceof StrategyError) bad(`strategies: ${e.message}`);
+        throw e;
+      }
     }
   }
-  for (const s of c.strategies) if (!strategyNames().includes(s) && !c.strategyParams[s]?.module) bad(`strategies: "${s}" is not one of ${strategyNames().join(', ')} (or give { "name": "${s}", "module": "path/to/strategy.ts" })`);
+  for (const s of c.strategies)
+    if (!strategyNames().includes(s) && !c.strategyParams[s]?.module)
+      bad(
+        `strategies: "${s}" is not one of ${strategyNames().join(', ')} (or give { "name": "${s}", "module": "path/to/strategy.ts" })`,
+      );
   if (typeof c.reference !== 'string') bad('reference: expected a strategy name');
   const kinds = KIND_NAMES.map((k) => k.toLowerCase());
-  if (!Array.isArray(c.target.kinds) || !c.target.kinds.length) bad('target.kinds: expected a non-empty list of page kinds');
-  for (const k of c.target.kinds) if (!kinds.includes(String(k).toLowerCase())) bad(`target.kinds: "${k}" is not one of ${kinds.join(', ')}`);
+  if (!Array.isArray(c.target.kinds) || !c.target.kinds.length)
+    bad('target.kinds: expected a non-empty list of page kinds');
+  for (const k of c.target.kinds)
+    if (!kinds.includes(String(k).toLowerCase())) bad(`target.kinds: "${k}" is not one of ${kinds.join(', ')}`);
   c.target = { kinds: c.target.kinds.map((k) => k.toLowerCase()) };
-  if (c.relevance !== null && !RELEVANCE_MODES.includes(c.relevance)) bad(`relevance: expected one of ${RELEVANCE_MODES.join(', ')} (or null)`);
+  if (c.relevance !== null && !RELEVANCE_MODES.includes(c.relevance))
+    bad(`relevance: expected one of ${RELEVANCE_MODES.join(', ')} (or null)`);
   if (c.budgetCounts !== 'requests' && c.budgetCounts !== 'pages') bad('budgetCounts: expected "requests" or "pages"');
   if (!Number.isInteger(c.budget) || c.budget < 10) bad('budget: expected a whole number >= 10');
-  if (!Number.isInteger(c.every) || c.every < 1 || c.every > c.budget) bad('every: expected a whole number from 1 to budget');
+  if (!Number.isInteger(c.every) || c.every < 1 || c.every > c.budget)
+    bad('every: expected a whole number from 1 to budget');
   if (!(c.earlyPhase > 0 && c.earlyPhase < 1)) bad('earlyPhase: expected a number between 0 and 1');
   if (typeof c.web !== 'string') bad('web: expected a path');
   if (!Array.isArray(c.sites)) bad('sites: expected a list of hosts');
   if (c.future.bins < 2 || c.future.bins > 10) bad('future.bins: expected 2 to 10');
   if (!(c.future.gamma > 0 && c.future.gamma < 1)) bad('future.gamma: expected a number between 0 and 1');
-  if (!Number.isInteger(c.future.horizon) || c.future.horizon < 0 || c.future.horizon > 10) bad('future.horizon: expected 0 to 10');
-  if (c.future.aggregate !== 'sum' && c.future.aggregate !== 'nearest') bad('future.aggregate: expected "sum" or "nearest"');
+  if (!Number.isInteger(c.future.horizon) || c.future.horizon < 0 || c.future.horizon > 10)
+    bad('future.horizon: expected 0 to 10');
+  if (c.future.aggregate !== 'sum' && c.future.aggregate !== 'nearest')
+    bad('future.aggregate: expected "sum" or "nearest"');
   if (c.archive !== null) {
     const a = c.archive;
     if (!isObj(a)) bad('archive: expected an object');
-    if (!Array.isArray(a.warc) || !a.warc.length || a.warc.some((f) => typeof f !== 'string' || !existsSync(f))) bad(`archive.warc: expected a list of existing WARC files, got ${JSON.stringify(a.warc)}`);
-    if (typeof a.labels !== 'string' || !existsSync(a.labels)) bad(`archive.labels: "${a.labels}" is not a readable CSV file`);
-    if (!Array.isArray(a.relevant) || !a.relevant.length) bad('archive.relevant: expected the list of labels that count as relevant');
+    if (!Array.isArray(a.warc) || !a.warc.length || a.warc.some((f) => typeof f !== 'string' || !existsSync(f)))
+      bad(`archive.warc: expected a list of existing WARC files, got ${JSON.stringify(a.warc)}`);
+    if (typeof a.labels !== 'string' || !existsSync(a.labels))
+      bad(`archive.labels: "${a.labels}" is not a readable CSV file`);
+    if (!Array.isArray(a.relevant) || !a.relevant.length)
+      bad('archive.relevant: expected the list of labels that count as relevant');
     a.sites ??= [];
     a.starts ??= {};
     a.groups ??= {};
-    for (const [g, hosts] of Object.entries(a.groups)) if (!Array.isArray(hosts) || !hosts.length) bad(`archive.groups.${g}: expected a list of hosts`);
+    for (const [g, hosts] of Object.entries(a.groups))
+      if (!Array.isArray(hosts) || !hosts.length) bad(`archive.groups.${g}: expected a list of hosts`);
     c.seeds = [0];
   }
   if (!isObj(c.sweep)) bad('sweep: expected an object of parameter -> list of values');
   for (const [k, vals] of Object.entries(c.sweep)) {
-    if (!Array.isArray(vals) || !vals.length || vals.some((x) => !['number', 'boolean', 'string'].includes(typeof x))) bad(`sweep.${k}: expected a non-empty list of numbers, booleans or strings`);
-    if (!k.startsWith('web.') && !hasPath(DEFAULT_EXPERIMENT, k)) bad(`sweep.${k}: not a field of the experiment config (web fields start with "web.")`);
+    if (!Array.isArray(vals) || !vals.length || vals.some((x) => !['number', 'boolean', 'string'].includes(typeof x)))
+      bad(`sweep.${k}: expected a non-empty list of numbers, booleans or strings`);
+    if (!k.startsWith('web.') && !hasPath(DEFAULT_EXPERIMENT, k))
+      bad(`sweep.${k}: not a field of the experiment config (web fields start with "web.")`);
     if (k.startsWith('web.') && c.archive) bad(`sweep.${k}: an archive has no web config to sweep`);
   }
-  if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords))) bad(`keywords: "${c.keywords}" is not a readable file`);
+  if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords)))
+    bad(`keywords: "${c.keywords}" is not a readable file`);
   return c;
 }
 
@@ -253,5 +324,7 @@ export function relevanceOf(c: ExperimentConfig): RelevanceMode {
 
 /** The target in words, for reports. */
 export function targetOf(c: ExperimentConfig): string {
-  return c.archive ? `pages labelled ${c.archive.relevant.join(' or ')}` : `pages of kind ${c.target.kinds.join(' or ')} (generator ground truth)`;
+  return c.archive
+    ? `pages labelled ${c.archive.relevant.join(' or ')}`
+    : `pages of kind ${c.target.kinds.join(' or ')} (generator ground truth)`;
 }

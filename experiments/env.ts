@@ -61,7 +61,10 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
   };
   return {
     port: server.port,
-    keyOf: (url) => { const id = truth.idOf(url); return id >= 0 ? String(id) : null; },
+    keyOf: (url) => {
+      const id = truth.idOf(url);
+      return id >= 0 ? String(id) : null;
+    },
     relevant: relevantOf,
     startUrl: (site) => `http://${site}/`,
     scopeOf: () => [],
@@ -124,12 +127,16 @@ export function archiveSites(cfg: ExperimentConfig): string[] {
  */
 export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
   const a = cfg.archive!;
-  const bad = (m: string): never => { throw new ExperimentConfigError(`${cfg.name}: ${m}`); };
+  const bad = (m: string): never => {
+    throw new ExperimentConfigError(`${cfg.name}: ${m}`);
+  };
   const archive = await WarcArchive.open(a.warc);
   const hosts = new Set(archive.hosts());
   const labels = readLabels(a.labels);
   const present = new Set(labels.values());
-  for (const l of a.relevant) if (!present.has(l)) bad(`archive.relevant: no page of ${a.labels} is labelled "${l}" (labels: ${[...present].sort().join(', ')})`);
+  for (const l of a.relevant)
+    if (!present.has(l))
+      bad(`archive.relevant: no page of ${a.labels} is labelled "${l}" (labels: ${[...present].sort().join(', ')})`);
   const sites = archiveSites(cfg);
   if (!sites.length) bad(`no host of ${a.labels} has a label in ${a.relevant.join(', ')}`);
   for (const site of sites) {
@@ -160,8 +167,12 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     const index = new Map(keys.map((k, i) => [k, i]));
     const nodeOf = (url: string, base: string): number => {
       let k: string | null = null;
-      try { k = archiveKey(new URL(url, base).href); } catch { /* not a URL */ }
-      return k === null ? -1 : index.get(k) ?? -1;
+      try {
+        k = archiveKey(new URL(url, base).href);
+      } catch {
+        /* not a URL */
+      }
+      return k === null ? -1 : (index.get(k) ?? -1);
     };
     const lists: number[][] = keys.map(() => []);
     for (const [i, url] of keys.entries()) {
@@ -171,7 +182,13 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
       if (r.status >= 300 && r.status < 400 && location) lists[i].push(nodeOf(location, url));
       if (r.status < 200 || r.status >= 300) continue;
       const ct = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-      const page = parseBody(r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes), ct, url, DEFAULT_SETTINGS, DEFAULT_SETTINGS.aroundWords);
+      const page = parseBody(
+        r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes),
+        ct,
+        url,
+        DEFAULT_SETTINGS,
+        DEFAULT_SETTINGS.aroundWords,
+      );
       list.push({ url, page, relevant: isRelevant(url) });
       for (const l of page.links) lists[i].push(nodeOf(l.url, url));
     }
@@ -179,11 +196,22 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     const start = nodeOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/');
     graphs.set(site, { graph: graphFromLists(lists, start, keys.map(isRelevant)), keys });
   }
-  const stamp = a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') + readFileSync(a.labels, 'utf8') + `|relevant:${a.relevant.join('+')}`;
+  const stamp =
+    a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') +
+    readFileSync(a.labels, 'utf8') +
+    `|relevant:${a.relevant.join('+')}`;
   return {
     port: server.port,
-    keyOf: (url) => { const k = archiveKey(url); return k && archive.lookup(k) ? k : null; },
-    relevant: (site) => new Set(hostsOf(site).flatMap((h) => archive.urls(h)).filter(isRelevant)),
+    keyOf: (url) => {
+      const k = archiveKey(url);
+      return k && archive.lookup(k) ? k : null;
+    },
+    relevant: (site) =>
+      new Set(
+        hostsOf(site)
+          .flatMap((h) => archive.urls(h))
+          .filter(isRelevant),
+      ),
     startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
     scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
     graphOf: (site) => graphs.get(site)!,

@@ -37,15 +37,42 @@ const CURVE = { width: 260, height: 150, padding: { left: 58, right: 12, top: 8,
 const LEGEND_ROW = 14;
 
 const ORDER = [
-  'oracle', 'bfs', 'random', 'opic', 'best-first', 'best-n-first', 'shark-search', 'classifier', 'infospiders', 'immediate', 'future', 'adaptive',
-  'isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive',
+  'oracle',
+  'bfs',
+  'random',
+  'opic',
+  'best-first',
+  'best-n-first',
+  'shark-search',
+  'classifier',
+  'infospiders',
+  'immediate',
+  'future',
+  'adaptive',
+  'isit',
+  'cartesian',
+  'probe-random',
+  'probe-generic',
+  'probe-adaptive',
 ];
 /** Colour and dash pattern of each house series (Okabe-Ito colours; a strategy looks the same in every figure). */
 const STYLE: Record<string, [string, number[]]> = {
-  oracle: ['#9E9E9E', []], bfs: ['#000000', [2, 2]], random: ['#E69F00', [6, 3]], opic: ['#E69F00', [8, 3, 2, 3]],
-  'best-first': ['#0072B2', []], 'best-n-first': ['#0072B2', [6, 3]], 'shark-search': ['#CC79A7', []], classifier: ['#CC79A7', [2, 2]],
-  infospiders: ['#882255', [4, 4]], immediate: ['#56B4E9', [8, 3, 2, 3]], future: ['#009E73', [4, 4]], adaptive: ['#D55E00', []],
-  isit: ['#D55E00', [10, 2]], cartesian: ['#000000', [2, 2]], 'probe-random': ['#E69F00', [6, 3]], 'probe-generic': ['#56B4E9', [8, 3, 2, 3]],
+  oracle: ['#9E9E9E', []],
+  bfs: ['#000000', [2, 2]],
+  random: ['#E69F00', [6, 3]],
+  opic: ['#E69F00', [8, 3, 2, 3]],
+  'best-first': ['#0072B2', []],
+  'best-n-first': ['#0072B2', [6, 3]],
+  'shark-search': ['#CC79A7', []],
+  classifier: ['#CC79A7', [2, 2]],
+  infospiders: ['#882255', [4, 4]],
+  immediate: ['#56B4E9', [8, 3, 2, 3]],
+  future: ['#009E73', [4, 4]],
+  adaptive: ['#D55E00', []],
+  isit: ['#D55E00', [10, 2]],
+  cartesian: ['#000000', [2, 2]],
+  'probe-random': ['#E69F00', [6, 3]],
+  'probe-generic': ['#56B4E9', [8, 3, 2, 3]],
   'probe-adaptive': ['#009E73', [4, 4]],
 };
 /** Colours and dashes of series without a house style, taken in turn. */
@@ -58,19 +85,41 @@ export function themeConfig(legendColumns = 3): Record<string, unknown> {
     font: 'DejaVu Sans',
     background: 'white',
     view: { stroke: '#888' },
-    axis: { labelFontSize: FONT_PX, titleFontSize: FONT_PX, titleFontWeight: 'normal', labelAngle: 0, grid: true, gridColor: '#e6e6e6' },
+    axis: {
+      labelFontSize: FONT_PX,
+      titleFontSize: FONT_PX,
+      titleFontWeight: 'normal',
+      labelAngle: 0,
+      grid: true,
+      gridColor: '#e6e6e6',
+    },
     axisX: { labelAngle: 0 },
     header: { labelFontSize: FONT_PX, titleFontSize: FONT_PX },
     legend: {
-      orient: 'bottom', direction: 'horizontal', columns: legendColumns, labelFontSize: FONT_PX, titleFontSize: FONT_PX, title: null,
-      symbolStrokeWidth: 2, symbolSize: 150, symbolType: 'stroke', symbolOpacity: 1, labelLimit: 0, columnPadding: 10, rowPadding: 2, offset: 14, symbolLimit: 0,
+      orient: 'bottom',
+      direction: 'horizontal',
+      columns: legendColumns,
+      labelFontSize: FONT_PX,
+      titleFontSize: FONT_PX,
+      title: null,
+      symbolStrokeWidth: 2,
+      symbolSize: 150,
+      symbolType: 'stroke',
+      symbolOpacity: 1,
+      labelLimit: 0,
+      columnPadding: 10,
+      rowPadding: 2,
+      offset: 14,
+      symbolLimit: 0,
     },
   };
 }
 
 /** Series in the house order (oracle first, then the paper's strategies), then alphabetically. */
 export function seriesOrder(names: Iterable<string>): string[] {
-  return [...new Set(names)].sort((a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b));
+  return [...new Set(names)].sort(
+    (a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b),
+  );
 }
 
 /** The house colour of each series (Okabe-Ito; series without one of their own take the spare ones in turn). */
@@ -79,7 +128,10 @@ export function seriesColours(series: readonly string[]): string[] {
   return series.map((s) => STYLE[s]?.[0] ?? EXTRA[extra++ % EXTRA.length]);
 }
 
-function seriesScales(series: readonly string[]): { colour: { domain: string[]; range: string[] }; dash: { domain: string[]; range: number[][] } } {
+function seriesScales(series: readonly string[]): {
+  colour: { domain: string[]; range: string[] };
+  dash: { domain: string[]; range: number[][] };
+} {
   const colours = seriesColours(series);
   const dashes = series.map((s, i) => STYLE[s]?.[1] ?? DASHES[i % DASHES.length]);
   return { colour: { domain: [...series], range: colours }, dash: { domain: [...series], range: dashes } };
@@ -110,7 +162,10 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
   const series = seriesOrder(rows.map((r) => String((r as Record<string, unknown>)[seriesField])));
   const { colour, dash } = seriesScales(series);
   const x = {
-    field: xField, type: 'quantitative' as const, title: opts.x ?? 'pages crawled', axis: { format: 'd', tickCount: 5 },
+    field: xField,
+    type: 'quantitative' as const,
+    title: opts.x ?? 'pages crawled',
+    axis: { format: 'd', tickCount: 5 },
     ...(opts.logX ? { scale: { type: 'log' as const } } : {}),
   };
   const yScale = opts.yDomain === null ? { zero: false } : { domain: opts.yDomain ?? [0, 1] };
@@ -119,7 +174,12 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
     {
       transform: [{ filter: `datum.${seriesField} !== 'oracle'` }],
       mark: { type: 'area', opacity: 0.15 },
-      encoding: { x, y: { field: `${metric}_lo`, type: 'quantitative', title: opts.y, scale: yScale }, y2: { field: `${metric}_hi` }, color },
+      encoding: {
+        x,
+        y: { field: `${metric}_lo`, type: 'quantitative', title: opts.y, scale: yScale },
+        y2: { field: `${metric}_hi` },
+        color,
+      },
     },
     {
       mark: { type: 'line', clip: true },
@@ -133,13 +193,20 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
     },
   ];
   // the zero line goes under the curves, so a strategy equal to the reference stays visible
-  if (opts.zero) layers.unshift({ mark: { type: 'rule', color: '#444', strokeWidth: 0.8 }, encoding: { y: { datum: 0, type: 'quantitative' } } });
+  if (opts.zero)
+    layers.unshift({
+      mark: { type: 'rule', color: '#444', strokeWidth: 0.8 },
+      encoding: { y: { datum: 0, type: 'quantitative' } },
+    });
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     width: CURVE.width,
     height: CURVE.height,
     autosize: { type: 'none', contains: 'content' },
-    padding: { ...CURVE.padding, bottom: CURVE.padding.bottom + LEGEND_ROW * Math.max(0, Math.ceil(series.length / (opts.legendColumns ?? 3)) - 2) },
+    padding: {
+      ...CURVE.padding,
+      bottom: CURVE.padding.bottom + LEGEND_ROW * Math.max(0, Math.ceil(series.length / (opts.legendColumns ?? 3)) - 2),
+    },
     data: { values: rows.map((r) => ({ ...r })) },
     layer: layers,
     config: themeConfig(opts.legendColumns ?? 3),
@@ -153,9 +220,19 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   return svg;
 }
 
-export interface Figure { svg: string; png: Buffer; pdf: Buffer; widthPx: number; heightPx: number; fontPt: number }
+export interface Figure {
+  svg: string;
+  png: Buffer;
+  pdf: Buffer;
+  widthPx: number;
+  heightPx: number;
+  fontPt: number;
+}
 
-const resvgOptions = { font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' }, background: 'white' };
+const resvgOptions = {
+  font: { fontFiles: [FONT_FILE], loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' },
+  background: 'white',
+};
 
 /**
  * Renders a spec to the three files of a figure, `columns` wide (1: 3.3 in, 2: 7 in). Throws if
@@ -168,30 +245,57 @@ export async function renderFigure(spec: TopLevelSpec, columns: 1 | 2 = 1): Prom
   const heightPx = Number(h);
   const widthIn = COLUMN_IN[columns];
   const fontPt = (FONT_PX * widthIn * PT) / widthPx;
-  if (!(fontPt >= MIN_PT)) throw new Error(`figure ${widthPx} px wide: text would print at ${fontPt.toFixed(1)} pt at ${widthIn} in (minimum ${MIN_PT} pt)`);
+  if (!(fontPt >= MIN_PT))
+    throw new Error(
+      `figure ${widthPx} px wide: text would print at ${fontPt.toFixed(1)} pt at ${widthIn} in (minimum ${MIN_PT} pt)`,
+    );
   // glyphs to paths: the SVG no longer depends on a font being installed
   const flat = new Resvg(raw, resvgOptions).toString();
   const heightIn = (widthIn * heightPx) / widthPx;
-  const svg = flat.replace(/<svg([^>]*?)\swidth="[\d.]+"\s+height="[\d.]+"/, `<svg$1 width="${widthIn}in" height="${heightIn.toFixed(4)}in"`);
-  const png = new Resvg(flat, { ...resvgOptions, fitTo: { mode: 'width', value: Math.round(widthIn * DPI) } }).render().asPng();
+  const svg = flat.replace(
+    /<svg([^>]*?)\swidth="[\d.]+"\s+height="[\d.]+"/,
+    `<svg$1 width="${widthIn}in" height="${heightIn.toFixed(4)}in"`,
+  );
+  const png = new Resvg(flat, { ...resvgOptions, fitTo: { mode: 'width', value: Math.round(widthIn * DPI) } })
+    .render()
+    .asPng();
   return { svg, png, pdf: await svgToPdf(flat, widthIn * PT, heightIn * PT), widthPx, heightPx, fontPt };
 }
 
 /** A one-page vector PDF of a (paths-only) SVG at the given size in points; no timestamp, so reruns match. */
 export function svgToPdf(svg: string, widthPt: number, heightPt: number): Promise<Buffer> {
-  const doc = new PDFDocument({ size: [widthPt, heightPt], margin: 0, info: { Producer: 'crawler-harness', Creator: 'crawler-harness', CreationDate: new Date(0) } });
+  const doc = new PDFDocument({
+    size: [widthPt, heightPt],
+    margin: 0,
+    info: { Producer: 'crawler-harness', Creator: 'crawler-harness', CreationDate: new Date(0) },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => { doc.on('end', () => resolve(Buffer.concat(chunks))); doc.on('error', reject); });
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
   // a dash pattern with a zero length means solid in SVG; PDF rejects it
-  const solid = svg.replace(/\sstroke-dasharray="([^"]*)"/g, (m, v: string) => (v.split(/[\s,]+/).some((x) => Number(x) <= 0) ? '' : m));
-  SVGtoPDF(doc, solid, 0, 0, { width: widthPt, height: heightPt, assumePt: false, preserveAspectRatio: 'xMinYMin meet' });
+  const solid = svg.replace(/\sstroke-dasharray="([^"]*)"/g, (m, v: string) =>
+    v.split(/[\s,]+/).some((x) => Number(x) <= 0) ? '' : m,
+  );
+  SVGtoPDF(doc, solid, 0, 0, {
+    width: widthPt,
+    height: heightPt,
+    assumePt: false,
+    preserveAspectRatio: 'xMinYMin meet',
+  });
   doc.end();
   return done;
 }
 
 /** Writes NAME.svg, NAME.png and NAME.pdf through `put` and returns the figure. */
-export async function writeFigure(put: (name: string, content: string | Buffer) => void, name: string, spec: TopLevelSpec, columns: 1 | 2 = 1): Promise<Figure> {
+export async function writeFigure(
+  put: (name: string, content: string | Buffer) => void,
+  name: string,
+  spec: TopLevelSpec,
+  columns: 1 | 2 = 1,
+): Promise<Figure> {
   const fig = await renderFigure(spec, columns);
   put(`${name}.svg`, fig.svg);
   put(`${name}.png`, fig.png);

@@ -28,16 +28,30 @@ export interface SiteGraph {
 }
 
 /** Builds a SiteGraph from adjacency lists (duplicate and self links dropped). */
-export function graphFromLists(lists: readonly (readonly number[])[], start: number, relevant: readonly boolean[]): SiteGraph {
+export function graphFromLists(
+  lists: readonly (readonly number[])[],
+  start: number,
+  relevant: readonly boolean[],
+): SiteGraph {
   const n = lists.length;
   const outStart = new Int32Array(n + 1);
   const targets: number[] = [];
   for (let u = 0; u < n; u++) {
     const seen = new Set<number>();
-    for (const v of lists[u]) if (v !== u && v >= 0 && v < n && !seen.has(v)) { seen.add(v); targets.push(v); }
+    for (const v of lists[u])
+      if (v !== u && v >= 0 && v < n && !seen.has(v)) {
+        seen.add(v);
+        targets.push(v);
+      }
     outStart[u + 1] = targets.length;
   }
-  return { n, start, relevant: Uint8Array.from(relevant, (r) => (r ? 1 : 0)), outStart, outTarget: Int32Array.from(targets) };
+  return {
+    n,
+    start,
+    relevant: Uint8Array.from(relevant, (r) => (r ? 1 : 0)),
+    outStart,
+    outTarget: Int32Array.from(targets),
+  };
 }
 
 /** Nodes reachable from the start page (the start included). */
@@ -53,7 +67,10 @@ export function reachable(g: SiteGraph): Uint8Array {
     const u = queue[head++];
     for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
       const v = g.outTarget[e];
-      if (!seen[v]) { seen[v] = 1; queue[tail++] = v; }
+      if (!seen[v]) {
+        seen[v] = 1;
+        queue[tail++] = v;
+      }
     }
   }
   return seen;
@@ -74,12 +91,14 @@ export function oracleOrder(g: SiteGraph, budget: number): number[] {
   const { n, outStart, outTarget, relevant } = g;
   // in-links of relevant documents, to keep gain() current as documents are fetched
   const inCount = new Int32Array(n + 1);
-  for (let u = 0; u < n; u++) for (let e = outStart[u]; e < outStart[u + 1]; e++) if (relevant[outTarget[e]]) inCount[outTarget[e] + 1]++;
+  for (let u = 0; u < n; u++)
+    for (let e = outStart[u]; e < outStart[u + 1]; e++) if (relevant[outTarget[e]]) inCount[outTarget[e] + 1]++;
   for (let i = 0; i < n; i++) inCount[i + 1] += inCount[i];
   const inStart = inCount.slice();
   const inSource = new Int32Array(inCount[n]);
   const fill = inCount.slice(0, n);
-  for (let u = 0; u < n; u++) for (let e = outStart[u]; e < outStart[u + 1]; e++) if (relevant[outTarget[e]]) inSource[fill[outTarget[e]]++] = u;
+  for (let u = 0; u < n; u++)
+    for (let e = outStart[u]; e < outStart[u + 1]; e++) if (relevant[outTarget[e]]) inSource[fill[outTarget[e]]++] = u;
   const gain = new Int32Array(n);
   for (let u = 0; u < n; u++) for (let e = outStart[u]; e < outStart[u + 1]; e++) gain[u] += relevant[outTarget[e]];
 
@@ -120,14 +139,21 @@ export function oracleOrder(g: SiteGraph, budget: number): number[] {
     dist.fill(-1);
     let head = 0;
     let tail = 0;
-    for (const v of [...frontier].sort((a, b) => a - b)) { dist[v] = 1; parent[v] = -1; queue[tail++] = v; }
+    for (const v of [...frontier].sort((a, b) => a - b)) {
+      dist[v] = 1;
+      parent[v] = -1;
+      queue[tail++] = v;
+    }
     let best = -1;
     let bestScore = 0;
     while (head < tail) {
       const u = queue[head++];
       if (gain[u] > 0) {
         const score = gain[u] / (dist[u] + gain[u]);
-        if (score > bestScore) { bestScore = score; best = u; }
+        if (score > bestScore) {
+          bestScore = score;
+          best = u;
+        }
       }
       for (let e = outStart[u]; e < outStart[u + 1]; e++) {
         const v = outTarget[e];

@@ -38,8 +38,21 @@ export interface PageInput {
 }
 
 /** Columns of the summary table (per strategy, means over its runs). */
-const SUMMARY_COLUMNS = ['recall', 'recall_reachable', 'recall_auc', 'precision', 'pages_per_relevant', 'requests', 'fetch_errors', 'links_scored', 'discarded'];
-const METRICS = ['recall', 'precision', 'harvest'].map((m) => ({ metric: m, title: m === 'precision' ? 'precision (cumulative)' : m === 'harvest' ? 'harvest (last window)' : 'recall' }));
+const SUMMARY_COLUMNS = [
+  'recall',
+  'recall_reachable',
+  'recall_auc',
+  'precision',
+  'pages_per_relevant',
+  'requests',
+  'fetch_errors',
+  'links_scored',
+  'discarded',
+];
+const METRICS = ['recall', 'precision', 'harvest'].map((m) => ({
+  metric: m,
+  title: m === 'precision' ? 'precision (cumulative)' : m === 'harvest' ? 'harvest (last window)' : 'recall',
+}));
 
 /** A package's folder (vega's exports hide package.json): up from its entry point to its package.json. */
 function packageDir(pkg: string): string {
@@ -54,13 +67,19 @@ function packageDir(pkg: string): string {
 
 function libraries(): string {
   const file = (pkg: string, path: string): string => readFileSync(join(packageDir(pkg), path), 'utf8');
-  return [file('vega', 'build/vega.min.js'), file('vega-lite', 'build/vega-lite.min.js'), file('vega-embed', 'build/vega-embed.min.js')]
-    .map((js) => `<script>${js.replace(/<\/script/gi, '<\\/script')}</script>`).join('\n');
+  return [
+    file('vega', 'build/vega.min.js'),
+    file('vega-lite', 'build/vega-lite.min.js'),
+    file('vega-embed', 'build/vega-embed.min.js'),
+  ]
+    .map((js) => `<script>${js.replace(/<\/script/gi, '<\\/script')}</script>`)
+    .join('\n');
 }
 
 /** JSON safe inside a <script> element. */
 const inlineJson = (v: unknown): string => JSON.stringify(v).replace(/</g, '\\u003c');
-const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function meanRow(rows: Row[], col: string): number | null {
   const xs = rows.map((r) => r[col]).filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
@@ -72,38 +91,70 @@ export function buildPage(p: PageInput): string {
   const colours = Object.fromEntries(series.map((s, i) => [s, seriesColours(series)[i]]));
   const keep = (r: Row): boolean => series.includes(String(r.strategy));
   const data = {
-    name: p.name, strategies: series, colours, metrics: METRICS, every: p.every, budget: p.budget,
-    aggregates: p.aggregates.filter(keep).map((r) => pick(r, ['strategy', 'pages', ...METRICS.flatMap((m) => [m.metric, `${m.metric}_lo`, `${m.metric}_hi`])])),
-    curves: p.curves.filter(keep).map((r) => ({ ...pick(r, ['strategy', 'pages', ...METRICS.map((m) => m.metric)]), run: `${r.site} seed ${r.seed}` })),
+    name: p.name,
+    strategies: series,
+    colours,
+    metrics: METRICS,
+    every: p.every,
+    budget: p.budget,
+    aggregates: p.aggregates
+      .filter(keep)
+      .map((r) =>
+        pick(r, ['strategy', 'pages', ...METRICS.flatMap((m) => [m.metric, `${m.metric}_lo`, `${m.metric}_hi`])]),
+      ),
+    curves: p.curves.filter(keep).map((r) => ({
+      ...pick(r, ['strategy', 'pages', ...METRICS.map((m) => m.metric)]),
+      run: `${r.site} seed ${r.seed}`,
+    })),
     replay: p.replay,
   };
-  const summary = series.filter((s) => p.summaries.some((r) => r.strategy === s)).map((s) => {
-    const rows = p.summaries.filter((r) => r.strategy === s);
-    return [s, rows.length, ...SUMMARY_COLUMNS.map((c) => meanRow(rows, c))];
-  });
+  const summary = series
+    .filter((s) => p.summaries.some((r) => r.strategy === s))
+    .map((s) => {
+      const rows = p.summaries.filter((r) => r.strategy === s);
+      return [s, rows.length, ...SUMMARY_COLUMNS.map((c) => meanRow(rows, c))];
+    });
   const chartOf = (claim: string): string => (/precision/i.test(claim) ? 'precision' : 'recall');
   const L: string[] = [];
   L.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">', `<title>${esc(p.name)}: results</title>`);
   L.push(`<style>${readFileSync(join(here, 'page.css'), 'utf8')}</style>`, '</head><body>');
   L.push(`<h1>${esc(p.name)}</h1>`, `<p class="lead">${esc(p.description)}</p>`);
-  L.push('<details open><summary>What this rests on</summary><ul>', ...p.setup.map((s) => `<li>${esc(s)}</li>`), '</ul></details>');
+  L.push(
+    '<details open><summary>What this rests on</summary><ul>',
+    ...p.setup.map((s) => `<li>${esc(s)}</li>`),
+    '</ul></details>',
+  );
   L.push('<section><h2>Curves</h2>', '<div class="controls"><span id="legend"></span>');
   L.push('<label><input type="radio" name="view" value="mean" checked> mean with 95% CI</label>');
   L.push('<label><input type="radio" name="view" value="runs"> every run (site x seed)</label></div>');
   for (const m of METRICS) L.push(`<div class="chart" id="chart-${m.metric}" data-metric="${m.metric}"></div>`);
   L.push('</section>');
-  L.push('<section><h2>Claims</h2><table id="claims"><thead><tr><th></th><th>claim</th><th>source</th><th>measured (paired difference, mean [95% CI])</th><th>verdict</th></tr></thead><tbody>');
+  L.push(
+    '<section><h2>Claims</h2><table id="claims"><thead><tr><th></th><th>claim</th><th>source</th><th>measured (paired difference, mean [95% CI])</th><th>verdict</th></tr></thead><tbody>',
+  );
   for (const c of p.claims) {
-    L.push(`<tr class="verdict-${esc(c.verdict)}"><td><a href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td class="verdict">${esc(c.verdict)}</td></tr>`);
+    L.push(
+      `<tr class="verdict-${esc(c.verdict)}"><td><a href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td class="verdict">${esc(c.verdict)}</td></tr>`,
+    );
   }
   L.push('</tbody></table></section>');
-  L.push('<section><h2>Summary</h2><p class="note">Means over each strategy\'s runs; click a column to sort.</p><table id="summary" class="sortable"><thead><tr>');
-  L.push(['strategy', 'runs', ...SUMMARY_COLUMNS].map((c) => `<th data-col="${c}">${c.replace(/_/g, ' ')}</th>`).join(''), '</tr></thead><tbody>');
+  L.push(
+    '<section><h2>Summary</h2><p class="note">Means over each strategy\'s runs; click a column to sort.</p><table id="summary" class="sortable"><thead><tr>',
+  );
+  L.push(
+    ['strategy', 'runs', ...SUMMARY_COLUMNS].map((c) => `<th data-col="${c}">${c.replace(/_/g, ' ')}</th>`).join(''),
+    '</tr></thead><tbody>',
+  );
   for (const r of summary) L.push(`<tr>${r.map((v) => `<td>${v === null ? '' : esc(String(v))}</td>`).join('')}</tr>`);
   L.push('</tbody></table></section>');
   if (p.replay) {
-    L.push(`<section><h2>Crawl replay</h2><p class="note">${esc(p.replay.site)}, seed ${p.replay.seed}: ${p.replay.n} pages laid out by their links (ForceAtlas2), coloured by community; rings are the relevant documents; each panel shows the pages a strategy fetched, in order, up to the slider.</p>`);
-    L.push('<div class="controls"><button id="play" type="button">play</button> <input id="slider" type="range" min="0" value="0"> <span id="slider-label"></span></div>', '<div id="replay"></div></section>');
+    L.push(
+      `<section><h2>Crawl replay</h2><p class="note">${esc(p.replay.site)}, seed ${p.replay.seed}: ${p.replay.n} pages laid out by their links (ForceAtlas2), coloured by community; rings are the relevant documents; each panel shows the pages a strategy fetched, in order, up to the slider.</p>`,
+    );
+    L.push(
+      '<div class="controls"><button id="play" type="button">play</button> <input id="slider" type="range" min="0" value="0"> <span id="slider-label"></span></div>',
+      '<div id="replay"></div></section>',
+    );
   }
   L.push(`<script type="application/json" id="data">${inlineJson(data)}</script>`, libraries());
   L.push(`<script>${readFileSync(join(here, 'page-client.js'), 'utf8')}</script>`, '</body></html>');

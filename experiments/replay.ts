@@ -51,20 +51,40 @@ const ITERATIONS = 100;
 export function replayRun(site: string, seed: number, graph: SiteGraph, groups: number[]): ReplayRun {
   const relevant: number[] = [];
   for (let i = 0; i < graph.n; i++) if (graph.relevant[i]) relevant.push(i);
-  return { site, seed, n: graph.n, start: graph.start, outStart: [...graph.outStart], outTarget: [...graph.outTarget], relevant, groups, orders: {} };
+  return {
+    site,
+    seed,
+    n: graph.n,
+    start: graph.start,
+    outStart: [...graph.outStart],
+    outTarget: [...graph.outTarget],
+    relevant,
+    groups,
+    orders: {},
+  };
 }
 
 /** Lays the run's pages out (undirected ForceAtlas2 with Barnes-Hut) and drops the links. */
 export function layoutReplay(r: ReplayRun): ReplayView {
   const g = new UndirectedGraph<{ x: number; y: number }>({ multi: false, allowSelfLoops: false });
   // start on a golden-angle spiral, so the layout depends on nothing but the graph
-  for (let i = 0; i < r.n; i++) g.addNode(i, { x: Math.sqrt(i + 1) * Math.cos(i * 2.399963), y: Math.sqrt(i + 1) * Math.sin(i * 2.399963) });
+  for (let i = 0; i < r.n; i++)
+    g.addNode(i, { x: Math.sqrt(i + 1) * Math.cos(i * 2.399963), y: Math.sqrt(i + 1) * Math.sin(i * 2.399963) });
   for (let i = 0; i < r.n; i++) {
     for (let e = r.outStart[i]; e < r.outStart[i + 1]; e++) if (r.outTarget[e] !== i) g.mergeEdge(i, r.outTarget[e]);
   }
-  if (r.n > 1) forceAtlas2.assign(g, { iterations: ITERATIONS, settings: { ...forceAtlas2.inferSettings(g), barnesHutOptimize: r.n > 1000 } });
+  if (r.n > 1)
+    forceAtlas2.assign(g, {
+      iterations: ITERATIONS,
+      settings: { ...forceAtlas2.inferSettings(g), barnesHutOptimize: r.n > 1000 },
+    });
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
-  g.forEachNode((_, a) => { x0 = Math.min(x0, a.x); y0 = Math.min(y0, a.y); x1 = Math.max(x1, a.x); y1 = Math.max(y1, a.y); });
+  g.forEachNode((_, a) => {
+    x0 = Math.min(x0, a.x);
+    y0 = Math.min(y0, a.y);
+    x1 = Math.max(x1, a.x);
+    y1 = Math.max(y1, a.y);
+  });
   const span = Math.max(x1 - x0, y1 - y0) || 1;
   const xy: number[] = new Array(2 * r.n);
   g.forEachNode((k, a) => {
@@ -72,5 +92,14 @@ export function layoutReplay(r: ReplayRun): ReplayView {
     xy[2 * i] = Math.min(999, Math.round(((a.x - x0) / span) * 999));
     xy[2 * i + 1] = Math.min(999, Math.round(((a.y - y0) / span) * 999));
   });
-  return { site: r.site, seed: r.seed, n: r.n, start: r.start, xy, relevant: r.relevant, groups: r.groups, orders: r.orders };
+  return {
+    site: r.site,
+    seed: r.seed,
+    n: r.n,
+    start: r.start,
+    xy,
+    relevant: r.relevant,
+    groups: r.groups,
+    orders: r.orders,
+  };
 }

@@ -9,7 +9,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { aggregate, checkClaims, curvesCiMethod, differences, pagesToRecall, totals, type Aggregate, type Claim } from './analysis.ts';
+import {
+  aggregate,
+  checkClaims,
+  curvesCiMethod,
+  differences,
+  pagesToRecall,
+  totals,
+  type Aggregate,
+  type Claim,
+} from './analysis.ts';
 import { relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
 import type { RelevanceMode } from '../crawler/focused/relevance.ts';
 
@@ -26,9 +35,24 @@ import type { ExperimentData } from './runner.ts';
 import { pairedCi, signVerdict, unitCi, unitOf } from './stats.ts';
 import { f3 } from '../lib/format.ts';
 
-export interface Written { dir: string; files: string[]; claims: Claim[]; aggregates: Aggregate[] }
+export interface Written {
+  dir: string;
+  files: string[];
+  claims: Claim[];
+  aggregates: Aggregate[];
+}
 
-export const CURVE_COLUMNS = ['experiment', 'strategy', 'site', 'seed', 'pages', 'recall', 'recall_reachable', 'precision', 'harvest'];
+export const CURVE_COLUMNS = [
+  'experiment',
+  'strategy',
+  'site',
+  'seed',
+  'pages',
+  'recall',
+  'recall_reachable',
+  'precision',
+  'harvest',
+];
 
 /** The strategy every other is compared with in the difference figure. */
 export function referenceOf(cfg: ExperimentConfig): string {
@@ -43,9 +67,19 @@ export interface WriteOptions {
 export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOptions = {}): Promise<Written> {
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
-  const put = (name: string, content: string | Buffer): void => { writeFileSync(join(dir, name), content); files.push(name); };
+  const put = (name: string, content: string | Buffer): void => {
+    writeFileSync(join(dir, name), content);
+    files.push(name);
+  };
   const csv = (name: string, rows: readonly object[], columns = Object.keys(rows[0] ?? {})): void =>
-    put(name, stringify(rows as Record<string, unknown>[], { header: true, columns, cast: { object: (v) => (v === null ? '' : JSON.stringify(v)) } }));
+    put(
+      name,
+      stringify(rows as Record<string, unknown>[], {
+        header: true,
+        columns,
+        cast: { object: (v) => (v === null ? '' : JSON.stringify(v)) },
+      }),
+    );
   const cfg = d.config;
   csv('curves.csv', d.curves, CURVE_COLUMNS);
   csv('summary.csv', d.summaries);
@@ -56,7 +90,10 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   csv('differences.csv', diffs);
   const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
   const { quick: _quick, ...rest } = cfg;
-  put('config.json', `${JSON.stringify({ _rerun: `${rerun} (or: npm run experiment -- ${join(dir, 'config.json')})`, ...rest, sites: cfg.archive ? cfg.sites : d.sites, quick: {} }, null, 2)}\n`);
+  put(
+    'config.json',
+    `${JSON.stringify({ _rerun: `${rerun} (or: npm run experiment -- ${join(dir, 'config.json')})`, ...rest, sites: cfg.archive ? cfg.sites : d.sites, quick: {} }, null, 2)}\n`,
+  );
   const figs: Record<string, number> = {};
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {
     figs[name] = (await writeFigure(put, name, curveSpec(aggs, metric, { y }))).fontPt;
@@ -77,19 +114,37 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
 }
 
 /** What the results page shows, from the experiment's rows (also rebuilt from the CSVs: npm run report). */
-export function pageInput(cfg: ExperimentConfig, sites: readonly string[], aggregates: readonly object[], curves: readonly object[], summaries: readonly object[], claims: Claim[], replay: ReplayView | null): PageInput {
-  const web = cfg.archive ? `archive ${cfg.archive.warc.join(', ')} (labels ${cfg.archive.labels})` : `${cfg.web}, seeds ${cfg.seeds.join(', ')}`;
+export function pageInput(
+  cfg: ExperimentConfig,
+  sites: readonly string[],
+  aggregates: readonly object[],
+  curves: readonly object[],
+  summaries: readonly object[],
+  claims: Claim[],
+  replay: ReplayView | null,
+): PageInput {
+  const web = cfg.archive
+    ? `archive ${cfg.archive.warc.join(', ')} (labels ${cfg.archive.labels})`
+    : `${cfg.web}, seeds ${cfg.seeds.join(', ')}`;
   const setup = [
     `Web: ${web}; sites crawled: ${sites.join(', ')}. Its structure: the "web's structure" table of report.md.`,
     `Target: ${targetOf(cfg)}; the crawler's relevance judgement: ${relevanceOf(cfg)}.`,
     `Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests'} per run, measured every ${cfg.every}; deterministic crawls; the oracle is ground truth's greedy order (evaluator only).`,
   ];
   return {
-    name: cfg.name, description: cfg.description, setup, strategies: cfg.strategies, every: cfg.every, budget: cfg.budget,
-    aggregates: aggregates as PageInput['aggregates'], curves: curves as PageInput['curves'], summaries: summaries as PageInput['summaries'], claims, replay,
+    name: cfg.name,
+    description: cfg.description,
+    setup,
+    strategies: cfg.strategies,
+    every: cfg.every,
+    budget: cfg.budget,
+    aggregates: aggregates as PageInput['aggregates'],
+    curves: curves as PageInput['curves'],
+    summaries: summaries as PageInput['summaries'],
+    claims,
+    replay,
   };
 }
-
 
 /**
  * Strategies ranked by mean recall AUC, each with its CI and its paired difference to the next
@@ -97,21 +152,40 @@ export function pageInput(cfg: ExperimentConfig, sites: readonly string[], aggre
  */
 function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnType<typeof unitOf>): string[] {
   const runs = (s: string): SummaryRow[] => d.summaries.filter((x) => x.strategy === s);
-  const ranked = strategies.map((s) => ({ s, ci: unitCi(runs(s), (r) => r.recall_auc, unit) })).sort((a, b) => b.ci.mean - a.ci.mean || (a.s < b.s ? -1 : 1));
-  const L = ['## Ranking by recall AUC', '', '| rank | strategy | recall AUC (mean ± 95% CI) | minus the next one down (paired, mean [95% CI]) | |', '|---|---|---|---|---|'];
+  const ranked = strategies
+    .map((s) => ({ s, ci: unitCi(runs(s), (r) => r.recall_auc, unit) }))
+    .sort((a, b) => b.ci.mean - a.ci.mean || (a.s < b.s ? -1 : 1));
+  const L = [
+    '## Ranking by recall AUC',
+    '',
+    '| rank | strategy | recall AUC (mean ± 95% CI) | minus the next one down (paired, mean [95% CI]) | |',
+    '|---|---|---|---|---|',
+  ];
   ranked.forEach((r, i) => {
     const next = ranked[i + 1];
     const diff = next ? pairedCi(runs(r.s), runs(next.s), (x) => x.recall_auc, unit) : null;
     const tie = diff !== null && signVerdict(diff) === 'TIE';
-    L.push(`| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ${diff ? (tie ? 'tie with the next' : 'ahead') : ''} |`);
+    L.push(
+      `| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ${diff ? (tie ? 'tie with the next' : 'ahead') : ''} |`,
+    );
   });
-  L.push('', 'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds). The oracle bounds every row (its recall AUC is in the results table).');
+  L.push(
+    '',
+    'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds). The oracle bounds every row (its recall AUC is in the results table).',
+  );
   return L;
 }
 /** A count or mean count: whole numbers without decimals, others with one (never locale-formatted). */
 const fc = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
-function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[], reference: string, rerun: string, dir: string): string {
+function report(
+  d: ExperimentData,
+  aggs: Aggregate[],
+  claims: Claim[],
+  reference: string,
+  rerun: string,
+  dir: string,
+): string {
   const cfg = d.config;
   const strategies = cfg.strategies.filter((s) => d.summaries.some((x) => x.strategy === s));
   const rows = [ORACLE, ...strategies];
@@ -127,83 +201,200 @@ function report(d: ExperimentData, aggs: Aggregate[], claims: Claim[], reference
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
   L.push('## Setup', '');
   if (cfg.archive) {
-    L.push(`- Web: real pages replayed from the archive ${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth: the labels in \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}. One web: the runs differ only by site.`);
+    L.push(
+      `- Web: real pages replayed from the archive ${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth: the labels in \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}. One web: the runs differ only by site.`,
+    );
   } else {
-    L.push(`- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`);
+    L.push(
+      `- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`,
+    );
   }
   const mode = relevanceOf(cfg);
-  L.push(`- Target: ${targetOf(cfg)}; topic keywords (immediate value's topic): \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`. The crawler's relevance judgement (its reward, top-K and logged relevance): **${mode}** (${MODE_TEXT[mode]}).`);
-  L.push(`- Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages per run (other responses are fetched but not counted; precision = relevant / 2xx pages)' : 'requests per run, every response counted (3xx, 4xx and errors included; precision = relevant / requests), as in the paper'}.`);
-  L.push(`- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`);
-  L.push(`- Future value and adaptive: leave-one-site-out (each site crawled with a classifier trained on the other sites of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`);
-  L.push(`- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered relevant document is fetched at once; otherwise the path of unfetched pages that yields the most relevant documents per page spent. It fetches only pages linked from pages it fetched, from the same start page, and keeps spending the budget after the last reachable document. It is a strong reference, not a proven optimum.`);
-  L.push(`- Metrics every ${cfg.every} pages: recall = relevant fetched / all relevant documents of the site; reachable recall = / those reachable from the start page inside the scope (ground-truth link graph); precision = relevant fetched / pages fetched so far; harvest rate = relevant share of the last ${cfg.every} pages; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`);
-  L.push(`- Statistics: ${method}. Claims are decided on paired differences (same seed and site), averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle itself cannot meet the claim at this budget.`);
-  L.push(`- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`, '');
+  L.push(
+    `- Target: ${targetOf(cfg)}; topic keywords (immediate value's topic): \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`. The crawler's relevance judgement (its reward, top-K and logged relevance): **${mode}** (${MODE_TEXT[mode]}).`,
+  );
+  L.push(
+    `- Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages per run (other responses are fetched but not counted; precision = relevant / 2xx pages)' : 'requests per run, every response counted (3xx, 4xx and errors included; precision = relevant / requests), as in the paper'}.`,
+  );
+  L.push(
+    `- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`,
+  );
+  L.push(
+    `- Future value and adaptive: leave-one-site-out (each site crawled with a classifier trained on the other sites of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`,
+  );
+  L.push(
+    `- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered relevant document is fetched at once; otherwise the path of unfetched pages that yields the most relevant documents per page spent. It fetches only pages linked from pages it fetched, from the same start page, and keeps spending the budget after the last reachable document. It is a strong reference, not a proven optimum.`,
+  );
+  L.push(
+    `- Metrics every ${cfg.every} pages: recall = relevant fetched / all relevant documents of the site; reachable recall = / those reachable from the start page inside the scope (ground-truth link graph); precision = relevant fetched / pages fetched so far; harvest rate = relevant share of the last ${cfg.every} pages; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`,
+  );
+  L.push(
+    `- Statistics: ${method}. Claims are decided on paired differences (same seed and site), averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle itself cannot meet the claim at this budget.`,
+  );
+  L.push(
+    `- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`,
+    '',
+  );
   if (d.structure.length) {
-    L.push('## The web\'s structure', '', 'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): off-topic pages between research communities (ordered pairs of groups of a department; "0" means a crawler can step from one community into another), where relevant documents are linked from, how alike the departments\' conventions are, and the transfer leak (the best URL rule learnt on the other departments, scored on each one).', '');
-    L.push('| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall |', '|---|---|---|---|---|---|---|---|');
+    L.push(
+      "## The web's structure",
+      '',
+      'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): off-topic pages between research communities (ordered pairs of groups of a department; "0" means a crawler can step from one community into another), where relevant documents are linked from, how alike the departments\' conventions are, and the transfer leak (the best URL rule learnt on the other departments, scored on each one).',
+      '',
+    );
+    L.push(
+      '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall |',
+      '|---|---|---|---|---|---|---|---|',
+    );
     for (const { seed, stats: st } of d.structure) {
       const h = st.gapHistogram;
       const total = Object.values(h).reduce((a, b) => a + b, 0) || 1;
-      const share = (k: (x: string) => boolean): string => f3(Object.entries(h).filter(([x]) => k(x)).reduce((a, [, v]) => a + v, 0) / total);
-      const mean = (k: 'directLinkShare' | 'relevantLinksFromOutside'): string => f3(st.sites.reduce((a, x) => a + x[k], 0) / Math.max(1, st.sites.length));
-      L.push(`| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} |`);
+      const share = (k: (x: string) => boolean): string =>
+        f3(
+          Object.entries(h)
+            .filter(([x]) => k(x))
+            .reduce((a, [, v]) => a + v, 0) / total,
+        );
+      const mean = (k: 'directLinkShare' | 'relevantLinksFromOutside'): string =>
+        f3(st.sites.reduce((a, x) => a + x[k], 0) / Math.max(1, st.sites.length));
+      L.push(
+        `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} |`,
+      );
     }
     L.push('');
   }
   L.push('## Figures', '');
-  const caption = (what: string): string => `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
+  const caption = (what: string): string =>
+    `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
   L.push('![recall](fig-recall.png)', '', caption('Recall against pages crawled'), '');
-  L.push('![precision](fig-precision.png)', '', caption('Precision (cumulative harvest rate) against pages crawled'), '');
-  L.push('![harvest](fig-harvest.png)', '', caption(`Harvest rate of the last ${cfg.every} pages against pages crawled`), '');
-  if (strategies.length > 1) L.push('![difference](fig-difference.png)', '', `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${method}. A band that contains 0 is a tie at that point.*`, '');
+  L.push(
+    '![precision](fig-precision.png)',
+    '',
+    caption('Precision (cumulative harvest rate) against pages crawled'),
+    '',
+  );
+  L.push(
+    '![harvest](fig-harvest.png)',
+    '',
+    caption(`Harvest rate of the last ${cfg.every} pages against pages crawled`),
+    '',
+  );
+  if (strategies.length > 1)
+    L.push(
+      '![difference](fig-difference.png)',
+      '',
+      `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${method}. A band that contains 0 is a tie at that point.*`,
+      '',
+    );
   L.push('Each figure also as .svg and .pdf (vector, text as paths, 3.3 in wide).', '');
   L.push(`## Results at ${cfg.budget} pages`, '');
-  L.push('| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |', '|---|---|---|---|---|---|---|---|---|');
+  L.push(
+    '| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   for (const s of rows) {
     const xs = d.summaries.filter((x) => x.strategy === s);
     if (!xs.length) continue;
-    const avg = (k: keyof SummaryRow): string => fc(Math.round((xs.reduce((a, r) => a + (r[k] as number), 0) / xs.length) * 10) / 10);
+    const avg = (k: keyof SummaryRow): string =>
+      fc(Math.round((xs.reduce((a, r) => a + (r[k] as number), 0) / xs.length) * 10) / 10);
     const t = totals(xs);
-    const outcomes = s === ORACLE ? 'n/a' : (['status_2xx', 'status_3xx', 'status_4xx', 'status_5xx', 'fetch_errors'] as const).map(avg).join(' / ');
-    L.push(`| ${s === ORACLE ? '*oracle*' : s} | ${pm(xs, 'recall')} | ${pm(xs, 'recall_reachable')} | ${pm(xs, 'recall_auc')} | ${pm(xs, 'precision')} | ${t.pagesPerRelevant === null ? 'n/a' : t.pagesPerRelevant.toFixed(2)} | ${outcomes} | ${s === ORACLE ? 'n/a' : avg('links_scored')} | ${s === ORACLE ? 'n/a' : avg('discarded')} |`);
+    const outcomes =
+      s === ORACLE
+        ? 'n/a'
+        : (['status_2xx', 'status_3xx', 'status_4xx', 'status_5xx', 'fetch_errors'] as const).map(avg).join(' / ');
+    L.push(
+      `| ${s === ORACLE ? '*oracle*' : s} | ${pm(xs, 'recall')} | ${pm(xs, 'recall_reachable')} | ${pm(xs, 'recall_auc')} | ${pm(xs, 'precision')} | ${t.pagesPerRelevant === null ? 'n/a' : t.pagesPerRelevant.toFixed(2)} | ${outcomes} | ${s === ORACLE ? 'n/a' : avg('links_scored')} | ${s === ORACLE ? 'n/a' : avg('discarded')} |`,
+    );
   }
   const sums = d.summaries.filter((x) => x.strategy === ORACLE);
   const unreachable = sums.filter((x) => x.relevant_reachable < x.relevant_total);
-  L.push('', `Relevant documents per site: ${fc(Math.min(...sums.map((x) => x.relevant_total)))} to ${fc(Math.max(...sums.map((x) => x.relevant_total)))}; ` +
-    (unreachable.length ? `${unreachable.length} of ${sums.length} runs' sites have documents not reachable from the start page (${unreachable.map((x) => `${x.site} seed ${x.seed}: ${x.relevant_reachable} of ${x.relevant_total}`).slice(0, 6).join('; ')}).` : 'all reachable from the start page inside the scope.') +
-    ' Pages per relevant is total pages over total relevant found (a ratio of totals).');
+  L.push(
+    '',
+    `Relevant documents per site: ${fc(Math.min(...sums.map((x) => x.relevant_total)))} to ${fc(Math.max(...sums.map((x) => x.relevant_total)))}; ` +
+      (unreachable.length
+        ? `${unreachable.length} of ${sums.length} runs' sites have documents not reachable from the start page (${unreachable
+            .map((x) => `${x.site} seed ${x.seed}: ${x.relevant_reachable} of ${x.relevant_total}`)
+            .slice(0, 6)
+            .join('; ')}).`
+        : 'all reachable from the start page inside the scope.') +
+      ' Pages per relevant is total pages over total relevant found (a ratio of totals).',
+  );
   const ad = d.summaries.filter((x) => x.strategy === 'adaptive' && x.r1 !== null);
-  const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string => fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
+  const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
+    fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
   if (ad.length) {
-    L.push('', `Adaptive thresholds, chosen on the training departments of each run: r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; ${meanOf(ad, 'retrainings')} retrainings per run. ` +
-      `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.`);
+    L.push(
+      '',
+      `Adaptive thresholds, chosen on the training departments of each run: r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; ${meanOf(ad, 'retrainings')} retrainings per run. ` +
+        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.`,
+    );
   }
   const stranded = d.summaries.filter((x) => x.strategy !== ORACLE && x.pages < cfg.budget);
-  if (stranded.length) L.push('', `Runs that ended before the budget (out of links): ${stranded.map((x) => `${x.strategy} ${x.site} seed ${x.seed} at ${x.pages}`).slice(0, 8).join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`);
+  if (stranded.length)
+    L.push(
+      '',
+      `Runs that ended before the budget (out of links): ${stranded
+        .map((x) => `${x.strategy} ${x.site} seed ${x.seed} at ${x.pages}`)
+        .slice(0, 8)
+        .join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`,
+    );
   if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
-  L.push('', '## Claims', '', '| | claim | source | measured (paired difference, mean [95% CI]) | verdict |', '|---|---|---|---|---|');
+  L.push(
+    '',
+    '## Claims',
+    '',
+    '| | claim | source | measured (paired difference, mean [95% CI]) | verdict |',
+    '|---|---|---|---|---|',
+  );
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
   L.push('', '## Published anchors', '');
   const levels = [0.25, 0.5, 0.75];
   if (strategies.includes('bfs') && strategies.includes('future')) {
-    L.push('| comparison | published | ours (pages BFS needs / pages future value needs, mean curves) |', '|---|---|---|');
+    L.push(
+      '| comparison | published | ours (pages BFS needs / pages future value needs, mean curves) |',
+      '|---|---|---|',
+    );
     const parts = levels.map((lv) => {
       const b = pagesToRecall(aggs, 'bfs', lv);
       const o = pagesToRecall(aggs, 'future', lv);
       return `${Math.round(lv * 100)}% recall: ${b === null || o === null ? (o !== null ? `> ${(cfg.budget / o).toFixed(1)}x (BFS never gets there)` : 'not reached') : `${(b / o).toFixed(1)}x`}`;
     });
-    L.push(`| future value (the RL spider) vs breadth-first | Rennie & McCallum (ICML 1999): RL spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`);
-    L.push('', 'The anchor applies to future value only: immediate value and the adaptive crawler are not the RL spider.');
+    L.push(
+      `| future value (the RL spider) vs breadth-first | Rennie & McCallum (ICML 1999): RL spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`,
+    );
+    L.push(
+      '',
+      'The anchor applies to future value only: immediate value and the adaptive crawler are not the RL spider.',
+    );
   } else L.push('No anchor applies: the Rennie & McCallum comparison needs future value and breadth-first in one run.');
   const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
-  L.push(`Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'INFEASIBLE'].map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`).join(', ')}.`);
-  if (count('INFEASIBLE').length) L.push('', 'INFEASIBLE: the ground-truth oracle itself does not meet the claim at this budget, so no crawler could; the claim cannot be tested on this web at this budget.');
-  if (count('TIE').length) L.push('', 'TIE: the 95% CI of the paired difference contains 0; this many runs cannot tell the strategies apart at that point.');
-  if (cfg.archive) L.push('', 'The archive is real pages as they were saved; nothing in it was generated or tuned for any strategy.');
-  else L.push('', 'The web\'s parameters come from published statistics and were not tuned for any strategy; the README ("Reproduction: what agrees and what does not") discusses why these results differ from the paper\'s.');
-  L.push('', `Wall time: ${(d.wallMs / 1000).toFixed(1)} s; mean per run: ${Object.entries(d.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(2)} s`).join(', ')}.`, '');
+  L.push(
+    `Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'INFEASIBLE'].map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`).join(', ')}.`,
+  );
+  if (count('INFEASIBLE').length)
+    L.push(
+      '',
+      'INFEASIBLE: the ground-truth oracle itself does not meet the claim at this budget, so no crawler could; the claim cannot be tested on this web at this budget.',
+    );
+  if (count('TIE').length)
+    L.push(
+      '',
+      'TIE: the 95% CI of the paired difference contains 0; this many runs cannot tell the strategies apart at that point.',
+    );
+  if (cfg.archive)
+    L.push('', 'The archive is real pages as they were saved; nothing in it was generated or tuned for any strategy.');
+  else
+    L.push(
+      '',
+      'The web\'s parameters come from published statistics and were not tuned for any strategy; the README ("Reproduction: what agrees and what does not") discusses why these results differ from the paper\'s.',
+    );
+  L.push(
+    '',
+    `Wall time: ${(d.wallMs / 1000).toFixed(1)} s; mean per run: ${Object.entries(d.timings)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(2)} s`)
+      .join(', ')}.`,
+    '',
+  );
   return L.join('\n');
 }

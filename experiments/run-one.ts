@@ -22,30 +22,64 @@ import { replayRun, type ReplayRun } from './replay.ts';
  * last `every` pages (0 where the crawl had stopped).
  */
 export interface CurveRow {
-  experiment: string; strategy: string; site: string; seed: number; pages: number;
-  recall: number; recall_reachable: number; precision: number; harvest: number;
+  experiment: string;
+  strategy: string;
+  site: string;
+  seed: number;
+  pages: number;
+  recall: number;
+  recall_reachable: number;
+  precision: number;
+  harvest: number;
 }
 export interface SummaryRow {
-  experiment: string; strategy: string; site: string; seed: number; pages: number; relevant_found: number; relevant_total: number;
-  relevant_reachable: number; recall: number; recall_reachable: number; recall_auc: number; precision: number;
-  pages_per_relevant: number; status_2xx: number; status_3xx: number; status_4xx: number; status_5xx: number; fetch_errors: number;
-  requests: number; audit_disallowed: number; audit_max_concurrent: number;
-  links_scored: number; discarded: number; retrainings: number;
+  experiment: string;
+  strategy: string;
+  site: string;
+  seed: number;
+  pages: number;
+  relevant_found: number;
+  relevant_total: number;
+  relevant_reachable: number;
+  recall: number;
+  recall_reachable: number;
+  recall_auc: number;
+  precision: number;
+  pages_per_relevant: number;
+  status_2xx: number;
+  status_3xx: number;
+  status_4xx: number;
+  status_5xx: number;
+  fetch_errors: number;
+  requests: number;
+  audit_disallowed: number;
+  audit_max_concurrent: number;
+  links_scored: number;
+  discarded: number;
+  retrainings: number;
   /** Adaptive's modes: pages whose links it exploited (>= r1), tunnelled (>= r2) or discarded; links rescued when the frontier ran dry. */
-  exploit_pages: number; tunnel_pages: number; discard_pages: number; rescued_links: number;
+  exploit_pages: number;
+  tunnel_pages: number;
+  discard_pages: number;
+  rescued_links: number;
   /** URLs still queued when the run ended (a run that ends before its budget with 0 here ran out of links). */
   frontier_left: number;
-  r1: number | null; r2: number | null;
+  r1: number | null;
+  r2: number | null;
 }
 /** Name under which the ground-truth oracle's curves are written (never a crawl strategy). */
 export const ORACLE = 'oracle';
 
 /** Loads the experiment's strategy modules (in this process: each worker loads its own). */
 export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
-  for (const [name, spec] of Object.entries(cfg.strategyParams)) if (spec.module) await loadStrategyModule(name, spec.module);
+  for (const [name, spec] of Object.entries(cfg.strategyParams))
+    if (spec.module) await loadStrategyModule(name, spec.module);
 }
 export interface JobResult {
-  curves: CurveRow[]; summaries: SummaryRow[]; timings: { strategy: string; ms: number }[]; modelCached: boolean | null;
+  curves: CurveRow[];
+  summaries: SummaryRow[];
+  timings: { strategy: string; ms: number }[];
+  modelCached: boolean | null;
   /** The web's structural diagnostics (synthetic webs), for the report. */
   structure: StructureStats | null;
   /** The fetch order of every strategy on the site's pages, when the job was asked to record it. */
@@ -71,16 +105,38 @@ export async function closeSeedState(): Promise<void> {
   current = null;
 }
 
-export async function runJob(cfg: ExperimentConfig, seed: number, site: string, cacheDir: string | null, record = false): Promise<JobResult> {
+export async function runJob(
+  cfg: ExperimentConfig,
+  seed: number,
+  site: string,
+  cacheDir: string | null,
+  record = false,
+): Promise<JobResult> {
   const env = await envFor(cfg, seed);
   keywords ??= cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
   const relevant = env.relevant(site);
   let models: TrainedModels | null = null;
   const mode = relevanceOf(cfg);
-  const getModels = (): TrainedModels => (models ??= env.training.models(site, keywords!, cacheDir, env.cacheKey, cfg.adaptive.offlineSample, needsPageClassifier(cfg)));
+  const getModels = (): TrainedModels =>
+    (models ??= env.training.models(
+      site,
+      keywords!,
+      cacheDir,
+      env.cacheKey,
+      cfg.adaptive.offlineSample,
+      needsPageClassifier(cfg),
+    ));
   let judge: RelevanceJudge | null = null;
-  const getJudge = (): RelevanceJudge => (judge ??= new RelevanceJudge(mode, mode === 'learned' ? getModels().pages : null));
-  const result: JobResult = { curves: [], summaries: [], timings: [], modelCached: null, structure: env.structure(), replay: null };
+  const getJudge = (): RelevanceJudge =>
+    (judge ??= new RelevanceJudge(mode, mode === 'learned' ? getModels().pages : null));
+  const result: JobResult = {
+    curves: [],
+    summaries: [],
+    timings: [],
+    modelCached: null,
+    structure: env.structure(),
+    replay: null,
+  };
   const { graph, keys } = env.graphOf(site);
   const nodeOf = new Map(keys.map((k, i) => [k, i] as const));
   const replay = record ? replayRun(site, seed, graph, env.groupsOf(site)) : null;
@@ -91,7 +147,13 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   await loadPlugins(cfg);
   for (const name of cfg.strategies) {
     const strategy = makeStrategy(name, {
-      seed, keywords, models: getModels, judge: getJudge, immediate: cfg.immediate, adaptive: cfg.adaptive, future: cfg.future,
+      seed,
+      keywords,
+      models: getModels,
+      judge: getJudge,
+      immediate: cfg.immediate,
+      adaptive: cfg.adaptive,
+      future: cfg.future,
       params: cfg.strategyParams[name]?.params,
     });
     env.reset();
@@ -100,10 +162,17 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     const order: number[] | null = replay ? (replay.orders[name] = []) : null;
     const engine = CrawlEngine.create({
       settings: {
-        seeds: [env.startUrl(site)], scope: env.scopeOf(site), resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`],
-        maxPages: byPages ? cfg.budget * 20 : cfg.budget, deterministic: true,
-        concurrency: cfg.crawl.concurrency, perHostConcurrency: cfg.crawl.perHostConcurrency, delayMs: cfg.crawl.delayMs,
-        autoThrottle: false, retryBaseMs: 5, seed,
+        seeds: [env.startUrl(site)],
+        scope: env.scopeOf(site),
+        resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`],
+        maxPages: byPages ? cfg.budget * 20 : cfg.budget,
+        deterministic: true,
+        concurrency: cfg.crawl.concurrency,
+        perHostConcurrency: cfg.crawl.perHostConcurrency,
+        delayMs: cfg.crawl.delayMs,
+        autoThrottle: false,
+        retryBaseMs: 5,
+        seed,
       },
       strategy,
       onLog: (e) => {
@@ -127,15 +196,30 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
     result.curves.push(...rows);
     const hosts = env.scopeOf(site).length ? env.scopeOf(site) : [new URL(env.startUrl(site)).host];
     const audits = hosts.map((h) => env.audit()[h]).filter((x) => x !== undefined);
-    const audit = audits.length ? { requests: audits.reduce((n, x) => n + x.requests, 0), disallowed: audits.reduce((n, x) => n + x.disallowed, 0), maxConcurrent: Math.max(...audits.map((x) => x.maxConcurrent)) } : undefined;
+    const audit = audits.length
+      ? {
+          requests: audits.reduce((n, x) => n + x.requests, 0),
+          disallowed: audits.reduce((n, x) => n + x.disallowed, 0),
+          maxConcurrent: Math.max(...audits.map((x) => x.maxConcurrent)),
+        }
+      : undefined;
     const ss = s.strategy;
     result.summaries.push({
-      ...run.summary(byPages ? run.count : s.pages, rows), ...outcomes, requests: audit?.requests ?? 0,
-      audit_disallowed: audit?.disallowed ?? 0, audit_max_concurrent: audit?.maxConcurrent ?? 0,
-      links_scored: ss.linksScored ?? 0, discarded: s.discarded, retrainings: ss.retrainings ?? 0,
-      exploit_pages: ss.exploitPages ?? 0, tunnel_pages: ss.tunnelPages ?? 0, discard_pages: ss.discardPages ?? 0, rescued_links: ss.rescuedLinks ?? 0,
+      ...run.summary(byPages ? run.count : s.pages, rows),
+      ...outcomes,
+      requests: audit?.requests ?? 0,
+      audit_disallowed: audit?.disallowed ?? 0,
+      audit_max_concurrent: audit?.maxConcurrent ?? 0,
+      links_scored: ss.linksScored ?? 0,
+      discarded: s.discarded,
+      retrainings: ss.retrainings ?? 0,
+      exploit_pages: ss.exploitPages ?? 0,
+      tunnel_pages: ss.tunnelPages ?? 0,
+      discard_pages: ss.discardPages ?? 0,
+      rescued_links: ss.rescuedLinks ?? 0,
       frontier_left: s.frontierLeft,
-      r1: name === 'adaptive' ? cfg.adaptive.r1 ?? getModels().calibration.r1 : null, r2: name === 'adaptive' ? cfg.adaptive.r2 ?? getModels().calibration.r2 : null,
+      r1: name === 'adaptive' ? (cfg.adaptive.r1 ?? getModels().calibration.r1) : null,
+      r2: name === 'adaptive' ? (cfg.adaptive.r2 ?? getModels().calibration.r2) : null,
     });
     if (models) result.modelCached = (models as TrainedModels).cached;
   }
@@ -148,9 +232,25 @@ export async function runJob(cfg: ExperimentConfig, seed: number, site: string, 
   const rows = oracle.finish();
   result.curves.push(...rows);
   result.summaries.push({
-    ...oracle.summary(cfg.budget, rows), status_2xx: cfg.budget, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0,
-    requests: 0, audit_disallowed: 0, audit_max_concurrent: 0, links_scored: 0, discarded: 0, retrainings: 0,
-    exploit_pages: 0, tunnel_pages: 0, discard_pages: 0, rescued_links: 0, frontier_left: 0, r1: null, r2: null,
+    ...oracle.summary(cfg.budget, rows),
+    status_2xx: cfg.budget,
+    status_3xx: 0,
+    status_4xx: 0,
+    status_5xx: 0,
+    fetch_errors: 0,
+    requests: 0,
+    audit_disallowed: 0,
+    audit_max_concurrent: 0,
+    links_scored: 0,
+    discarded: 0,
+    retrainings: 0,
+    exploit_pages: 0,
+    tunnel_pages: 0,
+    discard_pages: 0,
+    rescued_links: 0,
+    frontier_left: 0,
+    r1: null,
+    r2: null,
   });
   return result;
 }
@@ -176,12 +276,18 @@ class RunMeter {
   private atLastPoint = 0;
   private readonly rows: CurveRow[] = [];
   constructor(
-    private readonly cfg: ExperimentConfig, private readonly strategy: string, private readonly site: string,
-    private readonly seed: number, private readonly relevant: Set<string>, private readonly reach: Set<string>,
+    private readonly cfg: ExperimentConfig,
+    private readonly strategy: string,
+    private readonly site: string,
+    private readonly seed: number,
+    private readonly relevant: Set<string>,
+    private readonly reach: Set<string>,
   ) {}
 
   /** Fetches counted so far. */
-  get count(): number { return this.pages; }
+  get count(): number {
+    return this.pages;
+  }
 
   /** One fetch; key: the page's key if it was a 2xx page, else null. Returns the count. */
   fetched(key: string | null): number {
@@ -197,9 +303,15 @@ class RunMeter {
   private point(window: number): void {
     const { found, pages } = this;
     this.rows.push({
-      experiment: this.cfg.name, strategy: this.strategy, site: this.site, seed: this.seed, pages,
-      recall: r6(found.size / this.relevant.size), recall_reachable: r6(this.reach.size ? this.foundReachable.size / this.reach.size : 0),
-      precision: r6(pages ? found.size / pages : 0), harvest: r6(window ? (found.size - this.atLastPoint) / window : 0),
+      experiment: this.cfg.name,
+      strategy: this.strategy,
+      site: this.site,
+      seed: this.seed,
+      pages,
+      recall: r6(found.size / this.relevant.size),
+      recall_reachable: r6(this.reach.size ? this.foundReachable.size / this.reach.size : 0),
+      precision: r6(pages ? found.size / pages : 0),
+      harvest: r6(window ? (found.size - this.atLastPoint) / window : 0),
     });
     this.atLastPoint = found.size;
   }
@@ -209,17 +321,45 @@ class RunMeter {
     const { every, budget } = this.cfg;
     if (this.pages % every !== 0 || !this.rows.length) this.point(this.pages % every);
     const last = this.rows[this.rows.length - 1];
-    for (let p = (Math.floor(this.pages / every) + 1) * every; p <= budget; p += every) this.rows.push({ ...last, pages: p, harvest: 0 });
+    for (let p = (Math.floor(this.pages / every) + 1) * every; p <= budget; p += every)
+      this.rows.push({ ...last, pages: p, harvest: 0 });
     return this.rows;
   }
 
-  summary(pages: number, rows: readonly CurveRow[]): Pick<SummaryRow, 'experiment' | 'strategy' | 'site' | 'seed' | 'pages' | 'relevant_found' | 'relevant_total' | 'relevant_reachable' | 'recall' | 'recall_reachable' | 'recall_auc' | 'precision' | 'pages_per_relevant'> {
+  summary(
+    pages: number,
+    rows: readonly CurveRow[],
+  ): Pick<
+    SummaryRow,
+    | 'experiment'
+    | 'strategy'
+    | 'site'
+    | 'seed'
+    | 'pages'
+    | 'relevant_found'
+    | 'relevant_total'
+    | 'relevant_reachable'
+    | 'recall'
+    | 'recall_reachable'
+    | 'recall_auc'
+    | 'precision'
+    | 'pages_per_relevant'
+  > {
     const found = this.found.size;
     return {
-      experiment: this.cfg.name, strategy: this.strategy, site: this.site, seed: this.seed, pages, relevant_found: found,
-      relevant_total: this.relevant.size, relevant_reachable: this.reach.size, recall: r6(found / this.relevant.size),
-      recall_reachable: r6(this.reach.size ? this.foundReachable.size / this.reach.size : 0), recall_auc: r6(recallAuc(rows, this.cfg.budget)),
-      precision: r6(pages ? found / pages : 0), pages_per_relevant: r6(found ? pages / found : 0),
+      experiment: this.cfg.name,
+      strategy: this.strategy,
+      site: this.site,
+      seed: this.seed,
+      pages,
+      relevant_found: found,
+      relevant_total: this.relevant.size,
+      relevant_reachable: this.reach.size,
+      recall: r6(found / this.relevant.size),
+      recall_reachable: r6(this.reach.size ? this.foundReachable.size / this.reach.size : 0),
+      recall_auc: r6(recallAuc(rows, this.cfg.budget)),
+      precision: r6(pages ? found / pages : 0),
+      pages_per_relevant: r6(found ? pages / found : 0),
     };
   }
 }

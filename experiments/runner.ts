@@ -38,7 +38,11 @@ export interface ExperimentData {
   wallMs: number;
 }
 
-interface Job { id: number; seed: number; site: string }
+interface Job {
+  id: number;
+  seed: number;
+  site: string;
+}
 
 export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}): Promise<ExperimentData> {
   const t0 = performance.now();
@@ -49,19 +53,25 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   } else {
     const web = loadConfig(cfg.web);
     sites = cfg.sites.length ? cfg.sites : web.departments.map((d) => d.host);
-    for (const s of sites) if (!web.departments.some((d) => d.host === s)) throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
+    for (const s of sites)
+      if (!web.departments.some((d) => d.host === s))
+        throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
   }
   // strategy modules load here first, so that a broken one fails before any crawl (exit 2)
   try {
     await loadPlugins(cfg);
     const keywords = cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
-    for (const name of Object.keys(cfg.strategyParams)) probeStrategy(name, { seed: cfg.seeds[0], keywords, params: cfg.strategyParams[name].params });
+    for (const name of Object.keys(cfg.strategyParams))
+      probeStrategy(name, { seed: cfg.seeds[0], keywords, params: cfg.strategyParams[name].params });
   } catch (e) {
     if (e instanceof StrategyError) throw new ExperimentConfigError(`${cfg.name}: ${e.message}`);
     throw e;
   }
   const learns = trains(cfg);
-  if (learns && sites.length < 2) throw new ExperimentConfigError(`${cfg.name}: leave-one-site-out training needs at least two sites, got ${sites.join(', ')}`);
+  if (learns && sites.length < 2)
+    throw new ExperimentConfigError(
+      `${cfg.name}: leave-one-site-out training needs at least two sites, got ${sites.join(', ')}`,
+    );
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
@@ -83,20 +93,48 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const curves = results.flatMap((r) => r.curves).sort(byKeys);
   const summaries = results.flatMap((r) => r.summaries).sort(byKeys);
   const sums: Record<string, [number, number]> = {};
-  for (const r of results) for (const t of r.timings) { const s = (sums[t.strategy] ??= [0, 0]); s[0] += t.ms; s[1]++; }
+  for (const r of results)
+    for (const t of r.timings) {
+      const s = (sums[t.strategy] ??= [0, 0]);
+      s[0] += t.ms;
+      s[1]++;
+    }
   const timings = Object.fromEntries(Object.entries(sums).map(([k, [ms, n]]) => [k, Math.round(ms / n)]));
   const structure = cfg.seeds.flatMap((seed) => {
     const r = jobs.find((j) => j.seed === seed && results[j.id].structure);
     return r ? [{ seed, stats: results[r.id].structure! }] : [];
   });
-  return { config: cfg, sites, curves, summaries, timings, structure, replay: results[0]?.replay ?? null, wallMs: Math.round(performance.now() - t0) };
+  return {
+    config: cfg,
+    sites,
+    curves,
+    summaries,
+    timings,
+    structure,
+    replay: results[0]?.replay ?? null,
+    wallMs: Math.round(performance.now() - t0),
+  };
 }
 
-function byKeys(a: { strategy: string; site: string; seed: number; pages?: number }, b: { strategy: string; site: string; seed: number; pages?: number }): number {
-  return a.strategy.localeCompare(b.strategy) || a.site.localeCompare(b.site) || a.seed - b.seed || (a.pages ?? 0) - (b.pages ?? 0);
+function byKeys(
+  a: { strategy: string; site: string; seed: number; pages?: number },
+  b: { strategy: string; site: string; seed: number; pages?: number },
+): number {
+  return (
+    a.strategy.localeCompare(b.strategy) ||
+    a.site.localeCompare(b.site) ||
+    a.seed - b.seed ||
+    (a.pages ?? 0) - (b.pages ?? 0)
+  );
 }
 
-async function runInWorkers(cfg: ExperimentConfig, jobs: Job[], n: number, cacheDir: string | null, onResult: (id: number, r: JobResult) => void): Promise<void> {
+async function runInWorkers(
+  cfg: ExperimentConfig,
+  jobs: Job[],
+  n: number,
+  cacheDir: string | null,
+  onResult: (id: number, r: JobResult) => void,
+): Promise<void> {
   const file = fileURLToPath(new URL('./worker.ts', import.meta.url));
   const queue = [...jobs];
   const seedOf = new Map<ChildProcess, number>();
@@ -124,12 +162,21 @@ async function runInWorkers(cfg: ExperimentConfig, jobs: Job[], n: number, cache
       running++;
       child.on('message', (m: { type: string; id: number; result?: JobResult; message?: string }) => {
         if (m.type === 'ready') next(child);
-        else if (m.type === 'result') { onResult(m.id, m.result!); next(child); }
-        else if (m.type === 'error') { for (const c of children) c.kill(); reject(new Error(`job ${m.id} failed: ${m.message}`)); }
+        else if (m.type === 'result') {
+          onResult(m.id, m.result!);
+          next(child);
+        } else if (m.type === 'error') {
+          for (const c of children) c.kill();
+          reject(new Error(`job ${m.id} failed: ${m.message}`));
+        }
       });
       child.on('exit', (code) => {
         running--;
-        if (code !== 0 && code !== null) { for (const c of children) c.kill(); reject(new Error(`a worker exited with code ${code}`)); return; }
+        if (code !== 0 && code !== null) {
+          for (const c of children) c.kill();
+          reject(new Error(`a worker exited with code ${code}`));
+          return;
+        }
         if (running === 0) resolve();
       });
     }

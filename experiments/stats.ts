@@ -15,7 +15,12 @@
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { mean, sampleStandardDeviation } from 'simple-statistics';
 
-export interface Ci { mean: number; lo: number; hi: number; n: number }
+export interface Ci {
+  mean: number;
+  lo: number;
+  hi: number;
+  n: number;
+}
 
 /** Two-sided 95% Student t critical value for df degrees of freedom (NaN for df < 1). */
 export const t975 = (df: number): number => (df >= 1 ? tQuantile(0.975, df) : NaN);
@@ -33,7 +38,10 @@ export function meanCi(xs: readonly number[]): Ci {
 /** The level at which runs are independent: the web seed, or the site when there is one web. */
 export type Unit = 'seed' | 'site';
 
-export interface Run { seed: number; site: string }
+export interface Run {
+  seed: number;
+  site: string;
+}
 
 /** Seed when the runs span two or more seeds, else site. */
 export function unitOf(runs: readonly Run[]): Unit {
@@ -63,7 +71,12 @@ export function unitCi<T extends Run>(rows: readonly T[], value: (r: T) => numbe
  * Paired difference a - b: rows of a and b are matched on (seed, site), differences averaged
  * within units, CI over the units. Throws if a run of a has no partner in b.
  */
-export function pairedCi<T extends Run>(a: readonly T[], b: readonly T[], value: (r: T) => number, unit: Unit = unitOf(a)): Ci {
+export function pairedCi<T extends Run>(
+  a: readonly T[],
+  b: readonly T[],
+  value: (r: T) => number,
+  unit: Unit = unitOf(a),
+): Ci {
   const key = (r: Run): string => `${r.seed}\u0000${r.site}`;
   const other = new Map(b.map((r) => [key(r), r]));
   const diffs: Run[] = [];

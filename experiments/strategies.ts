@@ -13,7 +13,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BfsStrategy, RandomStrategy, type Strategy } from '../crawler/index.ts';
-import { AdaptiveStrategy, DEFAULT_ADAPTIVE, FutureStrategy, ImmediateStrategy } from '../crawler/focused/strategies.ts';
+import {
+  AdaptiveStrategy,
+  DEFAULT_ADAPTIVE,
+  FutureStrategy,
+  ImmediateStrategy,
+} from '../crawler/focused/strategies.ts';
 import { BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from '../crawler/focused/best-first.ts';
 import { DEFAULT_SHARK, SharkSearchStrategy } from '../crawler/focused/shark-search.ts';
 import { ClassifierStrategy } from '../crawler/focused/classifier.ts';
@@ -34,9 +39,21 @@ export interface StrategyContext {
   /** Topic keywords (the experiment's keyword file). */
   keywords?: readonly string[];
   /** Models trained on the other sites (leave-one-site-out), built on first call. */
-  models?: () => { future: LinkClassifier; calibration: Calibration; examples: QExample[]; pages: PageClassifier | null };
+  models?: () => {
+    future: LinkClassifier;
+    calibration: Calibration;
+    examples: QExample[];
+    pages: PageClassifier | null;
+  };
   immediate?: { sourceWeight: number };
-  adaptive?: { retrainEvery: number; topK: number; offlineSample: number; sourceWeight: number; r1: number | null; r2: number | null };
+  adaptive?: {
+    retrainEvery: number;
+    topK: number;
+    offlineSample: number;
+    sourceWeight: number;
+    r1: number | null;
+    r2: number | null;
+  };
   future?: { gamma: number; horizon: number };
   /** The relevance judgement (default: the paper's); built on demand (a learned one needs training). */
   judge?: () => RelevanceJudge;
@@ -76,34 +93,69 @@ const BUILT_IN: Record<string, BuiltIn> = {
   random: { make: (ctx) => new RandomStrategy(ctx.seed) },
   opic: { make: () => new OpicStrategy() },
   'best-first': { make: (ctx) => new BestFirstStrategy(topic(ctx, 'best-first'), ctx.judge?.()) },
-  'best-n-first': { params: { ...DEFAULT_BEST_N }, make: (ctx, p) => new BestNFirstStrategy(topic(ctx, 'best-n-first'), { n: p.n }, ctx.judge?.()) },
-  'shark-search': { params: { ...DEFAULT_SHARK }, make: (ctx, p) => new SharkSearchStrategy(topic(ctx, 'shark-search'), { ...DEFAULT_SHARK, ...p }, ctx.judge?.()) },
+  'best-n-first': {
+    params: { ...DEFAULT_BEST_N },
+    make: (ctx, p) => new BestNFirstStrategy(topic(ctx, 'best-n-first'), { n: p.n }, ctx.judge?.()),
+  },
+  'shark-search': {
+    params: { ...DEFAULT_SHARK },
+    make: (ctx, p) => new SharkSearchStrategy(topic(ctx, 'shark-search'), { ...DEFAULT_SHARK, ...p }, ctx.judge?.()),
+  },
   classifier: {
     needs: 'pages',
     make: (ctx) => {
       const pages = need(ctx.models, 'training data', 'classifier')().pages;
-      return new ClassifierStrategy(topic(ctx, 'classifier'), need(pages ?? undefined, 'the page classifier of the target', 'classifier'), ctx.judge?.());
+      return new ClassifierStrategy(
+        topic(ctx, 'classifier'),
+        need(pages ?? undefined, 'the page classifier of the target', 'classifier'),
+        ctx.judge?.(),
+      );
     },
   },
   infospiders: {
     params: Object.fromEntries(Object.entries(DEFAULT_INFOSPIDERS).filter(([k]) => k !== 'seed')),
-    make: (ctx, p) => new InfoSpidersStrategy(topic(ctx, 'infospiders'), { ...DEFAULT_INFOSPIDERS, ...p, seed: ctx.seed }, ctx.judge?.()),
+    make: (ctx, p) =>
+      new InfoSpidersStrategy(
+        topic(ctx, 'infospiders'),
+        { ...DEFAULT_INFOSPIDERS, ...p, seed: ctx.seed },
+        ctx.judge?.(),
+      ),
   },
-  immediate: { make: (ctx) => new ImmediateStrategy(topic(ctx, 'immediate'), ctx.immediate ?? { sourceWeight: 0.3 }, ctx.judge?.()) },
-  future: { needs: 'models', make: (ctx) => new FutureStrategy(topic(ctx, 'future'), need(ctx.models, 'training data', 'future')().future, ctx.judge?.()) },
+  immediate: {
+    make: (ctx) =>
+      new ImmediateStrategy(topic(ctx, 'immediate'), ctx.immediate ?? { sourceWeight: 0.3 }, ctx.judge?.()),
+  },
+  future: {
+    needs: 'models',
+    make: (ctx) =>
+      new FutureStrategy(topic(ctx, 'future'), need(ctx.models, 'training data', 'future')().future, ctx.judge?.()),
+  },
   adaptive: {
     needs: 'models',
     make: (ctx) => {
       const m = need(ctx.models, 'training data', 'adaptive')();
       const a = ctx.adaptive;
-      return new AdaptiveStrategy(topic(ctx, 'adaptive'), m.future, m.examples, {
-        ...DEFAULT_ADAPTIVE,
-        ...(a ? { retrainEvery: a.retrainEvery, topK: a.topK, offlineSample: a.offlineSample, sourceWeight: a.sourceWeight } : {}),
-        ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
-        seed: ctx.seed,
-        r1: a?.r1 ?? m.calibration.r1,
-        r2: a?.r2 ?? m.calibration.r2,
-      }, ctx.judge?.());
+      return new AdaptiveStrategy(
+        topic(ctx, 'adaptive'),
+        m.future,
+        m.examples,
+        {
+          ...DEFAULT_ADAPTIVE,
+          ...(a
+            ? {
+                retrainEvery: a.retrainEvery,
+                topK: a.topK,
+                offlineSample: a.offlineSample,
+                sourceWeight: a.sourceWeight,
+              }
+            : {}),
+          ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
+          seed: ctx.seed,
+          r1: a?.r1 ?? m.calibration.r1,
+          r2: a?.r2 ?? m.calibration.r2,
+        },
+        ctx.judge?.(),
+      );
     },
   },
 };
@@ -130,10 +182,14 @@ export function resolveParams(name: string, given: Readonly<Record<string, unkno
   for (const [k, v] of Object.entries(given)) {
     if (!(k in defaults)) {
       const known = Object.keys(defaults);
-      throw new StrategyError(`${name}: parameter "${k}" is not one of ${known.length ? known.join(', ') : '(none: it takes no parameters)'}`);
+      throw new StrategyError(
+        `${name}: parameter "${k}" is not one of ${known.length ? known.join(', ') : '(none: it takes no parameters)'}`,
+      );
     }
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (WHOLE.has(k) && (!Number.isInteger(v) || v < 1))) {
-      throw new StrategyError(`${name}: parameter "${k}" must be ${WHOLE.has(k) ? 'a whole number >= 1' : 'a number >= 0'}, got ${JSON.stringify(v)}`);
+      throw new StrategyError(
+        `${name}: parameter "${k}" must be ${WHOLE.has(k) ? 'a whole number >= 1' : 'a number >= 0'}, got ${JSON.stringify(v)}`,
+      );
     }
     out[k] = v;
   }
@@ -149,28 +205,41 @@ const plugins = new Map<string, { file: string; factory: StrategyFactory }>();
 export async function loadStrategyModule(name: string, file: string): Promise<void> {
   const path = resolve(file);
   if (plugins.get(name)?.file === path) return;
-  if (name in BUILT_IN) throw new StrategyError(`strategy module ${file}: "${name}" is a built-in strategy; give the module another name`);
+  if (name in BUILT_IN)
+    throw new StrategyError(`strategy module ${file}: "${name}" is a built-in strategy; give the module another name`);
   if (!existsSync(path)) throw new StrategyError(`strategy module ${file}: no such file`);
   let mod: { default?: unknown };
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (e) {
-    throw new StrategyError(`strategy module ${file} does not load: ${String((e as Error).message ?? e).split('\n')[0]}`);
+    throw new StrategyError(
+      `strategy module ${file} does not load: ${String((e as Error).message ?? e).split('\n')[0]}`,
+    );
   }
-  if (typeof mod.default !== 'function') throw new StrategyError(`strategy module ${file}: its default export must be a factory (context) => Strategy, got ${typeof mod.default}`);
+  if (typeof mod.default !== 'function')
+    throw new StrategyError(
+      `strategy module ${file}: its default export must be a factory (context) => Strategy, got ${typeof mod.default}`,
+    );
   plugins.set(name, { file: path, factory: mod.default as StrategyFactory });
 }
 
 /** Whether `s` keeps the Strategy contract (crawler/strategy.ts) well enough for the engine. */
 function checkStrategy(s: unknown, where: string): Strategy {
   const o = s as Record<string, unknown> | null;
-  const problem = typeof o !== 'object' || o === null ? `returned ${o === null ? 'null' : typeof o}, not a Strategy`
-    : typeof o.name !== 'string' || !o.name ? 'returned an object without a name'
-    : typeof o.seedScore !== 'function' ? 'returned an object without seedScore(url)'
-    : typeof o.onPage !== 'function' ? 'returned an object without onPage(page, candidates)'
-    : ['snapshot', 'restore', 'stats', 'rescue'].find((m) => o[m] !== undefined && typeof o[m] !== 'function') ? 'returned an object whose optional methods are not functions'
-    : o.batch !== undefined && (!Number.isInteger(o.batch) || (o.batch as number) < 1) ? 'returned a batch that is not a whole number >= 1'
-    : null;
+  const problem =
+    typeof o !== 'object' || o === null
+      ? `returned ${o === null ? 'null' : typeof o}, not a Strategy`
+      : typeof o.name !== 'string' || !o.name
+        ? 'returned an object without a name'
+        : typeof o.seedScore !== 'function'
+          ? 'returned an object without seedScore(url)'
+          : typeof o.onPage !== 'function'
+            ? 'returned an object without onPage(page, candidates)'
+            : ['snapshot', 'restore', 'stats', 'rescue'].find((m) => o[m] !== undefined && typeof o[m] !== 'function')
+              ? 'returned an object whose optional methods are not functions'
+              : o.batch !== undefined && (!Number.isInteger(o.batch) || (o.batch as number) < 1)
+                ? 'returned a batch that is not a whole number >= 1'
+                : null;
   if (problem) throw new StrategyError(`${where} ${problem}`);
   return s as Strategy;
 }
@@ -184,12 +253,17 @@ export function makeStrategy(name: string, ctx: StrategyContext): Strategy {
       s = plugin.factory({ ...ctx, name, params: ctx.params ?? {} });
     } catch (e) {
       if (e instanceof StrategyError || e instanceof Deferred) throw e;
-      throw new StrategyError(`strategy module ${plugin.file}: its factory threw: ${String((e as Error).message ?? e).split('\n')[0]}`);
+      throw new StrategyError(
+        `strategy module ${plugin.file}: its factory threw: ${String((e as Error).message ?? e).split('\n')[0]}`,
+      );
     }
     return checkStrategy(s, `strategy module ${plugin.file}:`);
   }
   const b = BUILT_IN[name];
-  if (!b) throw new StrategyError(`unknown strategy "${name}": not one of ${strategyNames().join(', ')}, and no module was given for it`);
+  if (!b)
+    throw new StrategyError(
+      `unknown strategy "${name}": not one of ${strategyNames().join(', ')}, and no module was given for it`,
+    );
   const params = resolveParams(name, ctx.params);
   return b.make({ ...ctx, name, params }, params);
 }
@@ -203,7 +277,9 @@ class Deferred extends Error {}
  * when its run builds it.
  */
 export function probeStrategy(name: string, ctx: StrategyContext): void {
-  const deferred = (): never => { throw new Deferred('built in the run'); };
+  const deferred = (): never => {
+    throw new Deferred('built in the run');
+  };
   try {
     makeStrategy(name, { ...ctx, models: deferred, judge: deferred });
   } catch (e) {

@@ -28,8 +28,16 @@ import { runExperiment, type RunOptions } from './runner.ts';
 import { ciMethod, pairedCi, unitCi, unitOf } from './stats.ts';
 
 export type Value = number | boolean | string;
-export interface Point { index: number; values: Record<string, Value> }
-interface PointResult { key: string; values: Record<string, Value>; curves: CurveRow[]; summaries: SummaryRow[] }
+export interface Point {
+  index: number;
+  values: Record<string, Value>;
+}
+interface PointResult {
+  key: string;
+  values: Record<string, Value>;
+  curves: CurveRow[];
+  summaries: SummaryRow[];
+}
 
 /** Every combination of the grid, the first parameter varying slowest. */
 export function gridPoints(sweep: Record<string, Value[]>): Point[] {
@@ -50,11 +58,13 @@ export function pointConfig(cfg: ExperimentConfig, point: Point, dir: string): E
   const c = structuredClone(cfg);
   c.sweep = {};
   const web = Object.entries(point.values).filter(([k]) => k.startsWith('web.'));
-  for (const [k, v] of Object.entries(point.values)) if (!k.startsWith('web.')) setPath(c as unknown as Record<string, unknown>, k, v);
+  for (const [k, v] of Object.entries(point.values))
+    if (!k.startsWith('web.')) setPath(c as unknown as Record<string, unknown>, k, v);
   if (web.length) {
     const raw = JSON.parse(readFileSync(cfg.web, 'utf8')) as Record<string, unknown>;
     for (const [k, v] of web) setPath(raw, k.slice(4), v);
-    if ('web.structure.gapMin' in point.values && !('web.structure.gapMax' in point.values)) setPath(raw, 'structure.gapMax', point.values['web.structure.gapMin']);
+    if ('web.structure.gapMin' in point.values && !('web.structure.gapMax' in point.values))
+      setPath(raw, 'structure.gapMax', point.values['web.structure.gapMin']);
     raw.name = `${String(raw.name ?? 'web')}-p${point.index}`;
     raw._doc = `${cfg.web} at sweep point ${point.index} of ${cfg.name}: ${JSON.stringify(point.values)}`;
     mkdirSync(join(dir, 'webs'), { recursive: true });
@@ -65,7 +75,8 @@ export function pointConfig(cfg: ExperimentConfig, point: Point, dir: string): E
 }
 
 export interface SweepRow {
-  point: number; [param: string]: Value;
+  point: number;
+  [param: string]: Value;
 }
 
 export interface SweepData {
@@ -76,7 +87,11 @@ export interface SweepData {
 }
 
 /** Runs (or resumes) a sweep; onPoint is called after each point is computed or found done. */
-export async function runSweep(cfg: ExperimentConfig, dir: string, opts: RunOptions & { onPoint?: (done: number, total: number, resumed: boolean) => void } = {}): Promise<SweepData> {
+export async function runSweep(
+  cfg: ExperimentConfig,
+  dir: string,
+  opts: RunOptions & { onPoint?: (done: number, total: number, resumed: boolean) => void } = {},
+): Promise<SweepData> {
   const t0 = performance.now();
   const points = gridPoints(cfg.sweep);
   mkdirSync(join(dir, 'points'), { recursive: true });
@@ -84,7 +99,10 @@ export async function runSweep(cfg: ExperimentConfig, dir: string, opts: RunOpti
   let computed = 0;
   for (const p of points) {
     const pc = pointConfig(cfg, p, dir);
-    const key = createHash('sha256').update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(pc.web, 'utf8') })).digest('hex').slice(0, 16);
+    const key = createHash('sha256')
+      .update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(pc.web, 'utf8') }))
+      .digest('hex')
+      .slice(0, 16);
     const file = join(dir, 'points', `p${p.index}.json`);
     let r: PointResult | null = null;
     if (existsSync(file)) {
@@ -106,14 +124,24 @@ export async function runSweep(cfg: ExperimentConfig, dir: string, opts: RunOpti
 
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 
-export interface PhaseRow { point: number; winner: string; runner_up: string; margin: number; margin_lo: number; margin_hi: number; tie: boolean; [param: string]: Value }
+export interface PhaseRow {
+  point: number;
+  winner: string;
+  runner_up: string;
+  margin: number;
+  margin_lo: number;
+  margin_hi: number;
+  tie: boolean;
+  [param: string]: Value;
+}
 
 /** sweep.csv rows and phase.csv rows from a sweep's runs. */
 export function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
   const cfg = d.config;
   const rows: SweepRow[] = [];
   const phase: PhaseRow[] = [];
-  const at = (p: SweepData['points'][number], s: string, pages: number): CurveRow[] => p.curves.filter((c) => c.strategy === s && c.pages === pages);
+  const at = (p: SweepData['points'][number], s: string, pages: number): CurveRow[] =>
+    p.curves.filter((c) => c.strategy === s && c.pages === pages);
   const near = (frac: number): number => Math.max(cfg.every, Math.round((frac * cfg.budget) / cfg.every) * cfg.every);
   for (const p of d.points) {
     const unit = unitOf(p.summaries);
@@ -122,22 +150,57 @@ export function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[]
     for (const s of strategies) {
       const runs = p.summaries.filter((x) => x.strategy === s);
       const auc = unitCi(runs, (r) => r.recall_auc, unit);
-      const ci = (xs: CurveRow[], k: 'recall' | 'precision'): [number, number, number] => { const m = unitCi(xs, (r) => r[k], unit); return [r4(m.mean), r4(m.lo), r4(m.hi)]; };
+      const ci = (xs: CurveRow[], k: 'recall' | 'precision'): [number, number, number] => {
+        const m = unitCi(xs, (r) => r[k], unit);
+        return [r4(m.mean), r4(m.lo), r4(m.hi)];
+      };
       const [q, ql, qh] = ci(at(p, s, near(0.25)), 'recall');
       const [h, hl, hh] = ci(at(p, s, near(0.5)), 'recall');
       const [e, el, eh] = ci(at(p, s, cfg.budget), 'recall');
       const [pe, pel, peh] = ci(at(p, s, cfg.budget), 'precision');
       rows.push({
-        point: p.index, ...p.values, strategy: s, units: auc.n, recall_auc: r4(auc.mean), recall_auc_lo: r4(auc.lo), recall_auc_hi: r4(auc.hi),
-        recall_quarter: q, recall_quarter_lo: ql, recall_quarter_hi: qh, recall_half: h, recall_half_lo: hl, recall_half_hi: hh,
-        recall_end: e, recall_end_lo: el, recall_end_hi: eh, precision_end: pe, precision_end_lo: pel, precision_end_hi: peh,
+        point: p.index,
+        ...p.values,
+        strategy: s,
+        units: auc.n,
+        recall_auc: r4(auc.mean),
+        recall_auc_lo: r4(auc.lo),
+        recall_auc_hi: r4(auc.hi),
+        recall_quarter: q,
+        recall_quarter_lo: ql,
+        recall_quarter_hi: qh,
+        recall_half: h,
+        recall_half_lo: hl,
+        recall_half_hi: hh,
+        recall_end: e,
+        recall_end_lo: el,
+        recall_end_hi: eh,
+        precision_end: pe,
+        precision_end_lo: pel,
+        precision_end_hi: peh,
       });
       if (s !== ORACLE) ranked.push({ s, auc: auc.mean });
     }
     ranked.sort((a, b) => b.auc - a.auc || a.s.localeCompare(b.s));
     const [w, r] = ranked;
-    const m = r ? pairedCi(p.summaries.filter((x) => x.strategy === w.s), p.summaries.filter((x) => x.strategy === r.s), (x) => x.recall_auc, unit) : { mean: 0, lo: 0, hi: 0, n: 0 };
-    phase.push({ point: p.index, ...p.values, winner: w.s, runner_up: r?.s ?? '', margin: r4(m.mean), margin_lo: r4(m.lo), margin_hi: r4(m.hi), tie: !(m.lo > 0) });
+    const m = r
+      ? pairedCi(
+          p.summaries.filter((x) => x.strategy === w.s),
+          p.summaries.filter((x) => x.strategy === r.s),
+          (x) => x.recall_auc,
+          unit,
+        )
+      : { mean: 0, lo: 0, hi: 0, n: 0 };
+    phase.push({
+      point: p.index,
+      ...p.values,
+      winner: w.s,
+      runner_up: r?.s ?? '',
+      margin: r4(m.mean),
+      margin_lo: r4(m.lo),
+      margin_hi: r4(m.hi),
+      tie: !(m.lo > 0),
+    });
   }
   return { rows, phase };
 }
@@ -150,9 +213,13 @@ export function phaseSpec(phase: readonly PhaseRow[], params: readonly string[])
   const winners = seriesOrder(phase.map((p) => p.winner));
   const maxMargin = Math.max(1e-9, ...phase.map((p) => p.margin));
   const values = phase.map((p) => ({
-    x: String(p[a]), y: b ? String(p[b]) : '', panel: rest.map((k) => `${label(k)} ${String(p[k])}`).join(', '),
-    winner: p.winner, strength: 0.35 + 0.65 * Math.min(1, p.margin / maxMargin), margin: p.margin,
-    mark: `${p.tie ? "= " : ""}+${p.margin.toFixed(2)}\n${p.runner_up}`,
+    x: String(p[a]),
+    y: b ? String(p[b]) : '',
+    panel: rest.map((k) => `${label(k)} ${String(p[k])}`).join(', '),
+    winner: p.winner,
+    strength: 0.35 + 0.65 * Math.min(1, p.margin / maxMargin),
+    margin: p.margin,
+    mark: `${p.tie ? '= ' : ''}+${p.margin.toFixed(2)}\n${p.runner_up}`,
   }));
   const xs = [...new Set(phase.map((p) => String(p[a])))];
   const ys = b ? [...new Set(phase.map((p) => String(p[b])))] : [''];
@@ -166,42 +233,80 @@ export function phaseSpec(phase: readonly PhaseRow[], params: readonly string[])
         encoding: {
           x: { field: 'x', type: 'ordinal', sort: xs, title: label(a), axis: { labelAngle: 0 } },
           y: { field: 'y', type: 'ordinal', sort: ys, title: b ? label(b) : null },
-          color: { field: 'winner', type: 'nominal', title: 'winner (recall AUC)', scale: { domain: winners, range: seriesColours(winners) } },
+          color: {
+            field: 'winner',
+            type: 'nominal',
+            title: 'winner (recall AUC)',
+            scale: { domain: winners, range: seriesColours(winners) },
+          },
           opacity: { field: 'strength', type: 'quantitative', scale: { domain: [0, 1], range: [0, 1] }, legend: null },
         },
       },
-      { mark: { type: 'text', fontSize: 10, color: 'white', lineBreak: '\n', fontWeight: 'bold' }, encoding: { x: { field: 'x', type: 'ordinal', sort: xs }, y: { field: 'y', type: 'ordinal', sort: ys }, text: { field: 'mark' } } },
+      {
+        mark: { type: 'text', fontSize: 10, color: 'white', lineBreak: '\n', fontWeight: 'bold' },
+        encoding: {
+          x: { field: 'x', type: 'ordinal', sort: xs },
+          y: { field: 'y', type: 'ordinal', sort: ys },
+          text: { field: 'mark' },
+        },
+      },
     ],
   };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
     ...(rest.length ? { facet: { column: { field: 'panel', type: 'nominal', title: null } }, spec: layer } : layer),
-    config: (() => { const t = themeConfig(2); return { ...t, axis: { ...(t.axis as object), grid: false } }; })(),
+    config: (() => {
+      const t = themeConfig(2);
+      return { ...t, axis: { ...(t.axis as object), grid: false } };
+    })(),
   } as TopLevelSpec;
 }
 
 /** Writes sweep.csv, phase.csv, fig-phase and report.md. */
 export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ files: string[]; phase: PhaseRow[] }> {
   const files: string[] = [];
-  const put = (name: string, content: string | Buffer): void => { writeFileSync(join(dir, name), content); files.push(name); };
+  const put = (name: string, content: string | Buffer): void => {
+    writeFileSync(join(dir, name), content);
+    files.push(name);
+  };
   const { rows, phase } = sweepTables(d);
   const params = Object.keys(d.config.sweep);
   put('sweep.csv', stringify(rows as Record<string, unknown>[], { header: true, columns: Object.keys(rows[0] ?? {}) }));
-  put('phase.csv', stringify(phase as Record<string, unknown>[], { header: true, columns: ['point', ...params, 'winner', 'runner_up', 'margin', 'margin_lo', 'margin_hi', 'tie'], cast: { boolean: (b) => String(b) } }));
+  put(
+    'phase.csv',
+    stringify(phase as Record<string, unknown>[], {
+      header: true,
+      columns: ['point', ...params, 'winner', 'runner_up', 'margin', 'margin_lo', 'margin_hi', 'tie'],
+      cast: { boolean: (b) => String(b) },
+    }),
+  );
   const columns = params.length > 2 ? 2 : 1;
   await writeFigure(put, 'fig-phase', phaseSpec(phase, params), columns);
   const cfg = d.config;
   const runs = d.points[0]?.summaries ?? [];
-  const method = ciMethod(unitOf(runs), new Set(runs.map((r) => (unitOf(runs) === 'seed' ? String(r.seed) : r.site))).size);
+  const method = ciMethod(
+    unitOf(runs),
+    new Set(runs.map((r) => (unitOf(runs) === 'seed' ? String(r.seed) : r.site))).size,
+  );
   const L = [
-    `# ${cfg.name}: ${cfg.description || 'sweep'}`, '',
-    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points (${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: the highest mean recall AUC; margin: its paired difference to the runner-up (${method}); a margin whose CI contains 0 is a tie (=).`, '',
-    '![phase](fig-phase.png)', '',
-    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin; in each cell the margin in recall AUC over the runner-up, named below it ("=": a tie). Also .svg and .pdf.*`, '',
-    `| point | ${params.map(label).join(' | ')} | winner | runner-up | margin in recall AUC [95% CI] |`, `|${'---|'.repeat(params.length + 4)}`,
-    ...phase.map((p) => `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}] |`),
-    '', `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`, '',
+    `# ${cfg.name}: ${cfg.description || 'sweep'}`,
+    '',
+    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points (${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: the highest mean recall AUC; margin: its paired difference to the runner-up (${method}); a margin whose CI contains 0 is a tie (=).`,
+    '',
+    '![phase](fig-phase.png)',
+    '',
+    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin; in each cell the margin in recall AUC over the runner-up, named below it ("=": a tie). Also .svg and .pdf.*`,
+    '',
+    `| point | ${params.map(label).join(' | ')} | winner | runner-up | margin in recall AUC [95% CI] |`,
+    `|${'---|'.repeat(params.length + 4)}`,
+    ...phase.map(
+      (p) =>
+        `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}] |`,
+    ),
+    '',
+    `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
+    '',
   ];
   put('report.md', L.join('\n'));
   return { files, phase };

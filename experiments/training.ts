@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
 import { parseBody } from '../crawler/parser.ts';
 import { LinkClassifier, type ClassifierJson } from '../crawler/focused/nb.ts';
-import { siteExamples, trainingExamples, trainFutureModel, type FutureConfig, type LabelledPage, type QExample } from '../crawler/focused/training.ts';
+import {
+  siteExamples,
+  trainingExamples,
+  trainFutureModel,
+  type FutureConfig,
+  type LabelledPage,
+  type QExample,
+} from '../crawler/focused/training.ts';
 import { calibrateAdaptive, pageTokens, type Calibration } from '../crawler/focused/calibrate.ts';
 import { PageClassifier } from '../crawler/focused/relevance.ts';
 import { judgedTokens } from '../crawler/focused/strategies.ts';
@@ -24,7 +31,17 @@ import type { Web } from '../sim/web.ts';
  */
 const TRAINING_CODE = (() => {
   const h = createHash('sha256');
-  for (const f of ['features.ts', 'nb.ts', 'qvalue.ts', 'text.ts', 'topic.ts', 'training.ts', 'calibrate.ts', 'relevance.ts']) h.update(readFileSync(new URL(`../crawler/focused/${f}`, import.meta.url)));
+  for (const f of [
+    'features.ts',
+    'nb.ts',
+    'qvalue.ts',
+    'text.ts',
+    'topic.ts',
+    'training.ts',
+    'calibrate.ts',
+    'relevance.ts',
+  ])
+    h.update(readFileSync(new URL(`../crawler/focused/${f}`, import.meta.url)));
   h.update(readFileSync(new URL(import.meta.url)));
   h.update(readFileSync(new URL('../crawler/parser.ts', import.meta.url)));
   return h.digest('hex').slice(0, 12);
@@ -36,11 +53,17 @@ const TRAINING_CODE = (() => {
  */
 export function webKey(web: Web): string {
   const h = createHash('sha256').update(JSON.stringify(web.config));
-  for (const f of ['web.ts', 'content.ts', 'conventions.ts', 'config.ts', 'vocab.ts', 'rng.ts']) h.update(readFileSync(new URL(`../sim/${f}`, import.meta.url)));
+  for (const f of ['web.ts', 'content.ts', 'conventions.ts', 'config.ts', 'vocab.ts', 'rng.ts'])
+    h.update(readFileSync(new URL(`../sim/${f}`, import.meta.url)));
   return h.digest('hex').slice(0, 16);
 }
 
-export function sitePages(web: Web, host: string, isTarget = (id: number): boolean => web.isRelevant(id), renderer = new Renderer(web)): LabelledPage[] {
+export function sitePages(
+  web: Web,
+  host: string,
+  isTarget = (id: number): boolean => web.isRelevant(id),
+  renderer = new Renderer(web),
+): LabelledPage[] {
   const site = web.siteByHost(host);
   if (!site) throw new Error(`no site ${host}`);
   const out: LabelledPage[] = [];
@@ -48,7 +71,17 @@ export function sitePages(web: Web, host: string, isTarget = (id: number): boole
     const r = renderer.render(id);
     const url = renderer.url(id);
     const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
-    out.push({ url, page: parseBody(body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes), r.contentType, url, DEFAULT_SETTINGS, DEFAULT_SETTINGS.aroundWords), relevant: isTarget(id) });
+    out.push({
+      url,
+      page: parseBody(
+        body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes),
+        r.contentType,
+        url,
+        DEFAULT_SETTINGS,
+        DEFAULT_SETTINGS.aroundWords,
+      ),
+      relevant: isTarget(id),
+    });
   }
   return out;
 }
@@ -68,7 +101,11 @@ export class TrainingData {
   private pages = new Map<string, LabelledPage[]>();
   private examples = new Map<string, QExample[]>();
   private tokens = new Map<string, string[][]>();
-  constructor(private readonly pagesOf: (host: string) => LabelledPage[], readonly hosts: readonly string[], private readonly cfg: FutureConfig) {}
+  constructor(
+    private readonly pagesOf: (host: string) => LabelledPage[],
+    readonly hosts: readonly string[],
+    private readonly cfg: FutureConfig,
+  ) {}
 
   private site(host: string): { pages: LabelledPage[]; examples: QExample[]; tokens: string[][] } {
     if (!this.pages.has(host)) {
@@ -81,27 +118,71 @@ export class TrainingData {
   }
 
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
-  models(heldOut: string, keywords: readonly string[], cacheDir: string | null, cacheKey: string, offlineSample = 3000, pageClassifier = false): TrainedModels {
+  models(
+    heldOut: string,
+    keywords: readonly string[],
+    cacheDir: string | null,
+    cacheKey: string,
+    offlineSample = 3000,
+    pageClassifier = false,
+  ): TrainedModels {
     const others = this.hosts.filter((h) => h !== heldOut);
     const learned = pageClassifier;
     const kw = createHash('sha256').update(keywords.join('\n')).digest('hex').slice(0, 12);
-    const key = createHash('sha256').update(JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, kw, learned, code: TRAINING_CODE })).digest('hex').slice(0, 20);
+    const key = createHash('sha256')
+      .update(
+        JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, kw, learned, code: TRAINING_CODE }),
+      )
+      .digest('hex')
+      .slice(0, 20);
     const file = cacheDir ? join(cacheDir, `model-${key}.json`) : null;
     if (file && existsSync(file)) {
       // the cache holds what a crawl needs: the classifiers, the thresholds and the offline sample
-      const j = JSON.parse(readFileSync(file, 'utf8')) as { model: ClassifierJson; calibration: Calibration; examples: QExample[]; pages: ClassifierJson | null };
-      return { future: LinkClassifier.fromJSON(j.model), calibration: j.calibration, examples: j.examples, pages: j.pages ? PageClassifier.fromJSON(j.pages) : null, cached: true };
+      const j = JSON.parse(readFileSync(file, 'utf8')) as {
+        model: ClassifierJson;
+        calibration: Calibration;
+        examples: QExample[];
+        pages: ClassifierJson | null;
+      };
+      return {
+        future: LinkClassifier.fromJSON(j.model),
+        calibration: j.calibration,
+        examples: j.examples,
+        pages: j.pages ? PageClassifier.fromJSON(j.pages) : null,
+        cached: true,
+      };
     }
     const bySite = new Map(others.map((h) => [h, this.site(h).examples] as const));
     const all = trainingExamples(bySite, heldOut);
     const future = trainFutureModel(all, this.cfg);
-    const calibration = calibrateAdaptive(others.flatMap((h) => this.site(h).pages), future, keywords, this.cfg.gamma, this.cfg.horizon, others.flatMap((h) => this.site(h).tokens));
+    const calibration = calibrateAdaptive(
+      others.flatMap((h) => this.site(h).pages),
+      future,
+      keywords,
+      this.cfg.gamma,
+      this.cfg.horizon,
+      others.flatMap((h) => this.site(h).tokens),
+    );
     const examples = sampleEvenly(all, offlineSample);
     // the target's page classifier, from the same training sites' labelled pages, read as a crawler reads them
-    const pages = learned ? PageClassifier.train(others.flatMap((h) => this.site(h).pages.map((p) => ({ url: p.url, kind: p.page.kind, tokens: judgedTokens(p.page), relevant: p.relevant })))) : null;
+    const pages = learned
+      ? PageClassifier.train(
+          others.flatMap((h) =>
+            this.site(h).pages.map((p) => ({
+              url: p.url,
+              kind: p.page.kind,
+              tokens: judgedTokens(p.page),
+              relevant: p.relevant,
+            })),
+          ),
+        )
+      : null;
     if (file) {
       mkdirSync(cacheDir!, { recursive: true });
-      writeFileSync(file, JSON.stringify({ model: future.toJSON(), calibration, examples, pages: pages?.toJSON() ?? null }));
+      writeFileSync(
+        file,
+        JSON.stringify({ model: future.toJSON(), calibration, examples, pages: pages?.toJSON() ?? null }),
+      );
     }
     return { future, calibration, examples, pages, cached: false };
   }

@@ -15,12 +15,18 @@ export interface StartedWeb {
   close: () => Promise<void>;
 }
 
-export async function startSyntheticWeb(configFile: string, seed: number, opts: { faults?: boolean } = {}): Promise<StartedWeb> {
+export async function startSyntheticWeb(
+  configFile: string,
+  seed: number,
+  opts: { faults?: boolean } = {},
+): Promise<StartedWeb> {
   const web = new Web(loadConfig(configFile), seed);
   const server = await SimServer.start(web, { faults: opts.faults ?? true });
   const depts = web.sites.filter((s) => s.kind === 'department');
   return {
-    web, server, port: server.port,
+    web,
+    server,
+    port: server.port,
     departmentHosts: depts.map((s) => s.host),
     departmentHomes: depts.map((s) => `http://${s.host}/`),
     close: () => server.close(),

@@ -2,8 +2,18 @@
 import type { ExperimentConfig } from './config.ts';
 import { closeSeedState, runJob } from './run-one.ts';
 
-interface JobMsg { type: 'job'; id: number; cfg: ExperimentConfig; seed: number; site: string; cacheDir: string | null; record: boolean }
-interface ExitMsg { type: 'exit' }
+interface JobMsg {
+  type: 'job';
+  id: number;
+  cfg: ExperimentConfig;
+  seed: number;
+  site: string;
+  cacheDir: string | null;
+  record: boolean;
+}
+interface ExitMsg {
+  type: 'exit';
+}
 
 process.on('message', (m: JobMsg | ExitMsg) => {
   if (m.type === 'exit') {
@@ -12,7 +22,8 @@ process.on('message', (m: JobMsg | ExitMsg) => {
   }
   runJob(m.cfg, m.seed, m.site, m.cacheDir, m.record).then(
     (result) => process.send!({ type: 'result', id: m.id, result }),
-    (e: unknown) => process.send!({ type: 'error', id: m.id, message: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) }),
+    (e: unknown) =>
+      process.send!({ type: 'error', id: m.id, message: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) }),
   );
 });
 process.send!({ type: 'ready' });

@@ -18,7 +18,12 @@ export interface Rng {
 /** SFC32 (Chris Doty-Humphrey's small fast chaotic generator), counter starting at 1, `warmup` steps discarded. */
 export class Sfc32 implements Rng {
   private s3 = 1;
-  constructor(private s0: number, private s1: number, private s2: number, warmup: number) {
+  constructor(
+    private s0: number,
+    private s1: number,
+    private s2: number,
+    warmup: number,
+  ) {
     for (let i = 0; i < warmup; i++) this.next();
   }
   next(): number {
@@ -30,10 +35,18 @@ export class Sfc32 implements Rng {
     this.s2 = (this.s2 + t) | 0;
     return (t >>> 0) / 4294967296;
   }
-  int(n: number): number { return Math.floor(this.next() * n); }
-  range(lo: number, hi: number): number { return lo + Math.floor(this.next() * (hi - lo + 1)); }
-  chance(p: number): boolean { return this.next() < p; }
-  pick<T>(items: readonly T[]): T { return items[Math.floor(this.next() * items.length)]; }
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+  range(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
 }
 
 /**

@@ -34,7 +34,17 @@ export class AuditBook {
   begin(host: string, disallowed: boolean, res: ServerResponse): number {
     let s = this.hosts.get(host);
     if (!s) {
-      s = { requests: 0, maxConcurrent: 0, minGapMs: null, disallowed: 0, sent429: 0, sent5xx: 0, bytes: 0, inFlight: 0, lastStart: 0 };
+      s = {
+        requests: 0,
+        maxConcurrent: 0,
+        minGapMs: null,
+        disallowed: 0,
+        sent429: 0,
+        sent5xx: 0,
+        bytes: 0,
+        inFlight: 0,
+        lastStart: 0,
+      };
       this.hosts.set(host, s);
     }
     const st = s;
@@ -46,7 +56,9 @@ export class AuditBook {
     st.inFlight++;
     if (st.inFlight > st.maxConcurrent) st.maxConcurrent = st.inFlight;
     if (disallowed) st.disallowed++;
-    res.once('close', () => { st.inFlight--; });
+    res.once('close', () => {
+      st.inFlight--;
+    });
     return gap;
   }
 

@@ -11,7 +11,15 @@ import { readFileSync } from 'node:fs';
 import { DEEP_KINDS } from './deepweb/db.ts';
 import type { DeepSiteConfig } from './deepweb/site.ts';
 
-export type RobotsProfile = 'standard' | 'trap-blocked' | 'tricky' | 'crawl-delay' | 'crawl-delay-long' | 'missing' | 'error' | 'redirect';
+export type RobotsProfile =
+  | 'standard'
+  | 'trap-blocked'
+  | 'tricky'
+  | 'crawl-delay'
+  | 'crawl-delay-long'
+  | 'missing'
+  | 'error'
+  | 'redirect';
 export type BackgroundKind = 'offtopic' | 'mixed' | 'directory' | 'conference' | 'publisher' | 'personal';
 export type Charset = 'utf-8' | 'iso-8859-1' | 'windows-1252';
 
@@ -189,10 +197,30 @@ export interface WebConfig {
 }
 
 /** Defaults of one search site: 10 result pages of 20 (a top-200 cap), no rate limit. */
-const DEEP_SITE_DEFAULTS: Omit<DeepSiteConfig, 'host'> = { kind: 'jobs', records: 10_000, pageSize: 20, topK: 200, minGapMs: 0 };
+const DEEP_SITE_DEFAULTS: Omit<DeepSiteConfig, 'host'> = {
+  kind: 'jobs',
+  records: 10_000,
+  pageSize: 20,
+  topK: 200,
+  minGapMs: 0,
+};
 
-const dept = (host: string, name: string, pages: number, groups: number, extra: Partial<DepartmentConfig> = {}): DepartmentConfig => ({
-  host, name, pages, groups, robots: 'standard', charset: 'utf-8', sessionIds: false, minGapMs: 0, ...extra,
+const dept = (
+  host: string,
+  name: string,
+  pages: number,
+  groups: number,
+  extra: Partial<DepartmentConfig> = {},
+): DepartmentConfig => ({
+  host,
+  name,
+  pages,
+  groups,
+  robots: 'standard',
+  charset: 'utf-8',
+  sessionIds: false,
+  minGapMs: 0,
+  ...extra,
 });
 
 export const DEFAULTS: WebConfig = {
@@ -208,7 +236,16 @@ export const DEFAULTS: WebConfig = {
     pagesMin: 10,
     pagesMax: 80,
     kinds: { offtopic: 0.35, mixed: 0.15, directory: 0.1, conference: 0.15, publisher: 0.1, personal: 0.15 },
-    robots: { standard: 0.6, 'trap-blocked': 0.1, tricky: 0.1, 'crawl-delay': 0.04, 'crawl-delay-long': 0.01, missing: 0.1, error: 0.03, redirect: 0.02 },
+    robots: {
+      standard: 0.6,
+      'trap-blocked': 0.1,
+      tricky: 0.1,
+      'crawl-delay': 0.04,
+      'crawl-delay-long': 0.01,
+      missing: 0.1,
+      error: 0.03,
+      redirect: 0.02,
+    },
     rateLimitedShare: 0.05,
     minGapMs: 50,
   },
@@ -256,8 +293,16 @@ export const DEFAULTS: WebConfig = {
   deepweb: { sites: [] },
   geo: {
     regions: ['us', 'eu', 'asia'],
-    rttMs: [[2, 70, 150], [70, 2, 210], [150, 210, 2]],
-    bandwidthMBps: [[100, 20, 10], [20, 100, 8], [10, 8, 100]],
+    rttMs: [
+      [2, 70, 150],
+      [70, 2, 210],
+      [150, 210, 2],
+    ],
+    bandwidthMBps: [
+      [100, 20, 10],
+      [20, 100, 8],
+      [10, 8, 100],
+    ],
     siteShares: [0.45, 0.35, 0.2],
     timeScale: 1,
   },
@@ -304,12 +349,22 @@ function merge(base: unknown, over: unknown, path: string): unknown {
 }
 const OPEN_MAPS = new Set(['background.robots']);
 
-const ROBOTS: RobotsProfile[] = ['standard', 'trap-blocked', 'tricky', 'crawl-delay', 'crawl-delay-long', 'missing', 'error', 'redirect'];
+const ROBOTS: RobotsProfile[] = [
+  'standard',
+  'trap-blocked',
+  'tricky',
+  'crawl-delay',
+  'crawl-delay-long',
+  'missing',
+  'error',
+  'redirect',
+];
 const CHARSETS: Charset[] = ['utf-8', 'iso-8859-1', 'windows-1252'];
 const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.test$/;
 
 function num(v: unknown, path: string, min: number, max: number, integer = false): void {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new ConfigError(`${path}: expected a number, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new ConfigError(`${path}: expected a number, got ${JSON.stringify(v)}`);
   if (integer && !Number.isInteger(v)) throw new ConfigError(`${path}: expected a whole number, got ${v}`);
   if (v < min || v > max) throw new ConfigError(`${path}: ${v} is out of range [${min}, ${max}]`);
 }
@@ -325,14 +380,18 @@ export function validate(c: WebConfig): WebConfig {
     if (!isObject(d0)) throw new ConfigError(`${p}: expected an object`);
     const d = { ...dept('x.test', 'x', 1000, 4), ...d0 } as DepartmentConfig;
     c.departments[i] = d;
-    for (const k of Object.keys(d0)) if (!(k in d) || k.startsWith('_')) if (!k.startsWith('_')) throw new ConfigError(`${p}.${k}: unknown field`);
-    if (typeof d.host !== 'string' || !HOST_RE.test(d.host)) throw new ConfigError(`${p}.host: "${d.host}" must be a lowercase hostname ending in .test`);
+    for (const k of Object.keys(d0))
+      if (!(k in d) || k.startsWith('_')) if (!k.startsWith('_')) throw new ConfigError(`${p}.${k}: unknown field`);
+    if (typeof d.host !== 'string' || !HOST_RE.test(d.host))
+      throw new ConfigError(`${p}.host: "${d.host}" must be a lowercase hostname ending in .test`);
     if (hosts.has(d.host)) throw new ConfigError(`${p}.host: "${d.host}" is used twice`);
     hosts.add(d.host);
     num(d.pages, `${p}.pages`, 200, 2_000_000, true);
     num(d.groups, `${p}.groups`, 1, 200, true);
-    if (!ROBOTS.includes(d.robots)) throw new ConfigError(`${p}.robots: "${d.robots}" is not one of ${ROBOTS.join(', ')}`);
-    if (!CHARSETS.includes(d.charset)) throw new ConfigError(`${p}.charset: "${d.charset}" is not one of ${CHARSETS.join(', ')}`);
+    if (!ROBOTS.includes(d.robots))
+      throw new ConfigError(`${p}.robots: "${d.robots}" is not one of ${ROBOTS.join(', ')}`);
+    if (!CHARSETS.includes(d.charset))
+      throw new ConfigError(`${p}.charset: "${d.charset}" is not one of ${CHARSETS.join(', ')}`);
     if (typeof d.sessionIds !== 'boolean') throw new ConfigError(`${p}.sessionIds: expected true or false`);
     num(d.minGapMs, `${p}.minGapMs`, 0, 60_000);
   });
@@ -342,13 +401,15 @@ export function validate(c: WebConfig): WebConfig {
   num(b.pagesMax, 'background.pagesMax', b.pagesMin, 100_000, true);
   for (const [k, v] of Object.entries(b.kinds)) num(v, `background.kinds.${k}`, 0, 1);
   for (const [k, v] of Object.entries(b.robots)) {
-    if (!ROBOTS.includes(k as RobotsProfile)) throw new ConfigError(`background.robots.${k}: not one of ${ROBOTS.join(', ')}`);
+    if (!ROBOTS.includes(k as RobotsProfile))
+      throw new ConfigError(`background.robots.${k}: not one of ${ROBOTS.join(', ')}`);
     num(v, `background.robots.${k}`, 0, 1);
   }
   num(b.rateLimitedShare, 'background.rateLimitedShare', 0, 1);
   num(b.minGapMs, 'background.minGapMs', 0, 60_000);
   const s = c.structure;
-  for (const k of ['facultyPerK', 'studentsPerK', 'coursesPerK', 'newsPerK', 'adminPerK'] as const) num(s[k], `structure.${k}`, 0, 500);
+  for (const k of ['facultyPerK', 'studentsPerK', 'coursesPerK', 'newsPerK', 'adminPerK'] as const)
+    num(s[k], `structure.${k}`, 0, 500);
   num(s.papersPerFaculty, 'structure.papersPerFaculty', 0, 200);
   num(s.papersPerStudent, 'structure.papersPerStudent', 0, 200);
   num(s.studentPublishShare, 'structure.studentPublishShare', 0, 1);
@@ -359,10 +420,12 @@ export function validate(c: WebConfig): WebConfig {
   num(s.conventions, 'structure.conventions', 0, 1);
   num(s.documentForms, 'structure.documentForms', 0, 1);
   num(s.papersFrom.ownerHomeShare, 'structure.papersFrom.ownerHomeShare', 0, 1);
-  if (typeof s.papersFrom.groupList !== 'boolean') throw new ConfigError('structure.papersFrom.groupList: expected true or false');
+  if (typeof s.papersFrom.groupList !== 'boolean')
+    throw new ConfigError('structure.papersFrom.groupList: expected true or false');
   num(s.papersFrom.projectLinks, 'structure.papersFrom.projectLinks', 0, 50, true);
   num(s.papersFrom.extraWeight, 'structure.papersFrom.extraWeight', 0, 10);
-  for (const k of ['navBar', 'peopleDirectory', 'extraLinks'] as const) if (typeof s.bypass[k] !== 'boolean') throw new ConfigError(`structure.bypass.${k}: expected true or false`);
+  for (const k of ['navBar', 'peopleDirectory', 'extraLinks'] as const)
+    if (typeof s.bypass[k] !== 'boolean') throw new ConfigError(`structure.bypass.${k}: expected true or false`);
   num(s.lecturesMin, 'structure.lecturesMin', 0, 100, true);
   num(s.lecturesMax, 'structure.lecturesMax', s.lecturesMin, 100, true);
   num(s.lectureTopicality, 'structure.lectureTopicality', 0, 1);
@@ -383,29 +446,42 @@ export function validate(c: WebConfig): WebConfig {
   num(c.text.wordsMax, 'text.wordsMax', c.text.wordsMin, 100_000, true);
   num(c.text.topicShare, 'text.topicShare', 0, 1);
   const f = c.faults;
-  for (const k of ['transientErrorRate', 'slowRate', 'malformedRate', 'oversizedRate'] as const) num(f[k], `faults.${k}`, 0, 0.5);
+  for (const k of ['transientErrorRate', 'slowRate', 'malformedRate', 'oversizedRate'] as const)
+    num(f[k], `faults.${k}`, 0, 0.5);
   num(f.slowMs, 'faults.slowMs', 0, 60_000, true);
   num(f.oversizedBytes, 'faults.oversizedBytes', 1_000, 100_000_000, true);
   const g = c.geo;
   const R = Array.isArray(g.regions) ? g.regions.length : 0;
-  if (R < 1 || R > 32 || g.regions.some((r) => typeof r !== 'string' || !/^[a-z0-9-]+$/.test(r))) throw new ConfigError('geo.regions: expected 1 to 32 region names (lowercase letters, digits, -)');
+  if (R < 1 || R > 32 || g.regions.some((r) => typeof r !== 'string' || !/^[a-z0-9-]+$/.test(r)))
+    throw new ConfigError('geo.regions: expected 1 to 32 region names (lowercase letters, digits, -)');
   for (const k of ['rttMs', 'bandwidthMBps'] as const) {
-    if (!Array.isArray(g[k]) || g[k].length !== R || g[k].some((row) => !Array.isArray(row) || row.length !== R)) throw new ConfigError(`geo.${k}: expected a ${R} x ${R} matrix (one row and column per region)`);
-    g[k].forEach((row, i) => row.forEach((x, j) => num(x, `geo.${k}[${i}][${j}]`, k === 'rttMs' ? 0 : 0.001, k === 'rttMs' ? 10_000 : 100_000)));
+    if (!Array.isArray(g[k]) || g[k].length !== R || g[k].some((row) => !Array.isArray(row) || row.length !== R))
+      throw new ConfigError(`geo.${k}: expected a ${R} x ${R} matrix (one row and column per region)`);
+    g[k].forEach((row, i) =>
+      row.forEach((x, j) =>
+        num(x, `geo.${k}[${i}][${j}]`, k === 'rttMs' ? 0 : 0.001, k === 'rttMs' ? 10_000 : 100_000),
+      ),
+    );
   }
-  if (!Array.isArray(g.siteShares) || g.siteShares.length !== R) throw new ConfigError(`geo.siteShares: expected ${R} shares, one per region`);
+  if (!Array.isArray(g.siteShares) || g.siteShares.length !== R)
+    throw new ConfigError(`geo.siteShares: expected ${R} shares, one per region`);
   g.siteShares.forEach((x, i) => num(x, `geo.siteShares[${i}]`, 0, 1));
   if (!g.siteShares.some((x) => x > 0)) throw new ConfigError('geo.siteShares: at least one share must be above 0');
   num(g.timeScale, 'geo.timeScale', 0, 100);
-  if (!isObject(c.deepweb) || !Array.isArray(c.deepweb.sites)) throw new ConfigError('deepweb.sites: expected a list of search sites');
+  if (!isObject(c.deepweb) || !Array.isArray(c.deepweb.sites))
+    throw new ConfigError('deepweb.sites: expected a list of search sites');
   c.deepweb.sites.forEach((d0, i) => {
     const p = `deepweb.sites[${i}]`;
     if (!isObject(d0)) throw new ConfigError(`${p}: expected an object`);
     const d = { ...DEEP_SITE_DEFAULTS, ...(d0 as object) } as DeepSiteConfig;
     c.deepweb.sites[i] = d;
-    for (const k of Object.keys(d0)) if (!['kind', 'host', 'records', 'pageSize', 'topK', 'minGapMs'].includes(k) && !k.startsWith('_')) throw new ConfigError(`${p}.${k}: unknown field`);
-    if (!DEEP_KINDS.includes(d.kind)) throw new ConfigError(`${p}.kind: "${d.kind}" is not one of ${DEEP_KINDS.join(', ')}`);
-    if (typeof d.host !== 'string' || !HOST_RE.test(d.host)) throw new ConfigError(`${p}.host: "${d.host}" must be a lowercase hostname ending in .test`);
+    for (const k of Object.keys(d0))
+      if (!['kind', 'host', 'records', 'pageSize', 'topK', 'minGapMs'].includes(k) && !k.startsWith('_'))
+        throw new ConfigError(`${p}.${k}: unknown field`);
+    if (!DEEP_KINDS.includes(d.kind))
+      throw new ConfigError(`${p}.kind: "${d.kind}" is not one of ${DEEP_KINDS.join(', ')}`);
+    if (typeof d.host !== 'string' || !HOST_RE.test(d.host))
+      throw new ConfigError(`${p}.host: "${d.host}" must be a lowercase hostname ending in .test`);
     if (hosts.has(d.host)) throw new ConfigError(`${p}.host: "${d.host}" is used twice`);
     hosts.add(d.host);
     num(d.records, `${p}.records`, 1_000, 1_000_000, true);

@@ -12,14 +12,28 @@
 import { gzipSync } from 'node:zlib';
 import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
 import { Anchor, Kind, LinkFlag, SECTIONS, Target, type Web } from './web.ts';
-import { GROUP_DIRS, HOME_DIRS, PAPER_ANCHORS, PAPER_DIRS, PUBLIST_FILES, PUBLIST_HEADINGS, PUBLIST_TITLES, type Conventions } from './conventions.ts';
+import {
+  GROUP_DIRS,
+  HOME_DIRS,
+  PAPER_ANCHORS,
+  PAPER_DIRS,
+  PUBLIST_FILES,
+  PUBLIST_HEADINGS,
+  PUBLIST_TITLES,
+  type Conventions,
+} from './conventions.ts';
 
 /** Words per text snippet and snippets per (topic, share) pool. */
 const SNIPPET = 6;
 const POOL = 1024;
 
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
-const slug = (w: string): string => w.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'x';
+const slug = (w: string): string =>
+  w
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'x';
 
 /**
  * A sequential copy of a string. Memoised strings built by concatenation are trees of fragments
@@ -32,7 +46,9 @@ const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 /** Per-page memo in a dense array (titles and paths are asked for once per link rendered). */
 class Memo<V> {
   private readonly a: (V | undefined)[];
-  constructor(n: number) { this.a = new Array<V | undefined>(n); }
+  constructor(n: number) {
+    this.a = new Array<V | undefined>(n);
+  }
   get(k: number, make: () => V): V {
     let v = this.a[k];
     if (v === undefined) this.a[k] = v = make();
@@ -107,24 +123,45 @@ export class Renderer {
     const topic = w.topic[id];
     const r = this.rng(id, 1);
     const words = (n: number): string => this.topicWords(r, topic, n).map(cap).join(' ');
-    const person = (p: number): string => { const n = this.name(p); return `${n.first} ${n.last}`; };
+    const person = (p: number): string => {
+      const n = this.name(p);
+      return `${n.first} ${n.last}`;
+    };
     switch (w.kind[id]) {
-      case Kind.Home: return `${site.name} - Department of Computer Science`;
-      case Kind.Index: return `${cap(SECTIONS[w.aux[id]])} - ${site.name} Computer Science`;
-      case Kind.Faculty: return `Prof. ${person(id)}`;
-      case Kind.Student: return person(id);
-      case Kind.Group: return `${cap(w.vocab.topics[topic].label)} Research Group: ${words(2)}`;
-      case Kind.Project: return `${words(r.range(2, 3))} Project`;
-      case Kind.Publist: return w.kind[w.owner[id]] === Kind.Group ? `Group Publications` : PUBLIST_TITLES[site.conventions.publistTitle].replace('NAME', person(w.owner[id]));
-      case Kind.Paper: return words(r.range(4, 7));
-      case Kind.Course: return `CS ${this.courseNumber(id)}: ${words(r.range(2, 3))}`;
-      case Kind.Lecture: return `Lecture ${w.aux[id]}: ${words(r.range(2, 3))}`;
-      case Kind.Syllabus: return `Syllabus CS ${this.courseNumber(w.owner[id])}`;
-      case Kind.Form: return `${words(1)} Form`;
-      case Kind.BgHome: return `${cap(site.name)}`;
-      case Kind.Image: return `Photo ${words(1)}`;
-      case Kind.Abstract: return `Abstract: ${this.title(w.aux[id])}`;
-      default: return words(r.range(2, 5));
+      case Kind.Home:
+        return `${site.name} - Department of Computer Science`;
+      case Kind.Index:
+        return `${cap(SECTIONS[w.aux[id]])} - ${site.name} Computer Science`;
+      case Kind.Faculty:
+        return `Prof. ${person(id)}`;
+      case Kind.Student:
+        return person(id);
+      case Kind.Group:
+        return `${cap(w.vocab.topics[topic].label)} Research Group: ${words(2)}`;
+      case Kind.Project:
+        return `${words(r.range(2, 3))} Project`;
+      case Kind.Publist:
+        return w.kind[w.owner[id]] === Kind.Group
+          ? `Group Publications`
+          : PUBLIST_TITLES[site.conventions.publistTitle].replace('NAME', person(w.owner[id]));
+      case Kind.Paper:
+        return words(r.range(4, 7));
+      case Kind.Course:
+        return `CS ${this.courseNumber(id)}: ${words(r.range(2, 3))}`;
+      case Kind.Lecture:
+        return `Lecture ${w.aux[id]}: ${words(r.range(2, 3))}`;
+      case Kind.Syllabus:
+        return `Syllabus CS ${this.courseNumber(w.owner[id])}`;
+      case Kind.Form:
+        return `${words(1)} Form`;
+      case Kind.BgHome:
+        return `${cap(site.name)}`;
+      case Kind.Image:
+        return `Photo ${words(1)}`;
+      case Kind.Abstract:
+        return `Abstract: ${this.title(w.aux[id])}`;
+      default:
+        return words(r.range(2, 5));
     }
   }
 
@@ -148,30 +185,58 @@ export class Renderer {
     const local = w.local(id);
     const c = this.conv(id);
     const groups = GROUP_DIRS[c.groupDir];
-    const first = (): string => slug(this.title(id).replace(/^(Lecture \d+|CS \d+): /, '').split(' ')[0]);
+    const first = (): string =>
+      slug(
+        this.title(id)
+          .replace(/^(Lecture \d+|CS \d+): /, '')
+          .split(' ')[0],
+      );
     const owner = w.owner[id];
     switch (w.kind[id]) {
-      case Kind.Home: case Kind.BgHome: return '/';
-      case Kind.Index: return `/${SECTIONS[w.aux[id]]}/`;
-      case Kind.Faculty: case Kind.Student: return this.home(id);
-      case Kind.Group: return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
-      case Kind.Project: return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
-      case Kind.Publist: return w.kind[owner] === Kind.Group ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/publications-${local}.html` : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
-      case Kind.Abstract: return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
+      case Kind.Home:
+      case Kind.BgHome:
+        return '/';
+      case Kind.Index:
+        return `/${SECTIONS[w.aux[id]]}/`;
+      case Kind.Faculty:
+      case Kind.Student:
+        return this.home(id);
+      case Kind.Group:
+        return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
+      case Kind.Project:
+        return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
+      case Kind.Publist:
+        return w.kind[owner] === Kind.Group
+          ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/publications-${local}.html`
+          : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
+      case Kind.Abstract:
+        return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
       case Kind.Paper: {
         const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
-        return owner === id ? `/papers/${first()}-${local}.${ext}` : `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/${first()}-${local}.${ext}`;
+        return owner === id
+          ? `/papers/${first()}-${local}.${ext}`
+          : `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/${first()}-${local}.${ext}`;
       }
-      case Kind.Course: return `/courses/cs${this.courseNumber(id)}-${local}/`;
-      case Kind.Lecture: return `/courses/cs${this.courseNumber(owner)}/lecture${w.aux[id]}-${local}.html`;
-      case Kind.Syllabus: return `/courses/cs${this.courseNumber(owner)}/syllabus-${local}.pdf`;
-      case Kind.News: return `/news/${first()}-${local}.html`;
-      case Kind.Admin: return `/admin/${first()}-${local}.html`;
-      case Kind.Form: return `/admin/forms/${first()}-${local}.pdf`;
-      case Kind.Gap: return `/info/${first()}-${local}.html`;
-      case Kind.Personal: return `${this.home(owner)}${first()}-${local}.html`;
-      case Kind.Image: return `/images/${slug(this.title(id).split(' ')[1] ?? 'photo')}-${local}.jpg`;
-      default: return `/${first()}/${slug(this.title(id).split(' ')[1] ?? 'page')}-${local}.html`;
+      case Kind.Course:
+        return `/courses/cs${this.courseNumber(id)}-${local}/`;
+      case Kind.Lecture:
+        return `/courses/cs${this.courseNumber(owner)}/lecture${w.aux[id]}-${local}.html`;
+      case Kind.Syllabus:
+        return `/courses/cs${this.courseNumber(owner)}/syllabus-${local}.pdf`;
+      case Kind.News:
+        return `/news/${first()}-${local}.html`;
+      case Kind.Admin:
+        return `/admin/${first()}-${local}.html`;
+      case Kind.Form:
+        return `/admin/forms/${first()}-${local}.pdf`;
+      case Kind.Gap:
+        return `/info/${first()}-${local}.html`;
+      case Kind.Personal:
+        return `${this.home(owner)}${first()}-${local}.html`;
+      case Kind.Image:
+        return `/images/${slug(this.title(id).split(' ')[1] ?? 'photo')}-${local}.jpg`;
+      default:
+        return `/${first()}/${slug(this.title(id).split(' ')[1] ?? 'page')}-${local}.html`;
     }
   }
 
@@ -206,7 +271,7 @@ export class Renderer {
     const pool = this.pool(this.web.topic[id], share);
     const k = Math.max(1, Math.round(n / SNIPPET));
     let out = pool[(r.next() * POOL) | 0];
-    for (let i = 1; i < k; i++) out += ' ' + pool[(r.next() * POOL) | 0];
+    for (let i = 1; i < k; i++) out += ` ${pool[(r.next() * POOL) | 0]}`;
     return out;
   }
 
@@ -218,7 +283,9 @@ export class Renderer {
       const r = makeRng(`${this.web.seed}:pool:${key}`);
       const v = this.web.vocab;
       const own = v.topics[topic];
-      const a = share, b = share + 0.06, c = share + 0.16;
+      const a = share,
+        b = share + 0.06,
+        c = share + 0.16;
       p = [];
       for (let i = 0; i < POOL; i++) {
         const words: string[] = [];
@@ -240,10 +307,16 @@ export class Renderer {
     const w = this.web;
     const s = w.config.text.topicShare;
     switch (w.kind[id]) {
-      case Kind.Faculty: return s * 0.6;
-      case Kind.Student: return s * 0.4;
-      case Kind.Syllabus: case Kind.Index: case Kind.Home: return s * 0.5;
-      default: return s;
+      case Kind.Faculty:
+        return s * 0.6;
+      case Kind.Student:
+        return s * 0.4;
+      case Kind.Syllabus:
+      case Kind.Index:
+      case Kind.Home:
+        return s * 0.5;
+      default:
+        return s;
     }
   }
 
@@ -257,12 +330,16 @@ export class Renderer {
       if (target >= 0 && w.kind[target] === Kind.Index) return cap(SECTIONS[w.aux[target]]);
       return g.nav[h % g.nav.length];
     }
-    if (a === Anchor.Papers) { const own = PAPER_ANCHORS[this.conv(src).paperAnchors] ?? g.papers; return own[h % own.length]; }
+    if (a === Anchor.Papers) {
+      const own = PAPER_ANCHORS[this.conv(src).paperAnchors] ?? g.papers;
+      return own[h % own.length];
+    }
     if (a === Anchor.Research) return g.research[h % g.research.length];
     if (a === Anchor.Misc) {
       if (target >= 0 && w.kind[target] === Kind.Syllabus) return 'syllabus';
       // an abstract page's link to its file names the file's type
-      if (target >= 0 && w.kind[target] === Kind.Paper) return w.aux[target] === 2 ? 'gzipped PostScript' : w.aux[target] === 1 ? 'PostScript' : 'PDF';
+      if (target >= 0 && w.kind[target] === Kind.Paper)
+        return w.aux[target] === 2 ? 'gzipped PostScript' : w.aux[target] === 1 ? 'PostScript' : 'PDF';
       return g.misc[h % g.misc.length];
     }
     if (a === Anchor.People) {
@@ -283,7 +360,8 @@ export class Renderer {
     const site = w.sites[w.siteOf[src]];
     if (target === Target.Calendar) return '/events/calendar/2026/11/';
     if (target === Target.RedirectLoop) return '/loop/a.html';
-    if (target === Target.Broken) return `/${SECTIONS[hash32(w.seed, src, e) % SECTIONS.length]}/missing-${9_000_000 + (hash32(w.seed, src, e, 5) % 1_000_000)}.html`;
+    if (target === Target.Broken)
+      return `/${SECTIONS[hash32(w.seed, src, e) % SECTIONS.length]}/missing-${9_000_000 + (hash32(w.seed, src, e, 5) % 1_000_000)}.html`;
     const tsite = w.sites[w.siteOf[target]];
     let path = this.path(target);
     if (flags & LinkFlag.Redirect) {
@@ -333,41 +411,67 @@ export class Renderer {
       const href = this.href(id, e, t, f);
       const anchor = this.anchorText(id, e, t, f);
       const [before, after] = this.around(r, id, t);
-      items.push(malformed && e % 3 === 0
-        ? `<LI>${before} <A HREF=${href}>${anchor}</A> ${after}`
-        : `<li>${before} <a href="${href}">${anchor}</a> ${after}</li>`);
+      items.push(
+        malformed && e % 3 === 0
+          ? `<LI>${before} <A HREF=${href}>${anchor}</A> ${after}`
+          : `<li>${before} <a href="${href}">${anchor}</a> ${after}</li>`,
+      );
     }
     const extra = this.extraItems.get(id);
     if (extra) items.push(...extra);
-    if (w.kind[id] === Kind.Personal && unit(w.seed, id, 22) < 0.5) items.push(`<li><img src="/images/portrait-${w.local(id)}.jpg" alt="me"></li>`);
-    const meta = site.charset === 'utf-8' ? '<meta charset="utf-8">' : `<meta http-equiv="Content-Type" content="text/html; charset=${site.charset}">`;
+    if (w.kind[id] === Kind.Personal && unit(w.seed, id, 22) < 0.5)
+      items.push(`<li><img src="/images/portrait-${w.local(id)}.jpg" alt="me"></li>`);
+    const meta =
+      site.charset === 'utf-8'
+        ? '<meta charset="utf-8">'
+        : `<meta http-equiv="Content-Type" content="text/html; charset=${site.charset}">`;
     // one join at the end gives a flat string, which sockets write far faster than a rope
-    let body = (malformed
-      ? [`<HTML><HEAD>${meta}<TITLE>${title}</TITLE><BODY><H1>${title}<P>${intro}<H2>${heading}</H2><UL>`, ...items, `<P>${outro}<div><span>`]
-      : [`<!DOCTYPE html>\n<html><head>${meta}<title>${title}</title></head>\n<body>\n<h1>${title}</h1>\n<p>${intro}</p>\n<h2>${heading}</h2>\n<ul>`, ...items, `</ul>\n<p>${outro}</p>\n</body></html>\n`]
+    let body = (
+      malformed
+        ? [
+            `<HTML><HEAD>${meta}<TITLE>${title}</TITLE><BODY><H1>${title}<P>${intro}<H2>${heading}</H2><UL>`,
+            ...items,
+            `<P>${outro}<div><span>`,
+          ]
+        : [
+            `<!DOCTYPE html>\n<html><head>${meta}<title>${title}</title></head>\n<body>\n<h1>${title}</h1>\n<p>${intro}</p>\n<h2>${heading}</h2>\n<ul>`,
+            ...items,
+            `</ul>\n<p>${outro}</p>\n</body></html>\n`,
+          ]
     ).join('\n');
     if (unit(w.seed, id, 23) < cfg.faults.oversizedRate) {
       const filler = `<p>${intro}</p>\n`;
-      body = body.replace('</body>', filler.repeat(Math.ceil(cfg.faults.oversizedBytes / filler.length)) + '</body>');
+      body = body.replace('</body>', `${filler.repeat(Math.ceil(cfg.faults.oversizedBytes / filler.length))}</body>`);
     }
     return this.encodeHtml(site.charset, body);
   }
 
   private heading(id: number): string {
     switch (this.web.kind[id]) {
-      case Kind.Publist: return PUBLIST_HEADINGS[this.conv(id).publistHeading];
-      case Kind.Faculty: case Kind.Student: return 'Links';
-      case Kind.Group: return 'Projects and People';
-      case Kind.Course: return 'Lectures';
-      default: return 'See also';
+      case Kind.Publist:
+        return PUBLIST_HEADINGS[this.conv(id).publistHeading];
+      case Kind.Faculty:
+      case Kind.Student:
+        return 'Links';
+      case Kind.Group:
+        return 'Projects and People';
+      case Kind.Course:
+        return 'Lectures';
+      default:
+        return 'See also';
     }
   }
 
   private encodeHtml(charset: string, body: string): RenderedPage {
     if (charset === 'utf-8') return { status: 200, contentType: 'text/html; charset=utf-8', body };
     // legacy pages: characters outside Latin-1 become '?', as a legacy editor would save them
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 starts at NUL
     const buf = Buffer.from(body.replace(/[^\u0000-\u00ff]/g, '?'), 'latin1');
-    return { status: 200, contentType: charset === 'iso-8859-1' ? 'text/html; charset=iso-8859-1' : 'text/html', body: buf };
+    return {
+      status: 200,
+      contentType: charset === 'iso-8859-1' ? 'text/html; charset=iso-8859-1' : 'text/html',
+      body: buf,
+    };
   }
 
   /** A research paper in the synthetic .pdf or .ps format. */
@@ -375,12 +479,31 @@ export class Renderer {
     const w = this.web;
     const r = this.rng(id, 3);
     const owner = w.owner[id];
-    const authors = [owner === id ? this.name(hash32(w.seed, id) % w.n) : this.name(owner), this.name(hash32(w.seed, id, 1) % w.n)].map((n) => `${n.first} ${n.last}`).join(', ');
+    const authors = [
+      owner === id ? this.name(hash32(w.seed, id) % w.n) : this.name(owner),
+      this.name(hash32(w.seed, id, 1) % w.n),
+    ]
+      .map((n) => `${n.first} ${n.last}`)
+      .join(', ');
     const abstract = this.mixture(r, id, r.range(60, 110), 0.55);
     const keywords = this.topicWords(r, w.topic[id], 5).join(', ');
-    const sections = ['Introduction', 'Related Work', 'Approach', 'Evaluation', 'Conclusion'].map((s, i) => `${i + 1} ${s}\n${this.mixture(r, id, r.range(40, 90), 0.5)}`);
-    const refs = Array.from({ length: r.range(4, 10) }, (_, i) => `[${i + 1}] ${this.topicWords(r, w.topic[id], r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`);
-    const lines = [`Title: ${this.title(id)}`, `Authors: ${authors}`, `Abstract: ${abstract}`, `Keywords: ${keywords}`, ...sections, 'References', ...refs];
+    const sections = ['Introduction', 'Related Work', 'Approach', 'Evaluation', 'Conclusion'].map(
+      (s, i) => `${i + 1} ${s}\n${this.mixture(r, id, r.range(40, 90), 0.5)}`,
+    );
+    const refs = Array.from(
+      { length: r.range(4, 10) },
+      (_, i) =>
+        `[${i + 1}] ${this.topicWords(r, w.topic[id], r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`,
+    );
+    const lines = [
+      `Title: ${this.title(id)}`,
+      `Authors: ${authors}`,
+      `Abstract: ${abstract}`,
+      `Keywords: ${keywords}`,
+      ...sections,
+      'References',
+      ...refs,
+    ];
     if (w.aux[id] === 2) {
       // gzipped PostScript, as departments served it; gzip output is deterministic (no timestamp)
       const ps = this.ps(this.title(id), lines);
@@ -412,8 +535,15 @@ export class Renderer {
   private image(id: number): RenderedPage {
     const buf = Buffer.alloc(512 + (hash32(this.web.seed, id) % 2048));
     let x = hash32(this.web.seed, id, 4) | 1;
-    for (let i = 0; i < buf.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; buf[i] = x & 0xff; }
-    buf[0] = 0xff; buf[1] = 0xd8; buf[2] = 0xff; // JPEG magic
+    for (let i = 0; i < buf.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      buf[i] = x & 0xff;
+    }
+    buf[0] = 0xff;
+    buf[1] = 0xd8;
+    buf[2] = 0xff; // JPEG magic
     return { status: 200, contentType: 'image/jpeg', body: buf };
   }
 
@@ -424,7 +554,8 @@ export class Renderer {
     const next = month === 12 ? [year + 1, 1] : [year, month + 1];
     const prev = month === 1 ? [year - 1, 12] : [year, month - 1];
     const events = this.topicWords(r, site ? this.web.topic[site.first] : 0, 40).join(' ');
-    const body = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Events ${year}-${month}</title></head><body><h1>Calendar ${year}-${String(month).padStart(2, '0')}</h1><p>${events}</p>` +
+    const body =
+      `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Events ${year}-${month}</title></head><body><h1>Calendar ${year}-${String(month).padStart(2, '0')}</h1><p>${events}</p>` +
       `<a href="/events/calendar/${prev[0]}/${prev[1]}/">previous month</a> <a href="/events/calendar/${next[0]}/${next[1]}/">next month</a></body></html>\n`;
     return { status: 200, contentType: 'text/html; charset=utf-8', body };
   }

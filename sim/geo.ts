@@ -19,7 +19,12 @@ export function siteRegion(config: WebConfig, seed: number | string, host: strin
 }
 
 /** Delay of a response of `bytes` from a site in siteRegion to a crawler in crawlerRegion, ms; 0 if either is unknown. */
-export function geoDelayMs(config: WebConfig, crawlerRegion: string | undefined, siteRegionName: string, bytes: number): number {
+export function geoDelayMs(
+  config: WebConfig,
+  crawlerRegion: string | undefined,
+  siteRegionName: string,
+  bytes: number,
+): number {
   const g = config.geo;
   const i = crawlerRegion ? g.regions.indexOf(crawlerRegion) : -1;
   const j = g.regions.indexOf(siteRegionName);

@@ -55,7 +55,14 @@ export class ReplayServer {
   private rulesFor(host: string): Promise<RobotsRules | null> {
     let r = this.robots.get(host);
     if (!r) {
-      r = this.archive.get(`http://${host}/robots.txt`).then((res) => (res && res.status >= 200 && res.status < 300 ? parseRobots(`http://${host}/robots.txt`, res.body.toString('utf8')) : null)).catch(() => null);
+      r = this.archive
+        .get(`http://${host}/robots.txt`)
+        .then((res) =>
+          res && res.status >= 200 && res.status < 300
+            ? parseRobots(`http://${host}/robots.txt`, res.body.toString('utf8'))
+            : null,
+        )
+        .catch(() => null);
       this.robots.set(host, r);
     }
     return r;
@@ -85,7 +92,8 @@ export class ReplayServer {
   private admin(req: FastifyRequest, reply: FastifyReply): void {
     const path = req.url.split('?')[0];
     if (path === '/_sim/audit') return void reply.send(this.audit());
-    if (path === '/_sim/hosts') return void reply.send(this.archive.hosts().map((host) => ({ host, urls: this.archive.urls(host).length })));
+    if (path === '/_sim/hosts')
+      return void reply.send(this.archive.hosts().map((host) => ({ host, urls: this.archive.urls(host).length })));
     reply.code(404).type('text/plain').send('admin routes: /_sim/audit, /_sim/hosts\n');
   }
 }

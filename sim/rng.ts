@@ -48,7 +48,7 @@ export class ZipfSampler {
     this.cdf = new Float64Array(n);
     let total = 0;
     for (let r = 0; r < n; r++) {
-      total += 1 / Math.pow(r + 1, s);
+      total += 1 / (r + 1) ** s;
       this.cdf[r] = total;
     }
     for (let r = 0; r < n; r++) this.cdf[r] /= total;

@@ -12,15 +12,20 @@ export interface RobotsRules {
   isDisallowed(url: string, ua?: string): boolean | undefined;
   getCrawlDelay(ua?: string): number | undefined;
 }
-export const parseRobots = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => RobotsRules;
+export const parseRobots = createRequire(import.meta.url)('robots-parser') as (
+  url: string,
+  text: string,
+) => RobotsRules;
 
 const STANDARD = `User-agent: *\nDisallow: /admin/private/\nDisallow: /cgi-bin/\n`;
 
 /** Body served at /robots.txt (or at the redirect's target), or a status for the failing profiles. */
 export function robotsText(profile: RobotsProfile): { status: number; body: string; location?: string } {
   switch (profile) {
-    case 'standard': return { status: 200, body: STANDARD };
-    case 'trap-blocked': return { status: 200, body: `${STANDARD}Disallow: /events/\nDisallow: /loop/\n` };
+    case 'standard':
+      return { status: 200, body: STANDARD };
+    case 'trap-blocked':
+      return { status: 200, body: `${STANDARD}Disallow: /events/\nDisallow: /loop/\n` };
     case 'tricky':
       return {
         status: 200,
@@ -41,11 +46,16 @@ export function robotsText(profile: RobotsProfile): { status: number; body: stri
           '',
         ].join('\n'),
       };
-    case 'crawl-delay': return { status: 200, body: `${STANDARD}Crawl-delay: 2\n` };
-    case 'crawl-delay-long': return { status: 200, body: `${STANDARD}Crawl-delay: 60\n` };
-    case 'missing': return { status: 404, body: 'not found\n' };
-    case 'error': return { status: 503, body: 'service unavailable\n' };
-    case 'redirect': return { status: 301, body: '', location: '/robots-moved.txt' };
+    case 'crawl-delay':
+      return { status: 200, body: `${STANDARD}Crawl-delay: 2\n` };
+    case 'crawl-delay-long':
+      return { status: 200, body: `${STANDARD}Crawl-delay: 60\n` };
+    case 'missing':
+      return { status: 404, body: 'not found\n' };
+    case 'error':
+      return { status: 503, body: 'service unavailable\n' };
+    case 'redirect':
+      return { status: 301, body: '', location: '/robots-moved.txt' };
   }
 }
 
@@ -53,6 +63,7 @@ export function robotsText(profile: RobotsProfile): { status: number; body: stri
 export function effectiveRobots(profile: RobotsProfile): { allowAll: boolean; disallowAll: boolean; body: string } {
   if (profile === 'missing') return { allowAll: true, disallowAll: false, body: '' };
   if (profile === 'error') return { allowAll: false, disallowAll: true, body: '' };
-  if (profile === 'redirect') return { allowAll: false, disallowAll: false, body: `${STANDARD}Disallow: /moved-private/\n` };
+  if (profile === 'redirect')
+    return { allowAll: false, disallowAll: false, body: `${STANDARD}Disallow: /moved-private/\n` };
   return { allowAll: false, disallowAll: false, body: robotsText(profile).body };
 }

@@ -49,7 +49,7 @@ export class SimServer {
     this.renderer = new Renderer(web);
     this.faults = opts.faults ?? true;
     this.staticBody = opts.staticBody ?? '<html><body>static</body></html>';
-    this.staticPieces = this.staticBody.match(/[^]{1,8}/g) ?? [];
+    this.staticPieces = this.staticBody.match(/[\s\S]{1,8}/g) ?? [];
     this.attempts = new Uint8Array(web.n);
     for (const cfg of web.config.deepweb.sites) {
       this.deepSites.set(cfg.host, new DeepSite(cfg, web.seed));
@@ -58,7 +58,9 @@ export class SimServer {
     this.linkDeepSites();
     this.app = Fastify({ logger: false, bodyLimit: 1 << 20 });
     // search forms post urlencoded bodies; the deep-web handler parses them itself
-    this.app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    this.app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+      done(null, body),
+    );
     this.app.route({ method: ['GET', 'POST'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
   }
 
@@ -95,7 +97,9 @@ export class SimServer {
   /** Directory sites' home pages list the search sites (every one of them, so each is reachable). */
   private linkDeepSites(): void {
     if (!this.deepSites.size) return;
-    const items = [...this.deepSites.values()].map((d) => `<li>Search service: <a href="http://${d.host}/">${d.cfg.kind} search at ${d.host}</a></li>`);
+    const items = [...this.deepSites.values()].map(
+      (d) => `<li>Search service: <a href="http://${d.host}/">${d.cfg.kind} search at ${d.host}</a></li>`,
+    );
     const homes = this.web.sites.filter((s) => s.kind === 'directory').map((s) => s.first);
     // a web without directory sites links them from the first department's home instead
     for (const home of homes.length ? homes : [this.web.sites[0].first]) this.renderer.extraItems.set(home, items);
@@ -105,17 +109,25 @@ export class SimServer {
     const url = req.url;
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
-    const disallowed = path !== '/robots.txt' && !!this.deepRobots.get(host)!.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? ''));
+    const disallowed =
+      path !== '/robots.txt' &&
+      !!this.deepRobots.get(host)!.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? ''));
     const gap = this.book.begin(host, disallowed, reply.raw);
     if (this.faults && gap < d.cfg.minGapMs * 0.9) {
       this.book.sent(host, 429, 0);
-      reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(d.cfg.minGapMs / 1000)))).type('text/plain').send('slow down\n');
+      reply
+        .code(429)
+        .header('retry-after', String(Math.max(1, Math.ceil(d.cfg.minGapMs / 1000))))
+        .type('text/plain')
+        .send('slow down\n');
       return;
     }
     let params: URLSearchParams;
     if (req.method === 'POST') {
       const b = req.body;
-      params = new URLSearchParams(typeof b === 'string' ? b : b && typeof b === 'object' ? (b as Record<string, string>) : '');
+      params = new URLSearchParams(
+        typeof b === 'string' ? b : b && typeof b === 'object' ? (b as Record<string, string>) : '',
+      );
     } else params = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
     const page = d.handle(req.method, path, params);
     const body = wireBody(page.body);
@@ -147,7 +159,10 @@ export class SimServer {
     let r = this.robots.get(site.host);
     if (!r) {
       const eff = effectiveRobots(site.robots);
-      r = { parser: eff.body ? parseRobots(`http://${site.host}/robots.txt`, eff.body) : null, disallowAll: eff.disallowAll };
+      r = {
+        parser: eff.body ? parseRobots(`http://${site.host}/robots.txt`, eff.body) : null,
+        disallowAll: eff.disallowAll,
+      };
       this.robots.set(site.host, r);
     }
     return r;
@@ -169,13 +184,18 @@ export class SimServer {
     let disallowed = false;
     if (path !== '/robots.txt' && path !== '/robots-moved.txt') {
       const rb = this.robotsOf(site);
-      disallowed = rb.disallowAll || !!(rb.parser && rb.parser.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? '')));
+      disallowed =
+        rb.disallowAll || !!rb.parser?.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? ''));
     }
     const gap = this.book.begin(host, disallowed, reply.raw);
     // 10% grace: this clock reads late when the event loop is busy, and a polite client must not pay for it
     if (this.faults && gap < site.minGapMs * 0.9) {
       this.book.sent(host, 429, 0);
-      reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(site.minGapMs / 1000)))).type('text/plain').send('slow down\n');
+      reply
+        .code(429)
+        .header('retry-after', String(Math.max(1, Math.ceil(site.minGapMs / 1000))))
+        .type('text/plain')
+        .send('slow down\n');
       return;
     }
     const page = this.route(site, path, req.url);
@@ -192,13 +212,18 @@ export class SimServer {
     else send();
   }
 
-  private route(site: Site, path: string, rawUrl: string): RenderedPage & { location?: string; delayMs?: number; retryAfter?: string } {
+  private route(
+    site: Site,
+    path: string,
+    rawUrl: string,
+  ): RenderedPage & { location?: string; delayMs?: number; retryAfter?: string } {
     const web = this.web;
     if (path === '/robots.txt') {
       const r = robotsText(site.robots);
       return { status: r.status, contentType: 'text/plain; charset=utf-8', body: r.body, location: r.location };
     }
-    if (path === '/robots-moved.txt' && site.robots === 'redirect') return { status: 200, contentType: 'text/plain', body: effectiveRobots('redirect').body };
+    if (path === '/robots-moved.txt' && site.robots === 'redirect')
+      return { status: 200, contentType: 'text/plain', body: effectiveRobots('redirect').body };
     if (path === '/loop/a.html') return { status: 302, contentType: 'text/html', body: '', location: '/loop/b.html' };
     if (path === '/loop/b.html') return { status: 302, contentType: 'text/html', body: '', location: '/loop/a.html' };
     const cal = /^\/events\/calendar\/(\d{1,6})\/(\d{1,2})\/$/.exec(path);
@@ -206,12 +231,19 @@ export class SimServer {
       const m = Number(cal[2]);
       if (m >= 1 && m <= 12) return this.renderer.calendar(site.host, Number(cal[1]), m);
     }
-    if (path.startsWith('/old/')) return { status: 302, contentType: 'text/html', body: '', location: path.slice(4) + (rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?')) : '') };
+    if (path.startsWith('/old/'))
+      return {
+        status: 302,
+        contentType: 'text/html',
+        body: '',
+        location: path.slice(4) + (rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?')) : ''),
+      };
     // a home directory without its slash (/~login, /people/login: the site's convention) is moved
     if (/\/[a-z]+\d+$/.test(path)) {
       const id = this.renderer.resolve(site.host, `${path}/`);
       const k = id >= 0 ? web.kind[id] : -1;
-      if (k === Kind.Faculty || k === Kind.Student) return { status: 301, contentType: 'text/html', body: '', location: `${path}/` };
+      if (k === Kind.Faculty || k === Kind.Student)
+        return { status: 301, contentType: 'text/html', body: '', location: `${path}/` };
     }
     let id: number;
     try {
@@ -219,14 +251,24 @@ export class SimServer {
     } catch {
       id = -1;
     }
-    if (id < 0) return { status: 404, contentType: 'text/html; charset=utf-8', body: `<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p><a href="/">home</a></p></body></html>\n` };
+    if (id < 0)
+      return {
+        status: 404,
+        contentType: 'text/html; charset=utf-8',
+        body: `<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p><a href="/">home</a></p></body></html>\n`,
+      };
     if (this.faults) {
       const f = web.config.faults;
       const attempt = this.attempts[id] < 255 ? this.attempts[id]++ : 255;
       if (unit(web.seed, id, attempt, 31) < f.transientErrorRate) {
         const codes = [500, 502, 503];
         const status = codes[hash32(web.seed, id, attempt, 32) % 3];
-        return { status, contentType: 'text/plain', body: 'temporary failure\n', retryAfter: status === 503 ? '1' : undefined };
+        return {
+          status,
+          contentType: 'text/plain',
+          body: 'temporary failure\n',
+          retryAfter: status === 503 ? '1' : undefined,
+        };
       }
       const page = this.renderer.render(id);
       if (unit(web.seed, id, 33) < f.slowRate && web.kind[id] !== Kind.Home) return { ...page, delayMs: f.slowMs };
@@ -240,11 +282,28 @@ export class SimServer {
     if (path === '/_sim/static') return void reply.type('text/html; charset=utf-8').send(this.staticBody);
     // the static body assembled from 8-byte pieces on every request and sent as generated pages
     // are: what building any page costs before a single word of it is chosen
-    if (path === '/_sim/fresh') return void reply.type('text/html; charset=utf-8').send(wireBody(this.staticPieces.join('')));
+    if (path === '/_sim/fresh')
+      return void reply.type('text/html; charset=utf-8').send(wireBody(this.staticPieces.join('')));
     if (path === '/_sim/audit') return void reply.send(this.audit());
-    if (path === '/_sim/hosts') return void reply.send([...this.web.sites.map((s) => ({ host: s.host, kind: s.kind, pages: s.count, robots: s.robots, region: this.regionOf(s.host) })), ...[...this.deepSites.values()].map((d) => ({ host: d.host, kind: `search:${d.cfg.kind}`, records: d.db.n }))]);
-    if (path === '/_sim/reset' && req.method === 'POST') { this.reset(); return void reply.send({ ok: true }); }
-    reply.code(404).type('text/plain').send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset, /_sim/static, /_sim/fresh\n');
+    if (path === '/_sim/hosts')
+      return void reply.send([
+        ...this.web.sites.map((s) => ({
+          host: s.host,
+          kind: s.kind,
+          pages: s.count,
+          robots: s.robots,
+          region: this.regionOf(s.host),
+        })),
+        ...[...this.deepSites.values()].map((d) => ({ host: d.host, kind: `search:${d.cfg.kind}`, records: d.db.n })),
+      ]);
+    if (path === '/_sim/reset' && req.method === 'POST') {
+      this.reset();
+      return void reply.send({ ok: true });
+    }
+    reply
+      .code(404)
+      .type('text/plain')
+      .send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset, /_sim/static, /_sim/fresh\n');
   }
 }
 
@@ -263,6 +322,7 @@ export function simDispatcher(port: number, options: Agent.Options = {}): Dispat
   const connect = buildConnector({});
   return new Agent({
     ...options,
-    connect: (opts, cb) => connect({ ...opts, hostname: '127.0.0.1', host: `127.0.0.1:${port}`, port: String(port) }, cb),
+    connect: (opts, cb) =>
+      connect({ ...opts, hostname: '127.0.0.1', host: `127.0.0.1:${port}`, port: String(port) }, cb),
   });
 }

@@ -35,7 +35,15 @@ export function searchSiteStats(web: Web): SearchSiteStats[] {
   return web.config.deepweb.sites.map((cfg) => {
     const db = new RecordDb(cfg.kind, cfg.records, web.seed, cfg.host);
     const h = db.heaps();
-    return { host: cfg.host, kind: cfg.kind, records: db.n, topK: cfg.topK, distinctWords: db.dict.length, heapsK: h && round(h.K), heapsBeta: h && round(h.beta) };
+    return {
+      host: cfg.host,
+      kind: cfg.kind,
+      records: db.n,
+      topK: cfg.topK,
+      distinctWords: db.dict.length,
+      heapsK: h && round(h.K),
+      heapsBeta: h && round(h.beta),
+    };
   });
 }
 
@@ -77,7 +85,9 @@ export interface WebStats {
  * kmin chosen to minimise the Kolmogorov-Smirnov distance between data and fit.
  */
 export function fitPowerLaw(values: ArrayLike<number>, minTail = 50): { alpha: number; kmin: number; ks: number } {
-  const xs = Array.from(values).filter((v) => v > 0).sort((a, b) => a - b);
+  const xs = Array.from(values)
+    .filter((v) => v > 0)
+    .sort((a, b) => a - b);
   const candidates = [...new Set(xs)].filter((k) => xs.length - lowerIndex(xs, k) >= minTail).slice(0, 60);
   let best = { alpha: NaN, kmin: 1, ks: Infinity };
   for (const kmin of candidates) {
@@ -90,7 +100,7 @@ export function fitPowerLaw(values: ArrayLike<number>, minTail = 50): { alpha: n
     for (let i = 0; i < tail.length; i++) {
       if (i > 0 && tail[i] === tail[i - 1]) continue;
       const emp = 1 - i / tail.length;
-      const fit = Math.pow((tail[i] - 0.5) / (kmin - 0.5), 1 - alpha);
+      const fit = ((tail[i] - 0.5) / (kmin - 0.5)) ** (1 - alpha);
       ks = Math.max(ks, Math.abs(emp - fit));
     }
     if (ks < best.ks) best = { alpha, kmin, ks };
@@ -124,7 +134,10 @@ export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
   let sameTopic = 0;
   for (let i = 0; i < n; i++) {
     const d = web.outStart[i + 1] - web.outStart[i];
-    if (web.isHtml(i)) { html++; outdeg.push(d); }
+    if (web.isHtml(i)) {
+      html++;
+      outdeg.push(d);
+    }
     links += d;
     for (let e = web.outStart[i]; e < web.outStart[i + 1]; e++) {
       const t = web.outTarget[e];
@@ -136,7 +149,10 @@ export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
       const differs = web.community[t] !== web.community[i];
       if (differs) leave++;
       if (web.topic[t] === web.topic[i]) sameTopic++;
-      if (f & LinkFlag.Extra) { extra++; if (differs) extraLeave++; }
+      if (f & LinkFlag.Extra) {
+        extra++;
+        if (differs) extraLeave++;
+      }
     }
   }
   // random-pair baseline for topical locality: sum over topics of p_t^2
@@ -162,23 +178,43 @@ export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
     if (t < 0 || (f & 7) !== Anchor.Title || web.topic[t] >= web.vocab.computingCount) continue;
     if (web.kind[t] === Kind.Faculty || web.kind[t] === Kind.Student) continue;
     sampled++;
-    const words = r.anchorText(src, e, t, f).toLowerCase().split(/[^a-z0-9-]+/);
+    const words = r
+      .anchorText(src, e, t, f)
+      .toLowerCase()
+      .split(/[^a-z0-9-]+/);
     if (words.some((x) => topicWordSets[web.topic[t]].has(x))) named++;
   }
-  const departments: SiteStats[] = web.sites.filter((s) => s.kind === 'department').map((s) => {
-    const dist = truth.siteDistances(s.index);
-    let rel = 0; let unreach = 0; let sum = 0; let max = 0;
-    const hist: Record<string, number> = {};
-    for (let id = s.first; id < s.first + s.count; id++) {
-      if (!web.isRelevant(id)) continue;
-      rel++;
-      const d = dist[id - s.first];
-      if (d < 0) { unreach++; continue; }
-      sum += d; max = Math.max(max, d);
-      hist[d] = (hist[d] ?? 0) + 1;
-    }
-    return { host: s.host, pages: s.count, relevant: rel, unreachableRelevant: unreach, meanDistance: round(sum / Math.max(1, rel - unreach), 2), maxDistance: max, distanceHistogram: hist };
-  });
+  const departments: SiteStats[] = web.sites
+    .filter((s) => s.kind === 'department')
+    .map((s) => {
+      const dist = truth.siteDistances(s.index);
+      let rel = 0;
+      let unreach = 0;
+      let sum = 0;
+      let max = 0;
+      const hist: Record<string, number> = {};
+      for (let id = s.first; id < s.first + s.count; id++) {
+        if (!web.isRelevant(id)) continue;
+        rel++;
+        const d = dist[id - s.first];
+        if (d < 0) {
+          unreach++;
+          continue;
+        }
+        sum += d;
+        max = Math.max(max, d);
+        hist[d] = (hist[d] ?? 0) + 1;
+      }
+      return {
+        host: s.host,
+        pages: s.count,
+        relevant: rel,
+        unreachableRelevant: unreach,
+        meanDistance: round(sum / Math.max(1, rel - unreach), 2),
+        maxDistance: max,
+        distanceHistogram: hist,
+      };
+    });
   const tg = web.config.targets;
   const mu = web.config.links.mu;
   const meanOut = outdeg.reduce((a, b) => a + b, 0) / Math.max(1, outdeg.length);
@@ -187,21 +223,70 @@ export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
   const anchorRate = sampled ? named / sampled : 0;
   const inRange = (v: number, [lo, hi]: [number, number]): boolean => v >= lo && v <= hi;
   const checks: Check[] = [
-    { name: 'in-degree power-law exponent', value: round(inFit.alpha), target: `[${tg.inDegreeExponent.join(', ')}] (Broder et al.: 2.1)`, ok: inRange(inFit.alpha, tg.inDegreeExponent) },
-    { name: 'mean out-degree (HTML pages)', value: round(meanOut, 2), target: `[${tg.meanOutDegree.join(', ')}] (published 8-15)`, ok: inRange(meanOut, tg.meanOutDegree) },
-    { name: 'out-degree tail exponent', value: round(outFit.alpha), target: `[${tg.outDegreeTailExponent.join(', ')}] (reference 2.4-2.7)`, ok: inRange(outFit.alpha, tg.outDegreeTailExponent) },
-    { name: 'mixing mu of random links', value: round(muExtra), target: `${mu} +- ${tg.muTolerance}`, ok: Math.abs(muExtra - mu) <= tg.muTolerance },
-    { name: 'topical locality lift over random pairs', value: round(locality / baseline, 2), target: `>= ${tg.localityLift} (Davison 2000)`, ok: locality / baseline >= tg.localityLift },
-    { name: 'anchor text names the target topic', value: round(anchorRate), target: `[${tg.anchorNamesTopic.join(', ')}]`, ok: inRange(anchorRate, tg.anchorNamesTopic) },
-    { name: 'relevant documents unreachable from their homepage', value: departments.reduce((a, d) => a + d.unreachableRelevant, 0), target: '0', ok: departments.every((d) => d.unreachableRelevant === 0) },
+    {
+      name: 'in-degree power-law exponent',
+      value: round(inFit.alpha),
+      target: `[${tg.inDegreeExponent.join(', ')}] (Broder et al.: 2.1)`,
+      ok: inRange(inFit.alpha, tg.inDegreeExponent),
+    },
+    {
+      name: 'mean out-degree (HTML pages)',
+      value: round(meanOut, 2),
+      target: `[${tg.meanOutDegree.join(', ')}] (published 8-15)`,
+      ok: inRange(meanOut, tg.meanOutDegree),
+    },
+    {
+      name: 'out-degree tail exponent',
+      value: round(outFit.alpha),
+      target: `[${tg.outDegreeTailExponent.join(', ')}] (reference 2.4-2.7)`,
+      ok: inRange(outFit.alpha, tg.outDegreeTailExponent),
+    },
+    {
+      name: 'mixing mu of random links',
+      value: round(muExtra),
+      target: `${mu} +- ${tg.muTolerance}`,
+      ok: Math.abs(muExtra - mu) <= tg.muTolerance,
+    },
+    {
+      name: 'topical locality lift over random pairs',
+      value: round(locality / baseline, 2),
+      target: `>= ${tg.localityLift} (Davison 2000)`,
+      ok: locality / baseline >= tg.localityLift,
+    },
+    {
+      name: 'anchor text names the target topic',
+      value: round(anchorRate),
+      target: `[${tg.anchorNamesTopic.join(', ')}]`,
+      ok: inRange(anchorRate, tg.anchorNamesTopic),
+    },
+    {
+      name: 'relevant documents unreachable from their homepage',
+      value: departments.reduce((a, d) => a + d.unreachableRelevant, 0),
+      target: '0',
+      ok: departments.every((d) => d.unreachableRelevant === 0),
+    },
   ];
   let maxIn = 0;
   for (let i = 0; i < n; i++) if (indeg[i] > maxIn) maxIn = indeg[i];
   return {
-    pages: n, sites: web.sites.length, links, htmlPages: html, meanOutDegree: round(meanOut, 2),
-    outDegreeTailExponent: round(outFit.alpha), inDegreeExponent: round(inFit.alpha), inDegreeKmin: inFit.kmin, maxInDegree: maxIn,
-    muExtra: round(muExtra), muAll: round(nonNav ? leave / nonNav : 0), topicalLocality: round(locality), localityBaseline: round(baseline),
-    anchorNamesTopic: round(anchorRate), departments, structure: structureStats(web, r), searchSites: searchSiteStats(web), checks,
+    pages: n,
+    sites: web.sites.length,
+    links,
+    htmlPages: html,
+    meanOutDegree: round(meanOut, 2),
+    outDegreeTailExponent: round(outFit.alpha),
+    inDegreeExponent: round(inFit.alpha),
+    inDegreeKmin: inFit.kmin,
+    maxInDegree: maxIn,
+    muExtra: round(muExtra),
+    muAll: round(nonNav ? leave / nonNav : 0),
+    topicalLocality: round(locality),
+    localityBaseline: round(baseline),
+    anchorNamesTopic: round(anchorRate),
+    departments,
+    structure: structureStats(web, r),
+    searchSites: searchSiteStats(web),
+    checks,
   };
 }
 
@@ -215,17 +300,31 @@ export function formatStats(s: WebStats): string {
     `anchor text names the target's topic: ${s.anchorNamesTopic}`,
     '',
     'department             pages  relevant  unreachable  mean dist  max dist  distance histogram',
-    ...s.departments.map((d) => `${d.host.padEnd(26)} ${String(d.pages).padStart(5)} ${String(d.relevant).padStart(9)} ${String(d.unreachableRelevant).padStart(12)} ${String(d.meanDistance).padStart(10)} ${String(d.maxDistance).padStart(9)}  ${Object.entries(d.distanceHistogram).map(([k, v]) => `${k}:${v}`).join(' ')}`),
+    ...s.departments.map(
+      (d) =>
+        `${d.host.padEnd(26)} ${String(d.pages).padStart(5)} ${String(d.relevant).padStart(9)} ${String(d.unreachableRelevant).padStart(12)} ${String(d.meanDistance).padStart(10)} ${String(d.maxDistance).padStart(9)}  ${Object.entries(
+          d.distanceHistogram,
+        )
+          .map(([k, v]) => `${k}:${v}`)
+          .join(' ')}`,
+    ),
     '',
     ...formatStructure(s.structure),
     '',
-    ...(s.searchSites.length ? [
-      "search site                  kind        records   top-k  distinct words  Heaps' K  Heaps' beta",
-      ...s.searchSites.map((x) => `${x.host.padEnd(28)} ${x.kind.padEnd(10)} ${String(x.records).padStart(8)} ${(x.topK ? String(x.topK) : 'all').padStart(7)} ${String(x.distinctWords).padStart(15)} ${String(x.heapsK ?? '-').padStart(9)} ${String(x.heapsBeta ?? '-').padStart(12)}`),
-      '',
-    ] : []),
+    ...(s.searchSites.length
+      ? [
+          "search site                  kind        records   top-k  distinct words  Heaps' K  Heaps' beta",
+          ...s.searchSites.map(
+            (x) =>
+              `${x.host.padEnd(28)} ${x.kind.padEnd(10)} ${String(x.records).padStart(8)} ${(x.topK ? String(x.topK) : 'all').padStart(7)} ${String(x.distinctWords).padStart(15)} ${String(x.heapsK ?? '-').padStart(9)} ${String(x.heapsBeta ?? '-').padStart(12)}`,
+          ),
+          '',
+        ]
+      : []),
     'check                                                  value   target',
-    ...s.checks.map((c) => `${c.ok ? 'ok  ' : 'OFF '} ${c.name.padEnd(50)} ${String(c.value).padStart(6)}   ${c.target}`),
+    ...s.checks.map(
+      (c) => `${c.ok ? 'ok  ' : 'OFF '} ${c.name.padEnd(50)} ${String(c.value).padStart(6)}   ${c.target}`,
+    ),
   ];
   return lines.join('\n');
 }

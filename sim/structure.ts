@@ -64,7 +64,11 @@ function communityGaps(web: Web, first: number, count: number): { groups: number
     const best = new Map<number, number>();
     let head = 0;
     let tail = 0;
-    for (let id = first; id < first + count; id++) if (web.community[id] === a) { dist[id - first] = 0; queue[tail++] = id; }
+    for (let id = first; id < first + count; id++)
+      if (web.community[id] === a) {
+        dist[id - first] = 0;
+        queue[tail++] = id;
+      }
     while (head < tail) {
       const u = queue[head++];
       const du = dist[u - first];
@@ -95,25 +99,36 @@ export function template(path: string): string {
     .replace(/\d+/g, '#');
 }
 
-interface Rule { dir: string; ext: string }
+interface Rule {
+  dir: string;
+  ext: string;
+}
 const EXTS = ['pdf', 'ps', 'doc', '*'];
 const extOf = (path: string): string => /\.([a-z]+)$/.exec(path)?.[1] ?? '';
-const dirsOf = (path: string): string[] => path.split('/').slice(1, -1).filter((s) => s && !/\d/.test(s));
+const dirsOf = (path: string): string[] =>
+  path
+    .split('/')
+    .slice(1, -1)
+    .filter((s) => s && !/\d/.test(s));
 const matches = (r: Rule, path: string, ext: string): boolean =>
-  (r.dir === '*' || dirsOf(path).includes(r.dir)) && (r.ext === '*' || r.ext === ext || (r.ext === 'doc' && (ext === 'pdf' || ext === 'ps')));
+  (r.dir === '*' || dirsOf(path).includes(r.dir)) &&
+  (r.ext === '*' || r.ext === ext || (r.ext === 'doc' && (ext === 'pdf' || ext === 'ps')));
 
 /** Every in-site link target of a site, once: its path and whether it is relevant. */
 function targetsOf(web: Web, renderer: Renderer, first: number, count: number): { path: string; relevant: boolean }[] {
   const seen = new Set<number>();
-  for (let u = first; u < first + count; u++) for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
-    const v = web.outTarget[e];
-    if (v >= first && v < first + count) seen.add(v);
-  }
+  for (let u = first; u < first + count; u++)
+    for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+      const v = web.outTarget[e];
+      if (v >= first && v < first + count) seen.add(v);
+    }
   return [...seen].sort((a, b) => a - b).map((v) => ({ path: renderer.path(v), relevant: web.isRelevant(v) }));
 }
 
 function score(r: Rule, xs: readonly { path: string; relevant: boolean }[]): { p: number; r: number; f1: number } {
-  let tp = 0, fp = 0, fn = 0;
+  let tp = 0,
+    fp = 0,
+    fn = 0;
   for (const x of xs) {
     const m = matches(r, x.path, extOf(x.path));
     if (m && x.relevant) tp++;
@@ -128,21 +143,26 @@ function score(r: Rule, xs: readonly { path: string; relevant: boolean }[]): { p
 /** Anchor words of links to relevant documents and to the pages that link to them, as a distribution. */
 function anchorMix(web: Web, renderer: Renderer, first: number, count: number): Map<string, number> {
   const listsRelevant = new Uint8Array(count);
-  for (let u = first; u < first + count; u++) for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
-    const v = web.outTarget[e];
-    if (v >= 0 && web.isRelevant(v)) { listsRelevant[u - first] = 1; break; }
-  }
+  for (let u = first; u < first + count; u++)
+    for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+      const v = web.outTarget[e];
+      if (v >= 0 && web.isRelevant(v)) {
+        listsRelevant[u - first] = 1;
+        break;
+      }
+    }
   const mix = new Map<string, number>();
   let total = 0;
-  for (let u = first; u < first + count; u++) for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
-    const v = web.outTarget[e];
-    if (v < first || v >= first + count || !(web.isRelevant(v) || listsRelevant[v - first])) continue;
-    const f = web.outFlags[e];
-    // a title anchor is the target's own title: its class, not its words, is the convention
-    const word = (f & 7) === Anchor.Title ? '(title)' : renderer.anchorText(u, e, v, f).toLowerCase();
-    mix.set(word, (mix.get(word) ?? 0) + 1);
-    total++;
-  }
+  for (let u = first; u < first + count; u++)
+    for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+      const v = web.outTarget[e];
+      if (v < first || v >= first + count || !(web.isRelevant(v) || listsRelevant[v - first])) continue;
+      const f = web.outFlags[e];
+      // a title anchor is the target's own title: its class, not its words, is the convention
+      const word = (f & 7) === Anchor.Title ? '(title)' : renderer.anchorText(u, e, v, f).toLowerCase();
+      mix.set(word, (mix.get(word) ?? 0) + 1);
+      total++;
+    }
   for (const [k, x] of mix) mix.set(k, x / Math.max(1, total));
   return mix;
 }
@@ -160,9 +180,16 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
   const sites: SiteStructure[] = depts.map((s, i) => {
     const { groups, gaps } = communityGaps(web, s.first, s.count);
     const h: Record<string, number> = {};
-    for (const g of gaps) { const k = g === null ? 'none' : String(g); h[k] = (h[k] ?? 0) + 1; hist[k] = (hist[k] ?? 0) + 1; }
+    for (const g of gaps) {
+      const k = g === null ? 'none' : String(g);
+      h[k] = (h[k] ?? 0) + 1;
+      hist[k] = (hist[k] ?? 0) + 1;
+    }
     const finite = gaps.filter((g): g is number => g !== null);
-    let html = 0, direct = 0, toRel = 0, outside = 0;
+    let html = 0,
+      direct = 0,
+      toRel = 0,
+      outside = 0;
     for (let u = s.first; u < s.first + s.count; u++) {
       let has = false;
       for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
@@ -172,54 +199,80 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
         toRel++;
         if (web.community[u] !== web.community[v]) outside++;
       }
-      if (web.isHtml(u)) { html++; if (has) direct++; }
+      if (web.isHtml(u)) {
+        html++;
+        if (has) direct++;
+      }
     }
     // the transfer leak: best rule on the other sites, scored here
     const train = targets.filter((_, j) => j !== i).flat();
     const dirs = new Set<string>(['*']);
     for (const x of train) if (x.relevant) for (const d of dirsOf(x.path)) dirs.add(d);
     let best: { rule: Rule; f1: number } = { rule: { dir: '*', ext: '*' }, f1: -1 };
-    for (const dir of [...dirs].sort()) for (const ext of EXTS) {
-      const f1 = train.length ? score({ dir, ext }, train).f1 : 0;
-      if (f1 > best.f1) best = { rule: { dir, ext }, f1 };
-    }
+    for (const dir of [...dirs].sort())
+      for (const ext of EXTS) {
+        const f1 = train.length ? score({ dir, ext }, train).f1 : 0;
+        if (f1 > best.f1) best = { rule: { dir, ext }, f1 };
+      }
     const held = score(best.rule, targets[i]);
     return {
-      host: s.host, groups, gapHistogram: h, gapMin: finite.length ? Math.min(...finite) : null,
-      directLinkShare: round(direct / Math.max(1, html)), relevantLinksFromOutside: round(outside / Math.max(1, toRel)),
+      host: s.host,
+      groups,
+      gapHistogram: h,
+      gapMin: finite.length ? Math.min(...finite) : null,
+      directLinkShare: round(direct / Math.max(1, html)),
+      relevantLinksFromOutside: round(outside / Math.max(1, toRel)),
       transferRule: `${best.rule.dir === '*' ? 'any folder' : `folder "${best.rule.dir}"`}, ${best.rule.ext === 'doc' ? '.pdf or .ps' : best.rule.ext === '*' ? 'any type' : `.${best.rule.ext}`}`,
-      transferPrecision: round(held.p), transferRecall: round(held.r),
+      transferPrecision: round(held.p),
+      transferRecall: round(held.r),
     };
   });
-  let jac = 0, tv = 0, pairs = 0;
-  for (let i = 0; i < depts.length; i++) for (let j = i + 1; j < depts.length; j++) {
-    const a = templates[i], b = templates[j];
-    let inter = 0;
-    for (const t of a) if (b.has(t)) inter++;
-    jac += inter / Math.max(1, a.size + b.size - inter);
-    let d = 0;
-    for (const k of new Set([...mixes[i].keys(), ...mixes[j].keys()])) d += Math.abs((mixes[i].get(k) ?? 0) - (mixes[j].get(k) ?? 0));
-    tv += d / 2;
-    pairs++;
-  }
+  let jac = 0,
+    tv = 0,
+    pairs = 0;
+  for (let i = 0; i < depts.length; i++)
+    for (let j = i + 1; j < depts.length; j++) {
+      const a = templates[i],
+        b = templates[j];
+      let inter = 0;
+      for (const t of a) if (b.has(t)) inter++;
+      jac += inter / Math.max(1, a.size + b.size - inter);
+      let d = 0;
+      for (const k of new Set([...mixes[i].keys(), ...mixes[j].keys()]))
+        d += Math.abs((mixes[i].get(k) ?? 0) - (mixes[j].get(k) ?? 0));
+      tv += d / 2;
+      pairs++;
+    }
   const finite = sites.map((s) => s.gapMin).filter((g): g is number => g !== null);
-  const mean = (k: 'transferPrecision' | 'transferRecall'): number => round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
+  const mean = (k: 'transferPrecision' | 'transferRecall'): number =>
+    round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
   return {
-    sites, gapHistogram: hist, gapMin: finite.length ? Math.min(...finite) : null,
-    templateJaccard: round(pairs ? jac / pairs : 1), anchorDistance: round(pairs ? tv / pairs : 0),
-    transferPrecision: mean('transferPrecision'), transferRecall: mean('transferRecall'),
+    sites,
+    gapHistogram: hist,
+    gapMin: finite.length ? Math.min(...finite) : null,
+    templateJaccard: round(pairs ? jac / pairs : 1),
+    anchorDistance: round(pairs ? tv / pairs : 0),
+    transferPrecision: mean('transferPrecision'),
+    transferRecall: mean('transferRecall'),
   };
 }
 
 /** Lines for sim:stats and reports. */
 export function formatStructure(s: StructureStats): string[] {
-  const hist = (h: Record<string, number>): string => Object.entries(h).sort(([a], [b]) => (a === 'none' ? 1 : b === 'none' ? -1 : Number(a) - Number(b))).map(([k, v]) => `${k}:${v}`).join(' ');
+  const hist = (h: Record<string, number>): string =>
+    Object.entries(h)
+      .sort(([a], [b]) => (a === 'none' ? 1 : b === 'none' ? -1 : Number(a) - Number(b)))
+      .map(([k, v]) => `${k}:${v}`)
+      .join(' ');
   return [
     `off-topic pages between research communities (ordered pairs): ${hist(s.gapHistogram)}; fewest ${s.gapMin ?? 'n/a'}`,
     `conventions across departments: URL templates Jaccard ${s.templateJaccard}, anchor words on links to relevant documents and their lists, total-variation distance ${s.anchorDistance}`,
     `transfer leak (best URL rule from the other departments): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
     '',
     'department                 groups  gap pairs (hops:count)        fewest  direct-link share  links from outside  transfer rule (precision / recall)',
-    ...s.sites.map((d) => `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)}  ${d.transferRule} (${d.transferPrecision} / ${d.transferRecall})`),
+    ...s.sites.map(
+      (d) =>
+        `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)}  ${d.transferRule} (${d.transferPrecision} / ${d.transferRecall})`,
+    ),
   ];
 }

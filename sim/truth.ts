@@ -102,7 +102,14 @@ export class GroundTruth {
    */
   csv(): string {
     const rows: (PageTruth & { label: string })[] = [];
-    for (let id = 0; id < this.web.n; id++) { const p = this.page(id); rows.push({ ...p, label: p.kind.toLowerCase() }); }
-    return stringify(rows, { header: true, columns: ['url', 'label', 'host', 'kind', 'topic', 'relevant', 'distance'], cast: { boolean: (b) => (b ? '1' : '0') } });
+    for (let id = 0; id < this.web.n; id++) {
+      const p = this.page(id);
+      rows.push({ ...p, label: p.kind.toLowerCase() });
+    }
+    return stringify(rows, {
+      header: true,
+      columns: ['url', 'label', 'host', 'kind', 'topic', 'relevant', 'distance'],
+      cast: { boolean: (b) => (b ? '1' : '0') },
+    });
   }
 }

@@ -51,18 +51,42 @@ export function loadVocab(zipfExponent: number): Vocab {
     const words: string[] = [];
     const seen = new Set<string>();
     for (let i = 0; i < Math.max(t.heads.length, t.modifiers.length); i++) {
-      for (const w of [t.heads[i], t.modifiers[i]]) if (w && !seen.has(w)) { seen.add(w); words.push(w); }
+      for (const w of [t.heads[i], t.modifiers[i]])
+        if (w && !seen.has(w)) {
+          seen.add(w);
+          words.push(w);
+        }
     }
-    topics.push({ id: topics.length, key, label: t.label, computing: true, words, zipf: new ZipfSampler(words.length, zipfExponent) });
+    topics.push({
+      id: topics.length,
+      key,
+      label: t.label,
+      computing: true,
+      words,
+      zipf: new ZipfSampler(words.length, zipfExponent),
+    });
   }
   const computingCount = topics.length;
   for (const [key, words] of Object.entries(file.offtopic)) {
-    topics.push({ id: topics.length, key, label: key, computing: false, words, zipf: new ZipfSampler(words.length, zipfExponent) });
+    topics.push({
+      id: topics.length,
+      key,
+      label: key,
+      computing: false,
+      words,
+      zipf: new ZipfSampler(words.length, zipfExponent),
+    });
   }
   const g = file.generic as Record<string, string[]>;
   // pages are rendered without HTML escaping: every word must be plain (letters, digits, - ' . ~ space)
   const plain = /^[\p{L}0-9 .'~-]+$/u;
-  const all = [...topics.flatMap((t) => t.words), ...file.common, ...file.names.first, ...file.names.last, ...['papers', 'research', 'people', 'nav', 'misc'].flatMap((k) => g[k])];
+  const all = [
+    ...topics.flatMap((t) => t.words),
+    ...file.common,
+    ...file.names.first,
+    ...file.names.last,
+    ...['papers', 'research', 'people', 'nav', 'misc'].flatMap((k) => g[k]),
+  ];
   const bad = all.find((w) => !plain.test(w) || w.includes("'"));
   if (bad !== undefined) throw new Error(`${VOCAB_FILE}: "${bad}" is not a plain word`);
   const vocab: Vocab = {

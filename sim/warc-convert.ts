@@ -50,18 +50,28 @@ export interface ConvertResult {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html', '.htm': 'text/html', '.pdf': 'application/pdf', '.ps': 'application/postscript', '.txt': 'text/plain', '.xml': 'application/xml', '.jpg': 'image/jpeg', '.png': 'image/png',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.pdf': 'application/pdf',
+  '.ps': 'application/postscript',
+  '.txt': 'text/plain',
+  '.xml': 'application/xml',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
 };
 
 function walk(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((f) => {
+      const p = join(dir, f);
+      return statSync(p).isDirectory() ? walk(p) : [p];
+    });
 }
 
 /** Headers that mark a MIME header block without a status line (the 4 universities files). */
-const MIME_HEADERS = /^(mime-version|content-type|date|server|last-modified|content-length|etag|accept-ranges|connection)$/i;
+const MIME_HEADERS =
+  /^(mime-version|content-type|date|server|last-modified|content-length|etag|accept-ranges|connection)$/i;
 
 /**
  * Splits a header block off the top of a saved file: "HTTP/1.x NNN" and headers, or MIME headers
@@ -91,7 +101,11 @@ export function splitHeaderBlock(buf: Buffer): { status: number; headers: [strin
 
 function urlFromName(rel: string): string | null {
   // U+F03A is ":" as Windows tools store it; a stray U+F00D ends some names
-  const name = rel.split(sep).pop()!.replace(/\uF03A/g, ':').replace(/\uF00D+$/, '');
+  const name = rel
+    .split(sep)
+    .pop()!
+    .replace(/\uF03A/g, ':')
+    .replace(/\uF00D+$/, '');
   const decoded = name.includes('^') ? name.replace(/\^/g, '/') : /%2f/i.test(name) ? decodeURIComponent(name) : null;
   if (decoded && /^https?:\/\//i.test(decoded)) return decoded;
   if (decoded && /^https?:\//i.test(decoded)) return decoded.replace(/^(https?):\/(?!\/)/i, '$1://');
@@ -107,28 +121,53 @@ export function suspiciousUrl(u: URL): string | null {
   return null;
 }
 
-export async function convertFolder(dir: string, warcFile: string, labelsFile: string, opts: ConvertOptions = {}): Promise<ConvertResult> {
+export async function convertFolder(
+  dir: string,
+  warcFile: string,
+  labelsFile: string,
+  opts: ConvertOptions = {},
+): Promise<ConvertResult> {
   const date = opts.date ?? '2000-01-01T00:00:00Z';
   const manifestFile = opts.manifest ?? join(dir, 'manifest.csv');
   const manifestDir = opts.manifest ? dirname(resolve(opts.manifest)) : resolve(dir);
   let manifest: Map<string, Record<string, string>> | null = null;
   try {
-    const rows = parse(readFileSync(manifestFile), { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+    const rows = parse(readFileSync(manifestFile), { columns: true, skip_empty_lines: true, trim: true }) as Record<
+      string,
+      string
+    >[];
     manifest = new Map(rows.map((r) => [resolve(manifestDir, r.file), r]));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || opts.manifest) throw new Error(`${manifestFile}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || opts.manifest)
+      throw new Error(`${manifestFile}: ${(e as Error).message}`);
   }
   const gzip = warcFile.endsWith('.gz');
-  writeFileSync(warcFile, await WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: warcFile.split('/').pop(), warcVersion: 'WARC/1.1' }, { software: 'crawler-harness warc:convert', source: dir }), { gzip }));
+  writeFileSync(
+    warcFile,
+    await WARCSerializer.serialize(
+      WARCRecord.createWARCInfo(
+        { filename: warcFile.split('/').pop(), warcVersion: 'WARC/1.1' },
+        { software: 'crawler-harness warc:convert', source: dir },
+      ),
+      { gzip },
+    ),
+  );
   const labels: Record<string, string>[] = [];
   const result: ConvertResult = { records: 0, labelled: 0, skipped: [], duplicates: 0, conflicts: [], suspicious: [] };
-  const extra = manifest ? [...new Set([...manifest.values()].flatMap((r) => Object.keys(r)))].filter((k) => !['file', 'url', 'content_type'].includes(k)) : [];
+  const extra = manifest
+    ? [...new Set([...manifest.values()].flatMap((r) => Object.keys(r)))].filter(
+        (k) => !['file', 'url', 'content_type'].includes(k),
+      )
+    : [];
   const seen = new Map<string, string>(); // URL -> label of the file kept
   for (const path of walk(dir)) {
     const rel = relative(dir, path);
     if (resolve(path) === resolve(manifestFile)) continue;
     const row = manifest?.get(resolve(path));
-    if (manifest && !row) { result.skipped.push({ file: rel, reason: `not in ${basename(manifestFile)}` }); continue; }
+    if (manifest && !row) {
+      result.skipped.push({ file: rel, reason: `not in ${basename(manifestFile)}` });
+      continue;
+    }
     const url = row?.url ?? urlFromName(rel);
     let parsed: URL;
     try {
@@ -149,28 +188,49 @@ export async function convertFolder(dir: string, warcFile: string, labelsFile: s
     if (why) result.suspicious.push({ file: rel, url: parsed.href, reason: why });
     const buf = readFileSync(path);
     const block = splitHeaderBlock(buf);
-    const type = row?.content_type || TYPES[extname(path.replace(/\uF00D+$/, '')).toLowerCase()] || opts.defaultType || 'application/octet-stream';
+    const type =
+      row?.content_type ||
+      TYPES[extname(path.replace(/\uF00D+$/, '')).toLowerCase()] ||
+      opts.defaultType ||
+      'application/octet-stream';
     const headers: [string, string][] = block?.headers ?? [['Content-Type', type]];
     const status = block?.status ?? 200;
     const body = block?.body ?? buf;
     const record = WARCRecord.create(
-      { url: parsed.href, date, type: 'response', warcVersion: 'WARC/1.1', statusline: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : ''}`.trim(), httpHeaders: headers.filter(([k]) => !/^(content-length|transfer-encoding|content-encoding)$/i.test(k)) },
+      {
+        url: parsed.href,
+        date,
+        type: 'response',
+        warcVersion: 'WARC/1.1',
+        statusline: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : ''}`.trim(),
+        httpHeaders: headers.filter(([k]) => !/^(content-length|transfer-encoding|content-encoding)$/i.test(k)),
+      },
       [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)],
     );
     appendFileSync(warcFile, await WARCSerializer.serialize(record, { gzip }));
     result.records++;
     if (label !== undefined && label !== '') {
-      labels.push({ url: parsed.href, label, ...Object.fromEntries(extra.filter((k) => k !== 'label').map((k) => [k, row?.[k] ?? ''])) });
+      labels.push({
+        url: parsed.href,
+        label,
+        ...Object.fromEntries(extra.filter((k) => k !== 'label').map((k) => [k, row?.[k] ?? ''])),
+      });
       result.labelled++;
     }
   }
-  writeFileSync(labelsFile, stringify(labels, { header: true, columns: ['url', 'label', ...extra.filter((k) => k !== 'label')] }));
+  writeFileSync(
+    labelsFile,
+    stringify(labels, { header: true, columns: ['url', 'label', ...extra.filter((k) => k !== 'label')] }),
+  );
   return result;
 }
 
 /** Reads a labels CSV (url,label,...): normalised URL -> label. */
 export function readLabels(file: string): Map<string, string> {
-  const rows = parse(readFileSync(file), { columns: true, skip_empty_lines: true, trim: true }) as Record<string, string>[];
+  const rows = parse(readFileSync(file), { columns: true, skip_empty_lines: true, trim: true }) as Record<
+    string,
+    string
+  >[];
   const out = new Map<string, string>();
   for (const r of rows) {
     if (!r.url) continue;

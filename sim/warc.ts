@@ -53,9 +53,18 @@ class Columns {
   n = 0;
   push(): number {
     if (this.n === this.file.length) {
-      const grow = <T extends Uint16Array | Float64Array | Uint8Array | Int32Array>(a: T): T => { const b = new (a.constructor as new (n: number) => T)(a.length * 2); b.set(a); return b; };
-      this.file = grow(this.file); this.offset = grow(this.offset); this.length = grow(this.length);
-      this.type = grow(this.type); this.status = grow(this.status); this.date = grow(this.date); this.ref = grow(this.ref);
+      const grow = <T extends Uint16Array | Float64Array | Uint8Array | Int32Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.file = grow(this.file);
+      this.offset = grow(this.offset);
+      this.length = grow(this.length);
+      this.type = grow(this.type);
+      this.status = grow(this.status);
+      this.date = grow(this.date);
+      this.ref = grow(this.ref);
     }
     return this.n++;
   }
@@ -121,8 +130,11 @@ export class WarcArchive {
   private resolveRefs(): void {
     const c = this.c;
     for (const { i, key, date } of this.pendingRefs) {
-      const candidates = [this.byUrl.get(key), ...(this.older.get(key) ?? [])].filter((x): x is number => x !== undefined && c.type[x] !== 1);
-      c.ref[i] = candidates.find((x) => c.date[x] === date) ?? candidates.sort((a, b) => c.date[b] - c.date[a])[0] ?? -1;
+      const candidates = [this.byUrl.get(key), ...(this.older.get(key) ?? [])].filter(
+        (x): x is number => x !== undefined && c.type[x] !== 1,
+      );
+      c.ref[i] =
+        candidates.find((x) => c.date[x] === date) ?? candidates.sort((a, b) => c.date[b] - c.date[a])[0] ?? -1;
     }
     this.pendingRefs.length = 0;
   }
@@ -139,7 +151,15 @@ export class WarcArchive {
 
   private entry(i: number): ArchivedEntry {
     const c = this.c;
-    return { file: c.file[i], offset: c.offset[i], length: c.length[i], type: TYPES[c.type[i]], status: c.status[i], date: new Date(c.date[i]).toISOString(), ref: c.ref[i] };
+    return {
+      file: c.file[i],
+      offset: c.offset[i],
+      length: c.length[i],
+      type: TYPES[c.type[i]],
+      status: c.status[i],
+      date: new Date(c.date[i]).toISOString(),
+      ref: c.ref[i],
+    };
   }
 
   /** Archived URLs (optionally of one host), sorted. */
@@ -166,7 +186,9 @@ export class WarcArchive {
     if (!record) throw new Error(`no WARC record at ${this.files[e.file]}:${e.offset}`);
     const info = record.getResponseInfo();
     const headers: [string, string][] = [];
-    if (info) for (const [k, v] of info.headers as Iterable<[string, string]>) if (!HOP_HEADERS.has(k.toLowerCase())) headers.push([k, v]);
+    if (info)
+      for (const [k, v] of info.headers as Iterable<[string, string]>)
+        if (!HOP_HEADERS.has(k.toLowerCase())) headers.push([k, v]);
     if (e.type === 'resource') {
       const ct = record.warcContentType;
       if (ct) headers.push(['content-type', ct]);

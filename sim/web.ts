@@ -7,13 +7,37 @@
 import type { BackgroundKind, Charset, RobotsProfile, WebConfig } from './config.ts';
 import { makeRng, lowerBound, type Rng, seedNumber, unit } from './rng.ts';
 import { loadVocab, topicByKey, type Vocab } from './vocab.ts';
-import { DOC_FORMS, drawConventions, drawDocForms, POSTSCRIPT_SHARES, TEMPLATE, type Conventions } from './conventions.ts';
+import {
+  DOC_FORMS,
+  drawConventions,
+  drawDocForms,
+  POSTSCRIPT_SHARES,
+  TEMPLATE,
+  type Conventions,
+} from './conventions.ts';
 
 /** Page kinds. Paper is the only relevant kind; Syllabus and Form are non-paper PDFs. */
 export const Kind = {
-  Home: 0, Index: 1, Faculty: 2, Student: 3, Group: 4, Project: 5, Publist: 6, Paper: 7,
-  Course: 8, Lecture: 9, Syllabus: 10, News: 11, Admin: 12, Form: 13, Personal: 14, Gap: 15,
-  BgHome: 16, BgPage: 17, Image: 18, Abstract: 19,
+  Home: 0,
+  Index: 1,
+  Faculty: 2,
+  Student: 3,
+  Group: 4,
+  Project: 5,
+  Publist: 6,
+  Paper: 7,
+  Course: 8,
+  Lecture: 9,
+  Syllabus: 10,
+  News: 11,
+  Admin: 12,
+  Form: 13,
+  Personal: 14,
+  Gap: 15,
+  BgHome: 16,
+  BgPage: 17,
+  Image: 18,
+  Abstract: 19,
 } as const;
 export type KindId = (typeof Kind)[keyof typeof Kind];
 export const KIND_NAMES = Object.keys(Kind) as (keyof typeof Kind)[];
@@ -61,7 +85,9 @@ export interface Community {
 class IntBuf {
   data: Int32Array;
   length = 0;
-  constructor(cap = 1024) { this.data = new Int32Array(cap); }
+  constructor(cap = 1024) {
+    this.data = new Int32Array(cap);
+  }
   push(v: number): void {
     if (this.length === this.data.length) {
       const d = new Int32Array(this.data.length * 2);
@@ -70,7 +96,9 @@ class IntBuf {
     }
     this.data[this.length++] = v;
   }
-  view(): Int32Array { return this.data.subarray(0, this.length); }
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
 }
 
 export class Web {
@@ -100,15 +128,22 @@ export class Web {
     new WebBuilder(this).run();
   }
 
-  siteByHost(host: string): Site | undefined { return this.hosts.get(host); }
-  local(id: number): number { return id - this.sites[this.siteOf[id]].first; }
-  isRelevant(id: number): boolean { return this.kind[id] === Kind.Paper; }
+  siteByHost(host: string): Site | undefined {
+    return this.hosts.get(host);
+  }
+  local(id: number): number {
+    return id - this.sites[this.siteOf[id]].first;
+  }
+  isRelevant(id: number): boolean {
+    return this.kind[id] === Kind.Paper;
+  }
   isHtml(id: number): boolean {
     const k = this.kind[id];
     return k !== Kind.Paper && k !== Kind.Syllabus && k !== Kind.Form && k !== Kind.Image;
   }
   *links(id: number): Generator<{ target: number; flags: number }> {
-    for (let e = this.outStart[id]; e < this.outStart[id + 1]; e++) yield { target: this.outTarget[e], flags: this.outFlags[e] };
+    for (let e = this.outStart[id]; e < this.outStart[id + 1]; e++)
+      yield { target: this.outTarget[e], flags: this.outFlags[e] };
   }
 }
 
@@ -166,7 +201,15 @@ class WebBuilder {
     const dept = s.kind === 'department';
     const conventions = dept ? drawConventions(this.w.seed, s.host, this.w.config.structure.conventions) : TEMPLATE;
     const docForms = dept ? drawDocForms(this.w.seed, s.host, this.w.config.structure.documentForms) : 0;
-    const site: Site = { ...s, index: this.w.sites.length, first: this.kinds.length, count: 0, sections: new Map(), conventions, docForms };
+    const site: Site = {
+      ...s,
+      index: this.w.sites.length,
+      first: this.kinds.length,
+      count: 0,
+      sections: new Map(),
+      conventions,
+      docForms,
+    };
     this.w.sites.push(site);
     this.w.hosts.set(site.host, site);
     return site;
@@ -190,7 +233,15 @@ class WebBuilder {
     const { rng } = this;
     const s = this.w.config.structure;
     const v = this.w.vocab;
-    const site = this.addSite({ host: d.host, name: d.name, kind: 'department', robots: d.robots, charset: d.charset, sessionIds: d.sessionIds, minGapMs: d.minGapMs });
+    const site = this.addSite({
+      host: d.host,
+      name: d.name,
+      kind: 'department',
+      robots: d.robots,
+      charset: d.charset,
+      sessionIds: d.sessionIds,
+      minGapMs: d.minGapMs,
+    });
     const per = (k: number): number => Math.max(1, Math.round((d.pages / 1000) * k));
     const cAdmin = this.community(this.campus, false);
     const cNews = this.community(this.news, false);
@@ -199,7 +250,13 @@ class WebBuilder {
 
     const home = this.page(Kind.Home, this.campus, cAdmin);
     const idx: number[] = SECTIONS.map((name, i) => {
-      const id = this.page(Kind.Index, name === 'news' ? this.news : this.campus, name === 'news' ? cNews : name === 'courses' ? cTeach : cAdmin, -1, i);
+      const id = this.page(
+        Kind.Index,
+        name === 'news' ? this.news : this.campus,
+        name === 'news' ? cNews : name === 'courses' ? cTeach : cAdmin,
+        -1,
+        i,
+      );
       site.sections.set(`/${name}/`, id);
       return id;
     });
@@ -214,7 +271,10 @@ class WebBuilder {
 
     // research groups: one topical community each, sub-topics drawn without replacement
     const order = v.topics.filter((t) => t.computing).map((t) => t.id);
-    for (let i = order.length - 1; i > 0; i--) { const j = rng.int(i + 1); [order[i], order[j]] = [order[j], order[i]]; }
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
     const groups = Array.from({ length: d.groups }, (_, g) => {
       const topic = order[g % order.length];
       const comm = this.community(topic, true);
@@ -241,7 +301,13 @@ class WebBuilder {
       // the document form is decided by hashes of the page id, never by rng, so forms off change nothing
       const next = this.kinds.length;
       const ps = rng.chance(psShare);
-      const p = this.page(Kind.Paper, topic, g.comm, ownerHome, ps ? (unit(this.w.seed, next, 42) < forms.gzip ? 2 : 1) : 0);
+      const p = this.page(
+        Kind.Paper,
+        topic,
+        g.comm,
+        ownerHome,
+        ps ? (unit(this.w.seed, next, 42) < forms.gzip ? 2 : 1) : 0,
+      );
       if (unit(this.w.seed, p, 41) < forms.abstract) {
         const a = this.page(Kind.Abstract, topic, g.comm, ownerHome, p);
         this.link(list, a, Anchor.Title);
@@ -255,7 +321,8 @@ class WebBuilder {
       for (let j = 0; j < length; j++) {
         const pp = this.page(Kind.Personal, rng.pick(this.lifeTopics), cLife, ownerHome);
         this.link(prev, pp, rng.chance(0.5) ? Anchor.Title : Anchor.Misc);
-        if (rng.chance(0.3)) this.link(pp, this.page(Kind.Image, rng.pick(this.lifeTopics), cLife, ownerHome), Anchor.Misc);
+        if (rng.chance(0.3))
+          this.link(pp, this.page(Kind.Image, rng.pick(this.lifeTopics), cLife, ownerHome), Anchor.Misc);
         prev = pp;
       }
     };
@@ -285,10 +352,12 @@ class WebBuilder {
         this.link(g.ghome, pr, Anchor.Title);
         this.link(pr, g.ghome, Anchor.Nav);
         for (let k = 0; k < 3 && g.faculty.length; k++) this.link(pr, rng.pick(g.faculty), Anchor.People);
-        for (let k = 0; k < s.papersFrom.projectLinks && g.papers.length; k++) this.link(pr, rng.pick(g.papers), Anchor.Title);
+        for (let k = 0; k < s.papersFrom.projectLinks && g.papers.length; k++)
+          this.link(pr, rng.pick(g.papers), Anchor.Title);
       }
       // the group's publication list repeats up to 60 of its members' papers
-      if (s.papersFrom.groupList) for (let k = 0; k < Math.min(60, g.papers.length); k++) this.link(g.gpub, g.papers[k], Anchor.Title);
+      if (s.papersFrom.groupList)
+        for (let k = 0; k < Math.min(60, g.papers.length); k++) this.link(g.gpub, g.papers[k], Anchor.Title);
     }
     for (let st = 0; st < per(s.studentsPerK); st++) {
       const inGroup = rng.chance(0.75);
@@ -335,13 +404,21 @@ class WebBuilder {
     };
     chain(Kind.News, () => this.news, cNews, newsIdx, per(s.newsPerK));
     this.link(newsIdx, Target.Calendar, Anchor.Misc);
-    const admins = chain(Kind.Admin, () => (rng.chance(0.7) ? this.campus : topicByKey(v, 'finance').id), cAdmin, adminIdx, per(s.adminPerK));
-    for (let i = 0; i < Math.ceil(admins.length / 4); i++) this.link(rng.pick(admins), this.page(Kind.Form, this.campus, cAdmin), Anchor.Misc);
+    const admins = chain(
+      Kind.Admin,
+      () => (rng.chance(0.7) ? this.campus : topicByKey(v, 'finance').id),
+      cAdmin,
+      adminIdx,
+      per(s.adminPerK),
+    );
+    for (let i = 0; i < Math.ceil(admins.length / 4); i++)
+      this.link(rng.pick(admins), this.page(Kind.Form, this.campus, cAdmin), Anchor.Misc);
     this.link(adminIdx, Target.RedirectLoop, Anchor.Misc);
     // fill up to the configured size with personal pages of students and faculty
     const owners = this.kinds.length;
     const people0: number[] = [];
-    for (let id = site.first; id < owners; id++) if (this.kinds.data[id] === Kind.Student || this.kinds.data[id] === Kind.Faculty) people0.push(id);
+    for (let id = site.first; id < owners; id++)
+      if (this.kinds.data[id] === Kind.Student || this.kinds.data[id] === Kind.Faculty) people0.push(id);
     while (this.kinds.length - site.first < d.pages) personalChain(rng.pick(people0), rng.range(1, 4));
     site.count = this.kinds.length - site.first;
   }
@@ -354,22 +431,37 @@ class WebBuilder {
       const entries = Object.entries(shares) as [K, number][];
       const total = entries.reduce((a, [, x]) => a + x, 0);
       let u = rng.next() * total;
-      for (const [k, x] of entries) { if ((u -= x) < 0) return k; }
+      for (const [k, x] of entries) {
+        if ((u -= x) < 0) return k;
+      }
       return entries[entries.length - 1][0];
     };
     const deptHomes = this.w.sites.map((s) => s.first);
     for (let i = 0; i < b.sites; i++) {
       const kind = pickShare(b.kinds);
       const computing = kind === 'conference' || kind === 'publisher';
-      const topic = computing ? rng.int(v.computingCount)
-        : kind === 'personal' ? rng.pick(this.lifeTopics)
-        : kind === 'directory' ? this.news
-        : kind === 'mixed' ? (rng.chance(0.5) ? rng.int(v.computingCount) : rng.pick(this.offTopics))
-        : rng.pick(this.offTopics);
-      const word = v.topics[topic].words[rng.int(Math.min(10, v.topics[topic].words.length))].replace(/[^a-z0-9]+/g, '');
+      const topic = computing
+        ? rng.int(v.computingCount)
+        : kind === 'personal'
+          ? rng.pick(this.lifeTopics)
+          : kind === 'directory'
+            ? this.news
+            : kind === 'mixed'
+              ? rng.chance(0.5)
+                ? rng.int(v.computingCount)
+                : rng.pick(this.offTopics)
+              : rng.pick(this.offTopics);
+      const word = v.topics[topic].words[rng.int(Math.min(10, v.topics[topic].words.length))].replace(
+        /[^a-z0-9]+/g,
+        '',
+      );
       const site = this.addSite({
-        host: `${word}-${i}.${kind}.test`, name: `${word} ${kind} ${i}`, kind,
-        robots: pickShare(b.robots), charset: rng.chance(0.1) ? 'iso-8859-1' : 'utf-8', sessionIds: rng.chance(0.03),
+        host: `${word}-${i}.${kind}.test`,
+        name: `${word} ${kind} ${i}`,
+        kind,
+        robots: pickShare(b.robots),
+        charset: rng.chance(0.1) ? 'iso-8859-1' : 'utf-8',
+        sessionIds: rng.chance(0.03),
         minGapMs: rng.chance(b.rateLimitedShare) ? b.minGapMs : 0,
       });
       const comm = this.community(topic, computing);
@@ -378,14 +470,26 @@ class WebBuilder {
       const ids = [home];
       for (let j = 1; j < n; j++) {
         const isPaper = kind === 'publisher' && rng.chance(0.5);
-        const id = this.page(isPaper ? Kind.Paper : Kind.BgPage, kind === 'mixed' && rng.chance(0.5) ? rng.pick(this.offTopics) : topic, comm, -1, isPaper && rng.chance(0.2) ? 1 : 0);
+        const id = this.page(
+          isPaper ? Kind.Paper : Kind.BgPage,
+          kind === 'mixed' && rng.chance(0.5) ? rng.pick(this.offTopics) : topic,
+          comm,
+          -1,
+          isPaper && rng.chance(0.2) ? 1 : 0,
+        );
         const parent = ids[Math.floor((j - 1) / 5)];
         this.link(parent, id, Anchor.Title);
         if (!isPaper) ids.push(id);
       }
       if (kind === 'directory') {
         for (const h of deptHomes) this.link(home, h, Anchor.Title, LinkFlag.Extra);
-        for (let k = 0; k < 30 && i > 0; k++) this.link(rng.pick(ids), this.w.sites[this.w.config.departments.length + rng.int(i)].first, Anchor.Title, LinkFlag.Extra);
+        for (let k = 0; k < 30 && i > 0; k++)
+          this.link(
+            rng.pick(ids),
+            this.w.sites[this.w.config.departments.length + rng.int(i)].first,
+            Anchor.Title,
+            LinkFlag.Extra,
+          );
       }
       site.count = this.kinds.length - site.first;
     }
@@ -408,9 +512,11 @@ class WebBuilder {
     const weight = new Float64Array(n);
     const aExp = -1 / (l.inDegreeExponent - 1);
     const s = this.w.config.structure;
-    for (let i = 0; i < n; i++) weight[i] = kinds[i] === Kind.Image || kinds[i] === Kind.Home ? 0 : Math.pow(1 - rng.next(), aExp);
+    for (let i = 0; i < n; i++)
+      weight[i] = kinds[i] === Kind.Image || kinds[i] === Kind.Home ? 0 : (1 - rng.next()) ** aExp;
     // relevant documents as targets of extra links: papersFrom.extraWeight times a page's weight
-    if (s.papersFrom.extraWeight !== 1) for (let i = 0; i < n; i++) if (kinds[i] === Kind.Paper) weight[i] *= s.papersFrom.extraWeight;
+    if (s.papersFrom.extraWeight !== 1)
+      for (let i = 0; i < n; i++) if (kinds[i] === Kind.Paper) weight[i] *= s.papersFrom.extraWeight;
     // without the extra-link bypass no extra link lands inside a gap chain either (it would skip the gap)
     if (!s.bypass.extraLinks) for (let i = 0; i < n; i++) if (kinds[i] === Kind.Gap) weight[i] = 0;
     const topical = this.w.communities.map((c) => c.topical);
@@ -423,9 +529,15 @@ class WebBuilder {
     const fill = cStart.slice(0, nc);
     for (let i = 0; i < n; i++) members[fill[comms[i]]++] = i;
     const cCum = new Float64Array(n);
-    for (let c = 0; c < nc; c++) { let t = 0; for (let k = cStart[c]; k < cStart[c + 1]; k++) cCum[k] = t += weight[members[k]]; }
+    for (let c = 0; c < nc; c++) {
+      let t = 0;
+      for (let k = cStart[c]; k < cStart[c + 1]; k++) cCum[k] = t += weight[members[k]];
+    }
     const allCum = new Float64Array(n);
-    { let t = 0; for (let i = 0; i < n; i++) allCum[i] = t += weight[i]; }
+    {
+      let t = 0;
+      for (let i = 0; i < n; i++) allCum[i] = t += weight[i];
+    }
     /** Weighted pick in [lo, hi) of a cumulative array; `base` is the cumulative value before lo. */
     const pickIn = (lo: number, hi: number, cum: Float64Array, base: number): number =>
       lowerBound(cum, base + rng.next() * (cum[hi - 1] - base), lo, hi);
@@ -434,7 +546,7 @@ class WebBuilder {
     for (let i = 0; i < n; i++) {
       const k = kinds[i];
       if (k === Kind.Paper || k === Kind.Syllabus || k === Kind.Form || k === Kind.Image) continue;
-      const count = Math.min(l.extraMax, Math.floor(l.extraMin * Math.pow(1 - rng.next(), outExp)));
+      const count = Math.min(l.extraMax, Math.floor(l.extraMin * (1 - rng.next()) ** outExp));
       const site = this.w.sites[sites[i]];
       // navigation bar of department pages: home, people, research
       if (site.kind === 'department' && k !== Kind.Home) {
@@ -445,7 +557,10 @@ class WebBuilder {
         }
       }
       for (let j = 0; j < count; j++) {
-        if (rng.chance(l.brokenShare)) { this.link(i, Target.Broken, Anchor.Title, LinkFlag.Extra); continue; }
+        if (rng.chance(l.brokenShare)) {
+          this.link(i, Target.Broken, Anchor.Title, LinkFlag.Extra);
+          continue;
+        }
         let t: number;
         const c = comms[i];
         if (!rng.chance(l.mu)) {
@@ -455,7 +570,8 @@ class WebBuilder {
           t = pickIn(0, n, allCum, 0);
         } else {
           t = i;
-          for (let tries = 0; tries < 4 && (t === i || comms[t] === c); tries++) t = pickIn(site.first, site.first + site.count, allCum, beforeAll(site.first));
+          for (let tries = 0; tries < 4 && (t === i || comms[t] === c); tries++)
+            t = pickIn(site.first, site.first + site.count, allCum, beforeAll(site.first));
         }
         if (t === i || weight[t] === 0) continue;
         // without the extra-link bypass no extra link enters another research community of the site

@@ -8,7 +8,8 @@ function files(dir: string): string[] {
     return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
   });
 }
-const imports = (file: string): string[] => [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+const imports = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
 
 describe('dependencies run one way', () => {
   it('crawler/ never imports sim/ (a crawler cannot see ground truth)', () => {

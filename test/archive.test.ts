@@ -22,12 +22,28 @@ const warc = join(dir, 'univ.warc.gz');
 const labels = join(dir, 'univ.csv');
 const HOSTS = { cornell: 'www.cs.cornell.edu', texas: 'www.cs.utexas.edu', wisconsin: 'www.cs.wisc.edu' };
 
-function config(over: Partial<ExperimentConfig['archive']> = {}, rest: Partial<ExperimentConfig> = {}): ExperimentConfig {
+function config(
+  over: Partial<ExperimentConfig['archive']> = {},
+  rest: Partial<ExperimentConfig> = {},
+): ExperimentConfig {
   const base = loadExperiment('focused', { quick: true });
   return {
-    ...base, name: 'univ', budget: 40, every: 5, strategies: ['bfs', 'immediate', 'future', 'adaptive'], relevance: 'learned',
+    ...base,
+    name: 'univ',
+    budget: 40,
+    every: 5,
+    strategies: ['bfs', 'immediate', 'future', 'adaptive'],
+    relevance: 'learned',
     adaptive: { ...base.adaptive, retrainEvery: 5, topK: 10 },
-    archive: { warc: [warc], labels, relevant: ['faculty', 'project'], sites: [], starts: {}, groups: Object.fromEntries(Object.entries(HOSTS).map(([k, h]) => [k, [h]])), ...over },
+    archive: {
+      warc: [warc],
+      labels,
+      relevant: ['faculty', 'project'],
+      sites: [],
+      starts: {},
+      groups: Object.fromEntries(Object.entries(HOSTS).map(([k, h]) => [k, [h]])),
+      ...over,
+    },
     ...rest,
   };
 }
@@ -42,7 +58,14 @@ describe('the 4 universities layout', () => {
     expect(result.skipped.filter((s) => !s.file.endsWith('README.md'))).toEqual([]);
     expect(result.records).toBe(45);
     expect(result.duplicates).toBe(1);
-    expect(result.conflicts).toEqual([{ url: 'http://www.cs.cornell.edu/projects/nile.html', kept: 'other', file: expect.stringContaining('project'), label: 'project' }]);
+    expect(result.conflicts).toEqual([
+      {
+        url: 'http://www.cs.cornell.edu/projects/nile.html',
+        kept: 'other',
+        file: expect.stringContaining('project'),
+        label: 'project',
+      },
+    ]);
     expect(result.suspicious).toEqual([]);
     const l = readLabels(labels);
     // the stray U+F00D is dropped, U+F03A is a colon
@@ -58,17 +81,42 @@ describe('the 4 universities layout', () => {
 
   it('splits a MIME block without a status line, but not a body that merely starts with a word and a colon', () => {
     const b = splitHeaderBlock(Buffer.from('MIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nhello'));
-    expect(b).toMatchObject({ status: 200, headers: [['MIME-Version', '1.0'], ['Content-Type', 'text/plain']] });
+    expect(b).toMatchObject({
+      status: 200,
+      headers: [
+        ['MIME-Version', '1.0'],
+        ['Content-Type', 'text/plain'],
+      ],
+    });
     expect(b?.body.toString()).toBe('hello');
     expect(splitHeaderBlock(Buffer.from('Note: this is text\nand more\n\nbody'))).toBeNull();
   });
 
   it('refuses archive configs that cannot run, with a one-line reason', async () => {
-    await expect(runExperiment(config({ relevant: ['faculty', 'professor'] }), { workers: 0, cacheDir: null })).rejects.toThrow(/no page of .* is labelled "professor"/);
-    await expect(runExperiment(config({ groups: { cornell: ['www.cs.cornell.edu'], mit: ['www.cs.mit.edu'] } }), { workers: 0, cacheDir: null })).rejects.toThrow(/host www.cs.mit.edu \(site mit\) is not in the archive/);
-    await expect(runExperiment(config({ starts: { cornell: 'http://www.cs.cornell.edu/nothing.html' } }), { workers: 0, cacheDir: null })).rejects.toThrow(/archive.starts.cornell/);
-    await expect(runExperiment(config({ groups: { cornell: ['www.cs.cornell.edu'] } }), { workers: 0, cacheDir: null })).rejects.toThrow(/at least two sites/);
-    await expect(runExperiment(config({ relevant: ['staff'], groups: { cornell: ['www.cs.cornell.edu'], texas: ['www.cs.utexas.edu'] } }), { workers: 0, cacheDir: null })).resolves.toBeTruthy();
+    await expect(
+      runExperiment(config({ relevant: ['faculty', 'professor'] }), { workers: 0, cacheDir: null }),
+    ).rejects.toThrow(/no page of .* is labelled "professor"/);
+    await expect(
+      runExperiment(config({ groups: { cornell: ['www.cs.cornell.edu'], mit: ['www.cs.mit.edu'] } }), {
+        workers: 0,
+        cacheDir: null,
+      }),
+    ).rejects.toThrow(/host www.cs.mit.edu \(site mit\) is not in the archive/);
+    await expect(
+      runExperiment(config({ starts: { cornell: 'http://www.cs.cornell.edu/nothing.html' } }), {
+        workers: 0,
+        cacheDir: null,
+      }),
+    ).rejects.toThrow(/archive.starts.cornell/);
+    await expect(
+      runExperiment(config({ groups: { cornell: ['www.cs.cornell.edu'] } }), { workers: 0, cacheDir: null }),
+    ).rejects.toThrow(/at least two sites/);
+    await expect(
+      runExperiment(
+        config({ relevant: ['staff'], groups: { cornell: ['www.cs.cornell.edu'], texas: ['www.cs.utexas.edu'] } }),
+        { workers: 0, cacheDir: null },
+      ),
+    ).resolves.toBeTruthy();
   });
 
   it('crawls for an HTML target with a learned judgement: adaptive retrains on thresholds of that target', async () => {
@@ -85,7 +133,14 @@ describe('the 4 universities layout', () => {
     const env = await archiveEnv(cfg);
     try {
       for (const s of ad) {
-        const m = env.training.models(s.site, (await import('../crawler/focused/topic.ts')).loadKeywords(), null, env.cacheKey, cfg.adaptive.offlineSample, true);
+        const m = env.training.models(
+          s.site,
+          (await import('../crawler/focused/topic.ts')).loadKeywords(),
+          null,
+          env.cacheKey,
+          cfg.adaptive.offlineSample,
+          true,
+        );
         expect(s.r1).toBe(m.calibration.r1);
         expect(s.r2).toBe(m.calibration.r2);
         expect(m.pages).not.toBeNull();
@@ -94,20 +149,28 @@ describe('the 4 universities layout', () => {
       await env.close();
     }
     // every site has faculty and project pages, all reachable from its home page (the 404 link aside)
-    for (const s of d.summaries.filter((x) => x.strategy === 'oracle')) expect(s.relevant_reachable).toBe(s.relevant_total);
+    for (const s of d.summaries.filter((x) => x.strategy === 'oracle'))
+      expect(s.relevant_reachable).toBe(s.relevant_total);
     expect(readFileSync(labels, 'utf8')).toContain('faculty');
   });
 
   it('counts the budget in 2xx pages when asked, and in requests by default', async () => {
-    const pages = await runExperiment(config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14, budgetCounts: 'pages' }), { workers: 0, cacheDir: null });
-    const requests = await runExperiment(config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14 }), { workers: 0, cacheDir: null });
+    const pages = await runExperiment(
+      config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14, budgetCounts: 'pages' }),
+      { workers: 0, cacheDir: null },
+    );
+    const requests = await runExperiment(config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14 }), {
+      workers: 0,
+      cacheDir: null,
+    });
     for (const s of pages.summaries.filter((x) => x.strategy === 'bfs')) {
       expect(s.pages).toBe(14);
       // requests of the batch in flight when the budget was reached are fetched and counted too
       expect(s.status_2xx).toBeGreaterThanOrEqual(14);
       expect(s.status_4xx).toBe(1); // the home page's link to a page that was never saved
     }
-    for (const s of requests.summaries.filter((x) => x.strategy === 'bfs')) expect(s.status_2xx + s.status_4xx).toBe(14);
+    for (const s of requests.summaries.filter((x) => x.strategy === 'bfs'))
+      expect(s.status_2xx + s.status_4xx).toBe(14);
   });
 });
 
@@ -115,28 +178,90 @@ describe('the crawl CLI with learned strategies', () => {
   const crawl = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
       execFile(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...args], (e, stdout, stderr) =>
-        resolve({ code: e ? (e as { code?: number }).code ?? 1 : 0, stdout, stderr }));
+        resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
     });
-  const hostsOf = (out: string): string[] => [...new Set(readFileSync(join(out, 'crawl.jsonl'), 'utf8').trim().split('\n').map((l) => new URL(JSON.parse(l).url).host))];
+  const hostsOf = (out: string): string[] => [
+    ...new Set(
+      readFileSync(join(out, 'crawl.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => new URL(JSON.parse(l).url).host),
+    ),
+  ];
 
   it('with --web crawls one department and trains on the others only', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cli-web-'));
-    const r = await crawl(['--web', 'data/webs/small.json', '--strategy', 'future', '--site', 'cs.beta-university.test', '--max-pages', '60', '--delay-ms', '0', '--per-host', '4', '--quiet', '--out', out]);
+    const r = await crawl([
+      '--web',
+      'data/webs/small.json',
+      '--strategy',
+      'future',
+      '--site',
+      'cs.beta-university.test',
+      '--max-pages',
+      '60',
+      '--delay-ms',
+      '0',
+      '--per-host',
+      '4',
+      '--quiet',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/training on cs\.alpha-university\.test, cs\.gamma-university\.test, cs\.delta-university\.test; crawling cs\.beta-university\.test only/);
+    expect(r.stderr).toMatch(
+      /training on cs\.alpha-university\.test, cs\.gamma-university\.test, cs\.delta-university\.test; crawling cs\.beta-university\.test only/,
+    );
     expect(hostsOf(out)).toEqual(['cs.beta-university.test']);
-    const bad = await crawl(['--web', 'data/webs/small.json', '--strategy', 'adaptive', '--site', 'cs.beta-university.test', '--seed', 'http://cs.alpha-university.test/', '--out', out]);
+    const bad = await crawl([
+      '--web',
+      'data/webs/small.json',
+      '--strategy',
+      'adaptive',
+      '--site',
+      'cs.beta-university.test',
+      '--seed',
+      'http://cs.alpha-university.test/',
+      '--out',
+      out,
+    ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^error: --seed http:\/\/cs\.alpha-university\.test\/: a learned strategy crawls one site/m);
+    expect(bad.stderr).toMatch(
+      /^error: --seed http:\/\/cs\.alpha-university\.test\/: a learned strategy crawls one site/m,
+    );
   });
 
   it('replays an archive, trains on its other sites and crawls the held-out one', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cli-replay-'));
-    const r = await crawl(['--replay', warc, '--labels', labels, '--relevant', 'faculty,project', '--strategy', 'adaptive', '--site', 'www.cs.utexas.edu', '--max-pages', '20', '--delay-ms', '0', '--quiet', '--out', out]);
+    const r = await crawl([
+      '--replay',
+      warc,
+      '--labels',
+      labels,
+      '--relevant',
+      'faculty,project',
+      '--strategy',
+      'adaptive',
+      '--site',
+      'www.cs.utexas.edu',
+      '--max-pages',
+      '20',
+      '--delay-ms',
+      '0',
+      '--quiet',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/training on www\.cs\.cornell\.edu, www\.cs\.wisc\.edu; crawling www\.cs\.utexas\.edu only \(relevant: faculty, project; relevance: learned\)/);
+    expect(r.stderr).toMatch(
+      /training on www\.cs\.cornell\.edu, www\.cs\.wisc\.edu; crawling www\.cs\.utexas\.edu only \(relevant: faculty, project; relevance: learned\)/,
+    );
     expect(hostsOf(out)).toEqual(['www.cs.utexas.edu']);
-    const lines = readFileSync(join(out, 'crawl.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; relevance?: number });
+    const lines = readFileSync(join(out, 'crawl.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { url: string; relevance?: number });
     const fac = lines.find((l) => l.url.includes('/~'));
     expect(fac?.relevance).toBeGreaterThan(0.5);
     const noLabels = await crawl(['--replay', warc, '--strategy', 'future', '--out', out]);

@@ -12,7 +12,13 @@ import { PageClassifier } from '../crawler/focused/relevance.ts';
 import { InfoSpidersStrategy, DEFAULT_INFOSPIDERS } from '../crawler/focused/infospiders.ts';
 import { Topic } from '../crawler/focused/topic.ts';
 import { tokenize } from '../crawler/focused/text.ts';
-import { loadStrategyModule, makeStrategy, resolveParams, StrategyError, strategyNames } from '../experiments/strategies.ts';
+import {
+  loadStrategyModule,
+  makeStrategy,
+  resolveParams,
+  StrategyError,
+  strategyNames,
+} from '../experiments/strategies.ts';
 import { loadExperiment } from '../experiments/config.ts';
 import { Frontier } from '../crawler/frontier.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
@@ -23,7 +29,9 @@ const KEYWORDS = ['neural network', 'machine learning', 'learning algorithm', 'r
 type Site = Record<string, { text: string; links: [string, string][] }>;
 
 const servers: LocalServer[] = [];
-afterAll(async () => { for (const s of servers) await s.close(); });
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
 
 const served = new Map<Site, LocalServer>();
 
@@ -32,9 +40,15 @@ async function serve(site: Site): Promise<LocalServer> {
   const known = served.get(site);
   if (known) return known;
   const srv = await localServer((req, res) => {
-    if (req.url === '/robots.txt') { res.writeHead(404).end(); return; }
+    if (req.url === '/robots.txt') {
+      res.writeHead(404).end();
+      return;
+    }
     const p = site[req.url ?? ''];
-    if (!p) { res.writeHead(404).end(); return; }
+    if (!p) {
+      res.writeHead(404).end();
+      return;
+    }
     html(res, `<p>${p.text}</p>${p.links.map(([href, a]) => `<a href="${href}">${a}</a>`).join(' ')}`);
   });
   servers.push(srv);
@@ -48,8 +62,14 @@ async function order(site: Site, strategy: Strategy): Promise<string[]> {
   const out: string[] = [];
   const engine = CrawlEngine.create({
     settings: {
-      seeds: [`http://b.test:${srv.port}/`], resolve: [`b.test:${srv.port}:127.0.0.1`], deterministic: true,
-      concurrency: 1, perHostConcurrency: 1, delayMs: 0, autoThrottle: false, maxPages: 100,
+      seeds: [`http://b.test:${srv.port}/`],
+      resolve: [`b.test:${srv.port}:127.0.0.1`],
+      deterministic: true,
+      concurrency: 1,
+      perHostConcurrency: 1,
+      delayMs: 0,
+      autoThrottle: false,
+      maxPages: 100,
     },
     strategy,
     onLog: (e) => out.push(new URL(e.url).pathname),
@@ -58,15 +78,32 @@ async function order(site: Site, strategy: Strategy): Promise<string[]> {
   return out;
 }
 
-const make = (name: string, params?: Record<string, unknown>, extra = {}): Strategy => makeStrategy(name, { seed: 1, keywords: KEYWORDS, params, ...extra });
+const make = (name: string, params?: Record<string, unknown>, extra = {}): Strategy =>
+  makeStrategy(name, { seed: 1, keywords: KEYWORDS, params, ...extra });
 
 // a start page with a topical branch (/a) found first and off-topic branches after it
 const BRANCHES: Site = {
-  '/': { text: 'welcome to the department', links: [['/a', 'research'], ['/b', 'sports'], ['/c', 'contact']] },
-  '/a': { text: 'neural network machine learning algorithm robot learning', links: [['/a1', 'paper one'], ['/a2', 'paper two']] },
+  '/': {
+    text: 'welcome to the department',
+    links: [
+      ['/a', 'research'],
+      ['/b', 'sports'],
+      ['/c', 'contact'],
+    ],
+  },
+  '/a': {
+    text: 'neural network machine learning algorithm robot learning',
+    links: [
+      ['/a1', 'paper one'],
+      ['/a2', 'paper two'],
+    ],
+  },
   '/b': { text: 'football match results and league tables', links: [['/b1', 'scores']] },
   '/c': { text: 'postal address and telephone', links: [['/c1', 'map']] },
-  '/a1': { text: 'leaf', links: [] }, '/a2': { text: 'leaf', links: [] }, '/b1': { text: 'leaf', links: [] }, '/c1': { text: 'leaf', links: [] },
+  '/a1': { text: 'leaf', links: [] },
+  '/a2': { text: 'leaf', links: [] },
+  '/b1': { text: 'leaf', links: [] },
+  '/c1': { text: 'leaf', links: [] },
 };
 
 describe('baseline orderings on a hand-built site', () => {
@@ -81,8 +118,15 @@ describe('baseline orderings on a hand-built site', () => {
 
   it('shark-search ranks siblings by their anchor text, best-first does not', async () => {
     const site: Site = {
-      '/': { text: 'welcome', links: [['/x', 'contact us'], ['/y', 'neural network learning']] },
-      '/x': { text: 'address', links: [] }, '/y': { text: 'robot', links: [] },
+      '/': {
+        text: 'welcome',
+        links: [
+          ['/x', 'contact us'],
+          ['/y', 'neural network learning'],
+        ],
+      },
+      '/x': { text: 'address', links: [] },
+      '/y': { text: 'robot', links: [] },
     };
     expect(await order(site, make('shark-search'))).toEqual(['/', '/y', '/x']);
     expect(await order(site, make('best-first'))).toEqual(['/', '/x', '/y']);
@@ -91,8 +135,10 @@ describe('baseline orderings on a hand-built site', () => {
   it('shark-search stops expanding an off-topic chain after `depth` pages and rescues it when nothing else is left', async () => {
     const site: Site = {
       '/': { text: 'neural network', links: [['/o1', 'next']] },
-      '/o1': { text: 'football', links: [['/o2', 'next']] }, '/o2': { text: 'football', links: [['/o3', 'next']] },
-      '/o3': { text: 'football', links: [['/o4', 'next']] }, '/o4': { text: 'football', links: [] },
+      '/o1': { text: 'football', links: [['/o2', 'next']] },
+      '/o2': { text: 'football', links: [['/o3', 'next']] },
+      '/o3': { text: 'football', links: [['/o4', 'next']] },
+      '/o4': { text: 'football', links: [] },
     };
     const s = make('shark-search', { depth: 2, threshold: 0.05 });
     expect(await order(site, s)).toEqual(['/', '/o1', '/o2', '/o3', '/o4']);
@@ -101,10 +147,19 @@ describe('baseline orderings on a hand-built site', () => {
     expect(s.stats?.()).toMatchObject({ linksDiscarded: 2, rescuedLinks: 2 });
   });
 
-  it('opic fetches the URL that has gathered the most cash, raising a queued URL\'s priority', async () => {
+  it("opic fetches the URL that has gathered the most cash, raising a queued URL's priority", async () => {
     const site: Site = {
-      '/': { text: 'home', links: [['/x', 'x'], ['/y', 'y'], ['/z', 'z']] },
-      '/x': { text: 'x', links: [['/z', 'z']] }, '/y': { text: 'y', links: [['/z', 'z']] }, '/z': { text: 'z', links: [] },
+      '/': {
+        text: 'home',
+        links: [
+          ['/x', 'x'],
+          ['/y', 'y'],
+          ['/z', 'z'],
+        ],
+      },
+      '/x': { text: 'x', links: [['/z', 'z']] },
+      '/y': { text: 'y', links: [['/z', 'z']] },
+      '/z': { text: 'z', links: [] },
     };
     expect(await order(site, make('bfs'))).toEqual(['/', '/x', '/y', '/z']);
     const opic = make('opic');
@@ -114,31 +169,72 @@ describe('baseline orderings on a hand-built site', () => {
 
   it('opic on resume: a priority update was journalled, so the resumed crawl keeps the order and fetches nothing twice', async () => {
     const site: Site = {
-      '/': { text: 'home', links: [['/x', 'x'], ['/y', 'y'], ['/z', 'z']] },
-      '/x': { text: 'x', links: [['/z', 'z']] }, '/y': { text: 'y', links: [['/z', 'z']] }, '/z': { text: 'z', links: [] },
+      '/': {
+        text: 'home',
+        links: [
+          ['/x', 'x'],
+          ['/y', 'y'],
+          ['/z', 'z'],
+        ],
+      },
+      '/x': { text: 'x', links: [['/z', 'z']] },
+      '/y': { text: 'y', links: [['/z', 'z']] },
+      '/z': { text: 'z', links: [] },
     };
     const srv = await serve(site);
     const dir = mkdtempSync(join(tmpdir(), 'opic-'));
     const out: string[] = [];
     const settings = {
-      seeds: [`http://b.test:${srv.port}/`], resolve: [`b.test:${srv.port}:127.0.0.1`], deterministic: true,
-      concurrency: 1, perHostConcurrency: 1, delayMs: 0, autoThrottle: false, maxPages: 2,
+      seeds: [`http://b.test:${srv.port}/`],
+      resolve: [`b.test:${srv.port}:127.0.0.1`],
+      deterministic: true,
+      concurrency: 1,
+      perHostConcurrency: 1,
+      delayMs: 0,
+      autoThrottle: false,
+      maxPages: 2,
     };
-    const onLog = (e: { url: string }): void => { out.push(new URL(e.url).pathname); };
+    const onLog = (e: { url: string }): void => {
+      out.push(new URL(e.url).pathname);
+    };
     await CrawlEngine.create({ settings, strategy: make('opic'), outDir: dir, onLog }).run();
-    await CrawlEngine.create({ settings: { maxPages: 10 }, strategy: make('opic'), outDir: dir, resume: true, onLog }).run();
+    await CrawlEngine.create({
+      settings: { maxPages: 10 },
+      strategy: make('opic'),
+      outDir: dir,
+      resume: true,
+      onLog,
+    }).run();
     expect(out).toEqual(['/', '/x', '/z', '/y']);
   });
 
   it('classifier (soft focus) follows the links of the page its classifier finds relevant', async () => {
     const pages = PageClassifier.train([
-      ...['robot arm control', 'robot vision', 'robot planning'].map((t, i) => ({ url: `http://t.test/r${i}`, kind: 'html', tokens: tokenize(t), relevant: true })),
-      ...['football scores', 'football league', 'football results'].map((t, i) => ({ url: `http://t.test/f${i}`, kind: 'html', tokens: tokenize(t), relevant: false })),
+      ...['robot arm control', 'robot vision', 'robot planning'].map((t, i) => ({
+        url: `http://t.test/r${i}`,
+        kind: 'html',
+        tokens: tokenize(t),
+        relevant: true,
+      })),
+      ...['football scores', 'football league', 'football results'].map((t, i) => ({
+        url: `http://t.test/f${i}`,
+        kind: 'html',
+        tokens: tokenize(t),
+        relevant: false,
+      })),
     ]);
     const site: Site = {
-      '/': { text: 'home', links: [['/p', 'p'], ['/q', 'q']] },
-      '/p': { text: 'football league', links: [['/p1', 'more']] }, '/q': { text: 'robot vision', links: [['/q1', 'more']] },
-      '/p1': { text: 'leaf', links: [] }, '/q1': { text: 'leaf', links: [] },
+      '/': {
+        text: 'home',
+        links: [
+          ['/p', 'p'],
+          ['/q', 'q'],
+        ],
+      },
+      '/p': { text: 'football league', links: [['/p1', 'more']] },
+      '/q': { text: 'robot vision', links: [['/q1', 'more']] },
+      '/p1': { text: 'leaf', links: [] },
+      '/q1': { text: 'leaf', links: [] },
     };
     const models = (): never => ({ pages }) as never;
     expect(await order(site, make('classifier', undefined, { models }))).toEqual(['/', '/p', '/q', '/q1', '/p1']);
@@ -149,8 +245,16 @@ describe('baseline orderings on a hand-built site', () => {
     const a = await order(BRANCHES, make('infospiders'));
     expect(await order(BRANCHES, make('infospiders'))).toEqual(a);
     const page = {
-      seq: 0, url: 'http://b.test/', status: 200, depth: 0, score: 1, contentType: 'text/html', kind: 'html' as const,
-      title: 'home', headings: [], text: 'welcome',
+      seq: 0,
+      url: 'http://b.test/',
+      status: 200,
+      depth: 0,
+      score: 1,
+      contentType: 'text/html',
+      kind: 'html' as const,
+      title: 'home',
+      headings: [],
+      text: 'welcome',
       links: [],
     };
     const links = [
@@ -172,7 +276,15 @@ describe('baseline orderings on a hand-built site', () => {
 describe('frontier priority updates', () => {
   it('raise and lower a queued URL across hosts; a URL no longer queued is ignored', () => {
     const f = new Frontier();
-    const e = (url: string, score: number, seq: number) => ({ url, host: new URL(url).host, score, depth: 0, parent: -1, redirects: 0, seq });
+    const e = (url: string, score: number, seq: number) => ({
+      url,
+      host: new URL(url).host,
+      score,
+      depth: 0,
+      parent: -1,
+      redirects: 0,
+      seq,
+    });
     f.push(e('http://a.test/1', 0.5, 1));
     f.push(e('http://a.test/2', 0.4, 2));
     f.push(e('http://b.test/1', 0.3, 3));
@@ -183,7 +295,11 @@ describe('frontier priority updates', () => {
     const first = f.next()!;
     expect(first.url).toBe('http://b.test/2');
     expect(f.update(first.url, 5)).toBeNull();
-    expect([f.next(), f.next(), f.next()].map((x) => x!.url)).toEqual(['http://a.test/2', 'http://b.test/1', 'http://a.test/1']);
+    expect([f.next(), f.next(), f.next()].map((x) => x!.url)).toEqual([
+      'http://a.test/2',
+      'http://b.test/1',
+      'http://a.test/1',
+    ]);
     expect(f.size).toBe(0);
   });
 });
@@ -194,7 +310,9 @@ describe('strategy parameters and modules', () => {
   });
 
   let dir: string;
-  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'strategy-')); });
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'strategy-'));
+  });
 
   it('declared parameters have defaults; unknown names and bad values are refused', () => {
     expect(resolveParams('best-n-first')).toEqual({ n: 256 });
@@ -205,10 +323,18 @@ describe('strategy parameters and modules', () => {
   });
 
   it('a module that does not load, exports no factory or returns no Strategy fails with one line', async () => {
-    const write = (name: string, body: string): string => { const f = join(dir, name); writeFileSync(f, body); return f; };
+    const write = (name: string, body: string): string => {
+      const f = join(dir, name);
+      writeFileSync(f, body);
+      return f;
+    };
     await expect(loadStrategyModule('missing', join(dir, 'nope.ts'))).rejects.toThrow(/no such file/);
-    await expect(loadStrategyModule('syntax', write('syntax.ts', 'export default (;'))).rejects.toThrow(/does not load/);
-    await expect(loadStrategyModule('nofactory', write('nofactory.ts', 'export default 42;'))).rejects.toThrow(/must be a factory/);
+    await expect(loadStrategyModule('syntax', write('syntax.ts', 'export default (;'))).rejects.toThrow(
+      /does not load/,
+    );
+    await expect(loadStrategyModule('nofactory', write('nofactory.ts', 'export default 42;'))).rejects.toThrow(
+      /must be a factory/,
+    );
     await loadStrategyModule('empty', write('empty.ts', 'export default () => ({ name: "empty" });'));
     expect(() => makeStrategy('empty', { seed: 1 })).toThrow(StrategyError);
     expect(() => makeStrategy('empty', { seed: 1 })).toThrow(/without seedScore/);
@@ -220,7 +346,13 @@ describe('strategy parameters and modules', () => {
   it('the example module crawls head to head with best-first, deeper links later', async () => {
     await loadStrategyModule('depth-best-first', 'examples/strategies/depth-best-first.ts');
     const site: Site = {
-      '/': { text: 'neural network', links: [['/d1', 'deeper'], ['/s', 'side']] },
+      '/': {
+        text: 'neural network',
+        links: [
+          ['/d1', 'deeper'],
+          ['/s', 'side'],
+        ],
+      },
       '/d1': { text: 'neural network learning', links: [['/d2', 'deeper']] },
       '/d2': { text: 'neural network learning robot', links: [['/d3', 'deeper']] },
       '/d3': { text: 'leaf', links: [] },

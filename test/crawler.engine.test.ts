@@ -14,7 +14,12 @@ import { startSimProcess } from '../bench/simproc.ts';
 const run = promisify(execFile);
 let server: SimServer;
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'crawl-'));
-const readLog = (dir: string): LogEntry[] => readFileSync(join(dir, 'crawl.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEntry);
+const readLog = (dir: string): LogEntry[] =>
+  readFileSync(join(dir, 'crawl.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LogEntry);
 
 beforeAll(async () => {
   server = await SimServer.start(new Web(loadConfig('data/webs/small.json'), 1));
@@ -27,28 +32,39 @@ describe('politeness, measured by the server', () => {
     // requests late (a gap counted from the send alone read 175 ms at 200 ms this way), and the
     // gate must still keep the whole gap in the server's clock
     const sim = await startSimProcess('data/webs/small.json', 1);
-    const busy = spawn(process.execPath, ['-e', 'const end = Date.now() + 60000; while (Date.now() < end) {}'], { stdio: 'ignore' });
-    try {
-    const hosts = ['cs.alpha-university.test', 'cs.beta-university.test', 'cs.delta-university.test'];
-    const engine = CrawlEngine.create({
-      settings: {
-        seeds: hosts.map((h) => `http://${h}/`), resolve: [`*.test=127.0.0.1:${sim.port}`], maxPages: 150,
-        concurrency: 8, perHostConcurrency: 2, delayMs: 100, autoThrottle: true, retryBaseMs: 20,
-      },
-      strategy: new BfsStrategy(),
+    const busy = spawn(process.execPath, ['-e', 'const end = Date.now() + 60000; while (Date.now() < end) {}'], {
+      stdio: 'ignore',
     });
-    const s = await engine.run();
-    expect(s.pages).toBe(150);
-    expect(s.robotsBlocked).toBeGreaterThan(0); // beta's tricky rules and alpha's /admin/private/ are in the way
-    const audit = (await (await request(`http://127.0.0.1:${sim.port}/_sim/audit`)).body.json()) as Record<string, { disallowed: number; maxConcurrent: number; minGapMs: number; sent429: number }>;
-    for (const h of hosts) {
-      expect(audit[h].disallowed, h).toBe(0);
-      expect(audit[h].maxConcurrent, h).toBeLessThanOrEqual(2);
-      // the server stamps a request when its event loop gets to it, late when it is busy, but
-      // always before it answers: a gap counted after the answer holds in its clock
-      expect(audit[h].minGapMs, h).toBeGreaterThanOrEqual(100);
-      expect(audit[h].sent429, h).toBe(0);
-    }
+    try {
+      const hosts = ['cs.alpha-university.test', 'cs.beta-university.test', 'cs.delta-university.test'];
+      const engine = CrawlEngine.create({
+        settings: {
+          seeds: hosts.map((h) => `http://${h}/`),
+          resolve: [`*.test=127.0.0.1:${sim.port}`],
+          maxPages: 150,
+          concurrency: 8,
+          perHostConcurrency: 2,
+          delayMs: 100,
+          autoThrottle: true,
+          retryBaseMs: 20,
+        },
+        strategy: new BfsStrategy(),
+      });
+      const s = await engine.run();
+      expect(s.pages).toBe(150);
+      expect(s.robotsBlocked).toBeGreaterThan(0); // beta's tricky rules and alpha's /admin/private/ are in the way
+      const audit = (await (await request(`http://127.0.0.1:${sim.port}/_sim/audit`)).body.json()) as Record<
+        string,
+        { disallowed: number; maxConcurrent: number; minGapMs: number; sent429: number }
+      >;
+      for (const h of hosts) {
+        expect(audit[h].disallowed, h).toBe(0);
+        expect(audit[h].maxConcurrent, h).toBeLessThanOrEqual(2);
+        // the server stamps a request when its event loop gets to it, late when it is busy, but
+        // always before it answers: a gap counted after the answer holds in its clock
+        expect(audit[h].minGapMs, h).toBeGreaterThanOrEqual(100);
+        expect(audit[h].sent429, h).toBe(0);
+      }
     } finally {
       busy.kill('SIGKILL');
       sim.stop();
@@ -58,14 +74,24 @@ describe('politeness, measured by the server', () => {
 
 describe('deterministic mode', () => {
   const settings = {
-    seeds: ['http://cs.gamma-university.test/', 'http://cs.beta-university.test/'], maxPages: 400, concurrency: 8, perHostConcurrency: 4,
-    delayMs: 0, autoThrottle: false, deterministic: true, retryBaseMs: 1,
+    seeds: ['http://cs.gamma-university.test/', 'http://cs.beta-university.test/'],
+    maxPages: 400,
+    concurrency: 8,
+    perHostConcurrency: 4,
+    delayMs: 0,
+    autoThrottle: false,
+    deterministic: true,
+    retryBaseMs: 1,
   };
   it('gives the same fetch order and the same log whatever the timing', async () => {
     const logs: string[] = [];
     for (const dir of [tmp(), tmp()]) {
       server.reset();
-      const e = CrawlEngine.create({ settings: { ...settings, resolve: [`*.test=127.0.0.1:${server.port}`] }, strategy: new RandomStrategy(3), outDir: dir });
+      const e = CrawlEngine.create({
+        settings: { ...settings, resolve: [`*.test=127.0.0.1:${server.port}`] },
+        strategy: new RandomStrategy(3),
+        outDir: dir,
+      });
       await e.run();
       logs.push(readFileSync(join(dir, 'crawl.jsonl'), 'utf8'));
     }
@@ -76,8 +102,23 @@ describe('deterministic mode', () => {
 
 describe('checkpoint and resume', () => {
   it('a crawl killed with SIGKILL resumes without losing a URL or refetching more than the in-flight pages', async () => {
-    const common = ['--seed', 'http://cs.delta-university.test/', '--resolve', `*.test=127.0.0.1:${server.port}`, '--max-pages', '100000',
-      '--delay-ms', '0', '--no-autothrottle', '--per-host', '4', '--concurrency', '4', '--quiet', '--deterministic'];
+    const common = [
+      '--seed',
+      'http://cs.delta-university.test/',
+      '--resolve',
+      `*.test=127.0.0.1:${server.port}`,
+      '--max-pages',
+      '100000',
+      '--delay-ms',
+      '0',
+      '--no-autothrottle',
+      '--per-host',
+      '4',
+      '--concurrency',
+      '4',
+      '--quiet',
+      '--deterministic',
+    ];
     // reference: the whole site, uninterrupted
     const ref = tmp();
     server.reset();
@@ -86,10 +127,15 @@ describe('checkpoint and resume', () => {
     expect(refUrls.size).toBeGreaterThan(1000);
     // killed part-way
     const dir = tmp();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', dir], { stdio: 'ignore' });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', dir], {
+      stdio: 'ignore',
+    });
     await new Promise<void>((resolve) => {
       const t = setInterval(() => {
-        if (existsSync(join(dir, 'crawl.jsonl')) && readFileSync(join(dir, 'crawl.jsonl'), 'utf8').split('\n').length > 400) {
+        if (
+          existsSync(join(dir, 'crawl.jsonl')) &&
+          readFileSync(join(dir, 'crawl.jsonl'), 'utf8').split('\n').length > 400
+        ) {
           clearInterval(t);
           child.kill('SIGKILL');
           resolve();
@@ -111,12 +157,23 @@ describe('checkpoint and resume', () => {
 describe('resume keeps the counters (#17 item 7)', () => {
   it('a crawl stopped half-way and resumed has the summary of the uninterrupted crawl', async () => {
     const settings = {
-      seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${server.port}`], concurrency: 4, perHostConcurrency: 4,
-      delayMs: 0, autoThrottle: false, deterministic: true, retryBaseMs: 1, checkpointEvery: 50,
+      seeds: ['http://cs.beta-university.test/'],
+      resolve: [`*.test=127.0.0.1:${server.port}`],
+      concurrency: 4,
+      perHostConcurrency: 4,
+      delayMs: 0,
+      autoThrottle: false,
+      deterministic: true,
+      retryBaseMs: 1,
+      checkpointEvery: 50,
     };
     const whole = tmp();
     server.reset();
-    const wholeEngine = CrawlEngine.create({ settings: { ...settings, maxPages: 600 }, strategy: new BfsStrategy(), outDir: whole });
+    const wholeEngine = CrawlEngine.create({
+      settings: { ...settings, maxPages: 600 },
+      strategy: new BfsStrategy(),
+      outDir: whole,
+    });
     const a = await wholeEngine.run();
     // parent URLs are kept only while queued URLs refer to them, not one per page fetched
     const kept = (wholeEngine as unknown as { parents: Map<number, string> }).parents.size;
@@ -124,8 +181,17 @@ describe('resume keeps the counters (#17 item 7)', () => {
     expect(kept).toBeLessThan(a.pages / 2);
     const part = tmp();
     server.reset();
-    await CrawlEngine.create({ settings: { ...settings, maxPages: 300 }, strategy: new BfsStrategy(), outDir: part }).run();
-    const b = await CrawlEngine.create({ settings: { maxPages: 600 }, strategy: new BfsStrategy(), outDir: part, resume: true }).run();
+    await CrawlEngine.create({
+      settings: { ...settings, maxPages: 300 },
+      strategy: new BfsStrategy(),
+      outDir: part,
+    }).run();
+    const b = await CrawlEngine.create({
+      settings: { maxPages: 600 },
+      strategy: new BfsStrategy(),
+      outDir: part,
+      resume: true,
+    }).run();
     expect(readFileSync(join(part, 'crawl.jsonl'), 'utf8')).toBe(readFileSync(join(whole, 'crawl.jsonl'), 'utf8'));
     // timing, and the robots.txt requests a resumed crawl really makes again, differ
     const counters = (s: typeof a): Partial<typeof a> => {
@@ -151,7 +217,10 @@ describe('crawl CLI', () => {
       [['--resume', '/nonexistent/dir'], /^error: \/nonexistent\/dir: no crawl-settings\.json, nothing to resume\n$/],
     ];
     for (const [args, re] of cases) {
-      const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--quiet', ...args]).then(() => null, (e: { code: number; stderr: string }) => e);
+      const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--quiet', ...args]).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(err, args.join(' ')).not.toBeNull();
       expect(err!.code, args.join(' ')).toBe(2);
       expect(err!.stderr, args.join(' ')).toMatch(re);
@@ -160,6 +229,20 @@ describe('crawl CLI', () => {
 
   it('--help documents every option', async () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--help']);
-    for (const opt of ['--seed', '--strategy', '--max-pages', '--out', '--resume', '--resolve', '--scope', '--web', '--web-seed', '--deterministic', '--per-host', '--delay-ms']) expect(stdout).toContain(opt);
+    for (const opt of [
+      '--seed',
+      '--strategy',
+      '--max-pages',
+      '--out',
+      '--resume',
+      '--resolve',
+      '--scope',
+      '--web',
+      '--web-seed',
+      '--deterministic',
+      '--per-host',
+      '--delay-ms',
+    ])
+      expect(stdout).toContain(opt);
   });
 });

@@ -12,13 +12,20 @@ describe('HTML parser', () => {
     expect(p.title).toBe('My Page');
     expect(p.headings).toEqual(['Research', 'Other']);
     expect(p.links.map((l) => l.url)).toEqual(['http://b.test/root/x.html', 'http://b.test/y']);
-    expect(p.links[0]).toMatchObject({ anchor: 'neural networks', around: 'one two three four five six', heading: 'Research' });
+    expect(p.links[0]).toMatchObject({
+      anchor: 'neural networks',
+      around: 'one two three four five six',
+      heading: 'Research',
+    });
     expect(p.links[1].heading).toBe('Other');
     expect(p.text).not.toContain('var a');
   });
 
   it('honours rel=nofollow and meta robots', () => {
-    expect(page('<a href="/a" rel="nofollow">a</a><a href="/b">b</a>').links.map((l) => l.nofollow)).toEqual([true, false]);
+    expect(page('<a href="/a" rel="nofollow">a</a><a href="/b">b</a>').links.map((l) => l.nofollow)).toEqual([
+      true,
+      false,
+    ]);
     const p = page('<meta name="robots" content="noindex, nofollow"><a href="/a">a</a>');
     expect(p.noindex).toBe(true);
     expect(p.links).toEqual([]);
@@ -32,21 +39,51 @@ describe('HTML parser', () => {
 
   it('decodes ISO-8859-1 from the header and windows-1252 from a meta tag', () => {
     const latin = Buffer.from('<html><body>M\u00fcller G\u00f6del</body></html>', 'latin1');
-    expect(parseBody(latin, 'text/html; charset=iso-8859-1', 'http://a.test/', DEFAULT_SETTINGS, 3).text).toBe('M\u00fcller G\u00f6del');
-    const win = Buffer.concat([Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body>caf'), Buffer.from([0xe9, 0x20, 0x93]), Buffer.from('q</body></html>')]);
+    expect(parseBody(latin, 'text/html; charset=iso-8859-1', 'http://a.test/', DEFAULT_SETTINGS, 3).text).toBe(
+      'M\u00fcller G\u00f6del',
+    );
+    const win = Buffer.concat([
+      Buffer.from(
+        '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body>caf',
+      ),
+      Buffer.from([0xe9, 0x20, 0x93]),
+      Buffer.from('q</body></html>'),
+    ]);
     expect(parseBody(win, 'text/html', 'http://a.test/', DEFAULT_SETTINGS, 3).text).toBe('caf\u00e9 \u201cq');
     expect(decodeBody(Buffer.from('plain \u00e9'), undefined).text).toBe('plain \u00e9');
   });
 
   it('extracts text from the synthetic PDF and PostScript formats', () => {
-    const pdf = parseBody(Buffer.from('%PDF-1.4\n%SYNTH-DOC\nTitle: Neural Nets\nAbstract: we learn\nReferences\n%%EOF\n'), 'application/pdf', 'http://a.test/p.pdf', DEFAULT_SETTINGS, 3);
+    const pdf = parseBody(
+      Buffer.from('%PDF-1.4\n%SYNTH-DOC\nTitle: Neural Nets\nAbstract: we learn\nReferences\n%%EOF\n'),
+      'application/pdf',
+      'http://a.test/p.pdf',
+      DEFAULT_SETTINGS,
+      3,
+    );
     expect(pdf).toMatchObject({ kind: 'pdf', title: 'Neural Nets' });
     expect(pdf.text).toContain('Abstract: we learn');
-    const ps = parseBody(Buffer.from('%!PS-Adobe-3.0\n%%Title: Query \\(Plans\\)\n(Abstract: joins \\(fast\\)) show\n(References) show\nshowpage\n'), 'application/postscript', 'http://a.test/p.ps', DEFAULT_SETTINGS, 3);
+    const ps = parseBody(
+      Buffer.from(
+        '%!PS-Adobe-3.0\n%%Title: Query \\(Plans\\)\n(Abstract: joins \\(fast\\)) show\n(References) show\nshowpage\n',
+      ),
+      'application/postscript',
+      'http://a.test/p.ps',
+      DEFAULT_SETTINGS,
+      3,
+    );
     expect(ps).toMatchObject({ kind: 'ps', title: 'Query (Plans)', text: 'Abstract: joins (fast) References' });
   });
 
   it('splits URLs into words', () => {
-    expect(urlWords('http://cs.alpha.test/~smith12/papers/neural-45.pdf')).toEqual(['cs', 'alpha', 'test', 'smith12', 'papers', 'neural', 'pdf']);
+    expect(urlWords('http://cs.alpha.test/~smith12/papers/neural-45.pdf')).toEqual([
+      'cs',
+      'alpha',
+      'test',
+      'smith12',
+      'papers',
+      'neural',
+      'pdf',
+    ]);
   });
 });

@@ -10,7 +10,19 @@ import { RecordDb } from '../sim/deepweb/db.ts';
 import { resolveConfig } from '../sim/config.ts';
 import { readExperimentJson } from '../experiments/config.ts';
 import { readWords, resolveDeepweb } from '../experiments/deepweb/config.ts';
-import { coverRange, confirmRange, detectType, discoverForms, FormClient, isit, rangeByNames, rangeCandidates, SurfaceSession, typeValues, type DiscoveredForm } from '../crawler/deepweb/index.ts';
+import {
+  coverRange,
+  confirmRange,
+  detectType,
+  discoverForms,
+  FormClient,
+  isit,
+  rangeByNames,
+  rangeCandidates,
+  SurfaceSession,
+  typeValues,
+  type DiscoveredForm,
+} from '../crawler/deepweb/index.ts';
 import { SeededRandom } from '../crawler/deepweb/random.ts';
 import { startWeb, tinyConfig } from './helpers.ts';
 import type { SimServer } from '../sim/server.ts';
@@ -53,15 +65,23 @@ describe('record vocabulary', () => {
     const inDict = new Set(dictionary);
     expect(db.dict.filter((w) => !inDict.has(w)).length).toBeGreaterThan(0);
     // the bench's dictionary is the synthetic web's own words: almost all of it occurs
-    const own = readWords(resolveDeepweb(readExperimentJson('deepweb').raw as Record<string, unknown>, 'deepweb').dictionary);
+    const own = readWords(
+      resolveDeepweb(readExperimentJson('deepweb').raw as Record<string, unknown>, 'deepweb').dictionary,
+    );
     expect(own.filter((w) => vocab.has(w)).length / own.length).toBeGreaterThan(hits / dictionary.length);
   });
 
   it('rejects a dictionary package that is not installed, naming the field', () => {
     const { raw } = readExperimentJson('deepweb-conditions');
-    expect(() => resolveDeepweb({ ...(raw as object), dictionary: 'npm:no-such-word-list' }, 'x')).toThrow(/dictionary: package "no-such-word-list" is not installed/);
-    expect(() => resolveDeepweb({ ...(raw as object), isit: { ranges: 'yes' } }, 'x')).toThrow(/isit.ranges: expected true or false/);
-    expect(() => resolveConfig({ deepweb: { sites: [{ kind: 'catalogue', host: 'c.search.test', topK: -1 }] } })).toThrow(/deepweb.sites\[0\].topK/);
+    expect(() => resolveDeepweb({ ...(raw as object), dictionary: 'npm:no-such-word-list' }, 'x')).toThrow(
+      /dictionary: package "no-such-word-list" is not installed/,
+    );
+    expect(() => resolveDeepweb({ ...(raw as object), isit: { ranges: 'yes' } }, 'x')).toThrow(
+      /isit.ranges: expected true or false/,
+    );
+    expect(() =>
+      resolveConfig({ deepweb: { sites: [{ kind: 'catalogue', host: 'c.search.test', topK: -1 }] } }),
+    ).toThrow(/deepweb.sites\[0\].topK/);
   });
 });
 
@@ -81,7 +101,8 @@ describe('on search sites under the published conditions', () => {
   let web: Awaited<ReturnType<typeof startWeb>>;
   let server: SimServer;
   const forms = new Map<string, DiscoveredForm>();
-  const clientFor = (host: string): FormClient => new FormClient({ settings: { seeds: [`http://${host}/`], delayMs: 0, autoThrottle: false }, dispatcher: web.http });
+  const clientFor = (host: string): FormClient =>
+    new FormClient({ settings: { seeds: [`http://${host}/`], delayMs: 0, autoThrottle: false }, dispatcher: web.http });
   const sessionOn = (kind: string, budget = 2000): SurfaceSession => {
     const d = forms.get(kind)!;
     return new SurfaceSession(clientFor(SITES.find((s) => s.kind === kind)!.host), d.form, d.template, budget);
@@ -129,9 +150,16 @@ describe('on search sites under the published conditions', () => {
 
   it('covers a range with disjoint intervals under a cap, splitting only what the cap hides', async () => {
     // the capped catalogue of the bench: 200 records per query at most
-    const capped = await startWeb(tinyConfig({ deepweb: { sites: [{ kind: 'catalogue', host: 'catalogue.search.test', records: 3000 }] } }), 1, { faults: false });
+    const capped = await startWeb(
+      tinyConfig({ deepweb: { sites: [{ kind: 'catalogue', host: 'catalogue.search.test', records: 3000 }] } }),
+      1,
+      { faults: false },
+    );
     try {
-      const c = new FormClient({ settings: { seeds: ['http://catalogue.search.test/'], delayMs: 0, autoThrottle: false }, dispatcher: capped.http });
+      const c = new FormClient({
+        settings: { seeds: ['http://catalogue.search.test/'], delayMs: 0, autoThrottle: false },
+        dispatcher: capped.http,
+      });
       const d = (await discoverForms(c, 'http://catalogue.search.test/')).forms[0];
       const s = new SurfaceSession(c, d.form, d.template, 5000);
       const pair = await confirmRange(s, rangeCandidates(d.form.inputs)[0]);

@@ -24,35 +24,62 @@ const TOLERANCE = 0.02;
 const TWO_RUNS_MS = 240_000;
 
 describe('deepweb experiment regression (quick configuration)', () => {
-  it('matches the committed reference, deterministically, with zero politeness violations', async () => {
-    const { raw } = readExperimentJson('deepweb');
-    const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb', { quick: true });
-    const a = await runDeepweb(cfg);
-    const b = await runDeepweb(cfg);
-    const outA = mkdtempSync(join(tmpdir(), 'deepA-'));
-    const outB = mkdtempSync(join(tmpdir(), 'deepB-'));
-    const written = await writeDeepOutputs(a, outA);
-    await writeDeepOutputs(b, outB);
-    for (const f of ['curves.csv', 'summary.csv', 'templates.csv', 'tau.csv', 'scaling.csv']) expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
-    expect(readdirSync(outA)).toEqual(expect.arrayContaining(['report.md', 'fig-coverage-jobs.png', 'fig-scaling.svg', 'audit.csv']));
-    expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
-    expect(a.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
+  it(
+    'matches the committed reference, deterministically, with zero politeness violations',
+    async () => {
+      const { raw } = readExperimentJson('deepweb');
+      const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb', { quick: true });
+      const a = await runDeepweb(cfg);
+      const b = await runDeepweb(cfg);
+      const outA = mkdtempSync(join(tmpdir(), 'deepA-'));
+      const outB = mkdtempSync(join(tmpdir(), 'deepB-'));
+      const written = await writeDeepOutputs(a, outA);
+      await writeDeepOutputs(b, outB);
+      for (const f of ['curves.csv', 'summary.csv', 'templates.csv', 'tau.csv', 'scaling.csv'])
+        expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
+      expect(readdirSync(outA)).toEqual(
+        expect.arrayContaining(['report.md', 'fig-coverage-jobs.png', 'fig-scaling.svg', 'audit.csv']),
+      );
+      expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
+      expect(a.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
 
-    expectCurvesNear(join(REF, 'curves.csv'), join(outA, 'curves.csv'), ['site', 'method', 'seed', 'submissions'], ['coverage'], TOLERANCE, `coverage moved by more than ${TOLERANCE}`);
-  }, TWO_RUNS_MS);
+      expectCurvesNear(
+        join(REF, 'curves.csv'),
+        join(outA, 'curves.csv'),
+        ['site', 'method', 'seed', 'submissions'],
+        ['coverage'],
+        TOLERANCE,
+        `coverage moved by more than ${TOLERANCE}`,
+      );
+    },
+    TWO_RUNS_MS,
+  );
 
-  it('runs under the published conditions (deepweb-conditions --quick) and matches its reference', async () => {
-    const { raw } = readExperimentJson('deepweb-conditions');
-    const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb-conditions', { quick: true });
-    const d = await runDeepweb(cfg);
-    const out = mkdtempSync(join(tmpdir(), 'deepC-'));
-    const written = await writeDeepOutputs(d, out);
-    expect(written.claims.map((c) => c.id)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5']);
-    expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
-    // the conditions hold: an uncapped catalogue, a confirmed year range, the flights date typed
-    expect(d.sites.find((s) => s.site === 'catalogue')!.top_k).toBe(0);
-    expect(d.ranges.filter((r) => r.confirmed).map((r) => `${r.site}:${r.lo}`)).toEqual(['catalogue:year_from']);
-    expect(d.typed.filter((t) => t.chosen).map((t) => `${t.site}:${t.input}:${t.type}`)).toEqual(['flights:date:date']);
-    expectCurvesNear(join(REF_CONDITIONS, 'curves.csv'), join(out, 'curves.csv'), ['site', 'method', 'seed', 'submissions'], ['coverage'], TOLERANCE, `coverage moved by more than ${TOLERANCE}`);
-  }, TWO_RUNS_MS);
+  it(
+    'runs under the published conditions (deepweb-conditions --quick) and matches its reference',
+    async () => {
+      const { raw } = readExperimentJson('deepweb-conditions');
+      const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb-conditions', { quick: true });
+      const d = await runDeepweb(cfg);
+      const out = mkdtempSync(join(tmpdir(), 'deepC-'));
+      const written = await writeDeepOutputs(d, out);
+      expect(written.claims.map((c) => c.id)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5']);
+      expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
+      // the conditions hold: an uncapped catalogue, a confirmed year range, the flights date typed
+      expect(d.sites.find((s) => s.site === 'catalogue')!.top_k).toBe(0);
+      expect(d.ranges.filter((r) => r.confirmed).map((r) => `${r.site}:${r.lo}`)).toEqual(['catalogue:year_from']);
+      expect(d.typed.filter((t) => t.chosen).map((t) => `${t.site}:${t.input}:${t.type}`)).toEqual([
+        'flights:date:date',
+      ]);
+      expectCurvesNear(
+        join(REF_CONDITIONS, 'curves.csv'),
+        join(out, 'curves.csv'),
+        ['site', 'method', 'seed', 'submissions'],
+        ['coverage'],
+        TOLERANCE,
+        `coverage moved by more than ${TOLERANCE}`,
+      );
+    },
+    TWO_RUNS_MS,
+  );
 });

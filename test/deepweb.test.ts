@@ -7,7 +7,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../sim/config.ts';
 import { RecordDb } from '../sim/deepweb/db.ts';
-import { cartesian, discoverForms, FormClient, isit, parseFormPage, probe, readResultPage, siteTemplate, SurfaceSession, type DiscoveredForm } from '../crawler/deepweb/index.ts';
+import {
+  cartesian,
+  discoverForms,
+  FormClient,
+  isit,
+  parseFormPage,
+  probe,
+  readResultPage,
+  siteTemplate,
+  SurfaceSession,
+  type DiscoveredForm,
+} from '../crawler/deepweb/index.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
 import { startWeb, tinyConfig } from './helpers.ts';
 import type { SimServer } from '../sim/server.ts';
@@ -34,7 +45,12 @@ describe('form parsing', () => {
     expect(p.forms.map((f) => f.action)).toEqual(['http://x.test/s', 'http://x.test/broken']);
     const f = p.forms[0];
     expect(f.method).toBe('POST');
-    expect(f.inputs.map((i) => `${i.name}:${i.type}:${i.defaultValue}:${i.options.join('/')}`)).toEqual(['c:select:red:/red/blue', 'q:text::', 't:hidden:x:x', 'r:radio:a:a/b']);
+    expect(f.inputs.map((i) => `${i.name}:${i.type}:${i.defaultValue}:${i.options.join('/')}`)).toEqual([
+      'c:select:red:/red/blue',
+      'q:text::',
+      't:hidden:x:x',
+      'r:radio:a:a/b',
+    ]);
     expect(f.inputs[0].label).toBe('Colour');
     expect(p.forms[1].inputs[0].options).toEqual(['1', '2']);
     expect(p.skipped.map((s) => s.reason)).toEqual([
@@ -49,7 +65,11 @@ describe('form parsing', () => {
 });
 
 describe('result-page signature', () => {
-  const tpl = siteTemplate('<div><a href="/">Home</a> <a href="/search">Search</a></div><form action="/results"><select name="c"><option>red</option><option>blue</option></select></form>', 'http://x.test/search', 'http://x.test/results');
+  const tpl = siteTemplate(
+    '<div><a href="/">Home</a> <a href="/search">Search</a></div><form action="/results"><select name="c"><option>red</option><option>blue</option></select></form>',
+    'http://x.test/search',
+    'http://x.test/results',
+  );
   const page = (echo: string, ids: number[], layout = 'ol'): string =>
     `<div><a href="/">Home</a> <a href="/search">Search</a></div><p>You searched for ${echo}</p><p>Results 1-${ids.length} of ${ids.length * 7}</p><${layout}>${ids.map((i) => `<li><a href="/item/${i}">Item number ${i} widget</a> a widget</li>`).join('')}</${layout}><a href="/results?c=${echo}&page=2">Next page</a>`;
 
@@ -80,7 +100,11 @@ describe('ISIT informativeness on a hand-made form', () => {
     srv = await localServer((req, res) => {
       const u = new URL(req.url ?? '/', 'http://shop.test');
       if (u.pathname === '/robots.txt') return void res.end('User-agent: *\nAllow: /\n');
-      if (u.pathname === '/') return html(res, '<a href="/search">Search</a> <form action="/results"><select name="colour"><option value="">any</option><option>red</option><option>green</option><option>blue</option><option>black</option></select><select name="sort"><option>name</option><option>price</option><option>date</option></select><select name="size"><option value="">any</option><option>S</option><option>L</option></select></form>');
+      if (u.pathname === '/')
+        return html(
+          res,
+          '<a href="/search">Search</a> <form action="/results"><select name="colour"><option value="">any</option><option>red</option><option>green</option><option>blue</option><option>black</option></select><select name="sort"><option>name</option><option>price</option><option>date</option></select><select name="size"><option value="">any</option><option>S</option><option>L</option></select></form>',
+        );
       const colour = u.searchParams.get('colour') ?? '';
       const size = u.searchParams.get('size') ?? '';
       if (!colour && !size) return html(res, '<p>Please choose a colour or a size.</p>');
@@ -91,13 +115,18 @@ describe('ISIT informativeness on a hand-made form', () => {
         if ((!colour || colour === c) && (!size || size === s)) items.push(i);
       }
       if (u.searchParams.get('sort') === 'price') items.reverse();
-      html(res, `<p>You searched for ${colour} ${size}</p><ul>${items.map((i) => `<li><a href="/item/${i}">thing ${i}</a></li>`).join('')}</ul>`);
+      html(
+        res,
+        `<p>You searched for ${colour} ${size}</p><ul>${items.map((i) => `<li><a href="/item/${i}">thing ${i}</a></li>`).join('')}</ul>`,
+      );
     });
   });
   afterAll(() => srv.close());
 
   it('finds exactly the informative templates', async () => {
-    const client = new FormClient({ settings: { seeds: [`http://127.0.0.1:${srv.port}/`], delayMs: 0, autoThrottle: false } });
+    const client = new FormClient({
+      settings: { seeds: [`http://127.0.0.1:${srv.port}/`], delayMs: 0, autoThrottle: false },
+    });
     const found = await discoverForms(client, `http://127.0.0.1:${srv.port}/`);
     expect(found.forms).toHaveLength(1);
     const d = found.forms[0];
@@ -105,7 +134,11 @@ describe('ISIT informativeness on a hand-made form', () => {
     const r = await isit(session, { tau: 0.5, sampleSize: 20, testOnly: true });
     const verdict = Object.fromEntries(r.templates.map((t) => [t.inputs.join('+'), t.informative]));
     expect(verdict).toEqual({ colour: true, sort: false, size: true, 'colour+size': true });
-    expect(r.templates.find((t) => t.inputs.join('+') === 'colour')).toMatchObject({ tested: 4, distinct: 4, ratio: 1 });
+    expect(r.templates.find((t) => t.inputs.join('+') === 'colour')).toMatchObject({
+      tested: 4,
+      distinct: 4,
+      ratio: 1,
+    });
     // every record surfaced by the chosen templates' queries
     const full = await isit(new SurfaceSession(client, d.form, d.template, 1000), { tau: 0.5 });
     expect(full.chosen.map((t) => t.join('+'))).toEqual(['colour', 'size', 'colour+size']);
@@ -113,11 +146,12 @@ describe('ISIT informativeness on a hand-made form', () => {
   });
 });
 
-describe('on the synthetic web\'s search sites', () => {
+describe("on the synthetic web's search sites", () => {
   let web: Awaited<ReturnType<typeof startWeb>>;
   let server: SimServer;
   const forms = new Map<string, DiscoveredForm>();
-  const clientFor = (host: string, delayMs = 0): FormClient => new FormClient({ settings: { seeds: [`http://${host}/`], delayMs, autoThrottle: false }, dispatcher: web.http });
+  const clientFor = (host: string, delayMs = 0): FormClient =>
+    new FormClient({ settings: { seeds: [`http://${host}/`], delayMs, autoThrottle: false }, dispatcher: web.http });
 
   beforeAll(async () => {
     web = await startWeb(tinyConfig({ deepweb: { sites: SITES } }), 1, { faults: false });
@@ -137,7 +171,15 @@ describe('on the synthetic web\'s search sites', () => {
     for (const s of SITES) expect(res.body).toContain(`http://${s.host}/`);
     expect(forms.get('jobs')!.form.method).toBe('GET');
     expect(forms.get('flights')!.form.method).toBe('POST');
-    expect(forms.get('catalogue')!.form.inputs.map((i) => i.name)).toEqual(['q', 'subject', 'year_from', 'year_to', 'sort', 'per_page', 'src']);
+    expect(forms.get('catalogue')!.form.inputs.map((i) => i.name)).toEqual([
+      'q',
+      'subject',
+      'year_from',
+      'year_to',
+      'sort',
+      'per_page',
+      'src',
+    ]);
   });
 
   it('generates the same database from the same seed and another from another seed', () => {
@@ -152,7 +194,8 @@ describe('on the synthetic web\'s search sites', () => {
   it('ISIT needs fewer submissions than the Cartesian product for the same coverage', async () => {
     const site = server.deepSites.get('jobs.search.test')!;
     const d = forms.get('jobs')!;
-    const valid = (s: SurfaceSession): number => [...s.records.keys()].filter((u) => site.recordOf(new URL(u).pathname) >= 0).length;
+    const valid = (s: SurfaceSession): number =>
+      [...s.records.keys()].filter((u) => site.recordOf(new URL(u).pathname) >= 0).length;
     const c1 = clientFor(site.host);
     const si = new SurfaceSession(c1, d.form, d.template, 600);
     await isit(si, { textValues: { q: ['engineer', 'manager', 'database'] } });
@@ -172,34 +215,51 @@ describe('on the synthetic web\'s search sites', () => {
     const d = forms.get('catalogue')!;
     const c = clientFor('catalogue.search.test');
     const s = new SurfaceSession(c, d.form, d.template, 100_000);
-    const r = await probe(s, { policy: 'adaptive', seeds: ['database'], dictionary: [], generic: ['the', 'of', 'and'], roundSize: 5 });
+    const r = await probe(s, {
+      policy: 'adaptive',
+      seeds: ['database'],
+      dictionary: [],
+      generic: ['the', 'of', 'and'],
+      roundSize: 5,
+    });
     expect(r.stopped).toBe('no-new-records');
     expect(s.submissions).toBeLessThan(100_000);
     const last = r.steps.slice(-5);
     expect(last.every((x) => x.newRecords === 0)).toBe(true);
     c.clearCache();
     const s2 = new SurfaceSession(c, d.form, d.template, 100_000);
-    const r2 = await probe(s2, { policy: 'random', seeds: [], dictionary: ['zzzz', 'qqqq', 'xxxx', 'yyyy'], generic: [], roundSize: 2 });
+    const r2 = await probe(s2, {
+      policy: 'random',
+      seeds: [],
+      dictionary: ['zzzz', 'qqqq', 'xxxx', 'yyyy'],
+      generic: [],
+      roundSize: 2,
+    });
     expect(r2.stopped).toBe('no-new-records');
     expect(r2.steps).toHaveLength(2);
     await c.close();
   });
 
-  it('follows pagination up to the site\'s cap and no further', async () => {
+  it("follows pagination up to the site's cap and no further", async () => {
     const site = server.deepSites.get('jobs.search.test')!;
     const d = forms.get('jobs')!;
     const c = clientFor(site.host);
     const s = new SurfaceSession(c, d.form, d.template, 1000);
     const cat = d.form.inputs.find((i) => i.name === 'category')!;
     // the most common category matches more records than the cap shows
-    const counts = cat.options.slice(1).map((v) => site.db.match({ eq: new Map([['category', cat.options.indexOf(v) - 1]]), words: [] }).length);
+    const counts = cat.options
+      .slice(1)
+      .map((v) => site.db.match({ eq: new Map([['category', cat.options.indexOf(v) - 1]]), words: [] }).length);
     const big = cat.options[1 + counts.indexOf(Math.max(...counts))];
     expect(Math.max(...counts)).toBeGreaterThan(site.topK);
     const r = await s.query({ category: big }, 'test');
     const maxPages = site.topK / site.cfg.pageSize;
     expect(r.pages).toBe(maxPages);
     expect(r.records).toHaveLength(site.topK);
-    const over = await server.app.inject({ url: `/results?category=${encodeURIComponent(big)}&page=${maxPages + 1}`, headers: { host: site.host } });
+    const over = await server.app.inject({
+      url: `/results?category=${encodeURIComponent(big)}&page=${maxPages + 1}`,
+      headers: { host: site.host },
+    });
     expect(over.statusCode).toBe(400);
     expect(over.body).toContain('out of range');
     await c.close();
@@ -234,8 +294,14 @@ describe('on the synthetic web\'s search sites', () => {
   });
 
   it('rejects bad deep-web site configs with the field named', () => {
-    expect(() => resolveConfig({ deepweb: { sites: [{ kind: 'cars', host: 'x.search.test' }] } })).toThrow(/deepweb.sites\[0\].kind: "cars"/);
-    expect(() => resolveConfig({ deepweb: { sites: [{ kind: 'jobs', host: 'x.search.test', records: 10 }] } })).toThrow(/deepweb.sites\[0\].records/);
-    expect(() => resolveConfig({ deepweb: { sites: [{ kind: 'jobs', host: 'x.search.test', colour: 1 }] } })).toThrow(/deepweb.sites\[0\].colour: unknown field/);
+    expect(() => resolveConfig({ deepweb: { sites: [{ kind: 'cars', host: 'x.search.test' }] } })).toThrow(
+      /deepweb.sites\[0\].kind: "cars"/,
+    );
+    expect(() => resolveConfig({ deepweb: { sites: [{ kind: 'jobs', host: 'x.search.test', records: 10 }] } })).toThrow(
+      /deepweb.sites\[0\].records/,
+    );
+    expect(() => resolveConfig({ deepweb: { sites: [{ kind: 'jobs', host: 'x.search.test', colour: 1 }] } })).toThrow(
+      /deepweb.sites\[0\].colour: unknown field/,
+    );
   });
 });

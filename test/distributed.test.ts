@@ -22,12 +22,13 @@ import { startWeb, tinyConfig } from './helpers.ts';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const HOSTS = ['cs.alpha-university.test', 'cs.beta-university.test'];
 /** Two departments whose robots.txt blocks the calendar trap: a finite web, so a full crawl's page set is defined. */
-const finiteWeb = () => tinyConfig({
-  departments: [
-    { host: HOSTS[0], name: 'Alpha', pages: 600, groups: 3, robots: 'trap-blocked' },
-    { host: HOSTS[1], name: 'Beta', pages: 500, groups: 3, robots: 'trap-blocked', sessionIds: true },
-  ],
-});
+const finiteWeb = () =>
+  tinyConfig({
+    departments: [
+      { host: HOSTS[0], name: 'Alpha', pages: 600, groups: 3, robots: 'trap-blocked' },
+      { host: HOSTS[1], name: 'Beta', pages: 500, groups: 3, robots: 'trap-blocked', sessionIds: true },
+    ],
+  });
 
 async function redisUp(): Promise<boolean> {
   const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -43,7 +44,7 @@ async function redisUp(): Promise<boolean> {
 }
 
 describe('partitioning', () => {
-  it('moves only the joining member\'s share of buckets (consistent hashing)', () => {
+  it("moves only the joining member's share of buckets (consistent hashing)", () => {
     const keys = Array.from({ length: 2000 }, (_, i) => `dc/${i}`);
     const before = new HashRing(['a', 'b', 'c']);
     const after = new HashRing(['a', 'b', 'c', 'd']);
@@ -57,7 +58,11 @@ describe('partitioning', () => {
 
   it('assigns hosts to the centre of their region (geo), by hashing (hash) or to one centre (single)', () => {
     const regions: Record<string, string> = { 'a.test': 'us', 'b.test': 'eu', 'c.test': 'asia', 'd.test': 'mars' };
-    const dcs = [{ name: 'dc-us', region: 'us' }, { name: 'dc-eu', region: 'eu' }, { name: 'dc-asia', region: 'asia' }];
+    const dcs = [
+      { name: 'dc-us', region: 'us' },
+      { name: 'dc-eu', region: 'eu' },
+      { name: 'dc-asia', region: 'asia' },
+    ];
     const geo = new Partitioner({ datacentres: dcs, assignment: 'geo', hostRegion: (h) => regions[h] });
     expect(['a.test', 'b.test', 'c.test'].map((h) => geo.datacentreOf(h))).toEqual(['dc-us', 'dc-eu', 'dc-asia']);
     expect(dcs.map((d) => d.name)).toContain(geo.datacentreOf('d.test')); // unknown region: hashed
@@ -65,7 +70,9 @@ describe('partitioning', () => {
     const spread = new Set(Array.from({ length: 60 }, (_, i) => hash.datacentreOf(`h${i}.test`)));
     expect(spread.size).toBe(3);
     const single = new Partitioner({ datacentres: dcs, assignment: 'single', hostRegion: () => undefined });
-    expect(new Set(Array.from({ length: 20 }, (_, i) => single.datacentreOf(`h${i}.test`)))).toEqual(new Set(['dc-us']));
+    expect(new Set(Array.from({ length: 20 }, (_, i) => single.datacentreOf(`h${i}.test`)))).toEqual(
+      new Set(['dc-us']),
+    );
     // within a centre every bucket has exactly one owner
     const members = ['p0', 'p1', 'p2'];
     const owned = members.map((m) => geo.owned('dc-us', members, m));
@@ -75,14 +82,31 @@ describe('partitioning', () => {
 });
 
 describe('geography in the synthetic web', () => {
-  it('delays a response by the round trip between the crawler\'s region and the site\'s', async () => {
-    const cfg = tinyConfig({ geo: { regions: ['near', 'far'], rttMs: [[0, 150], [150, 0]], bandwidthMBps: [[1000, 1000], [1000, 1000]], siteShares: [1, 0], timeScale: 1 } });
+  it("delays a response by the round trip between the crawler's region and the site's", async () => {
+    const cfg = tinyConfig({
+      geo: {
+        regions: ['near', 'far'],
+        rttMs: [
+          [0, 150],
+          [150, 0],
+        ],
+        bandwidthMBps: [
+          [1000, 1000],
+          [1000, 1000],
+        ],
+        siteShares: [1, 0],
+        timeScale: 1,
+      },
+    });
     const w = await startWeb(cfg, 1, { faults: false });
     try {
       expect(w.server.regionOf(HOSTS[0])).toBe('near');
       const time = async (region?: string): Promise<number> => {
         const t0 = performance.now();
-        await w.server.app.inject({ url: '/', headers: { host: HOSTS[0], ...(region ? { 'x-crawler-region': region } : {}) } });
+        await w.server.app.inject({
+          url: '/',
+          headers: { host: HOSTS[0], ...(region ? { 'x-crawler-region': region } : {}) },
+        });
         return performance.now() - t0;
       };
       expect(await time('far')).toBeGreaterThanOrEqual(145);
@@ -97,20 +121,39 @@ describe('geography in the synthetic web', () => {
 describe('distributed crawls', () => {
   let w: Awaited<ReturnType<typeof startWeb>>;
   let single: Set<string>;
-  const base = () => ({ seeds: HOSTS.map((h) => `http://${h}/`), scope: HOSTS, resolve: [`*.test=127.0.0.1:${w.server.port}`], delayMs: 0, autoThrottle: false, concurrency: 4 });
+  const base = () => ({
+    seeds: HOSTS.map((h) => `http://${h}/`),
+    scope: HOSTS,
+    resolve: [`*.test=127.0.0.1:${w.server.port}`],
+    delayMs: 0,
+    autoThrottle: false,
+    concurrency: 4,
+  });
 
   beforeAll(async () => {
     w = await startWeb(finiteWeb(), 1, { faults: false });
     single = new Set<string>();
-    const e = CrawlEngine.create({ settings: { ...base(), maxPages: 100_000 }, strategy: new BfsStrategy(), dispatcher: w.http, onLog: (l) => single.add(l.url) });
+    const e = CrawlEngine.create({
+      settings: { ...base(), maxPages: 100_000 },
+      strategy: new BfsStrategy(),
+      dispatcher: w.http,
+      onLog: (l) => single.add(l.url),
+    });
     await e.run();
     expect(single.size).toBeGreaterThan(500);
   });
   afterAll(() => w.close());
 
-  it('on worker threads: the union of three processes equals one process\'s crawl, no URL twice, with another strategy too', async () => {
+  it("on worker threads: the union of three processes equals one process's crawl, no URL twice, with another strategy too", async () => {
     for (const strategy of ['bfs', 'immediate']) {
-      const r = await runCluster({ datacentres: [{ name: 'dc1', region: '', processes: 3 }], assignment: 'hash', hostRegions: {}, budget: 100_000, strategy, settings: base() });
+      const r = await runCluster({
+        datacentres: [{ name: 'dc1', region: '', processes: 3 }],
+        assignment: 'hash',
+        hostRegions: {},
+        budget: 100_000,
+        strategy,
+        settings: base(),
+      });
       const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
       expect(urls.length, strategy).toBe(new Set(urls).size);
       expect(new Set(urls), strategy).toEqual(single);
@@ -119,7 +162,14 @@ describe('distributed crawls', () => {
   });
 
   it('respects a global page budget across processes', async () => {
-    const r = await runCluster({ datacentres: [{ name: 'dc1', region: '', processes: 2 }], assignment: 'hash', hostRegions: {}, budget: 150, strategy: 'bfs', settings: base() });
+    const r = await runCluster({
+      datacentres: [{ name: 'dc1', region: '', processes: 2 }],
+      assignment: 'hash',
+      hostRegions: {},
+      budget: 150,
+      strategy: 'bfs',
+      settings: base(),
+    });
     const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
     expect(urls.length).toBe(150);
     expect(new Set(urls).size).toBe(150);
@@ -129,11 +179,25 @@ describe('distributed crawls', () => {
     // p1 joins, then checks the barrier only every 1.5 s; p0 sees both, crawls 5 pages and leaves
     // in the meantime. p1 then counts one member: it must see that the crawl already ran.
     const c = new MemoryCoordinator();
-    const part = new Partitioner({ datacentres: [{ name: 'dc1', region: '' }], assignment: 'hash', hostRegion: () => undefined, buckets: 16 });
-    const node = (i: number, heartbeatMs: number): CrawlNode => new CrawlNode({
-      id: `b${i}`, datacentre: 'dc1', coordinator: c, partitioner: part, settings: base(), strategy: new BfsStrategy(),
-      budget: 5, expectMembers: 2, heartbeatMs, deadMs: 5000,
+    const part = new Partitioner({
+      datacentres: [{ name: 'dc1', region: '' }],
+      assignment: 'hash',
+      hostRegion: () => undefined,
+      buckets: 16,
     });
+    const node = (i: number, heartbeatMs: number): CrawlNode =>
+      new CrawlNode({
+        id: `b${i}`,
+        datacentre: 'dc1',
+        coordinator: c,
+        partitioner: part,
+        settings: base(),
+        strategy: new BfsStrategy(),
+        budget: 5,
+        expectMembers: 2,
+        heartbeatMs,
+        deadMs: 5000,
+      });
     const slow = node(1, 1500).run();
     await new Promise((r) => setTimeout(r, 50));
     const t0 = performance.now();
@@ -149,25 +213,43 @@ describe('distributed crawls', () => {
       if (!up && process.env.CI) throw new Error(`no redis-server at ${REDIS_URL}: .ci/run must install and start it`);
     });
 
-    it('each host is crawled by the process owning its bucket; the union equals one process\'s crawl; no URL twice', async (ctx) => {
+    it("each host is crawled by the process owning its bucket; the union equals one process's crawl; no URL twice", async (ctx) => {
       if (!up) return ctx.skip();
       const name = `test-own-${process.pid}`;
       const coords = [0, 1, 2].map(() => new RedisCoordinator(REDIS_URL, name));
       await coords[0].reset();
-      const part = new Partitioner({ datacentres: [{ name: 'dc1', region: 'us' }], assignment: 'hash', hostRegion: () => undefined, buckets: 16 });
+      const part = new Partitioner({
+        datacentres: [{ name: 'dc1', region: 'us' }],
+        assignment: 'hash',
+        hostRegion: () => undefined,
+        buckets: 16,
+      });
       const byProcess = new Map<string, string[]>();
-      const nodes = coords.map((c, i) => new CrawlNode({
-        id: `p${i}`, datacentre: 'dc1', coordinator: c, partitioner: part, settings: base(), strategy: makeStrategy('random', { seed: 1, keywords: loadKeywords() }),
-        budget: 100_000, expectMembers: 3, onLog: (l) => byProcess.set(`p${i}`, [...(byProcess.get(`p${i}`) ?? []), l.url]),
-      }));
+      const nodes = coords.map(
+        (c, i) =>
+          new CrawlNode({
+            id: `p${i}`,
+            datacentre: 'dc1',
+            coordinator: c,
+            partitioner: part,
+            settings: base(),
+            strategy: makeStrategy('random', { seed: 1, keywords: loadKeywords() }),
+            budget: 100_000,
+            expectMembers: 3,
+            onLog: (l) => byProcess.set(`p${i}`, [...(byProcess.get(`p${i}`) ?? []), l.url]),
+          }),
+      );
       await Promise.all(nodes.map((n) => n.run()));
       const all = [...byProcess.values()].flat();
       expect(all.length).toBe(new Set(all).size);
       expect(new Set(all)).toEqual(single);
       expect(new Set(await coords[0].fetchedUrls())).toEqual(single);
       // ownership: with all three members present from the start, a host's URLs come from its bucket's owner
-      const owners = new Map(['p0', 'p1', 'p2'].flatMap((p) => part.owned('dc1', ['p0', 'p1', 'p2'], p).map((b) => [b, p] as const)));
-      for (const [p, urls] of byProcess) for (const u of urls) expect(owners.get(part.bucketOf(new URL(u).host)), u).toBe(p);
+      const owners = new Map(
+        ['p0', 'p1', 'p2'].flatMap((p) => part.owned('dc1', ['p0', 'p1', 'p2'], p).map((b) => [b, p] as const)),
+      );
+      for (const [p, urls] of byProcess)
+        for (const u of urls) expect(owners.get(part.bucketOf(new URL(u).host)), u).toBe(p);
       const c = await coords[0].counters();
       expect(c.published).toBe(c.settled);
       await coords[0].reset();
@@ -179,15 +261,29 @@ describe('distributed crawls', () => {
       const name = `test-join-${process.pid}`;
       const coords = [0, 1, 2].map(() => new RedisCoordinator(REDIS_URL, name));
       await coords[0].reset();
-      const part = new Partitioner({ datacentres: [{ name: 'dc1', region: 'us' }], assignment: 'hash', hostRegion: () => undefined, buckets: 64 });
+      const part = new Partitioner({
+        datacentres: [{ name: 'dc1', region: 'us' }],
+        assignment: 'hash',
+        hostRegion: () => undefined,
+        buckets: 64,
+      });
       const fetched: string[][] = [[], [], []];
       // a politeness gap keeps the crawl going long enough for the third process to arrive
-      const node = (i: number): CrawlNode => new CrawlNode({
-        id: `j${i}`, datacentre: 'dc1', coordinator: coords[i], partitioner: part, settings: { ...base(), delayMs: 10 }, strategy: new BfsStrategy(),
-        budget: 100_000, expectMembers: i < 2 ? 2 : 0, onLog: (l) => fetched[i].push(l.url),
-      });
+      const node = (i: number): CrawlNode =>
+        new CrawlNode({
+          id: `j${i}`,
+          datacentre: 'dc1',
+          coordinator: coords[i],
+          partitioner: part,
+          settings: { ...base(), delayMs: 10 },
+          strategy: new BfsStrategy(),
+          budget: 100_000,
+          expectMembers: i < 2 ? 2 : 0,
+          onLog: (l) => fetched[i].push(l.url),
+        });
       const first = [node(0), node(1)].map((n) => n.run());
-      for (let t = 0; t < 200 && fetched[0].length + fetched[1].length < 100; t++) await new Promise((r) => setTimeout(r, 50));
+      for (let t = 0; t < 200 && fetched[0].length + fetched[1].length < 100; t++)
+        await new Promise((r) => setTimeout(r, 50));
       const late = node(2).run();
       await Promise.all([...first, late]);
       const all = fetched.flat();
@@ -204,13 +300,43 @@ describe('distributed crawls', () => {
       const probe = new RedisCoordinator(REDIS_URL, name);
       await probe.reset();
       const out = mkdtempSync(join(tmpdir(), 'dist-kill-'));
-      const args = (i: number): string[] => ['experiments/cli/crawl.ts', ...HOSTS.flatMap((h) => ['--seed', `http://${h}/`]), '--scope', HOSTS[0], '--scope', HOSTS[1],
-        '--resolve', `*.test=127.0.0.1:${w.server.port}`, '--redis', REDIS_URL, '--crawl-name', name, '--datacenter', 'dc1', '--process-id', `k${i}`,
-        '--expect-processes', '3', '--max-pages', '100000', '--delay-ms', '15', '--no-autothrottle', '--concurrency', '4', '--quiet', '--out', join(out, `k${i}`)];
-      const kids: ChildProcess[] = [0, 1, 2].map((i) => spawn(process.execPath, ['--import', 'tsx', ...args(i)], { stdio: ['ignore', 'ignore', 'pipe'] }));
+      const args = (i: number): string[] => [
+        'experiments/cli/crawl.ts',
+        ...HOSTS.flatMap((h) => ['--seed', `http://${h}/`]),
+        '--scope',
+        HOSTS[0],
+        '--scope',
+        HOSTS[1],
+        '--resolve',
+        `*.test=127.0.0.1:${w.server.port}`,
+        '--redis',
+        REDIS_URL,
+        '--crawl-name',
+        name,
+        '--datacenter',
+        'dc1',
+        '--process-id',
+        `k${i}`,
+        '--expect-processes',
+        '3',
+        '--max-pages',
+        '100000',
+        '--delay-ms',
+        '15',
+        '--no-autothrottle',
+        '--concurrency',
+        '4',
+        '--quiet',
+        '--out',
+        join(out, `k${i}`),
+      ];
+      const kids: ChildProcess[] = [0, 1, 2].map((i) =>
+        spawn(process.execPath, ['--import', 'tsx', ...args(i)], { stdio: ['ignore', 'ignore', 'pipe'] }),
+      );
       const exits = kids.map((k) => new Promise<number | null>((r) => k.on('exit', (code) => r(code))));
       // kill one once the crawl is well under way
-      for (let t = 0; t < 200 && (await probe.counters()).pages < 150; t++) await new Promise((r) => setTimeout(r, 100));
+      for (let t = 0; t < 200 && (await probe.counters()).pages < 150; t++)
+        await new Promise((r) => setTimeout(r, 100));
       expect((await probe.counters()).pages).toBeGreaterThanOrEqual(150);
       kids[1].kill('SIGKILL');
       const codes = await Promise.all(exits);
@@ -220,7 +346,11 @@ describe('distributed crawls', () => {
       // every page fetched once, but for what the killed process had in flight (at-least-once there)
       const logs = [0, 1, 2].flatMap((i) => {
         try {
-          return readFileSync(join(out, `k${i}`, `k${i}-p0`, 'crawl.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { url: string }).url);
+          return readFileSync(join(out, `k${i}`, `k${i}-p0`, 'crawl.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => (JSON.parse(l) as { url: string }).url);
         } catch {
           return [];
         }

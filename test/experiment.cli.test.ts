@@ -26,7 +26,10 @@ describe('experiment CLI and configs', () => {
       [['a', 'b'], /^error: one experiment at a time, got a b\n$/],
     ];
     for (const [args, re] of cases) {
-      const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/experiment.ts', ...args]).then(() => null, (e: { code: number; stderr: string }) => e);
+      const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/experiment.ts', ...args]).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(err, args.join(' ')).not.toBeNull();
       expect(err!.code, args.join(' ')).toBe(2);
       expect(err!.stderr, args.join(' ')).toMatch(re);
@@ -34,28 +37,56 @@ describe('experiment CLI and configs', () => {
   });
 
   it('a negative number gets the option\'s range message, not "ambiguous"', async () => {
-    const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--seed', 'http://a.test/', '--max-pages', '-5']).then(() => null, (e: { code: number; stderr: string }) => e);
+    const err = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'experiments/cli/crawl.ts',
+      '--seed',
+      'http://a.test/',
+      '--max-pages',
+      '-5',
+    ]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err?.code).toBe(2);
     expect(err?.stderr).toBe('error: --max-pages: "-5" must be a whole number >= 1\n');
   });
 
   it('SIGTERM to `npm run sim` stops the server too (npm does not pass the signal on)', async () => {
-    const npm = spawn('npm', ['run', 'sim', '--', '--web', 'data/webs/small.json', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const npm = spawn('npm', ['run', 'sim', '--', '--web', 'data/webs/small.json', '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
-    npm.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
+    npm.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
     const port = await new Promise<number>((resolve, reject) => {
       const t = setTimeout(() => reject(new Error(`no port in: ${out}`)), 30_000);
-      const check = (): void => { const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out); if (m) { clearTimeout(t); resolve(Number(m[1])); } };
+      const check = (): void => {
+        const m = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
+        if (m) {
+          clearTimeout(t);
+          resolve(Number(m[1]));
+        }
+      };
       npm.stdout!.on('data', check);
     });
-    const alive = (): Promise<boolean> => new Promise((resolve) => {
-      const c = connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
-      c.on('error', () => resolve(false));
-    });
+    const alive = (): Promise<boolean> =>
+      new Promise((resolve) => {
+        const c = connect(port, '127.0.0.1', () => {
+          c.destroy();
+          resolve(true);
+        });
+        c.on('error', () => resolve(false));
+      });
     expect(await alive()).toBe(true);
     npm.kill('SIGTERM');
     let up = true;
-    for (let i = 0; i < 50 && up; i++) { await new Promise((r) => setTimeout(r, 100)); up = await alive(); }
+    for (let i = 0; i < 50 && up; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      up = await alive();
+    }
     expect(up).toBe(false);
   });
 
@@ -69,17 +100,36 @@ describe('experiment CLI and configs', () => {
 
   it('strategies with parameters and modules in a config; bad ones are refused with one line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'exp-'));
-    const write = (name: string, body: object): string => { const f = join(dir, `${name}.json`); writeFileSync(f, JSON.stringify(body)); return f; };
-    const c = loadExperiment(write('ok', {
-      strategies: ['bfs', { name: 'best-n-first', params: { n: 64 } }, { name: 'mine', module: 'examples/strategies/depth-best-first.ts', params: { decay: 0.5 } }],
-      reference: 'bfs',
-    }));
+    const write = (name: string, body: object): string => {
+      const f = join(dir, `${name}.json`);
+      writeFileSync(f, JSON.stringify(body));
+      return f;
+    };
+    const c = loadExperiment(
+      write('ok', {
+        strategies: [
+          'bfs',
+          { name: 'best-n-first', params: { n: 64 } },
+          { name: 'mine', module: 'examples/strategies/depth-best-first.ts', params: { decay: 0.5 } },
+        ],
+        reference: 'bfs',
+      }),
+    );
     expect(c.strategies).toEqual(['bfs', 'best-n-first', 'mine']);
-    expect(c.strategyParams).toEqual({ 'best-n-first': { params: { n: 64 } }, mine: { module: 'examples/strategies/depth-best-first.ts', params: { decay: 0.5 } } });
+    expect(c.strategyParams).toEqual({
+      'best-n-first': { params: { n: 64 } },
+      mine: { module: 'examples/strategies/depth-best-first.ts', params: { decay: 0.5 } },
+    });
     const bad: [object, RegExp][] = [
       [{ strategies: [{ name: 'best-n-first', params: { m: 2 } }] }, /parameter "m" is not one of n/],
-      [{ strategies: [{ name: 'mine', module: 'nope/missing.ts' }] }, /module "nope\/missing.ts" is not a readable file/],
-      [{ strategies: [{ name: 'bfs', module: 'examples/strategies/depth-best-first.ts' }] }, /"bfs" is a built-in strategy/],
+      [
+        { strategies: [{ name: 'mine', module: 'nope/missing.ts' }] },
+        /module "nope\/missing.ts" is not a readable file/,
+      ],
+      [
+        { strategies: [{ name: 'bfs', module: 'examples/strategies/depth-best-first.ts' }] },
+        /"bfs" is a built-in strategy/,
+      ],
       [{ strategies: ['mystery'] }, /"mystery" is not one of .*or give \{ "name": "mystery", "module"/],
       [{ strategies: [{ name: 'x', modul: 'a.ts' }] }, /unknown field modul/],
       [{ strategies: ['bfs', 'bfs'] }, /appears twice/],
@@ -92,19 +142,67 @@ describe('experiment CLI and configs', () => {
     const mod = join(dir, 'broken.ts');
     writeFileSync(mod, 'export default 5;\n');
     const cfg = join(dir, 'plugin.json');
-    writeFileSync(cfg, JSON.stringify({ web: 'data/webs/small.json', seeds: [1], budget: 50, every: 10, strategies: ['bfs', { name: 'broken', module: mod }], reference: 'bfs' }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        web: 'data/webs/small.json',
+        seeds: [1],
+        budget: 50,
+        every: 10,
+        strategies: ['bfs', { name: 'broken', module: mod }],
+        reference: 'bfs',
+      }),
+    );
     const fail = (e: { code: number; stderr: string }): { code: number; stderr: string } => e;
-    const exp = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/experiment.ts', cfg, '--out', join(dir, 'out')]).then(() => null, fail);
+    const exp = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'experiments/cli/experiment.ts',
+      cfg,
+      '--out',
+      join(dir, 'out'),
+    ]).then(() => null, fail);
     expect(exp?.code).toBe(2);
-    expect(exp?.stderr).toMatch(/^error: plugin: strategy module .*broken\.ts: its default export must be a factory \(context\) => Strategy, got number$/m);
+    expect(exp?.stderr).toMatch(
+      /^error: plugin: strategy module .*broken\.ts: its default export must be a factory \(context\) => Strategy, got number$/m,
+    );
     expect(exp?.stderr.match(/^error:/gm)).toHaveLength(1);
-    const crawl = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--web', 'data/webs/small.json', '--strategy', mod, '--out', join(dir, 'c')]).then(() => null, fail);
+    const crawl = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'experiments/cli/crawl.ts',
+      '--web',
+      'data/webs/small.json',
+      '--strategy',
+      mod,
+      '--out',
+      join(dir, 'c'),
+    ]).then(() => null, fail);
     expect(crawl?.code).toBe(2);
     expect(crawl?.stderr).toMatch(/error: --strategy: strategy module .*must be a factory/);
     const out = join(dir, 'example');
-    await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--web', 'data/webs/small.json', '--strategy', 'examples/strategies/depth-best-first.ts',
-      '--param', 'decay=0.5', '--max-pages', '200', '--delay-ms', '0', '--out', out, '--quiet']);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { pages: number; strategy: { linksScored: number } };
+    await run(process.execPath, [
+      '--import',
+      'tsx',
+      'experiments/cli/crawl.ts',
+      '--web',
+      'data/webs/small.json',
+      '--strategy',
+      'examples/strategies/depth-best-first.ts',
+      '--param',
+      'decay=0.5',
+      '--max-pages',
+      '200',
+      '--delay-ms',
+      '0',
+      '--out',
+      out,
+      '--quiet',
+    ]);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      pages: number;
+      strategy: { linksScored: number };
+    };
     expect(summary.pages).toBe(200);
     expect(summary.strategy.linksScored).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(join(out, 'crawl-settings.json'), 'utf8')).strategy).toBe('depth-best-first');

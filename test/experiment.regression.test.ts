@@ -29,11 +29,31 @@ describe('experiment regression (quick configuration)', () => {
     const outB = mkdtempSync(join(tmpdir(), 'expB-'));
     await writeOutputs(a, outA);
     await writeOutputs(b, outB);
-    for (const f of ['curves.csv', 'summary.csv', 'aggregates.csv', 'replay.json', 'index.html']) expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
-    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) => ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`));
-    expect(readdirSync(outA).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', 'index.html', 'replay.json', ...figures].sort());
+    for (const f of ['curves.csv', 'summary.csv', 'aggregates.csv', 'replay.json', 'index.html'])
+      expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
+    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) =>
+      ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`),
+    );
+    expect(readdirSync(outA).sort()).toEqual(
+      [
+        'aggregates.csv',
+        'config.json',
+        'curves.csv',
+        'differences.csv',
+        'report.md',
+        'summary.csv',
+        'index.html',
+        'replay.json',
+        ...figures,
+      ].sort(),
+    );
     // the replay is the first run's: every strategy's fetch order on the first site, and the oracle's
-    const replay = JSON.parse(readFileSync(join(outA, 'replay.json'), 'utf8')) as { site: string; n: number; xy: number[]; orders: Record<string, number[]> };
+    const replay = JSON.parse(readFileSync(join(outA, 'replay.json'), 'utf8')) as {
+      site: string;
+      n: number;
+      xy: number[];
+      orders: Record<string, number[]>;
+    };
     expect(replay.site).toBe(a.sites[0]);
     expect(replay.xy.length).toBe(2 * replay.n);
     expect(Object.keys(replay.orders).sort()).toEqual([...cfg.strategies, 'oracle'].sort());
@@ -42,12 +62,31 @@ describe('experiment regression (quick configuration)', () => {
     // the written config is itself a config, and it describes this run
     const again = loadExperiment(join(outA, 'config.json'));
     expect(again).toHaveProperty('_rerun');
-    expect({ ...again, quick: {}, sites: [], _rerun: undefined }).toEqual({ ...cfg, quick: {}, sites: [], _rerun: undefined });
+    expect({ ...again, quick: {}, sites: [], _rerun: undefined }).toEqual({
+      ...cfg,
+      quick: {},
+      sites: [],
+      _rerun: undefined,
+    });
     expect(again.sites).toEqual(a.sites);
     const report = readFileSync(join(outA, 'report.md'), 'utf8');
-    for (const s of ['*oracle*', 'reachable recall', 'recall AUC', 'Student t interval over 4 sites of one web', '| **INFEASIBLE** |']) expect(report).toContain(s);
+    for (const s of [
+      '*oracle*',
+      'reachable recall',
+      'recall AUC',
+      'Student t interval over 4 sites of one web',
+      '| **INFEASIBLE** |',
+    ])
+      expect(report).toContain(s);
 
-    expectCurvesNear(join(REF, 'curves.csv'), join(outA, 'curves.csv'), ['strategy', 'site', 'seed', 'pages'], ['recall', 'precision'], TOLERANCE, `curves moved beyond ${TOLERANCE}; if intended, run npm run experiment:reference`);
+    expectCurvesNear(
+      join(REF, 'curves.csv'),
+      join(outA, 'curves.csv'),
+      ['strategy', 'site', 'seed', 'pages'],
+      ['recall', 'precision'],
+      TOLERANCE,
+      `curves moved beyond ${TOLERANCE}; if intended, run npm run experiment:reference`,
+    );
 
     // the claim the quick configuration supports: every focused strategy beats both baselines
     const claims = checkClaims(a.curves, cfg.budget, cfg.every, cfg.earlyPhase);

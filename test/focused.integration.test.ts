@@ -9,7 +9,8 @@ describe('focused strategies on the default web', () => {
     await closeSeedState();
     const recall = Object.fromEntries(r.summaries.map((s) => [s.strategy, s.recall]));
     const baseline = Math.max(recall.bfs, recall.random);
-    for (const s of ['immediate', 'future', 'adaptive']) expect(recall[s], `${s} vs ${JSON.stringify(recall)}`).toBeGreaterThan(baseline);
+    for (const s of ['immediate', 'future', 'adaptive'])
+      expect(recall[s], `${s} vs ${JSON.stringify(recall)}`).toBeGreaterThan(baseline);
     // and no strategy ever asked for a disallowed path or broke per-host concurrency
     for (const s of r.summaries) {
       expect(s.audit_disallowed).toBe(0);

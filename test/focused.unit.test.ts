@@ -12,7 +12,12 @@ import type { PageView } from '../crawler/strategy.ts';
 
 describe('tokens, tf-idf and cosine', () => {
   it('stems, lower-cases and drops stopwords and numbers', () => {
-    expect(tokenize('The Neural Networks of 1999, and query-optimization!')).toEqual(['neural', 'network', 'queri', 'optim']);
+    expect(tokenize('The Neural Networks of 1999, and query-optimization!')).toEqual([
+      'neural',
+      'network',
+      'queri',
+      'optim',
+    ]);
   });
 
   it('cosine of hand-made texts against a keyword topic', () => {
@@ -32,7 +37,7 @@ describe('tokens, tf-idf and cosine', () => {
     expect(topic.idf('neural')).toBeCloseTo(idfNeural, 10);
     expect(topic.idf('network')).toBeCloseTo(idfNetwork, 10);
     const qn = Math.sqrt(idfNeural ** 2 + idfNetwork ** 2 + (Math.log(4 / 1) + 1) ** 2);
-    expect(topic.similarity(tokenize('neural'))).toBeCloseTo(idfNeural * idfNeural / (qn * idfNeural), 10);
+    expect(topic.similarity(tokenize('neural'))).toBeCloseTo((idfNeural * idfNeural) / (qn * idfNeural), 10);
   });
 
   it('judges papers from content, not from the file extension', () => {
@@ -77,7 +82,16 @@ describe('Naive Bayes link classifier', () => {
     data.push({ tokens: ['a:football', 'a:pizza', `n:x${i % 4}`], label: 0 });
   }
   const bins = { thresholds: [0.01, 1], means: [0, 0.5, 1] };
-  const space = new FeatureSpace(['a:paper', 'u:pdf', 'a:publications', 'u:html', 'a:football', 'a:pizza', 'n:x0', 'n:x1']);
+  const space = new FeatureSpace([
+    'a:paper',
+    'u:pdf',
+    'a:publications',
+    'u:html',
+    'a:football',
+    'a:pizza',
+    'n:x0',
+    'n:x1',
+  ]);
   it('learns separable toy data and predicts with calibrated posteriors', () => {
     const m = LinkClassifier.train(data, bins, { space });
     const p = m.posteriors(['a:paper', 'u:pdf']);
@@ -89,12 +103,16 @@ describe('Naive Bayes link classifier', () => {
     expect(m.expectedQ(['a:publications'])).toBeGreaterThan(m.expectedQ(['a:pizza']));
     expect(m.topWords(2)[2].words.map((w) => w.word)).toEqual(expect.arrayContaining(['a:paper']));
     // round trip through JSON (the model cache)
-    expect(LinkClassifier.fromJSON(JSON.parse(JSON.stringify(m.toJSON()))).posteriors(['u:pdf'])).toEqual(m.posteriors(['u:pdf']));
+    expect(LinkClassifier.fromJSON(JSON.parse(JSON.stringify(m.toJSON()))).posteriors(['u:pdf'])).toEqual(
+      m.posteriors(['u:pdf']),
+    );
   });
   it('counts added up give the same parameters as ml-naivebayes', () => {
     const a = LinkClassifier.train(data, bins, { space });
     const b = LinkClassifier.fromCounts(space, LinkClassifier.count(space, data, 3), bins);
-    expect(Array.from(b.posteriors(['a:paper', 'n:x1']))).toEqual(Array.from(a.posteriors(['a:paper', 'n:x1'])).map((x) => expect.closeTo(x, 12)));
+    expect(Array.from(b.posteriors(['a:paper', 'n:x1']))).toEqual(
+      Array.from(a.posteriors(['a:paper', 'n:x1'])).map((x) => expect.closeTo(x, 12)),
+    );
     expect(b.toJSON().logCond).toEqual(a.toJSON().logCond.map((r) => r.map((x) => expect.closeTo(x, 12))));
   });
   it('selects features by information gain within their namespace budget', () => {
@@ -108,8 +126,25 @@ describe('Naive Bayes link classifier', () => {
 // ---- adaptive branch logic on a scripted page stream ----
 
 const link = (url: string, anchor: string): ParsedLink => ({ url, anchor, around: '', heading: '', nofollow: false });
-const view = (seq: number, url: string, text: string, links: ParsedLink[], kind: 'html' | 'pdf' = 'html'): PageView =>
-  ({ seq, url, status: 200, depth: 1, score: 0, contentType: kind === 'pdf' ? 'application/pdf' : 'text/html', kind, title: '', headings: [], text, links });
+const view = (
+  seq: number,
+  url: string,
+  text: string,
+  links: ParsedLink[],
+  kind: 'html' | 'pdf' = 'html',
+): PageView => ({
+  seq,
+  url,
+  status: 200,
+  depth: 1,
+  score: 0,
+  contentType: kind === 'pdf' ? 'application/pdf' : 'text/html',
+  kind,
+  title: '',
+  headings: [],
+  text,
+  links,
+});
 
 function toyModel(): LinkClassifier {
   const ex: Example[] = [];
@@ -117,7 +152,11 @@ function toyModel(): LinkClassifier {
     ex.push({ tokens: ['a:public', 'u:public'], label: 2 });
     ex.push({ tokens: ['a:footbal', 'u:footbal'], label: 0 });
   }
-  return LinkClassifier.train(ex, { thresholds: [0.01, 1], means: [0, 0.5, 2] }, { space: new FeatureSpace(['a:public', 'u:public', 'a:footbal', 'u:footbal']) });
+  return LinkClassifier.train(
+    ex,
+    { thresholds: [0.01, 1], means: [0, 0.5, 2] },
+    { space: new FeatureSpace(['a:public', 'u:public', 'a:footbal', 'u:footbal']) },
+  );
 }
 
 describe('adaptive crawler', () => {
@@ -125,12 +164,21 @@ describe('adaptive crawler', () => {
   it('exploits topical pages by immediate score, tunnels by Q, discards the rest', () => {
     const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], opts);
     // topical page: links by immediate score, above every tunnelling link (1 + score)
-    const d1 = a.onPage(view(0, 'http://s.test/ml', 'neural network learning neural', [link('http://s.test/a', 'neural network'), link('http://s.test/b', 'football')]), [link('http://s.test/a', 'neural network'), link('http://s.test/b', 'football')]);
+    const d1 = a.onPage(
+      view(0, 'http://s.test/ml', 'neural network learning neural', [
+        link('http://s.test/a', 'neural network'),
+        link('http://s.test/b', 'football'),
+      ]),
+      [link('http://s.test/a', 'neural network'), link('http://s.test/b', 'football')],
+    );
     expect(d1.scores[0]!).toBeGreaterThan(1);
     expect(d1.scores[0]!).toBeGreaterThan(d1.scores[1]!);
     expect(d1.scores[1]!).toBeGreaterThanOrEqual(1);
     // off-topic page with a promising link: tunnel, priorities Q / Q_max < 1
-    const l2 = [link('http://s.test/publications.html', 'publications'), link('http://s.test/football.html', 'football')];
+    const l2 = [
+      link('http://s.test/publications.html', 'publications'),
+      link('http://s.test/football.html', 'football'),
+    ];
     const d2 = a.onPage(view(1, 'http://s.test/people', 'staff directory phone', l2), l2);
     expect(d2.scores[0]!).toBeGreaterThan(0.5);
     expect(d2.scores[0]!).toBeLessThan(1);
@@ -142,7 +190,7 @@ describe('adaptive crawler', () => {
     expect(a.stats()).toMatchObject({ exploitPages: 1, tunnelPages: 1, discardPages: 1, linksDiscarded: 1 });
   });
 
-  it('never strands: keeps the start page\'s links, and rescues discarded links best Q first when the frontier runs dry', () => {
+  it("never strands: keeps the start page's links, and rescues discarded links best Q first when the frontier runs dry", () => {
     const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], { ...opts, r1: 2, r2: 100 });
     const start = { ...view(0, 'http://s.test/', 'pizza', []), depth: 0 };
     const l0 = [link('http://s.test/football.html', 'football')];
@@ -157,19 +205,41 @@ describe('adaptive crawler', () => {
     expect(a.stats()).toMatchObject({ tunnelPages: 1, discardPages: 1, rescuedLinks: 2 });
   });
 
-  it('learns from the experiment\'s judgement: a learned page classifier, or the topic alone', () => {
+  it("learns from the experiment's judgement: a learned page classifier, or the topic alone", () => {
     const pages = [
-      ...Array.from({ length: 20 }, (_, i) => ({ url: `http://s.test/~prof${i}/`, kind: 'html', tokens: tokenize('professor research interests publications'), relevant: true })),
-      ...Array.from({ length: 20 }, (_, i) => ({ url: `http://s.test/course${i}/`, kind: 'html', tokens: tokenize('lecture homework exam syllabus'), relevant: false })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        url: `http://s.test/~prof${i}/`,
+        kind: 'html',
+        tokens: tokenize('professor research interests publications'),
+        relevant: true,
+      })),
+      ...Array.from({ length: 20 }, (_, i) => ({
+        url: `http://s.test/course${i}/`,
+        kind: 'html',
+        tokens: tokenize('lecture homework exam syllabus'),
+        relevant: false,
+      })),
     ];
     const judge = new RelevanceJudge('learned', PageClassifier.train(pages));
     const topic = new Topic(['neural network']);
-    const prof = judge.judge(topic, { url: 'http://t.test/~x/', kind: 'html', text: '' }, tokenize('professor publications interests'));
-    const course = judge.judge(topic, { url: 'http://t.test/c/', kind: 'html', text: '' }, tokenize('homework lecture exam'));
+    const prof = judge.judge(
+      topic,
+      { url: 'http://t.test/~x/', kind: 'html', text: '' },
+      tokenize('professor publications interests'),
+    );
+    const course = judge.judge(
+      topic,
+      { url: 'http://t.test/c/', kind: 'html', text: '' },
+      tokenize('homework lecture exam'),
+    );
     expect(prof.relevant).toBe(true);
     expect(course.relevant).toBe(false);
     expect(prof.relevance).toBeGreaterThan(course.relevance);
-    const kw = new RelevanceJudge('keywords').judge(topic, { url: 'http://t.test/n', kind: 'html', text: '' }, tokenize('neural network'));
+    const kw = new RelevanceJudge('keywords').judge(
+      topic,
+      { url: 'http://t.test/n', kind: 'html', text: '' },
+      tokenize('neural network'),
+    );
     expect(kw).toMatchObject({ relevant: true, relevance: 1 });
     expect(() => new RelevanceJudge('learned')).toThrow(/page classifier/);
     expect(() => PageClassifier.train(pages.filter((p) => !p.relevant))).toThrow(/no relevant page/);
@@ -181,7 +251,13 @@ describe('adaptive crawler', () => {
     const paperText = 'Title: neural learning Abstract: network References [1] neural';
     // pages 0, 1: a relevant paper and a topical page linking to it; page 2 triggers the retraining (T = 3)
     a.onPage(view(0, 'http://s.test/p.pdf', paperText, [], 'pdf'), []);
-    a.onPage(view(1, 'http://s.test/list', 'neural network learning', [link('http://s.test/p.pdf', 'publications'), link('http://s.test/x', 'football')]), []);
+    a.onPage(
+      view(1, 'http://s.test/list', 'neural network learning', [
+        link('http://s.test/p.pdf', 'publications'),
+        link('http://s.test/x', 'football'),
+      ]),
+      [],
+    );
     expect(a.stats().retrainings).toBe(0);
     a.onPage(view(2, 'http://s.test/junk', 'pizza', [link('http://s.test/list', 'football')]), []);
     expect(a.stats().retrainings).toBe(1);
@@ -194,7 +270,10 @@ describe('adaptive crawler', () => {
 
   it('immediate value ranks on-topic links first', () => {
     const s = new ImmediateStrategy(new Topic(['query optimization', 'database']));
-    const ls = [link('http://s.test/db/query-optimization.html', 'query optimization in databases'), link('http://s.test/sports.html', 'football results')];
+    const ls = [
+      link('http://s.test/db/query-optimization.html', 'query optimization in databases'),
+      link('http://s.test/sports.html', 'football results'),
+    ];
     const d = s.onPage(view(0, 'http://s.test/', 'department home', ls), ls);
     expect(d.scores[0]!).toBeGreaterThan(d.scores[1]!);
   });
@@ -202,13 +281,37 @@ describe('adaptive crawler', () => {
 
 describe('leave-one-site-out', () => {
   const page = (url: string, links: string[], relevant = false): LabelledPage => ({
-    url, relevant,
-    page: { kind: 'html', title: 't', headings: [], text: '', links: links.map((u) => link(u, 'x')), noindex: false, nofollow: false, charset: 'utf-8' } as ParsedPage,
+    url,
+    relevant,
+    page: {
+      kind: 'html',
+      title: 't',
+      headings: [],
+      text: '',
+      links: links.map((u) => link(u, 'x')),
+      noindex: false,
+      nofollow: false,
+      charset: 'utf-8',
+    } as ParsedPage,
   });
   it('uses only the other sites and refuses an example of the held-out site', () => {
     const bySite = new Map<string, QExample[]>([
-      ['a.test', siteExamples([page('http://a.test/', ['http://a.test/p']), page('http://a.test/p', [], true)], { gamma: 0.5, horizon: 1, aggregate: 'sum' })],
-      ['b.test', siteExamples([page('http://b.test/', ['http://b.test/q']), page('http://b.test/q', [])], { gamma: 0.5, horizon: 1, aggregate: 'sum' })],
+      [
+        'a.test',
+        siteExamples([page('http://a.test/', ['http://a.test/p']), page('http://a.test/p', [], true)], {
+          gamma: 0.5,
+          horizon: 1,
+          aggregate: 'sum',
+        }),
+      ],
+      [
+        'b.test',
+        siteExamples([page('http://b.test/', ['http://b.test/q']), page('http://b.test/q', [])], {
+          gamma: 0.5,
+          horizon: 1,
+          aggregate: 'sum',
+        }),
+      ],
     ]);
     const ex = trainingExamples(bySite, 'b.test');
     expect(ex.length).toBeGreaterThan(0);

@@ -13,21 +13,45 @@ export function tinyConfig(over: Record<string, unknown> = {}): WebConfig {
     name: 'tiny',
     departments: [
       { host: 'cs.alpha-university.test', name: 'Alpha', pages: 600, groups: 3 },
-      { host: 'cs.beta-university.test', name: 'Beta', pages: 500, groups: 3, robots: 'tricky', charset: 'iso-8859-1', sessionIds: true },
+      {
+        host: 'cs.beta-university.test',
+        name: 'Beta',
+        pages: 500,
+        groups: 3,
+        robots: 'tricky',
+        charset: 'iso-8859-1',
+        sessionIds: true,
+      },
     ],
     background: { sites: 12 },
     ...over,
   });
 }
 
-export async function startWeb(config: WebConfig, seed = 1, opts: SimServerOptions = {}): Promise<{ web: Web; server: SimServer; http: Dispatcher; close: () => Promise<void> }> {
+export async function startWeb(
+  config: WebConfig,
+  seed = 1,
+  opts: SimServerOptions = {},
+): Promise<{ web: Web; server: SimServer; http: Dispatcher; close: () => Promise<void> }> {
   const web = new Web(config, seed);
   const server = await SimServer.start(web, opts);
   const http = server.dispatcher();
-  return { web, server, http, close: async () => { await http.close(); await server.close(); } };
+  return {
+    web,
+    server,
+    http,
+    close: async () => {
+      await http.close();
+      await server.close();
+    },
+  };
 }
 
-export async function get(http: Dispatcher, url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; ms: number }> {
+export async function get(
+  http: Dispatcher,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer; ms: number }> {
   const t0 = performance.now();
   const res = await request(url, { dispatcher: http, headers, maxRedirections: 0 } as Parameters<typeof request>[1]);
   const body = Buffer.from(await res.body.arrayBuffer());
@@ -43,7 +67,14 @@ export function parseCsv(text: string): Record<string, string>[] {
  * A regression check against committed reference curves: the rows of nowFile must name the same
  * points (key columns) as refFile's, and each value column may move by at most tolerance.
  */
-export function expectCurvesNear(refFile: string, nowFile: string, keys: string[], values: string[], tolerance: number, hint: string): void {
+export function expectCurvesNear(
+  refFile: string,
+  nowFile: string,
+  keys: string[],
+  values: string[],
+  tolerance: number,
+  hint: string,
+): void {
   const ref = parseCsv(readFileSync(refFile, 'utf8'));
   const now = parseCsv(readFileSync(nowFile, 'utf8'));
   expect(now.length).toBe(ref.length);
@@ -51,7 +82,8 @@ export function expectCurvesNear(refFile: string, nowFile: string, keys: string[
   const off: string[] = [];
   ref.forEach((r, i) => {
     expect(key(now[i])).toBe(key(r));
-    for (const v of values) if (Math.abs(Number(now[i][v]) - Number(r[v])) > tolerance) off.push(`${key(r)} ${v}: ${r[v]} -> ${now[i][v]}`);
+    for (const v of values)
+      if (Math.abs(Number(now[i][v]) - Number(r[v])) > tolerance) off.push(`${key(r)} ${v}: ${r[v]} -> ${now[i][v]}`);
   });
   expect(off, `${hint}:\n${off.slice(0, 20).join('\n')}`).toEqual([]);
 }

@@ -48,7 +48,11 @@ beforeAll(async () => {
       // case 2 of issue #17: a 100 KB <base> path and 6,000 relative links (209 KB); a 1 MB <base>;
       // a link of 100 KB
       const links = Array.from({ length: 6000 }, (_, i) => `<a href="p${i}.html">${i}</a>`).join('');
-      if (path === '/') return html(res, `<base href="${BIG_BASE}">${links}<a href="/mega">mega</a> <a href="/${'l'.repeat(100_000)}">long</a>`);
+      if (path === '/')
+        return html(
+          res,
+          `<base href="${BIG_BASE}">${links}<a href="/mega">mega</a> <a href="/${'l'.repeat(100_000)}">long</a>`,
+        );
       if (path === '/mega') return html(res, `<base href="${MEGA_BASE}"><a href="x.html">x</a>`);
       return html(res, 'leaf');
     }
@@ -61,11 +65,22 @@ beforeAll(async () => {
 });
 afterAll(async () => srv.close());
 
-async function crawl(settings: Partial<CrawlSettings>, outDir?: string): Promise<{ summary: Awaited<ReturnType<CrawlEngine['run']>>; log: LogEntry[] }> {
+async function crawl(
+  settings: Partial<CrawlSettings>,
+  outDir?: string,
+): Promise<{ summary: Awaited<ReturnType<CrawlEngine['run']>>; log: LogEntry[] }> {
   const log: LogEntry[] = [];
   const engine = CrawlEngine.create({
-    settings: { resolve: [`*.test=127.0.0.1:${srv.port}`], delayMs: 0, autoThrottle: false, retryBaseMs: 5, ...settings },
-    strategy: new BfsStrategy(), outDir, onLog: (e) => log.push(e),
+    settings: {
+      resolve: [`*.test=127.0.0.1:${srv.port}`],
+      delayMs: 0,
+      autoThrottle: false,
+      retryBaseMs: 5,
+      ...settings,
+    },
+    strategy: new BfsStrategy(),
+    outDir,
+    onLog: (e) => log.push(e),
   });
   return { summary: await engine.run(), log };
 }
@@ -75,7 +90,12 @@ const pathsOf = (log: LogEntry[]): string[] => log.map((e) => new URL(e.url).pat
 describe('a body that drips (item 1)', () => {
   it('is cut at the total deadline, logged CRAWL_ERR_DEADLINE and not retried; the crawl goes on', async () => {
     const t0 = performance.now();
-    const { summary, log } = await crawl({ seeds: ['http://drip.test/'], maxResponseMs: 800, bodyTimeoutMs: 5000, retries: 2 });
+    const { summary, log } = await crawl({
+      seeds: ['http://drip.test/'],
+      maxResponseMs: 800,
+      bodyTimeoutMs: 5000,
+      retries: 2,
+    });
     expect(performance.now() - t0).toBeLessThan(5000);
     const slow = log.find((e) => e.url.endsWith('/slow'))!;
     expect([slow.status, slow.error, slow.attempts]).toEqual([null, 'CRAWL_ERR_DEADLINE', 1]);
@@ -92,13 +112,34 @@ describe('a body that drips (item 1)', () => {
 
   it('SIGINT during a drip ends the CLI within the deadline, with the summary written', async () => {
     const out = tmp();
-    const child = spawn(process.execPath, [...CLI, '--seed', 'http://drip.test/slow', '--resolve', `*.test=127.0.0.1:${srv.port}`,
-      '--max-response-ms', '3000', '--timeout-ms', '20000', '--delay-ms', '0', '--quiet', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        ...CLI,
+        '--seed',
+        'http://drip.test/slow',
+        '--resolve',
+        `*.test=127.0.0.1:${srv.port}`,
+        '--max-response-ms',
+        '3000',
+        '--timeout-ms',
+        '20000',
+        '--delay-ms',
+        '0',
+        '--quiet',
+        '--out',
+        out,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     // SIGINT once the dripping response is on the wire (the CLI takes a while to start under load)
     const before = srv.log.length;
-    for (let i = 0; i < 200 && !srv.log.slice(before).some((l) => l.path === '/slow'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !srv.log.slice(before).some((l) => l.path === '/slow'); i++)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 300));
     const t0 = performance.now();
     child.kill('SIGINT');
@@ -118,7 +159,10 @@ describe('bounded everything (item 2)', () => {
   it('the page of a 100 KB <base> and 6,000 links, a 1 MB <base> and a 100 KB link: no crash, counted, resumable', async () => {
     const out = tmp();
     const rss0 = process.memoryUsage().rss;
-    const { summary, log } = await crawl({ seeds: ['http://base.test/'], maxPages: 40, concurrency: 8, perHostConcurrency: 8 }, out);
+    const { summary, log } = await crawl(
+      { seeds: ['http://base.test/'], maxPages: 40, concurrency: 8, perHostConcurrency: 8 },
+      out,
+    );
     expect(process.memoryUsage().rss - rss0).toBeLessThan(300 * 1024 * 1024);
     expect(summary.pages).toBe(40);
     // the bases are past the URL limit, so ignored: the links resolve against the page
@@ -128,14 +172,25 @@ describe('bounded everything (item 2)', () => {
     const journal = readFileSync(join(out, 'frontier.log'), 'utf8');
     expect(journal.split('\n').length).toBeGreaterThan(6000);
     // --resume reads it back and continues
-    const again = CrawlEngine.create({ settings: { maxPages: 60 }, strategy: new BfsStrategy(), outDir: out, resume: true });
+    const again = CrawlEngine.create({
+      settings: { maxPages: 60 },
+      strategy: new BfsStrategy(),
+      outDir: out,
+      resume: true,
+    });
     const s2 = await again.run();
     expect(s2.pages).toBe(60);
     expect(s2.urlTooLong).toBe(1);
   });
 
   it('keeps maxLinksPerPage links of a page, in page order, and counts the rest', async () => {
-    const { summary, log } = await crawl({ seeds: ['http://base.test/'], maxPages: 200, maxLinksPerPage: 100, concurrency: 8, perHostConcurrency: 8 });
+    const { summary, log } = await crawl({
+      seeds: ['http://base.test/'],
+      maxPages: 200,
+      maxLinksPerPage: 100,
+      concurrency: 8,
+      perHostConcurrency: 8,
+    });
     expect(summary.linksCapped).toBe(6002 - 100);
     expect(log.slice(1).every((e) => /\/p\d+\.html$/.test(e.url) && Number(/p(\d+)/.exec(e.url)![1]) < 100)).toBe(true);
   });
@@ -149,14 +204,31 @@ describe('bounded everything (item 2)', () => {
 
 describe('the address policy (item 4)', () => {
   const REFUSED: [string, string][] = [
-    ['::ffff:0:0', 'unspecified'], ['::ffff:169.254.169.254', 'metadata'], ['64:ff9b::a9fe:a9fe', 'metadata'],
-    ['2002:a9fe:a9fe::', 'metadata'], ['2001:0:4136:e378:8000:63bf:5601:5601', 'metadata'], ['::a9fe:a9fe', 'metadata'],
-    ['64:ff9b::7f00:1', 'private'], ['2002:0a00:0001::1', 'private'], ['fec0::1', 'private'], ['224.0.0.1', 'multicast'],
-    ['ff02::1', 'multicast'], ['255.255.255.255', 'broadcast'], ['240.0.0.1', 'reserved'], ['0.0.0.0', 'unspecified'], ['::', 'unspecified'],
+    ['::ffff:0:0', 'unspecified'],
+    ['::ffff:169.254.169.254', 'metadata'],
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['2002:a9fe:a9fe::', 'metadata'],
+    ['2001:0:4136:e378:8000:63bf:5601:5601', 'metadata'],
+    ['::a9fe:a9fe', 'metadata'],
+    ['64:ff9b::7f00:1', 'private'],
+    ['2002:0a00:0001::1', 'private'],
+    ['fec0::1', 'private'],
+    ['224.0.0.1', 'multicast'],
+    ['ff02::1', 'multicast'],
+    ['255.255.255.255', 'broadcast'],
+    ['240.0.0.1', 'reserved'],
+    ['0.0.0.0', 'unspecified'],
+    ['::', 'unspecified'],
   ];
   it('classifies the IPv6 forms that embed refused IPv4 addresses, site-local, multicast and broadcast', () => {
     for (const [ip, c] of REFUSED) expect(classifyAddress(ip), ip).toBe(c);
-    for (const [ip, c] of [['127.0.0.1', 'loopback'], ['::1', 'loopback'], ['::ffff:127.0.0.1', 'loopback'], ['93.184.216.34', 'public'], ['2606:2800:220:1::', 'public']]) {
+    for (const [ip, c] of [
+      ['127.0.0.1', 'loopback'],
+      ['::1', 'loopback'],
+      ['::ffff:127.0.0.1', 'loopback'],
+      ['93.184.216.34', 'public'],
+      ['2606:2800:220:1::', 'public'],
+    ]) {
       expect(classifyAddress(ip), ip).toBe(c);
     }
   });
@@ -174,14 +246,21 @@ describe('the address policy (item 4)', () => {
       expect(summary.outOfScope.address).toBe(REFUSED.length);
       expect(srv.log.length).toBe(before);
       // --allow-private lifts private, link-local and metadata, never these
-      for (const [ip, c] of REFUSED) if (['unspecified', 'multicast', 'broadcast', 'reserved'].includes(c)) expect(addressAllowed(c as AddressClass, true), ip).toBe(false);
+      for (const [ip, c] of REFUSED)
+        if (['unspecified', 'multicast', 'broadcast', 'reserved'].includes(c))
+          expect(addressAllowed(c as AddressClass, true), ip).toBe(false);
     } finally {
       await page.close();
     }
   });
 
   it('a hostname that resolves to one is refused at connect time: logged with its code, counted under its own key', async () => {
-    const { summary, log } = await crawl({ seeds: ['http://evil.test/'], resolve: ['evil.test=[64:ff9b::a9fe:a9fe]'], retries: 1, robotsRetries: 1 });
+    const { summary, log } = await crawl({
+      seeds: ['http://evil.test/'],
+      resolve: ['evil.test=[64:ff9b::a9fe:a9fe]'],
+      retries: 1,
+      robotsRetries: 1,
+    });
     expect(log.map((e) => e.error)).toEqual(['CRAWL_ERR_ADDRESS_REFUSED']);
     expect([summary.addressRefused, summary.robotsBlocked, summary.robotsFetches]).toEqual([1, 0, 1]);
   });
@@ -190,11 +269,34 @@ describe('the address policy (item 4)', () => {
 describe('honest outcomes (item 5)', () => {
   it('a crawl whose every seed is unreachable exits 1 with the reason, its errors counted', async () => {
     const out = tmp();
-    const err = await run(process.execPath, [...CLI, '--seed', 'http://a.test/', '--seed', 'http://b.test/', '--resolve', '*.test=127.0.0.1:1',
-      '--retries', '0', '--delay-ms', '0', '--quiet', '--out', out]).then(() => null, (e: { code: number; stderr: string }) => e);
+    const err = await run(process.execPath, [
+      ...CLI,
+      '--seed',
+      'http://a.test/',
+      '--seed',
+      'http://b.test/',
+      '--resolve',
+      '*.test=127.0.0.1:1',
+      '--retries',
+      '0',
+      '--delay-ms',
+      '0',
+      '--quiet',
+      '--out',
+      out,
+    ]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(err?.code).toBe(1);
-    expect(err!.stderr).toMatch(/^error: no seed could be fetched: http:\/\/a\.test\/: robots\.txt gave no rules \(CRAWL_ERR_NETWORK: ECONNREFUSED.*\), so nothing is allowed; http:\/\/b\.test\/: /m);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { seedsFetched: number; robotsBlocked: number; robotsErrors: Record<string, number> };
+    expect(err!.stderr).toMatch(
+      /^error: no seed could be fetched: http:\/\/a\.test\/: robots\.txt gave no rules \(CRAWL_ERR_NETWORK: ECONNREFUSED.*\), so nothing is allowed; http:\/\/b\.test\/: /m,
+    );
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      seedsFetched: number;
+      robotsBlocked: number;
+      robotsErrors: Record<string, number>;
+    };
     expect([summary.seedsFetched, summary.robotsBlocked]).toEqual([0, 2]);
     expect(summary.robotsErrors).toEqual({ CRAWL_ERR_NETWORK: 6 }); // 2 hosts x (1 + 2 retries)
   });
@@ -205,13 +307,28 @@ describe('a 503 storm without Retry-After (item 6)', () => {
     storm = 0;
     const t0 = performance.now();
     const seeds = Array.from({ length: 8 }, (_, i) => `http://storm.test/${i}`);
-    const { summary } = await crawl({ seeds, delayMs: 100, retries: 0, retryBaseMs: 100, hostBackoffMaxMs: 800, concurrency: 4, perHostConcurrency: 4 });
-    const gaps = srv.log.filter((l) => l.host.startsWith('storm.test') && l.path !== '/robots.txt').map((l) => l.t).map((t, i, a) => (i ? t - a[i - 1] : 0)).slice(1);
+    const { summary } = await crawl({
+      seeds,
+      delayMs: 100,
+      retries: 0,
+      retryBaseMs: 100,
+      hostBackoffMaxMs: 800,
+      concurrency: 4,
+      perHostConcurrency: 4,
+    });
+    const gaps = srv.log
+      .filter((l) => l.host.startsWith('storm.test') && l.path !== '/robots.txt')
+      .map((l) => l.t)
+      .map((t, i, a) => (i ? t - a[i - 1] : 0))
+      .slice(1);
     expect(storm).toBe(8);
     // holds of 100, 200, 400, 800, 800 ... ms after each 503 in a row (a busy machine adds a little)
     const holds = [100, 200, 400, 800, 800, 800, 800];
     expect(gaps.length).toBe(holds.length);
-    gaps.forEach((g, i) => { expect(g, `gap ${i}`).toBeGreaterThanOrEqual(holds[i] - 2); expect(g, `gap ${i}`).toBeLessThan(holds[i] + 90); });
+    gaps.forEach((g, i) => {
+      expect(g, `gap ${i}`).toBeGreaterThanOrEqual(holds[i] - 2);
+      expect(g, `gap ${i}`).toBeLessThan(holds[i] + 90);
+    });
     expect(summary.hostBackoffs).toBe(8);
     // a plain 100 ms gap would have sent the 8 requests in 0.7 s
     expect(performance.now() - t0).toBeGreaterThan(3500);

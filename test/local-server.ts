@@ -14,15 +14,22 @@ export async function localServer(handler: (req: IncomingMessage, res: ServerRes
   const server: Server = createServer((req, res) => {
     inFlight++;
     log.push({ path: req.url ?? '', t: performance.now(), host: String(req.headers.host ?? ''), inFlight });
-    res.on('close', () => { inFlight--; });
+    res.on('close', () => {
+      inFlight--;
+    });
     handler(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
-    port, log,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    port,
+    log,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 

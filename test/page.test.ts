@@ -30,27 +30,48 @@ const requests: string[] = [];
 /** A 40-page site: a chain with shortcuts, every fifth page relevant, three communities. */
 function replayFile(out: string): void {
   const lists = Array.from({ length: 40 }, (_, i) => [i + 1, i + 7, (i * 13) % 40].filter((t) => t < 40 && t !== i));
-  const graph = graphFromLists(lists, 0, lists.map((_, i) => i % 5 === 0));
-  const r = replayRun('cs.alpha-university.test', 1, graph, lists.map((_, i) => i % 3));
-  STRATEGIES.forEach((s, k) => { r.orders[s] = Array.from({ length: 20 + 4 * k }, (_, i) => (i * (k + 1) * 7) % 40); });
+  const graph = graphFromLists(
+    lists,
+    0,
+    lists.map((_, i) => i % 5 === 0),
+  );
+  const r = replayRun(
+    'cs.alpha-university.test',
+    1,
+    graph,
+    lists.map((_, i) => i % 3),
+  );
+  STRATEGIES.forEach((s, k) => {
+    r.orders[s] = Array.from({ length: 20 + 4 * k }, (_, i) => (i * (k + 1) * 7) % 40);
+  });
   writeFileSync(join(out, 'replay.json'), JSON.stringify(layoutReplay(r)));
 }
 
 const lines = (metric: string): Promise<number> => page.locator(`#chart-${metric} .mark-line path`).count();
-const ready = (): Promise<unknown> => page.waitForFunction(() => (globalThis as { pageReady?: boolean }).pageReady === true, null, { timeout: 20_000 });
+const ready = (): Promise<unknown> =>
+  page.waitForFunction(() => (globalThis as { pageReady?: boolean }).pageReady === true, null, { timeout: 20_000 });
 
 describe.skipIf(!have)('the results page in Chromium', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'page-'));
-    for (const f of ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv']) copyFileSync(join(REF, f), join(dir, f));
+    for (const f of ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv'])
+      copyFileSync(join(REF, f), join(dir, f));
     replayFile(dir);
     await run(process.execPath, ['--import', 'tsx', 'experiments/cli/report.ts', dir]);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     const context = await browser.newContext({ offline: true, viewport: { width: 1200, height: 900 } });
     // anything but the file itself would be a request to a network
-    await context.route((url) => url.protocol !== 'file:', (route) => { requests.push(route.request().url()); return route.abort(); });
+    await context.route(
+      (url) => url.protocol !== 'file:',
+      (route) => {
+        requests.push(route.request().url());
+        return route.abort();
+      },
+    );
     page = await context.newPage();
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`file://${join(dir, 'index.html')}`);
     await ready();
@@ -89,7 +110,9 @@ describe.skipIf(!have)('the results page in Chromium', () => {
   });
 
   it('colours the claims by verdict, each linked to a chart of the page', async () => {
-    const rows = await page.locator('#claims tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.className, tr.querySelector('a')!.getAttribute('href')]));
+    const rows = await page
+      .locator('#claims tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [tr.className, tr.querySelector('a')!.getAttribute('href')]));
     expect(rows.length).toBe(6);
     for (const [cls, href] of rows) {
       expect(cls).toMatch(/^verdict-(PASS|FAIL|TIE|INFEASIBLE)$/);
@@ -114,7 +137,11 @@ describe.skipIf(!have)('the results page in Chromium', () => {
         el.dispatchEvent(new Event('input'));
       }, n);
       type Panel = { dataset: Record<string, string> };
-      const fetched = await page.locator('#replay .panel').evaluateAll((ps) => ps.map((p) => [(p as unknown as Panel).dataset.strategy, Number((p as unknown as Panel).dataset.fetched)]));
+      const fetched = await page
+        .locator('#replay .panel')
+        .evaluateAll((ps) =>
+          ps.map((p) => [(p as unknown as Panel).dataset.strategy, Number((p as unknown as Panel).dataset.fetched)]),
+        );
       expect(fetched).toEqual(STRATEGIES.map((s, k) => [s, Math.min(n, 20 + 4 * k)]));
     }
   });

@@ -16,10 +16,27 @@ describe('web config validation', () => {
   it.each([
     [{ links: { mu: 1.5 } }, 'links.mu: 1.5 is out of range [0, 1]'],
     [{ linkz: {} }, 'linkz: unknown field'],
-    [{ departments: [{ host: 'cs.example.com', name: 'x', pages: 1000, groups: 3 }] }, 'departments[0].host: "cs.example.com" must be a lowercase hostname ending in .test'],
-    [{ departments: [{ host: 'a.test', name: 'x', pages: 1000, groups: 3 }, { host: 'a.test', name: 'y', pages: 1000, groups: 3 }] }, 'departments[1].host: "a.test" is used twice'],
-    [{ departments: [{ host: 'a.test', name: 'x', pages: 10, groups: 3 }] }, 'departments[0].pages: 10 is out of range [200, 2000000]'],
-    [{ departments: [{ host: 'a.test', name: 'x', pages: 1000, groups: 3, robots: 'sometimes' }] }, 'departments[0].robots: "sometimes" is not one of'],
+    [
+      { departments: [{ host: 'cs.example.com', name: 'x', pages: 1000, groups: 3 }] },
+      'departments[0].host: "cs.example.com" must be a lowercase hostname ending in .test',
+    ],
+    [
+      {
+        departments: [
+          { host: 'a.test', name: 'x', pages: 1000, groups: 3 },
+          { host: 'a.test', name: 'y', pages: 1000, groups: 3 },
+        ],
+      },
+      'departments[1].host: "a.test" is used twice',
+    ],
+    [
+      { departments: [{ host: 'a.test', name: 'x', pages: 10, groups: 3 }] },
+      'departments[0].pages: 10 is out of range [200, 2000000]',
+    ],
+    [
+      { departments: [{ host: 'a.test', name: 'x', pages: 1000, groups: 3, robots: 'sometimes' }] },
+      'departments[0].robots: "sometimes" is not one of',
+    ],
     [{ text: { wordsMin: 300, wordsMax: 100 } }, 'text.wordsMax: 100 is out of range [300, 100000]'],
     [{ structure: { gapMin: 1.5 } }, 'structure.gapMin: expected a whole number, got 1.5'],
     [{ faults: { slowMs: 'fast' } }, 'faults.slowMs: expected a number, got "fast"'],
@@ -44,12 +61,21 @@ describe('web config validation', () => {
       [['sim/cli/truth.ts'], /^error: --out FILE\.csv is required/],
       [['sim/cli/serve.ts', '--port', '99999'], /^error: --port: "99999" must be a whole number from 0 to 65535\n$/],
       [['sim/cli/stats.ts', '--web', join(dir, 'missing.json')], /^error: .*missing\.json: cannot read \(ENOENT\)\n$/],
-      [['sim/cli/serve.ts', '--warc', join(dir, 'none.warc.gz')], /^error: --warc: ".*none\.warc\.gz" does not exist\n$/],
+      [
+        ['sim/cli/serve.ts', '--warc', join(dir, 'none.warc.gz')],
+        /^error: --warc: ".*none\.warc\.gz" does not exist\n$/,
+      ],
       [['sim/cli/warc-convert.ts', '--dir', dir], /^error: --dir, --out and --labels are required \(see --help\)\n$/],
-      [['sim/cli/warc-convert.ts', '--dir', join(dir, 'nodir'), '--out', 'x.warc', '--labels', 'x.csv'], /^error: --dir: ".*nodir" does not exist\n$/],
+      [
+        ['sim/cli/warc-convert.ts', '--dir', join(dir, 'nodir'), '--out', 'x.warc', '--labels', 'x.csv'],
+        /^error: --dir: ".*nodir" does not exist\n$/,
+      ],
     ];
     for (const [args, re] of cases) {
-      const err = await run(process.execPath, ['--import', 'tsx', ...args]).then(() => null, (e: { code: number; stderr: string }) => e);
+      const err = await run(process.execPath, ['--import', 'tsx', ...args]).then(
+        () => null,
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(err, args.join(' ')).not.toBeNull();
       expect(err!.code).toBe(2);
       expect(err!.stderr).toMatch(re);

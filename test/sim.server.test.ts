@@ -5,12 +5,27 @@ import { Renderer } from '../sim/content.ts';
 import { Kind, type Web } from '../sim/web.ts';
 import { get, startWeb } from './helpers.ts';
 
-const PROFILES: RobotsProfile[] = ['standard', 'trap-blocked', 'tricky', 'crawl-delay', 'crawl-delay-long', 'missing', 'error', 'redirect'];
+const PROFILES: RobotsProfile[] = [
+  'standard',
+  'trap-blocked',
+  'tricky',
+  'crawl-delay',
+  'crawl-delay-long',
+  'missing',
+  'error',
+  'redirect',
+];
 const config = resolveConfig({
   name: 'profiles',
   departments: PROFILES.map((robots, i) => ({
-    host: `${robots}.edu.test`, name: robots, pages: 400, groups: 2, robots,
-    charset: i === 2 ? 'iso-8859-1' : i === 4 ? 'windows-1252' : 'utf-8', sessionIds: i === 1, minGapMs: robots === 'crawl-delay' ? 1000 : 0,
+    host: `${robots}.edu.test`,
+    name: robots,
+    pages: 400,
+    groups: 2,
+    robots,
+    charset: i === 2 ? 'iso-8859-1' : i === 4 ? 'windows-1252' : 'utf-8',
+    sessionIds: i === 1,
+    minGapMs: robots === 'crawl-delay' ? 1000 : 0,
   })),
   background: { sites: 4 },
   faults: { transientErrorRate: 0, slowRate: 0, malformedRate: 0.2, oversizedRate: 0.01, oversizedBytes: 200_000 },
@@ -37,18 +52,24 @@ describe('robots.txt per host', () => {
     const std = await get(env.http, 'http://standard.edu.test/robots.txt');
     expect(std.status).toBe(200);
     expect(String(std.body)).toContain('Disallow: /admin/private/');
-    expect(String((await get(env.http, 'http://trap-blocked.edu.test/robots.txt')).body)).toContain('Disallow: /events/');
+    expect(String((await get(env.http, 'http://trap-blocked.edu.test/robots.txt')).body)).toContain(
+      'Disallow: /events/',
+    );
     const tricky = String((await get(env.http, 'http://tricky.edu.test/robots.txt')).body);
     expect(tricky).toContain('Allow: /admin/forms/');
     expect(tricky).toContain('Disallow: /*.jpg$');
     expect(String((await get(env.http, 'http://crawl-delay.edu.test/robots.txt')).body)).toContain('Crawl-delay: 2');
-    expect(String((await get(env.http, 'http://crawl-delay-long.edu.test/robots.txt')).body)).toContain('Crawl-delay: 60');
+    expect(String((await get(env.http, 'http://crawl-delay-long.edu.test/robots.txt')).body)).toContain(
+      'Crawl-delay: 60',
+    );
     expect((await get(env.http, 'http://missing.edu.test/robots.txt')).status).toBe(404);
     expect((await get(env.http, 'http://error.edu.test/robots.txt')).status).toBe(503);
     const red = await get(env.http, 'http://redirect.edu.test/robots.txt');
     expect(red.status).toBe(301);
     expect(red.headers.location).toBe('/robots-moved.txt');
-    expect(String((await get(env.http, 'http://redirect.edu.test/robots-moved.txt')).body)).toContain('Disallow: /moved-private/');
+    expect(String((await get(env.http, 'http://redirect.edu.test/robots-moved.txt')).body)).toContain(
+      'Disallow: /moved-private/',
+    );
   });
 });
 
@@ -103,6 +124,7 @@ describe('faults and page kinds', () => {
     for (let id = s.first; id < s.first + s.count && (kinds.ascii < 0 || kinds.other < 0); id++) {
       const body = r.render(id).body;
       if (typeof body !== 'string' || body.length > 100_000) continue;
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL
       if (/[^\x00-\x7f]/.test(body)) kinds.other = id;
       else kinds.ascii = id;
     }
@@ -119,8 +141,12 @@ describe('faults and page kinds', () => {
     const pdf = find('standard.edu.test', Kind.Paper, (id) => web.aux[id] === 0);
     const ps = find('standard.edu.test', Kind.Paper, (id) => web.aux[id] === 1);
     const img = find('standard.edu.test', Kind.Image);
-    expect((await get(env.http, `http://standard.edu.test${r.path(pdf)}`)).headers['content-type']).toBe('application/pdf');
-    expect((await get(env.http, `http://standard.edu.test${r.path(ps)}`)).headers['content-type']).toBe('application/postscript');
+    expect((await get(env.http, `http://standard.edu.test${r.path(pdf)}`)).headers['content-type']).toBe(
+      'application/pdf',
+    );
+    expect((await get(env.http, `http://standard.edu.test${r.path(ps)}`)).headers['content-type']).toBe(
+      'application/postscript',
+    );
     const im = await get(env.http, `http://standard.edu.test${r.path(img)}`);
     expect(im.headers['content-type']).toBe('image/jpeg');
     expect(im.body.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
@@ -164,7 +190,13 @@ describe('faults and page kinds', () => {
 
 describe('transient errors and slow responses', () => {
   it('fails at the configured rate and a retry of the same page can succeed', async () => {
-    const e = await startWeb(resolveConfig({ ...JSON.parse(JSON.stringify(config)), faults: { ...config.faults, transientErrorRate: 0.3, slowRate: 0 } }), 1);
+    const e = await startWeb(
+      resolveConfig({
+        ...JSON.parse(JSON.stringify(config)),
+        faults: { ...config.faults, transientErrorRate: 0.3, slowRate: 0 },
+      }),
+      1,
+    );
     try {
       const rr = new Renderer(e.web);
       const s = e.web.siteByHost('standard.edu.test')!;
@@ -176,7 +208,11 @@ describe('transient errors and slow responses', () => {
         const res = await get(e.http, `http://standard.edu.test${rr.path(id)}`);
         if (res.status >= 500) {
           errors++;
-          for (let k = 0; k < 10; k++) if ((await get(e.http, `http://standard.edu.test${rr.path(id)}`)).status === 200) { recovered++; break; }
+          for (let k = 0; k < 10; k++)
+            if ((await get(e.http, `http://standard.edu.test${rr.path(id)}`)).status === 200) {
+              recovered++;
+              break;
+            }
         }
       }
       expect(errors / total).toBeGreaterThan(0.18);
@@ -189,7 +225,13 @@ describe('transient errors and slow responses', () => {
   });
 
   it('delays slow responses by slowMs', async () => {
-    const e = await startWeb(resolveConfig({ ...JSON.parse(JSON.stringify(config)), faults: { ...config.faults, transientErrorRate: 0, slowRate: 0.5, slowMs: 300 } }), 1);
+    const e = await startWeb(
+      resolveConfig({
+        ...JSON.parse(JSON.stringify(config)),
+        faults: { ...config.faults, transientErrorRate: 0, slowRate: 0.5, slowMs: 300 },
+      }),
+      1,
+    );
     try {
       const rr = new Renderer(e.web);
       const times: number[] = [];

@@ -24,7 +24,7 @@ function small(structure: Record<string, unknown>): Web {
 }
 
 describe('site conventions and the transfer leak', () => {
-  it('one template: a URL rule learnt on three departments finds the fourth one\'s papers exactly', () => {
+  it("one template: a URL rule learnt on three departments finds the fourth one's papers exactly", () => {
     const web = small({ conventions: 0 });
     const s = structureStats(web, new Renderer(web));
     for (const site of s.sites) expect([site.transferPrecision, site.transferRecall], site.host).toEqual([1, 1]);
@@ -47,7 +47,12 @@ describe('site conventions and the transfer leak', () => {
 
 describe('gaps between research communities', () => {
   it('with every bypass off, no community reaches another in fewer than gapMin off-topic pages', () => {
-    const web = small({ gapMin: 3, gapMax: 4, directGroupShare: 0, bypass: { navBar: false, peopleDirectory: false, extraLinks: false } });
+    const web = small({
+      gapMin: 3,
+      gapMax: 4,
+      directGroupShare: 0,
+      bypass: { navBar: false, peopleDirectory: false, extraLinks: false },
+    });
     const s = structureStats(web, new Renderer(web));
     expect(s.gapMin).toBeGreaterThanOrEqual(3);
     expect(s.gapHistogram.none ?? 0).toBe(0);
@@ -58,7 +63,9 @@ describe('gaps between research communities', () => {
     const web = small({});
     const s = structureStats(web, new Renderer(web));
     expect(s.gapMin).toBe(0);
-    expect((s.gapHistogram['0'] ?? 0) + (s.gapHistogram['1'] ?? 0)).toBeGreaterThan(0.9 * Object.values(s.gapHistogram).reduce((a, b) => a + b, 0));
+    expect((s.gapHistogram['0'] ?? 0) + (s.gapHistogram['1'] ?? 0)).toBeGreaterThan(
+      0.9 * Object.values(s.gapHistogram).reduce((a, b) => a + b, 0),
+    );
   });
 });
 

@@ -80,7 +80,8 @@ describe('statistics of the default web', () => {
   it.each([1, 2])('paper.json seed %i: every statistic within its configured band', (seed) => {
     const web = new Web(loadConfig('data/webs/paper.json'), seed);
     const stats = computeStats(web);
-    for (const c of stats.checks) expect({ name: c.name, ok: c.ok, value: c.value }).toEqual({ name: c.name, ok: true, value: c.value });
+    for (const c of stats.checks)
+      expect({ name: c.name, ok: c.ok, value: c.value }).toEqual({ name: c.name, ok: true, value: c.value });
     expect(stats.departments).toHaveLength(4);
     for (const d of stats.departments) {
       expect(d.pages).toBeGreaterThanOrEqual(5000);

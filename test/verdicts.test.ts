@@ -15,9 +15,12 @@ describe('statistics at the level of the random factor', () => {
   it('averages sites within a seed, then takes Student t over the seed means', () => {
     // seeds 1..3, two sites each: seed means 0.3, 0.5, 0.7 -> mean 0.5, sd 0.2, t(0.975, 2) = 4.302653
     const rows = [
-      { seed: 1, site: 'a', v: 0.2 }, { seed: 1, site: 'b', v: 0.4 },
-      { seed: 2, site: 'a', v: 0.5 }, { seed: 2, site: 'b', v: 0.5 },
-      { seed: 3, site: 'a', v: 0.9 }, { seed: 3, site: 'b', v: 0.5 },
+      { seed: 1, site: 'a', v: 0.2 },
+      { seed: 1, site: 'b', v: 0.4 },
+      { seed: 2, site: 'a', v: 0.5 },
+      { seed: 2, site: 'b', v: 0.5 },
+      { seed: 3, site: 'a', v: 0.9 },
+      { seed: 3, site: 'b', v: 0.5 },
     ];
     expect(unitOf(rows)).toBe('seed');
     const ci = unitCi(rows, (r) => r.v);
@@ -32,7 +35,11 @@ describe('statistics at the level of the random factor', () => {
   });
 
   it('uses sites as the unit when there is one web', () => {
-    const rows = [{ seed: 1, site: 'a', v: 1 }, { seed: 1, site: 'b', v: 2 }, { seed: 1, site: 'c', v: 3 }];
+    const rows = [
+      { seed: 1, site: 'a', v: 1 },
+      { seed: 1, site: 'b', v: 2 },
+      { seed: 1, site: 'c', v: 3 },
+    ];
     expect(unitOf(rows)).toBe('site');
     const ci = unitCi(rows, (r) => r.v);
     expect(ci.n).toBe(3);
@@ -40,7 +47,9 @@ describe('statistics at the level of the random factor', () => {
   });
 
   it('pairs runs on seed and site and gives PASS, FAIL or TIE from the CI of the difference', () => {
-    const a = [1, 2, 3].flatMap((seed) => ['x', 'y'].map((site) => ({ seed, site, v: seed + (site === 'x' ? 0.1 : 0.12) })));
+    const a = [1, 2, 3].flatMap((seed) =>
+      ['x', 'y'].map((site) => ({ seed, site, v: seed + (site === 'x' ? 0.1 : 0.12) })),
+    );
     const b = a.map((r) => ({ ...r, v: r.v - 0.1 - r.seed * 0.001 }));
     expect(signVerdict(pairedCi(a, b, (r) => r.v))).toBe('PASS');
     expect(signVerdict(pairedCi(b, a, (r) => r.v))).toBe('FAIL');
@@ -51,14 +60,28 @@ describe('statistics at the level of the random factor', () => {
 });
 
 /** Constructed curves: recall(strategy, seed, site, pages) from a function. */
-function curves(fns: Record<string, (pages: number, seed: number) => { recall: number; precision?: number }>): CurveRow[] {
+function curves(
+  fns: Record<string, (pages: number, seed: number) => { recall: number; precision?: number }>,
+): CurveRow[] {
   const out: CurveRow[] = [];
   for (const [strategy, f] of Object.entries(fns)) {
-    for (const seed of [1, 2, 3]) for (const site of ['a', 'b']) for (let pages = 100; pages <= 1000; pages += 100) {
-      const v = f(pages, seed);
-      const jitter = site === 'a' ? 0.004 : -0.004;
-      out.push({ experiment: 'x', strategy, site, seed, pages, recall: v.recall + jitter, recall_reachable: v.recall, precision: v.precision ?? 0.3, harvest: 0.3 });
-    }
+    for (const seed of [1, 2, 3])
+      for (const site of ['a', 'b'])
+        for (let pages = 100; pages <= 1000; pages += 100) {
+          const v = f(pages, seed);
+          const jitter = site === 'a' ? 0.004 : -0.004;
+          out.push({
+            experiment: 'x',
+            strategy,
+            site,
+            seed,
+            pages,
+            recall: v.recall + jitter,
+            recall_reachable: v.recall,
+            precision: v.precision ?? 0.3,
+            harvest: 0.3,
+          });
+        }
   }
   return out;
 }
@@ -70,7 +93,10 @@ describe('claims on paired differences', () => {
     const c = curves({
       immediate: (p) => ({ recall: Math.min(1, p / 1000) * 0.8, precision: 0.6 }),
       future: (p) => ({ recall: p < 500 ? 0.05 : 0.7, precision: 0.6 }),
-      adaptive: (p, seed) => ({ recall: p <= 200 ? (p / 1000) * 0.8 + (seed - 2) * 0.01 : Math.min(1, 0.2 + p / 1000), precision: 0.6 }),
+      adaptive: (p, seed) => ({
+        recall: p <= 200 ? (p / 1000) * 0.8 + (seed - 2) * 0.01 : Math.min(1, 0.2 + p / 1000),
+        precision: 0.6,
+      }),
       bfs: (p) => ({ recall: p / 5000 }),
       oracle: (p) => ({ recall: 1, precision: Math.min(1, 400 / p) }),
     });
@@ -87,7 +113,7 @@ describe('claims on paired differences', () => {
       future: (p) => ({ recall: p < 500 ? 0.05 : 0.95 }),
       adaptive: (p) => ({ recall: (p / 1000) * 0.6 }),
       bfs: (p) => ({ recall: p / 900 }),
-      oracle: (p) => ({ recall: 1, precision: 0.9 }),
+      oracle: (_p) => ({ recall: 1, precision: 0.9 }),
     });
     const e = Object.fromEntries(checkClaims(d, 1000, 100, 0.15).map((x) => [x.id, x]));
     expect(e.C1.verdict).toBe('PASS');
@@ -130,17 +156,30 @@ describe('the oracle', () => {
 
   it('recall AUC is the normalised area under the recall curve', () => {
     // recall 0.5 at 100, 1 at 200, budget 400: (25 + 75 + 200) / 400
-    expect(recallAuc([{ pages: 100, recall: 0.5 }, { pages: 200, recall: 1 }], 400)).toBeCloseTo(0.75, 9);
+    expect(
+      recallAuc(
+        [
+          { pages: 100, recall: 0.5 },
+          { pages: 200, recall: 1 },
+        ],
+        400,
+      ),
+    ).toBeCloseTo(0.75, 9);
     expect(recallAuc([], 100)).toBe(0);
   });
 });
 
 describe('figures', () => {
-  const rows = (names: string[], lo: number): object[] => names.flatMap((strategy) => [100, 200].map((pages) => ({ strategy, pages, recall: 0.5, recall_lo: lo, recall_hi: 0.6 })));
+  const rows = (names: string[], lo: number): object[] =>
+    names.flatMap((strategy) =>
+      [100, 200].map((pages) => ({ strategy, pages, recall: 0.5, recall_lo: lo, recall_hi: 0.6 })),
+    );
 
   it('share one size, print text at 7 pt or more, carry no font dependency and come as PDF too', async () => {
     const a = await renderFigure(curveSpec(rows(['oracle', 'bfs', 'adaptive'], 0.4), 'recall', { y: 'recall' }));
-    const b = await renderFigure(curveSpec(rows(['future'], -0.4), 'recall', { y: 'recall minus immediate', yDomain: null, zero: true }));
+    const b = await renderFigure(
+      curveSpec(rows(['future'], -0.4), 'recall', { y: 'recall minus immediate', yDomain: null, zero: true }),
+    );
     expect(a.png.readUInt32BE(16)).toBe(b.png.readUInt32BE(16));
     expect(a.png.readUInt32BE(20)).toBe(b.png.readUInt32BE(20));
     expect(a.fontPt).toBeGreaterThanOrEqual(7);
@@ -148,7 +187,9 @@ describe('figures', () => {
     expect(a.svg).not.toContain('<text');
     expect(a.pdf.subarray(0, 5).toString()).toBe('%PDF-');
     // a figure too wide for one column would print its text too small
-    const wide = { ...curveSpec(rows(['bfs'], 0.4), 'recall', { y: 'recall' }), width: 900 } as Parameters<typeof renderFigure>[0];
+    const wide = { ...curveSpec(rows(['bfs'], 0.4), 'recall', { y: 'recall' }), width: 900 } as Parameters<
+      typeof renderFigure
+    >[0];
     await expect(renderFigure(wide)).rejects.toThrow(/pt at 3.3 in/);
   });
 });

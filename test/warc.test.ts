@@ -22,23 +22,76 @@ const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 async function handMadeWarc(file: string, gzip: boolean): Promise<void> {
   const recs = [
-    WARCRecord.create({ url: 'http://old.example/', date: '2020-01-01T00:00:00Z', type: 'response', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'text/html; charset=utf-8', 'X-Archived': 'yes' } }, [enc('<html><body><a href="/paper.pdf">paper</a> <a href="/moved">moved</a></body></html>')]),
-    WARCRecord.create({ url: 'http://old.example/moved', date: '2020-01-01T00:00:01Z', type: 'response', statusline: 'HTTP/1.1 301 Moved Permanently', httpHeaders: { Location: 'http://old.example/' } }, []),
-    WARCRecord.create({ url: 'http://old.example/paper.pdf', date: '2020-01-01T00:00:02Z', type: 'response', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'application/pdf' } }, [enc('%PDF-1.4\nTitle: T\nAbstract: a\nReferences\n%%EOF\n')]),
-    WARCRecord.create({ url: 'http://old.example/again', date: '2020-01-01T00:00:03Z', type: 'response', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'text/plain' } }, [enc('first capture')]),
-    WARCRecord.create({ url: 'http://old.example/again', date: '2021-01-01T00:00:00Z', type: 'revisit', statusline: 'HTTP/1.1 200 OK', httpHeaders: { 'Content-Type': 'text/plain', 'X-Revisit': '1' }, refersToUrl: 'http://old.example/again', refersToDate: '2020-01-01T00:00:03Z' }, []),
+    WARCRecord.create(
+      {
+        url: 'http://old.example/',
+        date: '2020-01-01T00:00:00Z',
+        type: 'response',
+        statusline: 'HTTP/1.1 200 OK',
+        httpHeaders: { 'Content-Type': 'text/html; charset=utf-8', 'X-Archived': 'yes' },
+      },
+      [enc('<html><body><a href="/paper.pdf">paper</a> <a href="/moved">moved</a></body></html>')],
+    ),
+    WARCRecord.create(
+      {
+        url: 'http://old.example/moved',
+        date: '2020-01-01T00:00:01Z',
+        type: 'response',
+        statusline: 'HTTP/1.1 301 Moved Permanently',
+        httpHeaders: { Location: 'http://old.example/' },
+      },
+      [],
+    ),
+    WARCRecord.create(
+      {
+        url: 'http://old.example/paper.pdf',
+        date: '2020-01-01T00:00:02Z',
+        type: 'response',
+        statusline: 'HTTP/1.1 200 OK',
+        httpHeaders: { 'Content-Type': 'application/pdf' },
+      },
+      [enc('%PDF-1.4\nTitle: T\nAbstract: a\nReferences\n%%EOF\n')],
+    ),
+    WARCRecord.create(
+      {
+        url: 'http://old.example/again',
+        date: '2020-01-01T00:00:03Z',
+        type: 'response',
+        statusline: 'HTTP/1.1 200 OK',
+        httpHeaders: { 'Content-Type': 'text/plain' },
+      },
+      [enc('first capture')],
+    ),
+    WARCRecord.create(
+      {
+        url: 'http://old.example/again',
+        date: '2021-01-01T00:00:00Z',
+        type: 'revisit',
+        statusline: 'HTTP/1.1 200 OK',
+        httpHeaders: { 'Content-Type': 'text/plain', 'X-Revisit': '1' },
+        refersToUrl: 'http://old.example/again',
+        refersToDate: '2020-01-01T00:00:03Z',
+      },
+      [],
+    ),
   ];
   writeFileSync(file, '');
   for (const r of recs) writeFileSync(file, await WARCSerializer.serialize(r, { gzip }), { flag: 'a' });
 }
 
-async function get(d: Dispatcher, url: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+async function get(
+  d: Dispatcher,
+  url: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const r = await request(url, { dispatcher: d });
   return { status: r.statusCode, headers: r.headers, body: await r.body.text() };
 }
 
 describe('WARC replay', () => {
-  it.each([['plain', false], ['gzip', true]])('serves archived status, headers and body (%s), revisits, and 404 for the rest', async (_, gzip) => {
+  it.each([
+    ['plain', false],
+    ['gzip', true],
+  ])('serves archived status, headers and body (%s), revisits, and 404 for the rest', async (_, gzip) => {
     const file = join(dir, `hand.warc${gzip ? '.gz' : ''}`);
     await handMadeWarc(file, gzip as boolean);
     const archive = await WarcArchive.open([file]);
@@ -70,14 +123,28 @@ describe('WARC replay', () => {
 
 describe('crawl to WARC and back', () => {
   let web: StartedWeb;
-  beforeAll(async () => { web = await startSyntheticWeb('data/webs/small.json', 1, { faults: false }); });
+  beforeAll(async () => {
+    web = await startSyntheticWeb('data/webs/small.json', 1, { faults: false });
+  });
   afterAll(async () => web.close());
-  const settings: Partial<CrawlSettings> = { maxPages: 200, deterministic: true, concurrency: 4, perHostConcurrency: 4, delayMs: 0, autoThrottle: false };
+  const settings: Partial<CrawlSettings> = {
+    maxPages: 200,
+    deterministic: true,
+    concurrency: 4,
+    perHostConcurrency: 4,
+    delayMs: 0,
+    autoThrottle: false,
+  };
 
   it('a crawl written to WARC and replayed gives the same pages', async () => {
     const file = join(dir, 'crawl.warc.gz');
     const first: LogEntry[] = [];
-    await CrawlEngine.create({ settings: { ...settings, seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${web.port}`] }, strategy: new BfsStrategy(), warc: new WarcWriter(file), onLog: (e) => first.push(e) }).run();
+    await CrawlEngine.create({
+      settings: { ...settings, seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${web.port}`] },
+      strategy: new BfsStrategy(),
+      warc: new WarcWriter(file),
+      onLog: (e) => first.push(e),
+    }).run();
     const archive = await WarcArchive.open([file]);
     expect(archive.records).toBe(1 + 2 * (200 + 1)); // warcinfo, then request + response for robots.txt and each page
     // what standard tools rely on: dates, target URIs, digests, request/response pairing
@@ -97,7 +164,15 @@ describe('crawl to WARC and back', () => {
     const replay = await ReplayServer.start(archive);
     try {
       const second: LogEntry[] = [];
-      await CrawlEngine.create({ settings: { ...settings, seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${replay.port}`] }, strategy: new BfsStrategy(), onLog: (e) => second.push(e) }).run();
+      await CrawlEngine.create({
+        settings: {
+          ...settings,
+          seeds: ['http://cs.beta-university.test/'],
+          resolve: [`*.test=127.0.0.1:${replay.port}`],
+        },
+        strategy: new BfsStrategy(),
+        onLog: (e) => second.push(e),
+      }).run();
       const view = (l: LogEntry[]): string[] => l.map((e) => `${e.status} ${e.bytes} ${e.type} ${e.url}`);
       expect(view(second)).toEqual(view(first));
       expect(replay.audit()['cs.beta-university.test'].disallowed).toBe(0);
@@ -112,20 +187,61 @@ describe('crawl to WARC and back', () => {
     const writer = new WarcWriter(file);
     const urls: string[] = [];
     for (const host of ['cs.alpha-university.test', 'cs.delta-university.test']) {
-      await CrawlEngine.create({ settings: { ...settings, maxPages: 400, seeds: [`http://${host}/`], resolve: [`*.test=127.0.0.1:${web.port}`] }, strategy: new BfsStrategy(), warc: { record: (u, r, h) => writer.record(u, r, h), close: async () => {} }, onLog: (e) => urls.push(e.url) }).run();
+      await CrawlEngine.create({
+        settings: { ...settings, maxPages: 400, seeds: [`http://${host}/`], resolve: [`*.test=127.0.0.1:${web.port}`] },
+        strategy: new BfsStrategy(),
+        warc: { record: (u, r, h) => writer.record(u, r, h), close: async () => {} },
+        onLog: (e) => urls.push(e.url),
+      }).run();
     }
     await writer.close();
     const truth = new GroundTruth(web.web);
     const labels = join(dir, 'labels.csv');
-    writeFileSync(labels, stringify(urls.map((u) => ({ url: u, label: truth.isRelevantUrl(u) ? 'paper' : 'other' })), { header: true, columns: ['url', 'label'] }));
-    const cfg = { ...loadExperiment('focused', { quick: true }), name: 'replayed', budget: 150, every: 25, seeds: [0], archive: { warc: [file], labels, relevant: ['paper'], sites: [], starts: {}, groups: { alpha: ['cs.alpha-university.test'], delta: ['cs.delta-university.test'] } } };
+    writeFileSync(
+      labels,
+      stringify(
+        urls.map((u) => ({ url: u, label: truth.isRelevantUrl(u) ? 'paper' : 'other' })),
+        { header: true, columns: ['url', 'label'] },
+      ),
+    );
+    const cfg = {
+      ...loadExperiment('focused', { quick: true }),
+      name: 'replayed',
+      budget: 150,
+      every: 25,
+      seeds: [0],
+      archive: {
+        warc: [file],
+        labels,
+        relevant: ['paper'],
+        sites: [],
+        starts: {},
+        groups: { alpha: ['cs.alpha-university.test'], delta: ['cs.delta-university.test'] },
+      },
+    };
     const data = await runExperiment(cfg, { workers: 0, cacheDir: null });
     expect(data.sites).toEqual(['alpha', 'delta']);
     const out = join(dir, 'replayed-out');
     const w = await writeOutputs(data, out);
-    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) => ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`));
-    expect(readdirSync(out).sort()).toEqual(['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'report.md', 'summary.csv', 'index.html', 'replay.json', ...figures].sort());
-    expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe('experiment,strategy,site,seed,pages,recall,recall_reachable,precision,harvest');
+    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) =>
+      ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`),
+    );
+    expect(readdirSync(out).sort()).toEqual(
+      [
+        'aggregates.csv',
+        'config.json',
+        'curves.csv',
+        'differences.csv',
+        'report.md',
+        'summary.csv',
+        'index.html',
+        'replay.json',
+        ...figures,
+      ].sort(),
+    );
+    expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe(
+      'experiment,strategy,site,seed,pages,recall,recall_reachable,precision,harvest',
+    );
     // five strategies and the oracle, on two sites
     expect(data.summaries).toHaveLength(2 * 6);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
@@ -146,18 +262,27 @@ describe('saved pages to WARC', () => {
   it('converts a folder with a manifest and header blocks into a WARC and a labels CSV', async () => {
     const src = join(dir, 'saved');
     mkdirSync(join(src, 'pages'), { recursive: true });
-    writeFileSync(join(src, 'pages', 'a.html'), 'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=iso-8859-1\r\nServer: old\r\n\r\n<html><body>caf\u00e9 <a href="b.html">b</a></body></html>', 'latin1');
+    writeFileSync(
+      join(src, 'pages', 'a.html'),
+      'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=iso-8859-1\r\nServer: old\r\n\r\n<html><body>caf\u00e9 <a href="b.html">b</a></body></html>',
+      'latin1',
+    );
     writeFileSync(join(src, 'pages', 'b.html'), '<html><body>no header block</body></html>');
     writeFileSync(join(src, 'pages', 'gone.html'), 'HTTP/1.0 404 Not Found\nContent-Type: text/html\n\ngone');
     writeFileSync(join(src, 'pages', 'stray.html'), 'not in the manifest');
-    writeFileSync(join(src, 'manifest.csv'), 'file,url,label,course\npages/a.html,http://dept.example/a.html,faculty,cs1\npages/b.html,http://dept.example/b.html,student,\npages/gone.html,http://dept.example/gone.html,,\n');
+    writeFileSync(
+      join(src, 'manifest.csv'),
+      'file,url,label,course\npages/a.html,http://dept.example/a.html,faculty,cs1\npages/b.html,http://dept.example/b.html,student,\npages/gone.html,http://dept.example/gone.html,,\n',
+    );
     const warc = join(dir, 'saved.warc.gz');
     const labelsFile = join(dir, 'saved-labels.csv');
     const r = await convertFolder(src, warc, labelsFile);
     expect(r.records).toBe(3);
     expect(r.labelled).toBe(2);
     expect(r.skipped).toEqual([{ file: join('pages', 'stray.html'), reason: 'not in manifest.csv' }]);
-    expect(readFileSync(labelsFile, 'utf8')).toBe('url,label,course\nhttp://dept.example/a.html,faculty,cs1\nhttp://dept.example/b.html,student,\n');
+    expect(readFileSync(labelsFile, 'utf8')).toBe(
+      'url,label,course\nhttp://dept.example/a.html,faculty,cs1\nhttp://dept.example/b.html,student,\n',
+    );
     expect(readLabels(labelsFile).get('http://dept.example/a.html')).toBe('faculty');
     const server = await ReplayServer.start(await WarcArchive.open([warc]));
     const d = server.dispatcher();
@@ -186,7 +311,12 @@ describe('saved pages to WARC', () => {
     writeFileSync(join(src, 'faculty', 'http:^^www.cs.example.edu^~smith^index.html'), '<html>smith</html>');
     const r = await convertFolder(src, join(dir, 'webkb.warc'), join(dir, 'webkb.csv'), { labelFrom: 'dir' });
     expect(r.records).toBe(2);
-    expect(readFileSync(join(dir, 'webkb.csv'), 'utf8')).toBe('url,label\nhttp://www.cs.example.edu/cs101/,course\nhttp://www.cs.example.edu/~smith/index.html,faculty\n');
-    expect((await WarcArchive.open([join(dir, 'webkb.warc')])).urls()).toEqual(['http://www.cs.example.edu/cs101/', 'http://www.cs.example.edu/~smith/index.html']);
+    expect(readFileSync(join(dir, 'webkb.csv'), 'utf8')).toBe(
+      'url,label\nhttp://www.cs.example.edu/cs101/,course\nhttp://www.cs.example.edu/~smith/index.html,faculty\n',
+    );
+    expect((await WarcArchive.open([join(dir, 'webkb.warc')])).urls()).toEqual([
+      'http://www.cs.example.edu/cs101/',
+      'http://www.cs.example.edu/~smith/index.html',
+    ]);
   });
 });

@@ -24,7 +24,11 @@ export function cartesianSize(session: SurfaceSession, textValues: Record<string
   return [...domains(queryInputs(session.form), textValues).values()].reduce((p, v) => p * v.length, 1);
 }
 
-export async function cartesian(session: SurfaceSession, textValues: Record<string, string[]>, seed = 1): Promise<CartesianResult> {
+export async function cartesian(
+  session: SurfaceSession,
+  textValues: Record<string, string[]>,
+  seed = 1,
+): Promise<CartesianResult> {
   const dom = domains(queryInputs(session.form), textValues);
   const names = [...dom.keys()];
   const size = names.reduce((p, n) => p * dom.get(n)!.length, 1);

@@ -31,23 +31,31 @@ export interface Fetched {
 }
 
 /** Builds the request a browser would send for the form with the given values bound. */
-export function buildRequest(form: SearchForm, bound: Record<string, string>, extra: [string, string][] = []): FormRequest {
+export function buildRequest(
+  form: SearchForm,
+  bound: Record<string, string>,
+  extra: [string, string][] = [],
+): FormRequest {
   const pairs: [string, string][] = [];
   for (const i of form.inputs) {
-    const v = Object.prototype.hasOwnProperty.call(bound, i.name) ? bound[i.name] : i.defaultValue;
+    const v = Object.hasOwn(bound, i.name) ? bound[i.name] : i.defaultValue;
     // unchecked radios and checkboxes are not sent
     if ((i.type === 'radio' || i.type === 'checkbox') && v === '') continue;
     pairs.push([i.name, v]);
   }
   pairs.push(...extra);
   const qs = new URLSearchParams(pairs).toString();
-  return form.method === 'GET' ? { method: 'GET', url: qs ? `${form.action}?${qs}` : form.action } : { method: 'POST', url: form.action, body: qs };
+  return form.method === 'GET'
+    ? { method: 'GET', url: qs ? `${form.action}?${qs}` : form.action }
+    : { method: 'POST', url: form.action, body: qs };
 }
 
 /** Requests from a button form (a POST "Next page") or a link. */
 export function requestFromValues(form: SearchForm, values: [string, string][]): FormRequest {
   const qs = new URLSearchParams(values).toString();
-  return form.method === 'GET' ? { method: 'GET', url: qs ? `${form.action}?${qs}` : form.action } : { method: 'POST', url: form.action, body: qs };
+  return form.method === 'GET'
+    ? { method: 'GET', url: qs ? `${form.action}?${qs}` : form.action }
+    : { method: 'POST', url: form.action, body: qs };
 }
 
 export function requestKey(r: FormRequest): string {
@@ -75,8 +83,18 @@ export class FormClient {
     this.settings = resolveSettings({ ...opts.settings, seeds: opts.settings.seeds ?? [] });
     const s = this.settings;
     this.ownDispatcher = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? crawlerDispatcher(s.resolve.map(parseResolveRule), s.allowPrivateAddresses, { connectTimeoutMs: s.connectTimeoutMs });
-    const fetcher = new Fetcher(this.dispatcher, { userAgent: s.userAgent, headersTimeoutMs: s.headersTimeoutMs, bodyTimeoutMs: s.bodyTimeoutMs, maxResponseMs: s.maxResponseMs, maxBodyBytes: s.maxBodyBytes });
+    this.dispatcher =
+      opts.dispatcher ??
+      crawlerDispatcher(s.resolve.map(parseResolveRule), s.allowPrivateAddresses, {
+        connectTimeoutMs: s.connectTimeoutMs,
+      });
+    const fetcher = new Fetcher(this.dispatcher, {
+      userAgent: s.userAgent,
+      headersTimeoutMs: s.headersTimeoutMs,
+      bodyTimeoutMs: s.bodyTimeoutMs,
+      maxResponseMs: s.maxResponseMs,
+      maxBodyBytes: s.maxBodyBytes,
+    });
     this.jitter = s.seed | 1;
     this.gate = {
       fetcher,
@@ -120,7 +138,14 @@ export class FormClient {
     if (h.skipped) return fail(`CRAWL_ERR_ROBOTS (${h.skipped})`);
     if (!rules.isAllowed(request.url)) return fail('CRAWL_ERR_ROBOTS (disallowed)');
     this.sent[request.method]++;
-    const o = await politeFetch(this.gate, h, request.url, request.method === 'POST' ? { method: 'POST', body: request.body ?? '', contentType: 'application/x-www-form-urlencoded' } : undefined);
+    const o = await politeFetch(
+      this.gate,
+      h,
+      request.url,
+      request.method === 'POST'
+        ? { method: 'POST', body: request.body ?? '', contentType: 'application/x-www-form-urlencoded' }
+        : undefined,
+    );
     if (!o.ok) return fail(o.error.code);
     const { charset } = contentTypeOf(o.res.headers['content-type']);
     return { request, status: o.res.status, html: decodeBody(o.res.body, charset).text, cached: false };
@@ -140,4 +165,3 @@ export class FormClient {
     if (this.ownDispatcher) await this.dispatcher.close();
   }
 }
-

@@ -96,7 +96,10 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
     if (!option || !select) return;
     const value = option.value ?? option.label.trim();
     select.options.push(value);
-    if (option.selected && !selectHasSelected) { select.defaultValue = value; selectHasSelected = true; }
+    if (option.selected && !selectHasSelected) {
+      select.defaultValue = value;
+      selectHasSelected = true;
+    }
     option = null;
   };
   const finishSelect = (): void => {
@@ -125,7 +128,8 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
     } catch {
       return skip(`action "${d.action}" is not a URL`);
     }
-    if (action.protocol !== 'http:' && action.protocol !== 'https:') return skip(`action uses the ${action.protocol} scheme`);
+    if (action.protocol !== 'http:' && action.protocol !== 'https:')
+      return skip(`action uses the ${action.protocol} scheme`);
     action.hash = '';
     const m: 'GET' | 'POST' = method === 'post' ? 'POST' : 'GET'; // HTML: a missing or unknown method is GET
     if (m === 'GET') action.search = '';
@@ -150,10 +154,24 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
   const parser = new Parser(
     {
       onopentag(name, a) {
-        if (name === 'script' || name === 'style') { skipDepth++; return; }
+        if (name === 'script' || name === 'style') {
+          skipDepth++;
+          return;
+        }
         if (name === 'form') {
-          if (draft) { draft.problems.push('nested form'); return; }
-          draft = { index: formCount++, method: a.method ?? 'get', action: a.action, inputs: [], values: [], problems: [], buttonText: '' };
+          if (draft) {
+            draft.problems.push('nested form');
+            return;
+          }
+          draft = {
+            index: formCount++,
+            method: a.method ?? 'get',
+            action: a.action,
+            inputs: [],
+            values: [],
+            problems: [],
+            buttonText: '',
+          };
           return;
         }
         if (name === 'a' && a.href !== undefined) {
@@ -161,15 +179,23 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
             const u = new URL(a.href.trim(), pageUrl);
             u.hash = '';
             if (u.protocol === 'http:' || u.protocol === 'https:') link = { url: u.href, text: '' };
-          } catch { /* unusable href: not a link */ }
+          } catch {
+            /* unusable href: not a link */
+          }
           return;
         }
         if (!draft) return;
         const d: Draft = draft;
         if (name === 'input') {
           const type = (a.type ?? 'text').toLowerCase();
-          if (type === 'password') { d.problems.push('login form (password input)'); return; }
-          if (type === 'file') { d.problems.push('file upload'); return; }
+          if (type === 'password') {
+            d.problems.push('login form (password input)');
+            return;
+          }
+          if (type === 'file') {
+            d.problems.push('file upload');
+            return;
+          }
           if (IGNORED_TYPES.has(type)) {
             if (type === 'submit' && a.value) d.buttonText ||= a.value;
             return;
@@ -183,14 +209,30 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
             d.values.push([fieldName, value]);
           } else if (type === 'radio') {
             const v = a.value ?? 'on';
-            d.inputs.push({ name: fieldName, type: 'radio', label, options: [v], defaultValue: a.checked !== undefined ? v : '' });
+            d.inputs.push({
+              name: fieldName,
+              type: 'radio',
+              label,
+              options: [v],
+              defaultValue: a.checked !== undefined ? v : '',
+            });
             if (a.checked !== undefined) d.values.push([fieldName, v]);
           } else if (type === 'checkbox') {
             const v = a.value ?? 'on';
-            d.inputs.push({ name: fieldName, type: 'checkbox', label, options: [v], defaultValue: a.checked !== undefined ? v : '' });
+            d.inputs.push({
+              name: fieldName,
+              type: 'checkbox',
+              label,
+              options: [v],
+              defaultValue: a.checked !== undefined ? v : '',
+            });
             if (a.checked !== undefined) d.values.push([fieldName, v]);
           } else if (TEXT_TYPES.has(type) || ['email', 'tel', 'number', 'date', 'url'].includes(type)) {
-            const hints = { htmlType: type || 'text', ...(a.min !== undefined ? { min: a.min } : {}), ...(a.max !== undefined ? { max: a.max } : {}) };
+            const hints = {
+              htmlType: type || 'text',
+              ...(a.min !== undefined ? { min: a.min } : {}),
+              ...(a.max !== undefined ? { max: a.max } : {}),
+            };
             d.inputs.push({ name: fieldName, type: 'text', label, options: [], defaultValue: value, ...hints });
             d.values.push([fieldName, value]);
           }
@@ -204,7 +246,10 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
         if (name === 'select') {
           finishSelect();
           if (a.name === undefined) return;
-          if (a.multiple !== undefined) { d.problems.push(`select "${a.name}" takes several values`); return; }
+          if (a.multiple !== undefined) {
+            d.problems.push(`select "${a.name}" takes several values`);
+            return;
+          }
           select = { name: a.name, type: 'select', label: lastText.trim(), options: [], defaultValue: '' };
           selectHasSelected = false;
           return;
@@ -225,7 +270,10 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
         text.push(t);
       },
       onclosetag(name) {
-        if (name === 'script' || name === 'style') { skipDepth = Math.max(0, skipDepth - 1); return; }
+        if (name === 'script' || name === 'style') {
+          skipDepth = Math.max(0, skipDepth - 1);
+          return;
+        }
         if (name === 'a' && link) {
           link.text = link.text.replace(/\s+/g, ' ').trim();
           links.push(link);
@@ -249,7 +297,9 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
 
 /** A free-text keyword box (text or search), as opposed to a typed text input (date, number, ...). */
 export function isKeywordBox(input: FormInput): boolean {
-  return input.type === 'text' && (input.htmlType === undefined || input.htmlType === 'text' || input.htmlType === 'search');
+  return (
+    input.type === 'text' && (input.htmlType === undefined || input.htmlType === 'text' || input.htmlType === 'search')
+  );
 }
 
 /** The inputs a query can bind: everything but hidden inputs, text inputs only with values to try. */

@@ -8,7 +8,14 @@ import { parseFormPage, type SearchForm, type SkippedForm } from './forms.ts';
 import { siteTemplate, type SiteTemplate } from './results.ts';
 
 export { FormClient, buildRequest, type FormRequest } from './client.ts';
-export { parseFormPage, bindableValues, isKeywordBox, type SearchForm, type FormInput, type SkippedForm } from './forms.ts';
+export {
+  parseFormPage,
+  bindableValues,
+  isKeywordBox,
+  type SearchForm,
+  type FormInput,
+  type SkippedForm,
+} from './forms.ts';
 export { rangeByNames, rangeCandidates, confirmRange, coverRange, type RangePair } from './ranges.ts';
 export { detectType, typeValues, VALUE_TYPES, type TypedInput, type ValueType } from './typed.ts';
 export { readResultPage, siteTemplate, type ResultPage, type SiteTemplate } from './results.ts';

@@ -35,7 +35,17 @@ export interface IsitOptions {
   today: string;
 }
 
-export const DEFAULT_ISIT: IsitOptions = { tau: 0.2, maxDimension: 3, sampleSize: 20, seed: 1, textValues: {}, testOnly: false, typed: false, ranges: false, today: '2027-01-01' };
+export const DEFAULT_ISIT: IsitOptions = {
+  tau: 0.2,
+  maxDimension: 3,
+  sampleSize: 20,
+  seed: 1,
+  textValues: {},
+  testOnly: false,
+  typed: false,
+  ranges: false,
+  today: '2027-01-01',
+};
 
 export interface TemplateReport {
   inputs: string[];
@@ -109,12 +119,20 @@ export async function isit(session: SurfaceSession, options: Partial<IsitOptions
       if (t.values.length) textValues[i.name] = t.values;
     }
   }
-  const dom = domains(inputs.filter((i) => !inRange.has(i.name)), textValues);
-  for (const [name, p] of ranges) dom.set(name, p.values.map((_, k) => String(k)));
+  const dom = domains(
+    inputs.filter((i) => !inRange.has(i.name)),
+    textValues,
+  );
+  for (const [name, p] of ranges)
+    dom.set(
+      name,
+      p.values.map((_, k) => String(k)),
+    );
   /** A combination's values, with each range input's point interval spelled as its two ends. */
   const expand = (bound: Record<string, string>): Record<string, string> => {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(bound)) Object.assign(out, ranges.has(k) ? bindInterval(ranges.get(k)!, Number(v), Number(v)) : { [k]: v });
+    for (const [k, v] of Object.entries(bound))
+      Object.assign(out, ranges.has(k) ? bindInterval(ranges.get(k)!, Number(v), Number(v)) : { [k]: v });
     return out;
   };
   const names = [...dom.keys()];
@@ -127,7 +145,11 @@ export async function isit(session: SurfaceSession, options: Partial<IsitOptions
       if (session.exhausted) break;
       const size = product(t, dom);
       const picks = size <= o.sampleSize ? [...Array(size).keys()] : rnd.sample(size, o.sampleSize);
-      const { tested, distinct } = await informativeness(session, picks.map((k) => expand(combination(t, dom, k))), `test:${t.join('+')}`);
+      const { tested, distinct } = await informativeness(
+        session,
+        picks.map((k) => expand(combination(t, dom, k))),
+        `test:${t.join('+')}`,
+      );
       const ratio = tested ? distinct / tested : 0;
       const ok = tested > 0 && ratio >= o.tau;
       reports.push({ inputs: t, dimension: dim, size, tested, distinct, ratio, informative: ok });
@@ -148,7 +170,14 @@ export async function isit(session: SurfaceSession, options: Partial<IsitOptions
     level = next;
   }
   const chosen = reports.filter((r) => r.informative).map((r) => r.inputs);
-  const result: IsitResult = { templates: reports, chosen, queries: chosen.reduce((s, t) => s + product(t, dom), 0), submittedQueries: 0, ranges: pairs, typed };
+  const result: IsitResult = {
+    templates: reports,
+    chosen,
+    queries: chosen.reduce((s, t) => s + product(t, dom), 0),
+    submittedQueries: 0,
+    ranges: pairs,
+    typed,
+  };
   if (o.testOnly) return result;
   for (const t of chosen) {
     const tag = `isit:${t.join('+')}`;

@@ -41,7 +41,11 @@ export interface ProbeOptions {
   fixed?: Record<string, string>;
 }
 
-export const DEFAULT_PROBE: Omit<ProbeOptions, 'policy' | 'seeds' | 'dictionary' | 'generic'> = { roundSize: 10, candidates: 300, seed: 1 };
+export const DEFAULT_PROBE: Omit<ProbeOptions, 'policy' | 'seeds' | 'dictionary' | 'generic'> = {
+  roundSize: 10,
+  candidates: 300,
+  seed: 1,
+};
 
 export interface ProbeStep {
   keyword: string;
@@ -83,7 +87,10 @@ export function fitZipf(points: readonly { rank: number; count: number }[]): { a
   return f && { a: f.a, b: -f.slope };
 }
 
-export async function probe(session: SurfaceSession, options: Omit<ProbeOptions, keyof typeof DEFAULT_PROBE> & Partial<ProbeOptions>): Promise<ProbeResult> {
+export async function probe(
+  session: SurfaceSession,
+  options: Omit<ProbeOptions, keyof typeof DEFAULT_PROBE> & Partial<ProbeOptions>,
+): Promise<ProbeResult> {
   const o: ProbeOptions = { ...DEFAULT_PROBE, ...options };
   const input = o.input ?? session.form.inputs.find(isKeywordBox)?.name;
   if (!input) return { steps: [], stopped: 'no-keywords' };
@@ -116,7 +123,11 @@ export async function probe(session: SurfaceSession, options: Omit<ProbeOptions,
       .sort((x, y) => y.score - x.score || (x.w < y.w ? -1 : 1))
       .slice(0, o.candidates);
     if (!pool.length) return null;
-    const zipf = fitZipf(steps.filter((s) => rankOf.has(s.keyword)).map((s) => ({ rank: rankOf.get(s.keyword)!, count: s.reported ?? s.returned })));
+    const zipf = fitZipf(
+      steps
+        .filter((s) => rankOf.has(s.keyword))
+        .map((s) => ({ rank: rankOf.get(s.keyword)!, count: s.reported ?? s.returned })),
+    );
     let best: { keyword: string; predicted: { matches: number; fresh: number }; value: number } | null = null;
     for (const c of pool) {
       const matches = zipf ? Math.max(c.f, Math.exp(zipf.a - zipf.b * Math.log(rankOf.get(c.w)!))) : c.f * 2;
@@ -162,8 +173,16 @@ export async function probe(session: SurfaceSession, options: Omit<ProbeOptions,
       const reported = r.first?.total ?? null;
       pageSize = Math.max(pageSize, r.first?.records.length ?? 0);
       // the site showed fewer records than it reported: that many is its top-k cap
-      if (reported !== null && r.records.length < reported && !session.exhausted) topK = Math.min(topK, r.records.length);
-      steps.push({ keyword: pick.keyword, reported, returned: r.records.length, newRecords: r.newRecords, pages: r.pages, predicted: pick.predicted });
+      if (reported !== null && r.records.length < reported && !session.exhausted)
+        topK = Math.min(topK, r.records.length);
+      steps.push({
+        keyword: pick.keyword,
+        reported,
+        returned: r.records.length,
+        newRecords: r.newRecords,
+        pages: r.pages,
+        predicted: pick.predicted,
+      });
       roundNew += r.newRecords;
     }
     if (roundNew === 0) return { steps, stopped: 'no-new-records' };

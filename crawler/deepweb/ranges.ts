@@ -29,11 +29,24 @@ export interface RangePair {
   probe: string;
 }
 
-const ENDS: [string, string][] = [['from', 'to'], ['min', 'max'], ['low', 'high'], ['lo', 'hi'], ['start', 'end'], ['begin', 'end'], ['since', 'until'], ['after', 'before']];
+const ENDS: [string, string][] = [
+  ['from', 'to'],
+  ['min', 'max'],
+  ['low', 'high'],
+  ['lo', 'hi'],
+  ['start', 'end'],
+  ['begin', 'end'],
+  ['since', 'until'],
+  ['after', 'before'],
+];
 
 /** Name tokens: split at _, -, ., space and lower-to-upper case changes; lowercase. */
 function tokens(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /** The attribute a pair of names bounds, if they differ only in one token that is a (low, high) pair. */
@@ -52,7 +65,9 @@ export function rangeByNames(a: string, b: string): string | null {
 function sharedValues(a: FormInput, b: FormInput): string[] {
   const inB = new Set(bindableValues(b));
   const vals = bindableValues(a).filter((v) => inB.has(v));
-  return vals.length && vals.every((v) => /^-?\d+(\.\d+)?$/.test(v)) ? vals.sort((x, y) => Number(x) - Number(y)) : vals;
+  return vals.length && vals.every((v) => /^-?\d+(\.\d+)?$/.test(v))
+    ? vals.sort((x, y) => Number(x) - Number(y))
+    : vals;
 }
 
 /** Candidate pairs among a form's inputs with options (selects, radios), by names, then by shared numeric values. */
@@ -69,7 +84,12 @@ export function rangeCandidates(inputs: readonly FormInput[]): Omit<RangePair, '
         const attribute = rangeByNames(a.name, b.name);
         const numeric = values.every((v) => /^-?\d+(\.\d+)?$/.test(v));
         // by values alone only numbers, lower name first: an ordering is needed to call one end "low"
-        if (pass === 'names' ? attribute === null : !numeric || a.name > b.name || values.length !== bindableValues(a).length) continue;
+        if (
+          pass === 'names'
+            ? attribute === null
+            : !numeric || a.name > b.name || values.length !== bindableValues(a).length
+        )
+          continue;
         out.push({ attribute: attribute ?? `${a.name}~${b.name}`, lo: a.name, hi: b.name, values, evidence: pass });
         used.add(a.name);
         used.add(b.name);
@@ -84,7 +104,10 @@ async function first(session: SurfaceSession, bound: Record<string, string>, tag
 }
 
 /** Probes a candidate: whole range lists records, inverted lists none, halves' totals add up. */
-export async function confirmRange(session: SurfaceSession, c: Omit<RangePair, 'confirmed' | 'probe'>): Promise<RangePair> {
+export async function confirmRange(
+  session: SurfaceSession,
+  c: Omit<RangePair, 'confirmed' | 'probe'>,
+): Promise<RangePair> {
   const v = c.values;
   const n = v.length;
   const m = Math.floor((n - 1) / 2);
@@ -112,7 +135,12 @@ export function bindInterval(pair: RangePair, a: number, b: number): Record<stri
  * halved while the site shows fewer records than it reports, an interval without results
  * dropped. Returns the queries submitted.
  */
-export async function coverRange(session: SurfaceSession, pair: RangePair, fixed: Record<string, string>, tag: string): Promise<number> {
+export async function coverRange(
+  session: SurfaceSession,
+  pair: RangePair,
+  fixed: Record<string, string>,
+  tag: string,
+): Promise<number> {
   const stack: [number, number][] = [[0, pair.values.length - 1]];
   let queries = 0;
   while (stack.length && !session.exhausted) {

@@ -36,19 +36,32 @@ export interface ResultPage {
 const NEXT = /\bnext\b|^\s*(>|»|›)\s*$/i;
 
 export function words(s: string): string[] {
-  return s.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((w) => w.length > 1 && /\p{L}/u.test(w));
+  return s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}-]+/u)
+    .filter((w) => w.length > 1 && /\p{L}/u.test(w));
 }
 
 export function siteTemplate(formPageHtml: string, formPageUrl: string, action: string): SiteTemplate {
   const p = parseFormPage(formPageHtml, formPageUrl);
-  return { actionPath: new URL(action).pathname, chromeLinks: new Set(p.links.map((l) => l.url)), chromeWords: new Set(words(p.text)) };
+  return {
+    actionPath: new URL(action).pathname,
+    chromeLinks: new Set(p.links.map((l) => l.url)),
+    chromeWords: new Set(words(p.text)),
+  };
 }
 
 /**
  * Reads a result page. `echoed` are the values the query bound: their words are left out of the
  * signature, like the chrome's words and all numbers (counters, page numbers).
  */
-export function readResultPage(html: string, url: string, status: number | null, tpl: SiteTemplate, echoed: readonly string[]): ResultPage {
+export function readResultPage(
+  html: string,
+  url: string,
+  status: number | null,
+  tpl: SiteTemplate,
+  echoed: readonly string[],
+): ResultPage {
   const p = parseFormPage(html, url);
   const records: string[] = [];
   const recordText = new Map<string, string>();

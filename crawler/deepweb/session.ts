@@ -84,9 +84,18 @@ export class SurfaceSession {
     }
     const dup = this.signatures.has(rp.signature);
     this.signatures.add(rp.signature);
-    const fate: SubmissionFate = rp.cls === 'error' ? 'error' : rp.cls === 'empty' ? 'empty' : dup ? 'duplicate' : 'useful';
+    const fate: SubmissionFate =
+      rp.cls === 'error' ? 'error' : rp.cls === 'empty' ? 'empty' : dup ? 'duplicate' : 'useful';
     this.pageFate.set(key, fate);
-    this.log.push({ n: this.log.length + 1, tag, page: pageNo, fate, records: rp.records.length, newRecords: fresh, total: this.records.size });
+    this.log.push({
+      n: this.log.length + 1,
+      tag,
+      page: pageNo,
+      fate,
+      records: rp.records.length,
+      newRecords: fresh,
+      total: this.records.size,
+    });
     return rp;
   }
 
@@ -106,7 +115,12 @@ export class SurfaceSession {
       out.records.push(...rp.records);
       const seen = new Set<string>();
       // a result page seen before under another query: its further pages would be too
-      while (follow && rp.next && !seen.has(requestKey(rp.next)) && this.pageFate.get(requestKey(req)) !== 'duplicate') {
+      while (
+        follow &&
+        rp.next &&
+        !seen.has(requestKey(rp.next)) &&
+        this.pageFate.get(requestKey(req)) !== 'duplicate'
+      ) {
         req = rp.next;
         seen.add(requestKey(req));
         rp = await this.page(req, echoed, tag, ++out.pages);

@@ -70,8 +70,10 @@ export function typeValues(type: ValueType, input: FormInput, today: string): st
   }
   const lo = intOf(input.min);
   const hi = intOf(input.max);
-  if (type === 'year') return lo !== null && hi !== null && lo >= 1000 && hi <= 9999 && lo <= hi ? ints(lo, hi) : ints(1950, 2030);
-  if (type === 'number') return lo !== null && hi !== null && lo <= hi && hi - lo <= 10_000 ? ints(lo, hi) : ints(0, 1000);
+  if (type === 'year')
+    return lo !== null && hi !== null && lo >= 1000 && hi <= 9999 && lo <= hi ? ints(lo, hi) : ints(1950, 2030);
+  if (type === 'number')
+    return lo !== null && hi !== null && lo <= hi && hi - lo <= 10_000 ? ints(lo, hi) : ints(0, 1000);
   return ints(0, 999).map((k) => String(Number(k) * 100 + 1).padStart(5, '0'));
 }
 
@@ -80,7 +82,11 @@ export function typeValues(type: ValueType, input: FormInput, today: string): st
  * bindings (first result pages only). Pages without records (errors, no results, "choose a
  * criterion") carry no information: counting their one shared signature would pass any input.
  */
-export async function informativeness(session: SurfaceSession, bindings: Record<string, string>[], tag: string): Promise<{ tested: number; distinct: number }> {
+export async function informativeness(
+  session: SurfaceSession,
+  bindings: Record<string, string>[],
+  tag: string,
+): Promise<{ tested: number; distinct: number }> {
   const sigs = new Set<string>();
   let tested = 0;
   for (const bound of bindings) {
@@ -94,13 +100,23 @@ export async function informativeness(session: SurfaceSession, bindings: Record<
 }
 
 /** Tests each candidate type on `sampleSize` of its values and keeps the most informative one. */
-export async function detectType(session: SurfaceSession, input: FormInput, o: { tau: number; sampleSize: number; today: string }, rnd: SeededRandom): Promise<TypedInput> {
+export async function detectType(
+  session: SurfaceSession,
+  input: FormInput,
+  o: { tau: number; sampleSize: number; today: string },
+  rnd: SeededRandom,
+): Promise<TypedInput> {
   const tests: TypeTest[] = [];
   let best: { type: ValueType; values: string[]; ratio: number } | null = null;
   for (const type of VALUE_TYPES) {
     const values = typeValues(type, input, o.today);
-    const picks = values.length <= o.sampleSize ? values : rnd.sample(values.length, o.sampleSize).map((k) => values[k]);
-    const { tested, distinct } = await informativeness(session, picks.map((v) => ({ [input.name]: v })), `type:${input.name}:${type}`);
+    const picks =
+      values.length <= o.sampleSize ? values : rnd.sample(values.length, o.sampleSize).map((k) => values[k]);
+    const { tested, distinct } = await informativeness(
+      session,
+      picks.map((v) => ({ [input.name]: v })),
+      `type:${input.name}:${type}`,
+    );
     const ratio = tested ? distinct / tested : 0;
     const informative = tested > 0 && ratio >= o.tau;
     tests.push({ type, tested, distinct, ratio, informative });

@@ -5,7 +5,12 @@
  */
 import type { ClaimResult, Coordinator, Delivery, Member, UrlMessage } from './coordinator.ts';
 
-interface Entry { id: string; msg: UrlMessage; consumer: string | null; at: number }
+interface Entry {
+  id: string;
+  msg: UrlMessage;
+  consumer: string | null;
+  at: number;
+}
 
 export class MemoryCoordinator implements Coordinator {
   private readonly memberMap = new Map<string, Member>();
@@ -39,7 +44,8 @@ export class MemoryCoordinator implements Coordinator {
   }
 
   async publish(items: readonly { bucket: string; msg: UrlMessage }[]): Promise<void> {
-    for (const it of items) this.queue(it.bucket).unread.push({ id: String(++this.seq), msg: it.msg, consumer: null, at: 0 });
+    for (const it of items)
+      this.queue(it.bucket).unread.push({ id: String(++this.seq), msg: it.msg, consumer: null, at: 0 });
     this.published += items.length;
   }
 
@@ -55,7 +61,7 @@ export class MemoryCoordinator implements Coordinator {
     const now = Date.now();
     for (const b of buckets) {
       const q = this.queues.get(b);
-      while (q && q.unread.length && out.length < max) {
+      while (q?.unread.length && out.length < max) {
         const e = q.unread.shift()!;
         e.consumer = consumer;
         e.at = now;

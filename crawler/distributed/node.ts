@@ -48,9 +48,9 @@ export interface NodeSummary extends CrawlSummary {
   delivered: number;
 }
 
-
 export class CrawlNode {
-  private readonly o: Required<Omit<NodeOptions, 'dispatcher' | 'outDir' | 'onLog'>> & Pick<NodeOptions, 'dispatcher' | 'outDir' | 'onLog'>;
+  private readonly o: Required<Omit<NodeOptions, 'dispatcher' | 'outDir' | 'onLog'>> &
+    Pick<NodeOptions, 'dispatcher' | 'outDir' | 'onLog'>;
   private engine!: CrawlEngine;
   private outbox: { bucket: string; msg: UrlMessage }[] = [];
   private seedBox: { bucket: string; msg: UrlMessage }[] | null = [];
@@ -78,7 +78,10 @@ export class CrawlNode {
   private hooks(): RemoteHooks {
     return {
       forward: (e) => {
-        const item = { bucket: this.o.partitioner.bucketOf(e.host), msg: { url: e.url, score: e.score, depth: e.depth } };
+        const item = {
+          bucket: this.o.partitioner.bucketOf(e.host),
+          msg: { url: e.url, score: e.score, depth: e.depth },
+        };
         (this.seedBox ?? this.outbox).push(item);
       },
       claim: async (url) => {
@@ -177,7 +180,8 @@ export class CrawlNode {
         this.deliver(await this.o.coordinator.reclaim(this.o.id, owned, this.o.deadMs, this.o.readBatch));
       }
       await this.flush();
-      if (this.engine.queued < this.o.maxQueued && !this.budgetSpent) this.deliver(await this.o.coordinator.read(this.o.id, [...this.owned], this.o.readBatch));
+      if (this.engine.queued < this.o.maxQueued && !this.budgetSpent)
+        this.deliver(await this.o.coordinator.read(this.o.id, [...this.owned], this.o.readBatch));
     });
     return this.pumping;
   }
@@ -186,11 +190,14 @@ export class CrawlNode {
   async run(): Promise<NodeSummary> {
     await this.membership();
     for (const t0 = Date.now(); this.o.expectMembers > 0; await sleep(this.o.heartbeatMs)) {
-      const n = (await this.o.coordinator.members(this.o.deadMs)).filter((m) => m.datacentre === this.o.datacentre).length;
+      const n = (await this.o.coordinator.members(this.o.deadMs)).filter(
+        (m) => m.datacentre === this.o.datacentre,
+      ).length;
       if (n >= this.o.expectMembers) break;
       // someone saw everyone and started the crawl (a small one may be over, its processes gone)
       if ((await this.o.coordinator.counters()).published > 0) break;
-      if (Date.now() - t0 > 60_000) throw new Error(`only ${n} of ${this.o.expectMembers} crawler processes joined within 60 s`);
+      if (Date.now() - t0 > 60_000)
+        throw new Error(`only ${n} of ${this.o.expectMembers} crawler processes joined within 60 s`);
       await this.membership();
     }
     await this.membership();
@@ -223,7 +230,14 @@ export class CrawlNode {
       await this.flush().catch(() => undefined);
       await this.o.coordinator.leave(this.o.id).catch(() => undefined);
     }
-    return { ...summary, id: this.o.id, datacentre: this.o.datacentre, buckets: this.owned.size, published: this.publishedCount, delivered: this.deliveredCount };
+    return {
+      ...summary,
+      id: this.o.id,
+      datacentre: this.o.datacentre,
+      buckets: this.owned.size,
+      published: this.publishedCount,
+      delivered: this.deliveredCount,
+    };
   }
 
   /** Stops after the requests in flight (their URLs are settled; queued ones stay in the coordinator). */

@@ -39,10 +39,15 @@ export class RedisCoordinator implements Coordinator {
   private lastError: Error | null = null;
 
   /** url: redis://HOST:PORT[/DB]; name: the crawl's key prefix. */
-  constructor(private readonly url: string, private readonly name: string) {
+  constructor(
+    private readonly url: string,
+    private readonly name: string,
+  ) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
     // connection errors surface through the commands that fail (and connect()), not as unhandled events
-    this.redis.on('error', (e: Error) => { this.lastError = e; });
+    this.redis.on('error', (e: Error) => {
+      this.lastError = e;
+    });
     this.redis.defineCommand('crawlClaim', { numberOfKeys: 4, lua: CLAIM });
   }
 
@@ -56,11 +61,15 @@ export class RedisCoordinator implements Coordinator {
     try {
       await Promise.race([
         this.redis.ping(),
-        new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
+        new Promise((_, rej) => {
+          timer = setTimeout(() => rej(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        }),
       ]);
     } catch (e) {
       this.redis.disconnect();
-      throw new Error(`cannot reach Redis at ${this.url}: ${this.lastError?.message ?? (e as Error).message}`, { cause: e });
+      throw new Error(`cannot reach Redis at ${this.url}: ${this.lastError?.message ?? (e as Error).message}`, {
+        cause: e,
+      });
     } finally {
       clearTimeout(timer);
     }
@@ -80,7 +89,11 @@ export class RedisCoordinator implements Coordinator {
   }
 
   async heartbeat(m: Member): Promise<void> {
-    await this.redis.pipeline().hset(this.k('members'), m.id, JSON.stringify(m)).hset(this.k('beats'), m.id, String(m.beat)).exec();
+    await this.redis
+      .pipeline()
+      .hset(this.k('members'), m.id, JSON.stringify(m))
+      .hset(this.k('beats'), m.id, String(m.beat))
+      .exec();
   }
 
   async leave(id: string): Promise<void> {
@@ -104,7 +117,17 @@ export class RedisCoordinator implements Coordinator {
     if (!items.length) return;
     for (const b of new Set(items.map((i) => i.bucket))) await this.group(b);
     const p = this.redis.pipeline();
-    for (const it of items) p.xadd(this.k(`q:${it.bucket}`), '*', 'url', it.msg.url, 'score', String(it.msg.score), 'depth', String(it.msg.depth));
+    for (const it of items)
+      p.xadd(
+        this.k(`q:${it.bucket}`),
+        '*',
+        'url',
+        it.msg.url,
+        'score',
+        String(it.msg.score),
+        'depth',
+        String(it.msg.depth),
+      );
     p.incrby(this.k('published'), items.length);
     await p.exec();
   }
@@ -119,7 +142,16 @@ export class RedisCoordinator implements Coordinator {
   async read(consumer: string, buckets: readonly string[], max: number): Promise<Delivery[]> {
     if (!buckets.length) return [];
     const keys = await Promise.all(buckets.map((b) => this.group(b)));
-    const res = (await this.redis.xreadgroup('GROUP', GROUP, consumer, 'COUNT', max, 'STREAMS', ...keys, ...keys.map(() => '>'))) as [string, [string, Fields][]][] | null;
+    const res = (await this.redis.xreadgroup(
+      'GROUP',
+      GROUP,
+      consumer,
+      'COUNT',
+      max,
+      'STREAMS',
+      ...keys,
+      ...keys.map(() => '>'),
+    )) as [string, [string, Fields][]][] | null;
     const out: Delivery[] = [];
     for (const [key, entries] of res ?? []) {
       const bucket = buckets[keys.indexOf(key)];
@@ -133,7 +165,11 @@ export class RedisCoordinator implements Coordinator {
     for (const b of buckets) {
       if (out.length >= max) break;
       const key = await this.group(b);
-      const res = (await this.redis.xautoclaim(key, GROUP, consumer, idleMs, '0-0', 'COUNT', max - out.length)) as [string, [string, Fields][], string[]];
+      const res = (await this.redis.xautoclaim(key, GROUP, consumer, idleMs, '0-0', 'COUNT', max - out.length)) as [
+        string,
+        [string, Fields][],
+        string[],
+      ];
       for (const [id, f] of res[1]) if (f) out.push({ id, bucket: b, msg: toMsg(f) });
     }
     return out;
@@ -150,7 +186,17 @@ export class RedisCoordinator implements Coordinator {
 
   /** Heartbeats are client clocks (Date.now()): machines of one crawl need synchronised clocks (NTP). */
   async claim(url: string, member: string, budget: number, deadMs: number): Promise<ClaimResult> {
-    const r = await (this.redis as unknown as { crawlClaim(...a: (string | number)[]): Promise<string> }).crawlClaim(this.k('done'), this.k('claims'), this.k('pages'), this.k('beats'), url, member, budget, deadMs, Date.now());
+    const r = await (this.redis as unknown as { crawlClaim(...a: (string | number)[]): Promise<string> }).crawlClaim(
+      this.k('done'),
+      this.k('claims'),
+      this.k('pages'),
+      this.k('beats'),
+      url,
+      member,
+      budget,
+      deadMs,
+      Date.now(),
+    );
     return r as ClaimResult;
   }
 

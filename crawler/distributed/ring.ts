@@ -10,7 +10,10 @@ const hash = (s: string): number => fingerprint(s)[0] >>> 0;
 export class HashRing {
   private readonly points: { at: number; member: string }[] = [];
 
-  constructor(members: readonly string[], readonly replicas = 128) {
+  constructor(
+    members: readonly string[],
+    readonly replicas = 128,
+  ) {
     for (const m of members) for (let i = 0; i < replicas; i++) this.points.push({ at: hash(`${m}#${i}`), member: m });
     this.points.sort((a, b) => a.at - b.at || (a.member < b.member ? -1 : 1));
   }

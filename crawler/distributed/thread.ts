@@ -7,7 +7,11 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Coordinator } from './coordinator.ts';
 
 type Method = Exclude<keyof Coordinator, 'close'>;
-interface Call { id: number; method: Method; args: unknown[] }
+interface Call {
+  id: number;
+  method: Method;
+  args: unknown[];
+}
 type Answer = { id: number; result: unknown } | { id: number; error: string };
 
 /** Answers a worker's calls on port with coordinator (main thread). */
@@ -49,7 +53,8 @@ export class ThreadCoordinator implements Coordinator {
   publish: Coordinator['publish'] = (items) => this.call('publish', items);
   seed: Coordinator['seed'] = (items) => this.call('seed', items);
   read: Coordinator['read'] = (consumer, buckets, max) => this.call('read', consumer, buckets, max);
-  reclaim: Coordinator['reclaim'] = (consumer, buckets, idleMs, max) => this.call('reclaim', consumer, buckets, idleMs, max);
+  reclaim: Coordinator['reclaim'] = (consumer, buckets, idleMs, max) =>
+    this.call('reclaim', consumer, buckets, idleMs, max);
   ack: Coordinator['ack'] = (items) => this.call('ack', items);
   claim: Coordinator['claim'] = (url, member, budget, live) => this.call('claim', url, member, budget, live);
   done: Coordinator['done'] = (url) => this.call('done', url);

@@ -22,14 +22,21 @@ import type { Topic } from './topic.ts';
 export class BestFirstStrategy implements Strategy {
   readonly name: string = 'best-first';
   private scored = 0;
-  constructor(private readonly topic: Topic, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
-  seedScore(): number { return 1; }
+  constructor(
+    private readonly topic: Topic,
+    private readonly judge: RelevanceJudge = PAPER_JUDGE,
+  ) {}
+  seedScore(): number {
+    return 1;
+  }
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     const j = judgePage(this.topic, this.judge, page);
     this.scored += candidates.length;
     return { relevance: j.relevance, scores: candidates.map(() => j.similarity) };
   }
-  stats(): Record<string, number> { return { linksScored: this.scored }; }
+  stats(): Record<string, number> {
+    return { linksScored: this.scored };
+  }
 }
 
 export const DEFAULT_BEST_N = { n: 256 };

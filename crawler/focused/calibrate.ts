@@ -42,19 +42,48 @@ export function pageTokens(p: LabelledPage): string[] {
   return tokenize(`${p.page.title} ${p.page.text}`);
 }
 
-export function calibrateAdaptive(pages: readonly LabelledPage[], model: LinkClassifier, keywords: readonly string[], gamma = 0.5, horizon = 5, tokens: readonly string[][] = pages.map(pageTokens)): Calibration {
+export function calibrateAdaptive(
+  pages: readonly LabelledPage[],
+  model: LinkClassifier,
+  keywords: readonly string[],
+  gamma = 0.5,
+  horizon = 5,
+  tokens: readonly string[][] = pages.map(pageTokens),
+): Calibration {
   const topic = new Topic(keywords);
   for (const t of tokens) topic.addDocument(t);
   const index = new Map(pages.map((p, i) => [p.url, i]));
   const out = pages.map((p) => p.page.links.map((l) => index.get(l.url) ?? -1));
   const V = stateValues({ out, reward: pages.map((p) => (p.relevant ? 1 : 0)) }, gamma, horizon);
-  const html = pages.map((p, i) => ({ p, i })).filter(({ p, i }) => p.page.kind === 'html' && out[i].some((v) => v >= 0));
-  const sims = html.map(({ p, i }) => ({ i, v: topic.similarity(tokens[i]), y: out[i].some((v) => v >= 0 && pages[v].relevant), p }));
+  const html = pages
+    .map((p, i) => ({ p, i }))
+    .filter(({ p, i }) => p.page.kind === 'html' && out[i].some((v) => v >= 0));
+  const sims = html.map(({ p, i }) => ({
+    i,
+    v: topic.similarity(tokens[i]),
+    y: out[i].some((v) => v >= 0 && pages[v].relevant),
+    p,
+  }));
   const r1 = bestThreshold(sims);
-  const below = sims.filter((s) => s.v < r1.t).map(({ i, p }) => {
-    const fv = Math.max(0, ...p.page.links.map((l) => model.expectedQ(linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.page.title }))));
-    return { v: fv, y: out[i].some((v) => v >= 0 && V[v] >= model.bins.thresholds[0]) };
-  });
+  const below = sims
+    .filter((s) => s.v < r1.t)
+    .map(({ i, p }) => {
+      const fv = Math.max(
+        0,
+        ...p.page.links.map((l) =>
+          model.expectedQ(
+            linkFeatures({
+              url: l.url,
+              anchor: l.anchor,
+              around: l.around,
+              heading: l.heading,
+              sourceTitle: p.page.title,
+            }),
+          ),
+        ),
+      );
+      return { v: fv, y: out[i].some((v) => v >= 0 && V[v] >= model.bins.thresholds[0]) };
+    });
   const r2 = bestThreshold(below);
   const round = (x: number): number => Math.round(x * 1e4) / 1e4;
   return { r1: round(r1.t), r2: round(r2.t), f1r1: round(r1.f1), f1r2: round(r2.f1), pages: html.length };

@@ -15,13 +15,21 @@ import type { Topic } from './topic.ts';
 export class ClassifierStrategy implements Strategy {
   readonly name = 'classifier';
   private scored = 0;
-  constructor(private readonly topic: Topic, private readonly pages: PageClassifier, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
-  seedScore(): number { return 1; }
+  constructor(
+    private readonly topic: Topic,
+    private readonly pages: PageClassifier,
+    private readonly judge: RelevanceJudge = PAPER_JUDGE,
+  ) {}
+  seedScore(): number {
+    return 1;
+  }
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     const j = judgePage(this.topic, this.judge, page);
     const p = this.pages.probability(page.url, page.kind, j.tokens);
     this.scored += candidates.length;
     return { relevance: j.relevance, scores: candidates.map(() => p) };
   }
-  stats(): Record<string, number> { return { linksScored: this.scored }; }
+  stats(): Record<string, number> {
+    return { linksScored: this.scored };
+  }
 }

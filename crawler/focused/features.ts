@@ -64,7 +64,11 @@ export class FeatureSpace {
   }
 
   /** Top features per namespace by information gain between presence and class label. */
-  static select(examples: readonly { tokens: readonly string[]; label: number }[], classes: number, sizes = NAMESPACE_SIZES): FeatureSpace {
+  static select(
+    examples: readonly { tokens: readonly string[]; label: number }[],
+    classes: number,
+    sizes = NAMESPACE_SIZES,
+  ): FeatureSpace {
     const n = examples.length;
     const classCount = new Float64Array(classes);
     const present = new Map<string, Float64Array>();
@@ -72,13 +76,20 @@ export class FeatureSpace {
       classCount[ex.label]++;
       for (const t of new Set(ex.tokens)) {
         let a = present.get(t);
-        if (!a) { a = new Float64Array(classes); present.set(t, a); }
+        if (!a) {
+          a = new Float64Array(classes);
+          present.set(t, a);
+        }
         a[ex.label]++;
       }
     }
     const H = (xs: ArrayLike<number>, total: number): number => {
       let h = 0;
-      for (let i = 0; i < xs.length; i++) if (xs[i] > 0) { const p = xs[i] / total; h -= p * Math.log(p); }
+      for (let i = 0; i < xs.length; i++)
+        if (xs[i] > 0) {
+          const p = xs[i] / total;
+          h -= p * Math.log(p);
+        }
       return h;
     };
     const hc = H(classCount, n);
@@ -93,7 +104,13 @@ export class FeatureSpace {
     }
     scored.sort((x, y) => y.ig - x.ig || (x.t < y.t ? -1 : 1));
     const names: string[] = [];
-    for (const [ns, k] of Object.entries(sizes)) names.push(...scored.filter((s) => s.t.startsWith(`${ns}:`)).slice(0, k).map((s) => s.t));
+    for (const [ns, k] of Object.entries(sizes))
+      names.push(
+        ...scored
+          .filter((s) => s.t.startsWith(`${ns}:`))
+          .slice(0, k)
+          .map((s) => s.t),
+      );
     return new FeatureSpace(names);
   }
 }

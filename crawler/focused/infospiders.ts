@@ -36,18 +36,46 @@ import { counts, tokenize } from './text.ts';
 import type { Topic } from './topic.ts';
 
 export interface InfoSpidersOptions {
-  agents: number; maxAgents: number; energy: number; cost: number; theta: number;
-  beta: number; eta: number; mu: number; noise: number; seed: number;
+  agents: number;
+  maxAgents: number;
+  energy: number;
+  cost: number;
+  theta: number;
+  beta: number;
+  eta: number;
+  mu: number;
+  noise: number;
+  seed: number;
 }
 export const DEFAULT_INFOSPIDERS: InfoSpidersOptions = {
-  agents: 4, maxAgents: 32, energy: 1, cost: 1, theta: 2, beta: 5, eta: 0.1, mu: 0.5, noise: 0.1, seed: 1,
+  agents: 4,
+  maxAgents: 32,
+  energy: 1,
+  cost: 1,
+  theta: 2,
+  beta: 5,
+  eta: 0.1,
+  mu: 0.5,
+  noise: 0.1,
+  seed: 1,
 };
 
 /** Fixed inputs before the keyword inputs. */
 const BASE_INPUTS = 3;
 
-interface Agent { id: number; energy: number; weights: number[]; bias: number; keywords: string[]; alive: boolean }
-interface Owned { agent: number; x: number[]; out: number }
+interface Agent {
+  id: number;
+  energy: number;
+  weights: number[];
+  bias: number;
+  keywords: string[];
+  alive: boolean;
+}
+interface Owned {
+  agent: number;
+  x: number[];
+  out: number;
+}
 
 /** Output that ranks a dead agent's links below every live agent's. */
 const DEAD = -1000;
@@ -63,8 +91,13 @@ export class InfoSpidersStrategy implements Strategy {
   private benefit = { sum: 0, pages: 0 };
   private readonly counters = { linksScored: 0, births: 0, deaths: 0, agents: 0 };
 
-  constructor(private readonly topic: Topic, private readonly o: InfoSpidersOptions = DEFAULT_INFOSPIDERS, private readonly judge: RelevanceJudge = PAPER_JUDGE) {
-    for (let i = 0; i < o.agents; i++) this.agents.push({ id: i, energy: o.energy, weights: [1, 0.5, 0.5], bias: -0.5, keywords: [], alive: true });
+  constructor(
+    private readonly topic: Topic,
+    private readonly o: InfoSpidersOptions = DEFAULT_INFOSPIDERS,
+    private readonly judge: RelevanceJudge = PAPER_JUDGE,
+  ) {
+    for (let i = 0; i < o.agents; i++)
+      this.agents.push({ id: i, energy: o.energy, weights: [1, 0.5, 0.5], bias: -0.5, keywords: [], alive: true });
   }
 
   /** A seeded uniform in (0, 1) for a key. */
@@ -110,7 +143,7 @@ export class InfoSpidersStrategy implements Strategy {
     const xs = candidates.map((l) => this.inputs(agent, l, j.similarity));
     const outs = xs.map((x) => this.output(agent, x));
     // learning: the followed link's output toward e(p) + mu max out(l')
-    if (mine && mine.x.length) {
+    if (mine?.x.length) {
       const target = j.relevance + this.o.mu * (outs.length ? Math.max(...outs) : 0);
       const y = this.output(agent, mine.x);
       const g = this.o.eta * (Math.min(1, target) - y) * y * (1 - y);
@@ -120,11 +153,13 @@ export class InfoSpidersStrategy implements Strategy {
     this.benefit.sum += j.relevance;
     this.benefit.pages++;
     agent.energy += j.relevance - this.o.cost * (this.benefit.sum / this.benefit.pages);
-    if (agent.energy > this.o.theta && this.agents.filter((a) => a.alive).length < this.o.maxAgents) this.reproduce(agent, j.tokens);
+    if (agent.energy > this.o.theta && this.agents.filter((a) => a.alive).length < this.o.maxAgents)
+      this.reproduce(agent, j.tokens);
     if (agent.energy <= 0) {
       agent.alive = false;
       this.counters.deaths++;
-      for (const [url, w] of this.owned) if (w.agent === agent.id) updates.push({ url, score: this.priority(DEAD, url) });
+      for (const [url, w] of this.owned)
+        if (w.agent === agent.id) updates.push({ url, score: this.priority(DEAD, url) });
     }
     this.counters.linksScored += candidates.length;
     candidates.forEach((l, i) => this.owned.set(l.url, { agent: agent.id, x: xs[i], out: outs[i] }));
@@ -139,7 +174,11 @@ export class InfoSpidersStrategy implements Strategy {
     // the most frequent word of the page that is not yet a keyword (ties: alphabetical)
     let best = '';
     let n = 0;
-    for (const [w, c] of counts(tokens)) if (!parent.keywords.includes(w) && (c > n || (c === n && w < best))) { best = w; n = c; }
+    for (const [w, c] of counts(tokens))
+      if (!parent.keywords.includes(w) && (c > n || (c === n && w < best))) {
+        best = w;
+        n = c;
+      }
     const keywords = best ? [...parent.keywords, best] : [...parent.keywords];
     const weights = parent.weights.map((w, k) => w + noise(k));
     while (weights.length < BASE_INPUTS + keywords.length) weights.push(0.5 + noise(weights.length));

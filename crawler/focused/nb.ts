@@ -13,13 +13,19 @@ import { createRequire } from 'node:module';
 import { FeatureSpace } from './features.ts';
 import type { Bins } from './qvalue.ts';
 
-interface MatrixLike { get(i: number, j: number): number; rows: number; columns: number }
+interface MatrixLike {
+  get(i: number, j: number): number;
+  rows: number;
+  columns: number;
+}
 interface MultinomialNBModel {
   train(x: number[][], y: number[]): void;
   priorProbability: MatrixLike;
   conditionalProbability: MatrixLike;
 }
-const { MultinomialNB } = createRequire(import.meta.url)('ml-naivebayes') as { MultinomialNB: new () => MultinomialNBModel };
+const { MultinomialNB } = createRequire(import.meta.url)('ml-naivebayes') as {
+  MultinomialNB: new () => MultinomialNBModel;
+};
 
 export interface Example {
   tokens: readonly string[];
@@ -50,7 +56,11 @@ export class LinkClassifier {
     return this.logPrior.length;
   }
 
-  static train(examples: readonly Example[], bins: Bins, opts: { maxRows?: number; seed?: number; space?: FeatureSpace } = {}): LinkClassifier {
+  static train(
+    examples: readonly Example[],
+    bins: Bins,
+    opts: { maxRows?: number; seed?: number; space?: FeatureSpace } = {},
+  ): LinkClassifier {
     const classes = bins.means.length;
     const maxRows = opts.maxRows ?? 12_000;
     const sample = stratifiedSample(examples, classes, maxRows, opts.seed ?? 1);
@@ -66,10 +76,16 @@ export class LinkClassifier {
       rows.push(row);
       labels.push(ex.label);
     }
-    for (let c = 0; c < classes; c++) if (!present.has(c)) { rows.push(new Array<number>(space.size).fill(0)); labels.push(c); }
+    for (let c = 0; c < classes; c++)
+      if (!present.has(c)) {
+        rows.push(new Array<number>(space.size).fill(0));
+        labels.push(c);
+      }
     const nb = new MultinomialNB();
     nb.train(rows, labels);
-    const logCond = Array.from({ length: classes }, (_, c) => Float64Array.from({ length: space.size }, (_, j) => nb.conditionalProbability.get(c, j)));
+    const logCond = Array.from({ length: classes }, (_, c) =>
+      Float64Array.from({ length: space.size }, (_, j) => nb.conditionalProbability.get(c, j)),
+    );
     const counts = new Float64Array(classes);
     for (const e of examples) counts[e.label]++;
     const logPrior = Float64Array.from(counts, (x) => Math.log((x + 1) / (examples.length + classes)));
@@ -78,11 +94,19 @@ export class LinkClassifier {
 
   /** Per-class example counts and per-class feature counts of examples, in a feature space. */
   static count(space: FeatureSpace, examples: readonly Example[], classes: number): NbCounts {
-    return LinkClassifier.countVectors(space.size, examples.map((e) => ({ vector: space.vectorize(e.tokens), label: e.label })), classes);
+    return LinkClassifier.countVectors(
+      space.size,
+      examples.map((e) => ({ vector: space.vectorize(e.tokens), label: e.label })),
+      classes,
+    );
   }
 
   /** The same from examples already vectorised in the feature space. */
-  static countVectors(features: number, examples: readonly { vector: ReadonlyMap<number, number>; label: number }[], classes: number): NbCounts {
+  static countVectors(
+    features: number,
+    examples: readonly { vector: ReadonlyMap<number, number>; label: number }[],
+    classes: number,
+  ): NbCounts {
     const classCounts = new Float64Array(classes);
     const featureCounts = Array.from({ length: classes }, () => new Float64Array(features));
     for (const e of examples) {
@@ -120,7 +144,10 @@ export class LinkClassifier {
     let max = -Infinity;
     for (let b = 0; b < k; b++) max = Math.max(max, s[b]);
     let z = 0;
-    for (let b = 0; b < k; b++) { s[b] = Math.exp(s[b] - max); z += s[b]; }
+    for (let b = 0; b < k; b++) {
+      s[b] = Math.exp(s[b] - max);
+      z += s[b];
+    }
     for (let b = 0; b < k; b++) s[b] /= z;
     return s;
   }
@@ -142,27 +169,55 @@ export class LinkClassifier {
         return { word, score: this.logCond[b][i] - mean / K };
       });
       scored.sort((x, y) => y.score - x.score || (x.word < y.word ? -1 : 1));
-      return { bin: b, meanQ: this.bins.means[b], words: scored.slice(0, k).map((s) => ({ word: s.word, score: Math.round(s.score * 1000) / 1000 })) };
+      return {
+        bin: b,
+        meanQ: this.bins.means[b],
+        words: scored.slice(0, k).map((s) => ({ word: s.word, score: Math.round(s.score * 1000) / 1000 })),
+      };
     });
   }
 
   toJSON(): ClassifierJson {
-    return { features: this.space.names, logPrior: Array.from(this.logPrior), logCond: this.logCond.map((r) => Array.from(r)), bins: this.bins };
+    return {
+      features: this.space.names,
+      logPrior: Array.from(this.logPrior),
+      logCond: this.logCond.map((r) => Array.from(r)),
+      bins: this.bins,
+    };
   }
 
   static fromJSON(j: ClassifierJson): LinkClassifier {
-    return new LinkClassifier(new FeatureSpace(j.features), Float64Array.from(j.logPrior), j.logCond.map((r) => Float64Array.from(r)), j.bins);
+    return new LinkClassifier(
+      new FeatureSpace(j.features),
+      Float64Array.from(j.logPrior),
+      j.logCond.map((r) => Float64Array.from(r)),
+      j.bins,
+    );
   }
 }
 
 /** Up to `max` examples, as even across classes as the data allows, in a seeded order. */
-export function stratifiedSample<T extends { label: number }>(xs: readonly T[], classes: number, max: number, seed: number): T[] {
+export function stratifiedSample<T extends { label: number }>(
+  xs: readonly T[],
+  classes: number,
+  max: number,
+  seed: number,
+): T[] {
   if (xs.length <= max) return [...xs];
   const by: T[][] = Array.from({ length: classes }, () => []);
   for (const x of xs) by[x.label].push(x);
   let s = seed | 1;
-  const rnd = (): number => { s ^= s << 13; s ^= s >>> 17; s ^= s << 5; return (s >>> 0) / 4294967296; };
-  for (const arr of by) for (let i = arr.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [arr[i], arr[j]] = [arr[j], arr[i]]; }
+  const rnd = (): number => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+  for (const arr of by)
+    for (let i = arr.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [arr[i], arr[j]] = [arr[j], arr[i]];
+    }
   const out: T[] = [];
   let quota = Math.floor(max / classes);
   let left = max;

@@ -16,7 +16,12 @@ export interface LinkGraph {
   reward: ArrayLike<number>;
 }
 
-export function stateValues(g: LinkGraph, gamma: number, horizon: number, aggregate: 'sum' | 'nearest' = 'sum'): Float64Array {
+export function stateValues(
+  g: LinkGraph,
+  gamma: number,
+  horizon: number,
+  aggregate: 'sum' | 'nearest' = 'sum',
+): Float64Array {
   const n = g.out.length;
   const inc: number[][] = Array.from({ length: n }, () => []);
   for (let u = 0; u < n; u++) for (const v of g.out[u]) if (v >= 0 && v < n) inc[v].push(u);
@@ -35,7 +40,12 @@ export function stateValues(g: LinkGraph, gamma: number, horizon: number, aggreg
         if (aggregate === 'sum') V[v] += w;
         else if (w > V[v]) V[v] = w;
         if (k === horizon) continue;
-        for (const u of inc[v]) if (dist[u] < 0) { dist[u] = k + 1; touched.push(u); next.push(u); }
+        for (const u of inc[v])
+          if (dist[u] < 0) {
+            dist[u] = k + 1;
+            touched.push(u);
+            next.push(u);
+          }
       }
       frontier = next;
     }
@@ -68,10 +78,15 @@ export function makeBins(qs: readonly number[], bins: number): Bins {
     if (pos.length && t <= Math.max(prev, pos[0])) t = pos.find((q) => q > Math.max(prev, pos[0])) ?? t;
     thresholds.push(t);
   }
-  for (let b = 1; b < thresholds.length; b++) if (thresholds[b] <= thresholds[b - 1]) thresholds[b] = thresholds[b - 1] + 1e-9;
+  for (let b = 1; b < thresholds.length; b++)
+    if (thresholds[b] <= thresholds[b - 1]) thresholds[b] = thresholds[b - 1] + 1e-9;
   const sum = new Float64Array(bins);
   const cnt = new Float64Array(bins);
-  for (const q of qs) { const b = binOf({ thresholds, means: [] }, q); sum[b] += q; cnt[b]++; }
+  for (const q of qs) {
+    const b = binOf({ thresholds, means: [] }, q);
+    sum[b] += q;
+    cnt[b]++;
+  }
   const means = Array.from(sum, (s, b) => (cnt[b] ? s / cnt[b] : b === 0 ? 0 : thresholds[b - 1]));
   return { thresholds, means };
 }

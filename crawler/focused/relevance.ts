@@ -34,7 +34,11 @@ export interface Judgement {
 }
 
 /** What the judgement reads of a page. */
-export interface JudgedPage { url: string; kind: string; text: string }
+export interface JudgedPage {
+  url: string;
+  kind: string;
+  text: string;
+}
 
 /** Features per namespace: page words, URL path words, document kind. */
 export const PAGE_NAMESPACES: Record<string, number> = { w: 300, u: 100, k: 8 };
@@ -51,11 +55,16 @@ export class PageClassifier {
   private constructor(private readonly nb: LinkClassifier) {}
 
   /** Trains on labelled pages of the training sites (tokens: title and text, tokenized). */
-  static train(pages: readonly { url: string; kind: string; tokens: readonly string[]; relevant: boolean }[]): PageClassifier {
+  static train(
+    pages: readonly { url: string; kind: string; tokens: readonly string[]; relevant: boolean }[],
+  ): PageClassifier {
     const examples = pages.map((p) => ({ tokens: pageFeatures(p.url, p.kind, p.tokens), label: p.relevant ? 1 : 0 }));
-    if (!examples.some((e) => e.label === 1)) throw new Error('page classifier: the training sites have no relevant page');
+    if (!examples.some((e) => e.label === 1))
+      throw new Error('page classifier: the training sites have no relevant page');
     const space = FeatureSpace.select(examples, 2, PAGE_NAMESPACES);
-    return new PageClassifier(LinkClassifier.fromCounts(space, LinkClassifier.count(space, examples, 2), { thresholds: [0.5], means: [0, 1] }));
+    return new PageClassifier(
+      LinkClassifier.fromCounts(space, LinkClassifier.count(space, examples, 2), { thresholds: [0.5], means: [0, 1] }),
+    );
   }
 
   /** P(relevant | page). */
@@ -69,13 +78,21 @@ export class PageClassifier {
     return { relevant: relevant.words.map((w) => w.word), other: other.words.map((w) => w.word) };
   }
 
-  toJSON(): ClassifierJson { return this.nb.toJSON(); }
-  static fromJSON(j: ClassifierJson): PageClassifier { return new PageClassifier(LinkClassifier.fromJSON(j)); }
+  toJSON(): ClassifierJson {
+    return this.nb.toJSON();
+  }
+  static fromJSON(j: ClassifierJson): PageClassifier {
+    return new PageClassifier(LinkClassifier.fromJSON(j));
+  }
 }
 
 export class RelevanceJudge {
-  constructor(readonly mode: RelevanceMode = 'paper', private readonly classifier: PageClassifier | null = null) {
-    if (mode === 'learned' && !classifier) throw new Error('relevance "learned" needs a page classifier trained on the training sites');
+  constructor(
+    readonly mode: RelevanceMode = 'paper',
+    private readonly classifier: PageClassifier | null = null,
+  ) {
+    if (mode === 'learned' && !classifier)
+      throw new Error('relevance "learned" needs a page classifier trained on the training sites');
   }
 
   judge(topic: Topic, page: JudgedPage, tokens: readonly string[]): Judgement {
@@ -84,7 +101,10 @@ export class RelevanceJudge {
       return { relevance: j.relevance, relevant: j.paper, similarity: j.similarity };
     }
     const similarity = topic.similarity(tokens);
-    const relevance = this.mode === 'learned' ? this.classifier!.probability(page.url, page.kind, tokens) : Math.min(1, similarity / 0.5);
+    const relevance =
+      this.mode === 'learned'
+        ? this.classifier!.probability(page.url, page.kind, tokens)
+        : Math.min(1, similarity / 0.5);
     return { relevance, relevant: relevance >= 0.5, similarity };
   }
 }

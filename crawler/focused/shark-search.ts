@@ -25,7 +25,13 @@ import { judgePage, RESCUE_BATCH } from './strategies.ts';
 import { tokenize } from './text.ts';
 import type { Topic } from './topic.ts';
 
-export interface SharkOptions { delta: number; beta: number; gamma: number; depth: number; threshold: number }
+export interface SharkOptions {
+  delta: number;
+  beta: number;
+  gamma: number;
+  depth: number;
+  threshold: number;
+}
 export const DEFAULT_SHARK: SharkOptions = { delta: 0.5, beta: 0.8, gamma: 0.8, depth: 3, threshold: 0 };
 
 export class SharkSearchStrategy implements Strategy {
@@ -34,7 +40,11 @@ export class SharkSearchStrategy implements Strategy {
   private readonly state = new Map<string, { inherited: number; width: number }>();
   private readonly dropped: { url: string; score: number; depth: number; order: number }[] = [];
   private readonly counters = { linksScored: 0, linksDiscarded: 0, rescuedLinks: 0 };
-  constructor(private readonly topic: Topic, private readonly o: SharkOptions = DEFAULT_SHARK, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
+  constructor(
+    private readonly topic: Topic,
+    private readonly o: SharkOptions = DEFAULT_SHARK,
+    private readonly judge: RelevanceJudge = PAPER_JUDGE,
+  ) {}
 
   seedScore(url: string): number {
     this.state.set(url, { inherited: 0, width: this.o.depth });
@@ -57,7 +67,9 @@ export class SharkSearchStrategy implements Strategy {
     });
     if (width <= 0) {
       this.counters.linksDiscarded += candidates.length;
-      candidates.forEach((l, i) => this.dropped.push({ url: l.url, score: scores[i], depth: page.depth + 1, order: this.dropped.length }));
+      candidates.forEach((l, i) =>
+        this.dropped.push({ url: l.url, score: scores[i], depth: page.depth + 1, order: this.dropped.length }),
+      );
       return { relevance: j.relevance, scores: candidates.map(() => null) };
     }
     for (const l of candidates) this.state.set(l.url, { inherited, width });
@@ -74,5 +86,7 @@ export class SharkSearchStrategy implements Strategy {
     return take.map((d) => ({ url: d.url, score: d.score, depth: d.depth }));
   }
 
-  stats(): Record<string, number> { return { ...this.counters }; }
+  stats(): Record<string, number> {
+    return { ...this.counters };
+  }
 }

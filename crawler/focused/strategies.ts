@@ -31,7 +31,9 @@ import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type Judgement, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training.ts';
 
-export interface Judged extends Judgement { tokens: string[] }
+export interface Judged extends Judgement {
+  tokens: string[];
+}
 
 /** Characters of a page's text that are judged: enough for its topic, bounded for hub pages. */
 export const JUDGED_CHARS = 20_000;
@@ -47,35 +49,57 @@ export function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): 
   return { tokens, ...judge.judge(topic, page, tokens) };
 }
 
-const featuresOf = (l: ParsedLink, page: PageView): string[] => linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: page.title });
+const featuresOf = (l: ParsedLink, page: PageView): string[] =>
+  linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: page.title });
 
-export interface ImmediateOptions { sourceWeight: number }
+export interface ImmediateOptions {
+  sourceWeight: number;
+}
 
 export class ImmediateStrategy implements Strategy {
   readonly name = 'immediate';
   private scored = 0;
-  constructor(private readonly topic: Topic, private readonly opts: ImmediateOptions = { sourceWeight: 0.3 }, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
-  seedScore(): number { return 1; }
+  constructor(
+    private readonly topic: Topic,
+    private readonly opts: ImmediateOptions = { sourceWeight: 0.3 },
+    private readonly judge: RelevanceJudge = PAPER_JUDGE,
+  ) {}
+  seedScore(): number {
+    return 1;
+  }
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     const j = judgePage(this.topic, this.judge, page);
     this.scored += candidates.length;
     const b = this.opts.sourceWeight;
-    return { relevance: j.relevance, scores: candidates.map((l) => (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity) };
+    return {
+      relevance: j.relevance,
+      scores: candidates.map((l) => (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity),
+    };
   }
-  stats(): Record<string, number> { return { linksScored: this.scored }; }
+  stats(): Record<string, number> {
+    return { linksScored: this.scored };
+  }
 }
 
 export class FutureStrategy implements Strategy {
   readonly name = 'future';
   private scored = 0;
-  constructor(private readonly topic: Topic, private readonly model: LinkClassifier, private readonly judge: RelevanceJudge = PAPER_JUDGE) {}
-  seedScore(): number { return Number.MAX_VALUE; }
+  constructor(
+    private readonly topic: Topic,
+    private readonly model: LinkClassifier,
+    private readonly judge: RelevanceJudge = PAPER_JUDGE,
+  ) {}
+  seedScore(): number {
+    return Number.MAX_VALUE;
+  }
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     const j = judgePage(this.topic, this.judge, page);
     this.scored += candidates.length;
     return { relevance: j.relevance, scores: candidates.map((l) => this.model.expectedQ(featuresOf(l, page))) };
   }
-  stats(): Record<string, number> { return { linksScored: this.scored }; }
+  stats(): Record<string, number> {
+    return { linksScored: this.scored };
+  }
 }
 
 export interface AdaptiveOptions {
@@ -99,7 +123,13 @@ export interface AdaptiveOptions {
 export const RESCUE_BATCH = 32;
 
 export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
-  retrainEvery: 250, topK: 100, gamma: 0.5, horizon: 1, offlineSample: 3000, sourceWeight: 0.3, seed: 1,
+  retrainEvery: 250,
+  topK: 100,
+  gamma: 0.5,
+  horizon: 1,
+  offlineSample: 3000,
+  sourceWeight: 0.3,
+  seed: 1,
 };
 
 interface CrawledPage {
@@ -121,12 +151,24 @@ export class AdaptiveStrategy implements Strategy {
   private readonly offlineCounts: NbCounts;
   private readonly crawled = new Map<string, CrawledPage>();
   private pages = 0;
-  private readonly counters = { exploitPages: 0, tunnelPages: 0, discardPages: 0, linksDiscarded: 0, rescuedLinks: 0, retrainings: 0, onlineExamples: 0, linksScored: 0 };
+  private readonly counters = {
+    exploitPages: 0,
+    tunnelPages: 0,
+    discardPages: 0,
+    linksDiscarded: 0,
+    rescuedLinks: 0,
+    retrainings: 0,
+    onlineExamples: 0,
+    linksScored: 0,
+  };
   /** Links of discarded pages with their Q, in case the frontier runs dry (see rescue()). */
   private readonly discarded: { url: string; q: number; depth: number; order: number }[] = [];
 
   constructor(
-    private readonly topic: Topic, model: LinkClassifier, offline: readonly QExample[], private readonly o: AdaptiveOptions,
+    private readonly topic: Topic,
+    model: LinkClassifier,
+    offline: readonly QExample[],
+    private readonly o: AdaptiveOptions,
     private readonly judge: RelevanceJudge = PAPER_JUDGE,
   ) {
     this.model = model;
@@ -136,7 +178,9 @@ export class AdaptiveStrategy implements Strategy {
     this.offlineCounts = LinkClassifier.count(model.space, this.offline, model.classes);
   }
 
-  seedScore(): number { return 3; }
+  seedScore(): number {
+    return 3;
+  }
 
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     const j = judgePage(this.topic, this.judge, page);
@@ -146,7 +190,10 @@ export class AdaptiveStrategy implements Strategy {
     if (j.similarity >= this.o.r1) {
       this.counters.exploitPages++;
       const b = this.o.sourceWeight;
-      decision = { relevance: j.relevance, scores: candidates.map((l) => 1 + (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity) };
+      decision = {
+        relevance: j.relevance,
+        scores: candidates.map((l) => 1 + (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity),
+      };
     } else {
       const qs = candidates.map((l) => this.model.expectedQ(featuresOf(l, page)));
       const fv = qs.length ? Math.max(...qs) : 0;
@@ -158,7 +205,9 @@ export class AdaptiveStrategy implements Strategy {
       } else {
         this.counters.discardPages++;
         this.counters.linksDiscarded += candidates.length;
-        candidates.forEach((l, i) => this.discarded.push({ url: l.url, q: qs[i], depth: page.depth + 1, order: this.discarded.length }));
+        candidates.forEach((l, i) =>
+          this.discarded.push({ url: l.url, q: qs[i], depth: page.depth + 1, order: this.discarded.length }),
+        );
         decision = { relevance: j.relevance, scores: candidates.map(() => null) };
       }
     }
@@ -167,7 +216,14 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   private remember(page: PageView, j: Judged): void {
-    this.crawled.set(page.url, { links: page.links.map((l) => l.url), relevant: j.relevant, relevance: j.relevance, parsed: page.links, title: page.title, vectors: null });
+    this.crawled.set(page.url, {
+      links: page.links.map((l) => l.url),
+      relevant: j.relevant,
+      relevance: j.relevance,
+      parsed: page.links,
+      title: page.title,
+      vectors: null,
+    });
   }
 
   /**
@@ -188,16 +244,27 @@ export class AdaptiveStrategy implements Strategy {
     const urls = [...this.crawled.keys()];
     const index = new Map(urls.map((u, i) => [u, i]));
     const nodes = urls.map((u) => this.crawled.get(u)!);
-    const V = stateValues({ out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.relevant ? 1 : 0)) }, this.o.gamma, this.o.horizon);
+    const V = stateValues(
+      { out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.relevant ? 1 : 0)) },
+      this.o.gamma,
+      this.o.horizon,
+    );
     // the top-K most relevant pages crawled so far among those with forward links: papers are leaves,
     // and once K papers are found they would otherwise fill the top-K and leave nothing to learn from
-    const top = urls.map((u, i) => ({ i, r: nodes[i].relevance, u })).filter((x) => nodes[x.i].links.length > 0)
-      .sort((a, b) => b.r - a.r || (a.u < b.u ? -1 : 1)).slice(0, this.o.topK);
+    const top = urls
+      .map((u, i) => ({ i, r: nodes[i].relevance, u }))
+      .filter((x) => nodes[x.i].links.length > 0)
+      .sort((a, b) => b.r - a.r || (a.u < b.u ? -1 : 1))
+      .slice(0, this.o.topK);
     const online: { vector: Map<number, number>; label: number }[] = [];
     const space = this.model.space;
     for (const { i } of top) {
       const p = nodes[i];
-      p.vectors ??= p.parsed.map((l) => space.vectorize(linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.title })));
+      p.vectors ??= p.parsed.map((l) =>
+        space.vectorize(
+          linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.title }),
+        ),
+      );
       p.links.forEach((l, k) => {
         const v = index.get(l);
         if (v === undefined) return; // not crawled yet: its Q is unknown
@@ -216,9 +283,13 @@ export class AdaptiveStrategy implements Strategy {
     this.model = LinkClassifier.fromCounts(this.model.space, sum, this.model.bins);
   }
 
-  get classifier(): LinkClassifier { return this.model; }
+  get classifier(): LinkClassifier {
+    return this.model;
+  }
 
-  stats(): Record<string, number> { return { ...this.counters }; }
+  stats(): Record<string, number> {
+    return { ...this.counters };
+  }
 }
 
 function sampleEvenly<T>(xs: readonly T[], n: number): T[] {

@@ -27,7 +27,7 @@ export function tokenize(text: string): string[] {
   const out: string[] = [];
   const lower = text.toLowerCase();
   // ASCII text (most of it) splits with a plain character class, far faster than \p{L}
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL
   const parts = /[^\x00-\x7f]/.test(lower) ? lower.split(/[^\p{L}\p{N}]+/u) : lower.split(/[^a-z0-9]+/);
   for (const raw of parts) {
     if (raw.length < 2 || raw.length > 40 || STOP.has(raw) || /^\d+$/.test(raw)) continue;

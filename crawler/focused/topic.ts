@@ -18,7 +18,10 @@ import { counts, tokenize } from './text.ts';
 export const DEFAULT_KEYWORDS = new URL('../../data/vocab/computing.txt', import.meta.url);
 
 export function loadKeywords(file: string | URL = DEFAULT_KEYWORDS): string[] {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split('\t')[0]);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => l.split('\t')[0]);
 }
 
 export class Topic {
@@ -53,7 +56,10 @@ export class Topic {
     // documents, then whenever the document count has grown by 1% (idf moves less than that)
     if (this.qNormAt < 0 || this.docs - this.qNormAt >= Math.max(1, Math.floor(this.qNormAt / 100))) {
       let s = 0;
-      for (const [w, tf] of this.kw) { const x = tf * this.idf(w); s += x * x; }
+      for (const [w, tf] of this.kw) {
+        const x = tf * this.idf(w);
+        s += x * x;
+      }
       this.qNorm = Math.sqrt(s);
       this.qNormAt = this.docs;
     }
@@ -76,7 +82,11 @@ export class Topic {
   }
 
   /** The crawler's own judgement; see the module comment. */
-  judge(kind: string, text: string, tokens: readonly string[]): { relevance: number; paper: boolean; similarity: number } {
+  judge(
+    kind: string,
+    text: string,
+    tokens: readonly string[],
+  ): { relevance: number; paper: boolean; similarity: number } {
     const similarity = this.similarity(tokens);
     const paper = looksLikePaper(kind, text);
     return { relevance: 0.5 * (paper ? 1 : 0) + 0.5 * Math.min(1, similarity / 0.5), paper, similarity };

@@ -25,7 +25,14 @@ export interface FutureConfig {
   seed: number;
 }
 
-export const DEFAULT_FUTURE: FutureConfig = { gamma: 0.5, aggregate: 'sum', horizon: 1, bins: 3, maxRows: 12_000, seed: 1 };
+export const DEFAULT_FUTURE: FutureConfig = {
+  gamma: 0.5,
+  aggregate: 'sum',
+  horizon: 1,
+  bins: 3,
+  maxRows: 12_000,
+  seed: 1,
+};
 
 export interface QExample {
   tokens: string[];
@@ -37,7 +44,10 @@ export interface QExample {
 const hostOf = (url: string): string => new URL(url).host;
 
 /** Links of one site's pages with their Q (only links to pages of the given set count). */
-export function siteExamples(pages: readonly LabelledPage[], cfg: Pick<FutureConfig, 'gamma' | 'horizon' | 'aggregate'>): QExample[] {
+export function siteExamples(
+  pages: readonly LabelledPage[],
+  cfg: Pick<FutureConfig, 'gamma' | 'horizon' | 'aggregate'>,
+): QExample[] {
   const index = new Map(pages.map((p, i) => [p.url, i]));
   const out = pages.map((p) => p.page.links.map((l) => index.get(l.url) ?? -1));
   const V = stateValues({ out, reward: pages.map((p) => (p.relevant ? 1 : 0)) }, cfg.gamma, cfg.horizon, cfg.aggregate);
@@ -46,7 +56,17 @@ export function siteExamples(pages: readonly LabelledPage[], cfg: Pick<FutureCon
     p.page.links.forEach((l, k) => {
       const v = out[i][k];
       if (v < 0) return;
-      ex.push({ tokens: linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.page.title }), q: V[v], host: hostOf(p.url) });
+      ex.push({
+        tokens: linkFeatures({
+          url: l.url,
+          anchor: l.anchor,
+          around: l.around,
+          heading: l.heading,
+          sourceTitle: p.page.title,
+        }),
+        q: V[v],
+        host: hostOf(p.url),
+      });
     });
   });
   return ex;
@@ -66,7 +86,10 @@ export function trainingExamples(bySite: ReadonlyMap<string, readonly QExample[]
 }
 
 export function trainFutureModel(examples: readonly QExample[], cfg: FutureConfig): LinkClassifier {
-  const bins = makeBins(examples.map((e) => e.q), cfg.bins);
+  const bins = makeBins(
+    examples.map((e) => e.q),
+    cfg.bins,
+  );
   const labelled: Example[] = examples.map((e) => ({ tokens: e.tokens, label: binOf(bins, e.q) }));
   return LinkClassifier.train(labelled, bins, { maxRows: cfg.maxRows, seed: cfg.seed });
 }

@@ -43,5 +43,7 @@ export class OpicStrategy implements Strategy {
     return { scores: candidates.map(() => share), updates };
   }
 
-  stats(): Record<string, number> { return { ...this.counters }; }
+  stats(): Record<string, number> {
+    return { ...this.counters };
+  }
 }

@@ -3,8 +3,24 @@
  * --web (that wiring is why this command lives in experiments/: crawler/ never imports sim/).
  */
 import { fail, parseOrFail } from './args.ts';
-import { CrawlEngine, CrawlError, DEFAULT_SETTINGS, NUMBER_SETTINGS, type CrawlSettings, type Strategy } from '../../crawler/index.ts';
-import { loadStrategyModule, makeStrategy, resolveParams, StrategyError, strategyDefaults, strategyNames, strategyNeeds, type StrategyContext } from '../strategies.ts';
+import {
+  CrawlEngine,
+  CrawlError,
+  DEFAULT_SETTINGS,
+  NUMBER_SETTINGS,
+  type CrawlSettings,
+  type Strategy,
+} from '../../crawler/index.ts';
+import {
+  loadStrategyModule,
+  makeStrategy,
+  resolveParams,
+  StrategyError,
+  strategyDefaults,
+  strategyNames,
+  strategyNeeds,
+  type StrategyContext,
+} from '../strategies.ts';
 import { basename, extname } from 'node:path';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
 import { WarcWriter } from '../../crawler/warc.ts';
@@ -24,7 +40,15 @@ Crawl options (defaults in crawler/settings.ts):
                           ${strategyNames().slice(6).join(', ')},
                           or a strategy module (.ts/.js) default-exporting (context) => Strategy
   --param KEY=VALUE       a parameter of the strategy (repeatable; numbers as numbers); defaults:
-${strategyNames().filter((n) => Object.keys(strategyDefaults(n)).length).map((n) => `                            ${n}: ${Object.entries(strategyDefaults(n)).map(([k, x]) => `${k}=${x}`).join(' ')}`).join('\n')}
+${strategyNames()
+  .filter((n) => Object.keys(strategyDefaults(n)).length)
+  .map(
+    (n) =>
+      `                            ${n}: ${Object.entries(strategyDefaults(n))
+        .map(([k, x]) => `${k}=${x}`)
+        .join(' ')}`,
+  )
+  .join('\n')}
   --out DIR               write crawl.jsonl, the journal, summary.json (default out/crawl)
   --resume DIR            continue a crawl that was stopped or killed
   --scope PATTERN         hosts in scope: host, *.suffix, host:port (repeatable; default the seeds' origins)
@@ -69,7 +93,8 @@ Distributed (--max-pages is then the budget over all processes; future and adapt
 /** Usage lines of the numeric settings that have a flag, with their help and default. */
 function numberFlags(): string {
   return NUMBER_SETTINGS.filter((d) => d.flag)
-    .map((d) => `  ${`--${d.flag} N`.padEnd(24)}${d.help} (default ${d.default === Infinity ? 'none' : d.default})`).join('\n');
+    .map((d) => `  ${`--${d.flag} N`.padEnd(24)}${d.help} (default ${d.default === Infinity ? 'none' : d.default})`)
+    .join('\n');
 }
 
 function int(name: string, v: string | undefined, min = 0): number | undefined {
@@ -80,28 +105,61 @@ function int(name: string, v: string | undefined, min = 0): number | undefined {
 }
 
 const values: Record<string, string | string[] | boolean | undefined> = parseOrFail({
-    allowPositionals: false,
-    options: {
-      seed: { type: 'string', multiple: true }, strategy: { type: 'string' }, out: { type: 'string' }, resume: { type: 'string' },
-      scope: { type: 'string', multiple: true }, resolve: { type: 'string', multiple: true }, 'allow-private': { type: 'boolean' }, 'no-autothrottle': { type: 'boolean' }, 'timeout-ms': { type: 'string' },
-      'user-agent': { type: 'string' }, deterministic: { type: 'boolean' }, quiet: { type: 'boolean' },
-      web: { type: 'string' }, 'web-seed': { type: 'string' }, warc: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      replay: { type: 'string', multiple: true }, labels: { type: 'string' }, relevant: { type: 'string' }, site: { type: 'string' },
-      relevance: { type: 'string' }, target: { type: 'string' }, param: { type: 'string', multiple: true },
-      processes: { type: 'string' }, redis: { type: 'string' }, datacenter: { type: 'string' }, datacenters: { type: 'string' },
-      assignment: { type: 'string' }, geo: { type: 'string' }, region: { type: 'string' }, 'crawl-name': { type: 'string' },
-      fresh: { type: 'boolean' }, 'process-id': { type: 'string' }, 'expect-processes': { type: 'string' },
-      ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
-    },
-  }).values;
+  allowPositionals: false,
+  options: {
+    seed: { type: 'string', multiple: true },
+    strategy: { type: 'string' },
+    out: { type: 'string' },
+    resume: { type: 'string' },
+    scope: { type: 'string', multiple: true },
+    resolve: { type: 'string', multiple: true },
+    'allow-private': { type: 'boolean' },
+    'no-autothrottle': { type: 'boolean' },
+    'timeout-ms': { type: 'string' },
+    'user-agent': { type: 'string' },
+    deterministic: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    web: { type: 'string' },
+    'web-seed': { type: 'string' },
+    warc: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    replay: { type: 'string', multiple: true },
+    labels: { type: 'string' },
+    relevant: { type: 'string' },
+    site: { type: 'string' },
+    relevance: { type: 'string' },
+    target: { type: 'string' },
+    param: { type: 'string', multiple: true },
+    processes: { type: 'string' },
+    redis: { type: 'string' },
+    datacenter: { type: 'string' },
+    datacenters: { type: 'string' },
+    assignment: { type: 'string' },
+    geo: { type: 'string' },
+    region: { type: 'string' },
+    'crawl-name': { type: 'string' },
+    fresh: { type: 'boolean' },
+    'process-id': { type: 'string' },
+    'expect-processes': { type: 'string' },
+    ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
+  },
+}).values;
 if (values.help) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-const v = values as Record<string, string | undefined> & { seed?: string[]; scope?: string[]; resolve?: string[]; replay?: string[]; param?: string[] };
+const v = values as Record<string, string | undefined> & {
+  seed?: string[];
+  scope?: string[];
+  resolve?: string[];
+  replay?: string[];
+  param?: string[];
+};
 
 const settings: Partial<CrawlSettings> = {};
-const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => { if (x !== undefined) settings[k] = x; };
+const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => {
+  if (x !== undefined) settings[k] = x;
+};
 set('seeds', v.seed);
 set('scope', v.scope);
 set('resolve', v.resolve);
@@ -109,15 +167,19 @@ set('resolve', v.resolve);
 for (const d of NUMBER_SETTINGS) if (d.flag) set(d.key, int(d.flag, v[d.flag] as string | undefined, d.min));
 set('userAgent', v['user-agent']);
 const timeout = int('timeout-ms', v['timeout-ms'], 1);
-if (timeout) { settings.headersTimeoutMs = timeout; settings.bodyTimeoutMs = timeout; }
+if (timeout) {
+  settings.headersTimeoutMs = timeout;
+  settings.bodyTimeoutMs = timeout;
+}
 if (values['no-autothrottle']) settings.autoThrottle = false;
 if (values['allow-private']) settings.allowPrivateAddresses = true;
 if (values.deterministic) settings.deterministic = true;
 // a strategy module runs under its file name
 const isModule = !!v.strategy && ['.ts', '.js', '.mjs', '.mts'].includes(extname(v.strategy));
-const strategyName = isModule ? basename(v.strategy!, extname(v.strategy!)) : v.strategy ?? 'bfs';
+const strategyName = isModule ? basename(v.strategy!, extname(v.strategy!)) : (v.strategy ?? 'bfs');
 if (isModule) await loadStrategyModule(strategyName, v.strategy!).catch((e: Error) => fail(`--strategy: ${e.message}`));
-else if (!strategyNames().includes(strategyName)) fail(`--strategy: "${strategyName}" is not one of ${strategyNames().join(', ')}, nor a module file (.ts, .js)`);
+else if (!strategyNames().includes(strategyName))
+  fail(`--strategy: "${strategyName}" is not one of ${strategyNames().join(', ')}, nor a module file (.ts, .js)`);
 settings.strategy = strategyName;
 const params: Record<string, unknown> = {};
 for (const p of v.param ?? []) {
@@ -126,24 +188,44 @@ for (const p of v.param ?? []) {
   params[m![1]] = m![2] !== '' && Number.isFinite(Number(m![2])) ? Number(m![2]) : m![2];
 }
 if (!isModule) {
-  try { resolveParams(strategyName, params); } catch (e) { fail(`--param: ${(e as Error).message}`); }
+  try {
+    resolveParams(strategyName, params);
+  } catch (e) {
+    fail(`--param: ${(e as Error).message}`);
+  }
 }
 for (const s of v.seed ?? []) {
-  try { new URL(s); } catch { fail(`--seed: "${s}" is not an absolute URL`); }
+  try {
+    new URL(s);
+  } catch {
+    fail(`--seed: "${s}" is not an absolute URL`);
+  }
 }
-if (v.resume && (v.web || v.replay)) fail('--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web/--replay');
+if (v.resume && (v.web || v.replay))
+  fail(
+    '--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web/--replay',
+  );
 if (v.web && v.replay) fail('--web and --replay: one web at a time');
-if (!v.resume && !v.seed?.length && !v.web && !v.replay) fail('give at least one --seed URL (or --web, --replay, or --resume DIR); see --help');
+if (!v.resume && !v.seed?.length && !v.web && !v.replay)
+  fail('give at least one --seed URL (or --web, --replay, or --resume DIR); see --help');
 
 let closeWeb: (() => Promise<void>) | null = null;
 let models: StrategyContext['models'];
 let judge: StrategyContext['judge'];
 const needs = strategyNeeds(strategyName);
 const learns = needs !== null;
-if (learns && !v.web && !v.replay && !v.resume) fail(`--strategy ${strategyName} learns from labelled sites: give --web or --replay with --labels (it trains on the other sites)`);
+if (learns && !v.web && !v.replay && !v.resume)
+  fail(
+    `--strategy ${strategyName} learns from labelled sites: give --web or --replay with --labels (it trains on the other sites)`,
+  );
 const relevance = v.relevance as RelevanceMode | undefined;
-if (relevance !== undefined && !RELEVANCE_MODES.includes(relevance)) fail(`--relevance: "${relevance}" is not one of ${RELEVANCE_MODES.join(', ')}`);
-const list = (x: string | undefined): string[] => (x ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+if (relevance !== undefined && !RELEVANCE_MODES.includes(relevance))
+  fail(`--relevance: "${relevance}" is not one of ${RELEVANCE_MODES.join(', ')}`);
+const list = (x: string | undefined): string[] =>
+  (x ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /**
  * Leave-one-site-out for a learned strategy: the one site crawled (--site, else the first seed's
@@ -152,8 +234,13 @@ const list = (x: string | undefined): string[] => (x ?? '').split(',').map((s) =
 function heldOutSite(sites: readonly string[]): string {
   const site = v.site ?? (v.seed?.length ? new URL(v.seed[0]).host : sites[0]);
   if (!sites.includes(site)) fail(`--site: "${site}" is not one of the sites: ${sites.join(', ')}`);
-  for (const s of v.seed ?? []) if (new URL(s).host !== site) fail(`--seed ${s}: a learned strategy crawls one site (${site}) and trains on the others; a seed on another site would crawl training data`);
-  for (const p of v.scope ?? []) if (p !== site) fail(`--scope ${p}: a learned strategy crawls ${site} only (it trains on the other sites)`);
+  for (const s of v.seed ?? [])
+    if (new URL(s).host !== site)
+      fail(
+        `--seed ${s}: a learned strategy crawls one site (${site}) and trains on the others; a seed on another site would crawl training data`,
+      );
+  for (const p of v.scope ?? [])
+    if (p !== site) fail(`--scope ${p}: a learned strategy crawls ${site} only (it trains on the other sites)`);
   if (!settings.seeds?.length) settings.seeds = [`http://${site}/`];
   settings.scope = [site];
   return site;
@@ -176,9 +263,17 @@ if (v.web) {
     const { TrainingData, sitePages, webKey } = await import('../training.ts');
     const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
     const others = w.departmentHosts.filter((h) => h !== heldOut);
-    process.stderr.write(`training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`);
-    const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE)
-      .models(heldOut, loadKeywords(), '.cache/models', `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`, undefined, mode === 'learned' || needs === 'pages');
+    process.stderr.write(
+      `training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`,
+    );
+    const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE).models(
+      heldOut,
+      loadKeywords(),
+      '.cache/models',
+      `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`,
+      undefined,
+      mode === 'learned' || needs === 'pages',
+    );
     models = () => m;
     judge = () => new RelevanceJudge(mode, m.pages);
   } else {
@@ -189,12 +284,20 @@ if (v.web) {
 
 if (v.replay) {
   for (const f of v.replay) if (!existsSync(f)) fail(`--replay: "${f}" does not exist`);
-  if ((learns || relevance === 'learned') && (!v.labels || !v.relevant)) fail(`--strategy ${strategyName} on an archive needs --labels CSV and --relevant LABEL,... (it trains on the other sites' labelled pages)`);
+  if ((learns || relevance === 'learned') && (!v.labels || !v.relevant))
+    fail(
+      `--strategy ${strategyName} on an archive needs --labels CSV and --relevant LABEL,... (it trains on the other sites' labelled pages)`,
+    );
   if (v.labels && !existsSync(v.labels)) fail(`--labels: "${v.labels}" does not exist`);
   const { archiveEnv, archiveSites, checkArchive } = await import('../env.ts');
   const { DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../config.ts');
-  const cfg = { ...structuredClone(DEFAULT_EXPERIMENT), name: 'crawl', archive: { warc: v.replay, labels: v.labels ?? '', relevant: list(v.relevant), sites: [], starts: {}, groups: {} } };
-  if (v.labels && v.relevant) await checkArchive(cfg).catch((e: Error) => fail(e instanceof ExperimentConfigError ? e.message : String(e)));
+  const cfg = {
+    ...structuredClone(DEFAULT_EXPERIMENT),
+    name: 'crawl',
+    archive: { warc: v.replay, labels: v.labels ?? '', relevant: list(v.relevant), sites: [], starts: {}, groups: {} },
+  };
+  if (v.labels && v.relevant)
+    await checkArchive(cfg).catch((e: Error) => fail(e instanceof ExperimentConfigError ? e.message : String(e)));
   const { WarcArchive } = await import('../../sim/warc.ts');
   const sites = v.labels && v.relevant ? archiveSites(cfg) : (await WarcArchive.open(v.replay)).hosts();
   if (learns || relevance) {
@@ -203,8 +306,17 @@ if (v.replay) {
     const env = await archiveEnv(cfg);
     closeWeb = env.close;
     settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${env.port}`];
-    process.stderr.write(`replaying ${v.replay.join(', ')} on 127.0.0.1:${env.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`);
-    const m = env.training.models(heldOut, loadKeywords(), '.cache/models', env.cacheKey, undefined, mode === 'learned' || needs === 'pages');
+    process.stderr.write(
+      `replaying ${v.replay.join(', ')} on 127.0.0.1:${env.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`,
+    );
+    const m = env.training.models(
+      heldOut,
+      loadKeywords(),
+      '.cache/models',
+      env.cacheKey,
+      undefined,
+      mode === 'learned' || needs === 'pages',
+    );
     models = () => m;
     judge = () => new RelevanceJudge(mode, m.pages);
   } else {
@@ -220,17 +332,38 @@ if (v.replay) {
 const outDir = v.resume ?? v.out ?? 'out/crawl';
 const processes = int('processes', v.processes, 1);
 if (processes !== undefined || v.redis) {
-  if (isModule) fail('--strategy FILE: strategy modules are not supported in distributed crawls yet (the processes are built from names)');
-  if (v.resume) fail('--resume is for one-process crawls; a distributed crawl resumes by starting its processes again (the queues are in the coordinator)');
+  if (isModule)
+    fail(
+      '--strategy FILE: strategy modules are not supported in distributed crawls yet (the processes are built from names)',
+    );
+  if (v.resume)
+    fail(
+      '--resume is for one-process crawls; a distributed crawl resumes by starting its processes again (the queues are in the coordinator)',
+    );
   if (v.warc) fail('--warc is not supported in distributed crawls yet');
   if (values.deterministic) fail('--deterministic: a distributed crawl has no global order');
   const { runDistributedCli } = await import('../distributed/cli.ts');
   if (v.replay) fail('--replay is not supported in distributed crawls yet');
-  if (v.target || v.relevance) fail('--target and --relevance are not supported in distributed crawls yet (processes train for research papers)');
-  const models = v.web && (strategyName === 'future' || strategyName === 'adaptive')
-    ? { web: v.web, seed: int('web-seed', v['web-seed'], 0) ?? 1, heldOut: new URL(settings.seeds![0]).host, cacheDir: '.cache/models' }
-    : undefined;
-  await runDistributedCli({ settings, strategy: strategyName, outDir, processes: processes ?? 1, values: v, quiet: !!values.quiet, models }).catch((e: Error) => fail(e.message));
+  if (v.target || v.relevance)
+    fail('--target and --relevance are not supported in distributed crawls yet (processes train for research papers)');
+  const models =
+    v.web && (strategyName === 'future' || strategyName === 'adaptive')
+      ? {
+          web: v.web,
+          seed: int('web-seed', v['web-seed'], 0) ?? 1,
+          heldOut: new URL(settings.seeds![0]).host,
+          cacheDir: '.cache/models',
+        }
+      : undefined;
+  await runDistributedCli({
+    settings,
+    strategy: strategyName,
+    outDir,
+    processes: processes ?? 1,
+    values: v,
+    quiet: !!values.quiet,
+    models,
+  }).catch((e: Error) => fail(e.message));
   await closeWeb?.();
   process.exit(0);
 }
@@ -238,10 +371,23 @@ let engine: CrawlEngine;
 const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
 let rate = 0;
 try {
-  const strategy: Strategy = makeStrategy(strategyName, { seed: settings.seed ?? 1, keywords: loadKeywords(), models, judge, params });
+  const strategy: Strategy = makeStrategy(strategyName, {
+    seed: settings.seed ?? 1,
+    keywords: loadKeywords(),
+    models,
+    judge,
+    params,
+  });
   engine = CrawlEngine.create({
-    settings, strategy, outDir, resume: !!v.resume, warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
-    onProgress: (p) => { rate = p.pagesPerSec; bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors }); },
+    settings,
+    strategy,
+    outDir,
+    resume: !!v.resume,
+    warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
+    onProgress: (p) => {
+      rate = p.pagesPerSec;
+      bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors });
+    },
   });
 } catch (e) {
   bar?.stop();
@@ -258,13 +404,21 @@ const summary = await engine.run().catch((e: unknown) => {
   bar?.stop();
   fail(e instanceof Error ? e.message : String(e));
 });
-bar?.update(summary.pages, { rate: Math.round(rate), frontier: summary.frontierLeft, errors: Object.values(summary.errors).reduce((a, b) => a + b, 0) });
+bar?.update(summary.pages, {
+  rate: Math.round(rate),
+  frontier: summary.frontierLeft,
+  errors: Object.values(summary.errors).reduce((a, b) => a + b, 0),
+});
 bar?.stop();
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-process.stderr.write(`crawled ${summary.pages} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec} pages/s); log: ${outDir}/crawl.jsonl\n`);
+process.stderr.write(
+  `crawled ${summary.pages} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec} pages/s); log: ${outDir}/crawl.jsonl\n`,
+);
 await closeWeb?.();
 // a crawl that reached none of its seeds is a failed crawl, not an empty result
 if (summary.seedsFetched === 0 && summary.seedFailures.length) {
-  process.stderr.write(`error: no seed could be fetched: ${summary.seedFailures.slice(0, 5).join('; ')}${summary.seedFailures.length > 5 ? '; ...' : ''}\n`);
+  process.stderr.write(
+    `error: no seed could be fetched: ${summary.seedFailures.slice(0, 5).join('; ')}${summary.seedFailures.length > 5 ? '; ...' : ''}\n`,
+  );
   process.exit(1);
 }

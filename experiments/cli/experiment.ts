@@ -10,7 +10,13 @@ import { ExperimentConfigError, listExperiments, loadExperiment, readExperimentJ
 import { isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
 import { runDeepweb } from '../deepweb/run.ts';
 import { writeDeepOutputs } from '../deepweb/report.ts';
-import { isDistributedConfig, resolveDistributed, runDistributedExperiment, writeDistributedOutputs, type DistributedConfig } from '../distributed/experiment.ts';
+import {
+  isDistributedConfig,
+  resolveDistributed,
+  runDistributedExperiment,
+  writeDistributedOutputs,
+  type DistributedConfig,
+} from '../distributed/experiment.ts';
 import { writeOutputs } from '../report.ts';
 import { runExperiment } from '../runner.ts';
 import { archiveSites } from '../env.ts';
@@ -34,31 +40,52 @@ Options:
   --no-cache      retrain models instead of using .cache/models
 `;
 
-const parsed = parseOrFail({ allowPositionals: true, options: { list: { type: 'boolean' }, quick: { type: 'boolean' }, seeds: { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, 'no-cache': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+const parsed = parseOrFail({
+  allowPositionals: true,
+  options: {
+    list: { type: 'boolean' },
+    quick: { type: 'boolean' },
+    seeds: { type: 'string' },
+    out: { type: 'string' },
+    workers: { type: 'string' },
+    'no-cache': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
 const v = parsed.values as Record<string, string | boolean | undefined>;
-if (v.help) { process.stdout.write(USAGE); process.exit(0); }
+if (v.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 if (v.list) {
   for (const n of listExperiments()) {
     try {
       const { raw } = readExperimentJson(n);
       const r = raw as Record<string, unknown>;
-      process.stdout.write(`${n.padEnd(18)} ${isDeepwebConfig(raw) ? resolveDeepweb(r, n).description : isDistributedConfig(raw) ? resolveDistributed(r, n).description : loadExperiment(n).description}\n`);
-    } catch (e) { process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`); }
+      process.stdout.write(
+        `${n.padEnd(18)} ${isDeepwebConfig(raw) ? resolveDeepweb(r, n).description : isDistributedConfig(raw) ? resolveDistributed(r, n).description : loadExperiment(n).description}\n`,
+      );
+    } catch (e) {
+      process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`);
+    }
   }
   process.exit(0);
 }
 if (parsed.positionals.length > 1) fail(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
 const name = parsed.positionals[0] ?? 'focused';
 const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
-if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100)) fail(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
+if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100))
+  fail(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
 const workers = v.workers === undefined ? undefined : Number(v.workers);
-if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64)) fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
+if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64))
+  fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
 let deep: DeepwebConfig | null = null;
 let dist: DistributedConfig | null = null;
 try {
   const { name: base, raw } = readExperimentJson(name);
   if (isDeepwebConfig(raw)) deep = resolveDeepweb(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
-  if (isDistributedConfig(raw)) dist = resolveDistributed(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
+  if (isDistributedConfig(raw))
+    dist = resolveDistributed(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
 } catch (e) {
   if (e instanceof ExperimentConfigError) fail(e.message);
   throw e;
@@ -66,7 +93,9 @@ try {
 if (dist) {
   const cfg = dist;
   const out = (v.out as string | undefined) ?? `results/${cfg.name}${v.quick ? '-quick' : ''}`;
-  process.stderr.write(`experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run\n`);
+  process.stderr.write(
+    `experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run\n`,
+  );
   const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
   const bar = progress(runs, 'runs', '{bar} {value}/{total} {label}');
   const data = await runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })).catch((e: Error) => {
@@ -75,12 +104,16 @@ if (dist) {
   });
   bar.stop();
   const w = await writeDistributedOutputs(data, out);
-  process.stdout.write(`\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`);
+  process.stdout.write(
+    `\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`,
+  );
   process.exit(0);
 }
 if (deep) {
   const out = (v.out as string | undefined) ?? `results/${deep.name}${v.quick ? '-quick' : ''}`;
-  process.stderr.write(`experiment ${deep.name}: ${deep.methods.length} methods x ${deep.seeds.length} seeds x search sites, ${deep.budget} submissions per run, ${deep.records} records per site\n`);
+  process.stderr.write(
+    `experiment ${deep.name}: ${deep.methods.length} methods x ${deep.seeds.length} seeds x search sites, ${deep.budget} submissions per run, ${deep.records} records per site\n`,
+  );
   const total = deep.seeds.length + deep.scaling.records.length;
   const bar = progress(total, 'steps (seed, then database sizes)', '{bar} {value}/{total} {label}');
   const data = await runDeepweb(deep, { onProgress: (d, _t, label) => bar.update(d, { label }) }).catch((e: Error) => {
@@ -89,12 +122,15 @@ if (deep) {
   });
   bar.stop();
   const written = await writeDeepOutputs(data, out);
-  process.stdout.write(`\n${deep.name}: ${data.summaries.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
-  for (const c of written.claims) process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
+  process.stdout.write(
+    `\n${deep.name}: ${data.summaries.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+  );
+  for (const c of written.claims)
+    process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
   process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);
   process.exit(0);
 }
-let cfg;
+let cfg: ReturnType<typeof loadExperiment>;
 try {
   cfg = loadExperiment(name, { quick: !!v.quick, seeds });
 } catch (e) {
@@ -102,36 +138,64 @@ try {
   throw e;
 }
 // results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results
-const out = (v.out as string | undefined) ?? (basename(name) === 'config.json' ? dirname(name) : `results/${cfg.name}${v.quick ? '-quick' : ''}`);
+const out =
+  (v.out as string | undefined) ??
+  (basename(name) === 'config.json' ? dirname(name) : `results/${cfg.name}${v.quick ? '-quick' : ''}`);
 if (Object.keys(cfg.sweep).length) {
   const points = gridPoints(cfg.sweep).length;
-  process.stderr.write(`sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)\n`);
+  process.stderr.write(
+    `sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)\n`,
+  );
   const bar = progress(points, 'sweep points', '{bar} {value}/{total} {label} {last}');
-  const data = await runSweep(cfg, out, { workers, cacheDir: v['no-cache'] ? null : '.cache/models', onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }) }).catch((e: Error) => {
+  const data = await runSweep(cfg, out, {
+    workers,
+    cacheDir: v['no-cache'] ? null : '.cache/models',
+    onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
+  }).catch((e: Error) => {
     bar.stop();
     fail(e.message.split('\n')[0]);
   });
   bar.stop();
   const { quick: _quick, ...rest } = cfg;
-  writeFileSync(join(out, 'config.json'), `${JSON.stringify({ _rerun: `npm run experiment -- ${name}${v.quick ? ' --quick' : ''}`, ...rest, quick: {} }, null, 2)}\n`);
+  writeFileSync(
+    join(out, 'config.json'),
+    `${JSON.stringify({ _rerun: `npm run experiment -- ${name}${v.quick ? ' --quick' : ''}`, ...rest, quick: {} }, null, 2)}\n`,
+  );
   const w = await writeSweepOutputs(data, out);
-  process.stdout.write(`\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
-  for (const p of w.phase) process.stdout.write(`  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`);
+  process.stdout.write(
+    `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+  );
+  for (const p of w.phase)
+    process.stdout.write(
+      `  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`,
+    );
   process.stdout.write(`wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`);
   process.exit(0);
 }
 const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
-process.stderr.write(`experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`);
+process.stderr.write(
+  `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`,
+);
 const bar = progress(jobs, 'jobs (seed x department)', '{bar} {value}/{total} {label}');
-const data = await runExperiment(cfg, { workers, cacheDir: v['no-cache'] ? null : '.cache/models', onJobDone: (d) => bar.update(d, {}) }).catch((e: Error) => {
+const data = await runExperiment(cfg, {
+  workers,
+  cacheDir: v['no-cache'] ? null : '.cache/models',
+  onJobDone: (d) => bar.update(d, {}),
+}).catch((e: Error) => {
   bar.stop();
   fail(e.message.split('\n')[0]);
 });
 bar.stop();
 // an experiment whose runs fetched nothing has nothing to judge: no verdicts
-if (!data.summaries.some((x) => x.strategy !== 'oracle' && x.status_2xx > 0)) fail(`${cfg.name}: no run fetched a page (start URLs: ${data.sites.join(', ')}); no verdicts`);
-const rerun = ['npm run experiment --', name, v.quick ? '--quick' : '', seeds !== undefined ? `--seeds ${seeds}` : ''].filter(Boolean).join(' ');
+if (!data.summaries.some((x) => x.strategy !== 'oracle' && x.status_2xx > 0))
+  fail(`${cfg.name}: no run fetched a page (start URLs: ${data.sites.join(', ')}); no verdicts`);
+const rerun = ['npm run experiment --', name, v.quick ? '--quick' : '', seeds !== undefined ? `--seeds ${seeds}` : '']
+  .filter(Boolean)
+  .join(' ');
 const written = await writeOutputs(data, out, { rerun });
-process.stdout.write(`\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`);
-for (const c of written.claims) process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
+process.stdout.write(
+  `\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+);
+for (const c of written.claims)
+  process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
 process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);

@@ -9,9 +9,16 @@ export interface ProgressSink {
   stop(): void;
 }
 
-export function progress(total: number, label: string, format = '{bar} {value}/{total} {label} | {rate} pages/s | frontier {frontier} | errors {errors}'): ProgressSink {
+export function progress(
+  total: number,
+  label: string,
+  format = '{bar} {value}/{total} {label} | {rate} pages/s | frontier {frontier} | errors {errors}',
+): ProgressSink {
   if (process.stderr.isTTY && !process.env.CI) {
-    const bar = new cliProgress.SingleBar({ format, stream: process.stderr, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      { format, stream: process.stderr, hideCursor: true, clearOnComplete: false },
+      cliProgress.Presets.shades_classic,
+    );
     bar.start(total, 0, { label, rate: 0, frontier: 0, errors: 0 });
     return { update: (d, f) => bar.update(d, { label, ...f }), stop: () => bar.stop() };
   }
@@ -21,7 +28,11 @@ export function progress(total: number, label: string, format = '{bar} {value}/{
       const now = Date.now();
       if (now - last < 5000) return;
       last = now;
-      process.stderr.write(`${label}: ${d}/${total} ${Object.entries(f).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+      process.stderr.write(
+        `${label}: ${d}/${total} ${Object.entries(f)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}\n`,
+      );
     },
     stop() {},
   };

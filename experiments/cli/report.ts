@@ -19,7 +19,10 @@ const USAGE = `Usage: npm run report -- DIR
 Writes DIR/index.html, the interactive results page, from the outputs of a focused experiment in
 DIR (config.json, curves.csv, aggregates.csv, summary.csv, and replay.json when present).
 `;
-const { values, positionals } = parseOrFail({ allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+const { values, positionals } = parseOrFail({
+  allowPositionals: true,
+  options: { help: { type: 'boolean', short: 'h' } },
+});
 if (values.help) {
   process.stdout.write(USAGE);
   process.exit(0);
@@ -29,7 +32,7 @@ const dir = positionals[0];
 for (const f of ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv']) {
   if (!existsSync(join(dir, f))) fail(`${dir}: no ${f} (not the outputs of a focused experiment)`);
 }
-let cfg;
+let cfg: ReturnType<typeof loadExperiment>;
 try {
   cfg = loadExperiment(join(dir, 'config.json'));
 } catch (e) {
@@ -39,10 +42,18 @@ try {
 /** CSV rows with numbers as numbers and empty cells as null. */
 const rows = (file: string): Record<string, string | number | null>[] =>
   (parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[]).map((r) =>
-    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : v])));
+    Object.fromEntries(
+      Object.entries(r).map(([k, v]) => [k, v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : v]),
+    ),
+  );
 const curves = rows('curves.csv');
 const claims = checkClaims(curves as unknown as CurveRow[], cfg.budget, cfg.every, cfg.earlyPhase);
-const replay = existsSync(join(dir, 'replay.json')) ? (JSON.parse(readFileSync(join(dir, 'replay.json'), 'utf8')) as ReplayView) : null;
+const replay = existsSync(join(dir, 'replay.json'))
+  ? (JSON.parse(readFileSync(join(dir, 'replay.json'), 'utf8')) as ReplayView)
+  : null;
 const sites = [...new Set(curves.map((c) => String(c.site)))];
-writeFileSync(join(dir, 'index.html'), buildPage(pageInput(cfg, sites, rows('aggregates.csv'), curves, rows('summary.csv'), claims, replay)));
+writeFileSync(
+  join(dir, 'index.html'),
+  buildPage(pageInput(cfg, sites, rows('aggregates.csv'), curves, rows('summary.csv'), claims, replay)),
+);
 process.stdout.write(`wrote ${join(dir, 'index.html')}\n`);

@@ -65,12 +65,14 @@ function bad(field: string, msg: string): never {
 }
 
 function int(v: unknown, field: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) bad(field, `expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
+    bad(field, `expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
   return v;
 }
 
 function num(v: unknown, field: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) bad(field, `expected a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+    bad(field, `expected a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -79,7 +81,11 @@ export function isDeepwebConfig(raw: unknown): boolean {
 }
 
 /** Validates a parsed config; with quick, applies its quick overrides first. */
-export function resolveDeepweb(raw: Record<string, unknown>, name: string, opts: { quick?: boolean; seeds?: number } = {}): DeepwebConfig {
+export function resolveDeepweb(
+  raw: Record<string, unknown>,
+  name: string,
+  opts: { quick?: boolean; seeds?: number } = {},
+): DeepwebConfig {
   const known = new Set([...Object.keys(DEFAULT_DEEPWEB), 'name']);
   for (const k of Object.keys(raw)) if (!known.has(k) && !k.startsWith('_')) bad(k, 'unknown field');
   let c = { ...DEFAULT_DEEPWEB, ...raw, name } as DeepwebConfig;
@@ -89,7 +95,14 @@ export function resolveDeepweb(raw: Record<string, unknown>, name: string, opts:
   c.crawl = { ...DEFAULT_DEEPWEB.crawl, ...(raw.crawl as object) };
   if (opts.quick) {
     const q = c.quick ?? {};
-    c = { ...c, ...q, isit: { ...c.isit, ...q.isit }, probe: { ...c.probe, ...q.probe }, scaling: { ...c.scaling, ...q.scaling }, crawl: { ...c.crawl, ...q.crawl } };
+    c = {
+      ...c,
+      ...q,
+      isit: { ...c.isit, ...q.isit },
+      probe: { ...c.probe, ...q.probe },
+      scaling: { ...c.scaling, ...q.scaling },
+      crawl: { ...c.crawl, ...q.crawl },
+    };
   }
   if (opts.seeds) c.seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
   if (typeof c.web !== 'string' || !existsSync(c.web)) bad('web', `no such file "${c.web}"`);
@@ -99,21 +112,28 @@ export function resolveDeepweb(raw: Record<string, unknown>, name: string, opts:
   int(c.budget, 'budget', 1, 1_000_000);
   int(c.every, 'every', 1, c.budget);
   if (!Array.isArray(c.methods) || !c.methods.length) bad('methods', `expected a list of ${DEEP_METHODS.join(', ')}`);
-  for (const m of c.methods) if (!DEEP_METHODS.includes(m)) bad('methods', `"${m}" is not one of ${DEEP_METHODS.join(', ')}`);
+  for (const m of c.methods)
+    if (!DEEP_METHODS.includes(m)) bad('methods', `"${m}" is not one of ${DEEP_METHODS.join(', ')}`);
   num(c.isit.tau, 'isit.tau', 0, 1);
   int(c.isit.maxDimension, 'isit.maxDimension', 1, 10);
   int(c.isit.sampleSize, 'isit.sampleSize', 1, 10_000);
-  for (const k of ['typed', 'ranges'] as const) if (typeof c.isit[k] !== 'boolean') bad(`isit.${k}`, `expected true or false, got ${JSON.stringify(c.isit[k])}`);
+  for (const k of ['typed', 'ranges'] as const)
+    if (typeof c.isit[k] !== 'boolean') bad(`isit.${k}`, `expected true or false, got ${JSON.stringify(c.isit[k])}`);
   int(c.probe.roundSize, 'probe.roundSize', 1, 1000);
   int(c.probe.candidates, 'probe.candidates', 1, 100_000);
   for (const [k, f] of Object.entries(c.keywords)) if (!existsSync(f)) bad(`keywords.${k}`, `no such file "${f}"`);
   for (const k of ['dictionary', 'generic'] as const) {
     if (typeof c[k] !== 'string') bad(k, 'expected a file name or npm:PACKAGE');
     if (c[k].startsWith('npm:')) {
-      try { wordPackage(c[k].slice(4)); } catch (e) { bad(k, (e as Error).message); }
+      try {
+        wordPackage(c[k].slice(4));
+      } catch (e) {
+        bad(k, (e as Error).message);
+      }
     } else if (!existsSync(c[k])) bad(k, `no such file "${c[k]}"`);
   }
-  if (!Array.isArray(c.scaling.seeds) || !c.scaling.seeds.length) bad('scaling.seeds', 'expected a non-empty list of seeds');
+  if (!Array.isArray(c.scaling.seeds) || !c.scaling.seeds.length)
+    bad('scaling.seeds', 'expected a non-empty list of seeds');
   c.scaling.seeds.forEach((s, i) => int(s, `scaling.seeds[${i}]`, 0, 2 ** 31));
   c.scaling.records.forEach((r, i) => int(r, `scaling.records[${i}]`, 1000, 1_000_000));
   num(c.scaling.target, 'scaling.target', 0.01, 1);
@@ -131,12 +151,16 @@ function wordPackage(name: string): string[] {
   } catch {
     throw new Error(`package "${name}" is not installed`);
   }
-  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw new Error(`package "${name}" does not export an array of words`);
+  if (!Array.isArray(words) || !words.every((w) => typeof w === 'string'))
+    throw new Error(`package "${name}" does not export an array of words`);
   return words.map((w: string) => w.toLowerCase()).filter((w) => /^[a-z]{2,}$/.test(w));
 }
 
 /** One word per line; '#' starts a comment; a tab ends the word (frequency lists). npm:PACKAGE: a word-list package. */
 export function readWords(file: string): string[] {
   if (file.startsWith('npm:')) return wordPackage(file.slice(4));
-  return readFileSync(file, 'utf8').split('\n').map((l) => l.split('\t')[0].trim().toLowerCase()).filter((w) => w && !w.startsWith('#'));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.split('\t')[0].trim().toLowerCase())
+    .filter((w) => w && !w.startsWith('#'));
 }

@@ -10,29 +10,124 @@ import { resolveConfig } from '../../sim/config.ts';
 import { SimServer } from '../../sim/server.ts';
 import type { DeepSite } from '../../sim/deepweb/site.ts';
 import { Web } from '../../sim/web.ts';
-import { cartesian, discoverForms, FormClient, isit, isKeywordBox, probe, SurfaceSession, type DiscoveredForm, type IsitResult, type ProbePolicy, type TemplateReport } from '../../crawler/deepweb/index.ts';
+import {
+  cartesian,
+  discoverForms,
+  FormClient,
+  isit,
+  isKeywordBox,
+  probe,
+  SurfaceSession,
+  type DiscoveredForm,
+  type IsitResult,
+  type ProbePolicy,
+  type TemplateReport,
+} from '../../crawler/deepweb/index.ts';
 import type { DeepMethod, DeepwebConfig } from './config.ts';
 import { readWords } from './config.ts';
 
-export interface DeepCurveRow { site: string; method: string; seed: number; submissions: number; coverage: number }
-export interface DeepSummaryRow {
-  site: string; method: string; seed: number; records: number; submissions: number; surfaced: number; coverage: number;
-  useful: number; empty: number; error: number; duplicate: number; wasted_share: number;
-  /** Queries (first result pages) submitted, and how many it took to reach 90% coverage (null: never). */
-  queries: number; queries_to_90: number | null; submissions_to_90: number | null;
-  stopped: string; detail: string;
+export interface DeepCurveRow {
+  site: string;
+  method: string;
+  seed: number;
+  submissions: number;
+  coverage: number;
 }
-export interface TemplateRow extends Omit<TemplateReport, 'inputs'> { site: string; seed: number; template: string }
-export interface TauRow { site: string; tau: number; templates_tested: number; templates_chosen: number; queries: number; submissions: number; coverage: number }
-export interface ScalingRow { site: string; seed: number; records: number; method: string; generated: number; submissions_to_target: number | null; coverage_at_budget: number; submissions: number }
+export interface DeepSummaryRow {
+  site: string;
+  method: string;
+  seed: number;
+  records: number;
+  submissions: number;
+  surfaced: number;
+  coverage: number;
+  useful: number;
+  empty: number;
+  error: number;
+  duplicate: number;
+  wasted_share: number;
+  /** Queries (first result pages) submitted, and how many it took to reach 90% coverage (null: never). */
+  queries: number;
+  queries_to_90: number | null;
+  submissions_to_90: number | null;
+  stopped: string;
+  detail: string;
+}
+export interface TemplateRow extends Omit<TemplateReport, 'inputs'> {
+  site: string;
+  seed: number;
+  template: string;
+}
+export interface TauRow {
+  site: string;
+  tau: number;
+  templates_tested: number;
+  templates_chosen: number;
+  queries: number;
+  submissions: number;
+  coverage: number;
+}
+export interface ScalingRow {
+  site: string;
+  seed: number;
+  records: number;
+  method: string;
+  generated: number;
+  submissions_to_target: number | null;
+  coverage_at_budget: number;
+  submissions: number;
+}
 /** What a site is, as the run saw it (first seed): its cap, its page size and its vocabulary (Heaps' law fit). */
-export interface SiteRow { site: string; host: string; records: number; top_k: number; page_size: number; distinct_words: number; heaps_k: number | null; heaps_beta: number | null }
+export interface SiteRow {
+  site: string;
+  host: string;
+  records: number;
+  top_k: number;
+  page_size: number;
+  distinct_words: number;
+  heaps_k: number | null;
+  heaps_beta: number | null;
+}
 /** Range pairs ISIT probed (first seed). */
-export interface RangeRow { site: string; seed: number; lo: string; hi: string; evidence: string; values: number; confirmed: boolean; probe: string }
+export interface RangeRow {
+  site: string;
+  seed: number;
+  lo: string;
+  hi: string;
+  evidence: string;
+  values: number;
+  confirmed: boolean;
+  probe: string;
+}
 /** Candidate types tried on text inputs without keywords (first seed). */
-export interface TypedRow { site: string; seed: number; input: string; type: string; tested: number; distinct: number; ratio: number; informative: boolean; chosen: boolean }
-export interface AuditRow { seed: number; host: string; requests: number; max_concurrent: number; min_gap_ms: number; disallowed: number; sent429: number; violations: number }
-export interface SkippedFormRow { seed: number; site: string; page: string; form: number; reason: string }
+export interface TypedRow {
+  site: string;
+  seed: number;
+  input: string;
+  type: string;
+  tested: number;
+  distinct: number;
+  ratio: number;
+  informative: boolean;
+  chosen: boolean;
+}
+export interface AuditRow {
+  seed: number;
+  host: string;
+  requests: number;
+  max_concurrent: number;
+  min_gap_ms: number;
+  disallowed: number;
+  sent429: number;
+  violations: number;
+}
+export interface SkippedFormRow {
+  seed: number;
+  site: string;
+  page: string;
+  form: number;
+  reason: string;
+}
 
 export interface DeepwebData {
   config: DeepwebConfig;
@@ -49,7 +144,11 @@ export interface DeepwebData {
   wallMs: number;
 }
 
-interface Words { keywords: Record<string, string[]>; dictionary: string[]; generic: string[] }
+interface Words {
+  keywords: Record<string, string[]>;
+  dictionary: string[];
+  generic: string[];
+}
 
 function loadWords(cfg: DeepwebConfig): Words {
   const keywords: Record<string, string[]> = {};
@@ -93,13 +192,25 @@ function toTarget(at: number[], n: number, target: number): number | null {
 }
 
 interface MethodRun {
-  session: SurfaceSession; stopped: string; detail: string; templates?: TemplateReport[];
+  session: SurfaceSession;
+  stopped: string;
+  detail: string;
+  templates?: TemplateReport[];
   /** Queries the method's plan holds (ISIT's templates, the Cartesian product). */
   generated?: number;
   isit?: IsitResult;
 }
 
-async function runMethod(method: DeepMethod | 'isit-test', d: DiscoveredForm, client: FormClient, budget: number, cfg: DeepwebConfig, words: Words, kind: string, tau = cfg.isit.tau): Promise<MethodRun | null> {
+async function runMethod(
+  method: DeepMethod | 'isit-test',
+  d: DiscoveredForm,
+  client: FormClient,
+  budget: number,
+  cfg: DeepwebConfig,
+  words: Words,
+  kind: string,
+  tau = cfg.isit.tau,
+): Promise<MethodRun | null> {
   const session = new SurfaceSession(client, d.form, d.template, budget);
   const text = d.form.inputs.find(isKeywordBox);
   const seeds = words.keywords[kind] ?? [];
@@ -109,28 +220,71 @@ async function runMethod(method: DeepMethod | 'isit-test', d: DiscoveredForm, cl
     const ranges = r.ranges.filter((p) => p.confirmed).map((p) => `range ${p.lo}/${p.hi}`);
     const typed = r.typed.filter((t) => t.type).map((t) => `${t.name} typed ${t.type}`);
     const extra = [...ranges, ...typed].join(', ');
-    return { session, stopped: session.exhausted ? 'budget' : 'done', detail: `${r.chosen.length} templates, ${r.queries} queries${extra ? `; ${extra}` : ''}`, templates: r.templates, generated: r.queries, isit: r };
+    return {
+      session,
+      stopped: session.exhausted ? 'budget' : 'done',
+      detail: `${r.chosen.length} templates, ${r.queries} queries${extra ? `; ${extra}` : ''}`,
+      templates: r.templates,
+      generated: r.queries,
+      isit: r,
+    };
   }
   if (method === 'cartesian') {
     const r = await cartesian(session, textValues);
-    return { session, stopped: session.exhausted ? 'budget' : 'done', detail: `${r.size} combinations`, generated: r.size };
+    return {
+      session,
+      stopped: session.exhausted ? 'budget' : 'done',
+      detail: `${r.size} combinations`,
+      generated: r.size,
+    };
   }
   if (!text) return null; // probing needs a text box
   const policy = method.slice('probe-'.length) as ProbePolicy;
-  const r = await probe(session, { policy, seeds, dictionary: words.dictionary, generic: words.generic, ...cfg.probe, seed: 1 });
+  const r = await probe(session, {
+    policy,
+    seeds,
+    dictionary: words.dictionary,
+    generic: words.generic,
+    ...cfg.probe,
+    seed: 1,
+  });
   return { session, stopped: r.stopped, detail: `${r.steps.length} keywords` };
 }
 
-export interface DeepRunOptions { onProgress?: (done: number, total: number, label: string) => void }
+export interface DeepRunOptions {
+  onProgress?: (done: number, total: number, label: string) => void;
+}
 
 export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}): Promise<DeepwebData> {
   const t0 = performance.now();
   const words = loadWords(cfg);
-  const data: DeepwebData = { config: cfg, curves: [], summaries: [], templates: [], tau: [], scaling: [], sites: [], ranges: [], typed: [], audit: [], skippedForms: [], wallMs: 0 };
+  const data: DeepwebData = {
+    config: cfg,
+    curves: [],
+    summaries: [],
+    templates: [],
+    tau: [],
+    scaling: [],
+    sites: [],
+    ranges: [],
+    typed: [],
+    audit: [],
+    skippedForms: [],
+    wallMs: 0,
+  };
   const total = cfg.seeds.length + cfg.scaling.records.length * cfg.scaling.seeds.length;
   let done = 0;
   const clientFor = (server: SimServer, host: string): FormClient =>
-    new FormClient({ settings: { seeds: [`http://${host}/`], delayMs: cfg.crawl.delayMs, autoThrottle: false, perHostConcurrency: 1, retries: 2 }, dispatcher: server.dispatcher() });
+    new FormClient({
+      settings: {
+        seeds: [`http://${host}/`],
+        delayMs: cfg.crawl.delayMs,
+        autoThrottle: false,
+        perHostConcurrency: 1,
+        retries: 2,
+      },
+      dispatcher: server.dispatcher(),
+    });
 
   for (const seed of cfg.seeds) {
     const server = await startWeb(cfg, seed, cfg.records);
@@ -139,41 +293,116 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
       if (seed === cfg.seeds[0]) {
         const h = site.db.heaps();
         const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-        data.sites.push({ site: kind, host, records: site.db.n, top_k: Number.isFinite(site.topK) ? site.topK : 0, page_size: site.cfg.pageSize, distinct_words: site.db.dict.length, heaps_k: h && r4(h.K), heaps_beta: h && r4(h.beta) });
+        data.sites.push({
+          site: kind,
+          host,
+          records: site.db.n,
+          top_k: Number.isFinite(site.topK) ? site.topK : 0,
+          page_size: site.cfg.pageSize,
+          distinct_words: site.db.dict.length,
+          heaps_k: h && r4(h.K),
+          heaps_beta: h && r4(h.beta),
+        });
       }
       const client = clientFor(server, host);
       const found = await discoverForms(client, `http://${host}/`);
-      for (const s of found.skipped) data.skippedForms.push({ seed, site: kind, page: s.pageUrl, form: s.index, reason: s.reason });
+      for (const s of found.skipped)
+        data.skippedForms.push({ seed, site: kind, page: s.pageUrl, form: s.index, reason: s.reason });
       const d = found.forms[0];
       if (!d) throw new Error(`no search form found on ${host}`);
-      const runs: [string, number][] = [...cfg.methods.map((m): [string, number] => [m, cfg.isit.tau]), ...(seed === cfg.seeds[0] ? cfg.tauSweep.map((t): [string, number] => ['tau', t]) : [])];
+      const runs: [string, number][] = [
+        ...cfg.methods.map((m): [string, number] => [m, cfg.isit.tau]),
+        ...(seed === cfg.seeds[0] ? cfg.tauSweep.map((t): [string, number] => ['tau', t]) : []),
+      ];
       for (const [method, tau] of runs) {
         client.clearCache();
-        const r = await runMethod(method === 'tau' ? 'isit' : (method as DeepMethod), d, client, cfg.budget, cfg, words, kind, tau);
+        const r = await runMethod(
+          method === 'tau' ? 'isit' : (method as DeepMethod),
+          d,
+          client,
+          cfg.budget,
+          cfg,
+          words,
+          kind,
+          tau,
+        );
         if (!r) continue;
         const ev = evaluate(site, r.session);
         const coverage = Math.round((ev.valid / site.db.n) * 1e4) / 1e4;
         if (method === 'tau') {
           const t = r.templates ?? [];
-          data.tau.push({ site: kind, tau, templates_tested: t.length, templates_chosen: t.filter((x) => x.informative).length, queries: r.generated ?? 0, submissions: r.session.submissions, coverage });
+          data.tau.push({
+            site: kind,
+            tau,
+            templates_tested: t.length,
+            templates_chosen: t.filter((x) => x.informative).length,
+            queries: r.generated ?? 0,
+            submissions: r.session.submissions,
+            coverage,
+          });
           continue;
         }
-        for (const p of curve(ev.at, site.db.n, cfg.budget, cfg.every)) data.curves.push({ site: kind, method, seed, ...p });
+        for (const p of curve(ev.at, site.db.n, cfg.budget, cfg.every))
+          data.curves.push({ site: kind, method, seed, ...p });
         const f = r.session.fates();
         const subs = r.session.submissions;
         const s90 = toTarget(ev.at, site.db.n, 0.9);
         const firstPages = r.session.log.filter((x) => x.page === 1);
         data.summaries.push({
-          site: kind, method, seed, records: site.db.n, submissions: subs, surfaced: ev.valid, coverage,
-          ...f, wasted_share: subs ? Math.round(((f.empty + f.error + f.duplicate) / subs) * 1e4) / 1e4 : 0,
-          queries: firstPages.length, queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length, submissions_to_90: s90,
-          stopped: r.stopped, detail: r.detail,
+          site: kind,
+          method,
+          seed,
+          records: site.db.n,
+          submissions: subs,
+          surfaced: ev.valid,
+          coverage,
+          ...f,
+          wasted_share: subs ? Math.round(((f.empty + f.error + f.duplicate) / subs) * 1e4) / 1e4 : 0,
+          queries: firstPages.length,
+          queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length,
+          submissions_to_90: s90,
+          stopped: r.stopped,
+          detail: r.detail,
         });
         if (method === 'isit' && seed === cfg.seeds[0] && r.isit) {
-          for (const p of r.isit.ranges) data.ranges.push({ site: kind, seed, lo: p.lo, hi: p.hi, evidence: p.evidence, values: p.values.length, confirmed: p.confirmed, probe: p.probe });
-          for (const t of r.isit.typed) for (const x of t.tests) data.typed.push({ site: kind, seed, input: t.name, type: x.type, tested: x.tested, distinct: x.distinct, ratio: Math.round(x.ratio * 1e4) / 1e4, informative: x.informative, chosen: t.type === x.type });
+          for (const p of r.isit.ranges)
+            data.ranges.push({
+              site: kind,
+              seed,
+              lo: p.lo,
+              hi: p.hi,
+              evidence: p.evidence,
+              values: p.values.length,
+              confirmed: p.confirmed,
+              probe: p.probe,
+            });
+          for (const t of r.isit.typed)
+            for (const x of t.tests)
+              data.typed.push({
+                site: kind,
+                seed,
+                input: t.name,
+                type: x.type,
+                tested: x.tested,
+                distinct: x.distinct,
+                ratio: Math.round(x.ratio * 1e4) / 1e4,
+                informative: x.informative,
+                chosen: t.type === x.type,
+              });
         }
-        if (method === 'isit') for (const t of r.templates ?? []) data.templates.push({ site: kind, seed, template: t.inputs.join('+'), dimension: t.dimension, size: t.size, tested: t.tested, distinct: t.distinct, ratio: Math.round(t.ratio * 1e4) / 1e4, informative: t.informative });
+        if (method === 'isit')
+          for (const t of r.templates ?? [])
+            data.templates.push({
+              site: kind,
+              seed,
+              template: t.inputs.join('+'),
+              dimension: t.dimension,
+              size: t.size,
+              tested: t.tested,
+              distinct: t.distinct,
+              ratio: Math.round(t.ratio * 1e4) / 1e4,
+              informative: t.informative,
+            });
       }
       await client.close();
     }
@@ -181,30 +410,53 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
     for (const host of server.deepSites.keys()) {
       const a = audit[host];
       if (!a) continue;
-      const violations = a.disallowed + (a.maxConcurrent > 1 ? 1 : 0) + (cfg.crawl.delayMs > 0 && (a.minGapMs ?? Infinity) < cfg.crawl.delayMs * 0.9 ? 1 : 0) + a.sent429;
-      data.audit.push({ seed, host, requests: a.requests, max_concurrent: a.maxConcurrent, min_gap_ms: a.minGapMs === null ? -1 : Math.round(a.minGapMs * 1000) / 1000, disallowed: a.disallowed, sent429: a.sent429, violations });
+      const violations =
+        a.disallowed +
+        (a.maxConcurrent > 1 ? 1 : 0) +
+        (cfg.crawl.delayMs > 0 && (a.minGapMs ?? Infinity) < cfg.crawl.delayMs * 0.9 ? 1 : 0) +
+        a.sent429;
+      data.audit.push({
+        seed,
+        host,
+        requests: a.requests,
+        max_concurrent: a.maxConcurrent,
+        min_gap_ms: a.minGapMs === null ? -1 : Math.round(a.minGapMs * 1000) / 1000,
+        disallowed: a.disallowed,
+        sent429: a.sent429,
+        violations,
+      });
     }
     await server.close();
     opts.onProgress?.(++done, total, `seed ${seed}`);
   }
 
-  for (const scalingSeed of cfg.scaling.seeds) for (const records of cfg.scaling.records) {
-    const server = await startWeb(cfg, scalingSeed, records);
-    for (const [host, site] of server.deepSites) {
-      const kind = site.cfg.kind;
-      const client = clientFor(server, host);
-      const d = (await discoverForms(client, `http://${host}/`)).forms[0];
-      for (const method of ['isit', 'cartesian'] as const) {
-        client.clearCache();
-        const r = (await runMethod(method, d, client, cfg.scaling.budget, cfg, words, kind))!;
-        const ev = evaluate(site, r.session);
-        data.scaling.push({ site: kind, seed: scalingSeed, records, method, generated: r.generated ?? 0, submissions_to_target: toTarget(ev.at, site.db.n, cfg.scaling.target), coverage_at_budget: Math.round((ev.valid / site.db.n) * 1e4) / 1e4, submissions: r.session.submissions });
+  for (const scalingSeed of cfg.scaling.seeds)
+    for (const records of cfg.scaling.records) {
+      const server = await startWeb(cfg, scalingSeed, records);
+      for (const [host, site] of server.deepSites) {
+        const kind = site.cfg.kind;
+        const client = clientFor(server, host);
+        const d = (await discoverForms(client, `http://${host}/`)).forms[0];
+        for (const method of ['isit', 'cartesian'] as const) {
+          client.clearCache();
+          const r = (await runMethod(method, d, client, cfg.scaling.budget, cfg, words, kind))!;
+          const ev = evaluate(site, r.session);
+          data.scaling.push({
+            site: kind,
+            seed: scalingSeed,
+            records,
+            method,
+            generated: r.generated ?? 0,
+            submissions_to_target: toTarget(ev.at, site.db.n, cfg.scaling.target),
+            coverage_at_budget: Math.round((ev.valid / site.db.n) * 1e4) / 1e4,
+            submissions: r.session.submissions,
+          });
+        }
+        await client.close();
       }
-      await client.close();
+      await server.close();
+      opts.onProgress?.(++done, total, `${records} records, seed ${scalingSeed}`);
     }
-    await server.close();
-    opts.onProgress?.(++done, total, `${records} records, seed ${scalingSeed}`);
-  }
   data.wallMs = performance.now() - t0;
   return data;
 }

@@ -47,25 +47,41 @@ function readGeo(file: string): Record<string, string> {
 
 export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
   const v = o.values;
-  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models) throw new Error(`--strategy ${o.strategy} learns from labelled departments: give --web (each process loads the models trained on the other departments)`);
-  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy)) throw new Error(`--strategy ${o.strategy} is not available in distributed crawls`);
+  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models)
+    throw new Error(
+      `--strategy ${o.strategy} learns from labelled departments: give --web (each process loads the models trained on the other departments)`,
+    );
+  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy))
+    throw new Error(`--strategy ${o.strategy} is not available in distributed crawls`);
   const assignment = (v.assignment ?? 'hash') as Assignment;
-  if (!ASSIGNMENTS.includes(assignment)) throw new Error(`--assignment: "${v.assignment}" is not one of ${ASSIGNMENTS.join(', ')}`);
+  if (!ASSIGNMENTS.includes(assignment))
+    throw new Error(`--assignment: "${v.assignment}" is not one of ${ASSIGNMENTS.join(', ')}`);
   if (assignment === 'geo' && !v.geo) throw new Error('--assignment geo needs --geo FILE (host,region lines)');
   const dcName = v.datacenter ?? 'dc1';
-  if (!/^[a-z0-9-]+$/.test(dcName)) throw new Error(`--datacenter: "${dcName}" must be lowercase letters, digits and -`);
+  if (!/^[a-z0-9-]+$/.test(dcName))
+    throw new Error(`--datacenter: "${dcName}" must be lowercase letters, digits and -`);
   const datacentres = v.datacenters ? parseDatacentres(v.datacenters) : [{ name: dcName, region: v.region ?? '' }];
   const mine = datacentres.find((d) => d.name === dcName);
   if (!mine) throw new Error(`--datacenter ${dcName} is not in --datacenters ${v.datacenters}`);
   const region = v.region ?? mine.region;
-  if (v.redis && !/^rediss?:\/\//.test(v.redis)) throw new Error(`--redis: "${v.redis}" must look like redis://HOST:PORT`);
+  if (v.redis && !/^rediss?:\/\//.test(v.redis))
+    throw new Error(`--redis: "${v.redis}" must look like redis://HOST:PORT`);
   const expect = v['expect-processes'] === undefined ? 0 : Number(v['expect-processes']);
-  if (!Number.isInteger(expect) || expect < 0) throw new Error(`--expect-processes: "${v['expect-processes']}" must be a whole number`);
+  if (!Number.isInteger(expect) || expect < 0)
+    throw new Error(`--expect-processes: "${v['expect-processes']}" must be a whole number`);
   const budget = o.settings.maxPages ?? 1000;
-  const idBase = v['process-id'] ?? `${hostname().toLowerCase().replace(/[^a-z0-9-]/g, '-')}-${process.pid}`;
+  const idBase =
+    v['process-id'] ??
+    `${hostname()
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '-')}-${process.pid}`;
   const started = Date.now();
   const r = await runCluster({
-    datacentres: datacentres.map((d) => ({ ...d, region: d.name === dcName ? region : d.region, processes: d.name === dcName ? o.processes : 0 })),
+    datacentres: datacentres.map((d) => ({
+      ...d,
+      region: d.name === dcName ? region : d.region,
+      processes: d.name === dcName ? o.processes : 0,
+    })),
     assignment,
     hostRegions: v.geo ? readGeo(v.geo) : {},
     budget,
@@ -78,7 +94,14 @@ export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
     expectMembers: expect,
   });
   const pages = r.processes.reduce((a, p) => a + p.summary.pages, 0);
-  for (const p of r.processes) process.stderr.write(`${p.summary.id}: ${p.summary.pages} pages, ${p.summary.buckets} buckets at the end, ${p.summary.published} URLs published\n`);
-  process.stdout.write(`${JSON.stringify({ processes: r.processes.map((p) => ({ id: p.summary.id, datacentre: p.summary.datacentre, pages: p.summary.pages, bytes: p.summary.bytes, errors: p.summary.errors })), pages, counters: r.counters, wallMs: Math.round(r.wallMs) }, null, 2)}\n`);
-  process.stderr.write(`crawled ${pages} pages with ${r.processes.length} process(es) in ${((Date.now() - started) / 1000).toFixed(1)} s; logs: ${o.outDir}/<process>/crawl.jsonl\n`);
+  for (const p of r.processes)
+    process.stderr.write(
+      `${p.summary.id}: ${p.summary.pages} pages, ${p.summary.buckets} buckets at the end, ${p.summary.published} URLs published\n`,
+    );
+  process.stdout.write(
+    `${JSON.stringify({ processes: r.processes.map((p) => ({ id: p.summary.id, datacentre: p.summary.datacentre, pages: p.summary.pages, bytes: p.summary.bytes, errors: p.summary.errors })), pages, counters: r.counters, wallMs: Math.round(r.wallMs) }, null, 2)}\n`,
+  );
+  process.stderr.write(
+    `crawled ${pages} pages with ${r.processes.length} process(es) in ${((Date.now() - started) / 1000).toFixed(1)} s; logs: ${o.outDir}/<process>/crawl.jsonl\n`,
+  );
 }

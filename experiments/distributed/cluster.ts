@@ -5,7 +5,15 @@
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { CrawlSettings } from '../../crawler/settings.ts';
-import { MemoryCoordinator, serveCoordinator, RedisCoordinator, type Assignment, type Coordinator, type DataCentre, type NodeSummary } from '../../crawler/distributed/index.ts';
+import {
+  MemoryCoordinator,
+  serveCoordinator,
+  RedisCoordinator,
+  type Assignment,
+  type Coordinator,
+  type DataCentre,
+  type NodeSummary,
+} from '../../crawler/distributed/index.ts';
 
 export interface ClusterOptions {
   datacentres: (DataCentre & { processes: number })[];
@@ -38,7 +46,11 @@ export interface ModelSource {
 }
 
 /** What one crawler process is started with: the cluster's options for its own centre. */
-export interface WorkerInput extends Pick<ClusterOptions, 'assignment' | 'hostRegions' | 'budget' | 'strategy' | 'models' | 'settings' | 'outDir' | 'redis' | 'expectMembers'> {
+export interface WorkerInput
+  extends Pick<
+    ClusterOptions,
+    'assignment' | 'hostRegions' | 'budget' | 'strategy' | 'models' | 'settings' | 'outDir' | 'redis' | 'expectMembers'
+  > {
   id: string;
   datacentre: string;
   datacentres: DataCentre[];
@@ -69,8 +81,12 @@ export const MODEL_STRATEGIES = ['future', 'adaptive'];
 const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}))`;
 
 export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
-  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models) throw new Error(`strategy "${o.strategy}" learns from labelled departments: crawl the synthetic web (--web) so each process can load the trained models`);
-  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy)) throw new Error(`strategy "${o.strategy}" is not one of ${[...WORKER_STRATEGIES, ...MODEL_STRATEGIES].join(', ')}`);
+  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models)
+    throw new Error(
+      `strategy "${o.strategy}" learns from labelled departments: crawl the synthetic web (--web) so each process can load the trained models`,
+    );
+  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy))
+    throw new Error(`strategy "${o.strategy}" is not one of ${[...WORKER_STRATEGIES, ...MODEL_STRATEGIES].join(', ')}`);
   let coordinator: Coordinator;
   if (o.redis) {
     const r = new RedisCoordinator(o.redis.url, o.redis.name);
@@ -90,8 +106,17 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
     for (let i = 0; i < dc.processes; i++) {
       const id = `${o.idPrefix ?? dc.name}-p${i}`;
       const input: WorkerInput = {
-        id, datacentre: dc.name, datacentres: dcs, assignment: o.assignment, hostRegions: o.hostRegions, budget: o.budget, strategy: o.strategy, models: o.models,
-        settings: { ...o.settings, region: dc.region }, outDir: o.outDir ? `${o.outDir}/${id}` : undefined, redis: o.redis,
+        id,
+        datacentre: dc.name,
+        datacentres: dcs,
+        assignment: o.assignment,
+        hostRegions: o.hostRegions,
+        budget: o.budget,
+        strategy: o.strategy,
+        models: o.models,
+        settings: { ...o.settings, region: dc.region },
+        outDir: o.outDir ? `${o.outDir}/${id}` : undefined,
+        redis: o.redis,
         // without a barrier the first process to start takes every bucket, then hands most back after deadMs
         expectMembers: o.expectMembers ?? (o.redis ? 0 : dc.processes),
       };
@@ -105,19 +130,25 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
       }
       const worker = new Worker(BOOT, { eval: true, workerData: input, transferList: transfer });
       workers.push(worker);
-      jobs.push(new Promise<ProcessResult>((resolve, reject) => {
-        let out: WorkerOutput | null = null;
-        worker.on('message', (m: WorkerOutput | 'ready') => {
-          if (m !== 'ready') out = m;
-          else if (++ready === total) {
-            // wall time counts from the moment every process is loaded
-            t0 = performance.now();
-            for (const w of workers) w.postMessage('go');
-          }
-        });
-        worker.on('error', reject);
-        worker.on('exit', (code) => (out ? resolve({ ...out, region: dc.region }) : reject(new Error(`crawler process ${id} exited with code ${code} before reporting`))));
-      }));
+      jobs.push(
+        new Promise<ProcessResult>((resolve, reject) => {
+          let out: WorkerOutput | null = null;
+          worker.on('message', (m: WorkerOutput | 'ready') => {
+            if (m !== 'ready') out = m;
+            else if (++ready === total) {
+              // wall time counts from the moment every process is loaded
+              t0 = performance.now();
+              for (const w of workers) w.postMessage('go');
+            }
+          });
+          worker.on('error', reject);
+          worker.on('exit', (code) =>
+            out
+              ? resolve({ ...out, region: dc.region })
+              : reject(new Error(`crawler process ${id} exited with code ${code} before reporting`)),
+          );
+        }),
+      );
     }
   }
   const processes = await Promise.all(jobs).finally(() => ports.forEach((p) => p.close()));

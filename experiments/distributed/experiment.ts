@@ -48,59 +48,117 @@ export const DEFAULT_DISTRIBUTED: Omit<DistributedConfig, 'name'> = {
   budget: 3000,
   strategy: 'bfs',
   timeScale: 1,
-  datacentres: [{ name: 'dc-us', region: 'us', processes: 2 }, { name: 'dc-eu', region: 'eu', processes: 2 }, { name: 'dc-asia', region: 'asia', processes: 2 }],
+  datacentres: [
+    { name: 'dc-us', region: 'us', processes: 2 },
+    { name: 'dc-eu', region: 'eu', processes: 2 },
+    { name: 'dc-asia', region: 'asia', processes: 2 },
+  ],
   assignments: ['geo', 'hash', 'single'],
   scaling: [1, 2, 4, 8],
   crawl: { concurrency: 4, delayMs: 20, maxPagesPerHost: 400, maxCrawlDelaySec: 0 },
   quick: {},
 };
 
-const bad = (f: string, m: string): never => { throw new ExperimentConfigError(`${f}: ${m}`); };
+const bad = (f: string, m: string): never => {
+  throw new ExperimentConfigError(`${f}: ${m}`);
+};
 
 export function isDistributedConfig(raw: unknown): boolean {
   return typeof raw === 'object' && raw !== null && (raw as { kind?: unknown }).kind === 'distributed';
 }
 
-export function resolveDistributed(raw: Record<string, unknown>, name: string, opts: { quick?: boolean; seeds?: number } = {}): DistributedConfig {
-  for (const k of Object.keys(raw)) if (!(k in DEFAULT_DISTRIBUTED) && k !== 'name' && !k.startsWith('_')) bad(k, 'unknown field');
+export function resolveDistributed(
+  raw: Record<string, unknown>,
+  name: string,
+  opts: { quick?: boolean; seeds?: number } = {},
+): DistributedConfig {
+  for (const k of Object.keys(raw))
+    if (!(k in DEFAULT_DISTRIBUTED) && k !== 'name' && !k.startsWith('_')) bad(k, 'unknown field');
   let c = { ...DEFAULT_DISTRIBUTED, ...raw, name } as DistributedConfig;
   c.crawl = { ...DEFAULT_DISTRIBUTED.crawl, ...(raw.crawl as object) };
   if (opts.quick) c = { ...c, ...c.quick, crawl: { ...c.crawl, ...c.quick?.crawl } };
   if (opts.seeds) c.seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
   if (!existsSync(c.web)) bad('web', `no such file "${c.web}"`);
-  if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0)) bad('seeds', 'expected a list of whole numbers');
+  if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0))
+    bad('seeds', 'expected a list of whole numbers');
   if (!Number.isInteger(c.budget) || c.budget < 1) bad('budget', 'expected a whole number >= 1');
-  if (!WORKER_STRATEGIES.includes(c.strategy)) bad('strategy', `"${c.strategy}" is not one of ${WORKER_STRATEGIES.join(', ')}`);
-  if (typeof c.timeScale !== 'number' || c.timeScale < 0 || c.timeScale > 10) bad('timeScale', 'expected a number from 0 to 10');
-  if (!Array.isArray(c.datacentres) || !c.datacentres.length) bad('datacentres', 'expected a list of {name, region, processes}');
+  if (!WORKER_STRATEGIES.includes(c.strategy))
+    bad('strategy', `"${c.strategy}" is not one of ${WORKER_STRATEGIES.join(', ')}`);
+  if (typeof c.timeScale !== 'number' || c.timeScale < 0 || c.timeScale > 10)
+    bad('timeScale', 'expected a number from 0 to 10');
+  if (!Array.isArray(c.datacentres) || !c.datacentres.length)
+    bad('datacentres', 'expected a list of {name, region, processes}');
   c.datacentres.forEach((d, i) => {
-    if (!/^[a-z0-9-]+$/.test(d.name ?? '') || !/^[a-z0-9-]+$/.test(d.region ?? '')) bad(`datacentres[${i}]`, 'name and region must be lowercase letters, digits and -');
-    if (!Number.isInteger(d.processes) || d.processes < 1 || d.processes > 32) bad(`datacentres[${i}].processes`, 'expected 1 to 32');
+    if (!/^[a-z0-9-]+$/.test(d.name ?? '') || !/^[a-z0-9-]+$/.test(d.region ?? ''))
+      bad(`datacentres[${i}]`, 'name and region must be lowercase letters, digits and -');
+    if (!Number.isInteger(d.processes) || d.processes < 1 || d.processes > 32)
+      bad(`datacentres[${i}].processes`, 'expected 1 to 32');
   });
-  for (const a of c.assignments) if (!ASSIGNMENTS.includes(a)) bad('assignments', `"${a}" is not one of ${ASSIGNMENTS.join(', ')}`);
-  for (const p of c.scaling) if (!Number.isInteger(p) || p < 1 || p > 32) bad('scaling', `"${p}" must be 1 to 32 processes`);
+  for (const a of c.assignments)
+    if (!ASSIGNMENTS.includes(a)) bad('assignments', `"${a}" is not one of ${ASSIGNMENTS.join(', ')}`);
+  for (const p of c.scaling)
+    if (!Number.isInteger(p) || p < 1 || p > 32) bad('scaling', `"${p}" must be 1 to 32 processes`);
   return c;
 }
 
 export interface RunRow {
-  experiment: string; variant: string; seed: number; processes: number; wall_ms: number; pages: number; pages_per_s: number;
-  bytes: number; cross_region_bytes: number; cross_region_share: number; max_over_mean: number; cv: number; duplicates: number;
+  experiment: string;
+  variant: string;
+  seed: number;
+  processes: number;
+  wall_ms: number;
+  pages: number;
+  pages_per_s: number;
+  bytes: number;
+  cross_region_bytes: number;
+  cross_region_share: number;
+  max_over_mean: number;
+  cv: number;
+  duplicates: number;
 }
-export interface ProcessRow { variant: string; seed: number; process: string; datacentre: string; region: string; pages: number; bytes: number }
-export interface DistributedData { config: DistributedConfig; runs: RunRow[]; processes: ProcessRow[]; wallMs: number }
+export interface ProcessRow {
+  variant: string;
+  seed: number;
+  process: string;
+  datacentre: string;
+  region: string;
+  pages: number;
+  bytes: number;
+}
+export interface DistributedData {
+  config: DistributedConfig;
+  runs: RunRow[];
+  processes: ProcessRow[];
+  wallMs: number;
+}
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
-export async function runDistributedExperiment(cfg: DistributedConfig, onProgress?: (done: number, total: number, label: string) => void): Promise<DistributedData> {
+export async function runDistributedExperiment(
+  cfg: DistributedConfig,
+  onProgress?: (done: number, total: number, label: string) => void,
+): Promise<DistributedData> {
   const t0 = performance.now();
   const data: DistributedData = { config: cfg, runs: [], processes: [], wallMs: 0 };
-  const plan: { experiment: string; variant: string; assignment: Assignment; dcs: DistributedConfig['datacentres'] }[] = [];
+  const plan: { experiment: string; variant: string; assignment: Assignment; dcs: DistributedConfig['datacentres'] }[] =
+    [];
   const total = cfg.datacentres.reduce((a, d) => a + d.processes, 0);
   for (const a of cfg.assignments) {
     // a single data centre gets every process, in the first centre's region
-    plan.push({ experiment: 'assignment', variant: a, assignment: a, dcs: a === 'single' ? [{ ...cfg.datacentres[0], processes: total }] : cfg.datacentres });
+    plan.push({
+      experiment: 'assignment',
+      variant: a,
+      assignment: a,
+      dcs: a === 'single' ? [{ ...cfg.datacentres[0], processes: total }] : cfg.datacentres,
+    });
   }
-  for (const p of cfg.scaling) plan.push({ experiment: 'scaling', variant: `${p}`, assignment: 'single', dcs: [{ ...cfg.datacentres[0], processes: p }] });
+  for (const p of cfg.scaling)
+    plan.push({
+      experiment: 'scaling',
+      variant: `${p}`,
+      assignment: 'single',
+      dcs: [{ ...cfg.datacentres[0], processes: p }],
+    });
   let done = 0;
   for (const seed of cfg.seeds) {
     const raw = JSON.parse(readFileSync(cfg.web, 'utf8')) as Record<string, unknown>;
@@ -112,8 +170,23 @@ export async function runDistributedExperiment(cfg: DistributedConfig, onProgres
     const seeds = server.web.sites.map((s) => `http://${s.host}/`);
     for (const p of plan) {
       const r = await runCluster({
-        datacentres: p.dcs, assignment: p.assignment, hostRegions, budget: cfg.budget, strategy: cfg.strategy,
-        settings: { seeds, scope: ['*.test'], resolve: [`*.test=127.0.0.1:${server.port}`], delayMs: cfg.crawl.delayMs, autoThrottle: false, concurrency: cfg.crawl.concurrency, perHostConcurrency: 1, maxPagesPerHost: cfg.crawl.maxPagesPerHost, maxCrawlDelaySec: cfg.crawl.maxCrawlDelaySec, retries: 1 },
+        datacentres: p.dcs,
+        assignment: p.assignment,
+        hostRegions,
+        budget: cfg.budget,
+        strategy: cfg.strategy,
+        settings: {
+          seeds,
+          scope: ['*.test'],
+          resolve: [`*.test=127.0.0.1:${server.port}`],
+          delayMs: cfg.crawl.delayMs,
+          autoThrottle: false,
+          concurrency: cfg.crawl.concurrency,
+          perHostConcurrency: 1,
+          maxPagesPerHost: cfg.crawl.maxPagesPerHost,
+          maxCrawlDelaySec: cfg.crawl.maxCrawlDelaySec,
+          retries: 1,
+        },
       });
       let bytes = 0;
       let cross = 0;
@@ -126,15 +199,33 @@ export async function runDistributedExperiment(cfg: DistributedConfig, onProgres
           if (hostRegions[new URL(f.url).host] !== pr.region) cross += f.bytes;
         }
         bytes += pb;
-        data.processes.push({ variant: `${p.experiment}:${p.variant}`, seed, process: pr.summary.id, datacentre: pr.summary.datacentre, region: pr.region, pages: pr.fetched.length, bytes: pb });
+        data.processes.push({
+          variant: `${p.experiment}:${p.variant}`,
+          seed,
+          process: pr.summary.id,
+          datacentre: pr.summary.datacentre,
+          region: pr.region,
+          pages: pr.fetched.length,
+          bytes: pb,
+        });
       }
       const loads = r.processes.map((pr) => pr.fetched.length);
       const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
       const sd = Math.sqrt(loads.reduce((a, x) => a + (x - mean) ** 2, 0) / loads.length);
       data.runs.push({
-        experiment: p.experiment, variant: p.variant, seed, processes: loads.length, wall_ms: Math.round(r.wallMs), pages: urls.length,
-        pages_per_s: Math.round((urls.length / r.wallMs) * 1000), bytes, cross_region_bytes: cross, cross_region_share: r3(bytes ? cross / bytes : 0),
-        max_over_mean: r3(mean ? Math.max(...loads) / mean : 0), cv: r3(mean ? sd / mean : 0), duplicates: urls.length - new Set(urls).size,
+        experiment: p.experiment,
+        variant: p.variant,
+        seed,
+        processes: loads.length,
+        wall_ms: Math.round(r.wallMs),
+        pages: urls.length,
+        pages_per_s: Math.round((urls.length / r.wallMs) * 1000),
+        bytes,
+        cross_region_bytes: cross,
+        cross_region_share: r3(bytes ? cross / bytes : 0),
+        max_over_mean: r3(mean ? Math.max(...loads) / mean : 0),
+        cv: r3(mean ? sd / mean : 0),
+        duplicates: urls.length - new Set(urls).size,
       });
       onProgress?.(++done, cfg.seeds.length * plan.length, `seed ${seed} ${p.experiment} ${p.variant}`);
     }
@@ -147,11 +238,24 @@ export async function runDistributedExperiment(cfg: DistributedConfig, onProgres
 function barSpec(rows: RunRow[], field: keyof RunRow, yTitle: string): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: 230, height: 150,
+    width: 230,
+    height: 150,
     data: { values: rows.map((r) => ({ variant: r.variant, value: r[field] })) },
     layer: [
-      { mark: { type: 'bar', color: '#0072B2' }, encoding: { x: { field: 'variant', type: 'nominal', title: 'assignment', sort: ['geo', 'hash', 'single'] }, y: { aggregate: 'mean', field: 'value', type: 'quantitative', title: yTitle } } },
-      { mark: { type: 'point', color: 'black', filled: true, size: 20 }, encoding: { x: { field: 'variant', type: 'nominal', sort: ['geo', 'hash', 'single'] }, y: { field: 'value', type: 'quantitative' } } },
+      {
+        mark: { type: 'bar', color: '#0072B2' },
+        encoding: {
+          x: { field: 'variant', type: 'nominal', title: 'assignment', sort: ['geo', 'hash', 'single'] },
+          y: { aggregate: 'mean', field: 'value', type: 'quantitative', title: yTitle },
+        },
+      },
+      {
+        mark: { type: 'point', color: 'black', filled: true, size: 20 },
+        encoding: {
+          x: { field: 'variant', type: 'nominal', sort: ['geo', 'hash', 'single'] },
+          y: { field: 'value', type: 'quantitative' },
+        },
+      },
     ],
     config: themeConfig(),
   } as TopLevelSpec;
@@ -160,20 +264,42 @@ function barSpec(rows: RunRow[], field: keyof RunRow, yTitle: string): TopLevelS
 function scalingSpec(rows: RunRow[]): TopLevelSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: 250, height: 150,
+    width: 250,
+    height: 150,
     data: { values: rows.map((r) => ({ processes: r.processes, pps: r.pages_per_s })) },
     layer: [
-      { mark: { type: 'line', point: true, color: '#D55E00' }, encoding: { x: { field: 'processes', type: 'quantitative', scale: { type: 'log', base: 2 }, title: 'crawler processes', axis: { values: [...new Set(rows.map((r) => r.processes))], format: 'd' } }, y: { aggregate: 'mean', field: 'pps', type: 'quantitative', title: 'pages per second' } } },
-      { mark: { type: 'point', color: 'black', size: 20 }, encoding: { x: { field: 'processes', type: 'quantitative' }, y: { field: 'pps', type: 'quantitative' } } },
+      {
+        mark: { type: 'line', point: true, color: '#D55E00' },
+        encoding: {
+          x: {
+            field: 'processes',
+            type: 'quantitative',
+            scale: { type: 'log', base: 2 },
+            title: 'crawler processes',
+            axis: { values: [...new Set(rows.map((r) => r.processes))], format: 'd' },
+          },
+          y: { aggregate: 'mean', field: 'pps', type: 'quantitative', title: 'pages per second' },
+        },
+      },
+      {
+        mark: { type: 'point', color: 'black', size: 20 },
+        encoding: { x: { field: 'processes', type: 'quantitative' }, y: { field: 'pps', type: 'quantitative' } },
+      },
     ],
     config: themeConfig(),
   } as TopLevelSpec;
 }
 
-export async function writeDistributedOutputs(d: DistributedData, dir: string): Promise<{ files: string[]; lines: string[] }> {
+export async function writeDistributedOutputs(
+  d: DistributedData,
+  dir: string,
+): Promise<{ files: string[]; lines: string[] }> {
   mkdirSync(dir, { recursive: true });
   const files: string[] = [];
-  const put = (n: string, c: string | Buffer): void => { writeFileSync(join(dir, n), c); files.push(n); };
+  const put = (n: string, c: string | Buffer): void => {
+    writeFileSync(join(dir, n), c);
+    files.push(n);
+  };
   put('runs.csv', stringify(d.runs, { header: true, columns: Object.keys(d.runs[0] ?? {}) }));
   put('processes.csv', stringify(d.processes, { header: true, columns: Object.keys(d.processes[0] ?? {}) }));
   put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
@@ -187,35 +313,92 @@ export async function writeDistributedOutputs(d: DistributedData, dir: string): 
     if (name === 'fig-scaling' ? !scale.length : !assign.length) continue;
     await writeFigure(put, name, spec);
   }
-  const pm = (xs: number[], digits = 0): string => { const m = meanCi(xs); return `${m.mean.toFixed(digits)} ± ${(m.hi - m.mean).toFixed(digits)}`; };
+  const pm = (xs: number[], digits = 0): string => {
+    const m = meanCi(xs);
+    return `${m.mean.toFixed(digits)} ± ${(m.hi - m.mean).toFixed(digits)}`;
+  };
   const by = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const lines: string[] = [];
   const geo = mean(by(assign, 'geo').map((r) => r.wall_ms));
   for (const other of ['hash', 'single']) {
     const o = mean(by(assign, other).map((r) => r.wall_ms));
-    if (geo && o) lines.push(`geo-affinity speed-up over ${other}: ${(o / geo).toFixed(2)}x (wall time ${Math.round(o)} ms vs ${Math.round(geo)} ms)`);
+    if (geo && o)
+      lines.push(
+        `geo-affinity speed-up over ${other}: ${(o / geo).toFixed(2)}x (wall time ${Math.round(o)} ms vs ${Math.round(geo)} ms)`,
+      );
   }
   const base = mean(by(scale, String(d.config.scaling[0])).map((r) => r.pages_per_s));
   for (const p of d.config.scaling) {
     const v = mean(by(scale, String(p)).map((r) => r.pages_per_s));
-    if (base) lines.push(`${p} process(es): ${Math.round(v)} pages/s, ${(v / base).toFixed(2)}x of ${d.config.scaling[0]} (efficiency ${((v / base / (p / d.config.scaling[0])) * 100).toFixed(0)}%)`);
+    if (base)
+      lines.push(
+        `${p} process(es): ${Math.round(v)} pages/s, ${(v / base).toFixed(2)}x of ${d.config.scaling[0]} (efficiency ${((v / base / (p / d.config.scaling[0])) * 100).toFixed(0)}%)`,
+      );
   }
   const dups = d.runs.reduce((a, r) => a + r.duplicates, 0);
   lines.push(`URLs fetched twice: ${dups} over ${d.runs.reduce((a, r) => a + r.pages, 0)} pages`);
   const cfg = d.config;
-  const md: string[] = [`# Distributed crawling: ${cfg.name}`, '', cfg.description, '', '## Setup', '',
-    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`, '',
-    '## Assignment of hosts to data centres', '', 'Mean ± 95% CI over seeds.', '',
-    '![wall time](fig-wall-time.png)', '', `*Wall time to crawl ${cfg.budget} pages by assignment of hosts to data centres; bars: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`, '',
-    '![cross-region bytes](fig-cross-region.png)', '', `*Share of bytes fetched across regions by assignment; bars: mean over ${cfg.seeds.length} seeds, dots: single runs.*`, '',
-    '| assignment | wall time (ms) | pages/s | bytes across regions | max / mean pages per process | coefficient of variation |', '|---|---|---|---|---|---|',
-    ...cfg.assignments.map((a) => { const rs = by(assign, a); return `| ${a} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(rs.map((r) => r.cross_region_share), 3)} | ${pm(rs.map((r) => r.max_over_mean), 2)} | ${pm(rs.map((r) => r.cv), 2)} |`; }),
-    '', '## Scaling in one data centre', '', '![scaling](fig-scaling.png)', '', `*Pages per second against crawler processes in one data centre (log 2 axis); line: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`, '',
-    '| processes | wall time (ms) | pages/s | max / mean pages per process |', '|---|---|---|---|',
-    ...cfg.scaling.map((p) => { const rs = by(scale, String(p)); return `| ${p} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(rs.map((r) => r.max_over_mean), 2)} |`; }),
-    '', '## Summary', '', ...lines.map((l) => `- ${l}`), '',
-    'This machine has 2 cores: beyond two processes, more processes add concurrency (requests in flight waiting on simulated distance and politeness gaps), not CPU.', ''];
+  const md: string[] = [
+    `# Distributed crawling: ${cfg.name}`,
+    '',
+    cfg.description,
+    '',
+    '## Setup',
+    '',
+    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`,
+    '',
+    '## Assignment of hosts to data centres',
+    '',
+    'Mean ± 95% CI over seeds.',
+    '',
+    '![wall time](fig-wall-time.png)',
+    '',
+    `*Wall time to crawl ${cfg.budget} pages by assignment of hosts to data centres; bars: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`,
+    '',
+    '![cross-region bytes](fig-cross-region.png)',
+    '',
+    `*Share of bytes fetched across regions by assignment; bars: mean over ${cfg.seeds.length} seeds, dots: single runs.*`,
+    '',
+    '| assignment | wall time (ms) | pages/s | bytes across regions | max / mean pages per process | coefficient of variation |',
+    '|---|---|---|---|---|---|',
+    ...cfg.assignments.map((a) => {
+      const rs = by(assign, a);
+      return `| ${a} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(
+        rs.map((r) => r.cross_region_share),
+        3,
+      )} | ${pm(
+        rs.map((r) => r.max_over_mean),
+        2,
+      )} | ${pm(
+        rs.map((r) => r.cv),
+        2,
+      )} |`;
+    }),
+    '',
+    '## Scaling in one data centre',
+    '',
+    '![scaling](fig-scaling.png)',
+    '',
+    `*Pages per second against crawler processes in one data centre (log 2 axis); line: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`,
+    '',
+    '| processes | wall time (ms) | pages/s | max / mean pages per process |',
+    '|---|---|---|---|',
+    ...cfg.scaling.map((p) => {
+      const rs = by(scale, String(p));
+      return `| ${p} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(
+        rs.map((r) => r.max_over_mean),
+        2,
+      )} |`;
+    }),
+    '',
+    '## Summary',
+    '',
+    ...lines.map((l) => `- ${l}`),
+    '',
+    'This machine has 2 cores: beyond two processes, more processes add concurrency (requests in flight waiting on simulated distance and politeness gaps), not CPU.',
+    '',
+  ];
   put('report.md', md.join('\n'));
   return { files, lines };
 }

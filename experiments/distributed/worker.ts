@@ -5,7 +5,13 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { loadKeywords } from '../../crawler/focused/topic.ts';
-import { CrawlNode, Partitioner, RedisCoordinator, ThreadCoordinator, type Coordinator } from '../../crawler/distributed/index.ts';
+import {
+  CrawlNode,
+  Partitioner,
+  RedisCoordinator,
+  ThreadCoordinator,
+  type Coordinator,
+} from '../../crawler/distributed/index.ts';
 import { makeStrategy, type StrategyContext } from '../strategies.ts';
 import type { WorkerInput, WorkerOutput } from './cluster.ts';
 
@@ -29,7 +35,12 @@ if (input.models) {
   const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
   const web = new Web(loadConfig(src.web), src.seed);
   const depts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
-  const m = new TrainingData((h) => sitePages(web, h), depts, DEFAULT_FUTURE).models(src.heldOut, keywords!, src.cacheDir, `${webKey(web)}:${src.seed}:paper`);
+  const m = new TrainingData((h) => sitePages(web, h), depts, DEFAULT_FUTURE).models(
+    src.heldOut,
+    keywords!,
+    src.cacheDir,
+    `${webKey(web)}:${src.seed}:paper`,
+  );
   models = () => m;
 }
 const fetched: WorkerOutput['fetched'] = [];
@@ -37,7 +48,11 @@ const node = new CrawlNode({
   id: input.id,
   datacentre: input.datacentre,
   coordinator,
-  partitioner: new Partitioner({ datacentres: input.datacentres, assignment: input.assignment, hostRegion: (h) => hostRegions.get(h) }),
+  partitioner: new Partitioner({
+    datacentres: input.datacentres,
+    assignment: input.assignment,
+    hostRegion: (h) => hostRegions.get(h),
+  }),
   settings: input.settings,
   strategy: makeStrategy(input.strategy, { seed: input.settings.seed ?? 1, keywords, models }),
   budget: input.budget,

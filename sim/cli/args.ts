@@ -25,7 +25,10 @@ export function fail(message: string): never {
  * would read "-5" as a flag and say "argument is ambiguous"; this way the option's own range
  * check gives its message.
  */
-export function argsWithNegatives(options: NonNullable<ParseArgsConfig['options']>, argv = process.argv.slice(2)): string[] {
+export function argsWithNegatives(
+  options: NonNullable<ParseArgsConfig['options']>,
+  argv = process.argv.slice(2),
+): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const name = /^--([^=]+)$/.exec(argv[i])?.[1];
@@ -37,9 +40,17 @@ export function argsWithNegatives(options: NonNullable<ParseArgsConfig['options'
   return out;
 }
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(usage: string, options: T): ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>['values'] {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  usage: string,
+  options: T,
+): ReturnType<typeof parseArgs<{ options: T; strict: true; allowPositionals: false }>>['values'] {
   try {
-    const { values } = parseArgs({ args: argsWithNegatives(options), options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args: argsWithNegatives(options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    });
     if ((values as Record<string, unknown>).help) {
       process.stdout.write(usage);
       process.exit(0);
@@ -59,6 +70,7 @@ export function webAndSeed(values: { web?: string; seed?: string }): { config: W
     throw e;
   }
   const seed = Number(values.seed ?? '1');
-  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1) fail(`--seed: "${values.seed}" must be a whole number from 0 to 4294967295`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
+    fail(`--seed: "${values.seed}" must be a whole number from 0 to 4294967295`);
   return { config, seed };
 }

@@ -17,17 +17,29 @@ Serves the synthetic web on 127.0.0.1 (port 0 = any free port). Every host is a 
 Admin routes on the bare address: /_sim/audit, /_sim/hosts, POST /_sim/reset.
 With --warc, serves the archives instead: every archived response at its original URL.
 `;
-const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' }, 'no-faults': { type: 'boolean' }, warc: { type: 'string', multiple: true } });
+const v = parse(USAGE, {
+  web: { type: 'string' },
+  seed: { type: 'string' },
+  port: { type: 'string' },
+  'no-faults': { type: 'boolean' },
+  warc: { type: 'string', multiple: true },
+});
 const port = Number(v.port ?? '0');
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port: "${v.port}" must be a whole number from 0 to 65535`);
-const listenFailed = (e: NodeJS.ErrnoException): never => fail(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port: "${v.port}" must be a whole number from 0 to 65535`);
+const listenFailed = (e: NodeJS.ErrnoException): never =>
+  fail(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`);
 
 async function serveArchives(files: string[]): Promise<() => Promise<void>> {
   for (const f of files) if (!existsSync(f)) fail(`--warc: "${f}" does not exist`);
   const t0 = performance.now();
-  const archive = await WarcArchive.open(files).catch((e: Error) => fail(`--warc: cannot read the archive (${e.message.split('\n')[0]})`));
+  const archive = await WarcArchive.open(files).catch((e: Error) =>
+    fail(`--warc: cannot read the archive (${e.message.split('\n')[0]})`),
+  );
   const replay = await ReplayServer.start(archive, { port }).catch(listenFailed);
-  process.stdout.write(`replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts\nlistening on ${replay.origin}\n`);
+  process.stdout.write(
+    `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts\nlistening on ${replay.origin}\n`,
+  );
   return () => replay.close();
 }
 
@@ -41,7 +53,9 @@ async function serveWeb(): Promise<() => Promise<void>> {
     `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
       `listening on ${server.origin}\n` +
       `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages, region ${server.regionOf(s.host)})`).join('\n')}\n` +
-      (server.deepSites.size ? `search sites:\n${[...server.deepSites.values()].map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`).join('\n')}\n` : '') +
+      (server.deepSites.size
+        ? `search sites:\n${[...server.deepSites.values()].map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`).join('\n')}\n`
+        : '') +
       `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
       `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
   );
@@ -49,10 +63,15 @@ async function serveWeb(): Promise<() => Promise<void>> {
 }
 
 const close = v.warc?.length ? await serveArchives(v.warc) : await serveWeb();
-const stop = async (): Promise<void> => { await close(); process.exit(0); };
+const stop = async (): Promise<void> => {
+  await close();
+  process.exit(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 // npm does not pass SIGTERM on to the script it started: when the process that started this one
 // (npm, a shell) goes away, this one is re-parented; stop then rather than serve on unseen
 const parent = process.ppid;
-setInterval(() => { if (process.ppid !== parent) void stop(); }, 500).unref();
+setInterval(() => {
+  if (process.ppid !== parent) void stop();
+}, 500).unref();

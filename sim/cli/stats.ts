@@ -12,5 +12,9 @@ each next to its target band. Exit code 1 if a statistic is outside its band.
 const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, json: { type: 'boolean' } });
 const { config, seed } = webAndSeed(v);
 const stats = computeStats(new Web(config, seed));
-process.stdout.write(v.json ? `${JSON.stringify(stats, null, 2)}\n` : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n`);
+process.stdout.write(
+  v.json
+    ? `${JSON.stringify(stats, null, 2)}\n`
+    : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n`,
+);
 process.exitCode = stats.checks.every((c) => c.ok) ? 0 : 1;

@@ -24,8 +24,13 @@ Options:
 Duplicate URLs: the first file in path order is kept; conflicting labels are listed.
 `;
 const v = parse(USAGE, {
-  dir: { type: 'string' }, out: { type: 'string' }, labels: { type: 'string' }, 'label-from': { type: 'string' },
-  manifest: { type: 'string' }, 'default-type': { type: 'string' }, strict: { type: 'boolean' },
+  dir: { type: 'string' },
+  out: { type: 'string' },
+  labels: { type: 'string' },
+  'label-from': { type: 'string' },
+  manifest: { type: 'string' },
+  'default-type': { type: 'string' },
+  strict: { type: 'boolean' },
 });
 if (!v.dir || !v.out || !v.labels) fail('--dir, --out and --labels are required (see --help)');
 if (!existsSync(v.dir)) fail(`--dir: "${v.dir}" does not exist`);
@@ -33,18 +38,27 @@ if (v.manifest && !existsSync(v.manifest)) fail(`--manifest: "${v.manifest}" doe
 const labelFrom = (v['label-from'] ?? 'manifest') as 'manifest' | 'dir';
 if (labelFrom !== 'manifest' && labelFrom !== 'dir') fail(`--label-from: "${v['label-from']}" is not manifest or dir`);
 try {
-  const r = await convertFolder(v.dir, v.out, v.labels, { labelFrom, manifest: v.manifest, defaultType: v['default-type'] });
+  const r = await convertFolder(v.dir, v.out, v.labels, {
+    labelFrom,
+    manifest: v.manifest,
+    defaultType: v['default-type'],
+  });
   for (const s of r.skipped) process.stderr.write(`skipped ${s.file}: ${s.reason}\n`);
   if (r.duplicates) {
-    process.stderr.write(`${r.duplicates} duplicate URLs (first file kept); ${r.conflicts.length} with another label\n`);
-    for (const c of r.conflicts.slice(0, 10)) process.stderr.write(`  ${c.url}: kept "${c.kept}", ${c.file} says "${c.label}"\n`);
+    process.stderr.write(
+      `${r.duplicates} duplicate URLs (first file kept); ${r.conflicts.length} with another label\n`,
+    );
+    for (const c of r.conflicts.slice(0, 10))
+      process.stderr.write(`  ${c.url}: kept "${c.kept}", ${c.file} says "${c.label}"\n`);
   }
   for (const s of r.suspicious.slice(0, 10)) process.stderr.write(`warning: ${s.file} -> ${s.url}: ${s.reason}\n`);
   if (r.suspicious.length > 10) process.stderr.write(`warning: ${r.suspicious.length - 10} more suspicious URLs\n`);
   if (v.strict && r.suspicious.length) {
     rmSync(v.out, { force: true });
     rmSync(v.labels, { force: true });
-    fail(`--strict: ${r.suspicious.length} URLs look wrong (first: ${r.suspicious[0].url}: ${r.suspicious[0].reason}); nothing written`);
+    fail(
+      `--strict: ${r.suspicious.length} URLs look wrong (first: ${r.suspicious[0].url}: ${r.suspicious[0].reason}); nothing written`,
+    );
   }
   process.stdout.write(`wrote ${r.records} records to ${v.out} and ${r.labelled} labels to ${v.labels}\n`);
 } catch (e) {

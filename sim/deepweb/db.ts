@@ -51,10 +51,71 @@ export interface HeapsFit {
 
 export type SortKey = 'relevance' | 'date' | 'price';
 
-const JOB_HEADS = ['engineer', 'analyst', 'manager', 'specialist', 'consultant', 'developer', 'assistant', 'coordinator', 'technician', 'director', 'designer', 'administrator', 'researcher', 'officer', 'advisor', 'intern'];
-const INDUSTRIES = ['software', 'finance', 'healthcare', 'education', 'retail', 'manufacturing', 'government', 'media', 'energy', 'transport', 'hospitality', 'telecom', 'insurance', 'consulting', 'nonprofit', 'agriculture'];
+const JOB_HEADS = [
+  'engineer',
+  'analyst',
+  'manager',
+  'specialist',
+  'consultant',
+  'developer',
+  'assistant',
+  'coordinator',
+  'technician',
+  'director',
+  'designer',
+  'administrator',
+  'researcher',
+  'officer',
+  'advisor',
+  'intern',
+];
+const INDUSTRIES = [
+  'software',
+  'finance',
+  'healthcare',
+  'education',
+  'retail',
+  'manufacturing',
+  'government',
+  'media',
+  'energy',
+  'transport',
+  'hospitality',
+  'telecom',
+  'insurance',
+  'consulting',
+  'nonprofit',
+  'agriculture',
+];
 const CABINS = ['economy', 'premium', 'business', 'first'];
-const SYL = ['ka', 'lo', 'mi', 'ren', 'tor', 'va', 'bel', 'son', 'dor', 'fi', 'gra', 'hal', 'ix', 'jun', 'mar', 'nel', 'os', 'pra', 'quin', 'sar', 'tel', 'ul', 'ven', 'wick', 'yar', 'zen'];
+const SYL = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tor',
+  'va',
+  'bel',
+  'son',
+  'dor',
+  'fi',
+  'gra',
+  'hal',
+  'ix',
+  'jun',
+  'mar',
+  'nel',
+  'os',
+  'pra',
+  'quin',
+  'sar',
+  'tel',
+  'ul',
+  'ven',
+  'wick',
+  'yar',
+  'zen',
+];
 export const YEAR_MIN = 1970;
 export const YEAR_MAX = 2025;
 
@@ -148,7 +209,8 @@ export class RecordDb {
     const bodyWord = (t: Topic, tid: number): string => {
       const u = r.next();
       if (u < TEXT_MIX.topic) return t.words[t.zipf.sample(r.next())];
-      if (u < TEXT_MIX.topic + TEXT_MIX.jargon) return english[hash32(base, tid, drawListRank(r.next()), 43) % english.length];
+      if (u < TEXT_MIX.topic + TEXT_MIX.jargon)
+        return english[hash32(base, tid, drawListRank(r.next()), 43) % english.length];
       return drawGeneral(r.next());
     };
     const addText = (i: number, title: string[], body: string[]): void => {
@@ -270,7 +332,11 @@ export class RecordDb {
     for (let i = 0; i < this.n; i++) {
       let last = -1;
       const ids = [...new Set(this.textWords.subarray(this.textStart[i], this.textStart[i + 1]))].sort((a, b) => a - b);
-      for (const id of ids) if (id !== last) { lists[id].push(i); last = id; }
+      for (const id of ids)
+        if (id !== last) {
+          lists[id].push(i);
+          last = id;
+        }
     }
     this.wordPostings = lists.map((l) => Int32Array.from(l));
   }
@@ -303,7 +369,10 @@ export class RecordDb {
     for (let k = 0; k < points; k++) marks.add(Math.max(1, Math.round(this.n * 2 ** (k - points + 1))));
     for (let i = 0; i < this.n; i++) {
       for (let k = this.textStart[i]; k < this.textStart[i + 1]; k++) {
-        if (!seen[this.textWords[k]]) { seen[this.textWords[k]] = 1; distinct++; }
+        if (!seen[this.textWords[k]]) {
+          seen[this.textWords[k]] = 1;
+          distinct++;
+        }
       }
       if (marks.has(i + 1)) out.push({ tokens: this.textStart[i + 1], distinct });
     }
@@ -350,7 +419,8 @@ export class RecordDb {
     const col = key === 'date' ? this.day : key === 'price' ? this.price : null;
     const keys = new Float64Array(ids.length);
     // 32-bit rank times 2^21 plus the id (< 2^21) stays exact in a double
-    for (let k = 0; k < ids.length; k++) keys[k] = (col ? col[ids[k]] : hash32(ids[k], queryHash, 23)) * 2 ** 21 + ids[k];
+    for (let k = 0; k < ids.length; k++)
+      keys[k] = (col ? col[ids[k]] : hash32(ids[k], queryHash, 23)) * 2 ** 21 + ids[k];
     const top = smallest(keys, limit);
     const out = new Int32Array(top.length);
     for (let k = 0; k < top.length; k++) out[k] = top[k] % 2 ** 21;
@@ -371,7 +441,9 @@ function smallest(keys: Float64Array, limit: number): Float64Array {
       if (l < n && heap[l] > heap[m]) m = l;
       if (r < n && heap[r] > heap[m]) m = r;
       if (m === i) return;
-      const t = heap[i]; heap[i] = heap[m]; heap[m] = t;
+      const t = heap[i];
+      heap[i] = heap[m];
+      heap[m] = t;
       i = m;
     }
   };
@@ -382,7 +454,9 @@ function smallest(keys: Float64Array, limit: number): Float64Array {
       while (i > 0) {
         const p = (i - 1) >> 1;
         if (heap[p] >= heap[i]) break;
-        const t = heap[i]; heap[i] = heap[p]; heap[p] = t;
+        const t = heap[i];
+        heap[i] = heap[p];
+        heap[p] = t;
         i = p;
       }
     } else if (v < heap[0]) {
@@ -415,7 +489,11 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) { out.push(a[i]); i++; j++; } else if (a[i] < b[j]) i++;
+    if (a[i] === b[j]) {
+      out.push(a[i]);
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
     else j++;
   }
   return Int32Array.from(out);
