@@ -1,4 +1,8 @@
-/** Public API of the crawler. It never imports sim/: a crawler cannot see ground truth. */
+/**
+ * Public API of the crawl core. It never imports sim/: a crawler cannot see ground truth.
+ * Experiments import the crawler only through this file and the index files of focused/,
+ * deepweb/ and distributed/ (the architecture test checks it).
+ */
 export { CrawlEngine, type CrawlSummary, type EngineOptions, type Progress } from './engine.ts';
 export { CrawlError, type CrawlErrorCode } from './errors.ts';
 export {
@@ -19,8 +23,8 @@ export {
 export type { LogEntry } from './journal.ts';
 export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';
 export { parseBody, parseHtml, type ParsedLink, type ParsedPage } from './parser.ts';
-export { Topic, loadKeywords } from './focused/topic.ts';
-export { tokenize } from './focused/text.ts';
-export { linkWords } from './focused/features.ts';
-export { judgePage, judgedTokens } from './focused/strategies.ts';
-export type { RelevanceJudge, Judgement } from './focused/relevance.ts';
+export { WarcWriter } from './warc.ts';
+export { OpicStrategy } from './orders/opic.ts';
+// focused crawling has its own surface (crawler/focused/index.ts); what a plugin strategy needs is here too
+export { Topic, loadKeywords, tokenize, linkWords, judgePage, judgedTokens } from './focused/index.ts';
+export type { RelevanceJudge, Judgement } from './focused/index.ts';

@@ -5,9 +5,13 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { DEFAULT_FUTURE, type FutureConfig } from '../crawler/focused/training.ts';
-import { DEFAULT_ADAPTIVE } from '../crawler/focused/strategies.ts';
-import { RELEVANCE_MODES, type RelevanceMode } from '../crawler/focused/relevance.ts';
+import {
+  DEFAULT_FUTURE,
+  type FutureConfig,
+  DEFAULT_ADAPTIVE,
+  RELEVANCE_MODES,
+  type RelevanceMode,
+} from '../crawler/focused/index.ts';
 import { KIND_NAMES } from '../sim/web.ts';
 import { resolveParams, StrategyError, strategyNames, strategyNeeds } from './strategies.ts';
 

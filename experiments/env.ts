@@ -6,9 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
-import { parseBody } from '../crawler/parser.ts';
-import type { LabelledPage } from '../crawler/focused/training.ts';
+import { DEFAULT_SETTINGS, parseBody } from '../crawler/index.ts';
+import type { LabelledPage } from '../crawler/focused/index.ts';
 import type { HostAudit } from '../sim/audit.ts';
 import { loadConfig } from '../sim/config.ts';
 import { ReplayServer } from '../sim/replay.ts';

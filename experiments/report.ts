@@ -20,7 +20,7 @@ import {
   type Claim,
 } from './analysis.ts';
 import { relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
-import type { RelevanceMode } from '../crawler/focused/relevance.ts';
+import type { RelevanceMode } from '../crawler/focused/index.ts';
 
 const MODE_TEXT: Record<RelevanceMode, string> = {
   paper: 'hand-written: a .pdf/.ps with an abstract and references, plus topic similarity',

@@ -5,9 +5,8 @@
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
 import { CrawlEngine } from '../crawler/index.ts';
-import { loadKeywords } from '../crawler/focused/topic.ts';
+import { loadKeywords, RelevanceJudge } from '../crawler/focused/index.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
-import { RelevanceJudge } from '../crawler/focused/relevance.ts';
 import { archiveEnv, simEnv, type Env } from './env.ts';
 import { oracleOrder, reachable } from './oracle.ts';
 import type { StructureStats } from '../sim/structure.ts';

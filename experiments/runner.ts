@@ -12,7 +12,7 @@ import { ExperimentConfigError, trains, type ExperimentConfig } from './config.t
 import { archiveSites, checkArchive } from './env.ts';
 import { closeSeedState, loadPlugins, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
 import { probeStrategy, StrategyError } from './strategies.ts';
-import { loadKeywords } from '../crawler/focused/topic.ts';
+import { loadKeywords } from '../crawler/focused/index.ts';
 import type { StructureStats } from '../sim/structure.ts';
 import type { ReplayRun } from './replay.ts';
 

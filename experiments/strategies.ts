@@ -12,23 +12,27 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BfsStrategy, RandomStrategy, type Strategy } from '../crawler/index.ts';
+import { BfsStrategy, RandomStrategy, type Strategy, OpicStrategy } from '../crawler/index.ts';
 import {
   AdaptiveStrategy,
   DEFAULT_ADAPTIVE,
   FutureStrategy,
   ImmediateStrategy,
-} from '../crawler/focused/strategies.ts';
-import { BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from '../crawler/focused/best-first.ts';
-import { DEFAULT_SHARK, SharkSearchStrategy } from '../crawler/focused/shark-search.ts';
-import { ClassifierStrategy } from '../crawler/focused/classifier.ts';
-import { DEFAULT_INFOSPIDERS, InfoSpidersStrategy } from '../crawler/focused/infospiders.ts';
-import { OpicStrategy } from '../crawler/orders/opic.ts';
-import { Topic } from '../crawler/focused/topic.ts';
-import type { PageClassifier, RelevanceJudge } from '../crawler/focused/relevance.ts';
-import type { LinkClassifier } from '../crawler/focused/nb.ts';
-import type { QExample } from '../crawler/focused/training.ts';
-import type { Calibration } from '../crawler/focused/calibrate.ts';
+  BestFirstStrategy,
+  BestNFirstStrategy,
+  DEFAULT_BEST_N,
+  DEFAULT_SHARK,
+  SharkSearchStrategy,
+  ClassifierStrategy,
+  DEFAULT_INFOSPIDERS,
+  InfoSpidersStrategy,
+  Topic,
+  type PageClassifier,
+  type RelevanceJudge,
+  type LinkClassifier,
+  type QExample,
+  type Calibration,
+} from '../crawler/focused/index.ts';
 
 /** What a strategy is built from. Everything it may know about the target comes through here. */
 export interface StrategyContext {

@@ -8,20 +8,22 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
-import { parseBody } from '../crawler/parser.ts';
-import { LinkClassifier, type ClassifierJson } from '../crawler/focused/nb.ts';
+import { DEFAULT_SETTINGS, parseBody } from '../crawler/index.ts';
 import {
+  LinkClassifier,
+  type ClassifierJson,
   siteExamples,
   trainingExamples,
   trainFutureModel,
   type FutureConfig,
   type LabelledPage,
   type QExample,
-} from '../crawler/focused/training.ts';
-import { calibrateAdaptive, pageTokens, type Calibration } from '../crawler/focused/calibrate.ts';
-import { PageClassifier } from '../crawler/focused/relevance.ts';
-import { judgedTokens } from '../crawler/focused/strategies.ts';
+  calibrateAdaptive,
+  pageTokens,
+  type Calibration,
+  PageClassifier,
+  judgedTokens,
+} from '../crawler/focused/index.ts';
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
 

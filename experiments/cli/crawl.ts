@@ -10,6 +10,7 @@ import {
   NUMBER_SETTINGS,
   type CrawlSettings,
   type Strategy,
+  WarcWriter,
 } from '../../crawler/index.ts';
 import {
   loadStrategyModule,
@@ -22,10 +23,8 @@ import {
   type StrategyContext,
 } from '../strategies.ts';
 import { basename, extname } from 'node:path';
-import { loadKeywords } from '../../crawler/focused/topic.ts';
-import { WarcWriter } from '../../crawler/warc.ts';
+import { loadKeywords, RELEVANCE_MODES, RelevanceJudge, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { existsSync } from 'node:fs';
-import { RELEVANCE_MODES, RelevanceJudge, type RelevanceMode } from '../../crawler/focused/relevance.ts';
 import { KIND_NAMES } from '../../sim/web.ts';
 import { progress } from './progress.ts';
 
@@ -261,7 +260,7 @@ if (v.web) {
     const heldOut = heldOutSite(w.departmentHosts);
     const isTarget = (id: number): boolean => kinds.includes(KIND_NAMES[w.web.kind[id]].toLowerCase());
     const { TrainingData, sitePages, webKey } = await import('../training.ts');
-    const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
+    const { DEFAULT_FUTURE } = await import('../../crawler/focused/index.ts');
     const others = w.departmentHosts.filter((h) => h !== heldOut);
     process.stderr.write(
       `training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`,

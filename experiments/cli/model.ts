@@ -6,8 +6,7 @@
  * each bin.
  */
 import { fail, parseOrFail } from './args.ts';
-import { loadKeywords } from '../../crawler/focused/topic.ts';
-import { DEFAULT_FUTURE } from '../../crawler/focused/training.ts';
+import { loadKeywords, DEFAULT_FUTURE } from '../../crawler/focused/index.ts';
 import { ConfigError, loadConfig } from '../../sim/config.ts';
 import { Web } from '../../sim/web.ts';
 import { sitePages, TrainingData, webKey } from '../training.ts';

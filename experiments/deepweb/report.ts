@@ -11,7 +11,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { groupBy, meanCi, shareCi } from '../analysis.ts';
 import { allOf, pairedCi, signVerdict, thresholdVerdict, type Ci, type Verdict } from '../stats.ts';
 import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
-import { logLogFit } from '../../crawler/deepweb/probe.ts';
+import { logLogFit } from '../../crawler/deepweb/index.ts';
 import type { DeepwebData, DeepCurveRow, DeepSummaryRow, ScalingRow } from './run.ts';
 import { f3 } from '../../lib/format.ts';
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import type { CrawlSettings } from '../../crawler/settings.ts';
+import type { CrawlSettings } from '../../crawler/index.ts';
 import { ASSIGNMENTS, type Assignment } from '../../crawler/distributed/index.ts';
 import { MODEL_STRATEGIES, runCluster, WORKER_STRATEGIES, type ModelSource } from './cluster.ts';
 

@@ -4,7 +4,7 @@
  * connected by the in-memory coordinator served from this thread, or by Redis.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { CrawlSettings } from '../../crawler/settings.ts';
+import type { CrawlSettings } from '../../crawler/index.ts';
 import {
   MemoryCoordinator,
   serveCoordinator,

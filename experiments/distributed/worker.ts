@@ -4,7 +4,7 @@
  * it fetched when the crawl is over.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { loadKeywords } from '../../crawler/focused/topic.ts';
+import { loadKeywords } from '../../crawler/focused/index.ts';
 import {
   CrawlNode,
   Partitioner,
@@ -32,7 +32,7 @@ if (input.models) {
   const { loadConfig } = await import('../../sim/config.ts');
   const { Web } = await import('../../sim/web.ts');
   const { TrainingData, sitePages, webKey } = await import('../training.ts');
-  const { DEFAULT_FUTURE } = await import('../../crawler/focused/training.ts');
+  const { DEFAULT_FUTURE } = await import('../../crawler/focused/index.ts');
   const web = new Web(loadConfig(src.web), src.seed);
   const depts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
   const m = new TrainingData((h) => sitePages(web, h), depts, DEFAULT_FUTURE).models(
