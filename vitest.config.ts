@@ -1,13 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects. "timing": files whose servers measure gaps, delays and deadlines (politeness,
+ * Crawl-delay, slow responses, audits under load); they run one at a time, after everything
+ * else, so no CPU-heavy file distorts what their servers observe. "main": the rest, in parallel.
+ */
+const TIMING = [
+  'test/crawler.engine.test.ts',
+  'test/crawler.faults.test.ts',
+  'test/crawler.robots.test.ts',
+  'test/deepweb.test.ts',
+  'test/distributed.test.ts',
+  'test/hostile.test.ts',
+  'test/sim.server.test.ts',
+];
+
+const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    // one file at a time: several tests measure timing (politeness gaps, Crawl-delay, slow
-    // responses) and a CPU-heavy file next to them would distort what the servers observe
-    fileParallelism: false,
+    projects: [
+      {
+        test: { ...shared, name: 'main', include: ['test/**/*.test.ts'], exclude: TIMING, sequence: { groupOrder: 0 } },
+      },
+      { test: { ...shared, name: 'timing', include: TIMING, fileParallelism: false, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

@@ -114,9 +114,13 @@ if (deep) {
   process.stderr.write(
     `experiment ${deep.name}: ${deep.methods.length} methods x ${deep.seeds.length} seeds x search sites, ${deep.budget} submissions per run, ${deep.records} records per site\n`,
   );
-  const total = deep.seeds.length + deep.scaling.records.length;
-  const bar = progress(total, 'steps (seed, then database sizes)', '{bar} {value}/{total} {label}');
-  const data = await runDeepweb(deep, { onProgress: (d, _t, label) => bar.update(d, { label }) }).catch((e: Error) => {
+  const bar = progress(deep.seeds.length, 'steps (seed, then database sizes)', '{bar} {value}/{total} {label}');
+  // the run knows how many steps it takes (seeds, then sizes x sweep seeds)
+  const onProgress = (d: number, t: number, label: string): void => {
+    bar.setTotal(t);
+    bar.update(d, { label });
+  };
+  const data = await runDeepweb(deep, { onProgress }).catch((e: Error) => {
     bar.stop();
     fail(e.message.split('\n')[0]);
   });

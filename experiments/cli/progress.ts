@@ -6,6 +6,8 @@ import cliProgress from 'cli-progress';
 
 export interface ProgressSink {
   update(done: number, fields: Record<string, string | number>): void;
+  /** A new total, for runs that learn theirs as they go. */
+  setTotal(total: number): void;
   stop(): void;
 }
 
@@ -20,10 +22,17 @@ export function progress(
       cliProgress.Presets.shades_classic,
     );
     bar.start(total, 0, { label, rate: 0, frontier: 0, errors: 0 });
-    return { update: (d, f) => bar.update(d, { label, ...f }), stop: () => bar.stop() };
+    return {
+      update: (d, f) => bar.update(d, { label, ...f }),
+      setTotal: (t) => bar.setTotal(t),
+      stop: () => bar.stop(),
+    };
   }
   let last = 0;
   return {
+    setTotal(t) {
+      total = t;
+    },
     update(d, f) {
       const now = Date.now();
       if (now - last < 5000) return;
