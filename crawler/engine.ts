@@ -23,6 +23,7 @@ import type { WarcSink } from './warc.ts';
 import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
 import type { PageView, Strategy } from './strategy.ts';
 import { FingerprintSet, normalizeUrl } from './url.ts';
+import { hostOf } from '../lib/url.ts';
 
 export interface CrawlSummary {
   pages: number;
@@ -843,12 +844,6 @@ export class CrawlEngine {
     this.journal?.compactCounters();
     if (this.journal && this.strategy.snapshot) this.journal.writeJson('strategy.json', this.strategy.snapshot());
   }
-}
-
-function hostOf(url: string): string {
-  const i = url.indexOf('//') + 2;
-  const j = url.indexOf('/', i);
-  return (j < 0 ? url.slice(i) : url.slice(i, j)).toLowerCase();
 }
 
 const MAX_SEED_FAILURES = 100;

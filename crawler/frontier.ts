@@ -4,6 +4,7 @@
  * heap of hosts keyed by their best entry. Entries live in a columnar slab (strings plus typed
  * arrays) rather than one object each: about 150 bytes per queued URL (npm run bench:frontier).
  */
+import { grown } from '../lib/typed.ts';
 
 export interface QueueEntry {
   url: string;
@@ -43,18 +44,13 @@ class Slab {
   }
   private grow(): void {
     const n = this.score.length * 2;
-    const g = <T extends Float64Array | Int32Array | Uint16Array | Uint8Array>(a: T, C: new (n: number) => T): T => {
-      const b = new C(n);
-      b.set(a);
-      return b;
-    };
-    this.score = g(this.score, Float64Array);
-    this.seq = g(this.seq, Float64Array);
-    this.parent = g(this.parent, Int32Array);
-    this.depth = g(this.depth, Uint16Array);
-    this.redirects = g(this.redirects, Uint8Array);
-    this.host = g(this.host, Int32Array);
-    this.hpos = g(this.hpos, Int32Array);
+    this.score = grown(this.score, n);
+    this.seq = grown(this.seq, n);
+    this.parent = grown(this.parent, n);
+    this.depth = grown(this.depth, n);
+    this.redirects = grown(this.redirects, n);
+    this.host = grown(this.host, n);
+    this.hpos = grown(this.hpos, n);
   }
 }
 

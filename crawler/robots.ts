@@ -10,14 +10,7 @@
  * (2.2.4: "Sitemap:" between two "User-agent:" lines left the first agent without rules), and a
  * file cut at the size cap loses its partial last line instead of parsing it as a rule.
  */
-import { createRequire } from 'node:module';
-
-/** The parts of robots-parser we use (its bundled types do not resolve under NodeNext). */
-interface RobotsParser {
-  isAllowed(url: string, ua?: string): boolean | undefined;
-  getCrawlDelay(ua?: string): number | undefined;
-}
-const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => RobotsParser;
+import { parseRobots as robotsParser, type RobotsRules as RobotsParser } from '../lib/robots.ts';
 
 export const ROBOTS_MAX_AGE_MS = 24 * 3600 * 1000;
 export const ROBOTS_MIN_BYTES = 512 * 1024;

@@ -32,7 +32,7 @@ import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
 import { ORACLE, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
-import { pairedCi, signVerdict, unitCi, unitOf } from './stats.ts';
+import { pairedCi, pmText, signVerdict, unitCi, unitOf } from './stats.ts';
 import { f3 } from '../lib/format.ts';
 
 export interface Written {
@@ -193,10 +193,8 @@ function report(
   const unit = unitOf(d.curves);
   const method = curvesCiMethod(d.curves);
   const seeds = [...new Set(d.curves.map((c) => c.seed))];
-  const pm = (xs: readonly SummaryRow[], k: 'recall' | 'recall_reachable' | 'recall_auc' | 'precision'): string => {
-    const m = unitCi(xs, (r) => r[k], unit);
-    return `${f3(m.mean)} ± ${f3(m.hi - m.mean)}`;
-  };
+  const pm = (xs: readonly SummaryRow[], k: 'recall' | 'recall_reachable' | 'recall_auc' | 'precision'): string =>
+    pmText(unitCi(xs, (r) => r[k], unit));
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
   L.push('## Setup', '');

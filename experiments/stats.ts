@@ -22,6 +22,11 @@ export interface Ci {
   n: number;
 }
 
+/** "mean ± half-width" of a CI, for report tables. */
+export function pmText(c: Ci, digits = 3): string {
+  return `${c.mean.toFixed(digits)} ± ${(c.hi - c.mean).toFixed(digits)}`;
+}
+
 /** Two-sided 95% Student t critical value for df degrees of freedom (NaN for df < 1). */
 export const t975 = (df: number): number => (df >= 1 ? tQuantile(0.975, df) : NaN);
 

@@ -4,18 +4,9 @@
  * (not in the RFC; honoured by some engines), a missing file (404), a failing one (503) and
  * one behind a redirect.
  */
-import { createRequire } from 'node:module';
 import type { RobotsProfile } from './config.ts';
 
-/** The parts of robots-parser we use (its bundled types do not resolve under NodeNext). */
-export interface RobotsRules {
-  isDisallowed(url: string, ua?: string): boolean | undefined;
-  getCrawlDelay(ua?: string): number | undefined;
-}
-export const parseRobots = createRequire(import.meta.url)('robots-parser') as (
-  url: string,
-  text: string,
-) => RobotsRules;
+export { parseRobots, type RobotsRules } from '../lib/robots.ts';
 
 const STANDARD = `User-agent: *\nDisallow: /admin/private/\nDisallow: /cgi-bin/\n`;
 

@@ -8,6 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { WARCParser } from 'warcio';
+import { grown } from '../lib/typed.ts';
 
 export interface ArchivedEntry {
   file: number;
@@ -53,18 +54,14 @@ class Columns {
   n = 0;
   push(): number {
     if (this.n === this.file.length) {
-      const grow = <T extends Uint16Array | Float64Array | Uint8Array | Int32Array>(a: T): T => {
-        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.file = grow(this.file);
-      this.offset = grow(this.offset);
-      this.length = grow(this.length);
-      this.type = grow(this.type);
-      this.status = grow(this.status);
-      this.date = grow(this.date);
-      this.ref = grow(this.ref);
+      const n = this.n * 2;
+      this.file = grown(this.file, n);
+      this.offset = grown(this.offset, n);
+      this.length = grown(this.length, n);
+      this.type = grown(this.type, n);
+      this.status = grown(this.status, n);
+      this.date = grown(this.date, n);
+      this.ref = grown(this.ref, n);
     }
     return this.n++;
   }

@@ -15,6 +15,7 @@ import {
   TEMPLATE,
   type Conventions,
 } from './conventions.ts';
+import { IntList } from '../lib/typed.ts';
 
 /** Page kinds. Paper is the only relevant kind; Syllabus and Form are non-paper PDFs. */
 export const Kind = {
@@ -82,24 +83,6 @@ export interface Community {
 }
 
 /** Growable typed int buffer. */
-class IntBuf {
-  data: Int32Array;
-  length = 0;
-  constructor(cap = 1024) {
-    this.data = new Int32Array(cap);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const d = new Int32Array(this.data.length * 2);
-      d.set(this.data);
-      this.data = d;
-    }
-    this.data[this.length++] = v;
-  }
-  view(): Int32Array {
-    return this.data.subarray(0, this.length);
-  }
-}
 
 export class Web {
   readonly config: WebConfig;
@@ -151,15 +134,15 @@ export class Web {
 class WebBuilder {
   private readonly w: Web;
   private readonly rng: Rng;
-  private readonly kinds = new IntBuf();
-  private readonly topics = new IntBuf();
-  private readonly sitesOf = new IntBuf();
-  private readonly comms = new IntBuf();
-  private readonly owners = new IntBuf();
-  private readonly auxs = new IntBuf();
-  private readonly src = new IntBuf(1 << 16);
-  private readonly dst = new IntBuf(1 << 16);
-  private readonly flg = new IntBuf(1 << 16);
+  private readonly kinds = new IntList();
+  private readonly topics = new IntList();
+  private readonly sitesOf = new IntList();
+  private readonly comms = new IntList();
+  private readonly owners = new IntList();
+  private readonly auxs = new IntList();
+  private readonly src = new IntList(1 << 16);
+  private readonly dst = new IntList(1 << 16);
+  private readonly flg = new IntList(1 << 16);
   private readonly campus: number;
   private readonly news: number;
   private readonly lifeTopics: number[];

@@ -8,6 +8,7 @@ import type { ParsedPage } from '../parser.ts';
 import { linkFeatures } from './features.ts';
 import { LinkClassifier, type Example } from './nb.ts';
 import { binOf, makeBins, stateValues } from './qvalue.ts';
+import { hostOf } from '../../lib/url.ts';
 
 export interface LabelledPage {
   url: string;
@@ -40,8 +41,6 @@ export interface QExample {
   /** Host of the page the link is on (for leave-one-site-out checks). */
   host: string;
 }
-
-const hostOf = (url: string): string => new URL(url).host;
 
 /** Links of one site's pages with their Q (only links to pages of the given set count). */
 export function siteExamples(

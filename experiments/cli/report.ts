@@ -14,10 +14,13 @@ import { buildPage } from '../page.ts';
 import type { ReplayView } from '../replay.ts';
 import type { CurveRow } from '../run-one.ts';
 import { fail, parseOrFail } from './args.ts';
+import { isDeepOutputs, readDeepOutputs } from '../deepweb/load.ts';
+import { writeDeepOutputs } from '../deepweb/report.ts';
 
 const USAGE = `Usage: npm run report -- DIR
 Writes DIR/index.html, the interactive results page, from the outputs of a focused experiment in
-DIR (config.json, curves.csv, aggregates.csv, summary.csv, and replay.json when present).
+DIR (config.json, curves.csv, aggregates.csv, summary.csv, and replay.json when present); for a
+deep-web experiment, writes its report.md, figures and CSVs again from its CSVs.
 `;
 const { values, positionals } = parseOrFail({
   allowPositionals: true,
@@ -29,6 +32,12 @@ if (values.help) {
 }
 if (positionals.length !== 1) fail('give one results directory, e.g. npm run report -- results/focused (see --help)');
 const dir = positionals[0];
+if (isDeepOutputs(dir)) {
+  // a deep-web run: its report, figures and CSVs made again from its CSVs
+  const written = await writeDeepOutputs(readDeepOutputs(dir), dir);
+  process.stdout.write(`wrote ${written.files.map((f) => join(dir, f)).join(', ')}\n`);
+  process.exit(0);
+}
 for (const f of ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv']) {
   if (!existsSync(join(dir, f))) fail(`${dir}: no ${f} (not the outputs of a focused experiment)`);
 }

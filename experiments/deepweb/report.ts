@@ -1,6 +1,6 @@
 /**
  * Writes a deep-web experiment's outputs: curves.csv, summary.csv, aggregates.csv,
- * templates.csv, tau.csv, scaling.csv, audit.csv, skipped-forms.csv, config.json,
+ * templates.csv, tau.csv, scaling.csv, sites.csv, ranges.csv, typed.csv, audit.csv, skipped-forms.csv, config.json, run.json,
  * fig-coverage-<site>.svg/.png, fig-scaling.svg/.png and report.md (with the published anchors
  * and a claims table). CSVs are a pure function of the config.
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { groupBy, meanCi, shareCi } from '../analysis.ts';
-import { allOf, pairedCi, signVerdict, thresholdVerdict, type Ci, type Verdict } from '../stats.ts';
+import { allOf, pairedCi, pmText, signVerdict, thresholdVerdict, type Ci, type Verdict } from '../stats.ts';
 import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
 import { logLogFit } from '../../crawler/deepweb/index.ts';
 import type { DeepwebData, DeepCurveRow, DeepSummaryRow, ScalingRow } from './run.ts';
@@ -91,7 +91,7 @@ function scalingSpec(rows: readonly ScalingRow[], target: number): TopLevelSpec 
     data: { values },
     facet: { column: { field: 'site', type: 'nominal', title: null } },
     spec: {
-      width: 180,
+      width: 160,
       height: 150,
       mark: { type: 'line', point: true },
       encoding: {
@@ -102,8 +102,16 @@ function scalingSpec(rows: readonly ScalingRow[], target: number): TopLevelSpec 
           type: 'nominal',
           title: null,
           scale: { range: ['#0072B2', '#56B4E9', '#D55E00', '#E69F00'] },
+          // below the panels: beside three of them it made the figure wider than 7 in allows
+          legend: { orient: 'bottom', columns: 2 },
         },
-        strokeDash: { field: 'series', type: 'nominal', title: null, scale: { range: [[], [4, 3], [], [4, 3]] } },
+        strokeDash: {
+          field: 'series',
+          type: 'nominal',
+          title: null,
+          scale: { range: [[], [4, 3], [], [4, 3]] },
+          legend: { orient: 'bottom', columns: 2 },
+        },
       },
     },
     config: themeConfig(2),
@@ -225,17 +233,20 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
           : signVerdict({ ...ci, mean: 100 - ci.mean, lo: 100 - ci.hi, hi: 100 - ci.lo });
       return { s, reached, runs: rows.length, ci, verdict, infeasible, topK };
     });
+    // the published condition is a site that shows every match: where the bench has such sites,
+    // they decide the verdict and the capped ones are reported beside them
+    const uncapped = q90.filter((x) => x.topK === 0);
+    const judged = uncapped.length ? uncapped : q90;
     claims.push({
       id: 'D4',
-      claim:
-        'adaptive probing reaches 90% of the database in fewer than 100 queries (Ntoulas et al.: PubMed, which shows every match)',
+      claim: `adaptive probing reaches 90% of the database in fewer than 100 queries (Ntoulas et al.: PubMed, which shows every match)${uncapped.length ? '; decided on the sites that show every match' : ''}`,
       measured: q90
         .map(
           (x) =>
-            `${x.s}: ${x.reached.length}/${x.runs} runs reached 90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
+            `${x.s}${uncapped.length && x.topK ? ' (capped, not decisive)' : ''}: ${x.reached.length}/${x.runs} runs reached 90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
         )
         .join('; '),
-      verdict: allOf(q90.map((x) => x.verdict)),
+      verdict: allOf(judged.map((x) => x.verdict)),
     });
   }
   const v = d.audit.reduce((a, r) => a + r.violations, 0);
@@ -283,6 +294,8 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   csv('audit.csv', d.audit);
   csv('skipped-forms.csv', d.skippedForms);
   put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
+  // the wall time is the one figure not in a CSV; report.md is made again from these files
+  put('run.json', `${JSON.stringify({ wall_ms: Math.round(d.wallMs) })}\n`);
   for (const site of [...new Set(aggs.map((a) => a.site))]) {
     const spec = curveSpec(
       aggs.filter((a) => a.site === site),
@@ -315,17 +328,13 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
   const cfg = d.config;
   const sites = [...new Set(d.summaries.map((s) => s.site))];
   const methods = cfg.methods.filter((m) => d.summaries.some((s) => s.method === m));
-  const pm = (xs: number[]): string => {
-    if (!xs.length) return 'n/a';
-    const m = meanCi(xs);
-    return `${f3(m.mean)} ± ${f3(m.hi - m.mean)}`;
-  };
+  const pm = (xs: number[]): string => (xs.length ? pmText(meanCi(xs)) : 'n/a');
   const sum = (site: string, m: string) => d.summaries.filter((s) => s.site === site && s.method === m);
   const out: string[] = [];
   out.push(`# Deep-web crawling: ${cfg.name}`, '', cfg.description, '');
   out.push('## Setup', '');
   out.push(
-    `Web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}; each search site holds ${cfg.records.toLocaleString('en-US')} records; ${cfg.budget} submissions per run (every request to the form's action counts, result pages included). ISIT: tau ${cfg.isit.tau}, maximum dimension ${cfg.isit.maxDimension}, ${cfg.isit.sampleSize} queries tested per template, text inputs filled with the site's seed keywords. Probing: rounds of ${cfg.probe.roundSize} keywords, stop after a round without a new record; ${cfg.probe.candidates} mined candidates. Requests ${cfg.crawl.delayMs} ms apart per host at least, one at a time, robots.txt honoured. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
+    `Web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}; each search site holds ${cfg.records.toLocaleString('en-US')} records; ${cfg.budget} submissions per run (every request to the form's action counts, result pages included). ISIT: tau ${cfg.isit.tau}, maximum dimension ${cfg.isit.maxDimension}, ${cfg.isit.sampleSize} queries tested per template, text inputs filled with the site's seed keywords. Probing: rounds of ${cfg.probe.roundSize} keywords, stop after a round without a new record; ${cfg.probe.candidates} mined candidates. Requests ${cfg.crawl.delayMs} ms apart per host at least, one at a time, robots.txt honoured. ${Number.isFinite(d.wallMs) ? `Wall time ${(d.wallMs / 1000).toFixed(1)} s.` : 'Wall time not recorded.'}`,
     '',
   );
   if (d.sites.length) {

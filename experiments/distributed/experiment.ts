@@ -16,6 +16,7 @@ import { Web } from '../../sim/web.ts';
 import { ASSIGNMENTS, type Assignment } from '../../crawler/distributed/index.ts';
 import { ExperimentConfigError } from '../config.ts';
 import { meanCi } from '../analysis.ts';
+import { pmText } from '../stats.ts';
 import { themeConfig, writeFigure } from '../figures.ts';
 import { runCluster, WORKER_STRATEGIES } from './cluster.ts';
 
@@ -313,10 +314,7 @@ export async function writeDistributedOutputs(
     if (name === 'fig-scaling' ? !scale.length : !assign.length) continue;
     await writeFigure(put, name, spec);
   }
-  const pm = (xs: number[], digits = 0): string => {
-    const m = meanCi(xs);
-    return `${m.mean.toFixed(digits)} ± ${(m.hi - m.mean).toFixed(digits)}`;
-  };
+  const pm = (xs: number[], digits = 0): string => pmText(meanCi(xs), digits);
   const by = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
   const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const lines: string[] = [];

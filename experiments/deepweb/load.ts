@@ -1,0 +1,57 @@
+/**
+ * Reads a deep-web experiment's outputs back (config.json, run.json and the CSVs that
+ * writeDeepOutputs wrote), so the report and figures can be made again without rerunning:
+ * `npm run report -- results/deepweb`. CSV cells: empty is null, true / false are booleans,
+ * numbers are numbers; the rest stays text.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { DeepwebConfig } from './config.ts';
+import type { DeepwebData } from './run.ts';
+
+/** The CSVs a deep-web run writes, by the field of DeepwebData they hold. */
+export const DEEP_TABLES = {
+  curves: 'curves.csv',
+  summaries: 'summary.csv',
+  templates: 'templates.csv',
+  tau: 'tau.csv',
+  scaling: 'scaling.csv',
+  sites: 'sites.csv',
+  ranges: 'ranges.csv',
+  typed: 'typed.csv',
+  audit: 'audit.csv',
+  skippedForms: 'skipped-forms.csv',
+} as const;
+
+const NUMBER = /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i;
+
+function cell(v: string): string | number | boolean | null {
+  if (v === '') return null;
+  if (v === 'true' || v === 'false') return v === 'true';
+  return NUMBER.test(v) ? Number(v) : v;
+}
+
+/** True when dir holds a deep-web experiment's outputs. */
+export function isDeepOutputs(dir: string): boolean {
+  if (!existsSync(join(dir, 'config.json'))) return false;
+  return (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { kind?: string }).kind === 'deepweb';
+}
+
+export function readDeepOutputs(dir: string): DeepwebData {
+  const { rerun: _rerun, ...config } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as DeepwebConfig & {
+    rerun?: string;
+  };
+  const read = (file: string): unknown[] => {
+    const text = existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '';
+    if (!text.trim()) return [];
+    return (parse(text, { columns: true }) as Record<string, string>[]).map((r) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(v)])),
+    );
+  };
+  const tables = Object.fromEntries(Object.entries(DEEP_TABLES).map(([k, f]) => [k, read(f)]));
+  const run = existsSync(join(dir, 'run.json'))
+    ? (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { wall_ms?: number })
+    : {};
+  return { config, ...tables, wallMs: run.wall_ms ?? Number.NaN } as DeepwebData;
+}
