@@ -296,6 +296,9 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
   // the wall time is the one figure not in a CSV; report.md is made again from these files
   put('run.json', `${JSON.stringify({ wall_ms: Math.round(d.wallMs) })}\n`);
+  // the claims and the report before the figures: a figure that cannot be drawn loses nothing else
+  const claims = checkDeepClaims(d, aggs);
+  put('report.md', report(d, aggs, claims));
   for (const site of [...new Set(aggs.map((a) => a.site))]) {
     const spec = curveSpec(
       aggs.filter((a) => a.site === site),
@@ -311,8 +314,6 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
     await writeFigure(put, `fig-coverage-${site}`, spec);
   }
   if (d.scaling.length) await writeFigure(put, 'fig-scaling', scalingSpec(d.scaling, d.config.scaling.target), 2);
-  const claims = checkDeepClaims(d, aggs);
-  put('report.md', report(d, aggs, claims));
   return { dir, files, claims };
 }
 
