@@ -313,7 +313,7 @@ describe('distributed crawls', () => {
         REDIS_URL,
         '--crawl-name',
         name,
-        '--datacenter',
+        '--datacentre',
         'dc1',
         '--process-id',
         `k${i}`,

@@ -78,8 +78,8 @@ Distributed (--max-pages is then the budget over all processes; future and adapt
   --processes N           N crawler processes (worker threads) on this machine, in-memory transport
   --redis URL             join a crawl coordinated by Redis (redis://HOST:PORT); with --processes N,
                           this machine runs N of its processes
-  --datacenter NAME       data centre of this machine's processes (default dc1)
-  --datacenters LIST      every data centre of the crawl, NAME:REGION,... (same on every machine;
+  --datacentre NAME       data centre of this machine's processes (default dc1)
+  --datacentres LIST      every data centre of the crawl, NAME:REGION,... (same on every machine;
                           default the one above, region from --region)
   --assignment MODE       hosts to data centres: geo (by region, --geo), hash (default) or single
   --geo FILE              host,region CSV (a GeoIP-like table) for --assignment geo
@@ -131,8 +131,8 @@ const values: Record<string, string | string[] | boolean | undefined> = parseOrF
     param: { type: 'string', multiple: true },
     processes: { type: 'string' },
     redis: { type: 'string' },
-    datacenter: { type: 'string' },
-    datacenters: { type: 'string' },
+    datacentre: { type: 'string' },
+    datacentres: { type: 'string' },
     assignment: { type: 'string' },
     geo: { type: 'string' },
     region: { type: 'string' },

@@ -22,7 +22,7 @@ export interface DistributedCliInput {
 function parseDatacentres(spec: string): { name: string; region: string }[] {
   return spec.split(',').map((part) => {
     const m = /^([a-z0-9-]+):([a-z0-9-]+)$/.exec(part.trim());
-    if (!m) throw new Error(`--datacenters: "${part}" must be NAME:REGION (lowercase letters, digits, -)`);
+    if (!m) throw new Error(`--datacentres: "${part}" must be NAME:REGION (lowercase letters, digits, -)`);
     return { name: m[1], region: m[2] };
   });
 }
@@ -57,12 +57,12 @@ export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
   if (!ASSIGNMENTS.includes(assignment))
     throw new Error(`--assignment: "${v.assignment}" is not one of ${ASSIGNMENTS.join(', ')}`);
   if (assignment === 'geo' && !v.geo) throw new Error('--assignment geo needs --geo FILE (host,region lines)');
-  const dcName = v.datacenter ?? 'dc1';
+  const dcName = v.datacentre ?? 'dc1';
   if (!/^[a-z0-9-]+$/.test(dcName))
-    throw new Error(`--datacenter: "${dcName}" must be lowercase letters, digits and -`);
-  const datacentres = v.datacenters ? parseDatacentres(v.datacenters) : [{ name: dcName, region: v.region ?? '' }];
+    throw new Error(`--datacentre: "${dcName}" must be lowercase letters, digits and -`);
+  const datacentres = v.datacentres ? parseDatacentres(v.datacentres) : [{ name: dcName, region: v.region ?? '' }];
   const mine = datacentres.find((d) => d.name === dcName);
-  if (!mine) throw new Error(`--datacenter ${dcName} is not in --datacenters ${v.datacenters}`);
+  if (!mine) throw new Error(`--datacentre ${dcName} is not in --datacentres ${v.datacentres}`);
   const region = v.region ?? mine.region;
   if (v.redis && !/^rediss?:\/\//.test(v.redis))
     throw new Error(`--redis: "${v.redis}" must look like redis://HOST:PORT`);
