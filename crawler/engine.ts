@@ -24,6 +24,7 @@ import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './setting
 import type { PageView, Strategy } from './strategy.ts';
 import { FingerprintSet, normalizeUrl } from './url.ts';
 import { hostOf } from '../lib/url.ts';
+import { ParentUrls } from './parents.ts';
 
 export interface CrawlSummary {
   pages: number;
@@ -133,6 +134,16 @@ export class CrawlEngine {
   private stopping = false;
   private jitterState: number;
   private lastCheckpoint = 0;
+  private queueSeq = 1;
+  /** Parent URLs of queued URLs, for the log. */
+  private readonly parents = new ParentUrls();
+  // Batch crawling (Strategy.batch, Best-N-First): while a batch is being fetched, new links
+  // wait in `held`; they enter the frontier, and the next batch is ranked, when it is done.
+  private readonly held: QueueEntry[] = [];
+  private batchLeft = 0;
+  private wakeLoop: (() => void) | null = null;
+  /** Tasks given to a host and not finished (throughput mode): waiting ones hold no global slot twice. */
+  private readonly assignedCount = new Map<string, number>();
 
   private constructor(
     private readonly opts: EngineOptions,
@@ -262,7 +273,7 @@ export class CrawlEngine {
     }
     for (const e of rec.fetched) {
       fetched.add(e.url);
-      this.parents.set(e.seq, e.url);
+      this.parents.restore(e.seq, e.url);
       this.pages++;
       this.seq = Math.max(this.seq, e.seq + 1);
       const h = this.host(new URL(e.url).host);
@@ -285,15 +296,13 @@ export class CrawlEngine {
       const host = new URL(q.url).host;
       if (!fetched.has(q.url) && !rec.dropped.has(q.url) && !skipped.has(host)) {
         this.frontier.push({ ...q, host });
-        this.refParent(q.parent);
+        this.parents.ref(q.parent);
       }
     }
-    for (const k of this.parents.keys()) if (!this.parentRefs.has(k)) this.parents.delete(k);
+    this.parents.prune();
     this.queueSeq = maxSeq + 1;
     if (rec.strategy !== undefined && this.strategy.restore) this.strategy.restore(rec.strategy);
   }
-
-  private queueSeq = 1;
 
   /** A new URL for the crawl: into this frontier, or, in a distributed crawl, to its owner (this process included). */
   private admit(e: QueueEntry, checkSeen: boolean): void {
@@ -308,18 +317,13 @@ export class CrawlEngine {
   private enqueue(e: QueueEntry, checkSeen: boolean): boolean {
     if (checkSeen && !this.seen.add(e.url)) return false;
     const entry = { ...e, seq: this.queueSeq++ };
-    this.refParent(entry.parent);
+    this.parents.ref(entry.parent);
     // journalled at once, held or not: a resumed crawl queues every link it found
     if (this.batchLeft > 0) this.held.push(entry);
     else this.frontier.push(entry);
     this.journal?.queued(entry);
     return true;
   }
-
-  // Batch crawling (Strategy.batch, Best-N-First): while a batch is being fetched, new links
-  // wait in `held`; they enter the frontier, and the next batch is ranked, when it is done.
-  private readonly held: QueueEntry[] = [];
-  private batchLeft = 0;
 
   /** Called before taking a URL: at a batch boundary, queues the held links and opens the next batch. */
   private openBatch(): void {
@@ -368,8 +372,6 @@ export class CrawlEngine {
     for (const h of this.hosts.values()) h.halt();
     this.wakeLoop?.();
   }
-
-  private wakeLoop: (() => void) | null = null;
 
   /** Adds URLs delivered by a distributed crawl's transport (deduped by the caller). */
   inject(items: readonly { url: string; score: number; depth: number }[]): void {
@@ -509,8 +511,6 @@ export class CrawlEngine {
     }
   }
 
-  /** Tasks given to a host and not finished (throughput mode): waiting ones hold no global slot twice. */
-  private readonly assignedCount = new Map<string, number>();
   private assigned(host: string): number {
     return this.assignedCount.get(host) ?? 0;
   }
@@ -518,7 +518,7 @@ export class CrawlEngine {
   /** Drops URLs of skipped or capped hosts (counted); true if the URL should be fetched. */
   private precheck(e: QueueEntry): boolean {
     const h = this.host(e.host);
-    if (h.skipped || h.dispatched >= this.settings.maxPagesPerHost) this.unrefParent(e.parent);
+    if (h.skipped || h.dispatched >= this.settings.maxPagesPerHost) this.parents.unref(e.parent);
     if (h.skipped) {
       const rec = this.s.skippedHosts.find((x) => x.host === h.name);
       if (rec) rec.urlsDropped++;
@@ -602,13 +602,13 @@ export class CrawlEngine {
         this.seedFailed(`${o.entry.url}: host skipped (${this.host(o.entry.host).skipped})`);
       // a URL the stop kept from being sent stays with the coordinator (unsettled), as queued ones do
       if (o.kind !== 'stopped') this.opts.remote?.settled(o.entry.url);
-      this.unrefParent(o.entry.parent);
+      this.parents.unref(o.entry.parent);
       return;
     }
     const e = o.entry;
     const seq = this.seq++;
     this.pages++;
-    const parent = e.parent >= 0 ? this.parentUrl(e.parent) : null;
+    const parent = e.parent >= 0 ? this.parents.url(e.parent) : null;
     const log: LogEntry = {
       seq,
       url: e.url,
@@ -678,8 +678,8 @@ export class CrawlEngine {
       }
     }
     this.opts.remote?.settled(e.url);
-    this.rememberParent(seq, e.url);
-    this.unrefParent(e.parent);
+    this.parents.remember(seq, e.url);
+    this.parents.unref(e.parent);
     this.journal?.fetched(log);
     this.opts.onLog?.(log, page);
   }
@@ -783,30 +783,6 @@ export class CrawlEngine {
 
   private requestHeaders(): Record<string, string> {
     return { 'user-agent': this.settings.userAgent, accept: ACCEPT };
-  }
-
-  // parent URLs by sequence number, kept while queued URLs refer to them (counted in
-  // parentRefs): the log names each page's parent, and a long crawl must not keep every URL.
-  // URLs dropped with a whole host (skipped, or moved to another process) keep theirs.
-  private readonly parents = new Map<number, string>();
-  private readonly parentRefs = new Map<number, number>();
-  private rememberParent(seq: number, url: string): void {
-    if (this.parentRefs.has(seq)) this.parents.set(seq, url);
-  }
-  private refParent(seq: number): void {
-    if (seq >= 0) this.parentRefs.set(seq, (this.parentRefs.get(seq) ?? 0) + 1);
-  }
-  private unrefParent(seq: number): void {
-    const n = this.parentRefs.get(seq);
-    if (n === undefined) return;
-    if (n > 1) this.parentRefs.set(seq, n - 1);
-    else {
-      this.parentRefs.delete(seq);
-      this.parents.delete(seq);
-    }
-  }
-  private parentUrl(seq: number): string | null {
-    return this.parents.get(seq) ?? null;
   }
 
   private count(map: Record<string, number>, key: string): void {

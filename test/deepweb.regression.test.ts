@@ -14,6 +14,7 @@ import { readExperimentJson } from '../experiments/config.ts';
 import { resolveDeepweb } from '../experiments/deepweb/config.ts';
 import { writeDeepOutputs } from '../experiments/deepweb/report.ts';
 import { runDeepweb } from '../experiments/deepweb/run.ts';
+import { readDeepOutputs } from '../experiments/deepweb/load.ts';
 
 const REF = 'results/reference/deepweb-quick';
 const REF_CONDITIONS = 'results/reference/deepweb-conditions-quick';
@@ -23,46 +24,43 @@ const TOLERANCE = 0.02;
 // default 60 s per test left no margin, and CI timed out at 60,007 ms.
 const TWO_RUNS_MS = 240_000;
 
+/** The quick configuration of a deep-web experiment: its data, and its outputs written to a fresh folder. */
+async function quick(name: string) {
+  const { raw } = readExperimentJson(name);
+  const cfg = resolveDeepweb(raw as Record<string, unknown>, name, { quick: true });
+  const data = await runDeepweb(cfg);
+  const out = mkdtempSync(join(tmpdir(), `${name}-`));
+  return { cfg, data, out, written: await writeDeepOutputs(data, out) };
+}
+
+function nearReference(ref: string, out: string): void {
+  const keys = ['site', 'method', 'seed', 'submissions'];
+  const msg = `coverage moved by more than ${TOLERANCE}`;
+  expectCurvesNear(join(ref, 'curves.csv'), join(out, 'curves.csv'), keys, ['coverage'], TOLERANCE, msg);
+}
+
 describe('deepweb experiment regression (quick configuration)', () => {
   it(
     'matches the committed reference, deterministically, with zero politeness violations',
     async () => {
-      const { raw } = readExperimentJson('deepweb');
-      const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb', { quick: true });
-      const a = await runDeepweb(cfg);
-      const b = await runDeepweb(cfg);
-      const outA = mkdtempSync(join(tmpdir(), 'deepA-'));
-      const outB = mkdtempSync(join(tmpdir(), 'deepB-'));
-      const written = await writeDeepOutputs(a, outA);
-      await writeDeepOutputs(b, outB);
+      const a = await quick('deepweb');
+      const b = await quick('deepweb');
       for (const f of ['curves.csv', 'summary.csv', 'templates.csv', 'tau.csv', 'scaling.csv'])
-        expect(readFileSync(join(outB, f), 'utf8'), f).toBe(readFileSync(join(outA, f), 'utf8'));
-      expect(readdirSync(outA)).toEqual(
+        expect(readFileSync(join(b.out, f), 'utf8'), f).toBe(readFileSync(join(a.out, f), 'utf8'));
+      expect(readdirSync(a.out)).toEqual(
         expect.arrayContaining(['report.md', 'fig-coverage-jobs.png', 'fig-scaling.svg', 'audit.csv']),
       );
-      expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
-      expect(a.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
-
-      expectCurvesNear(
-        join(REF, 'curves.csv'),
-        join(outA, 'curves.csv'),
-        ['site', 'method', 'seed', 'submissions'],
-        ['coverage'],
-        TOLERANCE,
-        `coverage moved by more than ${TOLERANCE}`,
-      );
+      expect(a.written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
+      expect(a.data.audit.every((r) => r.violations === 0 && r.max_concurrent === 1)).toBe(true);
+      nearReference(REF, a.out);
     },
     TWO_RUNS_MS,
   );
 
   it(
-    'runs under the published conditions (deepweb-conditions --quick) and matches its reference',
+    'runs under the published conditions (deepweb-conditions --quick), matches its reference, and its report can be made again from its CSVs',
     async () => {
-      const { raw } = readExperimentJson('deepweb-conditions');
-      const cfg = resolveDeepweb(raw as Record<string, unknown>, 'deepweb-conditions', { quick: true });
-      const d = await runDeepweb(cfg);
-      const out = mkdtempSync(join(tmpdir(), 'deepC-'));
-      const written = await writeDeepOutputs(d, out);
+      const { data: d, out, written } = await quick('deepweb-conditions');
       expect(written.claims.map((c) => c.id)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5']);
       expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
       // the conditions hold: an uncapped catalogue, a confirmed year range, the flights date typed
@@ -71,14 +69,12 @@ describe('deepweb experiment regression (quick configuration)', () => {
       expect(d.typed.filter((t) => t.chosen).map((t) => `${t.site}:${t.input}:${t.type}`)).toEqual([
         'flights:date:date',
       ]);
-      expectCurvesNear(
-        join(REF_CONDITIONS, 'curves.csv'),
-        join(out, 'curves.csv'),
-        ['site', 'method', 'seed', 'submissions'],
-        ['coverage'],
-        TOLERANCE,
-        `coverage moved by more than ${TOLERANCE}`,
-      );
+      nearReference(REF_CONDITIONS, out);
+      // npm run report -- DIR: the same report and tables from the CSVs alone
+      const again = mkdtempSync(join(tmpdir(), 'deepC-again-'));
+      await writeDeepOutputs(readDeepOutputs(out), again);
+      for (const f of ['report.md', 'summary.csv', 'scaling.csv', 'ranges.csv', 'typed.csv', 'sites.csv'])
+        expect(readFileSync(join(again, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
     },
     TWO_RUNS_MS,
   );
