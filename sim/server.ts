@@ -28,6 +28,9 @@ export interface SimServerOptions {
 
 type Robots = RobotsRules;
 
+/** Hosts the admin routes answer on: any but the web's own (.test, with or without a port). */
+const ADMIN_HOST = /^(?!.*\.test(:\d+)?$)/i;
+
 export class SimServer {
   readonly web: Web;
   readonly renderer: Renderer;
@@ -61,6 +64,9 @@ export class SimServer {
     this.app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, body),
     );
+    // the admin routes answer on the bare address only (find-my-way's host constraint), never on
+    // a .test host: crawlers never see them
+    this.app.register((admin, _opts, done) => this.adminRoutes(admin, done), { prefix: '/_sim' });
     this.app.route({ method: ['GET', 'POST'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
   }
 
@@ -170,7 +176,7 @@ export class SimServer {
 
   private handle(req: FastifyRequest, reply: FastifyReply): void {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-    if (!host.endsWith('.test')) return this.admin(req, reply);
+    if (!host.endsWith('.test')) return this.adminNotFound(reply);
     const deep = this.deepSites.get(host);
     if (deep) return this.deep(req, reply, deep, host);
     const site = this.web.siteByHost(host);
@@ -277,16 +283,16 @@ export class SimServer {
     return this.renderer.render(id);
   }
 
-  private admin(req: FastifyRequest, reply: FastifyReply): void {
-    const path = req.url.split('?')[0];
-    if (path === '/_sim/static') return void reply.type('text/html; charset=utf-8').send(this.staticBody);
+  private adminRoutes(admin: FastifyInstance, done: (err?: Error) => void): void {
+    const constraints = { host: ADMIN_HOST };
+    const html = 'text/html; charset=utf-8';
+    admin.get('/static', { constraints }, (_req, reply) => reply.type(html).send(this.staticBody));
     // the static body assembled from 8-byte pieces on every request and sent as generated pages
     // are: what building any page costs before a single word of it is chosen
-    if (path === '/_sim/fresh')
-      return void reply.type('text/html; charset=utf-8').send(wireBody(this.staticPieces.join('')));
-    if (path === '/_sim/audit') return void reply.send(this.audit());
-    if (path === '/_sim/hosts')
-      return void reply.send([
+    admin.get('/fresh', { constraints }, (_req, reply) => reply.type(html).send(wireBody(this.staticPieces.join(''))));
+    admin.get('/audit', { constraints }, (_req, reply) => reply.send(this.audit()));
+    admin.get('/hosts', { constraints }, (_req, reply) =>
+      reply.send([
         ...this.web.sites.map((s) => ({
           host: s.host,
           kind: s.kind,
@@ -295,11 +301,17 @@ export class SimServer {
           region: this.regionOf(s.host),
         })),
         ...[...this.deepSites.values()].map((d) => ({ host: d.host, kind: `search:${d.cfg.kind}`, records: d.db.n })),
-      ]);
-    if (path === '/_sim/reset' && req.method === 'POST') {
+      ]),
+    );
+    admin.post('/reset', { constraints }, (_req, reply) => {
       this.reset();
-      return void reply.send({ ok: true });
-    }
+      reply.send({ ok: true });
+    });
+    done();
+  }
+
+  /** Any other request on the bare address. */
+  private adminNotFound(reply: FastifyReply): void {
     reply
       .code(404)
       .type('text/plain')

@@ -274,5 +274,18 @@ describe('politeness audit', () => {
     // the same numbers at the admin route on the bare address
     const res = await request(`${env.server.origin}/_sim/audit`);
     expect((await res.body.json()) as object).toEqual(JSON.parse(JSON.stringify(a)));
+    // never on a .test host (with or without a port): there the path is an ordinary missing page
+    for (const host of ['standard.edu.test', 'standard.edu.test:8080']) {
+      const onSite = await env.server.app.inject({ url: '/_sim/audit', headers: { host } });
+      expect(onSite.statusCode, host).toBe(404);
+      expect(onSite.body, host).not.toContain('requests');
+    }
+    const wrongMethod = await env.server.app.inject({
+      method: 'GET',
+      url: '/_sim/reset',
+      headers: { host: '127.0.0.1' },
+    });
+    expect(wrongMethod.statusCode).toBe(404);
+    expect(wrongMethod.body).toContain('admin routes');
   });
 });
