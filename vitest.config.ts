@@ -21,7 +21,15 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { ...shared, name: 'main', include: ['test/**/*.test.ts'], exclude: TIMING, sequence: { groupOrder: 0 } },
+        test: {
+          ...shared,
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: TIMING,
+          // one file per core: the default (cores - 1) is a single worker on this 2-core machine
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       { test: { ...shared, name: 'timing', include: TIMING, fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
