@@ -1,31 +1,18 @@
 /**
  * The link classifier: multinomial Naive Bayes over link features, predicting a link's Q bin.
- * Training uses ml-naivebayes (MultinomialNB: log priors and Laplace-smoothed log conditionals);
- * the library predicts only the arg-max class, so posteriors P(bin | link) are computed here
- * from its learnt parameters, sparsely. The expected Q of a link is sum_b P(b | link) x mean_Q(b).
+ * One estimator, sparse: log priors and Laplace-smoothed log conditionals from counts
+ * (fromCounts), which add up, so the adaptive crawler retrains by adding online counts to the
+ * offline ones. Posteriors P(bin | link) are computed sparsely; the expected Q of a link is
+ * sum_b P(b | link) x mean_Q(b).
  *
- * ml-naivebayes trains on a dense matrix, so at most `maxRows` examples are used (a seeded,
- * class-stratified sample, on which the features are also selected); the log priors are then
- * reset to the full training set's class frequencies, so the sample changes the estimates of
- * P(word | bin) only.
+ * Training fits at most `maxRows` examples (a seeded, class-stratified sample, on which the
+ * features are also selected), then resets the log priors to the full training set's class
+ * frequencies, so the sample changes the estimates of P(word | bin) only. The cap dates from the
+ * dense ml-naivebayes this replaced; it stays so that trained models, and the results built on
+ * them, are unchanged (the models and focused --quick CSVs were compared byte for byte).
  */
-import { createRequire } from 'node:module';
 import { FeatureSpace } from './features.ts';
 import type { Bins } from './qvalue.ts';
-
-interface MatrixLike {
-  get(i: number, j: number): number;
-  rows: number;
-  columns: number;
-}
-interface MultinomialNBModel {
-  train(x: number[][], y: number[]): void;
-  priorProbability: MatrixLike;
-  conditionalProbability: MatrixLike;
-}
-const { MultinomialNB } = createRequire(import.meta.url)('ml-naivebayes') as {
-  MultinomialNB: new () => MultinomialNBModel;
-};
 
 export interface Example {
   tokens: readonly string[];
@@ -66,26 +53,7 @@ export class LinkClassifier {
     const sample = stratifiedSample(examples, classes, maxRows, opts.seed ?? 1);
     // features are chosen on the same sample the model is fitted on
     const space = opts.space ?? FeatureSpace.select(sample, classes);
-    // ml-naivebayes needs every class 0..B-1 present: a class without examples gets one empty row
-    const present = new Set(sample.map((e) => e.label));
-    const rows: number[][] = [];
-    const labels: number[] = [];
-    for (const ex of sample) {
-      const row = new Array<number>(space.size).fill(0);
-      for (const [i, c] of space.vectorize(ex.tokens)) row[i] = c;
-      rows.push(row);
-      labels.push(ex.label);
-    }
-    for (let c = 0; c < classes; c++)
-      if (!present.has(c)) {
-        rows.push(new Array<number>(space.size).fill(0));
-        labels.push(c);
-      }
-    const nb = new MultinomialNB();
-    nb.train(rows, labels);
-    const logCond = Array.from({ length: classes }, (_, c) =>
-      Float64Array.from({ length: space.size }, (_, j) => nb.conditionalProbability.get(c, j)),
-    );
+    const { logCond } = LinkClassifier.fromCounts(space, LinkClassifier.count(space, sample, classes), bins);
     const counts = new Float64Array(classes);
     for (const e of examples) counts[e.label]++;
     const logPrior = Float64Array.from(counts, (x) => Math.log((x + 1) / (examples.length + classes)));
@@ -117,10 +85,10 @@ export class LinkClassifier {
   }
 
   /**
-   * The same estimates as ml-naivebayes' MultinomialNB (log((count + 1) / (class total + F)),
-   * Laplace smoothing) from counts, which can be added up: the adaptive crawler retrains this
-   * way, offline counts plus online counts, without rebuilding a dense matrix every T pages.
-   * A test checks that both routes give the same parameters.
+   * Multinomial estimates from counts: log((count + 1) / (class total + F)) per feature
+   * (Laplace smoothing) and log((n_c + 1) / (n + classes)) per class. Counts add up: the
+   * adaptive crawler retrains this way, offline counts plus online counts, every T pages. A test
+   * checks the estimates on a hand-computed example, and that added-up counts give the trained model.
    */
   static fromCounts(space: FeatureSpace, counts: NbCounts, bins: Bins): LinkClassifier {
     const classes = counts.classCounts.length;
