@@ -17,7 +17,7 @@ import { Journal, recover, type LogEntry } from './journal.ts';
 import { crawlerDispatcher, parseResolveRule } from './net.ts';
 import { contentTypeOf, parseBody, type ParsedLink } from './parser.ts';
 import type { RobotsRules } from './robots.ts';
-import { politeFetch, robotsFor, sleep, type GateContext } from './polite.ts';
+import { politeFetch, retryBackoff, robotsFor, sleep, type GateContext } from './polite.ts';
 import { Scope, type OutOfScope } from './scope.ts';
 import type { WarcSink } from './warc.ts';
 import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
@@ -132,7 +132,6 @@ export class CrawlEngine {
   private dispatched = 0;
   private started = 0;
   private stopping = false;
-  private jitterState: number;
   private lastCheckpoint = 0;
   private queueSeq = 1;
   /** Parent URLs of queued URLs, for the log. */
@@ -173,7 +172,7 @@ export class CrawlEngine {
       fetcher: this.fetcher,
       settings,
       scope: this.scope,
-      backoff: (attempt) => this.backoff(attempt),
+      backoff: retryBackoff(settings),
       onResponse: (url, res) => this.opts.warc?.record(url, res, this.requestHeaders()),
       onRobotsFetch: () => {
         this.s.robotsFetches++;
@@ -181,7 +180,6 @@ export class CrawlEngine {
       hostState: (name) => this.host(name),
       onRobotsError: (code) => this.count(this.s.robotsErrors, code),
     };
-    this.jitterState = settings.seed | 1;
     this.s = {
       pages: 0,
       bytes: 0,
@@ -562,13 +560,6 @@ export class CrawlEngine {
     return o.ok
       ? { kind: 'fetched', entry, res: o.res, attempts: o.attempts, ms: o.ms }
       : { kind: 'failed', entry, error: o.error, attempts: o.attempts, ms: o.ms };
-  }
-
-  /** Exponential backoff with jitter (the jitter only moves timing, never results). */
-  private backoff(attempt: number): number {
-    this.jitterState = (Math.imul(this.jitterState, 1103515245) + 12345) | 0;
-    const jitter = ((this.jitterState >>> 0) / 4294967296) * 0.5 + 0.75;
-    return this.settings.retryBaseMs * 2 ** (attempt - 1) * jitter;
   }
 
   private robotsFor(h: HostState, url: string): Promise<RobotsRules> {

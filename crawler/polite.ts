@@ -12,6 +12,7 @@ import type { Scope } from './scope.ts';
 import { watchSend } from './sendtime.ts';
 import type { CrawlSettings } from './settings.ts';
 import { normalizeUrl } from './url.ts';
+import { lcg32 } from '../lib/rng.ts';
 
 export interface GateContext {
   fetcher: Fetcher;
@@ -36,6 +37,16 @@ export type PoliteOutcome =
   | { ok: false; error: CrawlError; attempts: number; ms: number };
 
 export { sleep } from '../lib/time.ts';
+
+/**
+ * Exponential backoff with jitter for GateContext.backoff: retryBaseMs x 2^(attempt - 1) x a
+ * factor in [0.75, 1.25), drawn from a stream seeded by the crawl's seed (the jitter only moves
+ * timing, never results).
+ */
+export function retryBackoff(settings: Pick<CrawlSettings, 'seed' | 'retryBaseMs'>): (attempt: number) => number {
+  const jitter = lcg32(settings.seed);
+  return (attempt) => settings.retryBaseMs * 2 ** (attempt - 1) * (jitter() * 0.5 + 0.75);
+}
 
 /** Fetches url through the host's gate, retrying as the settings say; HTTP errors are results. */
 export async function politeFetch(

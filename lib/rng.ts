@@ -1,7 +1,8 @@
 /**
  * Seeded randomness both sides share: the SFC32 generator (fast, 128-bit state, seeded from
  * integers) and a stateless 32-bit hash. The synthetic web (sim/rng.ts) and the crawler's own
- * choices (crawler/deepweb/random.ts) seed it each in their way; the steps are this one.
+ * choices (crawler/deepweb/random.ts) seed it each in their way; the steps are this one. Two older
+ * streams live here too: xorshift32 (the trained models rest on its sequence) and lcg32 (retry jitter).
  */
 
 export interface Rng {
@@ -70,4 +71,32 @@ export function hash32(a: number, b = 0, c = 0, d = 0): number {
 /** hash32 mapped to [0, 1). */
 export function unit(a: number, b = 0, c = 0, d = 0): number {
   return hash32(a, b, c, d) / 4294967296;
+}
+
+/**
+ * Marsaglia's xorshift32 (shifts 13, 17, 5) as a [0, 1) stream; a seed of 0 is made odd. The
+ * Naive Bayes sampler shuffles with it: its sequence fixes which rows train a model, so the
+ * trained models and every focused result stay as they were.
+ */
+export function xorshift32(seed: number): () => number {
+  let s = seed | 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The classic C library LCG (multiplier 1103515245, increment 12345, modulo 2^32) as a [0, 1)
+ * stream; the seed is made odd. Cheap and good enough where only timing depends on it (retry
+ * jitter); nothing a result rests on may use it.
+ */
+export function lcg32(seed: number): () => number {
+  let s = seed | 1;
+  return () => {
+    s = (Math.imul(s, 1103515245) + 12345) | 0;
+    return (s >>> 0) / 4294967296;
+  };
 }

@@ -8,7 +8,7 @@ import { Fetcher } from '../fetcher.ts';
 import { HostState } from '../hosts.ts';
 import { crawlerDispatcher, parseResolveRule } from '../net.ts';
 import { decodeBody, contentTypeOf } from '../parser.ts';
-import { politeFetch, robotsFor, type GateContext } from '../polite.ts';
+import { politeFetch, retryBackoff, robotsFor, type GateContext } from '../polite.ts';
 import { Scope } from '../scope.ts';
 import { resolveSettings, type CrawlSettings } from '../settings.ts';
 import type { SearchForm } from './forms.ts';
@@ -75,7 +75,6 @@ export class FormClient {
   private readonly cache = new Map<string, Fetched>();
   private readonly dispatcher: Dispatcher;
   private readonly ownDispatcher: boolean;
-  private jitter: number;
   /** Requests sent (cache hits excluded), by method. */
   sent = { GET: 0, POST: 0 };
 
@@ -95,15 +94,11 @@ export class FormClient {
       maxResponseMs: s.maxResponseMs,
       maxBodyBytes: s.maxBodyBytes,
     });
-    this.jitter = s.seed | 1;
     this.gate = {
       fetcher,
       settings: s,
       scope: new Scope(s.scope, s.seeds, s.allowPrivateAddresses),
-      backoff: (attempt) => {
-        this.jitter = (Math.imul(this.jitter, 1103515245) + 12345) | 0;
-        return s.retryBaseMs * 2 ** (attempt - 1) * (((this.jitter >>> 0) / 4294967296) * 0.5 + 0.75);
-      },
+      backoff: retryBackoff(s),
     };
   }
 

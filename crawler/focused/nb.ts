@@ -13,6 +13,7 @@
  */
 import { FeatureSpace } from './features.ts';
 import type { Bins } from './qvalue.ts';
+import { xorshift32 } from '../../lib/rng.ts';
 
 export interface Example {
   tokens: readonly string[];
@@ -174,13 +175,7 @@ export function stratifiedSample<T extends { label: number }>(
   if (xs.length <= max) return [...xs];
   const by: T[][] = Array.from({ length: classes }, () => []);
   for (const x of xs) by[x.label].push(x);
-  let s = seed | 1;
-  const rnd = (): number => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
+  const rnd = xorshift32(seed);
   for (const arr of by)
     for (let i = arr.length - 1; i > 0; i--) {
       const j = Math.floor(rnd() * (i + 1));
