@@ -1,0 +1,52 @@
+/**
+ * The engine's behaviour pinned: deterministic crawls of small.json (seed 1, faults on, 600
+ * pages) by the crawl CLI, one per code path of the engine (plain order, frontier updates,
+ * Best-N-First batches, rescued links, the adaptive crawler's retraining), must write the very
+ * crawl.jsonl, frontier.log and counters.log whose SHA-256 test/fixtures/golden-logs.json holds.
+ * The hashes were taken at 976c255, before the engine was split by responsibility (#18 item 2).
+ * After an intended change of behaviour: GOLDEN_UPDATE=1 npx vitest run test/crawler.golden.test.ts
+ * rewrites the fixture; say why in the commit.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const FIXTURE = 'test/fixtures/golden-logs.json';
+const STRATEGIES = ['bfs', 'opic', 'best-n-first', 'shark-search', 'adaptive'];
+const FILES = ['crawl.jsonl', 'frontier.log', 'counters.log'];
+
+const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+async function crawl(strategy: string): Promise<Record<string, string>> {
+  const out = mkdtempSync(join(tmpdir(), `golden-${strategy}-`));
+  await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'experiments/cli/crawl.ts',
+      ...['--web', 'data/webs/small.json', '--web-seed', '1', '--strategy', strategy],
+      ...['--max-pages', '600', '--delay-ms', '0', '--deterministic', '--quiet', '--out', out],
+    ],
+    { timeout: 120_000 },
+  );
+  return Object.fromEntries(FILES.map((f) => [f, sha(join(out, f))]));
+}
+
+describe('deterministic crawl logs stay byte-identical', () => {
+  it('for every code path of the engine, the logs hash as the fixture says', { timeout: 180_000 }, async () => {
+    // concurrently: the crawls mostly wait out Retry-After holds, and deterministic mode does not
+    // let timing reach the logs
+    const got = Object.fromEntries(
+      await Promise.all(STRATEGIES.map(async (s) => [s, await crawl(s)] as const)),
+    ) as Record<string, Record<string, string>>;
+    if (process.env.GOLDEN_UPDATE) writeFileSync(FIXTURE, `${JSON.stringify(got, null, 2)}\n`);
+    const want = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, Record<string, string>>;
+    for (const s of STRATEGIES) for (const f of FILES) expect(got[s][f], `${s} ${f}`).toBe(want[s][f]);
+  });
+});
