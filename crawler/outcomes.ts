@@ -1,0 +1,270 @@
+/**
+ * What becomes of a URL once its task is done: a log line, counters, and for a page its links,
+ * scored by the strategy and admitted to the crawl; for a redirect its target, queued as a new
+ * URL so that it passes scope, robots.txt and dedupe like any other. The scheduler hands
+ * outcomes here in the order their URLs were taken.
+ */
+import type { CrawlError } from './errors.ts';
+import type { FetchResult } from './fetcher.ts';
+import type { Frontier, QueueEntry } from './frontier.ts';
+import type { HostState } from './hosts.ts';
+import type { Journal, LogEntry } from './journal.ts';
+import type { ParentUrls } from './parents.ts';
+import { contentTypeOf, parseBody, type ParsedLink } from './parser.ts';
+import type { Scope } from './scope.ts';
+import type { CrawlSettings } from './settings.ts';
+import type { CrawlStats } from './stats.ts';
+import type { PageView, Strategy } from './strategy.ts';
+import { normalizeUrl, type FingerprintSet } from './url.ts';
+import { hostOf } from '../lib/url.ts';
+
+export type Outcome =
+  | { kind: 'fetched'; entry: QueueEntry; res: FetchResult; attempts: number; ms: number }
+  | { kind: 'failed'; entry: QueueEntry; error: CrawlError; attempts: number; ms: number }
+  | { kind: 'robots'; entry: QueueEntry }
+  | { kind: 'skipped'; entry: QueueEntry }
+  | { kind: 'elsewhere'; entry: QueueEntry }
+  /** The crawl stopped before the request was sent: not logged, the URL stays in the journal. */
+  | { kind: 'stopped'; entry: QueueEntry };
+
+/** The crawl's parts an outcome touches (the engine builds them). */
+export interface OutcomeContext {
+  settings: CrawlSettings;
+  strategy: Strategy;
+  stats: CrawlStats;
+  frontier: Frontier;
+  seen: FingerprintSet;
+  scope: Scope;
+  parents: ParentUrls;
+  journal: Journal | null;
+  host(name: string): HostState;
+  /** A new URL for the crawl (this frontier, or its owner in a distributed crawl). */
+  admit(e: QueueEntry): void;
+  /** A distributed crawl's coordinator is told the URL is done with. */
+  settled?(url: string): void;
+  /** Every response that becomes a log line (the archive). */
+  record?(url: string, res: FetchResult): void;
+  /** Every log line as it is written, with the page when there is one. */
+  onLog?(e: LogEntry, page: PageView | null): void;
+  /** Milliseconds since the crawl started (throughput mode logs it). */
+  elapsedMs(): number;
+}
+
+export class OutcomeHandler {
+  /** Sequence number of the next log line. */
+  seq = 0;
+  /** URLs a redirect chain passed through, by the chain's latest target (for loop detection). */
+  private readonly redirectChains = new Map<string, string[]>();
+
+  constructor(private readonly ctx: OutcomeContext) {}
+
+  /** Logs and follows up one outcome; false if no request was made (the URL did not use the page budget). */
+  handle(o: Outcome): boolean {
+    if (o.kind === 'robots' || o.kind === 'skipped' || o.kind === 'elsewhere' || o.kind === 'stopped') {
+      this.unsent(o.kind, o.entry);
+      return false;
+    }
+    const { ctx } = this;
+    const s = ctx.stats.summary;
+    const e = o.entry;
+    const seq = this.seq++;
+    ctx.stats.pages++;
+    const parent = e.parent >= 0 ? ctx.parents.url(e.parent) : null;
+    const log: LogEntry = {
+      seq,
+      url: e.url,
+      status: null,
+      bytes: 0,
+      type: '',
+      depth: e.depth,
+      parent,
+      score: round(e.score),
+      attempts: o.attempts,
+    };
+    if (!ctx.settings.deterministic) log.ms = Math.round(ctx.elapsedMs());
+    let page: PageView | null = null;
+    if (o.kind === 'failed') {
+      log.error = o.error.code;
+      ctx.stats.count(s.errors, o.error.code);
+      ctx.stats.count(s.statuses, 'error');
+      if (o.error.code === 'CRAWL_ERR_ADDRESS_REFUSED') s.addressRefused++;
+      if (isSeed(e)) ctx.stats.seedFailed(`${e.url}: ${o.error.code} (${o.error.message})`);
+    } else {
+      const res = o.res;
+      ctx.record?.(e.url, res);
+      log.status = res.status;
+      log.bytes = res.body.length;
+      log.type = contentTypeOf(res.headers['content-type']).mime;
+      s.bytes += res.body.length;
+      ctx.stats.count(s.statuses, String(res.status));
+      if (res.truncated) {
+        log.truncated = true;
+        s.truncated++;
+      }
+      if (res.status >= 400) ctx.stats.count(s.errors, `HTTP_${res.status}`);
+      if (isSeed(e)) {
+        if (res.status < 400) s.seedsFetched++;
+        else ctx.stats.seedFailed(`${e.url}: HTTP ${res.status}`);
+      }
+      if (res.status >= 300 && res.status < 400 && res.headers.location) {
+        log.location = this.redirect(e, res.headers.location);
+      } else if (res.status >= 200 && res.status < 300) {
+        page = this.parsePage(seq, e, res);
+        const relevance = this.follow(page, e, seq);
+        if (relevance !== undefined) log.relevance = relevance;
+      }
+    }
+    ctx.settled?.(e.url);
+    ctx.parents.remember(seq, e.url);
+    ctx.parents.unref(e.parent);
+    ctx.journal?.fetched(log);
+    ctx.onLog?.(log, page);
+    return true;
+  }
+
+  /** No request was made: robots.txt forbade it, its host was skipped, another process took it, or the crawl stopped. */
+  private unsent(kind: 'robots' | 'skipped' | 'elsewhere' | 'stopped', entry: QueueEntry): void {
+    const { ctx } = this;
+    const h = ctx.host(entry.host);
+    h.dispatched--;
+    if (kind === 'robots') {
+      ctx.stats.summary.robotsBlocked++;
+      ctx.journal?.dropped(entry.url);
+    }
+    if (isSeed(entry) && kind === 'robots') {
+      const why = h.robots?.reason;
+      ctx.stats.seedFailed(
+        `${entry.url}: ${why ? `robots.txt gave no rules (${why}), so nothing is allowed` : 'disallowed by robots.txt'}`,
+      );
+    }
+    if (isSeed(entry) && kind === 'skipped') ctx.stats.seedFailed(`${entry.url}: host skipped (${h.skipped})`);
+    // a URL the stop kept from being sent stays with the coordinator (unsettled), as queued ones do
+    if (kind !== 'stopped') ctx.settled?.(entry.url);
+    ctx.parents.unref(entry.parent);
+  }
+
+  /** The strategy scores the page's new links, which are admitted; returns the page's relevance, if judged. */
+  private follow(page: PageView, e: QueueEntry, seq: number): number | undefined {
+    const { ctx } = this;
+    const cands = this.candidates(page, e);
+    const d = ctx.strategy.onPage(page, cands);
+    for (let i = 0; i < cands.length; i++) {
+      const score = d.scores[i];
+      if (score === null || score === undefined) {
+        ctx.stats.summary.discarded++;
+        continue;
+      }
+      const url = cands[i].url;
+      ctx.admit({ url, host: hostOf(url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 });
+    }
+    for (const u of d.updates ?? []) {
+      const updated = ctx.frontier.update(u.url, u.score);
+      if (updated) ctx.journal?.queued(updated); // the journal's last line for a URL wins on resume
+    }
+    return d.relevance === undefined ? undefined : round(d.relevance);
+  }
+
+  private parsePage(seq: number, e: QueueEntry, res: FetchResult): PageView {
+    const { settings, stats } = this.ctx;
+    const p = parseBody(res.body, res.headers['content-type'], e.url, settings, settings.aroundWords);
+    stats.summary.urlTooLong += p.linksTooLong ?? 0;
+    stats.summary.linksCapped += p.linksCapped ?? 0;
+    const links = p.links.filter((l) => {
+      if (l.nofollow) stats.summary.nofollow++;
+      return !l.nofollow;
+    });
+    return {
+      seq,
+      url: e.url,
+      status: res.status,
+      depth: e.depth,
+      score: e.score,
+      contentType: contentTypeOf(res.headers['content-type']).mime,
+      kind: p.kind,
+      title: p.title,
+      headings: p.headings,
+      text: p.text,
+      links,
+    };
+  }
+
+  /** New, in-scope, within-depth links of a page, deduped in page order. */
+  private candidates(page: PageView, e: QueueEntry): ParsedLink[] {
+    const { ctx } = this;
+    const s = ctx.stats.summary;
+    const out: ParsedLink[] = [];
+    for (const l of page.links) {
+      let u: URL;
+      try {
+        u = new URL(l.url);
+      } catch {
+        continue;
+      }
+      const why = ctx.scope.check(u);
+      if (why) {
+        s.outOfScope[why]++;
+        continue;
+      }
+      if (e.depth + 1 > ctx.settings.maxDepth) {
+        s.depthLimited++;
+        continue;
+      }
+      if (!ctx.seen.add(l.url)) {
+        s.duplicates++;
+        continue;
+      }
+      out.push(l);
+    }
+    return out;
+  }
+
+  /** Queues a redirect's target as a new URL (so it passes scope, robots and dedupe); returns it. */
+  private redirect(e: QueueEntry, location: string): string | undefined {
+    const { ctx } = this;
+    const s = ctx.stats.summary;
+    const target = normalizeUrl(location, e.url, ctx.settings);
+    if (!target) return undefined;
+    if (target.length > ctx.settings.maxUrlLength) {
+      s.urlTooLong++;
+      return undefined;
+    }
+    const chain = [...(this.redirectChains.get(e.url) ?? []), e.url];
+    this.redirectChains.delete(e.url);
+    if (chain.includes(target)) {
+      s.redirectLoops++;
+      ctx.stats.count(s.errors, 'CRAWL_ERR_REDIRECT_LOOP');
+      return target;
+    }
+    if (e.redirects + 1 > ctx.settings.maxRedirects) {
+      ctx.stats.count(s.errors, 'CRAWL_ERR_TOO_MANY_REDIRECTS');
+      return target;
+    }
+    const why = ctx.scope.check(new URL(target));
+    if (why) {
+      s.outOfScope[why]++;
+      return target;
+    }
+    if (!ctx.seen.add(target)) {
+      // a target already queued or fetched by another way (a loop through the chain returned above)
+      s.duplicates++;
+      return target;
+    }
+    this.redirectChains.set(target, chain);
+    ctx.admit({
+      url: target,
+      host: hostOf(target),
+      score: e.score,
+      depth: e.depth,
+      parent: e.parent,
+      redirects: e.redirects + 1,
+      seq: 0,
+    });
+    s.redirectsQueued++;
+    return target;
+  }
+}
+
+/** A seed as queued at the start (not a redirect's target). */
+const isSeed = (e: QueueEntry): boolean => e.depth === 0 && e.redirects === 0;
+
+const round = (x: number): number => Math.round(x * 1e6) / 1e6;
