@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'main',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'lib/**/*.test.ts'],
           exclude: TIMING,
           // one file per core: the default (cores - 1) is a single worker on this 2-core machine
           maxWorkers: 2,

@@ -13,6 +13,7 @@ import {
   type RelevanceMode,
 } from '../crawler/focused/index.ts';
 import { KIND_NAMES } from '../sim/web.ts';
+import { checkNumbers, numberDefaults, type NumberField } from '../lib/fields.ts';
 import { resolveParams, StrategyError, strategyNames, strategyNeeds } from './strategies.ts';
 
 export const CONFIG_DIR = 'experiments/configs';
@@ -97,6 +98,111 @@ export interface ExperimentConfig {
   quick: Partial<Omit<ExperimentConfig, 'quick' | 'name'>>;
 }
 
+/**
+ * Every numeric field of an experiment config, once: default, range and help. DEFAULT_EXPERIMENT's
+ * numbers, validate()'s ranges and `npm run experiment -- --help` derive from this table.
+ */
+export const EXPERIMENT_NUMBERS: readonly NumberField[] = [
+  { path: 'budget', default: 2000, min: 10, max: Infinity, integer: true, help: 'fetches per run (budgetCounts)' },
+  { path: 'every', default: 50, min: 1, max: Infinity, integer: true, help: 'pages between metric rows (<= budget)' },
+  {
+    path: 'earlyPhase',
+    default: 0.15,
+    min: 0,
+    max: 1,
+    open: true,
+    help: "share of the budget that is the claims' early phase",
+  },
+  { path: 'crawl.concurrency', default: 8, min: 1, max: 1000, integer: true, help: 'requests in flight per run' },
+  { path: 'crawl.perHostConcurrency', default: 8, min: 1, max: 1000, integer: true, help: 'requests per host' },
+  { path: 'crawl.delayMs', default: 0, min: 0, max: 60_000, help: 'gap between requests to a host, ms' },
+  {
+    path: 'future.gamma',
+    default: DEFAULT_FUTURE.gamma,
+    min: 0,
+    max: 1,
+    open: true,
+    help: 'discount of Q (Rennie & McCallum: 0.5)',
+  },
+  {
+    path: 'future.horizon',
+    default: DEFAULT_FUTURE.horizon,
+    min: 0,
+    max: 10,
+    integer: true,
+    help: 'hops Q looks ahead',
+  },
+  { path: 'future.bins', default: DEFAULT_FUTURE.bins, min: 2, max: 10, integer: true, help: 'Q-value classes' },
+  {
+    path: 'future.maxRows',
+    default: DEFAULT_FUTURE.maxRows,
+    min: 1,
+    max: 10_000_000,
+    integer: true,
+    help: 'training rows sampled (stratified) per model',
+  },
+  { path: 'future.seed', default: DEFAULT_FUTURE.seed, min: 0, max: 2 ** 31, integer: true, help: 'sampling seed' },
+  {
+    path: 'adaptive.retrainEvery',
+    default: DEFAULT_ADAPTIVE.retrainEvery,
+    min: 1,
+    max: 1_000_000,
+    integer: true,
+    help: 'pages between retrainings (T)',
+  },
+  {
+    path: 'adaptive.topK',
+    default: DEFAULT_ADAPTIVE.topK,
+    min: 1,
+    max: 1_000_000,
+    integer: true,
+    help: 'most relevant pages a retraining learns from (the paper: 100)',
+  },
+  {
+    path: 'adaptive.offlineSample',
+    default: DEFAULT_ADAPTIVE.offlineSample,
+    min: 0,
+    max: 10_000_000,
+    integer: true,
+    help: 'offline training links mixed into each retraining',
+  },
+  {
+    path: 'adaptive.sourceWeight',
+    default: DEFAULT_ADAPTIVE.sourceWeight,
+    min: 0,
+    max: 1,
+    help: "weight of the source page's relevance in a link's immediate value",
+  },
+  {
+    path: 'adaptive.r1',
+    default: null,
+    min: 0,
+    max: 1,
+    nullable: true,
+    help: 'immediate-value threshold (null: calibrated on the training sites)',
+  },
+  {
+    path: 'adaptive.r2',
+    default: null,
+    min: 0,
+    max: Infinity,
+    nullable: true,
+    help: 'future-value threshold (null: calibrated on the training sites)',
+  },
+  {
+    path: 'immediate.sourceWeight',
+    default: 0.3,
+    min: 0,
+    max: 1,
+    help: "weight of the source page's relevance in a link's immediate value",
+  },
+];
+
+const NUMBERS = numberDefaults(EXPERIMENT_NUMBERS) as Pick<
+  ExperimentConfig,
+  'budget' | 'every' | 'earlyPhase' | 'crawl' | 'adaptive' | 'immediate'
+> & { future: Omit<FutureConfig, 'aggregate'> };
+
 export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   description: '',
   web: 'data/webs/paper.json',
@@ -107,22 +213,10 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   target: { kinds: ['paper'] },
   relevance: null,
   reference: 'immediate',
-  budget: 2000,
   budgetCounts: 'requests',
-  every: 50,
-  earlyPhase: 0.15,
   faults: false,
-  crawl: { concurrency: 8, perHostConcurrency: 8, delayMs: 0 },
-  future: { ...DEFAULT_FUTURE },
-  adaptive: {
-    retrainEvery: DEFAULT_ADAPTIVE.retrainEvery,
-    topK: DEFAULT_ADAPTIVE.topK,
-    offlineSample: DEFAULT_ADAPTIVE.offlineSample,
-    sourceWeight: DEFAULT_ADAPTIVE.sourceWeight,
-    r1: null,
-    r2: null,
-  },
-  immediate: { sourceWeight: 0.3 },
+  ...NUMBERS,
+  future: { ...NUMBERS.future, aggregate: DEFAULT_FUTURE.aggregate },
   archive: null,
   keywords: null,
   sweep: {},
@@ -269,16 +363,11 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   if (c.relevance !== null && !RELEVANCE_MODES.includes(c.relevance))
     bad(`relevance: expected one of ${RELEVANCE_MODES.join(', ')} (or null)`);
   if (c.budgetCounts !== 'requests' && c.budgetCounts !== 'pages') bad('budgetCounts: expected "requests" or "pages"');
-  if (!Number.isInteger(c.budget) || c.budget < 10) bad('budget: expected a whole number >= 10');
-  if (!Number.isInteger(c.every) || c.every < 1 || c.every > c.budget)
-    bad('every: expected a whole number from 1 to budget');
-  if (!(c.earlyPhase > 0 && c.earlyPhase < 1)) bad('earlyPhase: expected a number between 0 and 1');
+  const numbers = checkNumbers(EXPERIMENT_NUMBERS, c);
+  if (numbers) bad(numbers);
+  if (c.every > c.budget) bad(`every: expected a whole number from 1 to budget (${c.budget}), got ${c.every}`);
   if (typeof c.web !== 'string') bad('web: expected a path');
   if (!Array.isArray(c.sites)) bad('sites: expected a list of hosts');
-  if (c.future.bins < 2 || c.future.bins > 10) bad('future.bins: expected 2 to 10');
-  if (!(c.future.gamma > 0 && c.future.gamma < 1)) bad('future.gamma: expected a number between 0 and 1');
-  if (!Number.isInteger(c.future.horizon) || c.future.horizon < 0 || c.future.horizon > 10)
-    bad('future.horizon: expected 0 to 10');
   if (c.future.aggregate !== 'sum' && c.future.aggregate !== 'nearest')
     bad('future.aggregate: expected "sum" or "nearest"');
   if (c.archive !== null) {

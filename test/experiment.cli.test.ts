@@ -96,6 +96,19 @@ describe('experiment CLI and configs', () => {
     expect(q.seeds).toEqual([1]);
     expect(loadExperiment('focused', { seeds: 3 }).seeds).toEqual([1, 2, 3]);
     expect(() => loadExperiment('../etc/passwd')).toThrow(ExperimentConfigError);
+    // numeric fields are checked from their table (EXPERIMENT_NUMBERS), nested ones included
+    const dir = mkdtempSync(join(tmpdir(), 'exp-num-'));
+    const cases: [object, string][] = [
+      [{ crawl: { concurrency: 0 } }, 'crawl.concurrency: expected a whole number from 1 to 1,000, got 0'],
+      [{ adaptive: { r1: 1.5 } }, 'adaptive.r1: expected a number from 0 to 1 (or null), got 1.5'],
+      [{ future: { gamma: 1 } }, 'future.gamma: expected a number between 0 and 1, got 1'],
+      [{ budget: 100, every: 200 }, 'every: expected a whole number from 1 to budget (100), got 200'],
+    ];
+    for (const [body, msg] of cases) {
+      const f = join(dir, 'n.json');
+      writeFileSync(f, JSON.stringify(body));
+      expect(() => loadExperiment(f)).toThrow(`n: ${msg}`);
+    }
   });
 
   it('strategies with parameters and modules in a config; bad ones are refused with one line', () => {

@@ -6,8 +6,15 @@ import { writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gridPoints, runSweep, writeSweepOutputs } from '../sweep.ts';
 import { fail, parseOrFail } from './args.ts';
-import { ExperimentConfigError, listExperiments, loadExperiment, readExperimentJson } from '../config.ts';
-import { isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
+import {
+  EXPERIMENT_NUMBERS,
+  ExperimentConfigError,
+  listExperiments,
+  loadExperiment,
+  readExperimentJson,
+} from '../config.ts';
+import { DEEPWEB_NUMBERS, isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
+import { fieldsHelp } from '../../lib/fields.ts';
 import { runDeepweb } from '../deepweb/run.ts';
 import { writeDeepOutputs } from '../deepweb/report.ts';
 import {
@@ -38,7 +45,11 @@ Options:
   --out DIR       output directory (default results/NAME, or results/NAME-quick with --quick)
   --workers N     worker processes (default: one per core; 0 = in this process)
   --no-cache      retrain models instead of using .cache/models
-`;
+
+Numeric fields of a focused-crawling config (experiments/config.ts EXPERIMENT_NUMBERS):
+${fieldsHelp(EXPERIMENT_NUMBERS)}
+Numeric fields of a deep-web config (experiments/deepweb/config.ts DEEPWEB_NUMBERS):
+${fieldsHelp(DEEPWEB_NUMBERS)}`;
 
 const parsed = parseOrFail({
   allowPositionals: true,

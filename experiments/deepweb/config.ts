@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ExperimentConfigError } from '../config.ts';
+import { checkNumbers, numberDefaults, type NumberField } from '../../lib/fields.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
 export type DeepMethod = (typeof DEEP_METHODS)[number];
@@ -40,23 +41,65 @@ export interface DeepwebConfig {
   quick: Partial<Omit<DeepwebConfig, 'quick' | 'name' | 'kind'>>;
 }
 
+/**
+ * Every numeric field of a deep-web config, once: default, range and help. DEFAULT_DEEPWEB's
+ * numbers, resolveDeepweb()'s ranges and `npm run experiment -- --help` derive from this table.
+ */
+export const DEEPWEB_NUMBERS: readonly NumberField[] = [
+  { path: 'records', default: 10_000, min: 1000, max: 1_000_000, integer: true, help: 'records per search site' },
+  { path: 'budget', default: 2000, min: 1, max: 1_000_000, integer: true, help: 'submissions per run' },
+  { path: 'every', default: 50, min: 1, max: 1_000_000, integer: true, help: 'submissions between rows (<= budget)' },
+  { path: 'isit.tau', default: 0.2, min: 0, max: 1, help: 'informativeness threshold (Madhavan et al.: 0.2)' },
+  { path: 'isit.maxDimension', default: 3, min: 1, max: 10, integer: true, help: 'largest template dimension' },
+  { path: 'isit.sampleSize', default: 20, min: 1, max: 10_000, integer: true, help: 'submissions to test a template' },
+  { path: 'probe.roundSize', default: 10, min: 1, max: 1000, integer: true, help: 'keywords per probing round' },
+  {
+    path: 'probe.candidates',
+    default: 300,
+    min: 1,
+    max: 100_000,
+    integer: true,
+    help: 'candidate keywords kept per round',
+  },
+  { path: 'scaling.target', default: 0.8, min: 0.01, max: 1, help: 'coverage the size sweep measures the cost of' },
+  {
+    path: 'scaling.budget',
+    default: 20_000,
+    min: 1,
+    max: 10_000_000,
+    integer: true,
+    help: 'submissions per size-sweep run',
+  },
+  { path: 'crawl.delayMs', default: 0, min: 0, max: 60_000, help: 'gap between submissions to a host, ms' },
+];
+
+const NUMBERS = numberDefaults(DEEPWEB_NUMBERS) as {
+  records: number;
+  budget: number;
+  every: number;
+  isit: Pick<DeepwebConfig['isit'], 'tau' | 'maxDimension' | 'sampleSize'>;
+  probe: DeepwebConfig['probe'];
+  scaling: Pick<DeepwebConfig['scaling'], 'target' | 'budget'>;
+  crawl: DeepwebConfig['crawl'];
+};
+
 export const DEFAULT_DEEPWEB: Omit<DeepwebConfig, 'name'> = {
   kind: 'deepweb',
   description: '',
   web: 'data/webs/deepweb.json',
   seeds: [1, 2, 3],
-  records: 10_000,
-  budget: 2000,
-  every: 50,
+  records: NUMBERS.records,
+  budget: NUMBERS.budget,
+  every: NUMBERS.every,
   methods: [...DEEP_METHODS],
-  isit: { tau: 0.2, maxDimension: 3, sampleSize: 20, typed: true, ranges: false },
-  probe: { roundSize: 10, candidates: 300 },
+  isit: { ...NUMBERS.isit, typed: true, ranges: false },
+  probe: NUMBERS.probe,
   keywords: { jobs: 'data/deepweb/seeds/jobs.txt', catalogue: 'data/deepweb/seeds/catalogue.txt' },
   dictionary: 'data/deepweb/dictionary.txt',
   generic: 'data/deepweb/generic-frequency.txt',
-  scaling: { records: [1000, 3000, 10_000, 30_000, 100_000], target: 0.8, budget: 20_000, seeds: [1] },
+  scaling: { records: [1000, 3000, 10_000, 30_000, 100_000], ...NUMBERS.scaling, seeds: [1] },
   tauSweep: [0.1, 0.15, 0.2, 0.25, 0.3],
-  crawl: { delayMs: 0 },
+  crawl: NUMBERS.crawl,
   quick: {},
 };
 
@@ -108,19 +151,14 @@ export function resolveDeepweb(
   if (typeof c.web !== 'string' || !existsSync(c.web)) bad('web', `no such file "${c.web}"`);
   if (!Array.isArray(c.seeds) || !c.seeds.length) bad('seeds', 'expected a non-empty list of seeds');
   c.seeds.forEach((s, i) => int(s, `seeds[${i}]`, 0, 2 ** 31));
-  int(c.records, 'records', 1000, 1_000_000);
-  int(c.budget, 'budget', 1, 1_000_000);
+  const numbers = checkNumbers(DEEPWEB_NUMBERS, c);
+  if (numbers) throw new ExperimentConfigError(numbers);
   int(c.every, 'every', 1, c.budget);
   if (!Array.isArray(c.methods) || !c.methods.length) bad('methods', `expected a list of ${DEEP_METHODS.join(', ')}`);
   for (const m of c.methods)
     if (!DEEP_METHODS.includes(m)) bad('methods', `"${m}" is not one of ${DEEP_METHODS.join(', ')}`);
-  num(c.isit.tau, 'isit.tau', 0, 1);
-  int(c.isit.maxDimension, 'isit.maxDimension', 1, 10);
-  int(c.isit.sampleSize, 'isit.sampleSize', 1, 10_000);
   for (const k of ['typed', 'ranges'] as const)
     if (typeof c.isit[k] !== 'boolean') bad(`isit.${k}`, `expected true or false, got ${JSON.stringify(c.isit[k])}`);
-  int(c.probe.roundSize, 'probe.roundSize', 1, 1000);
-  int(c.probe.candidates, 'probe.candidates', 1, 100_000);
   for (const [k, f] of Object.entries(c.keywords)) if (!existsSync(f)) bad(`keywords.${k}`, `no such file "${f}"`);
   for (const k of ['dictionary', 'generic'] as const) {
     if (typeof c[k] !== 'string') bad(k, 'expected a file name or npm:PACKAGE');
@@ -136,10 +174,7 @@ export function resolveDeepweb(
     bad('scaling.seeds', 'expected a non-empty list of seeds');
   c.scaling.seeds.forEach((s, i) => int(s, `scaling.seeds[${i}]`, 0, 2 ** 31));
   c.scaling.records.forEach((r, i) => int(r, `scaling.records[${i}]`, 1000, 1_000_000));
-  num(c.scaling.target, 'scaling.target', 0.01, 1);
-  int(c.scaling.budget, 'scaling.budget', 1, 10_000_000);
   c.tauSweep.forEach((t, i) => num(t, `tauSweep[${i}]`, 0, 1));
-  num(c.crawl.delayMs, 'crawl.delayMs', 0, 60_000);
   return c;
 }
 
