@@ -32,7 +32,8 @@ describe('numeric field tables', () => {
   it('print one help line per field with its default and range', () => {
     const lines = fieldsHelp(FIELDS).trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^ {2}budget +pages \(default 100; a whole number >= 10\)$/);
-    expect(lines[2]).toContain('default null');
+    expect(lines[0]).toMatch(/^ {2}budget +100 +>= 10 whole +pages$/);
+    expect(lines[1]).toMatch(/^ {2}a\.share +0\.5 +\(0, 1\) +a share$/);
+    expect(lines[2]).toMatch(/^ {2}a\.b\.threshold +null +\[0, 1\] or null +null: calibrated$/);
   });
 });

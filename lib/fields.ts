@@ -79,13 +79,21 @@ export function checkNumbers(fields: readonly NumberField[], config: unknown): s
   return null;
 }
 
+/** The range in brackets for --help: "[1, 1000] whole", "(0, 1)", ">= 10 whole", "[0, 1] or null". */
+export function rangeBrackets(f: NumberField): string {
+  const [lo, hi] = f.open ? ['(', ')'] : ['[', ']'];
+  const range = f.max === Infinity ? `>= ${f.min}` : `${lo}${f.min}, ${f.max}${hi}`;
+  return `${range}${f.integer ? ' whole' : ''}${f.nullable ? ' or null' : ''}`;
+}
+
 /** One line per field for --help: path, default, range and help. */
 export function fieldsHelp(fields: readonly NumberField[], indent = '  '): string {
   const width = Math.max(...fields.map((f) => f.path.length)) + 2;
+  const rangeWidth = Math.max(...fields.map((f) => rangeBrackets(f).length)) + 2;
   return fields
     .map((f) => {
       const def = f.default === null ? 'null' : String(f.default);
-      return `${indent}${f.path.padEnd(width)}${f.help} (default ${def}; ${rangeText(f)})\n`;
+      return `${indent}${f.path.padEnd(width)}${def.padEnd(9)}${rangeBrackets(f).padEnd(rangeWidth)}${f.help}\n`;
     })
     .join('');
 }

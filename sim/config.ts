@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { DEEP_KINDS } from './deepweb/db.ts';
 import type { DeepSiteConfig } from './deepweb/site.ts';
+import { checkNumbers, getPath, numberDefaults, numberProblem, type NumberField } from '../lib/fields.ts';
 
 export type RobotsProfile =
   | 'standard'
@@ -223,6 +224,293 @@ const dept = (
   ...extra,
 });
 
+/**
+ * Every scalar numeric field of a web config, once: default, range and help (the interface
+ * above says more, and the README's "Synthetic web" section gives the sources). DEFAULTS'
+ * numbers, validate()'s ranges and `npm run sim -- --help` derive from this table. Numbers in
+ * lists (departments, search sites, geography matrices) and the statistics' target bands are
+ * checked where they are read.
+ */
+export const WEB_NUMBERS: readonly NumberField[] = [
+  {
+    path: 'background.sites',
+    default: 240,
+    min: 0,
+    max: 100_000,
+    integer: true,
+    help: 'background sites (off-topic, mixed, directories, conferences, publishers, personal)',
+  },
+  {
+    path: 'background.pagesMin',
+    default: 10,
+    min: 1,
+    max: 100_000,
+    integer: true,
+    help: 'pages of a background site, at least',
+  },
+  {
+    path: 'background.pagesMax',
+    default: 80,
+    min: 1,
+    max: 100_000,
+    integer: true,
+    help: 'pages of a background site, at most (>= pagesMin)',
+  },
+  {
+    path: 'background.rateLimitedShare',
+    default: 0.05,
+    min: 0,
+    max: 1,
+    help: 'share of background hosts that rate-limit (429) at minGapMs',
+  },
+  {
+    path: 'background.minGapMs',
+    default: 50,
+    min: 0,
+    max: 60_000,
+    help: "the rate-limited background hosts' minimum gap, ms",
+  },
+  { path: 'structure.facultyPerK', default: 8, min: 0, max: 500, help: 'faculty per 1,000 department pages' },
+  { path: 'structure.studentsPerK', default: 30, min: 0, max: 500, help: 'students per 1,000 department pages' },
+  { path: 'structure.coursesPerK', default: 8, min: 0, max: 500, help: 'courses per 1,000 department pages' },
+  { path: 'structure.newsPerK', default: 40, min: 0, max: 500, help: 'news pages per 1,000 department pages' },
+  {
+    path: 'structure.adminPerK',
+    default: 40,
+    min: 0,
+    max: 500,
+    help: 'administrative pages per 1,000 department pages',
+  },
+  { path: 'structure.papersPerFaculty', default: 8, min: 0, max: 200, help: 'mean research papers per faculty member' },
+  {
+    path: 'structure.studentPublishShare',
+    default: 0.5,
+    min: 0,
+    max: 1,
+    help: 'share of students with their own publication list',
+  },
+  {
+    path: 'structure.papersPerStudent',
+    default: 3,
+    min: 0,
+    max: 200,
+    help: 'mean research papers per publishing student',
+  },
+  {
+    path: 'structure.postscriptShare',
+    default: 0.3,
+    min: 0,
+    max: 1,
+    help: 'share of papers served as .ps (the rest .pdf)',
+  },
+  {
+    path: 'structure.gapMin',
+    default: 1,
+    min: 0,
+    max: 20,
+    integer: true,
+    help: 'off-topic pages between the research index and a group, at least',
+  },
+  {
+    path: 'structure.gapMax',
+    default: 3,
+    min: 0,
+    max: 20,
+    integer: true,
+    help: 'off-topic pages between the research index and a group, at most (>= gapMin)',
+  },
+  {
+    path: 'structure.directGroupShare',
+    default: 0.3,
+    min: 0,
+    max: 1,
+    help: 'share of groups also linked straight from the research index',
+  },
+  {
+    path: 'structure.conventions',
+    default: 1,
+    min: 0,
+    max: 1,
+    help: '0: one template for every department; 1: each draws its own conventions',
+  },
+  {
+    path: 'structure.documentForms',
+    default: 0,
+    min: 0,
+    max: 1,
+    help: 'share of departments with their own document forms (.ps.gz, abstract pages)',
+  },
+  {
+    path: 'structure.papersFrom.ownerHomeShare',
+    default: 0.15,
+    min: 0,
+    max: 1,
+    help: "share of a faculty member's papers also linked from the home page",
+  },
+  {
+    path: 'structure.papersFrom.projectLinks',
+    default: 4,
+    min: 0,
+    max: 50,
+    integer: true,
+    help: 'papers linked from each project page',
+  },
+  {
+    path: 'structure.papersFrom.extraWeight',
+    default: 0.1,
+    min: 0,
+    max: 10,
+    help: "a paper's weight as the target of extra links (1 = like any page)",
+  },
+  {
+    path: 'structure.lecturesMin',
+    default: 5,
+    min: 0,
+    max: 100,
+    integer: true,
+    help: 'lecture pages per course, at least',
+  },
+  {
+    path: 'structure.lecturesMax',
+    default: 15,
+    min: 0,
+    max: 100,
+    integer: true,
+    help: 'lecture pages per course, at most (>= lecturesMin)',
+  },
+  {
+    path: 'structure.lectureTopicality',
+    default: 1,
+    min: 0,
+    max: 1,
+    help: 'share of courses on a computing sub-topic',
+  },
+  {
+    path: 'links.mu',
+    default: 0.2,
+    min: 0,
+    max: 1,
+    help: "mixing mu (LFR): share of a page's random links that leave its community",
+  },
+  {
+    path: 'links.crossSiteShare',
+    default: 0.05,
+    min: 0,
+    max: 1,
+    help: 'share of leaving links that go to another site',
+  },
+  {
+    path: 'links.inDegreeExponent',
+    default: 2.1,
+    min: 1.5,
+    max: 4,
+    help: 'power-law exponent of page attractiveness, hence of in-degree (Broder et al.: 2.1)',
+  },
+  {
+    path: 'links.outDegreeExponent',
+    default: 2.3,
+    min: 1.5,
+    max: 4,
+    help: 'power-law exponent of the number of extra links per page',
+  },
+  { path: 'links.extraMin', default: 3, min: 0, max: 100, integer: true, help: 'extra links per HTML page, at least' },
+  {
+    path: 'links.extraMax',
+    default: 200,
+    min: 0,
+    max: 10_000,
+    integer: true,
+    help: 'extra links per page, at most (>= extraMin)',
+  },
+  {
+    path: 'links.brokenShare',
+    default: 0.01,
+    min: 0,
+    max: 0.5,
+    help: 'share of links to a page that does not exist (404)',
+  },
+  {
+    path: 'links.redirectShare',
+    default: 0.03,
+    min: 0,
+    max: 0.5,
+    help: 'share of internal links written in a form that redirects',
+  },
+  {
+    path: 'anchors.noise',
+    default: 0.25,
+    min: 0,
+    max: 1,
+    help: 'probability that a topical anchor is replaced by generic words',
+  },
+  {
+    path: 'anchors.aroundNoise',
+    default: 0.3,
+    min: 0,
+    max: 1,
+    help: 'probability that the words around a link come from the source page',
+  },
+  { path: 'anchors.aroundWords', default: 6, min: 0, max: 50, integer: true, help: 'words on each side of a link' },
+  { path: 'text.zipfExponent', default: 1, min: 0, max: 3, help: 'Zipf exponent of word frequencies' },
+  { path: 'text.wordsMin', default: 120, min: 1, max: 100_000, integer: true, help: 'words of a page, at least' },
+  {
+    path: 'text.wordsMax',
+    default: 320,
+    min: 1,
+    max: 100_000,
+    integer: true,
+    help: 'words of a page, at most (>= wordsMin)',
+  },
+  {
+    path: 'text.topicShare',
+    default: 0.45,
+    min: 0,
+    max: 1,
+    help: "share of a topical page's words drawn from its own sub-topic",
+  },
+  {
+    path: 'faults.transientErrorRate',
+    default: 0.01,
+    min: 0,
+    max: 0.5,
+    help: 'share of attempts answered 500/502/503',
+  },
+  { path: 'faults.slowRate', default: 0.005, min: 0, max: 0.5, help: 'share of pages answered slowly' },
+  { path: 'faults.slowMs', default: 150, min: 0, max: 60_000, integer: true, help: 'delay of a slow response, ms' },
+  { path: 'faults.malformedRate', default: 0.03, min: 0, max: 0.5, help: 'share of pages with malformed HTML' },
+  { path: 'faults.oversizedRate', default: 0.001, min: 0, max: 0.5, help: 'share of oversized pages' },
+  {
+    path: 'faults.oversizedBytes',
+    default: 3_000_000,
+    min: 1000,
+    max: 100_000_000,
+    integer: true,
+    help: 'size of an oversized page, bytes',
+  },
+  { path: 'geo.timeScale', default: 1, min: 0, max: 100, help: 'multiplies every geographic delay' },
+];
+
+/** Fields whose maximum is another field (min <= max). */
+const MIN_MAX: [string, string][] = [
+  ['background.pagesMin', 'background.pagesMax'],
+  ['structure.gapMin', 'structure.gapMax'],
+  ['structure.lecturesMin', 'structure.lecturesMax'],
+  ['links.extraMin', 'links.extraMax'],
+  ['text.wordsMin', 'text.wordsMax'],
+];
+
+const N = numberDefaults(WEB_NUMBERS) as {
+  background: Pick<WebConfig['background'], 'sites' | 'pagesMin' | 'pagesMax' | 'rateLimitedShare' | 'minGapMs'>;
+  structure: Omit<WebConfig['structure'], 'papersFrom' | 'bypass'> & {
+    papersFrom: Omit<WebConfig['structure']['papersFrom'], 'groupList'>;
+  };
+  links: WebConfig['links'];
+  anchors: WebConfig['anchors'];
+  text: WebConfig['text'];
+  faults: WebConfig['faults'];
+  geo: Pick<WebConfig['geo'], 'timeScale'>;
+};
+
 export const DEFAULTS: WebConfig = {
   name: 'default',
   departments: [
@@ -232,9 +520,7 @@ export const DEFAULTS: WebConfig = {
     dept('cs.delta-university.test', 'Delta University', 5500, 6, { robots: 'trap-blocked', charset: 'windows-1252' }),
   ],
   background: {
-    sites: 240,
-    pagesMin: 10,
-    pagesMax: 80,
+    ...N.background,
     kinds: { offtopic: 0.35, mixed: 0.15, directory: 0.1, conference: 0.15, publisher: 0.1, personal: 0.15 },
     robots: {
       standard: 0.6,
@@ -246,50 +532,16 @@ export const DEFAULTS: WebConfig = {
       error: 0.03,
       redirect: 0.02,
     },
-    rateLimitedShare: 0.05,
-    minGapMs: 50,
   },
   structure: {
-    facultyPerK: 8,
-    studentsPerK: 30,
-    coursesPerK: 8,
-    newsPerK: 40,
-    adminPerK: 40,
-    papersPerFaculty: 8,
-    studentPublishShare: 0.5,
-    papersPerStudent: 3,
-    postscriptShare: 0.3,
-    gapMin: 1,
-    gapMax: 3,
-    directGroupShare: 0.3,
-    conventions: 1,
-    documentForms: 0,
-    papersFrom: { ownerHomeShare: 0.15, groupList: true, projectLinks: 4, extraWeight: 0.1 },
+    ...N.structure,
+    papersFrom: { ...N.structure.papersFrom, groupList: true },
     bypass: { navBar: true, peopleDirectory: true, extraLinks: true },
-    lecturesMin: 5,
-    lecturesMax: 15,
-    lectureTopicality: 1,
   },
-  links: {
-    mu: 0.2,
-    crossSiteShare: 0.05,
-    inDegreeExponent: 2.1,
-    outDegreeExponent: 2.3,
-    extraMin: 3,
-    extraMax: 200,
-    brokenShare: 0.01,
-    redirectShare: 0.03,
-  },
-  anchors: { noise: 0.25, aroundNoise: 0.3, aroundWords: 6 },
-  text: { zipfExponent: 1.0, wordsMin: 120, wordsMax: 320, topicShare: 0.45 },
-  faults: {
-    transientErrorRate: 0.01,
-    slowRate: 0.005,
-    slowMs: 150,
-    malformedRate: 0.03,
-    oversizedRate: 0.001,
-    oversizedBytes: 3_000_000,
-  },
+  links: N.links,
+  anchors: N.anchors,
+  text: N.text,
+  faults: N.faults,
   deepweb: { sites: [] },
   geo: {
     regions: ['us', 'eu', 'asia'],
@@ -304,7 +556,7 @@ export const DEFAULTS: WebConfig = {
       [10, 8, 100],
     ],
     siteShares: [0.45, 0.35, 0.2],
-    timeScale: 1,
+    ...N.geo,
   },
   targets: {
     inDegreeExponent: [1.8, 2.6],
@@ -362,11 +614,10 @@ const ROBOTS: RobotsProfile[] = [
 const CHARSETS: Charset[] = ['utf-8', 'iso-8859-1', 'windows-1252'];
 const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.test$/;
 
+/** A number in a list (departments, search sites, geography), checked as a table's field would be. */
 function num(v: unknown, path: string, min: number, max: number, integer = false): void {
-  if (typeof v !== 'number' || !Number.isFinite(v))
-    throw new ConfigError(`${path}: expected a number, got ${JSON.stringify(v)}`);
-  if (integer && !Number.isInteger(v)) throw new ConfigError(`${path}: expected a whole number, got ${v}`);
-  if (v < min || v > max) throw new ConfigError(`${path}: ${v} is out of range [${min}, ${max}]`);
+  const why = numberProblem({ path, default: null, min, max, integer, help: '' }, v);
+  if (why) throw new ConfigError(`${path}: ${why}`);
 }
 
 /** Checks every field of a merged config; throws ConfigError naming the first bad one. */
@@ -395,61 +646,22 @@ export function validate(c: WebConfig): WebConfig {
     if (typeof d.sessionIds !== 'boolean') throw new ConfigError(`${p}.sessionIds: expected true or false`);
     num(d.minGapMs, `${p}.minGapMs`, 0, 60_000);
   });
-  const b = c.background;
-  num(b.sites, 'background.sites', 0, 100_000, true);
-  num(b.pagesMin, 'background.pagesMin', 1, 100_000, true);
-  num(b.pagesMax, 'background.pagesMax', b.pagesMin, 100_000, true);
-  for (const [k, v] of Object.entries(b.kinds)) num(v, `background.kinds.${k}`, 0, 1);
-  for (const [k, v] of Object.entries(b.robots)) {
+  for (const [k, v] of Object.entries(c.background.kinds)) num(v, `background.kinds.${k}`, 0, 1);
+  for (const [k, v] of Object.entries(c.background.robots)) {
     if (!ROBOTS.includes(k as RobotsProfile))
       throw new ConfigError(`background.robots.${k}: not one of ${ROBOTS.join(', ')}`);
     num(v, `background.robots.${k}`, 0, 1);
   }
-  num(b.rateLimitedShare, 'background.rateLimitedShare', 0, 1);
-  num(b.minGapMs, 'background.minGapMs', 0, 60_000);
+  const numbers = checkNumbers(WEB_NUMBERS, c);
+  if (numbers) throw new ConfigError(numbers);
+  for (const [lo, hi] of MIN_MAX)
+    if ((getPath(c, hi) as number) < (getPath(c, lo) as number))
+      throw new ConfigError(`${hi}: expected at least ${lo} (${getPath(c, lo)}), got ${getPath(c, hi)}`);
   const s = c.structure;
-  for (const k of ['facultyPerK', 'studentsPerK', 'coursesPerK', 'newsPerK', 'adminPerK'] as const)
-    num(s[k], `structure.${k}`, 0, 500);
-  num(s.papersPerFaculty, 'structure.papersPerFaculty', 0, 200);
-  num(s.papersPerStudent, 'structure.papersPerStudent', 0, 200);
-  num(s.studentPublishShare, 'structure.studentPublishShare', 0, 1);
-  num(s.postscriptShare, 'structure.postscriptShare', 0, 1);
-  num(s.gapMin, 'structure.gapMin', 0, 20, true);
-  num(s.gapMax, 'structure.gapMax', s.gapMin, 20, true);
-  num(s.directGroupShare, 'structure.directGroupShare', 0, 1);
-  num(s.conventions, 'structure.conventions', 0, 1);
-  num(s.documentForms, 'structure.documentForms', 0, 1);
-  num(s.papersFrom.ownerHomeShare, 'structure.papersFrom.ownerHomeShare', 0, 1);
   if (typeof s.papersFrom.groupList !== 'boolean')
     throw new ConfigError('structure.papersFrom.groupList: expected true or false');
-  num(s.papersFrom.projectLinks, 'structure.papersFrom.projectLinks', 0, 50, true);
-  num(s.papersFrom.extraWeight, 'structure.papersFrom.extraWeight', 0, 10);
   for (const k of ['navBar', 'peopleDirectory', 'extraLinks'] as const)
     if (typeof s.bypass[k] !== 'boolean') throw new ConfigError(`structure.bypass.${k}: expected true or false`);
-  num(s.lecturesMin, 'structure.lecturesMin', 0, 100, true);
-  num(s.lecturesMax, 'structure.lecturesMax', s.lecturesMin, 100, true);
-  num(s.lectureTopicality, 'structure.lectureTopicality', 0, 1);
-  const l = c.links;
-  num(l.mu, 'links.mu', 0, 1);
-  num(l.crossSiteShare, 'links.crossSiteShare', 0, 1);
-  num(l.inDegreeExponent, 'links.inDegreeExponent', 1.5, 4);
-  num(l.outDegreeExponent, 'links.outDegreeExponent', 1.5, 4);
-  num(l.extraMin, 'links.extraMin', 0, 100, true);
-  num(l.extraMax, 'links.extraMax', l.extraMin, 10_000, true);
-  num(l.brokenShare, 'links.brokenShare', 0, 0.5);
-  num(l.redirectShare, 'links.redirectShare', 0, 0.5);
-  num(c.anchors.noise, 'anchors.noise', 0, 1);
-  num(c.anchors.aroundNoise, 'anchors.aroundNoise', 0, 1);
-  num(c.anchors.aroundWords, 'anchors.aroundWords', 0, 50, true);
-  num(c.text.zipfExponent, 'text.zipfExponent', 0, 3);
-  num(c.text.wordsMin, 'text.wordsMin', 1, 100_000, true);
-  num(c.text.wordsMax, 'text.wordsMax', c.text.wordsMin, 100_000, true);
-  num(c.text.topicShare, 'text.topicShare', 0, 1);
-  const f = c.faults;
-  for (const k of ['transientErrorRate', 'slowRate', 'malformedRate', 'oversizedRate'] as const)
-    num(f[k], `faults.${k}`, 0, 0.5);
-  num(f.slowMs, 'faults.slowMs', 0, 60_000, true);
-  num(f.oversizedBytes, 'faults.oversizedBytes', 1_000, 100_000_000, true);
   const g = c.geo;
   const R = Array.isArray(g.regions) ? g.regions.length : 0;
   if (R < 1 || R > 32 || g.regions.some((r) => typeof r !== 'string' || !/^[a-z0-9-]+$/.test(r)))
@@ -467,7 +679,6 @@ export function validate(c: WebConfig): WebConfig {
     throw new ConfigError(`geo.siteShares: expected ${R} shares, one per region`);
   g.siteShares.forEach((x, i) => num(x, `geo.siteShares[${i}]`, 0, 1));
   if (!g.siteShares.some((x) => x > 0)) throw new ConfigError('geo.siteShares: at least one share must be above 0');
-  num(g.timeScale, 'geo.timeScale', 0, 100);
   if (!isObject(c.deepweb) || !Array.isArray(c.deepweb.sites))
     throw new ConfigError('deepweb.sites: expected a list of search sites');
   c.deepweb.sites.forEach((d0, i) => {

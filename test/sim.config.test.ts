@@ -14,7 +14,7 @@ describe('web config validation', () => {
   });
 
   it.each([
-    [{ links: { mu: 1.5 } }, 'links.mu: 1.5 is out of range [0, 1]'],
+    [{ links: { mu: 1.5 } }, 'links.mu: expected a number from 0 to 1, got 1.5'],
     [{ linkz: {} }, 'linkz: unknown field'],
     [
       { departments: [{ host: 'cs.example.com', name: 'x', pages: 1000, groups: 3 }] },
@@ -31,15 +31,15 @@ describe('web config validation', () => {
     ],
     [
       { departments: [{ host: 'a.test', name: 'x', pages: 10, groups: 3 }] },
-      'departments[0].pages: 10 is out of range [200, 2000000]',
+      'departments[0].pages: expected a whole number from 200 to 2,000,000, got 10',
     ],
     [
       { departments: [{ host: 'a.test', name: 'x', pages: 1000, groups: 3, robots: 'sometimes' }] },
       'departments[0].robots: "sometimes" is not one of',
     ],
-    [{ text: { wordsMin: 300, wordsMax: 100 } }, 'text.wordsMax: 100 is out of range [300, 100000]'],
-    [{ structure: { gapMin: 1.5 } }, 'structure.gapMin: expected a whole number, got 1.5'],
-    [{ faults: { slowMs: 'fast' } }, 'faults.slowMs: expected a number, got "fast"'],
+    [{ text: { wordsMin: 300, wordsMax: 100 } }, 'text.wordsMax: expected at least text.wordsMin (300), got 100'],
+    [{ structure: { gapMin: 1.5 } }, 'structure.gapMin: expected a whole number from 0 to 20, got 1.5'],
+    [{ faults: { slowMs: 'fast' } }, 'faults.slowMs: expected a whole number from 0 to 60,000, got "fast"'],
   ])('rejects %j', (partial, message) => {
     expect(() => resolveConfig(partial)).toThrow(ConfigError);
     expect(() => resolveConfig(partial)).toThrow(message);
@@ -55,7 +55,10 @@ describe('web config validation', () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ anchors: { noise: -1 } }));
     const cases: [string[], RegExp][] = [
-      [['sim/cli/stats.ts', '--web', bad], /^error: .*bad\.json: anchors\.noise: -1 is out of range \[0, 1\]\n$/],
+      [
+        ['sim/cli/stats.ts', '--web', bad],
+        /^error: .*bad\.json: anchors\.noise: expected a number from 0 to 1, got -1\n$/,
+      ],
       [['sim/cli/stats.ts', '--frobnicate'], /^error: Unknown option '--frobnicate' \(see --help\)\n$/],
       [['sim/cli/stats.ts', '--seed', 'abc'], /^error: --seed: "abc" must be a whole number/],
       [['sim/cli/truth.ts'], /^error: --out FILE\.csv is required/],

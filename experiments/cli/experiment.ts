@@ -46,9 +46,9 @@ Options:
   --workers N     worker processes (default: one per core; 0 = in this process)
   --no-cache      retrain models instead of using .cache/models
 
-Numeric fields of a focused-crawling config (experiments/config.ts EXPERIMENT_NUMBERS):
+Numeric fields of a focused-crawling config (experiments/config.ts EXPERIMENT_NUMBERS), default, range:
 ${fieldsHelp(EXPERIMENT_NUMBERS)}
-Numeric fields of a deep-web config (experiments/deepweb/config.ts DEEPWEB_NUMBERS):
+Numeric fields of a deep-web config (experiments/deepweb/config.ts DEEPWEB_NUMBERS), default, range:
 ${fieldsHelp(DEEPWEB_NUMBERS)}`;
 
 const parsed = parseOrFail({

@@ -8,6 +8,8 @@ import { SimServer } from '../server.ts';
 import { WarcArchive } from '../warc.ts';
 import { Web } from '../web.ts';
 import { fail, parse, webAndSeed } from './args.ts';
+import { WEB_NUMBERS } from '../config.ts';
+import { fieldsHelp } from '../../lib/fields.ts';
 
 const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
        npm run sim -- --warc FILE.warc.gz [--warc ...] [--port 0]
@@ -16,7 +18,10 @@ Serves the synthetic web on 127.0.0.1 (port 0 = any free port). Every host is a 
   curl -H 'Host: cs.alpha-university.test' http://127.0.0.1:PORT/
 Admin routes on the bare address: /_sim/audit, /_sim/hosts, POST /_sim/reset.
 With --warc, serves the archives instead: every archived response at its original URL.
-`;
+
+Numeric fields of a web config (sim/config.ts WEB_NUMBERS; a config file overrides any of them),
+with default and range:
+${fieldsHelp(WEB_NUMBERS)}`;
 const v = parse(USAGE, {
   web: { type: 'string' },
   seed: { type: 'string' },
