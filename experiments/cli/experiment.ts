@@ -4,7 +4,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { gridPoints, runSweep, writeSweepOutputs } from '../sweep.ts';
 import { fail, parseOrFail } from './args.ts';
 import {
   EXPERIMENT_NUMBERS,
@@ -15,19 +14,11 @@ import {
 } from '../config.ts';
 import { DEEPWEB_NUMBERS, isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
 import { fieldsHelp } from '../../lib/fields.ts';
-import { runDeepweb } from '../deepweb/run.ts';
-import { writeDeepOutputs } from '../deepweb/report.ts';
-import {
-  isDistributedConfig,
-  resolveDistributed,
-  runDistributedExperiment,
-  writeDistributedOutputs,
-  type DistributedConfig,
-} from '../distributed/experiment.ts';
-import { writeOutputs } from '../report.ts';
-import { runExperiment } from '../runner.ts';
-import { archiveSites } from '../env.ts';
+import { isDistributedConfig, resolveDistributed, type DistributedConfig } from '../distributed/config.ts';
 import { progress } from './progress.ts';
+
+// The runs, figures and reports are imported once the arguments and the config are checked: they
+// take seconds to load (vega, resvg, pdfkit), and a mistyped flag should not wait for them.
 
 const USAGE = `Usage: npm run experiment [-- NAME] [options]
 
@@ -107,6 +98,7 @@ if (dist) {
   process.stderr.write(
     `experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run\n`,
   );
+  const { runDistributedExperiment, writeDistributedOutputs } = await import('../distributed/experiment.ts');
   const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
   const bar = progress(runs, 'runs', '{bar} {value}/{total} {label}');
   const data = await runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })).catch((e: Error) => {
@@ -125,6 +117,8 @@ if (deep) {
   process.stderr.write(
     `experiment ${deep.name}: ${deep.methods.length} methods x ${deep.seeds.length} seeds x search sites, ${deep.budget} submissions per run, ${deep.records} records per site\n`,
   );
+  const { runDeepweb } = await import('../deepweb/run.ts');
+  const { writeDeepOutputs } = await import('../deepweb/report.ts');
   const bar = progress(deep.seeds.length, 'steps (seed, then database sizes)', '{bar} {value}/{total} {label}');
   // the run knows how many steps it takes (seeds, then sizes x sweep seeds)
   const onProgress = (d: number, t: number, label: string): void => {
@@ -157,6 +151,7 @@ const out =
   (v.out as string | undefined) ??
   (basename(name) === 'config.json' ? dirname(name) : `results/${cfg.name}${v.quick ? '-quick' : ''}`);
 if (Object.keys(cfg.sweep).length) {
+  const { gridPoints, runSweep, writeSweepOutputs } = await import('../sweep.ts');
   const points = gridPoints(cfg.sweep).length;
   process.stderr.write(
     `sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)\n`,
@@ -187,6 +182,9 @@ if (Object.keys(cfg.sweep).length) {
   process.stdout.write(`wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`);
   process.exit(0);
 }
+const { archiveSites } = await import('../env.ts');
+const { runExperiment } = await import('../runner.ts');
+const { writeOutputs } = await import('../report.ts');
 const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
 process.stderr.write(
   `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`,
