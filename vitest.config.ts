@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * else, so no CPU-heavy file distorts what their servers observe. "main": the rest, in parallel.
  */
 const TIMING = [
-  'test/crawler.engine.test.ts',
+  'test/crawler.politeness.test.ts',
   'test/crawler.faults.test.ts',
   'test/crawler.robots.test.ts',
   'test/deepweb.test.ts',
