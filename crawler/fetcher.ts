@@ -40,7 +40,7 @@ function headerMap(h: Record<string, string | string[] | undefined>): Record<str
   return out;
 }
 
-export function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
+function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {
   if (!v) return undefined;
   if (/^\s*\d+\s*$/.test(v)) return Number(v) * 1000;
   const t = Date.parse(v);

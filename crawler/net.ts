@@ -52,7 +52,7 @@ export function hostMatches(pattern: string, host: string): boolean {
   return pattern === host;
 }
 
-export function findRule(rules: readonly ResolveRule[], host: string, port: number): ResolveRule | undefined {
+function findRule(rules: readonly ResolveRule[], host: string, port: number): ResolveRule | undefined {
   return rules.find((r) => hostMatches(r.host, host) && (r.port === undefined || r.port === port));
 }
 
@@ -90,7 +90,7 @@ RESERVED.addSubnet('240.0.0.0', 4); // 255.255.255.255 is classed broadcast befo
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
 
 /** The 16 bytes of an IPv6 address (any textual form, an embedded dotted quad included). */
-export function ipv6Bytes(ip: string): number[] {
+function ipv6Bytes(ip: string): number[] {
   let text = ip.toLowerCase();
   const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (quad) {
@@ -112,7 +112,7 @@ export function ipv6Bytes(ip: string): number[] {
  * translator or a tunnel: IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64
  * (64:ff9b::/96), 6to4 (2002::/16) and Teredo (2001::/32: the server, and the client XOR 0xff).
  */
-export function embeddedIpv4(ip: string): { addresses: string[]; translated: boolean } {
+function embeddedIpv4(ip: string): { addresses: string[]; translated: boolean } {
   const b = ipv6Bytes(ip);
   const v4 = (k: number, xor = 0): string =>
     b
@@ -178,7 +178,7 @@ export function addressAllowed(c: AddressClass, allowPrivate: boolean): boolean 
 }
 
 /** Throws CRAWL_ERR_ADDRESS_REFUSED unless the address may be connected to. */
-export function checkAddress(ip: string, allowPrivate: boolean): void {
+function checkAddress(ip: string, allowPrivate: boolean): void {
   const c = classifyAddress(ip);
   if (addressAllowed(c, allowPrivate)) return;
   throw new CrawlError('CRAWL_ERR_ADDRESS_REFUSED', `refused to connect to ${ip} (${c} address)`);

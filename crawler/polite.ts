@@ -112,7 +112,7 @@ export async function politeFetch(
  * disallow everything for robotsUnreachableMs; a refused address marks the host refused.
  * Throws CRAWL_ERR_STOPPED when the crawl stops meanwhile.
  */
-export async function fetchRobots(ctx: GateContext, h: HostState, origin: string): Promise<RobotsRules> {
+async function fetchRobots(ctx: GateContext, h: HostState, origin: string): Promise<RobotsRules> {
   const { settings } = ctx;
   const agent = RobotsRules.token(settings.userAgent);
   const robotsUrl = `${origin}/robots.txt`;

@@ -74,7 +74,7 @@ export class RobotsRules {
 }
 
 /** Default lifetime of a disallow-all from an unreachable robots.txt (the setting robotsUnreachableMs). */
-export const UNREACHABLE_MAX_AGE_MS = 10 * 60 * 1000;
+const UNREACHABLE_MAX_AGE_MS = 10 * 60 * 1000;
 
 const GROUP_MEMBER = /^\s*(user-agent|allow|disallow|crawl-delay)\s*:/i;
 

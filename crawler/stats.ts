@@ -44,7 +44,7 @@ export interface CrawlSummary {
 export type Counters = Omit<CrawlSummary, 'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy'>;
 
 /** Seed failures kept in the summary (it is rewritten every step, so it must stay small). */
-export const MAX_SEED_FAILURES = 100;
+const MAX_SEED_FAILURES = 100;
 
 export class CrawlStats {
   readonly summary: CrawlSummary = {

@@ -16,7 +16,7 @@ import { KIND_NAMES } from '../sim/web.ts';
 import { checkNumbers, numberDefaults, type NumberField } from '../lib/fields.ts';
 import { resolveParams, StrategyError, strategyNames, strategyNeeds } from './strategies.ts';
 
-export const CONFIG_DIR = 'experiments/configs';
+const CONFIG_DIR = 'experiments/configs';
 
 export interface ExperimentConfig {
   name: string;
@@ -235,7 +235,7 @@ export function listExperiments(dir = CONFIG_DIR): string[] {
 }
 
 /** Whether a dotted path names a field of obj. */
-export function hasPath(obj: unknown, path: string): boolean {
+function hasPath(obj: unknown, path: string): boolean {
   let o: unknown = obj;
   for (const part of path.split('.')) {
     if (!isObj(o) || !(part in o)) return false;

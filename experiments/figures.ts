@@ -21,14 +21,14 @@ import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 
 const require = createRequire(import.meta.url);
-export const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
+const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
 
 /** Points per inch, and the printed widths of journal figures. */
 const PT = 72;
-export const COLUMN_IN = { 1: 3.3, 2: 7 } as const;
+const COLUMN_IN = { 1: 3.3, 2: 7 } as const;
 /** Text size in the SVG's own units (px) and the smallest printed size allowed. */
-export const FONT_PX = 10;
-export const MIN_PT = 7;
+const FONT_PX = 10;
+const MIN_PT = 7;
 /** PNG resolution. */
 const DPI = 360;
 
@@ -213,7 +213,7 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
   } as TopLevelSpec;
 }
 
-export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
@@ -263,7 +263,7 @@ export async function renderFigure(spec: TopLevelSpec, columns: 1 | 2 = 1): Prom
 }
 
 /** A one-page vector PDF of a (paths-only) SVG at the given size in points; no timestamp, so reruns match. */
-export function svgToPdf(svg: string, widthPt: number, heightPt: number): Promise<Buffer> {
+function svgToPdf(svg: string, widthPt: number, heightPt: number): Promise<Buffer> {
   const doc = new PDFDocument({
     size: [widthPt, heightPt],
     margin: 0,

@@ -42,7 +42,7 @@ export interface Written {
   aggregates: Aggregate[];
 }
 
-export const CURVE_COLUMNS = [
+const CURVE_COLUMNS = [
   'experiment',
   'strategy',
   'site',
@@ -55,7 +55,7 @@ export const CURVE_COLUMNS = [
 ];
 
 /** The strategy every other is compared with in the difference figure. */
-export function referenceOf(cfg: ExperimentConfig): string {
+function referenceOf(cfg: ExperimentConfig): string {
   return cfg.strategies.includes(cfg.reference) ? cfg.reference : cfg.strategies[0];
 }
 

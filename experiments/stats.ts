@@ -28,7 +28,7 @@ export function pmText(c: Ci, digits = 3): string {
 }
 
 /** Two-sided 95% Student t critical value for df degrees of freedom (NaN for df < 1). */
-export const t975 = (df: number): number => (df >= 1 ? tQuantile(0.975, df) : NaN);
+const t975 = (df: number): number => (df >= 1 ? tQuantile(0.975, df) : NaN);
 
 /** Mean and 95% Student t interval of independent observations (lo = hi = mean for n < 2). */
 export function meanCi(xs: readonly number[]): Ci {

@@ -54,7 +54,7 @@ function setPath(obj: Record<string, unknown>, path: string, value: Value): void
 }
 
 /** The experiment config of one point; its web file is written under dir when web fields are swept. */
-export function pointConfig(cfg: ExperimentConfig, point: Point, dir: string): ExperimentConfig {
+function pointConfig(cfg: ExperimentConfig, point: Point, dir: string): ExperimentConfig {
   const c = structuredClone(cfg);
   c.sweep = {};
   const web = Object.entries(point.values).filter(([k]) => k.startsWith('web.'));
@@ -136,7 +136,7 @@ export interface PhaseRow {
 }
 
 /** sweep.csv rows and phase.csv rows from a sweep's runs. */
-export function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
+function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
   const cfg = d.config;
   const rows: SweepRow[] = [];
   const phase: PhaseRow[] = [];
@@ -208,7 +208,7 @@ export function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[]
 const label = (k: string): string => k.replace(/^web\.structure\./, '').replace(/^web\./, '');
 
 /** The phase figure: the first two parameters as axes, the others as columns of panels. */
-export function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLevelSpec {
+function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLevelSpec {
   const [a, b, ...rest] = params;
   const winners = seriesOrder(phase.map((p) => p.winner));
   const maxMargin = Math.max(1e-9, ...phase.map((p) => p.margin));

@@ -80,7 +80,7 @@ export function checkNumbers(fields: readonly NumberField[], config: unknown): s
 }
 
 /** The range in brackets for --help: "[1, 1000] whole", "(0, 1)", ">= 10 whole", "[0, 1] or null". */
-export function rangeBrackets(f: NumberField): string {
+function rangeBrackets(f: NumberField): string {
   const [lo, hi] = f.open ? ['(', ')'] : ['[', ']'];
   const range = f.max === Infinity ? `>= ${f.min}` : `${lo}${f.min}, ${f.max}${hi}`;
   return `${range}${f.integer ? ' whole' : ''}${f.nullable ? ' or null' : ''}`;

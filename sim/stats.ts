@@ -31,7 +31,7 @@ export interface SearchSiteStats {
 }
 
 /** Each search site's database built as the server builds it, and its vocabulary's Heaps fit. */
-export function searchSiteStats(web: Web): SearchSiteStats[] {
+function searchSiteStats(web: Web): SearchSiteStats[] {
   return web.config.deepweb.sites.map((cfg) => {
     const db = new RecordDb(cfg.kind, cfg.records, web.seed, cfg.host);
     const h = db.heaps();
@@ -84,7 +84,7 @@ export interface WebStats {
  * Discrete power-law fit (Clauset, Shalizi & Newman 2009): alpha = 1 + n / sum ln(k / (kmin - 0.5)),
  * kmin chosen to minimise the Kolmogorov-Smirnov distance between data and fit.
  */
-export function fitPowerLaw(values: ArrayLike<number>, minTail = 50): { alpha: number; kmin: number; ks: number } {
+function fitPowerLaw(values: ArrayLike<number>, minTail = 50): { alpha: number; kmin: number; ks: number } {
   const xs = Array.from(values)
     .filter((v) => v > 0)
     .sort((a, b) => a - b);

@@ -36,7 +36,7 @@ export interface Vocab {
   last: string[];
 }
 
-export const VOCAB_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'data', 'vocab', 'topics.json');
+const VOCAB_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'data', 'vocab', 'topics.json');
 
 const cache = new Map<number, Vocab>();
 

@@ -115,7 +115,7 @@ function urlFromName(rel: string): string | null {
 }
 
 /** Why a URL looks wrong, or null. */
-export function suspiciousUrl(u: URL): string | null {
+function suspiciousUrl(u: URL): string | null {
   if (!u.hostname.includes('.') && u.hostname !== 'localhost') return `host "${u.hostname}" has no dot`;
   if (/%EF%80%[89AB][0-9A-F]/i.test(u.href)) return 'percent-encoded private-use characters (an undecoded U+F0xx)';
   return null;

@@ -45,7 +45,6 @@ export const KIND_NAMES = Object.keys(Kind) as (keyof typeof Kind)[];
 
 /** How a link's anchor text is written. */
 export const Anchor = { Nav: 0, Title: 1, Papers: 2, Research: 3, People: 4, Misc: 5 } as const;
-export const ANCHOR_NAMES = ['nav', 'title', 'papers', 'research', 'people', 'misc'];
 /** Link flags (high bits of the per-edge byte; the low 3 bits hold the Anchor kind). */
 export const LinkFlag = { Redirect: 8, Extra: 16 } as const;
 /** Special targets: links that lead to no page of the graph. */

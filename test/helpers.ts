@@ -59,7 +59,7 @@ export async function get(
 }
 
 /** Rows of a CSV as the experiments write them (csv-stringify), read back with csv-parse. */
-export function parseCsv(text: string): Record<string, string>[] {
+function parseCsv(text: string): Record<string, string>[] {
   return parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
 }
 

@@ -32,7 +32,7 @@ export interface QueryResult {
   pages: number;
 }
 
-export class BudgetExhausted extends Error {
+class BudgetExhausted extends Error {
   constructor() {
     super('submission budget exhausted');
   }

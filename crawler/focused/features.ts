@@ -16,7 +16,7 @@ export interface LinkContext {
   sourceTitle: string;
 }
 
-export const NAMESPACE_SIZES: Record<string, number> = { a: 100, n: 150, u: 150, t: 100 };
+const NAMESPACE_SIZES: Record<string, number> = { a: 100, n: 150, u: 150, t: 100 };
 
 export function pathWords(url: string): string {
   let path = url;

@@ -166,7 +166,7 @@ export class LinkClassifier {
 }
 
 /** Up to `max` examples, as even across classes as the data allows, in a seeded order. */
-export function stratifiedSample<T extends { label: number }>(
+function stratifiedSample<T extends { label: number }>(
   xs: readonly T[],
   classes: number,
   max: number,

@@ -41,10 +41,10 @@ export interface JudgedPage {
 }
 
 /** Features per namespace: page words, URL path words, document kind. */
-export const PAGE_NAMESPACES: Record<string, number> = { w: 300, u: 100, k: 8 };
+const PAGE_NAMESPACES: Record<string, number> = { w: 300, u: 100, k: 8 };
 
 /** Namespaced features of a page from its tokens (title and text, as the strategies tokenize them). */
-export function pageFeatures(url: string, kind: string, tokens: readonly string[]): string[] {
+function pageFeatures(url: string, kind: string, tokens: readonly string[]): string[] {
   const out = tokens.map((t) => `w:${t}`);
   for (const t of tokenize(pathWords(url))) out.push(`u:${t}`);
   out.push(`k:${kind}`);

@@ -36,7 +36,7 @@ export interface Judged extends Judgement {
 }
 
 /** Characters of a page's text that are judged: enough for its topic, bounded for hub pages. */
-export const JUDGED_CHARS = 20_000;
+const JUDGED_CHARS = 20_000;
 
 /** Tokens of a page as every strategy judges it: title and text, the text bounded. */
 export function judgedTokens(page: { title: string; text: string }): string[] {

@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { counts, tokenize } from './text.ts';
 
-export const DEFAULT_KEYWORDS = new URL('../../data/vocab/computing.txt', import.meta.url);
+const DEFAULT_KEYWORDS = new URL('../../data/vocab/computing.txt', import.meta.url);
 
 export function loadKeywords(file: string | URL = DEFAULT_KEYWORDS): string[] {
   return readFileSync(file, 'utf8')

@@ -11,7 +11,7 @@ import type { DeepwebConfig } from './config.ts';
 import type { DeepwebData } from './run.ts';
 
 /** The CSVs a deep-web run writes, by the field of DeepwebData they hold. */
-export const DEEP_TABLES = {
+const DEEP_TABLES = {
   curves: 'curves.csv',
   summaries: 'summary.csv',
   templates: 'templates.csv',

@@ -31,7 +31,7 @@ export interface DeepClaim {
   verdict: Verdict;
 }
 
-export function aggregateDeep(curves: readonly DeepCurveRow[]): DeepAggregate[] {
+function aggregateDeep(curves: readonly DeepCurveRow[]): DeepAggregate[] {
   const out: DeepAggregate[] = [];
   for (const rows of groupBy(curves, (c) => `${c.site}\u0000${c.method}\u0000${c.submissions}`)) {
     const m = shareCi(rows.map((r) => r.coverage));
@@ -51,12 +51,12 @@ export function aggregateDeep(curves: readonly DeepCurveRow[]): DeepAggregate[] 
 }
 
 /** Slope of log y on log x (the growth exponent); null with fewer than two points. */
-export function growthExponent(points: readonly { x: number; y: number }[]): number | null {
+function growthExponent(points: readonly { x: number; y: number }[]): number | null {
   return logLogFit(points)?.slope ?? null;
 }
 
 /** Scaling rows averaged over the sweep's seeds, per site, method and size (to target: only when every seed reached it). */
-export function scalingMeans(rows: readonly ScalingRow[]): (ScalingRow & { runs: number; reached: number })[] {
+function scalingMeans(rows: readonly ScalingRow[]): (ScalingRow & { runs: number; reached: number })[] {
   return groupBy(rows, (r) => `${r.site}\u0000${r.method}\u0000${r.records}`).map((g) => {
     const avg = (f: (r: ScalingRow) => number): number => g.reduce((a, r) => a + f(r), 0) / g.length;
     const reached = g.filter((r) => r.submissions_to_target !== null).length;
@@ -137,7 +137,7 @@ const ciText = (c: Ci, digits = 3): string =>
  * it, INFEASIBLE when no crawler could meet it here (an oracle bound: the site's cap or page
  * size makes the target unreachable within the queries or submissions the claim allows).
  */
-export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]): DeepClaim[] {
+function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]): DeepClaim[] {
   const cfg = d.config;
   const at = (site: string, method: string): number | undefined =>
     aggs.find(

@@ -20,8 +20,6 @@ import { themeConfig, writeFigure } from '../figures.ts';
 import { runCluster } from './cluster.ts';
 import type { DistributedConfig } from './config.ts';
 
-export { DEFAULT_DISTRIBUTED, isDistributedConfig, resolveDistributed, type DistributedConfig } from './config.ts';
-
 export interface RunRow {
   experiment: string;
   variant: string;

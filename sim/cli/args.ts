@@ -5,7 +5,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type WebConfig } from '../config.ts';
 
-export const DEFAULT_WEB = 'data/webs/paper.json';
+const DEFAULT_WEB = 'data/webs/paper.json';
 
 // output piped into head or a closed pager: stop quietly instead of crashing on EPIPE
 for (const stream of [process.stdout, process.stderr]) {

@@ -156,13 +156,13 @@ function permutation(n: number, r: Rng): Uint16Array {
  * Shares of a record's body words by source: its topic's own words, the topic's jargon, general
  * English. A stated condition of this bench (no published source); titles use topic words only.
  */
-export const TEXT_MIX = { topic: 0.45, jargon: 0.2, general: 0.35 } as const;
+const TEXT_MIX = { topic: 0.45, jargon: 0.2, general: 0.35 } as const;
 
 /** Heaps' law exponent for open-ended attribute domains. */
-export const HEAPS_BETA = 0.5;
+const HEAPS_BETA = 0.5;
 
 /** Domain size growing as records^HEAPS_BETA: 1,000 records -> base, 100,000 -> 10 x base. */
-export function scaledDomain(records: number, base: number, max: number): number {
+function scaledDomain(records: number, base: number, max: number): number {
   return Math.max(4, Math.min(max, Math.round(base * (records / 1000) ** HEAPS_BETA)));
 }
 

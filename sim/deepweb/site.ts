@@ -59,9 +59,9 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-export const FORM_PATH = '/search';
-export const ACTION_PATH = '/results';
-export const ITEM_PREFIX = '/item/';
+const FORM_PATH = '/search';
+const ACTION_PATH = '/results';
+const ITEM_PREFIX = '/item/';
 
 export class DeepSite {
   readonly db: RecordDb;
