@@ -18,9 +18,14 @@ import { runExperiment } from '../experiments/runner.ts';
 
 const REF = 'results/reference/focused-quick';
 const TOLERANCE = 0.02;
+// Training, two quick runs and every output: about 60 s on this machine beside another test
+// file, the whole of vitest's default timeout; a busy CI machine needs the margin.
+const RUNS_MS = 180_000;
 
 describe('experiment regression (quick configuration)', () => {
-  it('matches the committed reference curves, deterministically, and writes every output', async () => {
+  it('matches the committed reference curves, deterministically, and writes every output', {
+    timeout: RUNS_MS,
+  }, async () => {
     const cfg = loadExperiment('focused', { quick: true });
     const cache = mkdtempSync(join(tmpdir(), 'models-'));
     const a = await runExperiment(cfg, { workers: 0, cacheDir: cache });
@@ -93,7 +98,9 @@ describe('experiment regression (quick configuration)', () => {
     expect(claims.find((c) => c.id === 'C6')?.verdict).toBe('PASS');
   });
 
-  it('crawls for an HTML target with a learned judgement: adaptive retrains and no run strands', async () => {
+  it('crawls for an HTML target with a learned judgement: adaptive retrains and no run strands', {
+    timeout: RUNS_MS,
+  }, async () => {
     const cfg = loadExperiment('focused-html', { quick: true });
     const d = await runExperiment(cfg, { workers: 2, cacheDir: mkdtempSync(join(tmpdir(), 'models-')) });
     const runs = d.summaries.filter((s) => s.strategy !== 'oracle');
