@@ -2,13 +2,14 @@
  * Serves WARC archives over HTTP with Fastify on 127.0.0.1, like the synthetic web's server:
  * every archived response at its original URL under its original host (virtual hosts by the
  * Host header, so crawlers reach it through --resolve), with its archived status and headers;
- * URLs not in the archive give 404. The politeness audit is kept the same way, robots.txt rules
- * taken from the archived robots.txt of each host. Admin routes on the bare address.
+ * URLs not in the archive give 404. The politeness audit is kept by the same hooks
+ * (sim/audit.ts), robots.txt rules taken from the archived robots.txt of each host. Admin
+ * routes on the bare address.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Agent, Dispatcher } from 'undici';
 import { listenLoopback } from './listen.ts';
-import { AuditBook, type HostAudit } from './audit.ts';
+import { AuditBook, auditHooks, type HostAudit } from './audit.ts';
 import { parseRobots, type RobotsRules } from './robots.ts';
 import { simDispatcher } from './server.ts';
 import type { WarcArchive } from './warc.ts';
@@ -23,6 +24,17 @@ export class ReplayServer {
 
   private constructor(readonly archive: WarcArchive) {
     this.app = Fastify({ logger: false });
+    auditHooks(this.app, this.book, {
+      hostOf: (req) => {
+        const host = (req.headers.host ?? '').toLowerCase();
+        return !host || ADMIN_HOSTS.test(host) ? null : host.replace(/:80$/, '');
+      },
+      disallowed: async (req, host) => {
+        if (req.url.split('?')[0] === '/robots.txt') return false;
+        const rules = await this.rulesFor(host);
+        return !!rules?.isDisallowed(`http://${host}${req.url}`, String(req.headers['user-agent'] ?? ''));
+      },
+    });
     this.app.route({ method: ['GET'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
   }
 
@@ -72,18 +84,12 @@ export class ReplayServer {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!hostHeader || ADMIN_HOSTS.test(hostHeader)) return this.admin(req, reply);
     const host = hostHeader.replace(/:80$/, '');
-    const path = req.url.split('?')[0];
-    const rules = path === '/robots.txt' ? null : await this.rulesFor(host);
-    const disallowed = !!rules?.isDisallowed(`http://${host}${req.url}`, String(req.headers['user-agent'] ?? ''));
-    this.book.begin(host, disallowed, reply.raw);
     let res = await this.archive.get(`http://${host}${req.url}`);
     res ??= await this.archive.get(`https://${host}${req.url}`);
     if (!res) {
-      this.book.sent(host, 404, 0);
       reply.code(404).type('text/plain').send('not in the archive\n');
       return;
     }
-    this.book.sent(host, res.status, res.body.length);
     reply.code(res.status);
     for (const [k, v] of res.headers) reply.header(k, v);
     reply.send(res.body);

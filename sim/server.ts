@@ -3,6 +3,11 @@
  * by the Host header; robots.txt, redirects (and one loop), spider traps, transient 5xx, slow
  * responses and 429s as configured; a per-host politeness audit kept for the evaluator and
  * exposed at /_sim/audit on the bare address (never on a .test host, so crawlers never see it).
+ *
+ * A request of the web passes, in Fastify's order: the audit (onRequest: its start stamped, 429
+ * to a client faster than the host allows; onSend: what went out; sim/audit.ts), fault injection
+ * (preHandler: transient 5xx and slow responses for generated pages), then the handler, which
+ * routes by host and path. The admin routes are a prefixed plugin with a host constraint.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
@@ -11,7 +16,7 @@ import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './ro
 import { hash32, unit } from './rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
 import { listenLoopback } from './listen.ts';
-import { AuditBook, type HostAudit } from './audit.ts';
+import { AuditBook, auditHooks, type HostAudit } from './audit.ts';
 import { DeepSite } from './deepweb/site.ts';
 import { geoDelayMs, siteRegion } from './geo.ts';
 
@@ -27,6 +32,25 @@ export interface SimServerOptions {
 }
 
 type Robots = RobotsRules;
+
+/** A response of a site: a generated page, or a fixed one (robots.txt, a redirect, 404). */
+type RoutedPage = RenderedPage & { location?: string };
+/** Where a request leads: a fixed response, or a generated page (-1: none) and the delay faults gave it. */
+type Target = { page: RoutedPage } | { id: number; delayMs: number };
+
+const TRANSIENT = [500, 502, 503];
+const NOT_FOUND: RoutedPage = {
+  status: 404,
+  contentType: 'text/html; charset=utf-8',
+  body: `<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p><a href="/">home</a></p></body></html>\n`,
+};
+
+/** The Host header's name, lowercase, without its port. */
+const hostName = (req: FastifyRequest): string => (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+const pathOf = (url: string): string => {
+  const qi = url.indexOf('?');
+  return qi < 0 ? url : url.slice(0, qi);
+};
 
 /** Hosts the admin routes answer on: any but the web's own (.test, with or without a port). */
 const ADMIN_HOST = /^(?!.*\.test(:\d+)?$)/i;
@@ -46,6 +70,7 @@ export class SimServer {
   readonly deepSites = new Map<string, DeepSite>();
   private readonly deepRobots = new Map<string, Robots>();
   private readonly regions = new Map<string, string>();
+  private readonly targets = new WeakMap<FastifyRequest, Target>();
 
   private constructor(web: Web, opts: SimServerOptions) {
     this.web = web;
@@ -67,6 +92,16 @@ export class SimServer {
     // the admin routes answer on the bare address only (find-my-way's host constraint), never on
     // a .test host: crawlers never see them
     this.app.register((admin, _opts, done) => this.adminRoutes(admin, done), { prefix: '/_sim' });
+    auditHooks(this.app, this.book, {
+      hostOf: (req) => {
+        const host = hostName(req);
+        return this.deepSites.has(host) || this.web.siteByHost(host) ? host : null;
+      },
+      disallowed: (req, host) => this.disallowed(req, host),
+      minGapMs: (host) =>
+        this.faults ? (this.deepSites.get(host)?.cfg.minGapMs ?? this.web.siteByHost(host)?.minGapMs ?? 0) : 0,
+    });
+    if (this.faults) this.app.addHook('preHandler', (req, reply, done) => this.injectFaults(req, reply, done));
     this.app.route({ method: ['GET', 'POST'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
   }
 
@@ -115,19 +150,6 @@ export class SimServer {
     const url = req.url;
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
-    const disallowed =
-      path !== '/robots.txt' &&
-      !!this.deepRobots.get(host)!.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? ''));
-    const gap = this.book.begin(host, disallowed, reply.raw);
-    if (this.faults && gap < d.cfg.minGapMs * 0.9) {
-      this.book.sent(host, 429, 0);
-      reply
-        .code(429)
-        .header('retry-after', String(Math.max(1, Math.ceil(d.cfg.minGapMs / 1000))))
-        .type('text/plain')
-        .send('slow down\n');
-      return;
-    }
     let params: URLSearchParams;
     if (req.method === 'POST') {
       const b = req.body;
@@ -137,7 +159,6 @@ export class SimServer {
     } else params = new URLSearchParams(qi < 0 ? '' : url.slice(qi + 1));
     const page = d.handle(req.method, path, params);
     const body = wireBody(page.body);
-    this.book.sent(host, page.status, body.length);
     const send = (): void => {
       reply.code(page.status).header('content-type', page.contentType);
       for (const [k, v] of Object.entries(page.headers ?? {})) reply.header(k, v);
@@ -174,8 +195,62 @@ export class SimServer {
     return r;
   }
 
+  /** Whether the host's robots.txt disallows the request (robots.txt itself never is). */
+  private disallowed(req: FastifyRequest, host: string): boolean {
+    const path = pathOf(req.url);
+    const ua = String(req.headers['user-agent'] ?? '');
+    const deep = this.deepRobots.get(host);
+    if (deep) return path !== '/robots.txt' && !!deep.isDisallowed(`http://${host}${req.url}`, ua);
+    if (path === '/robots.txt' || path === '/robots-moved.txt') return false;
+    const rb = this.robotsOf(this.web.siteByHost(host)!);
+    return rb.disallowAll || !!rb.parser?.isDisallowed(`http://${host}${req.url}`, ua);
+  }
+
+  /** Where a request of a site's host leads (resolved once per request: the fault hook and the handler share it). */
+  private targetOf(req: FastifyRequest, site: Site): Target {
+    let t = this.targets.get(req);
+    if (!t) {
+      const path = pathOf(req.url);
+      const fixed = this.fixedRoute(site, path, req.url);
+      t = fixed ? { page: fixed } : { id: this.pageId(site, path), delayMs: 0 };
+      this.targets.set(req, t);
+    }
+    return t;
+  }
+
+  /**
+   * Fault injection (preHandler): a generated page's attempt may be answered 500, 502 or 503
+   * (503 with Retry-After), or slowly, decided by (seed, page, attempt) so that a web serves the
+   * same faults to the same sequence of requests.
+   */
+  private injectFaults(req: FastifyRequest, reply: FastifyReply, done: () => void): void {
+    const site = this.web.siteByHost(hostName(req));
+    if (!site) return done();
+    const t = this.targetOf(req, site);
+    if (!('id' in t) || t.id < 0) return done();
+    const web = this.web;
+    const f = web.config.faults;
+    const attempt = this.attempts[t.id] < 255 ? this.attempts[t.id]++ : 255;
+    if (unit(web.seed, t.id, attempt, 31) < f.transientErrorRate) {
+      const status = TRANSIENT[hash32(web.seed, t.id, attempt, 32) % 3];
+      const body = wireBody('temporary failure\n');
+      const send = (): void => {
+        reply.code(status).header('content-type', 'text/plain');
+        if (status === 503) reply.header('retry-after', '1');
+        reply.send(body);
+      };
+      // the error travels like any response: as far as the crawler's region is from the site's
+      const delay = this.geoDelay(req, site.host, body.length);
+      if (delay > 0) setTimeout(send, delay);
+      else send();
+      return;
+    }
+    if (unit(web.seed, t.id, 33) < f.slowRate && web.kind[t.id] !== Kind.Home) t.delayMs = f.slowMs;
+    done();
+  }
+
   private handle(req: FastifyRequest, reply: FastifyReply): void {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+    const host = hostName(req);
     if (!host.endsWith('.test')) return this.adminNotFound(reply);
     const deep = this.deepSites.get(host);
     if (deep) return this.deep(req, reply, deep, host);
@@ -184,45 +259,22 @@ export class SimServer {
       reply.code(404).type('text/plain').send(`unknown host ${host}\n`);
       return;
     }
-    const url = req.url;
-    const qi = url.indexOf('?');
-    const path = qi < 0 ? url : url.slice(0, qi);
-    let disallowed = false;
-    if (path !== '/robots.txt' && path !== '/robots-moved.txt') {
-      const rb = this.robotsOf(site);
-      disallowed =
-        rb.disallowAll || !!rb.parser?.isDisallowed(`http://${host}${url}`, String(req.headers['user-agent'] ?? ''));
-    }
-    const gap = this.book.begin(host, disallowed, reply.raw);
-    // 10% grace: this clock reads late when the event loop is busy, and a polite client must not pay for it
-    if (this.faults && gap < site.minGapMs * 0.9) {
-      this.book.sent(host, 429, 0);
-      reply
-        .code(429)
-        .header('retry-after', String(Math.max(1, Math.ceil(site.minGapMs / 1000))))
-        .type('text/plain')
-        .send('slow down\n');
-      return;
-    }
-    const page = this.route(site, path, req.url);
+    const t = this.targetOf(req, site);
+    const page: RoutedPage = 'page' in t ? t.page : t.id < 0 ? NOT_FOUND : this.renderer.render(t.id);
+    const slow = 'id' in t ? t.delayMs : 0;
     const body = wireBody(page.body);
-    this.book.sent(host, page.status, body.length);
     const send = (): void => {
       reply.code(page.status).header('content-type', page.contentType);
       if (page.location) reply.header('location', page.location);
-      if (page.retryAfter) reply.header('retry-after', page.retryAfter);
       reply.send(body);
     };
-    const delay = (page.delayMs ?? 0) + this.geoDelay(req, host, body.length);
+    const delay = slow + this.geoDelay(req, host, body.length);
     if (delay > 0) setTimeout(send, delay);
     else send();
   }
 
-  private route(
-    site: Site,
-    path: string,
-    rawUrl: string,
-  ): RenderedPage & { location?: string; delayMs?: number; retryAfter?: string } {
+  /** The paths a site answers without a generated page: robots.txt, redirects, the loop, the calendar trap. */
+  private fixedRoute(site: Site, path: string, rawUrl: string): RoutedPage | null {
     const web = this.web;
     if (path === '/robots.txt') {
       const r = robotsText(site.robots);
@@ -251,36 +303,16 @@ export class SimServer {
       if (k === Kind.Faculty || k === Kind.Student)
         return { status: 301, contentType: 'text/html', body: '', location: `${path}/` };
     }
-    let id: number;
+    return null;
+  }
+
+  /** The generated page at a path of a site, or -1. */
+  private pageId(site: Site, path: string): number {
     try {
-      id = this.renderer.resolve(site.host, decodeURIComponent(path));
+      return this.renderer.resolve(site.host, decodeURIComponent(path));
     } catch {
-      id = -1;
+      return -1;
     }
-    if (id < 0)
-      return {
-        status: 404,
-        contentType: 'text/html; charset=utf-8',
-        body: `<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1><p><a href="/">home</a></p></body></html>\n`,
-      };
-    if (this.faults) {
-      const f = web.config.faults;
-      const attempt = this.attempts[id] < 255 ? this.attempts[id]++ : 255;
-      if (unit(web.seed, id, attempt, 31) < f.transientErrorRate) {
-        const codes = [500, 502, 503];
-        const status = codes[hash32(web.seed, id, attempt, 32) % 3];
-        return {
-          status,
-          contentType: 'text/plain',
-          body: 'temporary failure\n',
-          retryAfter: status === 503 ? '1' : undefined,
-        };
-      }
-      const page = this.renderer.render(id);
-      if (unit(web.seed, id, 33) < f.slowRate && web.kind[id] !== Kind.Home) return { ...page, delayMs: f.slowMs };
-      return page;
-    }
-    return this.renderer.render(id);
   }
 
   private adminRoutes(admin: FastifyInstance, done: (err?: Error) => void): void {
