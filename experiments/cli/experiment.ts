@@ -14,7 +14,12 @@ import {
 } from '../config.ts';
 import { DEEPWEB_NUMBERS, isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
 import { fieldsHelp } from '../../lib/fields.ts';
-import { isDistributedConfig, resolveDistributed, type DistributedConfig } from '../distributed/config.ts';
+import {
+  DISTRIBUTED_NUMBERS,
+  isDistributedConfig,
+  resolveDistributed,
+  type DistributedConfig,
+} from '../distributed/config.ts';
 import { progress } from './progress.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
@@ -40,7 +45,11 @@ Options:
 Numeric fields of a focused-crawling config (experiments/config.ts EXPERIMENT_NUMBERS), default, range:
 ${fieldsHelp(EXPERIMENT_NUMBERS)}
 Numeric fields of a deep-web config (experiments/deepweb/config.ts DEEPWEB_NUMBERS), default, range:
-${fieldsHelp(DEEPWEB_NUMBERS)}`;
+${fieldsHelp(DEEPWEB_NUMBERS)}
+Numeric fields of a distributed config (experiments/distributed/config.ts DISTRIBUTED_NUMBERS), default, range:
+${fieldsHelp(DISTRIBUTED_NUMBERS)}
+The web a config names has its own fields: npm run sim -- --help.
+`;
 
 const parsed = parseOrFail({
   allowPositionals: true,

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { ASSIGNMENTS, type Assignment } from '../../crawler/distributed/index.ts';
 import { ExperimentConfigError } from '../config.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
+import { checkNumbers, numberDefaults, type NumberField } from '../../lib/fields.ts';
 
 export interface DistributedConfig {
   kind: 'distributed';
@@ -24,19 +25,48 @@ export interface DistributedConfig {
   assignments: Assignment[];
   /** Processes of the scaling runs (one data centre: the first above). */
   scaling: number[];
-  /** Hosts asking for a longer Crawl-delay are skipped (one slow host would otherwise set the wall time). */
+  /** Numbers: DISTRIBUTED_NUMBERS. */
   crawl: { concurrency: number; delayMs: number; maxPagesPerHost: number; maxCrawlDelaySec: number };
   quick: Partial<Omit<DistributedConfig, 'quick' | 'name' | 'kind'>>;
 }
+
+/**
+ * Every scalar numeric field of a distributed config, once: default, range and help.
+ * DEFAULT_DISTRIBUTED's numbers, resolveDistributed()'s ranges and `npm run experiment -- --help`
+ * derive from this table.
+ */
+export const DISTRIBUTED_NUMBERS: readonly NumberField[] = [
+  { path: 'budget', default: 3000, min: 1, max: Infinity, integer: true, help: 'pages per run, over all processes' },
+  { path: 'timeScale', default: 1, min: 0, max: 10, help: "multiplies the web's geographic delays" },
+  { path: 'crawl.concurrency', default: 4, min: 1, max: 1000, integer: true, help: 'requests in flight per process' },
+  { path: 'crawl.delayMs', default: 20, min: 0, max: 60_000, help: 'gap between requests to a host, ms' },
+  {
+    path: 'crawl.maxPagesPerHost',
+    default: 400,
+    min: 1,
+    max: Infinity,
+    integer: true,
+    help: 'pages per host, at most',
+  },
+  {
+    path: 'crawl.maxCrawlDelaySec',
+    default: 0,
+    min: 0,
+    max: 3600,
+    help: 'hosts asking for a longer Crawl-delay are skipped (one slow host would set the wall time)',
+  },
+];
+
+const NUMBERS = numberDefaults(DISTRIBUTED_NUMBERS) as Pick<DistributedConfig, 'budget' | 'timeScale' | 'crawl'>;
 
 export const DEFAULT_DISTRIBUTED: Omit<DistributedConfig, 'name'> = {
   kind: 'distributed',
   description: '',
   web: 'data/webs/small.json',
   seeds: [1, 2],
-  budget: 3000,
+  budget: NUMBERS.budget,
   strategy: 'bfs',
-  timeScale: 1,
+  timeScale: NUMBERS.timeScale,
   datacentres: [
     { name: 'dc-us', region: 'us', processes: 2 },
     { name: 'dc-eu', region: 'eu', processes: 2 },
@@ -44,7 +74,7 @@ export const DEFAULT_DISTRIBUTED: Omit<DistributedConfig, 'name'> = {
   ],
   assignments: ['geo', 'hash', 'single'],
   scaling: [1, 2, 4, 8],
-  crawl: { concurrency: 4, delayMs: 20, maxPagesPerHost: 400, maxCrawlDelaySec: 0 },
+  crawl: NUMBERS.crawl,
   quick: {},
 };
 
@@ -70,11 +100,10 @@ export function resolveDistributed(
   if (!existsSync(c.web)) bad('web', `no such file "${c.web}"`);
   if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0))
     bad('seeds', 'expected a list of whole numbers');
-  if (!Number.isInteger(c.budget) || c.budget < 1) bad('budget', 'expected a whole number >= 1');
+  const numbers = checkNumbers(DISTRIBUTED_NUMBERS, c);
+  if (numbers) throw new ExperimentConfigError(numbers);
   if (!WORKER_STRATEGIES.includes(c.strategy))
     bad('strategy', `"${c.strategy}" is not one of ${WORKER_STRATEGIES.join(', ')}`);
-  if (typeof c.timeScale !== 'number' || c.timeScale < 0 || c.timeScale > 10)
-    bad('timeScale', 'expected a number from 0 to 10');
   if (!Array.isArray(c.datacentres) || !c.datacentres.length)
     bad('datacentres', 'expected a list of {name, region, processes}');
   c.datacentres.forEach((d, i) => {
