@@ -52,22 +52,24 @@ export function numberDefaults(fields: readonly NumberField[]): Record<string, u
 }
 
 /** The range in words: "a whole number from 1 to 10", "a number between 0 and 1". */
-export function rangeText(f: Pick<NumberField, 'min' | 'max' | 'integer' | 'open'>): string {
+export function rangeText(f: Range): string {
   const what = f.integer ? 'a whole number' : 'a number';
   const hi = f.max === Infinity ? '' : f.max.toLocaleString('en-US');
   if (f.open) return `${what} between ${f.min} and ${hi}`;
   return hi ? `${what} from ${f.min.toLocaleString('en-US')} to ${hi}` : `${what} >= ${f.min.toLocaleString('en-US')}`;
 }
 
-/** Why a value does not fit its field, or null if it does. */
-export function numberProblem(f: NumberField, v: unknown): string | null {
-  if (v === null && f.nullable) return null;
+type Range = Pick<NumberField, 'min' | 'max' | 'integer' | 'open' | 'nullable'>;
+
+/** Why a value does not fit a range, or null if it does (also for numbers in lists, which have no field). */
+export function numberProblem(range: Range, v: unknown): string | null {
+  if (v === null && range.nullable) return null;
   const ok =
     typeof v === 'number' &&
     !Number.isNaN(v) &&
-    (!f.integer || Number.isInteger(v)) &&
-    (f.open ? v > f.min && v < f.max : v >= f.min && v <= f.max);
-  return ok ? null : `expected ${rangeText(f)}${f.nullable ? ' (or null)' : ''}, got ${JSON.stringify(v)}`;
+    (!range.integer || Number.isInteger(v)) &&
+    (range.open ? v > range.min && v < range.max : v >= range.min && v <= range.max);
+  return ok ? null : `expected ${rangeText(range)}${range.nullable ? ' (or null)' : ''}, got ${JSON.stringify(v)}`;
 }
 
 /** The first field whose value in `config` is out of range, as "path: problem"; null if none. */

@@ -616,7 +616,7 @@ const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)
 
 /** A number in a list (departments, search sites, geography), checked as a table's field would be. */
 function num(v: unknown, path: string, min: number, max: number, integer = false): void {
-  const why = numberProblem({ path, default: null, min, max, integer, help: '' }, v);
+  const why = numberProblem({ min, max, integer }, v);
   if (why) throw new ConfigError(`${path}: ${why}`);
 }
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ExperimentConfigError } from '../config.ts';
-import { checkNumbers, numberDefaults, type NumberField } from '../../lib/fields.ts';
+import { checkNumbers, numberDefaults, numberProblem, type NumberField } from '../../lib/fields.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
 export type DeepMethod = (typeof DEEP_METHODS)[number];
@@ -107,16 +107,17 @@ function bad(field: string, msg: string): never {
   throw new ExperimentConfigError(`${field}: ${msg}`);
 }
 
+/** A number in a list (seeds, sizes, tau values), checked as a table's field would be. */
 function int(v: unknown, field: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max)
-    bad(field, `expected a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
-  return v;
+  const why = numberProblem({ min, max, integer: true }, v);
+  if (why) bad(field, why);
+  return v as number;
 }
 
 function num(v: unknown, field: string, min: number, max: number): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
-    bad(field, `expected a number from ${min} to ${max}, got ${JSON.stringify(v)}`);
-  return v;
+  const why = numberProblem({ min, max }, v);
+  if (why) bad(field, why);
+  return v as number;
 }
 
 export function isDeepwebConfig(raw: unknown): boolean {
