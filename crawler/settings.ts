@@ -5,6 +5,7 @@
  */
 import { CrawlError } from './errors.ts';
 import { DEFAULT_MAX_URL_LENGTH } from './url.ts';
+import { numberProblem } from '../lib/fields.ts';
 
 /** Numeric settings are documented, with default and range, in NUMBER_SETTINGS below. */
 export interface CrawlSettings {
@@ -279,13 +280,9 @@ export function resolveSettings(over: Partial<CrawlSettings>): CrawlSettings {
   const s = { ...DEFAULT_SETTINGS, ...over } as CrawlSettings;
   for (const k of Object.keys(over))
     if (!(k in DEFAULT_SETTINGS)) throw new CrawlError('CRAWL_ERR_SETTINGS', `${k}: unknown setting`);
-  for (const { key: k, min, max, integer } of NUMBER_SETTINGS) {
-    const v = s[k];
-    if (typeof v !== 'number' || Number.isNaN(v))
-      throw new CrawlError('CRAWL_ERR_SETTINGS', `${k}: expected a number, got ${JSON.stringify(v)}`);
-    if (integer && Number.isFinite(v) && !Number.isInteger(v))
-      throw new CrawlError('CRAWL_ERR_SETTINGS', `${k}: expected a whole number, got ${v}`);
-    if (v < min || v > max) throw new CrawlError('CRAWL_ERR_SETTINGS', `${k}: ${v} is out of range [${min}, ${max}]`);
+  for (const f of NUMBER_SETTINGS) {
+    const why = numberProblem(f, s[f.key]);
+    if (why) throw new CrawlError('CRAWL_ERR_SETTINGS', `${f.key}: ${why}`);
   }
   if (typeof s.region !== 'string' || !/^[a-z0-9-]{0,40}$/.test(s.region))
     throw new CrawlError('CRAWL_ERR_SETTINGS', `region: "${s.region}" must be lowercase letters, digits and -`);

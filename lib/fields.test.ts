@@ -27,6 +27,9 @@ describe('numeric field tables', () => {
     expect(numberProblem(FIELDS[2], 2)).toBe('expected a number from 0 to 1 (or null), got 2');
     expect(numberProblem(FIELDS[0], null)).toMatch(/got null$/);
     expect(numberProblem(FIELDS[0], Number.NaN)).not.toBeNull();
+    // unlimited: Infinity passes a whole-number field only when its maximum is Infinity
+    expect(numberProblem(FIELDS[0], Infinity)).toBeNull();
+    expect(numberProblem({ min: 0, max: 100, integer: true }, Infinity)).toMatch(/got null$/);
   });
 
   it('print one help line per field with its default and range', () => {

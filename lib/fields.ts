@@ -67,7 +67,8 @@ export function numberProblem(range: Range, v: unknown): string | null {
   const ok =
     typeof v === 'number' &&
     !Number.isNaN(v) &&
-    (!range.integer || Number.isInteger(v)) &&
+    // an unlimited setting (max Infinity) may be Infinity, whole or not
+    (!range.integer || Number.isInteger(v) || (v === Infinity && range.max === Infinity)) &&
     (range.open ? v > range.min && v < range.max : v >= range.min && v <= range.max);
   return ok ? null : `expected ${rangeText(range)}${range.nullable ? ' (or null)' : ''}, got ${JSON.stringify(v)}`;
 }
