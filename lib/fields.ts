@@ -1,10 +1,10 @@
 /**
- * Descriptor tables for the numeric fields of a config family (experiment configs, deep-web
- * configs), as Scrapy's default_settings declares each setting once: its dotted path, default,
- * range, whether it is a whole number, and its help. A family's defaults, its validation and
- * its help text are derived from the table, so a field's range is written in one place.
- * (The crawl settings keep their own table, crawler/settings.ts NUMBER_SETTINGS, which also
- * carries the crawl CLI's flags.)
+ * Descriptor tables for the numeric fields of a config family (web, focused, deep-web and
+ * distributed configs), as Scrapy's default_settings declares each setting once: its dotted
+ * path, default, range, whether it is a whole number, and its help. A family's defaults, its
+ * validation and its help text are derived from the table, so a field's range is written in one
+ * place. The crawl settings keep their own table (crawler/settings.ts NUMBER_SETTINGS, which also
+ * makes the crawl CLI's flags) and are checked by the same numberProblem.
  */
 
 export interface NumberField {
