@@ -11,6 +11,14 @@ import type { ClaimResult, Coordinator, Delivery, Member, UrlMessage } from './c
 
 const GROUP = 'crawlers';
 
+// KEYS: a bucket's stream, the settled counter; ARGV: group, message ids. XACK counts only the
+// messages still pending, so a delivery acknowledged twice is counted once.
+const ACK = `
+local n = redis.call('XACK', KEYS[1], ARGV[1], unpack(ARGV, 2))
+if n > 0 then redis.call('INCRBY', KEYS[2], n) end
+return n
+`;
+
 // KEYS: done set, claims hash, pages counter, beats hash; ARGV: url, member, budget, deadMs, now
 const CLAIM = `
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 'done' end
@@ -49,6 +57,7 @@ export class RedisCoordinator implements Coordinator {
       this.lastError = e;
     });
     this.redis.defineCommand('crawlClaim', { numberOfKeys: 4, lua: CLAIM });
+    this.redis.defineCommand('crawlAck', { numberOfKeys: 2, lua: ACK });
   }
 
   private k(s: string): string {
@@ -116,7 +125,9 @@ export class RedisCoordinator implements Coordinator {
   async publish(items: readonly { bucket: string; msg: UrlMessage }[]): Promise<void> {
     if (!items.length) return;
     for (const b of new Set(items.map((i) => i.bucket))) await this.group(b);
-    const p = this.redis.pipeline();
+    // MULTI, not a bare pipeline: a process killed while sending must not leave messages that
+    // the published counter lacks (the crawl would never look quiet), nor the reverse
+    const p = this.redis.multi();
     for (const it of items)
       p.xadd(
         this.k(`q:${it.bucket}`),
@@ -179,9 +190,13 @@ export class RedisCoordinator implements Coordinator {
     if (!items.length) return;
     const by = new Map<string, string[]>();
     for (const d of items) by.set(d.bucket, [...(by.get(d.bucket) ?? []), d.id]);
-    let n = 0;
-    for (const [b, ids] of by) n += await this.redis.xack(this.k(`q:${b}`), GROUP, ...ids);
-    if (n) await this.redis.incrby(this.k('settled'), n);
+    // acknowledged and counted in one script: a process killed between the two left the crawl
+    // never quiet (the messages were acked, so nobody reclaimed them, and settled stayed short)
+    const ack = this.redis as unknown as { crawlAck(...a: string[]): Promise<number> };
+    // at most 1,000 ids a call: Lua's unpack has a stack limit of about 8,000
+    for (const [b, ids] of by)
+      for (let i = 0; i < ids.length; i += 1000)
+        await ack.crawlAck(this.k(`q:${b}`), this.k('settled'), GROUP, ...ids.slice(i, i + 1000));
   }
 
   /** Heartbeats are client clocks (Date.now()): machines of one crawl need synchronised clocks (NTP). */
