@@ -10,6 +10,7 @@
  * examples/strategies/ and the README ("Bring your own strategy").
  */
 import { existsSync } from 'node:fs';
+import type { ExperimentConfig } from './config.ts';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BfsStrategy, RandomStrategy, type Strategy, OpicStrategy } from '../crawler/index.ts';
@@ -49,15 +50,9 @@ export interface StrategyContext {
     examples: QExample[];
     pages: PageClassifier | null;
   };
-  immediate?: { sourceWeight: number };
-  adaptive?: {
-    retrainEvery: number;
-    topK: number;
-    offlineSample: number;
-    sourceWeight: number;
-    r1: number | null;
-    r2: number | null;
-  };
+  /** The experiment config's sections (experiments/config.ts EXPERIMENT_NUMBERS documents them). */
+  immediate?: ExperimentConfig['immediate'];
+  adaptive?: ExperimentConfig['adaptive'];
   future?: { gamma: number; horizon: number };
   /** The relevance judgement (default: the paper's); built on demand (a learned one needs training). */
   judge?: () => RelevanceJudge;
