@@ -136,7 +136,7 @@ describe('faults of the synthetic web', () => {
       maxDepth: 12,
       concurrency: 4,
       perHostConcurrency: 2,
-      delayMs: 10,
+      delayMs: 0,
       retries: 2,
       maxBodyBytes: 100_000,
     });

@@ -25,8 +25,8 @@ const HOSTS = ['cs.alpha-university.test', 'cs.beta-university.test'];
 const finiteWeb = () =>
   tinyConfig({
     departments: [
-      { host: HOSTS[0], name: 'Alpha', pages: 600, groups: 3, robots: 'trap-blocked' },
-      { host: HOSTS[1], name: 'Beta', pages: 500, groups: 3, robots: 'trap-blocked', sessionIds: true },
+      { host: HOSTS[0], name: 'Alpha', pages: 300, groups: 3, robots: 'trap-blocked' },
+      { host: HOSTS[1], name: 'Beta', pages: 250, groups: 3, robots: 'trap-blocked', sessionIds: true },
     ],
   });
 
@@ -140,7 +140,7 @@ describe('distributed crawls', () => {
       onLog: (l) => single.add(l.url),
     });
     await e.run();
-    expect(single.size).toBeGreaterThan(500);
+    expect(single.size).toBeGreaterThan(250);
   });
   afterAll(() => w.close());
 
@@ -275,7 +275,7 @@ describe('distributed crawls', () => {
           datacentre: 'dc1',
           coordinator: coords[i],
           partitioner: part,
-          settings: { ...base(), delayMs: 10 },
+          settings: { ...base(), delayMs: 5 },
           strategy: new BfsStrategy(),
           budget: 100_000,
           expectMembers: i < 2 ? 2 : 0,
@@ -322,7 +322,7 @@ describe('distributed crawls', () => {
         '--max-pages',
         '100000',
         '--delay-ms',
-        '15',
+        '5',
         '--no-autothrottle',
         '--concurrency',
         '4',

@@ -309,10 +309,10 @@ describe('a 503 storm without Retry-After (item 6)', () => {
     const seeds = Array.from({ length: 8 }, (_, i) => `http://storm.test/${i}`);
     const { summary } = await crawl({
       seeds,
-      delayMs: 100,
+      delayMs: 50,
       retries: 0,
-      retryBaseMs: 100,
-      hostBackoffMaxMs: 800,
+      retryBaseMs: 50,
+      hostBackoffMaxMs: 400,
       concurrency: 4,
       perHostConcurrency: 4,
     });
@@ -322,15 +322,15 @@ describe('a 503 storm without Retry-After (item 6)', () => {
       .map((t, i, a) => (i ? t - a[i - 1] : 0))
       .slice(1);
     expect(storm).toBe(8);
-    // holds of 100, 200, 400, 800, 800 ... ms after each 503 in a row (a busy machine adds a little)
-    const holds = [100, 200, 400, 800, 800, 800, 800];
+    // holds of 50, 100, 200, 400, 400 ... ms after each 503 in a row (a busy machine adds a little)
+    const holds = [50, 100, 200, 400, 400, 400, 400];
     expect(gaps.length).toBe(holds.length);
     gaps.forEach((g, i) => {
       expect(g, `gap ${i}`).toBeGreaterThanOrEqual(holds[i] - 2);
       expect(g, `gap ${i}`).toBeLessThan(holds[i] + 90);
     });
     expect(summary.hostBackoffs).toBe(8);
-    // a plain 100 ms gap would have sent the 8 requests in 0.7 s
-    expect(performance.now() - t0).toBeGreaterThan(3500);
+    // a plain 50 ms gap would have sent the 8 requests in 0.35 s
+    expect(performance.now() - t0).toBeGreaterThan(1750);
   });
 });
