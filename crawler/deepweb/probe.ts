@@ -103,11 +103,21 @@ export async function probe(
   let pageSize = 1;
   let topK = Infinity;
 
-  /** Document frequency of each word among the records surfaced so far. */
+  /**
+   * Document frequency of each word among the records surfaced so far, kept up to date: the
+   * session only ever appends records (in insertion order, text fixed), so only the ones added
+   * since the last call are read (recounting every record for each query was a third of a run).
+   */
+  const dfCounts = new Map<string, number>();
+  let dfRead = 0;
   const df = (): Map<string, number> => {
-    const m = new Map<string, number>();
-    for (const text of session.records.values()) for (const w of new Set(words(text))) m.set(w, (m.get(w) ?? 0) + 1);
-    return m;
+    let i = 0;
+    for (const text of session.records.values()) {
+      if (i++ < dfRead) continue;
+      for (const w of new Set(words(text))) dfCounts.set(w, (dfCounts.get(w) ?? 0) + 1);
+    }
+    dfRead = i;
+    return dfCounts;
   };
 
   const nextAdaptive = (): { keyword: string; predicted: { matches: number; fresh: number } } | null => {
