@@ -295,7 +295,7 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   csv('skipped-forms.csv', d.skippedForms);
   put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
   // the wall time is the one figure not in a CSV; report.md is made again from these files
-  put('run.json', `${JSON.stringify({ wall_ms: Math.round(d.wallMs) })}\n`);
+  put('run.json', `${JSON.stringify({ wall_ms: d.wallMs })}\n`);
   // the claims and the report before the figures: a figure that cannot be drawn loses nothing else
   const claims = checkDeepClaims(d, aggs);
   put('report.md', report(d, aggs, claims));

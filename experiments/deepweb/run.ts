@@ -457,6 +457,7 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
       await server.close();
       opts.onProgress?.(++done, total, `${records} records, seed ${scalingSeed}`);
     }
-  data.wallMs = performance.now() - t0;
+  // whole milliseconds, as run.json keeps them: a report made again from the CSVs states the same wall time
+  data.wallMs = Math.round(performance.now() - t0);
   return data;
 }
