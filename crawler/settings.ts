@@ -211,7 +211,14 @@ export const NUMBER_SETTINGS: readonly NumberSetting[] = [
     flag: 'retries',
     help: 'retries on network errors, 5xx and 429, with exponential back-off and jitter',
   },
-  { key: 'retryBaseMs', default: 500, min: 0, max: 600_000, help: 'first retry back-off, ms (doubled per retry)' },
+  {
+    key: 'retryBaseMs',
+    default: 500,
+    min: 0,
+    max: 600_000,
+    flag: 'retry-base-ms',
+    help: 'first retry back-off, ms (doubled per retry)',
+  },
   {
     key: 'hostBackoffMaxMs',
     default: 60_000,

@@ -279,6 +279,8 @@ describe('honest outcomes (item 5)', () => {
       '*.test=127.0.0.1:1',
       '--retries',
       '0',
+      '--retry-base-ms',
+      '20',
       '--delay-ms',
       '0',
       '--quiet',
