@@ -28,10 +28,20 @@ export default defineConfig({
           exclude: TIMING,
           // one file per core: the default (cores - 1) is a single worker on this 2-core machine
           maxWorkers: 2,
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
-      { test: { ...shared, name: 'timing', include: TIMING, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      {
+        test: {
+          ...shared,
+          name: 'timing',
+          include: TIMING,
+          fileParallelism: false,
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

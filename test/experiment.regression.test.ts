@@ -97,6 +97,13 @@ describe('experiment regression (quick configuration)', () => {
     // the claim the quick configuration supports: every focused strategy beats both baselines
     const claims = checkClaims(a.curves, cfg.budget, cfg.every, cfg.earlyPhase);
     expect(claims.find((c) => c.id === 'C6')?.verdict).toBe('PASS');
+    // and no run asked for a disallowed path, broke per-host concurrency or stopped short (summary.csv
+    // pins these columns too; said here so that a changed reference cannot hide them)
+    for (const s of a.summaries.filter((x) => x.strategy !== 'oracle')) {
+      expect(s.audit_disallowed, `${s.strategy} ${s.site}`).toBe(0);
+      expect(s.audit_max_concurrent, `${s.strategy} ${s.site}`).toBeLessThanOrEqual(cfg.crawl.perHostConcurrency);
+      expect(s.pages, `${s.strategy} ${s.site}`).toBe(cfg.budget);
+    }
   });
 
   it('crawls for an HTML target with a learned judgement: adaptive retrains and no run strands', {
