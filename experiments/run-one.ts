@@ -86,7 +86,8 @@ export interface JobResult {
 }
 
 let current: { key: string; env: Env } | null = null;
-let keywords: string[] | null = null;
+/** The topic keywords of the last config, by its keyword file ('' = the default list): loaded once per file. */
+let topic: { file: string; words: string[] } | null = null;
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
@@ -112,14 +113,17 @@ export async function runJob(
   record = false,
 ): Promise<JobResult> {
   const env = await envFor(cfg, seed);
-  keywords ??= cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
+  // keyed by the file: one process may run experiments with other keyword files (in-process runs, sweeps, tests)
+  if (topic?.file !== (cfg.keywords ?? ''))
+    topic = { file: cfg.keywords ?? '', words: cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords() };
+  const keywords = topic.words;
   const relevant = env.relevant(site);
   let models: TrainedModels | null = null;
   const mode = relevanceOf(cfg);
   const getModels = (): TrainedModels =>
     (models ??= env.training.models(
       site,
-      keywords!,
+      keywords,
       cacheDir,
       env.cacheKey,
       cfg.adaptive.offlineSample,

@@ -1,0 +1,34 @@
+/**
+ * Experiments run one after another in one process (workers 0: sweeps, the regressions, a test
+ * suite whose files share a process) must not carry one config's state into the next: the topic
+ * keywords were once loaded for the first config and kept for every later one.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadExperiment } from '../experiments/config.ts';
+import { runExperiment } from '../experiments/runner.ts';
+
+describe('experiments in one process', () => {
+  it('each run crawls for its own topic keywords, whatever ran before it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'kw-')), 'cooking.txt');
+    writeFileSync(file, 'recipe\nkitchen\nbaking\nflour\nsoup\n');
+    const base = {
+      ...loadExperiment('focused', { quick: true }),
+      strategies: ['immediate'],
+      sites: ['cs.alpha-university.test', 'cs.beta-university.test'],
+      budget: 120,
+      every: 40,
+    };
+    const curves = async (keywords: string | null): Promise<string> => {
+      const d = await runExperiment({ ...base, keywords }, { workers: 0, cacheDir: null });
+      return JSON.stringify(d.curves.filter((c) => c.strategy === 'immediate'));
+    };
+    const computing = await curves(null);
+    const cooking = await curves(file);
+    expect(cooking).not.toBe(computing);
+    // and back: the default list again gives the first run's curves
+    expect(await curves(null)).toBe(computing);
+  });
+});
