@@ -4,6 +4,7 @@
  * against ground truth every `every` pages. Runs inside a worker process (see runner.ts); the
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
+import { readFileSync } from 'node:fs';
 import { CrawlEngine } from '../crawler/index.ts';
 import { loadKeywords, RelevanceJudge } from '../crawler/focused/index.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
@@ -93,7 +94,10 @@ const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The environment of a job: the seed's synthetic web, or the archive; reused across jobs. */
 async function envFor(cfg: ExperimentConfig, seed: number): Promise<Env> {
-  const key = cfg.archive ? `archive:${JSON.stringify(cfg.archive)}` : `sim:${cfg.web}:${seed}:${cfg.faults}`;
+  // the web file's text is part of the key: a file rewritten in place (a sweep run again in its folder) is another web
+  const key = cfg.archive
+    ? `archive:${JSON.stringify(cfg.archive)}`
+    : `sim:${cfg.web}:${seed}:${cfg.faults}:${readFileSync(cfg.web, 'utf8')}`;
   if (current && current.key === key) return current.env;
   if (current) await current.env.close();
   current = { key, env: cfg.archive ? await archiveEnv(cfg) : await simEnv(cfg, seed) };
