@@ -10,7 +10,7 @@ const TIMING = [
   'test/crawler.faults.test.ts',
   'test/crawler.robots.test.ts',
   'test/deepweb.test.ts',
-  'test/distributed.test.ts',
+  'test/distributed.test.ts', // the Redis crawls (heartbeats) and round-trip delays; distributed.threads.test.ts runs in main
   'test/hostile.test.ts',
   'test/sim.server.test.ts',
 ];

@@ -1,7 +1,9 @@
 /**
- * Distributed crawling: consistent hashing and partition ownership, geography in the synthetic
- * web, and crawls over the in-memory (worker threads) and Redis coordinators: no URL fetched
- * twice, the union equal to a single-process crawl, a SIGKILLed process losing nothing.
+ * Distributed crawling that runs on time: geography in the synthetic web (round-trip delays),
+ * and crawls over the Redis coordinator, whose processes find each other, and find a dead one,
+ * by heartbeats: each host crawled by its bucket's owner, a process joining mid-crawl, a
+ * SIGKILLed process losing nothing. Partitioning and the worker-thread crawls are in
+ * distributed.threads.test.ts.
  *
  * The Redis tests need a redis-server (REDIS_URL, default redis://127.0.0.1:6379). .ci/run
  * installs and starts one; under CI they fail rather than skip when it is missing.
@@ -13,22 +15,12 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
-import { CrawlNode, HashRing, MemoryCoordinator, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
+import { CrawlNode, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
 import { makeStrategy } from '../experiments/strategies.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { runCluster } from '../experiments/distributed/cluster.ts';
-import { startWeb, tinyConfig } from './helpers.ts';
+import { DIST_HOSTS as HOSTS, finiteWeb, startWeb, tinyConfig } from './helpers.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const HOSTS = ['cs.alpha-university.test', 'cs.beta-university.test'];
-/** Two departments whose robots.txt blocks the calendar trap: a finite web, so a full crawl's page set is defined. */
-const finiteWeb = () =>
-  tinyConfig({
-    departments: [
-      { host: HOSTS[0], name: 'Alpha', pages: 300, groups: 3, robots: 'trap-blocked' },
-      { host: HOSTS[1], name: 'Beta', pages: 250, groups: 3, robots: 'trap-blocked', sessionIds: true },
-    ],
-  });
 
 async function redisUp(): Promise<boolean> {
   const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -42,44 +34,6 @@ async function redisUp(): Promise<boolean> {
     r.disconnect();
   }
 }
-
-describe('partitioning', () => {
-  it("moves only the joining member's share of buckets (consistent hashing)", () => {
-    const keys = Array.from({ length: 2000 }, (_, i) => `dc/${i}`);
-    const before = new HashRing(['a', 'b', 'c']);
-    const after = new HashRing(['a', 'b', 'c', 'd']);
-    const moved = keys.filter((k) => before.owner(k) !== after.owner(k));
-    expect(moved.every((k) => after.owner(k) === 'd')).toBe(true);
-    expect(moved.length / keys.length).toBeGreaterThan(0.15);
-    expect(moved.length / keys.length).toBeLessThan(0.35);
-    const share = ['a', 'b', 'c', 'd'].map((m) => keys.filter((k) => after.owner(k) === m).length / keys.length);
-    expect(Math.min(...share)).toBeGreaterThan(0.15);
-  });
-
-  it('assigns hosts to the centre of their region (geo), by hashing (hash) or to one centre (single)', () => {
-    const regions: Record<string, string> = { 'a.test': 'us', 'b.test': 'eu', 'c.test': 'asia', 'd.test': 'mars' };
-    const dcs = [
-      { name: 'dc-us', region: 'us' },
-      { name: 'dc-eu', region: 'eu' },
-      { name: 'dc-asia', region: 'asia' },
-    ];
-    const geo = new Partitioner({ datacentres: dcs, assignment: 'geo', hostRegion: (h) => regions[h] });
-    expect(['a.test', 'b.test', 'c.test'].map((h) => geo.datacentreOf(h))).toEqual(['dc-us', 'dc-eu', 'dc-asia']);
-    expect(dcs.map((d) => d.name)).toContain(geo.datacentreOf('d.test')); // unknown region: hashed
-    const hash = new Partitioner({ datacentres: dcs, assignment: 'hash', hostRegion: () => undefined });
-    const spread = new Set(Array.from({ length: 60 }, (_, i) => hash.datacentreOf(`h${i}.test`)));
-    expect(spread.size).toBe(3);
-    const single = new Partitioner({ datacentres: dcs, assignment: 'single', hostRegion: () => undefined });
-    expect(new Set(Array.from({ length: 20 }, (_, i) => single.datacentreOf(`h${i}.test`)))).toEqual(
-      new Set(['dc-us']),
-    );
-    // within a centre every bucket has exactly one owner
-    const members = ['p0', 'p1', 'p2'];
-    const owned = members.map((m) => geo.owned('dc-us', members, m));
-    expect(owned.flat().sort()).toEqual(geo.bucketsOf('dc-us').sort());
-    expect(new Set(owned.flat()).size).toBe(geo.buckets);
-  });
-});
 
 describe('geography in the synthetic web', () => {
   it("delays a response by the round trip between the crawler's region and the site's", async () => {
@@ -143,68 +97,6 @@ describe('distributed crawls', () => {
     expect(single.size).toBeGreaterThan(250);
   });
   afterAll(() => w.close());
-
-  it("on worker threads: the union of three processes equals one process's crawl, no URL twice, with another strategy too", async () => {
-    for (const strategy of ['bfs', 'immediate']) {
-      const r = await runCluster({
-        datacentres: [{ name: 'dc1', region: '', processes: 3 }],
-        assignment: 'hash',
-        hostRegions: {},
-        budget: 100_000,
-        strategy,
-        settings: base(),
-      });
-      const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
-      expect(urls.length, strategy).toBe(new Set(urls).size);
-      expect(new Set(urls), strategy).toEqual(single);
-      expect(r.counters.published).toBe(r.counters.settled);
-    }
-  });
-
-  it('respects a global page budget across processes', async () => {
-    const r = await runCluster({
-      datacentres: [{ name: 'dc1', region: '', processes: 2 }],
-      assignment: 'hash',
-      hostRegions: {},
-      budget: 150,
-      strategy: 'bfs',
-      settings: base(),
-    });
-    const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
-    expect(urls.length).toBe(150);
-    expect(new Set(urls).size).toBe(150);
-  });
-
-  it('a process still waiting at the start barrier ends when a small crawl finished without it', async () => {
-    // p1 joins, then checks the barrier only every 1.5 s; p0 sees both, crawls 5 pages and leaves
-    // in the meantime. p1 then counts one member: it must see that the crawl already ran.
-    const c = new MemoryCoordinator();
-    const part = new Partitioner({
-      datacentres: [{ name: 'dc1', region: '' }],
-      assignment: 'hash',
-      hostRegion: () => undefined,
-      buckets: 16,
-    });
-    const node = (i: number, heartbeatMs: number): CrawlNode =>
-      new CrawlNode({
-        id: `b${i}`,
-        datacentre: 'dc1',
-        coordinator: c,
-        partitioner: part,
-        settings: base(),
-        strategy: new BfsStrategy(),
-        budget: 5,
-        expectMembers: 2,
-        heartbeatMs,
-        deadMs: 5000,
-      });
-    const slow = node(1, 1500).run();
-    await new Promise((r) => setTimeout(r, 50));
-    const t0 = performance.now();
-    const [a, b] = await Promise.all([node(0, 50).run(), slow]);
-    expect(a.pages + b.pages).toBe(5);
-    expect(performance.now() - t0).toBeLessThan(10_000);
-  });
 
   describe('on Redis', () => {
     let up = false;

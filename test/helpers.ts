@@ -28,6 +28,18 @@ export function tinyConfig(over: Record<string, unknown> = {}): WebConfig {
   });
 }
 
+/** The two departments of the distributed-crawling tests. */
+export const DIST_HOSTS = ['cs.alpha-university.test', 'cs.beta-university.test'];
+
+/** Two departments whose robots.txt blocks the calendar trap: a finite web, so a full crawl's page set is defined. */
+export const finiteWeb = (): WebConfig =>
+  tinyConfig({
+    departments: [
+      { host: DIST_HOSTS[0], name: 'Alpha', pages: 300, groups: 3, robots: 'trap-blocked' },
+      { host: DIST_HOSTS[1], name: 'Beta', pages: 250, groups: 3, robots: 'trap-blocked', sessionIds: true },
+    ],
+  });
+
 export async function startWeb(
   config: WebConfig,
   seed = 1,

@@ -1,0 +1,138 @@
+/**
+ * Distributed crawling without timing: consistent hashing and partition ownership, and crawls
+ * over the in-memory coordinator on worker threads (no URL fetched twice, the union equal to a
+ * single-process crawl, a global budget, the start barrier). The Redis coordinator, whose
+ * crawler processes are killed and joined on heartbeats, is in distributed.test.ts (timing).
+ */
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
+import { CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
+import { runCluster } from '../experiments/distributed/cluster.ts';
+import { DIST_HOSTS as HOSTS, finiteWeb, startWeb } from './helpers.ts';
+
+describe('partitioning', () => {
+  it("moves only the joining member's share of buckets (consistent hashing)", () => {
+    const keys = Array.from({ length: 2000 }, (_, i) => `dc/${i}`);
+    const before = new HashRing(['a', 'b', 'c']);
+    const after = new HashRing(['a', 'b', 'c', 'd']);
+    const moved = keys.filter((k) => before.owner(k) !== after.owner(k));
+    expect(moved.every((k) => after.owner(k) === 'd')).toBe(true);
+    expect(moved.length / keys.length).toBeGreaterThan(0.15);
+    expect(moved.length / keys.length).toBeLessThan(0.35);
+    const share = ['a', 'b', 'c', 'd'].map((m) => keys.filter((k) => after.owner(k) === m).length / keys.length);
+    expect(Math.min(...share)).toBeGreaterThan(0.15);
+  });
+
+  it('assigns hosts to the centre of their region (geo), by hashing (hash) or to one centre (single)', () => {
+    const regions: Record<string, string> = { 'a.test': 'us', 'b.test': 'eu', 'c.test': 'asia', 'd.test': 'mars' };
+    const dcs = [
+      { name: 'dc-us', region: 'us' },
+      { name: 'dc-eu', region: 'eu' },
+      { name: 'dc-asia', region: 'asia' },
+    ];
+    const geo = new Partitioner({ datacentres: dcs, assignment: 'geo', hostRegion: (h) => regions[h] });
+    expect(['a.test', 'b.test', 'c.test'].map((h) => geo.datacentreOf(h))).toEqual(['dc-us', 'dc-eu', 'dc-asia']);
+    expect(dcs.map((d) => d.name)).toContain(geo.datacentreOf('d.test')); // unknown region: hashed
+    const hash = new Partitioner({ datacentres: dcs, assignment: 'hash', hostRegion: () => undefined });
+    const spread = new Set(Array.from({ length: 60 }, (_, i) => hash.datacentreOf(`h${i}.test`)));
+    expect(spread.size).toBe(3);
+    const single = new Partitioner({ datacentres: dcs, assignment: 'single', hostRegion: () => undefined });
+    expect(new Set(Array.from({ length: 20 }, (_, i) => single.datacentreOf(`h${i}.test`)))).toEqual(
+      new Set(['dc-us']),
+    );
+    // within a centre every bucket has exactly one owner
+    const members = ['p0', 'p1', 'p2'];
+    const owned = members.map((m) => geo.owned('dc-us', members, m));
+    expect(owned.flat().sort()).toEqual(geo.bucketsOf('dc-us').sort());
+    expect(new Set(owned.flat()).size).toBe(geo.buckets);
+  });
+});
+
+describe('distributed crawls on worker threads', () => {
+  let w: Awaited<ReturnType<typeof startWeb>>;
+  let single: Set<string>;
+  const base = () => ({
+    seeds: HOSTS.map((h) => `http://${h}/`),
+    scope: HOSTS,
+    resolve: [`*.test=127.0.0.1:${w.server.port}`],
+    delayMs: 0,
+    autoThrottle: false,
+    concurrency: 4,
+  });
+
+  beforeAll(async () => {
+    w = await startWeb(finiteWeb(), 1, { faults: false });
+    single = new Set<string>();
+    const e = CrawlEngine.create({
+      settings: { ...base(), maxPages: 100_000 },
+      strategy: new BfsStrategy(),
+      dispatcher: w.http,
+      onLog: (l) => single.add(l.url),
+    });
+    await e.run();
+    expect(single.size).toBeGreaterThan(250);
+  });
+  afterAll(() => w.close());
+
+  it("on worker threads: the union of three processes equals one process's crawl, no URL twice, with another strategy too", async () => {
+    for (const strategy of ['bfs', 'immediate']) {
+      const r = await runCluster({
+        datacentres: [{ name: 'dc1', region: '', processes: 3 }],
+        assignment: 'hash',
+        hostRegions: {},
+        budget: 100_000,
+        strategy,
+        settings: base(),
+      });
+      const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
+      expect(urls.length, strategy).toBe(new Set(urls).size);
+      expect(new Set(urls), strategy).toEqual(single);
+      expect(r.counters.published).toBe(r.counters.settled);
+    }
+  });
+
+  it('respects a global page budget across processes', async () => {
+    const r = await runCluster({
+      datacentres: [{ name: 'dc1', region: '', processes: 2 }],
+      assignment: 'hash',
+      hostRegions: {},
+      budget: 150,
+      strategy: 'bfs',
+      settings: base(),
+    });
+    const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
+    expect(urls.length).toBe(150);
+    expect(new Set(urls).size).toBe(150);
+  });
+
+  it('a process still waiting at the start barrier ends when a small crawl finished without it', async () => {
+    // p1 joins, then checks the barrier only every 1.5 s; p0 sees both, crawls 5 pages and leaves
+    // in the meantime. p1 then counts one member: it must see that the crawl already ran.
+    const c = new MemoryCoordinator();
+    const part = new Partitioner({
+      datacentres: [{ name: 'dc1', region: '' }],
+      assignment: 'hash',
+      hostRegion: () => undefined,
+      buckets: 16,
+    });
+    const node = (i: number, heartbeatMs: number): CrawlNode =>
+      new CrawlNode({
+        id: `b${i}`,
+        datacentre: 'dc1',
+        coordinator: c,
+        partitioner: part,
+        settings: base(),
+        strategy: new BfsStrategy(),
+        budget: 5,
+        expectMembers: 2,
+        heartbeatMs,
+        deadMs: 5000,
+      });
+    const slow = node(1, 1500).run();
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    const [a, b] = await Promise.all([node(0, 50).run(), slow]);
+    expect(a.pages + b.pages).toBe(5);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+});
