@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
+import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
 import { makeStrategy } from '../experiments/strategies.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { DIST_HOSTS as HOSTS, finiteWeb, startWeb, tinyConfig } from './helpers.ts';
+import { DIST_HOSTS as HOSTS, distributedSettings, finiteWebCrawled, startWeb, tinyConfig } from './helpers.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -75,26 +75,9 @@ describe('geography in the synthetic web', () => {
 describe('distributed crawls', () => {
   let w: Awaited<ReturnType<typeof startWeb>>;
   let single: Set<string>;
-  const base = () => ({
-    seeds: HOSTS.map((h) => `http://${h}/`),
-    scope: HOSTS,
-    resolve: [`*.test=127.0.0.1:${w.server.port}`],
-    delayMs: 0,
-    autoThrottle: false,
-    concurrency: 4,
-  });
-
+  const base = () => distributedSettings(w.server.port);
   beforeAll(async () => {
-    w = await startWeb(finiteWeb(), 1, { faults: false });
-    single = new Set<string>();
-    const e = CrawlEngine.create({
-      settings: { ...base(), maxPages: 100_000 },
-      strategy: new BfsStrategy(),
-      dispatcher: w.http,
-      onLog: (l) => single.add(l.url),
-    });
-    await e.run();
-    expect(single.size).toBeGreaterThan(250);
+    ({ w, single } = await finiteWebCrawled());
   });
   afterAll(() => w.close());
 

@@ -5,10 +5,10 @@
  * crawler processes are killed and joined on heartbeats, is in distributed.test.ts (timing).
  */
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
+import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
-import { DIST_HOSTS as HOSTS, finiteWeb, startWeb } from './helpers.ts';
+import { distributedSettings, finiteWebCrawled, type startWeb } from './helpers.ts';
 
 describe('partitioning', () => {
   it("moves only the joining member's share of buckets (consistent hashing)", () => {
@@ -51,26 +51,9 @@ describe('partitioning', () => {
 describe('distributed crawls on worker threads', () => {
   let w: Awaited<ReturnType<typeof startWeb>>;
   let single: Set<string>;
-  const base = () => ({
-    seeds: HOSTS.map((h) => `http://${h}/`),
-    scope: HOSTS,
-    resolve: [`*.test=127.0.0.1:${w.server.port}`],
-    delayMs: 0,
-    autoThrottle: false,
-    concurrency: 4,
-  });
-
+  const base = () => distributedSettings(w.server.port);
   beforeAll(async () => {
-    w = await startWeb(finiteWeb(), 1, { faults: false });
-    single = new Set<string>();
-    const e = CrawlEngine.create({
-      settings: { ...base(), maxPages: 100_000 },
-      strategy: new BfsStrategy(),
-      dispatcher: w.http,
-      onLog: (l) => single.add(l.url),
-    });
-    await e.run();
-    expect(single.size).toBeGreaterThan(250);
+    ({ w, single } = await finiteWebCrawled());
   });
   afterAll(() => w.close());
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { request, type Dispatcher } from 'undici';
 import { expect } from 'vitest';
+import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
 import { resolveConfig, type WebConfig } from '../sim/config.ts';
 import { SimServer, type SimServerOptions } from '../sim/server.ts';
 import { Web } from '../sim/web.ts';
@@ -57,6 +58,30 @@ export async function startWeb(
       await server.close();
     },
   };
+}
+
+/** What every crawler of the distributed-crawling tests shares, against the web served at `port`. */
+export const distributedSettings = (port: number) => ({
+  seeds: DIST_HOSTS.map((h) => `http://${h}/`),
+  scope: DIST_HOSTS,
+  resolve: [`*.test=127.0.0.1:${port}`],
+  delayMs: 0,
+  autoThrottle: false,
+  concurrency: 4,
+});
+
+/** The finite web served, and the URLs one BFS process fetches from it: what a distributed crawl must equal. */
+export async function finiteWebCrawled(): Promise<{ w: Awaited<ReturnType<typeof startWeb>>; single: Set<string> }> {
+  const w = await startWeb(finiteWeb(), 1, { faults: false });
+  const single = new Set<string>();
+  await CrawlEngine.create({
+    settings: { ...distributedSettings(w.server.port), maxPages: 100_000 },
+    strategy: new BfsStrategy(),
+    dispatcher: w.http,
+    onLog: (l) => single.add(l.url),
+  }).run();
+  expect(single.size).toBeGreaterThan(250);
+  return { w, single };
 }
 
 export async function get(
