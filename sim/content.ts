@@ -27,6 +27,9 @@ import {
 const SNIPPET = 6;
 const POOL = 1024;
 
+/** Text pools per web (Renderer.pool); a server, the training data and the truth renderers of one web build them once. */
+const POOLS = new WeakMap<Web, Map<number, string[]>>();
+
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 const slug = (w: string): string =>
   w
@@ -67,9 +70,15 @@ export class Renderer {
   private readonly paths: Memo<string>;
   /** Extra list items per page id (links into the deep-web search sites). */
   readonly extraItems = new Map<number, string[]>();
+  /** The web's text pools: a function of the web alone, so every renderer of one web shares them. */
+  private readonly pools: Map<number, string[]>;
+
   constructor(readonly web: Web) {
     this.titles = new Memo(web.n);
     this.paths = new Memo(web.n);
+    let pools = POOLS.get(web);
+    if (!pools) POOLS.set(web, (pools = new Map()));
+    this.pools = pools;
   }
 
   private rng(id: number, what: number): Rng {
@@ -275,7 +284,6 @@ export class Renderer {
     return out;
   }
 
-  private pools = new Map<number, string[]>();
   private pool(topic: number, share: number): string[] {
     const key = topic * 1000 + Math.round(share * 100);
     let p = this.pools.get(key);
