@@ -13,12 +13,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
 import { makeStrategy } from '../experiments/strategies.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { DIST_HOSTS as HOSTS, distributedSettings, finiteWebCrawled, startWeb, tinyConfig } from './helpers.ts';
+import { DIST_HOSTS as HOSTS, useFiniteWeb, startWeb, tinyConfig } from './helpers.ts';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -73,13 +73,8 @@ describe('geography in the synthetic web', () => {
 });
 
 describe('distributed crawls', () => {
-  let w: Awaited<ReturnType<typeof startWeb>>;
-  let single: Set<string>;
-  const base = () => distributedSettings(w.server.port);
-  beforeAll(async () => {
-    ({ w, single } = await finiteWebCrawled());
-  });
-  afterAll(() => w.close());
+  const web = useFiniteWeb();
+  const base = web.settings;
 
   describe('on Redis', () => {
     let up = false;
@@ -117,8 +112,8 @@ describe('distributed crawls', () => {
       await Promise.all(nodes.map((n) => n.run()));
       const all = [...byProcess.values()].flat();
       expect(all.length).toBe(new Set(all).size);
-      expect(new Set(all)).toEqual(single);
-      expect(new Set(await coords[0].fetchedUrls())).toEqual(single);
+      expect(new Set(all)).toEqual(web.single);
+      expect(new Set(await coords[0].fetchedUrls())).toEqual(web.single);
       // ownership: with all three members present from the start, a host's URLs come from its bucket's owner
       const owners = new Map(
         ['p0', 'p1', 'p2'].flatMap((p) => part.owned('dc1', ['p0', 'p1', 'p2'], p).map((b) => [b, p] as const)),
@@ -164,7 +159,7 @@ describe('distributed crawls', () => {
       const all = fetched.flat();
       expect(fetched[2].length).toBeGreaterThan(0);
       expect(all.length).toBe(new Set(all).size);
-      expect(new Set(all)).toEqual(single);
+      expect(new Set(all)).toEqual(web.single);
       await coords[0].reset();
       await Promise.all(coords.map((x) => x.close()));
     }, 120_000);
@@ -183,7 +178,7 @@ describe('distributed crawls', () => {
         '--scope',
         HOSTS[1],
         '--resolve',
-        `*.test=127.0.0.1:${w.server.port}`,
+        `*.test=127.0.0.1:${web.port}`,
         '--redis',
         REDIS_URL,
         '--crawl-name',
@@ -217,7 +212,7 @@ describe('distributed crawls', () => {
       const codes = await Promise.all(exits);
       expect(codes[0]).toBe(0);
       expect(codes[2]).toBe(0);
-      expect(new Set(await probe.fetchedUrls())).toEqual(single);
+      expect(new Set(await probe.fetchedUrls())).toEqual(web.single);
       // every page fetched once, but for what the killed process had in flight (at-least-once there)
       const logs = [0, 1, 2].flatMap((i) => {
         try {

@@ -4,11 +4,11 @@
  * single-process crawl, a global budget, the start barrier). The Redis coordinator, whose
  * crawler processes are killed and joined on heartbeats, is in distributed.test.ts (timing).
  */
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
-import { distributedSettings, finiteWebCrawled, type startWeb } from './helpers.ts';
+import { useFiniteWeb } from './helpers.ts';
 
 describe('partitioning', () => {
   it("moves only the joining member's share of buckets (consistent hashing)", () => {
@@ -49,13 +49,8 @@ describe('partitioning', () => {
 });
 
 describe('distributed crawls on worker threads', () => {
-  let w: Awaited<ReturnType<typeof startWeb>>;
-  let single: Set<string>;
-  const base = () => distributedSettings(w.server.port);
-  beforeAll(async () => {
-    ({ w, single } = await finiteWebCrawled());
-  });
-  afterAll(() => w.close());
+  const web = useFiniteWeb();
+  const base = web.settings;
 
   it("on worker threads: the union of three processes equals one process's crawl, no URL twice, with another strategy too", async () => {
     for (const strategy of ['bfs', 'immediate']) {
@@ -69,7 +64,7 @@ describe('distributed crawls on worker threads', () => {
       });
       const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
       expect(urls.length, strategy).toBe(new Set(urls).size);
-      expect(new Set(urls), strategy).toEqual(single);
+      expect(new Set(urls), strategy).toEqual(web.single);
       expect(r.counters.published).toBe(r.counters.settled);
     }
   });

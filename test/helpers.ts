@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { request, type Dispatcher } from 'undici';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
 import { resolveConfig, type WebConfig } from '../sim/config.ts';
 import { SimServer, type SimServerOptions } from '../sim/server.ts';
@@ -70,18 +70,35 @@ export const distributedSettings = (port: number) => ({
   concurrency: 4,
 });
 
-/** The finite web served, and the URLs one BFS process fetches from it: what a distributed crawl must equal. */
-export async function finiteWebCrawled(): Promise<{ w: Awaited<ReturnType<typeof startWeb>>; single: Set<string> }> {
-  const w = await startWeb(finiteWeb(), 1, { faults: false });
+/**
+ * The finite web served for a describe block (beforeAll/afterAll registered here), and the URLs
+ * one BFS process fetches from it: what a distributed crawl must equal.
+ */
+export function useFiniteWeb(): {
+  readonly port: number;
+  readonly single: Set<string>;
+  settings: () => ReturnType<typeof distributedSettings>;
+} {
+  let w: Awaited<ReturnType<typeof startWeb>>;
   const single = new Set<string>();
-  await CrawlEngine.create({
-    settings: { ...distributedSettings(w.server.port), maxPages: 100_000 },
-    strategy: new BfsStrategy(),
-    dispatcher: w.http,
-    onLog: (l) => single.add(l.url),
-  }).run();
-  expect(single.size).toBeGreaterThan(250);
-  return { w, single };
+  beforeAll(async () => {
+    w = await startWeb(finiteWeb(), 1, { faults: false });
+    await CrawlEngine.create({
+      settings: { ...distributedSettings(w.server.port), maxPages: 100_000 },
+      strategy: new BfsStrategy(),
+      dispatcher: w.http,
+      onLog: (l) => single.add(l.url),
+    }).run();
+    expect(single.size).toBeGreaterThan(250);
+  });
+  afterAll(() => w.close());
+  return {
+    get port() {
+      return w.server.port;
+    },
+    single,
+    settings: () => distributedSettings(w.server.port),
+  };
 }
 
 export async function get(
