@@ -156,6 +156,8 @@ export interface WebConfig {
   };
   faults: {
     transientErrorRate: number;
+    /** Retry-After of a transient 503, whole seconds (HTTP delta-seconds; 0 = retry at once). */
+    retryAfterSec: number;
     slowRate: number;
     slowMs: number;
     malformedRate: number;
@@ -474,6 +476,14 @@ export const WEB_NUMBERS: readonly NumberField[] = [
     min: 0,
     max: 0.5,
     help: 'share of attempts answered 500/502/503',
+  },
+  {
+    path: 'faults.retryAfterSec',
+    default: 1,
+    min: 0,
+    max: 3600,
+    integer: true,
+    help: 'Retry-After of a transient 503, whole seconds (tests of timing-free logs set 0)',
   },
   { path: 'faults.slowRate', default: 0.005, min: 0, max: 0.5, help: 'share of pages answered slowly' },
   { path: 'faults.slowMs', default: 150, min: 0, max: 60_000, integer: true, help: 'delay of a slow response, ms' },

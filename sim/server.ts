@@ -236,7 +236,7 @@ export class SimServer {
       const body = wireBody('temporary failure\n');
       const send = (): void => {
         reply.code(status).header('content-type', 'text/plain');
-        if (status === 503) reply.header('retry-after', '1');
+        if (status === 503) reply.header('retry-after', String(f.retryAfterSec));
         reply.send(body);
       };
       // the error travels like any response: as far as the crawler's region is from the site's
