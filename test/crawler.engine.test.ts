@@ -13,6 +13,7 @@ import { BfsStrategy, CrawlEngine, RandomStrategy, type LogEntry } from '../craw
 import { loadConfig } from '../sim/config.ts';
 import { SimServer } from '../sim/server.ts';
 import { Web } from '../sim/web.ts';
+import { runCliInProcess } from './cli-inprocess.ts';
 
 const run = promisify(execFile);
 let server: SimServer;
@@ -179,19 +180,19 @@ describe('crawl CLI', () => {
       [[], /^error: give at least one --seed URL/],
       [['--resume', '/nonexistent/dir'], /^error: \/nonexistent\/dir: no crawl-settings\.json, nothing to resume\n$/],
     ];
+    // in this process (test/cli-inprocess.ts); experiment.cli.test.ts runs the crawl CLI's usage
+    // error as a real process
     for (const [args, re] of cases) {
-      const err = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--quiet', ...args]).then(
-        () => null,
-        (e: { code: number; stderr: string }) => e,
-      );
-      expect(err, args.join(' ')).not.toBeNull();
-      expect(err!.code, args.join(' ')).toBe(2);
-      expect(err!.stderr, args.join(' ')).toMatch(re);
+      const r = await runCliInProcess('experiments/cli/crawl.ts', ['--quiet', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(re);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
   });
 
   it('--help documents every option', async () => {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--help']);
+    const { code, stdout } = await runCliInProcess('experiments/cli/crawl.ts', ['--help']);
+    expect(code).toBe(0);
     for (const opt of [
       '--seed',
       '--strategy',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, loadConfig, resolveConfig } from '../sim/config.ts';
+import { runCliInProcess } from './cli-inprocess.ts';
 
 const run = promisify(execFile);
 
@@ -74,15 +75,22 @@ describe('web config validation', () => {
         /^error: --dir: ".*nodir" does not exist\n$/,
       ],
     ];
-    for (const [args, re] of cases) {
-      const err = await run(process.execPath, ['--import', 'tsx', ...args]).then(
-        () => null,
-        (e: { code: number; stderr: string }) => e,
-      );
-      expect(err, args.join(' ')).not.toBeNull();
-      expect(err!.code).toBe(2);
-      expect(err!.stderr).toMatch(re);
-      expect(err!.stderr.trim().split('\n')).toHaveLength(1);
+    // the first as a real process (exit code 2, one line and nothing else on stderr), the rest in
+    // this process (test/cli-inprocess.ts): the same code up to fail(), without node and tsx each time
+    const [[args0, re0], ...rest] = cases;
+    const err = await run(process.execPath, ['--import', 'tsx', ...args0]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(err, args0.join(' ')).not.toBeNull();
+    expect(err!.code).toBe(2);
+    expect(err!.stderr).toMatch(re0);
+    expect(err!.stderr.trim().split('\n')).toHaveLength(1);
+    for (const [[file, ...args], re] of rest) {
+      const r = await runCliInProcess(file, args);
+      expect(r.code, `${file} ${args.join(' ')}`).toBe(2);
+      expect(r.stderr, `${file} ${args.join(' ')}`).toMatch(re);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
   });
 });
