@@ -14,6 +14,7 @@ import { loadConfig } from '../sim/config.ts';
 import { SimServer } from '../sim/server.ts';
 import { Web } from '../sim/web.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { DIST_HOSTS, finiteWeb } from './helpers.ts';
 
 const run = promisify(execFile);
 let server: SimServer;
@@ -64,12 +65,13 @@ describe('deterministic mode', () => {
 describe('checkpoint and resume', () => {
   it('a crawl killed with SIGKILL resumes without losing a URL or refetching more than the in-flight pages', async () => {
     // a quiet web (no transient 5xx): with faults, half the time went to waiting out Retry-After
-    // holds, which this test is not about (the golden logs cover retries)
-    const quiet = await SimServer.start(server.web, { faults: false });
+    // holds, which this test is not about (the golden logs cover retries); a site of 300 pages
+    // whose robots.txt blocks its calendar trap, crawled three times (whole, killed, resumed)
+    const quiet = await SimServer.start(new Web(finiteWeb(), 1), { faults: false });
     onTestFinished(() => quiet.close());
     const common = [
       '--seed',
-      'http://cs.delta-university.test/',
+      `http://${DIST_HOSTS[0]}/`,
       '--resolve',
       `*.test=127.0.0.1:${quiet.port}`,
       '--max-pages',
@@ -88,7 +90,7 @@ describe('checkpoint and resume', () => {
     const ref = tmp();
     await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', ref]);
     const refUrls = new Set(readLog(ref).map((e) => e.url));
-    expect(refUrls.size).toBeGreaterThan(1000);
+    expect(refUrls.size).toBeGreaterThan(250);
     // killed part-way
     const dir = tmp();
     const child = spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', dir], {
@@ -98,7 +100,7 @@ describe('checkpoint and resume', () => {
       const t = setInterval(() => {
         if (
           existsSync(join(dir, 'crawl.jsonl')) &&
-          readFileSync(join(dir, 'crawl.jsonl'), 'utf8').split('\n').length > 400
+          readFileSync(join(dir, 'crawl.jsonl'), 'utf8').split('\n').length > 100
         ) {
           clearInterval(t);
           child.kill('SIGKILL');
