@@ -5,10 +5,12 @@
  * costs 15-70 ms this way instead of 0.6-1.1 s for a child process (node, tsx and the imports
  * again each time).
  *
- * Only for runs that end before doing anything, as usage errors and --help do: every CLI checks
- * its flags and config before it starts a server or a crawl. What this cannot show, that fail()
- * really ends the process with exit code 2 and nothing else on stderr, each CLI test file shows
- * with one real child process.
+ * For usage errors and --help (every CLI checks its flags and config before it starts a server
+ * or a crawl), and for whole runs that end by themselves, as the golden crawls do: the run's
+ * SIGINT/SIGTERM listeners and process.exitCode are put back afterwards. One run at a time (argv
+ * and the writes are the process's). What this cannot show, that fail() really ends the process
+ * with exit code 2 and nothing else on stderr, each CLI test file shows with one real child
+ * process; a CLI stopped by a signal needs one too (crawler.engine, hostile).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,8 +30,12 @@ class Exit extends Error {
 
 let runs = 0;
 
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 export async function runCliInProcess(file: string, args: string[]): Promise<CliRun> {
   const saved = { argv: process.argv, exit: process.exit, out: process.stdout.write, err: process.stderr.write };
+  const exitCode = process.exitCode;
+  const listeners = SIGNALS.map((s) => process.listeners(s));
   const run: CliRun = { code: null, stdout: '', stderr: '' };
   const capture =
     (key: 'stdout' | 'stderr') =>
@@ -53,6 +59,11 @@ export async function runCliInProcess(file: string, args: string[]): Promise<Cli
     process.exit = saved.exit;
     process.stdout.write = saved.out;
     process.stderr.write = saved.err;
+    process.exitCode = exitCode;
+    // a crawl CLI stops gracefully on SIGINT and SIGTERM: its handlers must not outlive the run
+    SIGNALS.forEach((s, i) => {
+      for (const l of process.listeners(s)) if (!listeners[i].includes(l)) process.removeListener(s, l);
+    });
   }
   return run;
 }
