@@ -15,6 +15,7 @@ import { archiveEnv } from '../experiments/env.ts';
 import { runExperiment } from '../experiments/runner.ts';
 import { WarcArchive } from '../sim/warc.ts';
 import { convertFolder, readLabels, splitHeaderBlock } from '../sim/warc-convert.ts';
+import { runCliInProcess } from './cli-inprocess.ts';
 
 const FIXTURE = 'test/fixtures/4univ';
 const dir = mkdtempSync(join(tmpdir(), 'univ-'));
@@ -181,6 +182,12 @@ describe('the crawl CLI with learned strategies', () => {
         resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
+  // a crawl that runs to its end, in this process (test/cli-inprocess.ts); refusals stay child
+  // processes, since one of them is refused after its web started
+  const crawlHere = async (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const r = await runCliInProcess('experiments/cli/crawl.ts', args);
+    return { ...r, code: r.code ?? 0 };
+  };
   const hostsOf = (out: string): string[] => [
     ...new Set(
       readFileSync(join(out, 'crawl.jsonl'), 'utf8')
@@ -192,7 +199,7 @@ describe('the crawl CLI with learned strategies', () => {
 
   it('with --web crawls one department and trains on the others only', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cli-web-'));
-    const r = await crawl([
+    const r = await crawlHere([
       '--web',
       'data/webs/small.json',
       '--strategy',
@@ -234,7 +241,7 @@ describe('the crawl CLI with learned strategies', () => {
 
   it('replays an archive, trains on its other sites and crawls the held-out one', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cli-replay-'));
-    const r = await crawl([
+    const r = await crawlHere([
       '--replay',
       warc,
       '--labels',

@@ -3,11 +3,10 @@
  * child process, a stop half-way), the crawl CLI. Politeness as the server measures it is in
  * crawler.politeness.test.ts (a timing-sensitive file).
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BfsStrategy, CrawlEngine, RandomStrategy, type LogEntry } from '../crawler/index.ts';
 import { loadConfig } from '../sim/config.ts';
@@ -16,7 +15,6 @@ import { Web } from '../sim/web.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { DIST_HOSTS, finiteWeb } from './helpers.ts';
 
-const run = promisify(execFile);
 let server: SimServer;
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'crawl-'));
 const readLog = (dir: string): LogEntry[] =>
@@ -88,7 +86,8 @@ describe('checkpoint and resume', () => {
     ];
     // reference: the whole site, uninterrupted
     const ref = tmp();
-    await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', ref]);
+    // the whole crawl and the resumed one run in this process (test/cli-inprocess.ts), the killed one as a child
+    expect((await runCliInProcess('experiments/cli/crawl.ts', [...common, '--out', ref])).code).toBeNull();
     const refUrls = new Set(readLog(ref).map((e) => e.url));
     expect(refUrls.size).toBeGreaterThan(250);
     // killed part-way
@@ -111,7 +110,7 @@ describe('checkpoint and resume', () => {
     await new Promise((r) => child.once('exit', r));
     const before = readLog(dir).length;
     expect(before).toBeLessThan(refUrls.size);
-    await run(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', '--resume', dir, '--quiet']);
+    expect((await runCliInProcess('experiments/cli/crawl.ts', ['--resume', dir, '--quiet'])).code).toBeNull();
     const log = readLog(dir);
     const urls = log.map((e) => e.url);
     expect(new Set(urls)).toEqual(refUrls);

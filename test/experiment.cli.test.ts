@@ -203,10 +203,8 @@ describe('experiment CLI and configs', () => {
       web,
       JSON.stringify({ ...JSON.parse(readFileSync('data/webs/small.json', 'utf8')), faults: { retryAfterSec: 0 } }),
     );
-    await run(process.execPath, [
-      '--import',
-      'tsx',
-      'experiments/cli/crawl.ts',
+    // a crawl that runs to its end: in this process (test/cli-inprocess.ts)
+    const example = await runCliInProcess('experiments/cli/crawl.ts', [
       '--web',
       web,
       '--strategy',
@@ -221,6 +219,7 @@ describe('experiment CLI and configs', () => {
       out,
       '--quiet',
     ]);
+    expect(example.code, example.stderr).toBeNull();
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
       pages: number;
       strategy: { linksScored: number };
