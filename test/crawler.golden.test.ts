@@ -18,20 +18,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { smallWebWithoutWaits } from './helpers.ts';
 
 const FIXTURE = 'test/fixtures/golden-logs.json';
 const STRATEGIES = ['bfs', 'opic', 'best-n-first', 'shark-search', 'adaptive'];
 const FILES = ['crawl.jsonl', 'frontier.log', 'counters.log'];
 
 const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-/** small.json, its transient 503s with Retry-After 0. */
-function webFile(): string {
-  const web = JSON.parse(readFileSync('data/webs/small.json', 'utf8')) as Record<string, unknown>;
-  const file = join(mkdtempSync(join(tmpdir(), 'golden-web-')), 'small.json');
-  writeFileSync(file, JSON.stringify({ ...web, faults: { retryAfterSec: 0, slowMs: 0 } }));
-  return file;
-}
 
 async function crawl(strategy: string, web: string): Promise<Record<string, string>> {
   const out = mkdtempSync(join(tmpdir(), `golden-${strategy}-`));
@@ -45,7 +38,7 @@ async function crawl(strategy: string, web: string): Promise<Record<string, stri
 
 describe('deterministic crawl logs stay byte-identical', () => {
   it('for every code path of the engine, the logs hash as the fixture says', { timeout: 180_000 }, async () => {
-    const web = webFile();
+    const web = smallWebWithoutWaits();
     const got: Record<string, Record<string, string>> = {};
     for (const s of STRATEGIES) got[s] = await crawl(s, web);
     if (process.env.GOLDEN_UPDATE) writeFileSync(FIXTURE, `${JSON.stringify(got, null, 2)}\n`);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ExperimentConfigError, listExperiments, loadExperiment } from '../experiments/config.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { smallWebWithoutWaits } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -197,12 +198,7 @@ describe('experiment CLI and configs', () => {
     expect(crawl?.code).toBe(2);
     expect(crawl?.stderr).toMatch(/error: --strategy: strategy module .*must be a factory/);
     const out = join(dir, 'example');
-    // small.json, its transient 503s asking for Retry-After 0: one-second holds were most of this crawl
-    const web = join(dir, 'small.json');
-    writeFileSync(
-      web,
-      JSON.stringify({ ...JSON.parse(readFileSync('data/webs/small.json', 'utf8')), faults: { retryAfterSec: 0 } }),
-    );
+    const web = smallWebWithoutWaits();
     // a crawl that runs to its end: in this process (test/cli-inprocess.ts)
     const example = await runCliInProcess('experiments/cli/crawl.ts', [
       '--web',

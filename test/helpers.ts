@@ -1,5 +1,7 @@
 /** Shared test helpers: small webs, a server per test file, HTTP through the sim dispatcher. */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -27,6 +29,18 @@ export function tinyConfig(over: Record<string, unknown> = {}): WebConfig {
     background: { sites: 12 },
     ...over,
   });
+}
+
+/**
+ * A file of small.json whose faults make no one wait: transient 503s ask for Retry-After 0 and
+ * slow pages are not delayed. For crawls whose logs are timing-free (deterministic mode) or that
+ * test nothing about waiting; one-second holds were most of their time.
+ */
+export function smallWebWithoutWaits(): string {
+  const web = JSON.parse(readFileSync('data/webs/small.json', 'utf8')) as Record<string, unknown>;
+  const file = join(mkdtempSync(join(tmpdir(), 'small-nowait-')), 'small.json');
+  writeFileSync(file, JSON.stringify({ ...web, faults: { retryAfterSec: 0, slowMs: 0 } }));
+  return file;
 }
 
 /** The two departments of the distributed-crawling tests. */
