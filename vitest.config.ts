@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Two projects. "timing": files whose servers measure gaps, delays and deadlines (politeness,
@@ -21,10 +22,44 @@ const TIMING = [
   'test/sim.server.test.ts',
 ];
 
+/**
+ * The files that take longest (seconds in the suite, at the commit that last listed them), run
+ * first in their project, longest first, so that no core idles at the end while one long file
+ * finishes. Vitest orders by the durations it cached from an earlier run, and without a cache
+ * (a clean clone: CI) by file size, which put the 25-s deep-web regression and the 17-s Redis
+ * file last and left one core idle for 4-8 s at the end of each project.
+ */
+const LONGEST = [
+  'test/experiment.regression.test.ts', // 28
+  'test/deepweb.regression.test.ts', // 25
+  'test/distributed.threads.test.ts', // 18
+  'test/distributed.test.ts', // 17, timing
+  'test/crawler.golden.test.ts', // 12
+  'test/warc.test.ts', // 12
+  'test/experiment.cli.test.ts', // 9
+  'test/hostile.test.ts', // 9, timing
+  'test/archive.test.ts', // 8
+];
+
+/** Vitest's order (projects by groupOrder, then cached durations or size), but LONGEST first within a project. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const base = await super.sort(files);
+    const rank = (f: TestSpecification): number => {
+      const i = LONGEST.findIndex((l) => f.moduleId.endsWith(`/${l}`));
+      return i < 0 ? LONGEST.length : i;
+    };
+    const at = new Map(base.map((f, i) => [f, i]));
+    const group = (f: TestSpecification): number => f.project.config.sequence.groupOrder;
+    return base.sort((a, b) => group(a) - group(b) || rank(a) - rank(b) || at.get(a)! - at.get(b)!);
+  }
+}
+
 const shared = { testTimeout: 60_000, hookTimeout: 60_000, pool: 'forks' as const };
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
