@@ -47,12 +47,17 @@ interface Job {
 export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}): Promise<ExperimentData> {
   const t0 = performance.now();
   let sites: string[];
+  // the sites a held-out one trains on: an archive's configured sites; a synthetic web's departments
+  // (experiments/env.ts), whichever of them the experiment crawls
+  let trainingSites: string[];
   if (cfg.archive) {
     await checkArchive(cfg);
     sites = archiveSites(cfg);
+    trainingSites = sites;
   } else {
     const web = loadConfig(cfg.web);
-    sites = cfg.sites.length ? cfg.sites : web.departments.map((d) => d.host);
+    trainingSites = web.departments.map((d) => d.host);
+    sites = cfg.sites.length ? cfg.sites : trainingSites;
     for (const s of sites)
       if (!web.departments.some((d) => d.host === s))
         throw new Error(`${cfg.name}: site ${s} is not a department of ${cfg.web}`);
@@ -68,9 +73,9 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     throw e;
   }
   const learns = trains(cfg);
-  if (learns && sites.length < 2)
+  if (learns && trainingSites.length < 2)
     throw new ExperimentConfigError(
-      `${cfg.name}: leave-one-site-out training needs at least two sites, got ${sites.join(', ')}`,
+      `${cfg.name}: leave-one-site-out training needs at least two sites, got ${trainingSites.join(', ')}`,
     );
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
