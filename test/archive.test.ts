@@ -6,7 +6,7 @@
  * retrains, its thresholds come from the training sites of that target, and it never strands.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +199,7 @@ describe('the crawl CLI with learned strategies', () => {
 
   it('with --web crawls one department and trains on the others only', async () => {
     const out = mkdtempSync(join(tmpdir(), 'cli-web-'));
+    const cached = existsSync('.cache/models') ? readdirSync('.cache/models') : [];
     const r = await crawlHere([
       '--web',
       'data/webs/small.json',
@@ -212,11 +213,15 @@ describe('the crawl CLI with learned strategies', () => {
       '0',
       '--per-host',
       '4',
+      '--no-cache',
       '--quiet',
       '--out',
       out,
     ]);
     expect(r.code, r.stderr).toBe(0);
+    // --no-cache: trained here, nothing left in the repository's model cache (no test writes there)
+    expect(r.stderr).not.toMatch(/models from/);
+    expect(existsSync('.cache/models') ? readdirSync('.cache/models') : []).toEqual(cached);
     expect(r.stderr).toMatch(
       /training on cs\.alpha-university\.test, cs\.gamma-university\.test, cs\.delta-university\.test; crawling cs\.beta-university\.test only/,
     );
@@ -252,6 +257,7 @@ describe('the crawl CLI with learned strategies', () => {
       'adaptive',
       '--site',
       'www.cs.utexas.edu',
+      '--no-cache',
       '--max-pages',
       '20',
       '--delay-ms',

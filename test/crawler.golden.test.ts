@@ -30,7 +30,8 @@ async function crawl(strategy: string, web: string): Promise<Record<string, stri
   const out = mkdtempSync(join(tmpdir(), `golden-${strategy}-`));
   const r = await runCliInProcess('experiments/cli/crawl.ts', [
     ...['--web', web, '--web-seed', '1', '--strategy', strategy],
-    ...['--max-pages', '600', '--delay-ms', '0', '--retry-base-ms', '20', '--deterministic', '--quiet', '--out', out],
+    ...['--max-pages', '600', '--delay-ms', '0', '--retry-base-ms', '20', '--deterministic', '--no-cache'],
+    ...['--quiet', '--out', out],
   ]);
   expect(r.code, r.stderr).toBeNull();
   return Object.fromEntries(FILES.map((f) => [f, sha(join(out, f))]));

@@ -74,6 +74,7 @@ archive and crawl one site only, never one they trained on:
   --relevance MODE        the crawler's relevance judgement: paper, keywords or learned
                           (a strategy module gets trained models only when --relevance is given)
                           (default paper for papers on --web, else learned)
+  --no-cache              train the models again instead of using .cache/models
 Distributed (--max-pages is then the budget over all processes; future and adaptive need --web):
   --processes N           N crawler processes (worker threads) on this machine, in-memory transport
   --redis URL             join a crawl coordinated by Redis (redis://HOST:PORT); with --processes N,
@@ -140,6 +141,7 @@ const values: Record<string, string | string[] | boolean | undefined> = parseOrF
     fresh: { type: 'boolean' },
     'process-id': { type: 'string' },
     'expect-processes': { type: 'string' },
+    'no-cache': { type: 'boolean' },
     ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
   },
 }).values;
@@ -153,6 +155,13 @@ const v = values as Record<string, string | undefined> & {
   resolve?: string[];
   replay?: string[];
   param?: string[];
+};
+
+/** Where learned strategies keep their trained models between runs (null: train every time). */
+const modelCache = values['no-cache'] ? null : '.cache/models';
+/** Says so when the models came from the cache rather than from training (as npm run model does). */
+const fromCache = (m: { cached: boolean }): void => {
+  if (m.cached) process.stderr.write(`models from ${modelCache} (--no-cache trains them again)\n`);
 };
 
 const settings: Partial<CrawlSettings> = {};
@@ -268,11 +277,12 @@ if (v.web) {
     const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE).models(
       heldOut,
       loadKeywords(),
-      '.cache/models',
+      modelCache,
       `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`,
       undefined,
       mode === 'learned' || needs === 'pages',
     );
+    fromCache(m);
     models = () => m;
     judge = () => new RelevanceJudge(mode, m.pages);
   } else {
@@ -311,11 +321,12 @@ if (v.replay) {
     const m = env.training.models(
       heldOut,
       loadKeywords(),
-      '.cache/models',
+      modelCache,
       env.cacheKey,
       undefined,
       mode === 'learned' || needs === 'pages',
     );
+    fromCache(m);
     models = () => m;
     judge = () => new RelevanceJudge(mode, m.pages);
   } else {
@@ -351,7 +362,7 @@ if (processes !== undefined || v.redis) {
           web: v.web,
           seed: int('web-seed', v['web-seed'], 0) ?? 1,
           heldOut: new URL(settings.seeds![0]).host,
-          cacheDir: '.cache/models',
+          cacheDir: modelCache,
         }
       : undefined;
   await runDistributedCli({
