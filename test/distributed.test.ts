@@ -92,7 +92,8 @@ describe('distributed crawls', () => {
         datacentres: [{ name: 'dc1', region: 'us' }],
         assignment: 'hash',
         hostRegion: () => undefined,
-        buckets: 16,
+        // 32, not 16: with 16 both hosts' buckets fell to p1 and the union was one process's crawl
+        buckets: 32,
       });
       const byProcess = new Map<string, string[]>();
       const nodes = coords.map(
@@ -120,6 +121,9 @@ describe('distributed crawls', () => {
       );
       for (const [p, urls] of byProcess)
         for (const u of urls) expect(owners.get(part.bucketOf(new URL(u).host)), u).toBe(p);
+      // a union across processes: the two hosts have different owners, and each fetched
+      expect(new Set(HOSTS.map((h) => owners.get(part.bucketOf(h)))).size).toBe(2);
+      expect([...byProcess.values()].filter((urls) => urls.length).length).toBe(2);
       const c = await coords[0].counters();
       expect(c.published).toBe(c.settled);
       await coords[0].reset();
@@ -208,6 +212,14 @@ describe('distributed crawls', () => {
       for (let t = 0; t < 200 && (await probe.counters()).pages < 150; t++)
         await new Promise((r) => setTimeout(r, 100));
       expect((await probe.counters()).pages).toBeGreaterThanOrEqual(150);
+      // it has a share to lose: a host whose bucket it owns (64 buckets, the crawl CLI's default)
+      const cli = new Partitioner({
+        datacentres: [{ name: 'dc1', region: '' }],
+        assignment: 'hash',
+        hostRegion: () => undefined,
+      });
+      const ids = ['k0-p0', 'k1-p0', 'k2-p0'];
+      expect(HOSTS.filter((h) => cli.owned('dc1', ids, 'k1-p0').includes(cli.bucketOf(h))).length).toBeGreaterThan(0);
       kids[1].kill('SIGKILL');
       const codes = await Promise.all(exits);
       expect(codes[0]).toBe(0);

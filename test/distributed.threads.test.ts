@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
-import { useFiniteWeb } from './helpers.ts';
+import { DIST_HOSTS, useFiniteWeb } from './helpers.ts';
 
 describe('partitioning', () => {
   it("moves only the joining member's share of buckets (consistent hashing)", () => {
@@ -53,15 +53,24 @@ describe('distributed crawls on worker threads', () => {
   const base = web.settings;
 
   it("on worker threads: the union of the processes equals one process's crawl, no URL twice, with another strategy too", async () => {
-    // the second strategy on two processes: each worker thread loads tsx and the crawler (about a CPU-second)
-    for (const [strategy, processes] of [
-      ['bfs', 3],
-      ['immediate', 2],
+    // geo assignment, one host per region: each centre's processes crawl their own host, so the
+    // union is one across processes by construction (hashed, both hosts fell to one of the
+    // processes and the others fetched nothing). Regions the web does not know, so that no
+    // response waits for a round trip (the web's geography: distributed.test.ts). The second
+    // strategy runs on one process per centre: each worker thread loads tsx and the crawler
+    // (about a CPU-second)
+    const hostRegions = { [DIST_HOSTS[0]]: 'north', [DIST_HOSTS[1]]: 'south' };
+    for (const [strategy, northProcesses] of [
+      ['bfs', 2],
+      ['immediate', 1],
     ] as const) {
       const r = await runCluster({
-        datacentres: [{ name: 'dc1', region: '', processes }],
-        assignment: 'hash',
-        hostRegions: {},
+        datacentres: [
+          { name: 'dc-north', region: 'north', processes: northProcesses },
+          { name: 'dc-south', region: 'south', processes: 1 },
+        ],
+        assignment: 'geo',
+        hostRegions,
         budget: 100_000,
         strategy,
         settings: base(),
@@ -70,6 +79,12 @@ describe('distributed crawls on worker threads', () => {
       expect(urls.length, strategy).toBe(new Set(urls).size);
       expect(new Set(urls), strategy).toEqual(web.single);
       expect(r.counters.published).toBe(r.counters.settled);
+      // every process fetched only its region's host, and both centres fetched
+      for (const p of r.processes)
+        for (const f of p.fetched) expect(hostRegions[new URL(f.url).host], `${strategy} ${f.url}`).toBe(p.region);
+      expect(new Set(r.processes.filter((p) => p.fetched.length).map((p) => p.region)), strategy).toEqual(
+        new Set(['north', 'south']),
+      );
     }
   });
 
