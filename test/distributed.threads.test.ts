@@ -89,10 +89,14 @@ describe('distributed crawls on worker threads', () => {
   });
 
   it('respects a global page budget across processes', async () => {
+    // one host per centre, as above: hashed, one process fetched all 150 and the budget was its own
     const r = await runCluster({
-      datacentres: [{ name: 'dc1', region: '', processes: 2 }],
-      assignment: 'hash',
-      hostRegions: {},
+      datacentres: [
+        { name: 'dc-north', region: 'north', processes: 1 },
+        { name: 'dc-south', region: 'south', processes: 1 },
+      ],
+      assignment: 'geo',
+      hostRegions: { [DIST_HOSTS[0]]: 'north', [DIST_HOSTS[1]]: 'south' },
       budget: 150,
       strategy: 'bfs',
       settings: base(),
@@ -100,6 +104,7 @@ describe('distributed crawls on worker threads', () => {
     const urls = r.processes.flatMap((p) => p.fetched.map((f) => f.url));
     expect(urls.length).toBe(150);
     expect(new Set(urls).size).toBe(150);
+    expect(r.processes.map((p) => p.fetched.length > 0)).toEqual([true, true]);
   });
 
   it('a process still waiting at the start barrier ends when a small crawl finished without it', async () => {
