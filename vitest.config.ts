@@ -17,28 +17,31 @@ const TIMING = [
   'test/crawler.faults.test.ts',
   'test/crawler.robots.test.ts',
   'test/deepweb.test.ts',
-  'test/distributed.test.ts', // the Redis crawls (heartbeats) and round-trip delays; distributed.threads.test.ts runs in main
+  'test/distributed.test.ts', // Redis crawls (heartbeats), round-trip delays; distributed.threads.test.ts is main's
   'test/hostile.test.ts',
   'test/sim.server.test.ts',
 ];
 
 /**
- * The files that take longest (seconds in the suite, at the commit that last listed them), run
+ * The files that take longest (seconds in a clean-clone suite, at the commit that last listed them), run
  * first in their project, longest first, so that no core idles at the end while one long file
  * finishes. Vitest orders by the durations it cached from an earlier run, and without a cache
- * (a clean clone: CI) by file size, which put the 25-s deep-web regression and the 17-s Redis
- * file last and left one core idle for 4-8 s at the end of each project.
+ * (a clean clone: CI) by file size, which started the deep-web regression and the Redis file late
+ * and left one core idle for 4-8 s at the end of each project.
  */
 const LONGEST = [
-  'test/experiment.regression.test.ts', // 28
-  'test/deepweb.regression.test.ts', // 25
-  'test/distributed.threads.test.ts', // 18
-  'test/distributed.test.ts', // 17, timing
-  'test/crawler.golden.test.ts', // 12
+  'test/experiment.regression.test.ts', // 32
+  'test/deepweb.regression.test.ts', // 28
+  'test/distributed.test.ts', // 18, timing
+  'test/crawler.golden.test.ts', // 15
+  'test/distributed.threads.test.ts', // 12
   'test/warc.test.ts', // 12
-  'test/experiment.cli.test.ts', // 9
+  'test/archive.test.ts', // 10
+  'test/page.test.ts', // 10
+  'test/experiment.cli.test.ts', // 10
   'test/hostile.test.ts', // 9, timing
-  'test/archive.test.ts', // 8
+  'test/crawler.engine.test.ts', // 9
+  'test/deepweb.test.ts', // 7, timing
 ];
 
 /** Vitest's order (projects by groupOrder, then cached durations or size), but LONGEST first within a project. */
