@@ -4,9 +4,11 @@
  * single-process crawl, a global budget, the start barrier). The Redis coordinator, whose
  * crawler processes are killed and joined on heartbeats, is in distributed.test.ts (timing).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BfsStrategy } from '../crawler/index.ts';
-import { CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
+import { type Coordinator, CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
 import { DIST_HOSTS, useFiniteWeb } from './helpers.ts';
 
@@ -105,6 +107,80 @@ describe('distributed crawls on worker threads', () => {
     expect(urls.length).toBe(150);
     expect(new Set(urls).size).toBe(150);
     expect(r.processes.map((p) => p.fetched.length > 0)).toEqual([true, true]);
+  });
+
+  it('a process that dies in the middle of a publish loses no links: the survivor finishes the crawl', async () => {
+    // A tree of 341 pages (four links each, every page linked once): a lost link is a lost
+    // subtree. A's coordinator publishes slowly, so pages settle meanwhile, and at A's 60th URL
+    // marked done it stops answering for good, as a SIGKILL would leave it; B takes A's host
+    // over. A page that settled during a publish was once marked done and acknowledged in the
+    // same round with its links still unsent, and the crash lost them
+    const N = 341;
+    const tree = createServer((req, res) => {
+      const n = Number(req.url?.slice(1));
+      if (!Number.isInteger(n) || n >= N) return res.writeHead(404).end();
+      const kids = [1, 2, 3, 4].map((k) => 4 * n + k).filter((k) => k < N);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<html><body>${kids.map((k) => `<a href="/${k}">page ${k}</a>`).join(' ')}</body></html>`);
+    });
+    await new Promise<void>((r) => tree.listen(0, '127.0.0.1', r));
+    const port = (tree.address() as AddressInfo).port;
+    const shared = new MemoryCoordinator();
+    const done = new Set<string>();
+    let marks = 0;
+    const never = new Promise<never>(() => {});
+    const via = (dies: boolean): Coordinator =>
+      new Proxy(shared, {
+        get(target, key, receiver) {
+          const f = Reflect.get(target, key, receiver);
+          if (typeof f !== 'function') return f;
+          return async (...args: unknown[]) => {
+            if (dies && key === 'publish') await new Promise((r) => setTimeout(r, 15));
+            if (dies && (marks >= 60 || (key === 'done' && ++marks >= 60))) return never;
+            if (key === 'done') done.add(args[0] as string);
+            return f.apply(target, args);
+          };
+        },
+      });
+    const part = new Partitioner({
+      datacentres: [{ name: 'dc1', region: '' }],
+      assignment: 'hash',
+      hostRegion: () => undefined,
+      buckets: 16,
+    });
+    // x owns the tree's host (16 buckets): the dying process has a share to lose
+    expect(part.owned('dc1', ['x', 'y'], 'x')).toContain(part.bucketOf('tree.test'));
+    const node = (id: string, coordinator: Coordinator): CrawlNode =>
+      new CrawlNode({
+        id,
+        datacentre: 'dc1',
+        coordinator,
+        partitioner: part,
+        settings: {
+          seeds: ['http://tree.test/0'],
+          scope: ['tree.test'],
+          resolve: [`tree.test=127.0.0.1:${port}`],
+          delayMs: 0,
+          autoThrottle: false,
+          concurrency: 4,
+        },
+        strategy: new BfsStrategy(),
+        budget: 100_000,
+        expectMembers: 2,
+        heartbeatMs: 50,
+        deadMs: 400,
+      });
+    const dying = node('x', via(true));
+    void dying.run();
+    try {
+      await node('y', via(false)).run();
+      expect(marks).toBeGreaterThanOrEqual(60);
+      expect(done.size).toBe(N);
+    } finally {
+      dying.stop();
+      tree.closeAllConnections();
+      tree.close();
+    }
   });
 
   it('a process still waiting at the start barrier ends when a small crawl finished without it', async () => {

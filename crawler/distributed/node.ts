@@ -114,24 +114,34 @@ export class CrawlNode {
     };
   }
 
-  /** Publish what was discovered, mark fetched URLs, then acknowledge: in that order, so a crash loses nothing. */
+  /**
+   * Publish what was discovered, mark fetched URLs, then acknowledge: in that order, so a crash
+   * loses nothing. All three are taken at once, before the first await: a page settled while
+   * the links were being published (its links in the next outbox) was otherwise marked done and
+   * acknowledged in this round, and a crash before the next round lost its links.
+   */
   private async flush(): Promise<void> {
     const c = this.o.coordinator;
-    if (this.outbox.length) {
-      const out = this.outbox;
-      this.outbox = [];
-      await c.publish(out);
+    const out = this.outbox;
+    const done = this.doneUrls;
+    const acks = this.acks;
+    this.outbox = [];
+    this.doneUrls = [];
+    this.acks = [];
+    let published = false;
+    let marked = 0;
+    try {
+      if (out.length) await c.publish(out);
       this.publishedCount += out.length;
-    }
-    if (this.doneUrls.length) {
-      const d = this.doneUrls;
-      this.doneUrls = [];
-      for (const u of d) await c.done(u);
-    }
-    if (this.acks.length) {
-      const a = this.acks;
-      this.acks = [];
-      await c.ack(a);
+      published = true;
+      for (; marked < done.length; marked++) await c.done(done[marked]);
+      if (acks.length) await c.ack(acks);
+    } catch (e) {
+      // a transport error: what was not sent goes first into the next round, in the same order
+      if (!published) this.outbox = out.concat(this.outbox);
+      this.doneUrls = done.slice(marked).concat(this.doneUrls);
+      this.acks = acks.concat(this.acks);
+      throw e;
     }
   }
 
