@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BfsStrategy } from '../crawler/index.ts';
+import { BfsStrategy, type CrawlSettings } from '../crawler/index.ts';
 import { type Coordinator, CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
 import { DIST_HOSTS, useFiniteWeb } from './helpers.ts';
@@ -49,6 +49,35 @@ describe('partitioning', () => {
     expect(new Set(owned.flat()).size).toBe(geo.buckets);
   });
 });
+
+const TREE_PAGES = 341;
+
+/** A tree of TREE_PAGES pages, four links each, every page linked once: a lost link is a lost subtree. */
+async function treeWeb(): Promise<{ settings: Partial<CrawlSettings>; close: () => void }> {
+  const server = createServer((req, res) => {
+    const n = Number(req.url?.slice(1));
+    if (!Number.isInteger(n) || n >= TREE_PAGES) return res.writeHead(404).end();
+    const kids = [1, 2, 3, 4].map((k) => 4 * n + k).filter((k) => k < TREE_PAGES);
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<html><body>${kids.map((k) => `<a href="/${k}">page ${k}</a>`).join(' ')}</body></html>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    settings: {
+      seeds: ['http://tree.test/0'],
+      scope: ['tree.test'],
+      resolve: [`tree.test=127.0.0.1:${port}`],
+      delayMs: 0,
+      autoThrottle: false,
+      concurrency: 4,
+    },
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
 
 describe('distributed crawls on worker threads', () => {
   const web = useFiniteWeb();
@@ -110,21 +139,11 @@ describe('distributed crawls on worker threads', () => {
   });
 
   it('a process that dies in the middle of a publish loses no links: the survivor finishes the crawl', async () => {
-    // A tree of 341 pages (four links each, every page linked once): a lost link is a lost
-    // subtree. A's coordinator publishes slowly, so pages settle meanwhile, and at A's 60th URL
-    // marked done it stops answering for good, as a SIGKILL would leave it; B takes A's host
-    // over. A page that settled during a publish was once marked done and acknowledged in the
-    // same round with its links still unsent, and the crash lost them
-    const N = 341;
-    const tree = createServer((req, res) => {
-      const n = Number(req.url?.slice(1));
-      if (!Number.isInteger(n) || n >= N) return res.writeHead(404).end();
-      const kids = [1, 2, 3, 4].map((k) => 4 * n + k).filter((k) => k < N);
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<html><body>${kids.map((k) => `<a href="/${k}">page ${k}</a>`).join(' ')}</body></html>`);
-    });
-    await new Promise<void>((r) => tree.listen(0, '127.0.0.1', r));
-    const port = (tree.address() as AddressInfo).port;
+    // On the tree web (a lost link is a lost subtree), A's coordinator publishes slowly, so pages
+    // settle meanwhile, and at A's 60th URL marked done it stops answering for good, as a SIGKILL
+    // would leave it; B takes A's host over. A page that settled during a publish was once marked
+    // done and acknowledged in the same round with its links still unsent: the crash lost them
+    const tree = await treeWeb();
     const shared = new MemoryCoordinator();
     const done = new Set<string>();
     let marks = 0;
@@ -156,14 +175,7 @@ describe('distributed crawls on worker threads', () => {
         datacentre: 'dc1',
         coordinator,
         partitioner: part,
-        settings: {
-          seeds: ['http://tree.test/0'],
-          scope: ['tree.test'],
-          resolve: [`tree.test=127.0.0.1:${port}`],
-          delayMs: 0,
-          autoThrottle: false,
-          concurrency: 4,
-        },
+        settings: tree.settings,
         strategy: new BfsStrategy(),
         budget: 100_000,
         expectMembers: 2,
@@ -175,12 +187,58 @@ describe('distributed crawls on worker threads', () => {
     try {
       await node('y', via(false)).run();
       expect(marks).toBeGreaterThanOrEqual(60);
-      expect(done.size).toBe(N);
+      expect(done.size).toBe(TREE_PAGES);
     } finally {
       dying.stop();
-      tree.closeAllConnections();
       tree.close();
     }
+  });
+
+  it('a publish that fails is sent again in the next round: nothing lost on a transport error', async () => {
+    const tree = await treeWeb();
+    const shared = new MemoryCoordinator();
+    const done = new Set<string>();
+    let publishes = 0;
+    let failed = 0;
+    // every third publish fails (after the first, the seeds), as a dropped connection would
+    const flaky = new Proxy(shared, {
+      get(target, key, receiver) {
+        const f = Reflect.get(target, key, receiver);
+        if (typeof f !== 'function') return f;
+        return async (...args: unknown[]) => {
+          if (key === 'publish' && ++publishes > 1 && publishes % 3 === 0) {
+            failed++;
+            throw new Error('connection reset');
+          }
+          if (key === 'done') done.add(args[0] as string);
+          return f.apply(target, args);
+        };
+      },
+    }) as Coordinator;
+    const errors: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => errors.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      await new CrawlNode({
+        id: 'x',
+        datacentre: 'dc1',
+        coordinator: flaky,
+        partitioner: new Partitioner({
+          datacentres: [{ name: 'dc1', region: '' }],
+          assignment: 'hash',
+          hostRegion: () => undefined,
+        }),
+        settings: tree.settings,
+        strategy: new BfsStrategy(),
+        budget: 100_000,
+      }).run();
+    } finally {
+      process.stderr.write = write;
+      tree.close();
+    }
+    expect(done.size).toBe(TREE_PAGES);
+    expect(failed).toBeGreaterThan(2);
+    expect(errors.some((e) => /transport error: connection reset/.test(e))).toBe(true);
   });
 
   it('a process still waiting at the start barrier ends when a small crawl finished without it', async () => {

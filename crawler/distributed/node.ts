@@ -102,7 +102,7 @@ export class CrawlNode {
         this.pending.delete(url);
       },
       idle: async () => {
-        await this.pump();
+        await this.pumpOrReport();
         if (this.budgetSpent || this.stopped) return true;
         const c = await this.o.coordinator.counters();
         if (c.pages >= this.o.budget) return true;
@@ -181,7 +181,9 @@ export class CrawlNode {
 
   /** One round of the transport loop (serialised: rounds never overlap). */
   private pump(): Promise<void> {
-    this.pumping = this.pumping.then(async () => {
+    // a failed round (reported by its caller) must not fail every round after it
+    const previous = this.pumping.catch(() => undefined);
+    this.pumping = previous.then(async () => {
       const now = Date.now();
       if (now - this.lastBeat >= this.o.heartbeatMs) {
         this.lastBeat = now;
@@ -194,6 +196,13 @@ export class CrawlNode {
         this.deliver(await this.o.coordinator.read(this.o.id, [...this.owned], this.o.readBatch));
     });
     return this.pumping;
+  }
+
+  /** A round whose transport error is reported, not thrown: flush() keeps what it did not send for the next round. */
+  private pumpOrReport(): Promise<void> {
+    return this.pump().catch((e: Error) => {
+      process.stderr.write(`crawler ${this.o.id}: transport error: ${e.message}\n`);
+    });
   }
 
   /** Crawls until the global budget is spent or the whole crawl is quiet. */
@@ -225,9 +234,7 @@ export class CrawlNode {
     let loop = true;
     const ticker = (async () => {
       while (loop) {
-        await this.pump().catch((e: Error) => {
-          process.stderr.write(`crawler ${this.o.id}: transport error: ${e.message}\n`);
-        });
+        await this.pumpOrReport();
         await sleep(10);
       }
     })();
