@@ -79,6 +79,24 @@ async function treeWeb(): Promise<{ settings: Partial<CrawlSettings>; close: () 
   };
 }
 
+/**
+ * The coordinator with `before` awaited ahead of every call (it may delay, throw or never
+ * return) and the URLs marked done recorded in `done`.
+ */
+function intercepted(c: Coordinator, done: Set<string>, before: (key: string) => Promise<void>): Coordinator {
+  return new Proxy(c, {
+    get(target, key, receiver) {
+      const f = Reflect.get(target, key, receiver);
+      if (typeof f !== 'function') return f;
+      return async (...args: unknown[]) => {
+        await before(String(key));
+        if (key === 'done') done.add(args[0] as string);
+        return f.apply(target, args);
+      };
+    },
+  });
+}
+
 describe('distributed crawls on worker threads', () => {
   const web = useFiniteWeb();
   const base = web.settings;
@@ -149,17 +167,10 @@ describe('distributed crawls on worker threads', () => {
     let marks = 0;
     const never = new Promise<never>(() => {});
     const via = (dies: boolean): Coordinator =>
-      new Proxy(shared, {
-        get(target, key, receiver) {
-          const f = Reflect.get(target, key, receiver);
-          if (typeof f !== 'function') return f;
-          return async (...args: unknown[]) => {
-            if (dies && key === 'publish') await new Promise((r) => setTimeout(r, 15));
-            if (dies && (marks >= 60 || (key === 'done' && ++marks >= 60))) return never;
-            if (key === 'done') done.add(args[0] as string);
-            return f.apply(target, args);
-          };
-        },
+      intercepted(shared, done, async (key) => {
+        if (!dies) return;
+        if (key === 'publish') await new Promise((r) => setTimeout(r, 15));
+        if (marks >= 60 || (key === 'done' && ++marks >= 60)) await never;
       });
     const part = new Partitioner({
       datacentres: [{ name: 'dc1', region: '' }],
@@ -201,20 +212,12 @@ describe('distributed crawls on worker threads', () => {
     let publishes = 0;
     let failed = 0;
     // every third publish fails (after the first, the seeds), as a dropped connection would
-    const flaky = new Proxy(shared, {
-      get(target, key, receiver) {
-        const f = Reflect.get(target, key, receiver);
-        if (typeof f !== 'function') return f;
-        return async (...args: unknown[]) => {
-          if (key === 'publish' && ++publishes > 1 && publishes % 3 === 0) {
-            failed++;
-            throw new Error('connection reset');
-          }
-          if (key === 'done') done.add(args[0] as string);
-          return f.apply(target, args);
-        };
-      },
-    }) as Coordinator;
+    const flaky = intercepted(shared, done, async (key) => {
+      if (key === 'publish' && ++publishes > 1 && publishes % 3 === 0) {
+        failed++;
+        throw new Error('connection reset');
+      }
+    });
     const errors: string[] = [];
     const write = process.stderr.write;
     process.stderr.write = ((chunk: string) => errors.push(String(chunk)) > 0) as typeof process.stderr.write;
