@@ -202,9 +202,10 @@ describe("on the synthetic web's search sites", () => {
     const isitCoverage = valid(si) / site.db.n;
     expect(isitCoverage).toBeGreaterThan(0.8);
     const c2 = clientFor(site.host);
-    const sc = new SurfaceSession(c2, d.form, d.template, 3000);
+    const sc = new SurfaceSession(c2, d.form, d.template, 1200);
     await cartesian(sc, { q: ['engineer', 'manager', 'database'] });
-    // five times ISIT's budget still surfaces less
+    // twice ISIT's budget still surfaces less: 0.3% of the records against ISIT's 100% (five times
+    // its budget, which this test once spent, 1.2%)
     expect(valid(sc) / site.db.n).toBeLessThan(isitCoverage);
     expect(sc.fates().empty).toBeGreaterThan(sc.submissions * 0.9);
     await c1.close();

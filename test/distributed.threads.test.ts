@@ -137,6 +137,24 @@ describe('distributed crawls on worker threads', () => {
     }
   });
 
+  it('a crawl of one process (run in the calling thread) crawls what one engine crawls', async () => {
+    // no worker thread to boot (experiments/distributed/process.ts): the same process code, the
+    // coordinator called directly instead of through a MessagePort
+    const r = await runCluster({
+      datacentres: [{ name: 'dc-north', region: 'north', processes: 1 }],
+      assignment: 'single',
+      hostRegions: {},
+      budget: 100_000,
+      strategy: 'bfs',
+      settings: base(),
+    });
+    expect(r.processes.map((p) => [p.summary.id, p.region])).toEqual([['dc-north-p0', 'north']]);
+    const urls = r.processes[0].fetched.map((f) => f.url);
+    expect(urls.length).toBe(new Set(urls).size);
+    expect(new Set(urls)).toEqual(web.single);
+    expect(r.counters.published).toBe(r.counters.settled);
+  });
+
   it('respects a global page budget across processes', async () => {
     // one host per centre, as above: hashed, one process fetched all 150 and the budget was its own
     const r = await runCluster({

@@ -1,7 +1,9 @@
 /**
  * Runs a distributed crawl on this machine: one worker thread per crawler process, grouped in
  * data centres (each process declares its centre's region to the servers it fetches from),
- * connected by the in-memory coordinator served from this thread, or by Redis.
+ * connected by the in-memory coordinator served from this thread, or by Redis. A crawl of one
+ * process here (a machine's share of a Redis crawl, as `npm run crawl -- --redis` runs it) crawls
+ * in this thread instead.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { CrawlSettings } from '../../crawler/index.ts';
@@ -14,6 +16,7 @@ import {
   type DataCentre,
   type NodeSummary,
 } from '../../crawler/distributed/index.ts';
+import { crawlerProcess } from './process.ts';
 
 export interface ClusterOptions {
   datacentres: (DataCentre & { processes: number })[];
@@ -120,6 +123,20 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
         // without a barrier the first process to start takes every bucket, then hands most back after deadMs
         expectMembers: o.expectMembers ?? (o.redis ? 0 : dc.processes),
       };
+      if (total === 1) {
+        // one process: crawl in this thread (process.ts), with its own Redis connection as a worker has
+        const own = o.redis ? new RedisCoordinator(o.redis.url, o.redis.name) : coordinator;
+        if (own instanceof RedisCoordinator) await own.connect();
+        const region = dc.region;
+        jobs.push(
+          crawlerProcess(input, own, async () => {
+            t0 = performance.now();
+          })
+            .then((out) => ({ ...out, region }))
+            .finally(() => (own === coordinator ? undefined : own.close())),
+        );
+        continue;
+      }
       const transfer = [];
       if (!o.redis) {
         const ch = new MessageChannel();
