@@ -4,17 +4,15 @@
  * replay of a hand-built 40-page site, then opened from file:// with the network off. .ci/run
  * installs chromium; without it the tests skip locally and fail under CI.
  */
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphFromLists } from '../experiments/oracle.ts';
+import { runCliInProcess } from './cli-inprocess.ts';
 import { layoutReplay, replayRun } from '../experiments/replay.ts';
 
-const run = promisify(execFile);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REF = 'results/reference/focused-quick';
 const STRATEGIES = ['oracle', 'bfs', 'random', 'immediate', 'future', 'adaptive'];
@@ -57,8 +55,13 @@ describe.skipIf(!have)('the results page in Chromium', () => {
     for (const f of ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv'])
       copyFileSync(join(REF, f), join(dir, f));
     replayFile(dir);
-    await run(process.execPath, ['--import', 'tsx', 'experiments/cli/report.ts', dir]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    // npm run report -- DIR, in this process (test/cli-inprocess.ts), while Chromium starts
+    const [report, launched] = await Promise.all([
+      runCliInProcess('experiments/cli/report.ts', [dir]),
+      chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
+    ]);
+    browser = launched;
+    expect(report.code, report.stderr).toBeNull();
     const context = await browser.newContext({ offline: true, viewport: { width: 1200, height: 900 } });
     // anything but the file itself would be a request to a network
     await context.route(
