@@ -6,9 +6,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * gaps, delays and deadlines (politeness, Crawl-delay, slow responses, audits under load, Redis
  * heartbeats), at the default CPU priority. "main": the rest, CPU-bound, at nice 10
  * (test/lower-priority.ts), so that a timing file gets a core whenever it needs one and main's
- * files use what it leaves; the timing files mostly wait on timers. Run after main, two at a time,
+ * files use what it leaves; most timing files mostly wait on timers. Run after main, two at a time,
  * they added 25 s at the end of every run. Beside two busy processes at their own priority (a
- * worse case than niced ones) they passed 3 runs of 3, and 9 full runs of 9 passed this way.
+ * worse case than niced ones) they passed 3 runs of 3, and 10 full runs of 10 passed this way.
  * Files share their worker process (isolate: false): one fresh process per file loaded undici,
  * fastify, vega and the crawler again each time (22 s of imports in a run, 9 s shared). A file
  * must therefore leave no state behind that another could see: no global dispatcher, no env
