@@ -8,4 +8,8 @@
 import { getPriority, setPriority } from 'node:os';
 
 const NICE = 10;
-if (getPriority() < NICE) setPriority(NICE);
+try {
+  if (getPriority() < NICE) setPriority(NICE);
+} catch {
+  // a system that refuses (none known): the tests run as they are, only less well ordered
+}
