@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { WARCRecord, WARCSerializer } from 'warcio';
+import { WARCRecord } from 'warcio';
+import { serializeRecord } from '../lib/warc.ts';
 import { loadConfig } from '../sim/config.ts';
 import { Renderer } from '../sim/content.ts';
 import { ReplayServer } from '../sim/replay.ts';
@@ -32,6 +33,7 @@ for (let id = 0; id < N; id++) {
   const body = typeof page.body === 'string' ? Buffer.from(page.body) : page.body;
   const url = r.url(id);
   urls.push(url);
+  const payload = [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)];
   const rec = WARCRecord.create(
     {
       url,
@@ -41,9 +43,9 @@ for (let id = 0; id < N; id++) {
       statusline: 'HTTP/1.1 200 OK',
       httpHeaders: { 'Content-Type': page.contentType },
     },
-    [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)],
+    payload,
   );
-  batch.push(await WARCSerializer.serialize(rec, { gzip: true }));
+  batch.push(await serializeRecord(rec, payload, true));
   if (batch.length === 1000) {
     appendFileSync(file, Buffer.concat(batch));
     batch = [];

@@ -1,12 +1,13 @@
 /**
  * WARC output: every fetch of a crawl (robots.txt included) as a request record and a response
  * record (WARC/1.1, WARC-Date, WARC-Target-URI, payload and block digests, WARC-Concurrent-To),
- * serialised with warcio, one gzip member per record when the file name ends in .gz. Records
+ * serialised with warcio (lib/warc.ts), one gzip member per record when the file name ends in .gz. Records
  * are appended in crawl order through a promise chain; close() waits for the last one.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import { WARCRecord, WARCSerializer } from 'warcio';
+import { WARCRecord } from 'warcio';
+import { serializeRecord } from '../lib/warc.ts';
 import type { FetchResult } from './fetcher.ts';
 
 export interface WarcSink {
@@ -18,14 +19,17 @@ export class WarcWriter implements WarcSink {
   private chain: Promise<void> = Promise.resolve();
   private readonly gzip: boolean;
   private failed: Error | null = null;
+  /** Open for appending until close(): a file opened and closed per record cost two system calls more each. */
+  private fd: number | null = null;
 
   constructor(
     readonly file: string,
     opts: { append?: boolean; software?: string } = {},
   ) {
     this.gzip = file.endsWith('.gz');
+    if (!opts.append) writeFileSync(file, '');
+    this.fd = openSync(file, 'a');
     if (!opts.append) {
-      writeFileSync(file, '');
       const info = WARCRecord.createWARCInfo(
         { filename: file.split('/').pop(), warcVersion: 'WARC/1.1' },
         { software: opts.software ?? 'crawler-harness', format: 'WARC File Format 1.1' },
@@ -34,11 +38,11 @@ export class WarcWriter implements WarcSink {
     }
   }
 
-  private enqueue(record: WARCRecord): void {
+  private enqueue(record: WARCRecord, payload: readonly Uint8Array[] = []): void {
     this.chain = this.chain.then(async () => {
-      if (this.failed) return;
+      if (this.failed || this.fd === null) return;
       try {
-        appendFileSync(this.file, await WARCSerializer.serialize(record, { gzip: this.gzip }));
+        writeSync(this.fd, await serializeRecord(record, payload, this.gzip));
       } catch (e) {
         this.failed = e as Error;
       }
@@ -48,6 +52,7 @@ export class WarcWriter implements WarcSink {
   record(url: string, res: FetchResult, requestHeaders: Record<string, string>): void {
     const date = new Date().toISOString();
     const u = new URL(url);
+    const payload = [new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength)];
     const response = WARCRecord.create(
       {
         url,
@@ -57,7 +62,7 @@ export class WarcWriter implements WarcSink {
         statusline: `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trim(),
         httpHeaders: res.headers,
       },
-      [new Uint8Array(res.body.buffer, res.body.byteOffset, res.body.byteLength)],
+      payload,
     );
     const request = WARCRecord.create(
       {
@@ -73,11 +78,13 @@ export class WarcWriter implements WarcSink {
     const id = response.warcHeader('WARC-Record-ID');
     if (id) request.warcHeaders.headers.set('WARC-Concurrent-To', id);
     this.enqueue(request);
-    this.enqueue(response);
+    this.enqueue(response, payload);
   }
 
   async close(): Promise<void> {
     await this.chain;
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
     if (this.failed) throw this.failed;
   }
 }

@@ -25,6 +25,7 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { WARCRecord, WARCSerializer } from 'warcio';
+import { serializeRecord } from '../lib/warc.ts';
 import { appendFileSync, writeFileSync } from 'node:fs';
 
 export interface ConvertOptions {
@@ -196,6 +197,7 @@ export async function convertFolder(
     const headers: [string, string][] = block?.headers ?? [['Content-Type', type]];
     const status = block?.status ?? 200;
     const body = block?.body ?? buf;
+    const payload = [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)];
     const record = WARCRecord.create(
       {
         url: parsed.href,
@@ -205,9 +207,9 @@ export async function convertFolder(
         statusline: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : ''}`.trim(),
         httpHeaders: headers.filter(([k]) => !/^(content-length|transfer-encoding|content-encoding)$/i.test(k)),
       },
-      [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)],
+      payload,
     );
-    appendFileSync(warcFile, await WARCSerializer.serialize(record, { gzip }));
+    appendFileSync(warcFile, await serializeRecord(record, payload, gzip));
     result.records++;
     if (label !== undefined && label !== '') {
       labels.push({
