@@ -27,8 +27,25 @@ import {
 const SNIPPET = 6;
 const POOL = 1024;
 
-/** Text pools per web (Renderer.pool); a server, the training data and the truth renderers of one web build them once. */
-const POOLS = new WeakMap<Web, Map<number, string[]>>();
+/**
+ * Text pools (Renderer.pool) are a function of the seed and the vocabulary alone (the vocabulary of
+ * a Zipf exponent), so every web of one seed and exponent shares them: the server, the training
+ * data and the truth renderers of one web, and the webs a process generates again (each test's
+ * server, a sweep's points, the CLI crawls of one process). Building them took about 120 ms per web.
+ * The pools of the last POOL_SEEDS (seed, exponent) pairs are kept, about 10 MB each.
+ */
+const POOL_SEEDS = 4;
+const POOLS = new Map<string, Map<number, string[]>>();
+
+function poolsOf(web: Web): Map<number, string[]> {
+  const id = `${web.seed}:${web.config.text.zipfExponent}`;
+  const pools = POOLS.get(id) ?? new Map<number, string[]>();
+  // (re-)inserted: the most recently used pair is last, the one to drop first
+  POOLS.delete(id);
+  POOLS.set(id, pools);
+  if (POOLS.size > POOL_SEEDS) POOLS.delete(POOLS.keys().next().value as string);
+  return pools;
+}
 
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 const slug = (w: string): string =>
@@ -70,15 +87,13 @@ export class Renderer {
   private readonly paths: Memo<string>;
   /** Extra list items per page id (links into the deep-web search sites). */
   readonly extraItems = new Map<number, string[]>();
-  /** The web's text pools: a function of the web alone, so every renderer of one web shares them. */
+  /** The web's text pools, shared by every renderer of its seed and vocabulary (poolsOf). */
   private readonly pools: Map<number, string[]>;
 
   constructor(readonly web: Web) {
     this.titles = new Memo(web.n);
     this.paths = new Memo(web.n);
-    let pools = POOLS.get(web);
-    if (!pools) POOLS.set(web, (pools = new Map()));
-    this.pools = pools;
+    this.pools = poolsOf(web);
   }
 
   private rng(id: number, what: number): Rng {

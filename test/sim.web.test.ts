@@ -25,6 +25,22 @@ describe('synthetic web generation', () => {
     expect(fingerprint(new Web(tinyConfig(), 7))).not.toBe(fingerprint(new Web(tinyConfig(), 8)));
   });
 
+  it('webs of one seed share their text pools, which follow the seed and the Zipf exponent, also once dropped', () => {
+    // six other seeds push a seed's pools out of the cache (it keeps four); they are built again
+    const evict = (): void => {
+      for (let seed = 11; seed <= 16; seed++) new Renderer(new Web(tinyConfig(), seed)).render(0);
+    };
+    const first = fingerprint(new Web(tinyConfig(), 7));
+    evict();
+    expect(fingerprint(new Web(tinyConfig(), 7))).toBe(first);
+    // another exponent right after the same seed's pools were built: its own pools, as if built first
+    const steeper = tinyConfig({ text: { zipfExponent: 1.3 } });
+    expect(steeper.text.zipfExponent).not.toBe(tinyConfig().text.zipfExponent);
+    const afterOther = fingerprint(new Web(steeper, 7));
+    evict();
+    expect(fingerprint(new Web(steeper, 7))).toBe(afterOther);
+  });
+
   it('every page has a canonical URL that resolves back to it', () => {
     const web = new Web(tinyConfig(), 3);
     const truth = new GroundTruth(web);
