@@ -32,7 +32,7 @@ const POOL = 1024;
  * a Zipf exponent), so every web of one seed and exponent shares them: the server, the training
  * data and the truth renderers of one web, and the webs a process generates again (each test's
  * server, a sweep's points, the CLI crawls of one process). Building them took about 120 ms per web.
- * The pools of the last POOL_SEEDS (seed, exponent) pairs are kept, about 10 MB each.
+ * The pools of the last POOL_SEEDS (seed, exponent) pairs are kept, about 10 MB each (measured).
  */
 const POOL_SEEDS = 4;
 const POOLS = new Map<string, Map<number, string[]>>();
@@ -40,7 +40,7 @@ const POOLS = new Map<string, Map<number, string[]>>();
 function poolsOf(web: Web): Map<number, string[]> {
   const id = `${web.seed}:${web.config.text.zipfExponent}`;
   const pools = POOLS.get(id) ?? new Map<number, string[]>();
-  // (re-)inserted: the most recently used pair is last, the one to drop first
+  // (re-)inserted last: the first key is then the least recently used pair, the one dropped
   POOLS.delete(id);
   POOLS.set(id, pools);
   if (POOLS.size > POOL_SEEDS) POOLS.delete(POOLS.keys().next().value as string);
