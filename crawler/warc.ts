@@ -1,8 +1,8 @@
 /**
  * WARC output: every fetch of a crawl (robots.txt included) as a request record and a response
  * record (WARC/1.1, WARC-Date, WARC-Target-URI, payload and block digests, WARC-Concurrent-To),
- * serialised with warcio (lib/warc.ts), one gzip member per record when the file name ends in .gz. Records
- * are appended in crawl order through a promise chain; close() waits for the last one.
+ * serialised with warcio (lib/warc.ts), one gzip member per record when the file name ends in
+ * .gz. Records are appended in crawl order through a promise chain; close() waits for the last one.
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
@@ -42,7 +42,9 @@ export class WarcWriter implements WarcSink {
     this.chain = this.chain.then(async () => {
       if (this.failed || this.fd === null) return;
       try {
-        writeSync(this.fd, await serializeRecord(record, payload, this.gzip));
+        const bytes = await serializeRecord(record, payload, this.gzip);
+        // writeSync may write less than asked (appendFileSync looped for us)
+        for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
       } catch (e) {
         this.failed = e as Error;
       }
