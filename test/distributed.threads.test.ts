@@ -1,7 +1,9 @@
 /**
  * Distributed crawling without timing: consistent hashing and partition ownership, and crawls
- * over the in-memory coordinator on worker threads (no URL fetched twice, the union equal to a
- * single-process crawl, a global budget, the start barrier). The Redis coordinator, whose
+ * over the in-memory coordinator, on worker threads or in this thread over MessagePorts (no URL
+ * fetched twice, the union equal to a single-process crawl, a global budget, the start barrier).
+ * One crawl boots worker threads; the others run in this thread, since each thread loads tsx
+ * and the crawler again (about a CPU-second). The Redis coordinator, whose
  * crawler processes are killed and joined on heartbeats, is in distributed.test.ts (timing).
  */
 import { createServer } from 'node:http';
@@ -106,14 +108,16 @@ describe('distributed crawls on worker threads', () => {
     // union is one across processes by construction (hashed, both hosts fell to one of the
     // processes and the others fetched nothing). Regions the web does not know, so that no
     // response waits for a round trip (the web's geography: distributed.test.ts). The second
-    // strategy runs on one process per centre: each worker thread loads tsx and the crawler
-    // (about a CPU-second)
+    // strategy's processes run in this thread, each over its own MessagePort (threads: false):
+    // each worker thread loads tsx and the crawler again (about a CPU-second), and the threads
+    // are under test with the first
     const hostRegions = { [DIST_HOSTS[0]]: 'north', [DIST_HOSTS[1]]: 'south' };
-    for (const [strategy, northProcesses] of [
-      ['bfs', 2],
-      ['immediate', 1],
+    for (const [strategy, northProcesses, threads] of [
+      ['bfs', 2, true],
+      ['immediate', 1, false],
     ] as const) {
       const r = await runCluster({
+        threads,
         datacentres: [
           { name: 'dc-north', region: 'north', processes: northProcesses },
           { name: 'dc-south', region: 'south', processes: 1 },
@@ -156,8 +160,11 @@ describe('distributed crawls on worker threads', () => {
   });
 
   it('respects a global page budget across processes', async () => {
-    // one host per centre, as above: hashed, one process fetched all 150 and the budget was its own
+    // one host per centre, as above: hashed, one process fetched all 150 and the budget was its own.
+    // In this thread, each process over its own MessagePort: the budget travels as an argument of
+    // the coordinator's claim, as it does from a worker thread
     const r = await runCluster({
+      threads: false,
       datacentres: [
         { name: 'dc-north', region: 'north', processes: 1 },
         { name: 'dc-south', region: 'south', processes: 1 },

@@ -3,7 +3,7 @@
  * data centres (each process declares its centre's region to the servers it fetches from),
  * connected by the in-memory coordinator served from this thread, or by Redis. A crawl of one
  * process here (a machine's share of a Redis crawl, as `npm run crawl -- --redis` runs it) crawls
- * in this thread instead.
+ * in this thread instead, and so does every process with `threads: false`.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { CrawlSettings } from '../../crawler/index.ts';
@@ -11,6 +11,7 @@ import {
   MemoryCoordinator,
   serveCoordinator,
   RedisCoordinator,
+  ThreadCoordinator,
   type Assignment,
   type Coordinator,
   type DataCentre,
@@ -38,6 +39,14 @@ export interface ClusterOptions {
   idPrefix?: string;
   /** Each process waits for this many processes of its centre before crawling (Redis: across machines). */
   expectMembers?: number;
+  /**
+   * false: every process crawls in this thread, each talking to the in-memory coordinator over
+   * its own MessagePort as a worker thread does (the same messages), or over its own Redis
+   * connection. No thread to boot (tsx and the crawler loaded again, about a CPU-second each):
+   * for tests of the crawl rather than of the threads, and for profiling. Wall times then share
+   * one core. Default true.
+   */
+  threads?: boolean;
 }
 
 export interface ModelSource {
@@ -123,14 +132,26 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
         // without a barrier the first process to start takes every bucket, then hands most back after deadMs
         expectMembers: o.expectMembers ?? (o.redis ? 0 : dc.processes),
       };
-      if (total === 1) {
-        // one process: crawl in this thread (process.ts), with its own Redis connection as a worker has
-        const own = o.redis ? new RedisCoordinator(o.redis.url, o.redis.name) : coordinator;
+      let port: MessagePort | undefined;
+      if (!o.redis && total > 1) {
+        const ch = new MessageChannel();
+        serveCoordinator(coordinator, ch.port1);
+        ports.push(ch.port1);
+        port = ch.port2;
+      }
+      if (total === 1 || o.threads === false) {
+        // in this thread (process.ts): its own Redis connection or MessagePort, as a worker has;
+        // a single process calls the in-memory coordinator directly
+        const own = o.redis
+          ? new RedisCoordinator(o.redis.url, o.redis.name)
+          : port
+            ? new ThreadCoordinator(port)
+            : coordinator;
         if (own instanceof RedisCoordinator) await own.connect();
         const region = dc.region;
         jobs.push(
           crawlerProcess(input, own, async () => {
-            t0 = performance.now();
+            t0 ||= performance.now();
           })
             .then((out) => ({ ...out, region }))
             .finally(() => (own === coordinator ? undefined : own.close())),
@@ -138,12 +159,9 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
         continue;
       }
       const transfer = [];
-      if (!o.redis) {
-        const ch = new MessageChannel();
-        serveCoordinator(coordinator, ch.port1);
-        ports.push(ch.port1);
-        input.port = ch.port2;
-        transfer.push(ch.port2);
+      if (port) {
+        input.port = port;
+        transfer.push(port);
       }
       const worker = new Worker(BOOT, { eval: true, workerData: input, transferList: transfer });
       workers.push(worker);
