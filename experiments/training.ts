@@ -13,6 +13,7 @@ import {
   LinkClassifier,
   type ClassifierJson,
   siteExamples,
+  siteLinkFeatures,
   trainingExamples,
   trainFutureModel,
   type FutureConfig,
@@ -103,20 +104,34 @@ export class TrainingData {
   private pages = new Map<string, LabelledPage[]>();
   private examples = new Map<string, QExample[]>();
   private tokens = new Map<string, string[][]>();
+  /** Every link's feature tokens, per site: the examples' tokens and the calibration's (once, not once per model). */
+  private features = new Map<string, string[][][]>();
   constructor(
     private readonly pagesOf: (host: string) => LabelledPage[],
     readonly hosts: readonly string[],
     private readonly cfg: FutureConfig,
   ) {}
 
-  private site(host: string): { pages: LabelledPage[]; examples: QExample[]; tokens: string[][] } {
+  private site(host: string): {
+    pages: LabelledPage[];
+    examples: QExample[];
+    tokens: string[][];
+    features: string[][][];
+  } {
     if (!this.pages.has(host)) {
       const p = this.pagesOf(host);
+      const f = siteLinkFeatures(p);
       this.pages.set(host, p);
-      this.examples.set(host, siteExamples(p, this.cfg));
+      this.features.set(host, f);
+      this.examples.set(host, siteExamples(p, this.cfg, f));
       this.tokens.set(host, p.map(pageTokens));
     }
-    return { pages: this.pages.get(host)!, examples: this.examples.get(host)!, tokens: this.tokens.get(host)! };
+    return {
+      pages: this.pages.get(host)!,
+      examples: this.examples.get(host)!,
+      tokens: this.tokens.get(host)!,
+      features: this.features.get(host)!,
+    };
   }
 
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
@@ -164,6 +179,7 @@ export class TrainingData {
       this.cfg.gamma,
       this.cfg.horizon,
       others.flatMap((h) => this.site(h).tokens),
+      others.flatMap((h) => this.site(h).features),
     );
     const examples = sampleEvenly(all, offlineSample);
     // the target's page classifier, from the same training sites' labelled pages, read as a crawler reads them

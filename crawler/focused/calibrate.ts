@@ -49,6 +49,8 @@ export function calibrateAdaptive(
   gamma = 0.5,
   horizon = 5,
   tokens: readonly string[][] = pages.map(pageTokens),
+  /** Each link's feature tokens (siteLinkFeatures of the same pages), if the caller has them. */
+  features?: readonly (readonly string[])[][],
 ): Calibration {
   const topic = new Topic(keywords);
   for (const t of tokens) topic.addDocument(t);
@@ -70,15 +72,16 @@ export function calibrateAdaptive(
     .map(({ i, p }) => {
       const fv = Math.max(
         0,
-        ...p.page.links.map((l) =>
+        ...p.page.links.map((l, k) =>
           model.expectedQ(
-            linkFeatures({
-              url: l.url,
-              anchor: l.anchor,
-              around: l.around,
-              heading: l.heading,
-              sourceTitle: p.page.title,
-            }),
+            features?.[i][k] ??
+              linkFeatures({
+                url: l.url,
+                anchor: l.anchor,
+                around: l.around,
+                heading: l.heading,
+                sourceTitle: p.page.title,
+              }),
           ),
         ),
       );

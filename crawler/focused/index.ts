@@ -12,6 +12,7 @@ export { LinkClassifier, type ClassifierJson } from './nb.ts';
 export {
   DEFAULT_FUTURE,
   siteExamples,
+  siteLinkFeatures,
   trainingExamples,
   trainFutureModel,
   type FutureConfig,

@@ -42,30 +42,32 @@ export interface QExample {
   host: string;
 }
 
-/** Links of one site's pages with their Q (only links to pages of the given set count). */
+/** Feature tokens of every link of every page (linkFeatures), in page and link order. */
+export function siteLinkFeatures(pages: readonly LabelledPage[]): string[][][] {
+  return pages.map((p) =>
+    p.page.links.map((l) =>
+      linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.page.title }),
+    ),
+  );
+}
+
+/**
+ * Links of one site's pages with their Q (only links to pages of the given set count). An
+ * example's tokens are the very array of `features` (the pages' siteLinkFeatures).
+ */
 export function siteExamples(
   pages: readonly LabelledPage[],
   cfg: Pick<FutureConfig, 'gamma' | 'horizon' | 'aggregate'>,
+  features: string[][][] = siteLinkFeatures(pages),
 ): QExample[] {
   const index = new Map(pages.map((p, i) => [p.url, i]));
   const out = pages.map((p) => p.page.links.map((l) => index.get(l.url) ?? -1));
   const V = stateValues({ out, reward: pages.map((p) => (p.relevant ? 1 : 0)) }, cfg.gamma, cfg.horizon, cfg.aggregate);
   const ex: QExample[] = [];
   pages.forEach((p, i) => {
-    p.page.links.forEach((l, k) => {
-      const v = out[i][k];
-      if (v < 0) return;
-      ex.push({
-        tokens: linkFeatures({
-          url: l.url,
-          anchor: l.anchor,
-          around: l.around,
-          heading: l.heading,
-          sourceTitle: p.page.title,
-        }),
-        q: V[v],
-        host: hostOf(p.url),
-      });
+    const host = hostOf(p.url);
+    out[i].forEach((v, k) => {
+      if (v >= 0) ex.push({ tokens: features[i][k], q: V[v], host });
     });
   });
   return ex;
