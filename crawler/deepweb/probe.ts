@@ -81,6 +81,18 @@ export function logLogFit(points: readonly { x: number; y: number }[]): { a: num
   return { a: my - slope * mx, slope };
 }
 
+/** Where w goes in a list sorted by < (after any equal word). */
+function insertionPoint(sorted: readonly string[], w: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= w) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Zipf's law count = e^a rank^-b fitted to (rank, count) points. */
 export function fitZipf(points: readonly { rank: number; count: number }[]): { a: number; b: number } | null {
   const f = logLogFit(points.map((q) => ({ x: q.rank, y: q.count })));
@@ -109,12 +121,23 @@ export async function probe(
    * since the last call are read (recounting every record for each query was a third of a run).
    */
   const dfCounts = new Map<string, number>();
+  /**
+   * Every word of dfCounts in code-unit order (as < compares), kept sorted as words arrive: the
+   * orderings below break ties by word, and a stable sort of words already in that order needs
+   * no string comparison (sorting every entry by count and word for each query was most of an
+   * adaptive run on a large vocabulary).
+   */
+  const lexical: string[] = [];
   let dfRead = 0;
   const df = (): Map<string, number> => {
     let i = 0;
     for (const text of session.records.values()) {
       if (i++ < dfRead) continue;
-      for (const w of new Set(words(text))) dfCounts.set(w, (dfCounts.get(w) ?? 0) + 1);
+      for (const w of new Set(words(text))) {
+        const n = dfCounts.get(w);
+        if (n === undefined) lexical.splice(insertionPoint(lexical, w), 0, w);
+        dfCounts.set(w, (n ?? 0) + 1);
+      }
     }
     dfRead = i;
     return dfCounts;
@@ -122,15 +145,27 @@ export async function probe(
 
   const nextAdaptive = (): { keyword: string; predicted: { matches: number; fresh: number } } | null => {
     const d = df();
-    const ranked = [...d.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
-    const rankOf = new Map(ranked.map(([w], i) => [w, i + 1]));
+    // by document frequency, most frequent first, ties in word order: words bucketed by count
+    const buckets = new Map<number, string[]>();
+    for (const w of lexical) {
+      const f = d.get(w)!;
+      const b = buckets.get(f);
+      if (b) b.push(w);
+      else buckets.set(f, [w]);
+    }
+    const rankOf = new Map<string, number>();
+    for (const f of [...buckets.keys()].sort((x, y) => y - x))
+      for (const w of buckets.get(f)!) rankOf.set(w, rankOf.size + 1);
     // tf-idf against the generic corpus: under Zipf's law a word's generic frequency falls as
     // 1/rank, so log(rank) stands in for its idf; words the corpus lacks get the largest idf
     const maxIdf = Math.log(2 + o.generic.length);
-    const pool = ranked
-      .filter(([w]) => !queried.has(w))
-      .map(([w, f]) => ({ w, f, score: f * (genericRank.has(w) ? Math.log(1 + genericRank.get(w)!) : maxIdf) }))
-      .sort((x, y) => y.score - x.score || (x.w < y.w ? -1 : 1))
+    const pool = lexical
+      .filter((w) => !queried.has(w))
+      .map((w) => {
+        const f = d.get(w)!;
+        return { w, f, score: f * (genericRank.has(w) ? Math.log(1 + genericRank.get(w)!) : maxIdf) };
+      })
+      .sort((x, y) => y.score - x.score) // stable: equal scores stay in word order
       .slice(0, o.candidates);
     if (!pool.length) return null;
     const zipf = fitZipf(
