@@ -255,18 +255,27 @@ function heldOutSite(sites: readonly string[]): string {
 }
 
 if (v.web) {
-  const { startSyntheticWeb } = await import('../web.ts');
+  const { generateSyntheticWeb, serveSyntheticWeb } = await import('../web.ts');
   const webSeed = int('web-seed', v['web-seed'], 0) ?? 1;
-  const w = await startSyntheticWeb(v.web, webSeed).catch((e: Error) => fail(e.message));
+  let g: ReturnType<typeof generateSyntheticWeb>;
+  try {
+    g = generateSyntheticWeb(v.web, webSeed);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  // the target and the held-out site are checked against the generated web before it is served
+  const kinds = list(v.target ?? 'paper').map((k) => k.toLowerCase());
+  if (learns || relevance) {
+    const known = KIND_NAMES.map((k) => k.toLowerCase());
+    for (const k of kinds) if (!known.includes(k)) fail(`--target: "${k}" is not one of ${known.join(', ')}`);
+  }
+  const heldOut = learns || relevance ? heldOutSite(g.departmentHosts) : '';
+  const w = await serveSyntheticWeb(g).catch((e: Error) => fail(e.message));
   closeWeb = w.close;
   settings.resolve = [...(settings.resolve ?? []), `*.test=127.0.0.1:${w.port}`];
   process.stderr.write(`synthetic web ${v.web} seed ${webSeed} on 127.0.0.1:${w.port}\n`);
   if (learns || relevance) {
-    const kinds = list(v.target ?? 'paper').map((k) => k.toLowerCase());
-    const known = KIND_NAMES.map((k) => k.toLowerCase());
-    for (const k of kinds) if (!known.includes(k)) fail(`--target: "${k}" is not one of ${known.join(', ')}`);
     const mode: RelevanceMode = relevance ?? (kinds.join() === 'paper' ? 'paper' : 'learned');
-    const heldOut = heldOutSite(w.departmentHosts);
     const isTarget = (id: number): boolean => kinds.includes(KIND_NAMES[w.web.kind[id]].toLowerCase());
     const { TrainingData, sitePages, webKey } = await import('../training.ts');
     const { DEFAULT_FUTURE } = await import('../../crawler/focused/index.ts');
