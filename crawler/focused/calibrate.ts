@@ -8,12 +8,11 @@
  *   Q horizon through one of its links (true Q >= the first bin's bound).
  * idf for the similarities comes from the training pages themselves.
  */
-import { linkFeatures } from './features.ts';
 import type { LinkClassifier } from './nb.ts';
 import { stateValues } from './qvalue.ts';
 import { tokenize } from './text.ts';
 import { Topic } from './topic.ts';
-import type { LabelledPage } from './training.ts';
+import { siteLinkFeatures, type LabelledPage } from './training.ts';
 
 export interface Calibration {
   r1: number;
@@ -49,8 +48,8 @@ export function calibrateAdaptive(
   gamma = 0.5,
   horizon = 5,
   tokens: readonly string[][] = pages.map(pageTokens),
-  /** Each link's feature tokens (siteLinkFeatures of the same pages), if the caller has them. */
-  features?: readonly (readonly string[])[][],
+  /** Each link's feature tokens; callers that have them pass them (training computes them once per site). */
+  features: readonly (readonly string[])[][] = siteLinkFeatures(pages),
 ): Calibration {
   const topic = new Topic(keywords);
   for (const t of tokens) topic.addDocument(t);
@@ -60,33 +59,18 @@ export function calibrateAdaptive(
   const html = pages
     .map((p, i) => ({ p, i }))
     .filter(({ p, i }) => p.page.kind === 'html' && out[i].some((v) => v >= 0));
-  const sims = html.map(({ p, i }) => ({
+  const sims = html.map(({ i }) => ({
     i,
     v: topic.similarity(tokens[i]),
     y: out[i].some((v) => v >= 0 && pages[v].relevant),
-    p,
   }));
   const r1 = bestThreshold(sims);
   const below = sims
     .filter((s) => s.v < r1.t)
-    .map(({ i, p }) => {
-      const fv = Math.max(
-        0,
-        ...p.page.links.map((l, k) =>
-          model.expectedQ(
-            features?.[i][k] ??
-              linkFeatures({
-                url: l.url,
-                anchor: l.anchor,
-                around: l.around,
-                heading: l.heading,
-                sourceTitle: p.page.title,
-              }),
-          ),
-        ),
-      );
-      return { v: fv, y: out[i].some((v) => v >= 0 && V[v] >= model.bins.thresholds[0]) };
-    });
+    .map(({ i }) => ({
+      v: Math.max(0, ...features[i].map((f) => model.expectedQ(f))),
+      y: out[i].some((v) => v >= 0 && V[v] >= model.bins.thresholds[0]),
+    }));
   const r2 = bestThreshold(below);
   const round = (x: number): number => Math.round(x * 1e4) / 1e4;
   return { r1: round(r1.t), r2: round(r2.t), f1r1: round(r1.f1), f1r2: round(r2.f1), pages: html.length };
