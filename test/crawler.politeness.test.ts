@@ -27,7 +27,7 @@ describe('politeness, measured by the server', () => {
           maxPages: 90,
           concurrency: 8,
           perHostConcurrency: 2,
-          delayMs: 100,
+          delayMs: 50,
           autoThrottle: true,
           retryBaseMs: 20,
         },
@@ -45,7 +45,7 @@ describe('politeness, measured by the server', () => {
         expect(audit[h].maxConcurrent, h).toBeLessThanOrEqual(2);
         // the server stamps a request when its event loop gets to it, late when it is busy, but
         // always before it answers: a gap counted after the answer holds in its clock
-        expect(audit[h].minGapMs, h).toBeGreaterThanOrEqual(100);
+        expect(audit[h].minGapMs, h).toBeGreaterThanOrEqual(50);
         expect(audit[h].sent429, h).toBe(0);
       }
     } finally {
