@@ -110,11 +110,11 @@ describe('distributed crawls on worker threads', () => {
     // response waits for a round trip (the web's geography: distributed.test.ts). The second
     // strategy's processes run in this thread, each over its own MessagePort (threads: false):
     // each worker thread loads tsx and the crawler again (about a CPU-second), and the threads
-    // are under test with the first
+    // are under test with the first, one per centre; two processes share a centre in the second
     const hostRegions = { [DIST_HOSTS[0]]: 'north', [DIST_HOSTS[1]]: 'south' };
     for (const [strategy, northProcesses, threads] of [
-      ['bfs', 2, true],
-      ['immediate', 1, false],
+      ['bfs', 1, true],
+      ['immediate', 2, false],
     ] as const) {
       const r = await runCluster({
         threads,
