@@ -89,7 +89,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'main',
-          include: ['test/**/*.test.ts', 'lib/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'lib/**/*.test.ts', 'sim/**/*.test.ts'],
           exclude: TIMING,
           setupFiles: ['test/lower-priority.ts'],
         },

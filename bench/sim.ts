@@ -84,7 +84,8 @@ const mb = (b: number): string => `${Math.round(b / 2 ** 20)} MB`;
   );
   // a static route with a body of the same mean size, served by the same Fastify instance
   const staticBody = `<html><body>${'x'.repeat(Math.max(0, mean - 26))}</body></html>`;
-  const s2 = await SimServer.start(web, { faults: false, staticBody });
+  // no page cache: the figure is the generator's, and the 20,000 sampled pages repeat within a run
+  const s2 = await SimServer.start(web, { faults: false, staticBody, cacheBytes: 0 });
   const st = await load(s2.port, [['127.0.0.1', '/_sim/static']]);
   const fresh = await load(s2.port, [['127.0.0.1', '/_sim/fresh']]);
   const dyn = await load(s2.port, targets);
@@ -111,7 +112,7 @@ const mb = (b: number): string => `${Math.round(b / 2 ** 20)} MB`;
   const t0 = performance.now();
   const web = new Web(loadConfig('data/webs/million.json'), 1);
   const gen = performance.now() - t0;
-  const server = await SimServer.start(web, { faults: false });
+  const server = await SimServer.start(web, { faults: false, cacheBytes: 0 });
   const dyn = await load(server.port, sample(web, 20_000));
   const rss = process.memoryUsage().rss;
   await server.close();

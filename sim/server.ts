@@ -16,6 +16,7 @@ import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './ro
 import { hash32, unit } from './rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
 import { listenLoopback } from './listen.ts';
+import { DEFAULT_CACHE_BYTES, PageCache } from './page-cache.ts';
 import { AuditBook, auditHooks, type HostAudit } from './audit.ts';
 import { DeepSite } from './deepweb/site.ts';
 import { geoDelayMs, siteRegion } from './geo.ts';
@@ -29,6 +30,8 @@ export interface SimServerOptions {
   faults?: boolean;
   /** Body of the admin route /_sim/static (the benchmark's static baseline). */
   staticBody?: string;
+  /** Bytes of generated pages kept ready to send (0: render every request; see PageCache). */
+  cacheBytes?: number;
 }
 
 type Robots = RobotsRules;
@@ -71,6 +74,7 @@ export class SimServer {
   private readonly deepRobots = new Map<string, Robots>();
   private readonly regions = new Map<string, string>();
   private readonly targets = new WeakMap<FastifyRequest, Target>();
+  private readonly pages: PageCache<WirePage>;
 
   private constructor(web: Web, opts: SimServerOptions) {
     this.web = web;
@@ -79,6 +83,7 @@ export class SimServer {
     this.staticBody = opts.staticBody ?? '<html><body>static</body></html>';
     this.staticPieces = this.staticBody.match(/[\s\S]{1,8}/g) ?? [];
     this.attempts = new Uint8Array(web.n);
+    this.pages = new PageCache(opts.cacheBytes ?? DEFAULT_CACHE_BYTES);
     for (const cfg of web.config.deepweb.sites) {
       this.deepSites.set(cfg.host, new DeepSite(cfg, web.seed));
       this.deepRobots.set(cfg.host, parseRobots(`http://${cfg.host}/robots.txt`, 'User-agent: *\nDisallow: /admin/\n'));
@@ -249,6 +254,11 @@ export class SimServer {
     done();
   }
 
+  /** A generated page as sent: from the cache, or rendered and kept there. */
+  private generated(id: number): WirePage {
+    return this.pages.get(id) ?? this.pages.put(id, wirePage(this.renderer.render(id)));
+  }
+
   private handle(req: FastifyRequest, reply: FastifyReply): void {
     const host = hostName(req);
     if (!host.endsWith('.test')) return this.adminNotFound(reply);
@@ -260,9 +270,9 @@ export class SimServer {
       return;
     }
     const t = this.targetOf(req, site);
-    const page: RoutedPage = 'page' in t ? t.page : t.id < 0 ? NOT_FOUND : this.renderer.render(t.id);
+    const page: WirePage = 'page' in t ? wirePage(t.page) : t.id < 0 ? NOT_FOUND_WIRE : this.generated(t.id);
     const slow = 'id' in t ? t.delayMs : 0;
-    const body = wireBody(page.body);
+    const body = page.body;
     const send = (): void => {
       reply.code(page.status).header('content-type', page.contentType);
       if (page.location) reply.header('location', page.location);
@@ -350,6 +360,12 @@ export class SimServer {
       .send('admin routes: /_sim/audit, /_sim/hosts, POST /_sim/reset, /_sim/static, /_sim/fresh\n');
   }
 }
+
+/** A response ready for the socket: its body already encoded. */
+type WirePage = RoutedPage & { body: Buffer };
+
+const wirePage = (p: RoutedPage): WirePage => ({ ...p, body: wireBody(p.body) });
+const NOT_FOUND_WIRE = wirePage(NOT_FOUND);
 
 /**
  * The bytes of a response body. Sockets write a Buffer far faster than a string (a string is
