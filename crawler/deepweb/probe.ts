@@ -143,39 +143,60 @@ export async function probe(
     return dfCounts;
   };
 
+  /** Each word's place among the words of its count, by its position in lexical (scratch of nextAdaptive). */
+  let within = new Int32Array(0);
+
   const nextAdaptive = (): { keyword: string; predicted: { matches: number; fresh: number } } | null => {
     const d = df();
-    // by document frequency, most frequent first, ties in word order: words bucketed by count
-    const buckets = new Map<number, string[]>();
-    for (const w of lexical) {
-      const f = d.get(w)!;
-      const b = buckets.get(f);
-      if (b) b.push(w);
-      else buckets.set(f, [w]);
-    }
-    const rankOf = new Map<string, number>();
-    for (const f of [...buckets.keys()].sort((x, y) => y - x))
-      for (const w of buckets.get(f)!) rankOf.set(w, rankOf.size + 1);
+    if (within.length < lexical.length) within = new Int32Array(2 * lexical.length);
     // tf-idf against the generic corpus: under Zipf's law a word's generic frequency falls as
-    // 1/rank, so log(rank) stands in for its idf; words the corpus lacks get the largest idf
+    // 1/rank, so log(rank) stands in for its idf; words the corpus lacks get the largest idf.
+    // One pass keeps the best o.candidates (best first, equal scores in word order) and counts
+    // the words of each document frequency; sorting the whole vocabulary for every query, and a
+    // map of every word's rank, were most of an adaptive run.
     const maxIdf = Math.log(2 + o.generic.length);
-    const pool = lexical
-      .filter((w) => !queried.has(w))
-      .map((w) => {
-        const f = d.get(w)!;
-        return { w, f, score: f * (genericRank.has(w) ? Math.log(1 + genericRank.get(w)!) : maxIdf) };
-      })
-      .sort((x, y) => y.score - x.score) // stable: equal scores stay in word order
-      .slice(0, o.candidates);
+    const perCount = new Map<number, number>();
+    const pool: { w: string; f: number; score: number; at: number }[] = [];
+    for (let i = 0; i < lexical.length; i++) {
+      const w = lexical[i];
+      const f = d.get(w)!;
+      const k = perCount.get(f) ?? 0;
+      within[i] = k;
+      perCount.set(f, k + 1);
+      if (queried.has(w)) continue;
+      const g = genericRank.get(w);
+      const score = f * (g === undefined ? maxIdf : Math.log(1 + g));
+      if (pool.length === o.candidates && !(score > pool[pool.length - 1].score)) continue;
+      let lo = 0;
+      let hi = pool.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (pool[mid].score >= score) lo = mid + 1;
+        else hi = mid;
+      }
+      pool.splice(lo, 0, { w, f, score, at: i });
+      if (pool.length > o.candidates) pool.pop();
+    }
     if (!pool.length) return null;
-    const zipf = fitZipf(
-      steps
-        .filter((s) => rankOf.has(s.keyword))
-        .map((s) => ({ rank: rankOf.get(s.keyword)!, count: s.reported ?? s.returned })),
-    );
+    // rank by document frequency, most frequent first, ties in word order: the words of every
+    // higher count, then the word's place among those of its own
+    const above = new Map<number, number>();
+    let higher = 0;
+    for (const f of [...perCount.keys()].sort((x, y) => y - x)) {
+      above.set(f, higher);
+      higher += perCount.get(f)!;
+    }
+    const rankAt = (at: number): number => above.get(d.get(lexical[at])!)! + within[at] + 1;
+    const queriedRanks: { rank: number; count: number }[] = [];
+    for (const s of steps) {
+      const at = insertionPoint(lexical, s.keyword) - 1;
+      if (at >= 0 && lexical[at] === s.keyword)
+        queriedRanks.push({ rank: rankAt(at), count: s.reported ?? s.returned });
+    }
+    const zipf = fitZipf(queriedRanks);
     let best: { keyword: string; predicted: { matches: number; fresh: number }; value: number } | null = null;
     for (const c of pool) {
-      const matches = zipf ? Math.max(c.f, Math.exp(zipf.a - zipf.b * Math.log(rankOf.get(c.w)!))) : c.f * 2;
+      const matches = zipf ? Math.max(c.f, Math.exp(zipf.a - zipf.b * Math.log(rankAt(c.at)))) : c.f * 2;
       const returned = Math.min(matches, topK);
       const fresh = returned * Math.max(0, 1 - c.f / matches);
       const cost = Math.max(1, Math.ceil(returned / pageSize));
