@@ -11,6 +11,12 @@ import { fail, parse, webAndSeed } from './args.ts';
 import { WEB_NUMBERS } from '../config.ts';
 import { fieldsHelp } from '../../lib/fields.ts';
 
+// npm does not pass SIGTERM on to the script it started: when the process that started this one
+// (npm, a shell) goes away, this one is re-parented and stops rather than serve on unseen. The
+// parent is read first thing: read after the web is generated and the address printed, a loaded
+// machine could let npm be killed in between, and the orphan would take its new parent for the first
+const parent = process.ppid;
+
 const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
        npm run sim -- --warc FILE.warc.gz [--warc ...] [--port 0]
 
@@ -68,15 +74,17 @@ async function serveWeb(): Promise<() => Promise<void>> {
 }
 
 const close = v.warc?.length ? await serveArchives(v.warc) : await serveWeb();
-const stop = async (): Promise<void> => {
-  await close();
-  process.exit(0);
-};
+let stopping: Promise<void> | undefined;
+const stop = (): Promise<void> =>
+  (stopping ??= close().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      process.stderr.write(`error: closing the server: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  ));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-// npm does not pass SIGTERM on to the script it started: when the process that started this one
-// (npm, a shell) goes away, this one is re-parented; stop then rather than serve on unseen
-const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) void stop();
 }, 500).unref();
