@@ -14,7 +14,7 @@ import { fieldsHelp } from '../../lib/fields.ts';
 // npm does not pass SIGTERM on to the script it started: when the process that started this one
 // (npm, a shell) goes away, this one is re-parented and stops rather than serve on unseen. The
 // parent is read first thing: read after the web is generated and the address printed, a loaded
-// machine could let npm be killed in between, and the orphan would take its new parent for the first
+// machine could let npm be killed in between, and the orphan would record init as its parent and never stop
 const parent = process.ppid;
 
 const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
