@@ -15,11 +15,14 @@
  * else the extension, else --default-type. Labels without a manifest: --label-from dir takes
  * the first directory of the path (the class folders of WebKB and of <label>/<site>/<file>).
  *
- * Duplicate URLs (one page saved twice): the first file in path order wins, later ones are
- * counted and skipped, and conflicting labels are listed. URLs that look wrong (a host without
+ * Duplicate URLs (one page saved twice): a specific label wins over the generic one ("other"),
+ * else the first file in path order; the others are counted and skipped, conflicting labels
+ * listed. Names of other schemes (ftp:, file:) are skipped with their reason: no HTTP crawler
+ * fetches them. URLs that look wrong (a host without
  * a dot, percent-encoded private-use characters left by a name the rules above did not decode)
  * are warned about; the CLI's --strict turns them into an error.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -34,8 +37,12 @@ export interface ConvertOptions {
   manifest?: string;
   /** Content type of a file without a header block, a manifest type or a known extension. */
   defaultType?: string;
-  /** WARC-Date of every record (files carry no capture date); default 2000-01-01. */
+  /** WARC-Date of every record; default: a file's saved Date header, else 2000-01-01. */
   date?: string;
+  /** The warcinfo record's date (default: now) and source (default: the folder). */
+  info?: { date?: string; source?: string };
+  /** The label a duplicate gives way to when its other copy has a specific one (default "other"). */
+  genericLabel?: string;
 }
 
 export interface ConvertResult {
@@ -100,6 +107,13 @@ export function splitHeaderBlock(buf: Buffer): { status: number; headers: [strin
   return { status, headers, body: buf.subarray(m.index + m[0].length) };
 }
 
+/** A name-based UUID (RFC 9562 version 8 layout) from the record's URL, date and payload. */
+function recordId(url: string, date: string, body: Buffer): string {
+  const h = createHash('sha256').update(url).update('\u0000').update(date).update('\u0000').update(body).digest('hex');
+  const v = (parseInt(h[16], 16) & 0x3) | 0x8;
+  return `<urn:uuid:${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${v.toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}>`;
+}
+
 function urlFromName(rel: string): string | null {
   // U+F03A is ":" as Windows tools store it; a stray U+F00D ends some names
   const name = rel
@@ -109,6 +123,10 @@ function urlFromName(rel: string): string | null {
     .replace(/\uF00D+$/, '');
   const decoded = name.includes('^') ? name.replace(/\^/g, '/') : /%2f/i.test(name) ? decodeURIComponent(name) : null;
   if (decoded && /^https?:\/\//i.test(decoded)) return decoded;
+  // ftp and file names (WebKB has 46 and 6): their real scheme, so that they are skipped, not made http
+  // (the colon stored as U+F03A, or lost)
+  const other = decoded && /^(ftp|file|gopher|news):?\/\/?(.*)$/i.exec(decoded);
+  if (other) return `${other[1].toLowerCase()}://${other[2]}`;
   if (decoded && /^https?:\//i.test(decoded)) return decoded.replace(/^(https?):\/(?!\/)/i, '$1://');
   const parts = rel.split(sep);
   if (parts.length < 2) return null;
@@ -147,8 +165,19 @@ export async function convertFolder(
     warcFile,
     await WARCSerializer.serialize(
       WARCRecord.createWARCInfo(
-        { filename: warcFile.split('/').pop(), warcVersion: 'WARC/1.1' },
-        { software: 'crawler-harness warc:convert', source: dir },
+        {
+          filename: warcFile.split('/').pop(),
+          warcVersion: 'WARC/1.1',
+          date: opts.info?.date,
+          ...(opts.info?.date
+            ? {
+                warcHeaders: {
+                  'WARC-Record-ID': recordId(basename(warcFile), opts.info.date, Buffer.from(opts.info.source ?? '')),
+                },
+              }
+            : {}),
+        },
+        { software: 'crawler-harness warc:convert', source: opts.info?.source ?? dir },
       ),
       { gzip },
     ),
@@ -160,7 +189,9 @@ export async function convertFolder(
         (k) => !['file', 'url', 'content_type'].includes(k),
       )
     : [];
-  const seen = new Map<string, string>(); // URL -> label of the file kept
+  // first pass: every file's URL and label, so that a duplicate's kept label follows the rule below
+  const entries: { path: string; rel: string; url: URL; label: string | undefined; row?: Record<string, string> }[] =
+    [];
   for (const path of walk(dir)) {
     const rel = relative(dir, path);
     if (resolve(path) === resolve(manifestFile)) continue;
@@ -177,16 +208,37 @@ export async function convertFolder(
       result.skipped.push({ file: rel, reason: `no URL (${url ?? 'none'})` });
       continue;
     }
-    const label = opts.labelFrom === 'dir' ? rel.split(sep)[0] : row?.label;
-    const kept = seen.get(parsed.href);
-    if (kept !== undefined) {
-      result.duplicates++;
-      if ((label ?? '') !== kept) result.conflicts.push({ url: parsed.href, kept, file: rel, label: label ?? '' });
+    // an ftp: or file: name is a real URL of another scheme: nothing an HTTP crawler can fetch
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      result.skipped.push({
+        file: rel,
+        reason: `${parsed.protocol.slice(0, -1)} URL, not served over HTTP (${parsed.href})`,
+      });
       continue;
     }
-    seen.set(parsed.href, label ?? '');
+    entries.push({ path, rel, url: parsed, label: opts.labelFrom === 'dir' ? rel.split(sep)[0] : row?.label, row });
+  }
+  // duplicates: a specific label beats the generic one (a project page also filed under "other"
+  // is a project page), else the first file in path order wins
+  const generic = opts.genericLabel ?? 'other';
+  const keep = new Map<string, (typeof entries)[number]>();
+  for (const e of entries) {
+    const k = keep.get(e.url.href);
+    if (!k) keep.set(e.url.href, e);
+    else if ((k.label ?? '') === generic && e.label && e.label !== generic) keep.set(e.url.href, e);
+  }
+  for (const e of entries) {
+    const k = keep.get(e.url.href)!;
+    if (k === e) continue;
+    result.duplicates++;
+    if ((e.label ?? '') !== (k.label ?? ''))
+      result.conflicts.push({ url: e.url.href, kept: k.label ?? '', file: e.rel, label: e.label ?? '' });
+  }
+  for (const e of entries) {
+    if (keep.get(e.url.href) !== e) continue;
+    const { path, url: parsed, label, row } = e;
     const why = suspiciousUrl(parsed);
-    if (why) result.suspicious.push({ file: rel, url: parsed.href, reason: why });
+    if (why) result.suspicious.push({ file: e.rel, url: parsed.href, reason: why });
     const buf = readFileSync(path);
     const block = splitHeaderBlock(buf);
     const type =
@@ -198,10 +250,15 @@ export async function convertFolder(
     const status = block?.status ?? 200;
     const body = block?.body ?? buf;
     const payload = [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)];
+    // the capture date: the saved Date header when the file has one, else the stated date
+    const saved = Date.parse(headers.find(([k]) => k.toLowerCase() === 'date')?.[1] ?? '');
+    const when = opts.date === undefined && Number.isFinite(saved) ? new Date(saved).toISOString() : date;
     const record = WARCRecord.create(
       {
         url: parsed.href,
-        date,
+        date: when,
+        // a record's id from its content, so the same folder gives the same WARC bytes
+        warcHeaders: { 'WARC-Record-ID': recordId(parsed.href, when, body) },
         type: 'response',
         warcVersion: 'WARC/1.1',
         statusline: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : ''}`.trim(),

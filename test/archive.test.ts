@@ -62,9 +62,10 @@ describe('the 4 universities layout', () => {
     expect(result.conflicts).toEqual([
       {
         url: 'http://www.cs.cornell.edu/projects/nile.html',
-        kept: 'other',
-        file: expect.stringContaining('project'),
-        label: 'project',
+        // the specific label wins over "other"
+        kept: 'project',
+        file: expect.stringContaining('other'),
+        label: 'other',
       },
     ]);
     expect(result.suspicious).toEqual([]);

@@ -21,7 +21,8 @@ Options:
   --manifest FILE            a manifest anywhere
   --default-type TYPE        content type of files without a header block or known extension
   --strict                   exit 2 (and write nothing) when some URL looks wrong
-Duplicate URLs: the first file in path order is kept; conflicting labels are listed.
+Duplicate URLs: a specific label is kept over "other", else the first file in path order; conflicting
+labels are listed. ftp: and file: names are skipped (counted by reason): not served over HTTP.
 `;
 const v = parse(USAGE, {
   dir: { type: 'string' },
@@ -43,10 +44,18 @@ try {
     manifest: v.manifest,
     defaultType: v['default-type'],
   });
-  for (const s of r.skipped) process.stderr.write(`skipped ${s.file}: ${s.reason}\n`);
+  for (const s of r.skipped.slice(0, 10)) process.stderr.write(`skipped ${s.file}: ${s.reason}\n`);
+  if (r.skipped.length) {
+    const by = new Map<string, number>();
+    for (const s of r.skipped) {
+      const why = s.reason.replace(/ \(.*\)$/, '');
+      by.set(why, (by.get(why) ?? 0) + 1);
+    }
+    process.stderr.write(`skipped ${r.skipped.length} files: ${[...by].map(([k, n]) => `${n} ${k}`).join('; ')}\n`);
+  }
   if (r.duplicates) {
     process.stderr.write(
-      `${r.duplicates} duplicate URLs (first file kept); ${r.conflicts.length} with another label\n`,
+      `${r.duplicates} duplicate URLs (a specific label over "other", else the first file); ${r.conflicts.length} with another label\n`,
     );
     for (const c of r.conflicts.slice(0, 10))
       process.stderr.write(`  ${c.url}: kept "${c.kept}", ${c.file} says "${c.label}"\n`);
