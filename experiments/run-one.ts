@@ -67,6 +67,9 @@ export interface SummaryRow {
   r1: number | null;
   r2: number | null;
 }
+/** The paper's adaptive crawler and our variant of it (they report thresholds and modes). */
+const isAdaptive = (name: string): boolean => name === 'adaptive' || name === 'adaptive-rescue';
+
 /** Name under which the ground-truth oracle's curves are written (never a crawl strategy). */
 export const ORACLE = 'oracle';
 
@@ -225,8 +228,8 @@ export async function runJob(
       discard_pages: ss.discardPages ?? 0,
       rescued_links: ss.rescuedLinks ?? 0,
       frontier_left: s.frontierLeft,
-      r1: name === 'adaptive' ? (cfg.adaptive.r1 ?? getModels().calibration.r1) : null,
-      r2: name === 'adaptive' ? (cfg.adaptive.r2 ?? getModels().calibration.r2) : null,
+      r1: isAdaptive(name) ? (cfg.adaptive.r1 ?? getModels().calibration.r1) : null,
+      r2: isAdaptive(name) ? (cfg.adaptive.r2 ?? getModels().calibration.r2) : null,
     });
     if (models) result.modelCached = (models as TrainedModels).cached;
   }

@@ -87,6 +87,30 @@ const WHOLE = new Set(['n', 'depth', 'agents', 'maxAgents']);
 
 const topic = (ctx: StrategyContext, name: string): Topic => new Topic(need(ctx.keywords, 'topic keywords', name));
 
+/** The paper's adaptive crawler; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
+function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
+  const name = rescue ? 'adaptive-rescue' : 'adaptive';
+  const m = need(ctx.models, 'training data', name)();
+  const a = ctx.adaptive;
+  return new AdaptiveStrategy(
+    topic(ctx, name),
+    m.future,
+    m.examples,
+    {
+      ...DEFAULT_ADAPTIVE,
+      ...(a
+        ? { retrainEvery: a.retrainEvery, topK: a.topK, offlineSample: a.offlineSample, sourceWeight: a.sourceWeight }
+        : {}),
+      ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
+      seed: ctx.seed,
+      r1: a?.r1 ?? m.calibration.r1,
+      r2: a?.r2 ?? m.calibration.r2,
+      rescue,
+    },
+    ctx.judge?.(),
+  );
+}
+
 const BUILT_IN: Record<string, BuiltIn> = {
   bfs: { make: () => new BfsStrategy() },
   random: { make: (ctx) => new RandomStrategy(ctx.seed) },
@@ -129,34 +153,8 @@ const BUILT_IN: Record<string, BuiltIn> = {
     make: (ctx) =>
       new FutureStrategy(topic(ctx, 'future'), need(ctx.models, 'training data', 'future')().future, ctx.judge?.()),
   },
-  adaptive: {
-    needs: 'models',
-    make: (ctx) => {
-      const m = need(ctx.models, 'training data', 'adaptive')();
-      const a = ctx.adaptive;
-      return new AdaptiveStrategy(
-        topic(ctx, 'adaptive'),
-        m.future,
-        m.examples,
-        {
-          ...DEFAULT_ADAPTIVE,
-          ...(a
-            ? {
-                retrainEvery: a.retrainEvery,
-                topK: a.topK,
-                offlineSample: a.offlineSample,
-                sourceWeight: a.sourceWeight,
-              }
-            : {}),
-          ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
-          seed: ctx.seed,
-          r1: a?.r1 ?? m.calibration.r1,
-          r2: a?.r2 ?? m.calibration.r2,
-        },
-        ctx.judge?.(),
-      );
-    },
-  },
+  adaptive: { needs: 'models', make: (ctx) => adaptive(ctx, false) },
+  'adaptive-rescue': { needs: 'models', make: (ctx) => adaptive(ctx, true) },
 };
 
 /** The built-in strategies, in the house order (non-topical, the field's baselines, the paper's three). */

@@ -10,8 +10,10 @@
  *   community; priority 1 + score); else if its future value (the largest expected Q among its
  *   new links) >= r2 its links are queued by Q (tunnelling; priority Q / Q_max, below every
  *   exploiting link); else its links are discarded and counted. The start page's links are
- *   never all discarded, and when the frontier runs dry while links were discarded, the best
- *   of them by Q are tunnelled through after all (rescue()), so the crawl never strands. Every T pages the link
+ *   never all discarded (ours: the paper does not say what happens at the start page). With
+ *   `rescue` (ours, the variant "adaptive-rescue", not the paper's algorithm), when the frontier
+ *   runs dry while links were discarded, the best of them by Q are tunnelled through after all
+ *   (rescue()), so the crawl never strands; without it the paper's crawler ends. Every T pages the link
  *   classifier is retrained from the top-K (100) most relevant pages crawled so far that have
  *   links (papers are leaves) and their forward links, Q measured on the crawled graph with the crawler's own relevance judgements,
  *   together with a sample of the offline training links (Naive Bayes counts added up over the
@@ -117,6 +119,8 @@ export interface AdaptiveOptions {
   offlineSample: number;
   sourceWeight: number;
   seed: number;
+  /** Our fallback, not the paper's: tunnel through discarded links when the frontier runs dry. */
+  rescue: boolean;
 }
 
 /** Discarded links queued at a time when the frontier runs dry (a few batches of a crawl's concurrency). */
@@ -130,6 +134,7 @@ export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   offlineSample: 3000,
   sourceWeight: 0.3,
   seed: 1,
+  rescue: false,
 };
 
 interface CrawledPage {
@@ -145,7 +150,7 @@ interface CrawledPage {
 }
 
 export class AdaptiveStrategy implements Strategy {
-  readonly name = 'adaptive';
+  readonly name: string;
   private model: LinkClassifier;
   private readonly offline: Example[];
   private readonly offlineCounts: NbCounts;
@@ -171,6 +176,7 @@ export class AdaptiveStrategy implements Strategy {
     private readonly o: AdaptiveOptions,
     private readonly judge: RelevanceJudge = PAPER_JUDGE,
   ) {
+    this.name = o.rescue ? 'adaptive-rescue' : 'adaptive';
     this.model = model;
     // the offline links, labelled with the offline bins, sampled once (seeded)
     const labelled = offline.map((e) => ({ tokens: e.tokens, label: binOf(model.bins, e.q) }));
@@ -231,7 +237,7 @@ export class AdaptiveStrategy implements Strategy {
    * first (ties in discard order), RESCUE_BATCH at a time, queued like tunnelling links.
    */
   rescue(): RescuedLink[] {
-    if (!this.discarded.length) return [];
+    if (!this.o.rescue || !this.discarded.length) return [];
     this.discarded.sort((a, b) => b.q - a.q || a.order - b.order);
     const take = this.discarded.splice(0, RESCUE_BATCH);
     this.counters.rescuedLinks += take.length;

@@ -87,7 +87,7 @@ export interface ClusterResult {
 
 /** Strategies a crawler process builds from keywords alone; future and adaptive also need ModelSource. */
 export const WORKER_STRATEGIES = ['bfs', 'random', 'immediate'];
-export const MODEL_STRATEGIES = ['future', 'adaptive'];
+export const MODEL_STRATEGIES = ['future', 'adaptive', 'adaptive-rescue'];
 
 // a worker thread does not inherit tsx's loader: register it, then load the TypeScript worker
 const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}))`;

@@ -21,7 +21,9 @@ export async function crawlerProcess(
   ready: () => Promise<void> = async () => {},
 ): Promise<WorkerOutput> {
   const hostRegions = new Map(Object.entries(input.hostRegions));
-  const keywords = ['immediate', 'future', 'adaptive'].includes(input.strategy) ? loadKeywords() : undefined;
+  const keywords = ['immediate', 'future', 'adaptive', 'adaptive-rescue'].includes(input.strategy)
+    ? loadKeywords()
+    : undefined;
   let models: StrategyContext['models'];
   if (input.models) {
     // the same leave-one-site-out models as the main process: regenerate the web, hit the model cache
