@@ -32,7 +32,7 @@ import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
 import { ORACLE, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
-import { pairedCi, pmText, signVerdict, unitCi, unitOf } from './stats.ts';
+import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from './stats.ts';
 import { f3 } from '../lib/format.ts';
 
 export interface Written {
@@ -164,14 +164,15 @@ function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnT
   ranked.forEach((r, i) => {
     const next = ranked[i + 1];
     const diff = next ? pairedCi(runs(r.s), runs(next.s), (x) => x.recall_auc, unit) : null;
-    const tie = diff !== null && signVerdict(diff) === 'TIE';
+    const v = diff === null ? null : signVerdict(diff);
+    const d = diff === null ? NaN : detectable(diff);
     L.push(
-      `| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ${diff ? (tie ? 'tie with the next' : 'ahead') : ''} |`,
+      `| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ${v === null ? '' : v === 'TIE' ? `tie with the next${Number.isFinite(d) ? ` (detectable: ${f3(d)})` : ''}` : v === 'NO DATA' ? 'identical in every run' : 'ahead'} |`,
     );
   });
   L.push(
     '',
-    'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds). The oracle bounds every row (its recall AUC is in the results table).',
+    'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds); "detectable": the smallest true difference these runs would have found with 80% power (paired t, stats.ts detectable). The oracle bounds every row (its recall AUC is in the results table).',
   );
   return L;
 }
@@ -368,7 +369,7 @@ function report(
   const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
   L.push(
-    `Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'INFEASIBLE'].map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`).join(', ')}.`,
+    `Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'NO DATA', 'INFEASIBLE'].map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`).join(', ')}.`,
   );
   if (count('INFEASIBLE').length)
     L.push(
@@ -378,7 +379,12 @@ function report(
   if (count('TIE').length)
     L.push(
       '',
-      'TIE: the 95% CI of the paired difference contains 0; this many runs cannot tell the strategies apart at that point.',
+      'TIE: the 95% CI of the paired difference contains 0; this many runs cannot tell the strategies apart at that point. "Detectable" is the smallest true difference they would have found with 80% power (two-sided paired t at 5%, (t(0.975, n-1) + t(0.8, n-1)) x sd / sqrt(n) over the units, at the observed spread): a tie says nothing about differences smaller than that.',
+    );
+  if (count('NO DATA').length)
+    L.push(
+      '',
+      'NO DATA: every run gave exactly the same value for both sides (difference 0 with no spread): the strategies did the same thing there, so the runs are no evidence either way.',
     );
   if (cfg.archive)
     L.push('', 'The archive is real pages as they were saved; nothing in it was generated or tuned for any strategy.');

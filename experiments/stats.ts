@@ -20,6 +20,8 @@ export interface Ci {
   lo: number;
   hi: number;
   n: number;
+  /** Sample standard deviation of the observations (NaN for n < 2). */
+  sd?: number;
 }
 
 /** "mean ± half-width" of a CI, for report tables. */
@@ -33,11 +35,23 @@ const t975 = (df: number): number => (df >= 1 ? tQuantile(0.975, df) : NaN);
 /** Mean and 95% Student t interval of independent observations (lo = hi = mean for n < 2). */
 export function meanCi(xs: readonly number[]): Ci {
   const n = xs.length;
-  if (!n) return { mean: NaN, lo: NaN, hi: NaN, n };
+  if (!n) return { mean: NaN, lo: NaN, hi: NaN, n, sd: NaN };
   const m = mean(xs as number[]);
-  if (n < 2) return { mean: m, lo: m, hi: m, n };
-  const h = (t975(n - 1) * sampleStandardDeviation(xs as number[])) / Math.sqrt(n);
-  return { mean: m, lo: m - h, hi: m + h, n };
+  if (n < 2) return { mean: m, lo: m, hi: m, n, sd: NaN };
+  const sd = sampleStandardDeviation(xs as number[]);
+  const h = (t975(n - 1) * sd) / Math.sqrt(n);
+  return { mean: m, lo: m - h, hi: m + h, n, sd };
+}
+
+/**
+ * The smallest true mean difference that a two-sided paired t-test at 5% would detect with 80%
+ * power, at this n and the observed spread: (t(0.975, n-1) + t(0.80, n-1)) x sd / sqrt(n), the
+ * usual normal-approximation formula with t quantiles (e.g. Cohen 1988, ch. 2; it ignores the
+ * noncentral t, so it is slightly optimistic at small n). NaN when n < 2.
+ */
+export function detectable(c: Ci): number {
+  if (c.n < 2 || c.sd === undefined || !Number.isFinite(c.sd)) return NaN;
+  return ((t975(c.n - 1) + tQuantile(0.8, c.n - 1)) * c.sd) / Math.sqrt(c.n);
 }
 
 /** The level at which runs are independent: the web seed, or the site when there is one web. */
@@ -96,7 +110,7 @@ export function pairedCi<T extends Run>(
   return unitCi(diffs, (r) => d.get(r)!, unit);
 }
 
-export type Verdict = 'PASS' | 'FAIL' | 'TIE' | 'INFEASIBLE' | 'n/a';
+export type Verdict = 'PASS' | 'FAIL' | 'TIE' | 'INFEASIBLE' | 'NO DATA' | 'n/a';
 
 /**
  * Verdict on "a difference is positive" from its CI: PASS if the whole CI is above 0, FAIL if
@@ -104,6 +118,8 @@ export type Verdict = 'PASS' | 'FAIL' | 'TIE' | 'INFEASIBLE' | 'n/a';
  * a TIE.
  */
 export function signVerdict(ci: Ci): Verdict {
+  // every run gave exactly the same difference, 0: nothing was measured
+  if (ci.n >= 1 && ci.mean === 0 && ci.lo === 0 && ci.hi === 0 && (ci.sd === 0 || ci.n < 2)) return 'NO DATA';
   if (ci.lo > 0) return 'PASS';
   if (ci.hi < 0) return 'FAIL';
   return 'TIE';
@@ -114,6 +130,7 @@ export function allOf(verdicts: readonly Verdict[]): Verdict {
   if (verdicts.includes('INFEASIBLE')) return 'INFEASIBLE';
   if (verdicts.includes('FAIL')) return 'FAIL';
   if (verdicts.every((v) => v === 'PASS')) return 'PASS';
+  if (verdicts.every((v) => v === 'NO DATA')) return 'NO DATA';
   return 'TIE';
 }
 

@@ -254,7 +254,7 @@ describe('crawl to WARC and back', () => {
       expect(s.requests).toBeGreaterThan(0);
     }
     expect(w.claims.map((c) => c.id)).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6']);
-    for (const c of w.claims) expect(['PASS', 'FAIL', 'TIE', 'INFEASIBLE']).toContain(c.verdict);
+    for (const c of w.claims) expect(['PASS', 'FAIL', 'TIE', 'NO DATA', 'INFEASIBLE']).toContain(c.verdict);
   });
 });
 
