@@ -23,6 +23,7 @@ import {
   pageTokens,
   type Calibration,
   PageClassifier,
+  type PageClassifierJson,
   judgedTokens,
 } from '../crawler/focused/index.ts';
 import { Renderer } from '../sim/content.ts';
@@ -159,7 +160,7 @@ export class TrainingData {
         model: ClassifierJson;
         calibration: Calibration;
         examples: QExample[];
-        pages: ClassifierJson | null;
+        pages: PageClassifierJson | null;
       };
       return {
         future: LinkClassifier.fromJSON(j.model),
@@ -191,6 +192,7 @@ export class TrainingData {
               kind: p.page.kind,
               tokens: judgedTokens(p.page),
               relevant: p.relevant,
+              site: h,
             })),
           ),
         )

@@ -7,7 +7,14 @@
 export { Topic, loadKeywords } from './topic.ts';
 export { tokenize } from './text.ts';
 export { linkWords } from './features.ts';
-export { RELEVANCE_MODES, RelevanceJudge, PageClassifier, type RelevanceMode, type Judgement } from './relevance.ts';
+export {
+  RELEVANCE_MODES,
+  RelevanceJudge,
+  PageClassifier,
+  type PageClassifierJson,
+  type RelevanceMode,
+  type Judgement,
+} from './relevance.ts';
 export { LinkClassifier, type ClassifierJson } from './nb.ts';
 export {
   DEFAULT_FUTURE,

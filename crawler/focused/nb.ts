@@ -121,6 +121,19 @@ export class LinkClassifier {
     return s;
   }
 
+  /**
+   * log P(class 1 | tokens) - log P(class 0 | tokens) of a two-class model: the posterior's
+   * order without its saturation (long pages put P at 1.0 in floating point, and ties lose the
+   * ranking).
+   */
+  logOdds(tokens: readonly string[]): number {
+    if (this.classes !== 2) throw new Error('logOdds: a two-class model only');
+    const v = this.space.vectorize(tokens);
+    let d = this.logPrior[1] - this.logPrior[0];
+    for (const [i, c] of v) d += c * (this.logCond[1][i] - this.logCond[0][i]);
+    return d;
+  }
+
   expectedQ(tokens: readonly string[]): number {
     const p = this.posteriors(tokens);
     let q = 0;
