@@ -36,6 +36,7 @@ const LONGEST = [
   'test/experiment.regression.test.ts', // 32
   'test/deepweb.regression.test.ts', // 28
   'test/distributed.test.ts', // 18, timing
+  'test/webkb.test.ts', // 16
   'test/crawler.golden.test.ts', // 15
   'test/distributed.threads.test.ts', // 12
   'test/warc.test.ts', // 12

@@ -13,6 +13,7 @@ import {
   type RelevanceMode,
 } from '../crawler/focused/index.ts';
 import { KIND_NAMES } from '../sim/web.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../sim/archive-web.ts';
 import { checkNumbers, numberDefaults, type NumberField } from '../lib/fields.ts';
 import { resolveParams, StrategyError, strategyNames, strategyNeeds } from './strategies.ts';
 
@@ -77,8 +78,20 @@ export interface ExperimentConfig {
     warc: string[];
     /** CSV url,label[,...]: the evaluator's ground truth. */
     labels: string;
-    /** Labels that count as relevant. */
+    /** Labels that count as relevant (may be empty when relevantDocuments names the target). */
     relevant: string[];
+    /**
+     * Holes (in-site links to URLs the collection lacks): "open" serves them as 404s charged to the
+     * budget; "closed" (default: labels from a sample) crawls the collection's induced graph, links
+     * to holes not offered and a hole fetched anyway not charged (sim/archive-web.ts).
+     */
+    holes: HolePolicy;
+    /** Extensions of known documents: linked, not archived, served as placeholders (empty: none). */
+    documents: string[];
+    /** Documents (archived or known) whose URL ends in one of these are relevant: [".pdf", ".ps", ...] is the paper's target. */
+    relevantDocuments: string[];
+    /** What the collection is, for the report (source, date, citation). */
+    source: string;
     /** Sites (hosts) to crawl, each one held out in turn; empty: every host with a relevant label. */
     sites: string[];
     /** Start URL per site (default http://HOST/, the group's first host). */
@@ -223,6 +236,71 @@ export const DEFAULT_EXPERIMENT: Omit<ExperimentConfig, 'name'> = {
   quick: { web: 'data/webs/small.json', seeds: [1], budget: 600, every: 25 },
 };
 
+/** Defaults of an archive section's optional fields. */
+export const ARCHIVE_DEFAULTS = {
+  sites: [] as string[],
+  starts: {} as Record<string, string>,
+  groups: {} as Record<string, string[]>,
+  relevant: [] as string[],
+  holes: 'closed' as HolePolicy,
+  documents: [...DEFAULT_DOCUMENT_EXTENSIONS],
+  relevantDocuments: [] as string[],
+  source: '',
+};
+
+/**
+ * Every field that is not a number (EXPERIMENT_NUMBERS has those), once, with its help; the
+ * defaults shown by --help are read from DEFAULT_EXPERIMENT and ARCHIVE_DEFAULTS, not restated.
+ */
+export const EXPERIMENT_FIELDS: readonly { path: string; help: string }[] = [
+  { path: 'description', help: 'one line for the report and the page' },
+  { path: 'web', help: 'web config file (a generated web; not used with archive)' },
+  { path: 'seeds', help: 'web seeds, one generated web each' },
+  { path: 'sites', help: 'department hosts to crawl (empty: every department)' },
+  { path: 'strategies', help: 'names, or { "name", "module"?, "params"? } (npm run crawl -- --help lists them)' },
+  { path: 'strategyParams', help: 'per strategy: { "module"?, "params"? }' },
+  { path: 'target.kinds', help: 'page kinds that are relevant on a generated web (sim/web.ts)' },
+  { path: 'relevance', help: "the crawler's judgement: paper, paper-url, keywords, learned (null: from the target)" },
+  { path: 'reference', help: 'strategy the difference figure subtracts' },
+  { path: 'budgetCounts', help: '"requests" (every fetch, the paper) or "pages" (2xx only)' },
+  { path: 'faults', help: 'serve transient errors, slow responses and 429s' },
+  { path: 'future.aggregate', help: 'Q over relevant documents within the horizon: "sum" or "nearest"' },
+  { path: 'keywords', help: 'topic keyword file (null: data/vocab/computing.txt)' },
+  { path: 'sweep', help: 'parameter -> values ("web.PATH" for the web config)' },
+  { path: 'quick', help: 'fields --quick overrides' },
+  { path: 'archive', help: 'replay a web archive instead (null: a generated web); its fields:' },
+  { path: 'archive.warc', help: 'WARC files' },
+  { path: 'archive.labels', help: 'labels CSV url,label' },
+  { path: 'archive.relevant', help: 'labels that count as relevant' },
+  { path: 'archive.relevantDocuments', help: 'documents whose URL ends so are relevant (the paper: .pdf, .ps ...)' },
+  { path: 'archive.documents', help: 'extensions of known documents, served as placeholders' },
+  { path: 'archive.holes', help: '"closed" (the induced graph, holes cost nothing) or "open" (404s charged)' },
+  { path: 'archive.sites', help: 'hosts to crawl (empty: the groups, else every relevant host)' },
+  { path: 'archive.groups', help: 'site name -> hosts crawled and held out together' },
+  { path: 'archive.starts', help: 'site -> start URL (default http://HOST/)' },
+  { path: 'archive.source', help: 'what the collection is (source, date, citation), for the report' },
+];
+
+/** One line per non-numeric field for --help: path, default (from the defaults objects), help. */
+export function otherFieldsHelp(indent = '  '): string {
+  const width = Math.max(...EXPERIMENT_FIELDS.map((f) => f.path.length)) + 2;
+  const defaults: Record<string, unknown> = { ...DEFAULT_EXPERIMENT, archive: null };
+  const value = (path: string): unknown => {
+    if (path.startsWith('archive.')) {
+      const k = path.slice(8);
+      return k in ARCHIVE_DEFAULTS ? ARCHIVE_DEFAULTS[k as keyof typeof ARCHIVE_DEFAULTS] : '(required)';
+    }
+    let o: unknown = defaults;
+    for (const part of path.split('.')) o = (o as Record<string, unknown>)[part];
+    return o;
+  };
+  return EXPERIMENT_FIELDS.map((f) => {
+    const v = value(f.path);
+    const text = typeof v === 'string' && v.startsWith('(') ? v : JSON.stringify(v);
+    return `${indent}${f.path.padEnd(width)}${(text.length > 40 ? `${text.slice(0, 37)}...` : text).padEnd(42)}${f.help}\n`;
+  }).join('');
+}
+
 export class ExperimentConfigError extends Error {
   readonly code = 'EXP_ERR_CONFIG';
 }
@@ -285,7 +363,7 @@ export function loadExperiment(
   for (const k of ['crawl', 'future', 'adaptive', 'immediate', 'target'] as const)
     merged[k] = { ...DEFAULT_EXPERIMENT[k], ...(isObj(raw[k]) ? raw[k] : {}) } as never;
   if (isObj(raw.archive))
-    merged.archive = { sites: [], starts: {}, groups: {}, ...raw.archive } as unknown as ExperimentConfig['archive'];
+    merged.archive = { ...ARCHIVE_DEFAULTS, ...raw.archive } as unknown as ExperimentConfig['archive'];
   let c = merged;
   if (opts.quick) c = { ...c, ...c.quick, name } as ExperimentConfig;
   moveStrategySpecs(c, name);
@@ -377,11 +455,23 @@ function validate(c: ExperimentConfig): ExperimentConfig {
       bad(`archive.warc: expected a list of existing WARC files, got ${JSON.stringify(a.warc)}`);
     if (typeof a.labels !== 'string' || !existsSync(a.labels))
       bad(`archive.labels: "${a.labels}" is not a readable CSV file`);
-    if (!Array.isArray(a.relevant) || !a.relevant.length)
-      bad('archive.relevant: expected the list of labels that count as relevant');
-    a.sites ??= [];
-    a.starts ??= {};
-    a.groups ??= {};
+    for (const [k, v] of Object.entries(ARCHIVE_DEFAULTS)) (a as Record<string, unknown>)[k] ??= structuredClone(v);
+    const strings = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '');
+    if (!strings(a.relevant)) bad('archive.relevant: expected the list of labels that count as relevant');
+    if (!strings(a.relevantDocuments))
+      bad('archive.relevantDocuments: expected a list of extensions (e.g. [".pdf", ".ps"])');
+    if (!a.relevant.length && !a.relevantDocuments.length)
+      bad('archive: name the target: relevant labels, relevantDocuments extensions, or both');
+    if (!strings(a.documents) || a.documents.some((e) => !e.startsWith('.')))
+      bad('archive.documents: expected a list of extensions starting with "." (e.g. [".pdf", ".ps.gz"])');
+    for (const e of a.relevantDocuments)
+      if (!a.documents.some((d) => d.toLowerCase() === e.toLowerCase()))
+        bad(`archive.relevantDocuments: "${e}" is not one of archive.documents (${a.documents.join(', ')})`);
+    if (!HOLE_POLICIES.includes(a.holes))
+      bad(`archive.holes: expected one of ${HOLE_POLICIES.join(', ')}, got ${JSON.stringify(a.holes)}`);
+    if (typeof a.source !== 'string') bad('archive.source: expected a description of the collection');
+    for (const k of Object.keys(a))
+      if (!['warc', 'labels', ...Object.keys(ARCHIVE_DEFAULTS)].includes(k)) bad(`archive.${k}: unknown field`);
     for (const [g, hosts] of Object.entries(a.groups))
       if (!Array.isArray(hosts) || !hosts.length) bad(`archive.groups.${g}: expected a list of hosts`);
     c.seeds = [0];
@@ -412,12 +502,23 @@ export function trains(c: ExperimentConfig): boolean {
 /** The relevance judgement an experiment uses: its own, else "paper" for research papers on a synthetic web, else "learned". */
 export function relevanceOf(c: ExperimentConfig): RelevanceMode {
   if (c.relevance) return c.relevance;
+  if (c.archive && !c.archive.relevant.length) return 'paper-url';
   return !c.archive && c.target.kinds.length === 1 && c.target.kinds[0] === 'paper' ? 'paper' : 'learned';
 }
 
 /** The target in words, for reports. */
 export function targetOf(c: ExperimentConfig): string {
-  return c.archive
-    ? `pages labelled ${c.archive.relevant.join(' or ')}`
-    : `pages of kind ${c.target.kinds.join(' or ')} (generator ground truth)`;
+  const a = c.archive;
+  if (a) {
+    const parts = [
+      ...(a.relevant.length ? [`pages labelled ${a.relevant.join(' or ')}`] : []),
+      ...(a.relevantDocuments.length
+        ? [
+            `documents whose URL ends in ${a.relevantDocuments.join(', ')} (judged by URL: the collection kept the links, not the documents)`,
+          ]
+        : []),
+    ];
+    return parts.join(', and ');
+  }
+  return c.archive ? '' : `pages of kind ${c.target.kinds.join(' or ')} (generator ground truth)`;
 }

@@ -10,10 +10,12 @@ import { DEFAULT_SETTINGS, parseBody } from '../crawler/index.ts';
 import type { LabelledPage } from '../crawler/focused/index.ts';
 import type { HostAudit } from '../sim/audit.ts';
 import { loadConfig } from '../sim/config.ts';
+import { ArchiveWeb, type HolePolicy, type SiteShape } from '../sim/archive-web.ts';
+import { hasExtension } from '../lib/documents.ts';
 import { ReplayServer } from '../sim/replay.ts';
 import { SimServer } from '../sim/server.ts';
 import { GroundTruth } from '../sim/truth.ts';
-import { archiveKey, WarcArchive } from '../sim/warc.ts';
+import { WarcArchive } from '../sim/warc.ts';
 import { readLabels } from '../sim/warc-convert.ts';
 import { KIND_NAMES, Web } from '../sim/web.ts';
 import { structureStats, type StructureStats } from '../sim/structure.ts';
@@ -36,11 +38,28 @@ export interface Env {
   training: TrainingData;
   /** Identifies the web for the model cache. */
   cacheKey: string;
+  /** Whether a fetch of this URL lands on an archive hole (never on a synthetic web). */
+  isHole(url: string): boolean;
+  /** An archive's hole policy (null: a synthetic web, which has no holes). */
+  holes: HolePolicy | null;
+  /** What an archive site rests on (pages, holes, documents, collection dates); null on a synthetic web. */
+  archiveShape(site: string): ArchiveShape | null;
   /** Structural diagnostics of a synthetic web (computed once), or null for an archive. */
   structure(): StructureStats | null;
   reset(): void;
   audit(): Record<string, HostAudit>;
   close(): Promise<void>;
+}
+
+/** What an archive site rests on, for the report. */
+export interface ArchiveShape extends SiteShape {
+  site: string;
+  policy: HolePolicy;
+  /** Pages with a relevant label, and relevant documents by URL (archived or known). */
+  relevantLabelled: number;
+  relevantDocuments: number;
+  /** First and last capture date of the site's pages (null: the archive carries none). */
+  collected: [string, string] | null;
 }
 
 export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> {
@@ -67,6 +86,9 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
     relevant: relevantOf,
     startUrl: (site) => `http://${site}/`,
     scopeOf: () => [],
+    isHole: () => false,
+    holes: null,
+    archiveShape: () => null,
     graphOf: (site) => simGraph(web, site, isTarget),
     groupsOf: (site) => {
       const s = web.siteByHost(site)!;
@@ -115,7 +137,8 @@ export function archiveSites(cfg: ExperimentConfig): string[] {
   if (a.sites.length) return a.sites;
   const labels = readLabels(a.labels);
   const hosts = new Set<string>();
-  for (const [url, label] of labels) if (a.relevant.includes(label)) hosts.add(new URL(url).host);
+  // a target of documents only: every labelled host
+  for (const [url, label] of labels) if (!a.relevant.length || a.relevant.includes(label)) hosts.add(new URL(url).host);
   return [...hosts].sort();
 }
 
@@ -137,6 +160,7 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
     if (!present.has(l))
       bad(`archive.relevant: no page of ${a.labels} is labelled "${l}" (labels: ${[...present].sort().join(', ')})`);
   const sites = archiveSites(cfg);
+  let web: ArchiveWeb | undefined;
   if (!sites.length) bad(`no host of ${a.labels} has a label in ${a.relevant.join(', ')}`);
   for (const site of sites) {
     const group = a.groups[site] ?? [site];
@@ -144,30 +168,46 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
     const start = a.starts[site] ?? `http://${group[0]}/`;
     if (!archive.lookup(start)) bad(`archive.starts.${site}: ${start} is not in the archive`);
     const relevant = group.flatMap((h) => archive.urls(h)).filter((u) => a.relevant.includes(labels.get(u) ?? ''));
-    if (!relevant.length) bad(`archive: site ${site} has no page labelled ${a.relevant.join(' or ')}`);
+    if (a.relevantDocuments.length) {
+      // documents by URL: archived ones, or known ones (linked from archived pages, served as placeholders)
+      web ??= await ArchiveWeb.open(archive, { holes: a.holes, documents: a.documents }, { scan: true });
+      for (const h of group)
+        relevant.push(
+          ...[...archive.urls(h), ...web.documentUrls(h)].filter((u) => hasExtension(u, a.relevantDocuments)),
+        );
+    }
+    if (!relevant.length)
+      bad(
+        `archive: site ${site} has no relevant page (${[...(a.relevant.length ? [`labels ${a.relevant.join(', ')}`] : []), ...(a.relevantDocuments.length ? [`documents ${a.relevantDocuments.join(', ')}`] : [])].join('; ')})`,
+      );
   }
 }
 
 export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
   const a = cfg.archive!;
   const archive = await WarcArchive.open(a.warc);
-  const server = await ReplayServer.start(archive);
+  // one policy for every crawler and the oracle: what the server offers is what the graph holds
+  const web = await ArchiveWeb.open(archive, { holes: a.holes, documents: a.documents }, { scan: true });
+  const server = await ReplayServer.start(web);
   const labels = readLabels(a.labels);
   const sites = archiveSites(cfg);
   const hostsOf = (site: string): string[] => a.groups[site] ?? [site];
-  const isRelevant = (key: string): boolean => a.relevant.includes(labels.get(key) ?? '');
-  // labelled pages of each site, read and parsed once (the archive is read from disk on demand);
-  // their links (and archived redirects) form the site's link graph for the evaluator
+  const isRelevant = (key: string): boolean =>
+    a.relevant.includes(labels.get(key) ?? '') ||
+    (a.relevantDocuments.length > 0 && hasExtension(key, a.relevantDocuments));
+  // labelled pages of each site (archived pages and known documents), read as served under the
+  // policy and parsed once; their links (and archived redirects) form the site's link graph
   const pages = new Map<string, LabelledPage[]>();
   const graphs = new Map<string, { graph: SiteGraph; keys: string[] }>();
+  const shapes = new Map<string, ArchiveShape>();
   for (const site of sites) {
     const list: LabelledPage[] = [];
-    const keys = hostsOf(site).flatMap((h) => archive.urls(h));
+    const keys = hostsOf(site).flatMap((h) => [...archive.urls(h), ...web.documentUrls(h)]);
     const index = new Map(keys.map((k, i) => [k, i]));
     const nodeOf = (url: string, base: string): number => {
       let k: string | null = null;
       try {
-        k = archiveKey(new URL(url, base).href);
+        k = web.canonical(new URL(url, base).href);
       } catch {
         /* not a URL */
       }
@@ -175,7 +215,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     };
     const lists: number[][] = keys.map(() => []);
     for (const [i, url] of keys.entries()) {
-      const r = await archive.get(url);
+      const r = await web.get(url);
       if (!r) continue;
       const location = r.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
       if (r.status >= 300 && r.status < 400 && location) lists[i].push(nodeOf(location, url));
@@ -194,23 +234,34 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     pages.set(site, list);
     const start = nodeOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/');
     graphs.set(site, { graph: graphFromLists(lists, start, keys.map(isRelevant)), keys });
+    const shape = web.shape(hostsOf(site));
+    const dates = hostsOf(site)
+      .flatMap((h) => archive.urls(h))
+      .map((u) => archive.lookup(u)?.date ?? '')
+      .filter((d) => d && !d.startsWith('1970') && !d.startsWith('2000-01-01'))
+      .sort();
+    shapes.set(site, {
+      site,
+      policy: a.holes,
+      ...shape,
+      relevantLabelled: keys.filter((k) => a.relevant.includes(labels.get(k) ?? '')).length,
+      relevantDocuments: a.relevantDocuments.length
+        ? keys.filter((k) => hasExtension(k, a.relevantDocuments)).length
+        : 0,
+      collected: dates.length ? [dates[0].slice(0, 10), dates[dates.length - 1].slice(0, 10)] : null,
+    });
   }
   const stamp =
     a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') +
     readFileSync(a.labels, 'utf8') +
-    `|relevant:${a.relevant.join('+')}`;
+    `|relevant:${a.relevant.join('+')}|docs:${a.relevantDocuments.join('+')}|holes:${a.holes}|known:${a.documents.join('+')}`;
   return {
     port: server.port,
-    keyOf: (url) => {
-      const k = archiveKey(url);
-      return k && archive.lookup(k) ? k : null;
-    },
-    relevant: (site) =>
-      new Set(
-        hostsOf(site)
-          .flatMap((h) => archive.urls(h))
-          .filter(isRelevant),
-      ),
+    keyOf: (url) => web.canonical(url),
+    isHole: (url) => web.isHole(url),
+    holes: a.holes,
+    archiveShape: (site) => shapes.get(site) ?? null,
+    relevant: (site) => new Set(graphs.get(site)!.keys.filter(isRelevant)),
     startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
     scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
     graphOf: (site) => graphs.get(site)!,

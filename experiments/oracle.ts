@@ -76,6 +76,28 @@ export function reachable(g: SiteGraph): Uint8Array {
   return seen;
 }
 
+/** Hops from the start page to every node (breadth-first over the graph); -1: not reachable. */
+export function depths(g: SiteGraph): Int32Array {
+  const d = new Int32Array(g.n).fill(-1);
+  if (g.start < 0) return d;
+  const queue = new Int32Array(g.n);
+  let head = 0;
+  let tail = 0;
+  d[g.start] = 0;
+  queue[tail++] = g.start;
+  while (head < tail) {
+    const u = queue[head++];
+    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+      const v = g.outTarget[e];
+      if (d[v] < 0) {
+        d[v] = d[u] + 1;
+        queue[tail++] = v;
+      }
+    }
+  }
+  return d;
+}
+
 export function reachableRelevant(g: SiteGraph): number {
   const seen = reachable(g);
   let k = 0;

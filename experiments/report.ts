@@ -24,13 +24,15 @@ import type { RelevanceMode } from '../crawler/focused/index.ts';
 
 const MODE_TEXT: Record<RelevanceMode, string> = {
   paper: 'hand-written: a .pdf/.ps with an abstract and references, plus topic similarity',
+  'paper-url':
+    "the paper's definition by URL: a document whose URL ends in .pdf or .ps (compressed forms included), plus topic similarity; the bodies were not kept",
   keywords: 'the topic keywords alone: cosine similarity of the page to the topic',
   learned: 'a Naive Bayes page classifier trained on the labelled pages of the training sites, leave-one-site-out',
 };
 import { curveSpec, writeFigure } from './figures.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
-import { ORACLE, type SummaryRow } from './run-one.ts';
+import { ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
 import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from './stats.ts';
 import { f3 } from '../lib/format.ts';
@@ -83,6 +85,7 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   const cfg = d.config;
   csv('curves.csv', d.curves, CURVE_COLUMNS);
   csv('summary.csv', d.summaries);
+  if (d.facts.length) csv('sites.csv', d.facts.map(factRow));
   const aggs = aggregate(d.curves);
   csv('aggregates.csv', aggs);
   const reference = referenceOf(cfg);
@@ -176,6 +179,127 @@ function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnT
   );
   return L;
 }
+/** One row of sites.csv: what a (seed, site) rests on, flat. */
+function factRow(f: SiteFacts): Record<string, string | number | null> {
+  const a = f.archive;
+  const j = f.judgement;
+  return {
+    seed: f.seed,
+    site: f.site,
+    nodes: f.nodes,
+    relevant: f.relevant,
+    relevant_reachable: f.reachable,
+    relevant_by_depth: f.depths.join(' '),
+    holes_policy: a?.policy ?? null,
+    archived_pages: a?.pages ?? null,
+    linked_urls: a?.linkedUrls ?? null,
+    hole_urls: a?.holes ?? null,
+    known_documents: a?.documents ?? null,
+    relevant_labelled: a?.relevantLabelled ?? null,
+    relevant_documents: a?.relevantDocuments ?? null,
+    collected: a?.collected ? a.collected.join('/') : null,
+    judgement: j?.mode ?? null,
+    judgement_auc: j ? (Number.isNaN(j.auc) ? null : j.auc) : null,
+    judgement_precision: j?.precision ?? null,
+    judgement_recall: j?.recall ?? null,
+    judgement_accuracy: j?.accuracy ?? null,
+    all_negative_accuracy: j?.allNegative ?? null,
+    judgement_threshold: j?.threshold ?? null,
+  };
+}
+
+/** Relevant items by depth as "d1: n, d2: n, ...", the deeper ones summed into "5+". */
+function depthText(depths: readonly number[]): string {
+  const parts: string[] = [];
+  for (let d = 0; d < Math.min(5, depths.length); d++) if (depths[d]) parts.push(`${d}: ${depths[d]}`);
+  const deep = depths.slice(5).reduce((a, b) => a + b, 0);
+  if (deep) parts.push(`5+: ${deep}`);
+  return parts.join(', ') || 'none';
+}
+
+/**
+ * "What this rests on": per site the ground truth's size, where the relevant items lie from the
+ * start page, an archive's holes and known documents and the policy they were crawled under,
+ * what each run spent on holes, and how good the crawler's own relevance judgement is there.
+ */
+function restsOn(d: ExperimentData): string[] {
+  const cfg = d.config;
+  const a = cfg.archive;
+  const L = ['## What this rests on', ''];
+  if (a) {
+    const dates = d.facts.flatMap((f) => f.archive?.collected ?? []).sort();
+    L.push(
+      `- Collection: ${a.source || a.warc.join(', ')}${dates.length ? `; pages captured ${dates[0]} to ${dates[dates.length - 1]} (their saved Date headers)` : ''}.`,
+      `- Holes (in-site links to URLs the collection lacks): policy **${a.holes}**: ${
+        a.holes === 'closed'
+          ? "the web is the collection's induced graph: links to holes are not offered (served as data-archive-hole=), and a hole fetched anyway (an archived redirect, a URL written two ways) is answered 404 and charged to no one: every strategy and the oracle pay only for collected pages and known documents"
+          : 'a hole is a 404 charged to the budget of whoever fetches it; the oracle never fetches one, so it and the strategies do not pay alike'
+      }.`,
+      `- Known documents: links to ${a.documents.join(' ')} files the collection lacks are served as placeholders (status 200, the type's media type, no text). ${
+        a.relevantDocuments.length
+          ? `Relevant documents are judged **by URL** (ending in ${a.relevantDocuments.join(' ')}), as the paper defines them, because the collection kept the links, not the bodies: nothing says a placeholder is a paper on the topic.`
+          : ''
+      }`,
+      '',
+      '| site | pages collected | in-site URLs linked | holes (share) | known documents | relevant | reachable from the start | relevant by hops from the start page |',
+      '|---|---|---|---|---|---|---|---|',
+    );
+    for (const f of d.facts) {
+      const s = f.archive!;
+      L.push(
+        `| ${f.site} | ${s.pages} | ${s.linkedUrls} | ${s.holes} (${f3(s.linkedUrls ? s.holes / s.linkedUrls : 0)}) | ${s.documents} | ${f.relevant}${s.relevantLabelled && s.relevantDocuments ? ` (${s.relevantLabelled} labelled, ${s.relevantDocuments} documents)` : ''} | ${f.reachable} | ${depthText(f.depths)} |`,
+      );
+    }
+    L.push(
+      '',
+      '"In-site URLs linked": distinct targets on the site\'s hosts of links from collected pages, documents left out; "holes": those never collected.',
+      '',
+    );
+    const spend = cfg.strategies
+      .map((s) => {
+        const xs = d.summaries.filter((x) => x.strategy === s);
+        if (!xs.length) return null;
+        const m = (k: 'hole_fetches' | 'hole_charged'): string =>
+          fc(Math.round((xs.reduce((t, x) => t + x[k], 0) / xs.length) * 10) / 10);
+        return `${s} ${m('hole_fetches')} (${m('hole_charged')} charged)`;
+      })
+      .filter((x) => x !== null);
+    L.push(`Hole fetches per run (mean): ${spend.join('; ')}; the oracle 0 (0 charged).`, '');
+  } else if (d.facts.length) {
+    L.push(
+      '| seed | site | pages | relevant | reachable from the start | relevant by hops from the start page |',
+      '|---|---|---|---|---|---|',
+    );
+    for (const f of d.facts)
+      L.push(`| ${f.seed} | ${f.site} | ${f.nodes} | ${f.relevant} | ${f.reachable} | ${depthText(f.depths)} |`);
+    L.push('');
+  }
+  const judged = d.facts.filter((f) => f.judgement);
+  if (judged.length) {
+    const mode = judged[0].judgement!.mode;
+    L.push(
+      `The crawler's relevance judgement (**${mode}**) on each held-out site's pages, against ground truth${
+        mode === 'learned'
+          ? ': trained on the other sites only (features seen on two of them or more), its threshold chosen there (best F1, leave-one-training-site-out)'
+          : mode === 'paper-url'
+            ? ": the URL rule is the target's own definition, so it agrees with ground truth by construction; what it cannot say is whether a placeholder is a paper on the topic"
+            : ''
+      }. Accuracy must clear the all-negative baseline (calling every page irrelevant) to mean anything.`,
+      '',
+      '| site | pages | relevant | AUC | precision | recall | accuracy | all-negative accuracy | threshold |',
+      '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const f of judged) {
+      const j = f.judgement!;
+      L.push(
+        `| ${f.site}${cfg.archive ? '' : ` (seed ${f.seed})`} | ${j.pages} | ${j.positives} | ${Number.isNaN(j.auc) ? 'n/a' : f3(j.auc)} | ${f3(j.precision)} | ${f3(j.recall)} | ${f3(j.accuracy)} | ${f3(j.allNegative)} | ${j.threshold === null ? 'none (a rule)' : f3(j.threshold)} |`,
+      );
+    }
+    L.push('');
+  }
+  return L;
+}
+
 /** A count or mean count: whole numbers without decimals, others with one (never locale-formatted). */
 const fc = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -234,6 +358,7 @@ function report(
     `- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`,
     '',
   );
+  L.push(...restsOn(d));
   if (d.structure.length) {
     L.push(
       "## The web's structure",
@@ -318,14 +443,24 @@ function report(
         : 'all reachable from the start page inside the scope.') +
       ' Pages per relevant is total pages over total relevant found (a ratio of totals).',
   );
-  const ad = d.summaries.filter((x) => x.strategy === 'adaptive' && x.r1 !== null);
   const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
     fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
-  if (ad.length) {
+  for (const name of ['adaptive', 'adaptive-rescue']) {
+    const ad = d.summaries.filter((x) => x.strategy === name && x.r1 !== null);
+    if (!ad.length) continue;
+    const none = ad.filter((x) => x.retrainings === 0);
+    const pages = ad.reduce((t, x) => t + x.exploit_pages + x.tunnel_pages + x.discard_pages, 0);
+    const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
     L.push(
       '',
-      `Adaptive thresholds, chosen on the training departments of each run: r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; ${meanOf(ad, 'retrainings')} retrainings per run. ` +
-        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.`,
+      `${name === 'adaptive' ? "Adaptive (the paper's algorithm)" : 'Adaptive-rescue (ours: adaptive plus the fallback that tunnels through discarded links when the frontier runs dry)'}: thresholds chosen on the training sites of each run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ${meanOf(ad, 'retrainings')} retrainings per run. ` +
+        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.` +
+        (none.length
+          ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`
+          : '') +
+        (pages && exploited === pages
+          ? ' Every page it judged was at or above r1, so it never used its future value: on these runs it is immediate value.'
+          : ''),
     );
   }
   const stranded = d.summaries.filter((x) => x.strategy !== ORACLE && x.pages < cfg.budget);

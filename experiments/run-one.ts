@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { CrawlEngine } from '../crawler/index.ts';
-import { loadKeywords, RelevanceJudge } from '../crawler/focused/index.ts';
+import { judgedTokens, loadKeywords, RelevanceJudge, Topic } from '../crawler/focused/index.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
-import { archiveEnv, simEnv, type Env } from './env.ts';
-import { oracleOrder, reachable } from './oracle.ts';
+import { archiveEnv, simEnv, type ArchiveShape, type Env } from './env.ts';
+import { depths, oracleOrder, reachable } from './oracle.ts';
 import type { StructureStats } from '../sim/structure.ts';
 import { loadStrategyModule, makeStrategy } from './strategies.ts';
 import type { TrainedModels } from './training.ts';
@@ -52,6 +52,9 @@ export interface SummaryRow {
   status_5xx: number;
   fetch_errors: number;
   requests: number;
+  /** Fetches that landed on an archive hole, and how many of them the budget paid for (0 under the closed policy). */
+  hole_fetches: number;
+  hole_charged: number;
   audit_disallowed: number;
   audit_max_concurrent: number;
   links_scored: number;
@@ -87,6 +90,58 @@ export interface JobResult {
   structure: StructureStats | null;
   /** The fetch order of every strategy on the site's pages, when the job was asked to record it. */
   replay: ReplayRun | null;
+  /** What this run's site rests on (ground truth, evaluator only). */
+  facts: SiteFacts;
+}
+
+/** What one site of one web rests on: its graph, its target's depth, the crawler's judgement of it. */
+export interface SiteFacts {
+  site: string;
+  seed: number;
+  /** Nodes of the ground-truth graph (pages, and an archive's known documents). */
+  nodes: number;
+  relevant: number;
+  reachable: number;
+  /** Relevant items by hops from the start page: depths[d] items at d hops (unreachable ones left out). */
+  depths: number[];
+  archive: ArchiveShape | null;
+  judgement: JudgementQuality | null;
+}
+
+/** The crawler's relevance judgement scored against ground truth on the held-out site's pages. */
+export interface JudgementQuality {
+  mode: string;
+  pages: number;
+  positives: number;
+  /** Area under the ROC curve of the judgement's relevance score (Mann-Whitney, ties count half). */
+  auc: number;
+  precision: number;
+  recall: number;
+  accuracy: number;
+  /** Accuracy of calling every page irrelevant: the bar accuracy must clear. */
+  allNegative: number;
+  /** The judgement's yes/no threshold on its score, when it has one. */
+  threshold: number | null;
+}
+
+/** AUC of scores against labels (Mann-Whitney U with ties counted half); NaN without both classes. */
+export function rocAuc(scores: readonly number[], labels: readonly boolean[]): number {
+  const idx = scores.map((_, i) => i).sort((a, b) => scores[a] - scores[b]);
+  let rankSumPos = 0;
+  let pos = 0;
+  for (let i = 0; i < idx.length; ) {
+    let j = i;
+    while (j < idx.length && scores[idx[j]] === scores[idx[i]]) j++;
+    const rank = (i + 1 + j) / 2; // mean rank of the tie group (1-based)
+    for (let k = i; k < j; k++)
+      if (labels[idx[k]]) {
+        rankSumPos += rank;
+        pos++;
+      }
+    i = j;
+  }
+  const neg = labels.length - pos;
+  return pos && neg ? (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg) : NaN;
 }
 
 let current: { key: string; env: Env } | null = null;
@@ -146,6 +201,7 @@ export async function runJob(
     modelCached: null,
     structure: env.structure(),
     replay: null,
+    facts: { site, seed, nodes: 0, relevant: 0, reachable: 0, depths: [], archive: null, judgement: null },
   };
   const { graph, keys } = env.graphOf(site);
   const nodeOf = new Map(keys.map((k, i) => [k, i] as const));
@@ -153,7 +209,23 @@ export async function runJob(
   result.replay = replay;
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
+  const hops = depths(graph);
+  const byDepth: number[] = [];
+  for (let i = 0; i < graph.n; i++)
+    if (graph.relevant[i] && hops[i] >= 0) byDepth[hops[i]] = (byDepth[hops[i]] ?? 0) + 1;
+  result.facts = {
+    ...result.facts,
+    nodes: graph.n,
+    relevant: relevant.size,
+    reachable: reach.size,
+    depths: Array.from(byDepth, (x) => x ?? 0),
+    archive: env.archiveShape(site),
+    // the judgement scored on the held-out site: where it is learned or stands in for bodies not kept
+    judgement: env.holes !== null || mode === 'learned' ? judgementQuality(env, site, keywords, getJudge()) : null,
+  };
   const byPages = cfg.budgetCounts === 'pages';
+  // closed holes: the budget pays for no hole, so the engine may send more requests than the budget
+  const freeHoles = env.holes === 'closed';
   await loadPlugins(cfg);
   for (const name of cfg.strategies) {
     const strategy = makeStrategy(name, {
@@ -169,13 +241,14 @@ export async function runJob(
     env.reset();
     const run = new RunMeter(cfg, name, site, seed, relevant, reach);
     const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
+    const holes = { hole_fetches: 0, hole_charged: 0 };
     const order: number[] | null = replay ? (replay.orders[name] = []) : null;
     const engine = CrawlEngine.create({
       settings: {
         seeds: [env.startUrl(site)],
         scope: env.scopeOf(site),
         resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`],
-        maxPages: byPages ? cfg.budget * 20 : cfg.budget,
+        maxPages: byPages || freeHoles ? cfg.budget * 20 : cfg.budget,
         deterministic: true,
         concurrency: cfg.crawl.concurrency,
         perHostConcurrency: cfg.crawl.perHostConcurrency,
@@ -192,11 +265,16 @@ export async function runJob(
           const node = key === null ? undefined : nodeOf.get(key);
           if (node !== undefined) order.push(node);
         }
+        const hole = e.status === 404 && env.isHole(e.url);
+        if (hole) holes.hole_fetches++;
+        if (hole && freeHoles) return;
+        if (hole) holes.hole_charged++;
         if (e.status === null) outcomes.fetch_errors++;
         else outcomes[`status_${Math.min(5, Math.max(2, Math.floor(e.status / 100)))}xx` as 'status_2xx']++;
-        // with budgetCounts "pages" only 2xx responses count, and the run stops at the budget
-        if (!byPages) run.fetched(ok ? env.keyOf(e.url) : null);
-        else if (ok && run.count < cfg.budget && run.fetched(env.keyOf(e.url)) >= cfg.budget) engine.stop();
+        // with budgetCounts "pages" only 2xx responses count; the run stops at the budget
+        if (byPages ? !ok : false) return;
+        if (run.count < cfg.budget && run.fetched(ok ? env.keyOf(e.url) : null) >= cfg.budget && (byPages || freeHoles))
+          engine.stop();
       },
     });
     const t0 = performance.now();
@@ -215,9 +293,10 @@ export async function runJob(
       : undefined;
     const ss = s.strategy;
     result.summaries.push({
-      ...run.summary(byPages ? run.count : s.pages, rows),
+      ...run.summary(byPages || freeHoles ? run.count : s.pages, rows),
       ...outcomes,
       requests: audit?.requests ?? 0,
+      ...holes,
       audit_disallowed: audit?.disallowed ?? 0,
       audit_max_concurrent: audit?.maxConcurrent ?? 0,
       links_scored: ss.linksScored ?? 0,
@@ -249,6 +328,8 @@ export async function runJob(
     status_5xx: 0,
     fetch_errors: 0,
     requests: 0,
+    hole_fetches: 0,
+    hole_charged: 0,
     audit_disallowed: 0,
     audit_max_concurrent: 0,
     links_scored: 0,
@@ -263,6 +344,48 @@ export async function runJob(
     r2: null,
   });
   return result;
+}
+
+/** The judgement's quality on a site's labelled pages (as a crawler reads them) against ground truth. */
+function judgementQuality(
+  env: Env,
+  site: string,
+  keywords: readonly string[],
+  judge: RelevanceJudge,
+): JudgementQuality {
+  const pages = env.training.labelled(site);
+  const topic = new Topic(keywords);
+  const tokens = pages.map((p) => judgedTokens(p.page));
+  for (const t of tokens) topic.addDocument(t);
+  const scores: number[] = [];
+  const said: boolean[] = [];
+  const truth = pages.map((p) => p.relevant);
+  pages.forEach((p, i) => {
+    const j = judge.judge(topic, { url: p.url, kind: p.page.kind, text: p.page.text }, tokens[i]);
+    scores.push(j.score ?? j.relevance);
+    said.push(j.relevant);
+  });
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (let i = 0; i < pages.length; i++) {
+    if (said[i] && truth[i]) tp++;
+    else if (said[i]) fp++;
+    else if (truth[i]) fn++;
+  }
+  const positives = tp + fn;
+  const n = pages.length || 1;
+  return {
+    mode: judge.mode,
+    pages: pages.length,
+    positives,
+    auc: r6(rocAuc(scores, truth)),
+    precision: r6(tp + fp ? tp / (tp + fp) : 0),
+    recall: r6(positives ? tp / positives : 0),
+    accuracy: r6((pages.length - fp - fn) / n),
+    allNegative: r6(1 - positives / n),
+    threshold: judge.threshold,
+  };
 }
 
 /** Recall AUC: area under the recall curve from 0 to the budget (trapezoids from (0, 0)), over the budget. */

@@ -10,7 +10,15 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../sim/config.ts';
 import { ExperimentConfigError, trains, type ExperimentConfig } from './config.ts';
 import { archiveSites, checkArchive } from './env.ts';
-import { closeSeedState, loadPlugins, runJob, type CurveRow, type JobResult, type SummaryRow } from './run-one.ts';
+import {
+  closeSeedState,
+  loadPlugins,
+  runJob,
+  type CurveRow,
+  type JobResult,
+  type SiteFacts,
+  type SummaryRow,
+} from './run-one.ts';
 import { probeStrategy, StrategyError } from './strategies.ts';
 import { loadKeywords } from '../crawler/focused/index.ts';
 import type { StructureStats } from '../sim/structure.ts';
@@ -33,6 +41,8 @@ export interface ExperimentData {
   timings: Record<string, number>;
   /** Structural diagnostics of each seed's synthetic web (none for an archive). */
   structure: { seed: number; stats: StructureStats }[];
+  /** What each (seed, site) rests on: graph, target depth, archive holes, the judgement's quality. */
+  facts: SiteFacts[];
   /** The crawl order of every strategy in the first run (first seed, first site), for the results page. */
   replay: ReplayRun | null;
   wallMs: number;
@@ -116,6 +126,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     summaries,
     timings,
     structure,
+    facts: results.map((r) => r.facts).sort((a, b) => a.seed - b.seed || a.site.localeCompare(b.site)),
     replay: results[0]?.replay ?? null,
     wallMs: Math.round(performance.now() - t0),
   };

@@ -135,6 +135,11 @@ export class TrainingData {
     };
   }
 
+  /** A site's labelled pages as a crawler reads them (evaluator: the judgement's quality on the held-out site). */
+  labelled(host: string): readonly LabelledPage[] {
+    return this.site(host).pages;
+  }
+
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */
   models(
     heldOut: string,

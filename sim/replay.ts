@@ -2,7 +2,8 @@
  * Serves WARC archives over HTTP with Fastify on 127.0.0.1, like the synthetic web's server:
  * every archived response at its original URL under its original host (virtual hosts by the
  * Host header, so crawlers reach it through --resolve), with its archived status and headers;
- * URLs not in the archive give 404. The politeness audit is kept by the same hooks
+ * URLs not in the archive give 404; under an ArchiveWeb policy (sim/archive-web.ts) known documents
+ * are served as placeholders and, with closed holes, links to holes are not offered. The politeness audit is kept by the same hooks
  * (sim/audit.ts), robots.txt rules taken from the archived robots.txt of each host. Admin
  * routes on the bare address.
  */
@@ -12,6 +13,7 @@ import { listenLoopback } from './listen.ts';
 import { AuditBook, auditHooks, type HostAudit } from './audit.ts';
 import { parseRobots, type RobotsRules } from './robots.ts';
 import { simDispatcher } from './server.ts';
+import { ArchiveWeb } from './archive-web.ts';
 import type { WarcArchive } from './warc.ts';
 
 const ADMIN_HOSTS = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
@@ -22,7 +24,10 @@ export class ReplayServer {
   private readonly book = new AuditBook();
   private readonly robots = new Map<string, Promise<RobotsRules | null>>();
 
-  private constructor(readonly archive: WarcArchive) {
+  readonly archive: WarcArchive;
+
+  private constructor(readonly web: ArchiveWeb) {
+    this.archive = web.archive;
     this.app = Fastify({ logger: false });
     auditHooks(this.app, this.book, {
       hostOf: (req) => {
@@ -38,8 +43,8 @@ export class ReplayServer {
     this.app.route({ method: ['GET'], url: '/*', handler: (req, reply) => this.handle(req, reply) });
   }
 
-  static async start(archive: WarcArchive, opts: { port?: number } = {}): Promise<ReplayServer> {
-    const s = new ReplayServer(archive);
+  static async start(archive: WarcArchive | ArchiveWeb, opts: { port?: number } = {}): Promise<ReplayServer> {
+    const s = new ReplayServer(archive instanceof ArchiveWeb ? archive : await ArchiveWeb.open(archive));
     s.port = await listenLoopback(s.app, opts.port);
     return s;
   }
@@ -84,8 +89,8 @@ export class ReplayServer {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (!hostHeader || ADMIN_HOSTS.test(hostHeader)) return this.admin(req, reply);
     const host = hostHeader.replace(/:80$/, '');
-    let res = await this.archive.get(`http://${host}${req.url}`);
-    res ??= await this.archive.get(`https://${host}${req.url}`);
+    let res = await this.web.get(`http://${host}${req.url}`);
+    res ??= await this.web.get(`https://${host}${req.url}`);
     if (!res) {
       reply.code(404).type('text/plain').send('not in the archive\n');
       return;

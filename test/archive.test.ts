@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadExperiment, type ExperimentConfig } from '../experiments/config.ts';
+import { ARCHIVE_DEFAULTS, loadExperiment, type ExperimentConfig } from '../experiments/config.ts';
 import { archiveEnv } from '../experiments/env.ts';
 import { runExperiment } from '../experiments/runner.ts';
 import { WarcArchive } from '../sim/warc.ts';
@@ -37,6 +37,7 @@ function config(
     relevance: 'learned',
     adaptive: { ...base.adaptive, retrainEvery: 5, topK: 10 },
     archive: {
+      ...structuredClone(ARCHIVE_DEFAULTS),
       warc: [warc],
       labels,
       relevant: ['faculty', 'project'],
@@ -158,13 +159,16 @@ describe('the 4 universities layout', () => {
 
   it('counts the budget in 2xx pages when asked, and in requests by default', async () => {
     const pages = await runExperiment(
-      config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14, budgetCounts: 'pages' }),
+      config({ holes: 'open' }, { strategies: ['bfs'], relevance: 'keywords', budget: 14, budgetCounts: 'pages' }),
       { workers: 0, cacheDir: null },
     );
-    const requests = await runExperiment(config({}, { strategies: ['bfs'], relevance: 'keywords', budget: 14 }), {
-      workers: 0,
-      cacheDir: null,
-    });
+    const requests = await runExperiment(
+      config({ holes: 'open' }, { strategies: ['bfs'], relevance: 'keywords', budget: 14 }),
+      {
+        workers: 0,
+        cacheDir: null,
+      },
+    );
     for (const s of pages.summaries.filter((x) => x.strategy === 'bfs')) {
       expect(s.pages).toBe(14);
       // requests of the batch in flight when the budget was reached are fetched and counted too

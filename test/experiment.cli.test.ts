@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ExperimentConfigError, listExperiments, loadExperiment } from '../experiments/config.ts';
+import {
+  ARCHIVE_DEFAULTS,
+  DEFAULT_EXPERIMENT,
+  ExperimentConfigError,
+  listExperiments,
+  loadExperiment,
+} from '../experiments/config.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { smallWebWithoutWaits } from './helpers.ts';
 
@@ -16,6 +22,23 @@ describe('experiment CLI and configs', () => {
     const { stdout } = await runCliInProcess('experiments/cli/experiment.ts', ['--list']);
     for (const n of listExperiments()) expect(stdout).toContain(n);
     expect(stdout).toContain('focused');
+  });
+
+  it('--help lists every field of a config with its default, read from the one declaration', async () => {
+    const { stdout } = await runCliInProcess('experiments/cli/experiment.ts', ['--help']);
+    const leaves = (o: Record<string, unknown>, prefix = ''): string[] =>
+      Object.entries(o).flatMap(([k, v]) =>
+        v &&
+        typeof v === 'object' &&
+        !Array.isArray(v) &&
+        ['crawl', 'future', 'adaptive', 'immediate', 'target'].includes(k)
+          ? leaves(v as Record<string, unknown>, `${prefix}${k}.`)
+          : [`${prefix}${k}`],
+      );
+    const paths = [...leaves(DEFAULT_EXPERIMENT), ...Object.keys(ARCHIVE_DEFAULTS).map((k) => `archive.${k}`)];
+    for (const p of [...paths, 'archive.warc', 'archive.labels']) expect(stdout).toMatch(new RegExp(`\\n  ${p} +\\S`));
+    expect(stdout).toMatch(/\n {2}archive\.holes +"closed" +/);
+    expect(stdout).toMatch(/\n {2}budgetCounts +"requests" +/);
   });
 
   it('bad names and options: one line, exit code 2', async () => {

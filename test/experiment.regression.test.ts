@@ -43,6 +43,7 @@ describe('experiment regression (quick configuration)', () => {
         'curves.csv',
         'differences.csv',
         'report.md',
+        'sites.csv',
         'summary.csv',
         'index.html',
         'replay.json',
@@ -79,6 +80,7 @@ describe('experiment regression (quick configuration)', () => {
       'Student t interval over 4 sites of one web',
       // C5 decided where the oracle can meet it (its precision above 0.5), not INFEASIBLE as a whole
       "where the oracle's precision is above 0.5",
+      '## What this rests on',
       'detectable: ',
     ])
       expect(report).toContain(s);

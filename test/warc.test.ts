@@ -8,7 +8,7 @@ import { WARCParser, WARCRecord, WARCSerializer } from 'warcio';
 import { createReadStream } from 'node:fs';
 import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
 import { WarcWriter } from '../crawler/warc.ts';
-import { loadExperiment } from '../experiments/config.ts';
+import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/config.ts';
 import { writeOutputs } from '../experiments/report.ts';
 import { runExperiment } from '../experiments/runner.ts';
 import { startSyntheticWeb, type StartedWeb } from '../experiments/web.ts';
@@ -211,6 +211,7 @@ describe('crawl to WARC and back', () => {
       every: 25,
       seeds: [0],
       archive: {
+        ...structuredClone(ARCHIVE_DEFAULTS),
         warc: [file],
         labels,
         relevant: ['paper'],
@@ -233,6 +234,7 @@ describe('crawl to WARC and back', () => {
         'curves.csv',
         'differences.csv',
         'report.md',
+        'sites.csv',
         'summary.csv',
         'index.html',
         'replay.json',

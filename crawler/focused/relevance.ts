@@ -6,6 +6,9 @@
  * - `paper`: the paper's setting, hand-written: 0.5 x [a .pdf/.ps with an abstract and a
  *   reference list] + 0.5 x min(1, cos(q, text) / 0.5) (Topic.judge); relevant = looks like a
  *   paper.
+ * - `paper-url`: the paper's definition where the documents' bodies were not kept (the 1997
+ *   WebKB departments): relevant = the URL ends in .pdf or .ps, compressed forms included
+ *   (lib/documents.ts PAPER_EXTENSIONS); relevance = 0.5 x that + 0.5 x min(1, cos(q, text) / 0.5).
  * - `keywords`: the topic alone: relevance = min(1, cos(q, text) / 0.5); relevant at >= 0.5
  *   (cosine 0.25).
  * - `learned`: a page classifier learnt leave-one-site-out from the labelled pages of the
@@ -18,13 +21,14 @@
  * The classifier is the link classifier's Naive Bayes (nb.ts) with two classes whose values are
  * 0 and 1, so its expected value is the posterior P(relevant | page).
  */
+import { hasExtension, PAPER_EXTENSIONS } from '../../lib/documents.ts';
 import { FeatureSpace, pathWords } from './features.ts';
 import { LinkClassifier, type ClassifierJson } from './nb.ts';
 import { tokenize } from './text.ts';
 import type { Topic } from './topic.ts';
 
-export type RelevanceMode = 'paper' | 'keywords' | 'learned';
-export const RELEVANCE_MODES: readonly RelevanceMode[] = ['paper', 'keywords', 'learned'];
+export type RelevanceMode = 'paper' | 'paper-url' | 'keywords' | 'learned';
+export const RELEVANCE_MODES: readonly RelevanceMode[] = ['paper', 'paper-url', 'keywords', 'learned'];
 
 export interface Judgement {
   /** In [0, 1]. */
@@ -199,6 +203,10 @@ export class RelevanceJudge {
         similarity,
         score,
       };
+    }
+    if (this.mode === 'paper-url') {
+      const paper = hasExtension(page.url, PAPER_EXTENSIONS);
+      return { relevance: 0.5 * (paper ? 1 : 0) + 0.5 * Math.min(1, similarity / 0.5), relevant: paper, similarity };
     }
     const relevance = Math.min(1, similarity / 0.5);
     return { relevance, relevant: relevance >= 0.5, similarity };

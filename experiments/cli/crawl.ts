@@ -308,11 +308,16 @@ if (v.replay) {
     );
   if (v.labels && !existsSync(v.labels)) fail(`--labels: "${v.labels}" does not exist`);
   const { archiveEnv, archiveSites, checkArchive } = await import('../env.ts');
-  const { DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../config.ts');
+  const { ARCHIVE_DEFAULTS, DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../config.ts');
   const cfg = {
     ...structuredClone(DEFAULT_EXPERIMENT),
     name: 'crawl',
-    archive: { warc: v.replay, labels: v.labels ?? '', relevant: list(v.relevant), sites: [], starts: {}, groups: {} },
+    archive: {
+      ...structuredClone(ARCHIVE_DEFAULTS),
+      warc: v.replay,
+      labels: v.labels ?? '',
+      relevant: list(v.relevant),
+    },
   };
   if (v.labels && v.relevant)
     await checkArchive(cfg).catch((e: Error) => fail(e instanceof ExperimentConfigError ? e.message : String(e)));

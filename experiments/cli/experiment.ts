@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { fail, parseOrFail } from './args.ts';
 import {
   EXPERIMENT_NUMBERS,
+  otherFieldsHelp,
   ExperimentConfigError,
   listExperiments,
   loadExperiment,
@@ -43,7 +44,8 @@ Options:
   --no-cache      retrain models instead of using .cache/models
 
 Numeric fields of a focused-crawling config (experiments/config.ts EXPERIMENT_NUMBERS), default, range:
-${fieldsHelp(EXPERIMENT_NUMBERS)}
+${fieldsHelp(EXPERIMENT_NUMBERS)}Its other fields (experiments/config.ts EXPERIMENT_FIELDS), default:
+${otherFieldsHelp()}
 Numeric fields of a deep-web config (experiments/deepweb/config.ts DEEPWEB_NUMBERS), default, range:
 ${fieldsHelp(DEEPWEB_NUMBERS)}
 Numeric fields of a distributed config (experiments/distributed/config.ts DISTRIBUTED_NUMBERS), default, range:
@@ -195,10 +197,13 @@ const { archiveSites } = await import('../env.ts');
 const { runExperiment } = await import('../runner.ts');
 const { writeOutputs } = await import('../report.ts');
 const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
+const unit = cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests';
 process.stderr.write(
-  `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run\n`,
+  cfg.archive
+    ? `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${jobs} sites of the archive (${archiveSites(cfg).join(', ')}), ${cfg.budget} ${unit} per run, holes ${cfg.archive.holes}\n`
+    : `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x ${cfg.sites.length ? `${cfg.sites.length} department${cfg.sites.length === 1 ? '' : 's'}` : 'every department'}, ${cfg.budget} ${unit} per run\n`,
 );
-const bar = progress(jobs, 'jobs (seed x department)', '{bar} {value}/{total} {label}');
+const bar = progress(jobs, cfg.archive ? 'jobs (site)' : 'jobs (seed x department)', '{bar} {value}/{total} {label}');
 const data = await runExperiment(cfg, {
   workers,
   cacheDir: v['no-cache'] ? null : '.cache/models',

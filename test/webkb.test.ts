@@ -1,0 +1,41 @@
+/**
+ * The shipped real departments (data/webkb/, issue #34): the paper's experiment config runs on
+ * them from the repository alone, under the closed hole policy nobody pays for a hole, and what
+ * the report rests on (pages, holes, known papers, their depth) is what the collection holds.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadExperiment } from '../experiments/config.ts';
+import { runExperiment } from '../experiments/runner.ts';
+
+describe('the WebKB departments', () => {
+  it('webkb-papers runs on the shipped archive: papers by URL, holes closed and charged to no one', {
+    timeout: 120_000,
+  }, async () => {
+    const cfg = { ...loadExperiment('webkb-papers', { quick: true }), strategies: ['bfs', 'immediate'], budget: 100 };
+    const d = await runExperiment(cfg, { workers: 0, cacheDir: null });
+    expect(d.sites).toEqual(['cornell', 'texas', 'washington', 'wisconsin']);
+    const facts = Object.fromEntries(d.facts.map((f) => [f.site, f]));
+    // what the collection holds (data/webkb/README.md): collected pages, papers known by their links
+    expect(Object.values(facts).map((f) => f.archive!.pages)).toEqual([747, 727, 1161, 1134]);
+    expect(Object.values(facts).map((f) => f.relevant)).toEqual([1168, 482, 956, 646]);
+    for (const f of Object.values(facts)) {
+      const a = f.archive!;
+      expect(a.policy).toBe('closed');
+      expect(a.holes / a.linkedUrls).toBeGreaterThan(0.7);
+      expect(a.holes / a.linkedUrls).toBeLessThan(0.82);
+      expect(a.collected?.[0]).toMatch(/^199[67]-/);
+      // no paper within one hop of the home page
+      expect(f.depths.slice(0, 2).reduce((x, y) => x + y, 0)).toBe(0);
+      expect(f.judgement).toMatchObject({ mode: 'paper-url', precision: 1, recall: 1 });
+    }
+    for (const s of d.summaries) {
+      expect(s.hole_charged, `${s.strategy} ${s.site}`).toBe(0);
+      expect(s.pages, `${s.strategy} ${s.site}`).toBe(100);
+    }
+    // the oracle bounds every run, with the same accounting
+    for (const s of d.summaries.filter((x) => x.strategy !== 'oracle')) {
+      const o = d.summaries.find((x) => x.strategy === 'oracle' && x.site === s.site)!;
+      expect(s.relevant_found).toBeLessThanOrEqual(o.relevant_found);
+    }
+  });
+});
