@@ -134,7 +134,7 @@ export function buildPage(p: PageInput): string {
   );
   for (const c of p.claims) {
     L.push(
-      `<tr class="verdict-${esc(c.verdict)}"><td><a href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td class="verdict">${esc(c.verdict)}</td></tr>`,
+      `<tr class="verdict-${esc(c.verdict.replace(/\s+/g, '-'))}"><td><a href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td class="verdict">${esc(c.verdict)}</td></tr>`,
     );
   }
   L.push('</tbody></table></section>');
