@@ -69,6 +69,11 @@ describe('web config validation', () => {
         ['sim/cli/serve.ts', '--warc', join(dir, 'none.warc.gz')],
         /^error: --warc: ".*none\.warc\.gz" does not exist\n$/,
       ],
+      [
+        ['sim/cli/serve.ts', '--warc', join(dir, 'none.warc.gz'), '--holes', 'shut'],
+        /^error: --holes: "shut" is not one of open, closed\n$/,
+      ],
+      [['sim/cli/serve.ts', '--documents'], /^error: --holes and --documents apply to --warc archives\n$/],
       [['sim/cli/warc-convert.ts', '--dir', dir], /^error: --dir, --out and --labels are required \(see --help\)\n$/],
       [
         ['sim/cli/warc-convert.ts', '--dir', join(dir, 'nodir'), '--out', 'x.warc', '--labels', 'x.csv'],

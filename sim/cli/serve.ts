@@ -3,6 +3,7 @@
  * npm run sim -- --warc FILE [--warc ...] : serve web archives instead.
  */
 import { existsSync } from 'node:fs';
+import { ArchiveWeb, DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../archive-web.ts';
 import { ReplayServer } from '../replay.ts';
 import { SimServer } from '../server.ts';
 import { WarcArchive } from '../warc.ts';
@@ -18,12 +19,15 @@ import { fieldsHelp } from '../../lib/fields.ts';
 const parent = process.ppid;
 
 const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
-       npm run sim -- --warc FILE.warc.gz [--warc ...] [--port 0]
+       npm run sim -- --warc FILE.warc.gz [--warc ...] [--port 0] [--holes open|closed] [--documents]
 
 Serves the synthetic web on 127.0.0.1 (port 0 = any free port). Every host is a virtual host:
   curl -H 'Host: cs.alpha-university.test' http://127.0.0.1:PORT/
 Admin routes on the bare address: /_sim/audit, /_sim/hosts, POST /_sim/reset.
-With --warc, serves the archives instead: every archived response at its original URL.
+With --warc, serves the archives instead: every archived response at its original URL, 404 for
+the rest. --documents serves linked .pdf/.ps/.ps.Z/.ps.gz/.dvi files the archive lacks as
+placeholders (status 200, no text); --holes closed offers no link to a URL that is neither
+archived nor such a document (sim/archive-web.ts; default open: the archive as it is).
 
 Numeric fields of a web config (sim/config.ts WEB_NUMBERS; a config file overrides any of them),
 with default and range:
@@ -34,7 +38,12 @@ const v = parse(USAGE, {
   port: { type: 'string' },
   'no-faults': { type: 'boolean' },
   warc: { type: 'string', multiple: true },
+  holes: { type: 'string' },
+  documents: { type: 'boolean' },
 });
+if (v.holes !== undefined && !HOLE_POLICIES.includes(v.holes as HolePolicy))
+  fail(`--holes: "${v.holes}" is not one of ${HOLE_POLICIES.join(', ')}`);
+if ((v.holes !== undefined || v.documents) && !v.warc?.length) fail('--holes and --documents apply to --warc archives');
 const port = Number(v.port ?? '0');
 if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`--port: "${v.port}" must be a whole number from 0 to 65535`);
@@ -47,9 +56,14 @@ async function serveArchives(files: string[]): Promise<() => Promise<void>> {
   const archive = await WarcArchive.open(files).catch((e: Error) =>
     fail(`--warc: cannot read the archive (${e.message.split('\n')[0]})`),
   );
-  const replay = await ReplayServer.start(archive, { port }).catch(listenFailed);
+  const web = await ArchiveWeb.open(archive, {
+    holes: (v.holes as HolePolicy | undefined) ?? 'open',
+    documents: v.documents ? DEFAULT_DOCUMENT_EXTENSIONS : [],
+  });
+  const replay = await ReplayServer.start(web, { port }).catch(listenFailed);
   process.stdout.write(
-    `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts\nlistening on ${replay.origin}\n`,
+    `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts` +
+      `${v.documents ? `, ${web.documentUrls().length} known documents as placeholders` : ''}; holes ${web.policy.holes}\nlistening on ${replay.origin}\n`,
   );
   return () => replay.close();
 }
