@@ -56,24 +56,7 @@ export function graphFromLists(
 
 /** Nodes reachable from the start page (the start included). */
 export function reachable(g: SiteGraph): Uint8Array {
-  const seen = new Uint8Array(g.n);
-  const queue = new Int32Array(g.n);
-  let head = 0;
-  let tail = 0;
-  if (g.start < 0) return seen;
-  seen[g.start] = 1;
-  queue[tail++] = g.start;
-  while (head < tail) {
-    const u = queue[head++];
-    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
-      const v = g.outTarget[e];
-      if (!seen[v]) {
-        seen[v] = 1;
-        queue[tail++] = v;
-      }
-    }
-  }
-  return seen;
+  return Uint8Array.from(depths(g), (d) => (d >= 0 ? 1 : 0));
 }
 
 /** Hops from the start page to every node (breadth-first over the graph); -1: not reachable. */
