@@ -11,11 +11,16 @@
  * - conventions across sites: Jaccard similarity of the sites' URL templates (paths with logins,
  *   numbers and slugs abstracted) and total-variation distance of the anchor words on links to
  *   relevant documents and to the pages that list them;
- * - the transfer leak: the best simple URL rule (a directory name and a file type) for telling
- *   links to relevant documents, chosen by F1 on the other sites, scored on the held-out one.
- *   1.0 / 1.0 means a classifier trained elsewhere knows this site's relevant links by their URLs.
+ * - the transfer leak: the rules a learner (lib/rules.ts: a decision list of conjunctions over
+ *   URL folders, file-name words, extension and anchor words) finds on the other sites for
+ *   telling links to relevant items, scored on the held-out one; not a fixed family of rules, so
+ *   it cannot miss a leak the family does not contain. 1.0 / 1.0 means a classifier trained
+ *   elsewhere knows this site's relevant links without reading a topic;
+ * - the anchor words (other than the items' own titles) that link to relevant items in every
+ *   department, and the share of such links carrying one of them.
  */
 import type { Renderer } from './content.ts';
+import { formatRules, learnAlternatives, type RuleExample, scoreRules } from '../lib/rules.ts';
 import { Anchor, type Web } from './web.ts';
 
 export interface SiteStructure {
@@ -28,10 +33,15 @@ export interface SiteStructure {
   directLinkShare: number;
   /** Share of links to relevant documents whose source is outside the document's community. */
   relevantLinksFromOutside: number;
-  /** The held-out site's score of the best URL rule learnt on the other sites. */
+  /** The rules a learner finds on the other sites (lib/rules.ts), as text; scored on this site below. */
   transferRule: string;
   transferPrecision: number;
   transferRecall: number;
+  /**
+   * Share of links to relevant items (title anchors left out) whose anchor has a word that links
+   * to relevant items in every department.
+   */
+  sharedAnchorShare: number;
 }
 
 export interface StructureStats {
@@ -44,6 +54,9 @@ export interface StructureStats {
   anchorDistance: number;
   transferPrecision: number;
   transferRecall: number;
+  sharedAnchorShare: number;
+  /** Anchor words that link to relevant items in every department. */
+  sharedAnchorWords: string[];
 }
 
 const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
@@ -99,45 +112,38 @@ export function template(path: string): string {
     .replace(/\d+/g, '#');
 }
 
-interface Rule {
-  dir: string;
-  ext: string;
-}
-const EXTS = ['pdf', 'ps', 'doc', '*'];
-const extOf = (path: string): string => /\.([a-z]+)$/.exec(path)?.[1] ?? '';
-const dirsOf = (path: string): string[] =>
-  path
-    .split('/')
-    .slice(1, -1)
-    .filter((s) => s && !/\d/.test(s));
-const matches = (r: Rule, path: string, ext: string): boolean =>
-  (r.dir === '*' || dirsOf(path).includes(r.dir)) &&
-  (r.ext === '*' || r.ext === ext || (r.ext === 'doc' && (ext === 'pdf' || ext === 'ps')));
+/** Lower-case words of a text, three letters or more. */
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
 
-/** Every in-site link target of a site, once: its path and whether it is relevant. */
-function targetsOf(web: Web, renderer: Renderer, first: number, count: number): { path: string; relevant: boolean }[] {
-  const seen = new Set<number>();
+/**
+ * Every in-site link target of a site, once, with what a link classifier could read of it: the
+ * folders of its path (digits abstracted), the words of its file name, its extension, and the
+ * anchor words of the links to it; and whether it is relevant (ground truth).
+ */
+function targetsOf(web: Web, renderer: Renderer, first: number, count: number): RuleExample[] {
+  const anchors = new Map<number, Set<string>>();
   for (let u = first; u < first + count; u++)
     for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
       const v = web.outTarget[e];
-      if (v >= first && v < first + count) seen.add(v);
+      if (v < first || v >= first + count) continue;
+      let set = anchors.get(v);
+      if (!set) anchors.set(v, (set = new Set()));
+      const f = web.outFlags[e];
+      for (const w of wordsOf(renderer.anchorText(u, e, v, f))) set.add(`anchor:${w}`);
     }
-  return [...seen].sort((a, b) => a - b).map((v) => ({ path: renderer.path(v), relevant: web.isRelevant(v) }));
-}
-
-function score(r: Rule, xs: readonly { path: string; relevant: boolean }[]): { p: number; r: number; f1: number } {
-  let tp = 0,
-    fp = 0,
-    fn = 0;
-  for (const x of xs) {
-    const m = matches(r, x.path, extOf(x.path));
-    if (m && x.relevant) tp++;
-    else if (m) fp++;
-    else if (x.relevant) fn++;
-  }
-  const p = tp + fp ? tp / (tp + fp) : 0;
-  const rc = tp + fn ? tp / (tp + fn) : 0;
-  return { p, r: rc, f1: p + rc ? (2 * p * rc) / (p + rc) : 0 };
+  return [...anchors.keys()]
+    .sort((a, b) => a - b)
+    .map((v) => {
+      const path = renderer.path(v).toLowerCase();
+      const parts = path.split('/');
+      const file = parts.pop() ?? '';
+      const ext = /\.([a-z0-9]+(\.(gz|z))?)$/.exec(file)?.[1] ?? 'none';
+      const features = new Set<string>(anchors.get(v));
+      for (const d of parts) if (d) features.add(`dir:${d.replace(/\d+/g, '#')}`);
+      for (const w of wordsOf(file.replace(/\.[a-z0-9.]+$/, ''))) features.add(`file:${w}`);
+      features.add(`ext:${ext}`);
+      return { features: [...features], positive: web.isRelevant(v) };
+    });
 }
 
 /** Anchor words of links to relevant documents and to the pages that link to them, as a distribution. */
@@ -176,6 +182,23 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
     return t;
   });
   const mixes = depts.map((s) => anchorMix(web, renderer, s.first, s.count));
+  // anchor words of every link to a relevant item, per department, and the words all departments use
+  const relevantAnchors = depts.map((s) => {
+    const out: string[][] = [];
+    for (let u = s.first; u < s.first + s.count; u++)
+      for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+        const v = web.outTarget[e];
+        // a title anchor is the item's own title (topic words, shared by design): its words are left out
+        if (v >= s.first && v < s.first + s.count && web.isRelevant(v) && (web.outFlags[e] & 7) !== Anchor.Title)
+          out.push(wordsOf(renderer.anchorText(u, e, v, web.outFlags[e])));
+      }
+    return out;
+  });
+  const everywhere = new Set(relevantAnchors[0]?.flat() ?? []);
+  for (const links of relevantAnchors.slice(1)) {
+    const here = new Set(links.flat());
+    for (const w of everywhere) if (!here.has(w)) everywhere.delete(w);
+  }
   const hist: Record<string, number> = {};
   const sites: SiteStructure[] = depts.map((s, i) => {
     const { groups, gaps } = communityGaps(web, s.first, s.count);
@@ -204,17 +227,14 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
         if (has) direct++;
       }
     }
-    // the transfer leak: best rule on the other sites, scored here
-    const train = targets.filter((_, j) => j !== i).flat();
-    const dirs = new Set<string>(['*']);
-    for (const x of train) if (x.relevant) for (const d of dirsOf(x.path)) dirs.add(d);
-    let best: { rule: Rule; f1: number } = { rule: { dir: '*', ext: '*' }, f1: -1 };
-    for (const dir of [...dirs].sort())
-      for (const ext of EXTS) {
-        const f1 = train.length ? score({ dir, ext }, train).f1 : 0;
-        if (f1 > best.f1) best = { rule: { dir, ext }, f1 };
-      }
-    const held = score(best.rule, targets[i]);
+    // the transfer leak: the rules a learner finds on the other sites, scored here
+    // (every list that fits the other sites as well as the best: the leak is the best of them here)
+    const lists = learnAlternatives(targets.filter((_, j) => j !== i).flat());
+    const scored = lists.map((l) => ({ l, s: scoreRules(l, targets[i]) })).sort((a, b) => b.s.f1 - a.s.f1);
+    const rules = scored[0]?.l ?? { rules: [], f1: 0 };
+    const held = scored[0]?.s ?? { precision: 0, recall: 0, f1: 0 };
+    const relevantLinks = relevantAnchors[i];
+    const shared = relevantLinks.filter((ws) => ws.some((w) => everywhere.has(w))).length;
     return {
       host: s.host,
       groups,
@@ -222,9 +242,10 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
       gapMin: finite.length ? Math.min(...finite) : null,
       directLinkShare: round(direct / Math.max(1, html)),
       relevantLinksFromOutside: round(outside / Math.max(1, toRel)),
-      transferRule: `${best.rule.dir === '*' ? 'any folder' : `folder "${best.rule.dir}"`}, ${best.rule.ext === 'doc' ? '.pdf or .ps' : best.rule.ext === '*' ? 'any type' : `.${best.rule.ext}`}`,
-      transferPrecision: round(held.p),
-      transferRecall: round(held.r),
+      transferRule: `${formatRules(rules)}${scored.length > 1 ? ` (best here of ${scored.length} rule lists that fit the others equally well; the worst scores ${round(scored[scored.length - 1].s.precision)} / ${round(scored[scored.length - 1].s.recall)})` : ''}`,
+      transferPrecision: round(held.precision),
+      transferRecall: round(held.recall),
+      sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
     };
   });
   let jac = 0,
@@ -244,7 +265,7 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
       pairs++;
     }
   const finite = sites.map((s) => s.gapMin).filter((g): g is number => g !== null);
-  const mean = (k: 'transferPrecision' | 'transferRecall'): number =>
+  const mean = (k: 'transferPrecision' | 'transferRecall' | 'sharedAnchorShare'): number =>
     round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
   return {
     sites,
@@ -254,6 +275,8 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
     anchorDistance: round(pairs ? tv / pairs : 0),
     transferPrecision: mean('transferPrecision'),
     transferRecall: mean('transferRecall'),
+    sharedAnchorShare: mean('sharedAnchorShare'),
+    sharedAnchorWords: [...everywhere].sort(),
   };
 }
 
@@ -267,12 +290,13 @@ export function formatStructure(s: StructureStats): string[] {
   return [
     `off-topic pages between research communities (ordered pairs): ${hist(s.gapHistogram)}; fewest ${s.gapMin ?? 'n/a'}`,
     `conventions across departments: URL templates Jaccard ${s.templateJaccard}, anchor words on links to relevant documents and their lists, total-variation distance ${s.anchorDistance}`,
-    `transfer leak (best URL rule from the other departments): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
+    `transfer leak (rules learnt on the other departments from URL folders, file words, extension and anchor words; lib/rules.ts): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
+    `anchor words linking to relevant items in every department: ${s.sharedAnchorWords.slice(0, 20).join(', ') || 'none'}${s.sharedAnchorWords.length > 20 ? ` (+${s.sharedAnchorWords.length - 20})` : ''}; links to relevant items with one of them: ${s.sharedAnchorShare}`,
     '',
-    'department                 groups  gap pairs (hops:count)        fewest  direct-link share  links from outside  transfer rule (precision / recall)',
-    ...s.sites.map(
-      (d) =>
-        `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)}  ${d.transferRule} (${d.transferPrecision} / ${d.transferRecall})`,
-    ),
+    'department                 groups  gap pairs (hops:count)        fewest  direct-link share  links from outside  shared anchors  held-out precision / recall of the rules learnt on the others',
+    ...s.sites.flatMap((d) => [
+      `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)} ${String(d.sharedAnchorShare).padStart(15)}  ${d.transferPrecision} / ${d.transferRecall}`,
+      `  rules learnt on the others: ${d.transferRule}`,
+    ]),
   ];
 }

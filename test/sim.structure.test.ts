@@ -30,12 +30,19 @@ describe('site conventions and the transfer leak', () => {
     for (const site of s.sites) expect([site.transferPrecision, site.transferRecall], site.host).toEqual([1, 1]);
   });
 
-  it('every department its own conventions: the rule transfers measurably worse', () => {
+  it('every department its own conventions: the templates differ, and the learned leak diagnostic still finds the papers by file type', () => {
     const web = small({ conventions: 1 });
     const s = structureStats(web, new Renderer(web));
-    expect(s.transferPrecision * s.transferRecall).toBeLessThan(0.8);
     const same = small({ conventions: 0 });
     expect(s.templateJaccard).toBeLessThan(structureStats(same, new Renderer(same)).templateJaccard - 0.2);
+    // the fixed folder x type family read 0.63 / 0.75 here and under-reported (issue #35); rules
+    // learnt on three departments, blind in turn to the features the earlier ones used, find the
+    // file type that every department shares. This pins today's generator: when the
+    // departments stop sharing what marks a paper, this reading must fall and the test be updated.
+    for (const site of s.sites) {
+      expect([site.transferPrecision, site.transferRecall], site.host).toEqual([1, 1]);
+      expect(site.transferRule, site.host).toMatch(/ext:(pdf|ps)/);
+    }
   });
 
   it('templates abstract logins, numbers and slugs', () => {

@@ -1,0 +1,188 @@
+/**
+ * A small rule learner: a decision list of up to `maxRules` conjunctions, each of up to
+ * `maxLiterals` literals ("has feature f" or "lacks feature f"), learnt by sequential covering
+ * (FOIL / RIPPER without pruning): a rule grows greedily, each step adding the literal that most
+ * raises the F1 of the whole list on the training examples; a rule is kept only if it raises the
+ * list's F1, and the positives it covers are set aside before the next rule.
+ *
+ * It is the diagnostic's learner, not a crawler's: what it finds on some sites and keeps on
+ * another (the transfer leak) is what a crawler trained on those sites could exploit. Readable
+ * rules are the point; examples are sets of string features, counted with bitsets so that a few
+ * thousand candidate features over tens of thousands of examples take milliseconds.
+ */
+
+export interface RuleExample {
+  features: readonly string[];
+  positive: boolean;
+}
+
+export interface Literal {
+  feature: string;
+  /** true: the example must have the feature; false: it must lack it. */
+  present: boolean;
+}
+
+export type Rule = Literal[];
+
+export interface RuleList {
+  rules: Rule[];
+  /** Training F1 of the list. */
+  f1: number;
+}
+
+export interface Score {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export interface LearnOptions {
+  maxRules: number;
+  maxLiterals: number;
+  /** Candidate features per step: the most frequent among the examples still in play. */
+  candidates: number;
+}
+
+export const DEFAULT_LEARN: LearnOptions = { maxRules: 3, maxLiterals: 4, candidates: 400 };
+
+const words = (n: number): number => (n + 31) >>> 5;
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+function count(a: Uint32Array): number {
+  let c = 0;
+  for (let i = 0; i < a.length; i++) c += popcount(a[i]);
+  return c;
+}
+
+function f1Of(tp: number, fp: number, positives: number): number {
+  return tp ? (2 * tp) / (2 * tp + fp + (positives - tp)) : 0;
+}
+
+export function learnRules(
+  examples: readonly RuleExample[],
+  opts: Partial<LearnOptions> = {},
+  /** A literal the first rule must start with (learnAlternatives tries several). */
+  first?: Literal,
+): RuleList {
+  const o = { ...DEFAULT_LEARN, ...opts };
+  const n = examples.length;
+  const W = words(n);
+  const pos = new Uint32Array(W);
+  const index = new Map<string, Uint32Array>();
+  examples.forEach((e, i) => {
+    if (e.positive) pos[i >>> 5] |= 1 << (i & 31);
+    for (const f of e.features) {
+      let b = index.get(f);
+      if (!b) index.set(f, (b = new Uint32Array(W)));
+      b[i >>> 5] |= 1 << (i & 31);
+    }
+  });
+  const positives = count(pos);
+  // examples the list covers so far, and the positives not yet covered
+  const covered = new Uint32Array(W);
+  const features = [...index.keys()].sort();
+  const rules: Rule[] = [];
+  let listF1 = 0;
+  for (let r = 0; r < o.maxRules && positives; r++) {
+    const rule: Rule = [];
+    const inRule = new Uint32Array(W).fill(0xffffffff);
+    if (n & 31) inRule[W - 1] = (1 << (n & 31)) - 1;
+    let ruleF1 = -1;
+    for (let l = 0; l < o.maxLiterals; l++) {
+      // candidates: the features most frequent among the examples the rule still matches
+      const freq = features
+        .map((f) => {
+          const b = index.get(f)!;
+          let c = 0;
+          for (let i = 0; i < W; i++) c += popcount(b[i] & inRule[i]);
+          return { f, c };
+        })
+        .filter((x) => x.c > 0)
+        .sort((a, b) => b.c - a.c || (a.f < b.f ? -1 : 1))
+        .slice(0, o.candidates);
+      let best: { lit: Literal; f1: number; set: Uint32Array } | null = null;
+      const forced = r === 0 && l === 0 && first && index.has(first.feature) ? first : null;
+      for (const { f } of forced ? [{ f: forced.feature }] : freq) {
+        const b = index.get(f)!;
+        for (const present of forced ? [forced.present] : [true, false]) {
+          const set = new Uint32Array(W);
+          let tp = 0;
+          let all = 0;
+          for (let i = 0; i < W; i++) {
+            const m = (present ? b[i] : ~b[i]) & inRule[i];
+            set[i] = m;
+            const u = m | covered[i];
+            all += popcount(u);
+            tp += popcount(u & pos[i]);
+          }
+          const f1 = f1Of(tp, all - tp, positives);
+          if (!best || f1 > best.f1) best = { lit: { feature: f, present }, f1, set };
+        }
+      }
+      if (!best || (best.f1 <= ruleF1 && !forced)) break;
+      rule.push(best.lit);
+      inRule.set(best.set);
+      ruleF1 = best.f1;
+    }
+    if (!rule.length || ruleF1 <= listF1) break;
+    rules.push(rule);
+    listF1 = ruleF1;
+    for (let i = 0; i < W; i++) covered[i] |= inRule[i];
+  }
+  return { rules, f1: listF1 };
+}
+
+/**
+ * Several learners' answers, each blind to the features the earlier ones used: the greedy list,
+ * then the greedy list without its features, and so on, while the training F1 stays within
+ * `slack` of the first (at most `alternatives` lists). Rules that fit the training sites equally
+ * well may transfer very differently (a folder name three departments happen to share against a
+ * file type all share); a diagnostic that must not under-report a leak scores them all.
+ */
+export function learnAlternatives(
+  examples: readonly RuleExample[],
+  opts: Partial<LearnOptions> & { alternatives?: number; slack?: number } = {},
+): RuleList[] {
+  const out: RuleList[] = [];
+  const banned = new Set<string>();
+  let xs = examples;
+  for (let k = 0; k < (opts.alternatives ?? 6); k++) {
+    const list = learnRules(xs, opts);
+    if (!list.rules.length || (out.length && list.f1 < out[0].f1 - (opts.slack ?? 0.02))) break;
+    out.push(list);
+    for (const r of list.rules) for (const l of r) banned.add(l.feature);
+    xs = examples.map((e) => ({ ...e, features: e.features.filter((f) => !banned.has(f)) }));
+  }
+  return out;
+}
+
+/** Whether an example's features satisfy the list (any rule whose every literal holds). */
+export function matchesRules(list: RuleList, features: ReadonlySet<string>): boolean {
+  return list.rules.some((rule) => rule.every((l) => features.has(l.feature) === l.present));
+}
+
+export function scoreRules(list: RuleList, examples: readonly RuleExample[]): Score {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const e of examples) {
+    const m = matchesRules(list, new Set(e.features));
+    if (m && e.positive) tp++;
+    else if (m) fp++;
+    else if (e.positive) fn++;
+  }
+  const precision = tp + fp ? tp / (tp + fp) : 0;
+  const recall = tp + fn ? tp / (tp + fn) : 0;
+  return { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0 };
+}
+
+/** The list as text: "ext:pdf and not dir:courses | anchor:papers", "(nothing)" when empty. */
+export function formatRules(list: RuleList): string {
+  if (!list.rules.length) return '(no rule beats matching nothing)';
+  return list.rules.map((r) => r.map((l) => (l.present ? l.feature : `not ${l.feature}`)).join(' and ')).join(' | ');
+}
