@@ -25,6 +25,7 @@ export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';
 export { parseBody, parseHtml, type ParsedLink, type ParsedPage } from './parser.ts';
 export { WarcWriter } from './warc.ts';
 export { OpicStrategy } from './orders/opic.ts';
+export { DocsFirstStrategy } from './orders/docs-first.ts';
 // focused crawling has its own surface (crawler/focused/index.ts); what a plugin strategy needs is here too
 export { Topic, loadKeywords, tokenize, linkWords, judgePage, judgedTokens } from './focused/index.ts';
 export type { RelevanceJudge, Judgement } from './focused/index.ts';

@@ -300,6 +300,51 @@ function restsOn(d: ExperimentData): string[] {
   return L;
 }
 
+/** The probes: strategies with no topic that show what the web gives away (issue #35). */
+export const PROBES = ['docs-first', 'url-prior'];
+/** The strategies that read the topic or learn the target, which a probe must not match. */
+const TOPICAL = ['immediate', 'future', 'adaptive', 'adaptive-rescue', 'best-first', 'shark-search', 'classifier'];
+
+/**
+ * What the probes say: each probe's paired recall AUC difference with each topical strategy of
+ * the run. A probe that beats or ties a topical strategy means the web marks relevance by
+ * something other than the topic, and the report says so in words.
+ */
+function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnType<typeof unitOf>): string[] {
+  const here = PROBES.filter((p) => strategies.includes(p));
+  const topical = TOPICAL.filter((t) => strategies.includes(t));
+  if (!here.length || !topical.length) return [];
+  const runs = (s: string): SummaryRow[] => d.summaries.filter((x) => x.strategy === s);
+  const L = [
+    '',
+    '## What the probes say',
+    '',
+    'Probes read no topic: docs-first fetches links with a document extension first, else breadth-first; url-prior is future value reading only URL words, trained on the other sites. Paired recall AUC, probe minus strategy:',
+    '',
+    `| probe | ${topical.join(' | ')} |`,
+    `|---|${topical.map(() => '---|').join('')}`,
+  ];
+  const beaten: string[] = [];
+  for (const p of here) {
+    const cells = topical.map((t) => {
+      const c = pairedCi(runs(p), runs(t), (x) => x.recall_auc, unit);
+      const v = signVerdict(c);
+      if (v === 'PASS') beaten.push(`${p} beats ${t}`);
+      else if (v === 'TIE' || v === 'NO DATA') beaten.push(`${p} ties ${t}`);
+      const dd = detectable(c);
+      return `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]${v === 'PASS' ? ' **ahead**' : v === 'TIE' && Number.isFinite(dd) ? ` tie (detectable ${f3(dd)})` : v === 'TIE' ? ' tie' : ''}`;
+    });
+    L.push(`| ${p} | ${cells.join(' | ')} |`);
+  }
+  L.push(
+    '',
+    beaten.length
+      ? `**A rule with no topic keeps up here** (${beaten.join('; ')}): on this web the target is marked by its URLs or file types, not only by its topic, and a topical strategy's lead over such a probe is what its topic adds.`
+      : 'Every topical strategy is ahead of every probe: on this web the topic, not the URL or file type alone, leads to the target.',
+  );
+  return L;
+}
+
 /** A count or mean count: whole numbers without decimals, others with one (never locale-formatted). */
 const fc = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 
@@ -473,6 +518,7 @@ function report(
         .join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`,
     );
   if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
+  L.push(...probes(d, strategies, unit));
   L.push(
     '',
     '## Claims',

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import type { ExperimentConfig } from './config.ts';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BfsStrategy, RandomStrategy, type Strategy, OpicStrategy } from '../crawler/index.ts';
+import { BfsStrategy, DocsFirstStrategy, RandomStrategy, type Strategy, OpicStrategy } from '../crawler/index.ts';
 import {
   AdaptiveStrategy,
   DEFAULT_ADAPTIVE,
@@ -25,9 +25,11 @@ import {
   DEFAULT_SHARK,
   SharkSearchStrategy,
   ClassifierStrategy,
+  DEFAULT_FUTURE,
   DEFAULT_INFOSPIDERS,
   InfoSpidersStrategy,
   Topic,
+  UrlPriorStrategy,
   type PageClassifier,
   type RelevanceJudge,
   type LinkClassifier,
@@ -115,6 +117,18 @@ const BUILT_IN: Record<string, BuiltIn> = {
   bfs: { make: () => new BfsStrategy() },
   random: { make: (ctx) => new RandomStrategy(ctx.seed) },
   opic: { make: () => new OpicStrategy() },
+  // probes: no topic; what the web gives away (every focused report shows them)
+  'docs-first': { make: () => new DocsFirstStrategy() },
+  'url-prior': {
+    needs: 'models',
+    make: (ctx) => {
+      const m = need(ctx.models, 'training data', 'url-prior')();
+      return new UrlPriorStrategy(m.examples, m.future.bins, {
+        maxRows: DEFAULT_FUTURE.maxRows,
+        seed: ctx.seed,
+      });
+    },
+  },
   'best-first': { make: (ctx) => new BestFirstStrategy(topic(ctx, 'best-first'), ctx.judge?.()) },
   'best-n-first': {
     params: { ...DEFAULT_BEST_N },

@@ -367,3 +367,55 @@ describe('strategy parameters and modules', () => {
     expect(mine.indexOf('/s')).toBeLessThan(mine.indexOf('/d2'));
   });
 });
+
+describe('the probes', () => {
+  it('docs-first puts links with a document extension first and keeps the rest in breadth-first order', () => {
+    const s = makeStrategy('docs-first', { seed: 1 });
+    const links = ['http://a.test/x.html', 'http://a.test/p.ps.gz', 'http://a.test/y/', 'http://a.test/q.PDF'].map(
+      (url) => ({ url, anchor: '', around: '', heading: '', nofollow: false }),
+    );
+    const page = { seq: 0, url: 'http://a.test/', status: 200, depth: 0, score: 0, contentType: 'text/html' };
+    const view = { ...page, kind: 'html' as const, title: '', headings: [], text: '', links };
+    expect(s.onPage(view, links).scores).toEqual([0, 1, 0, 1]);
+  });
+
+  it('url-prior reads the URL only: the same URL scores the same whatever its anchor and page', () => {
+    const examples = [
+      // URL words as features.ts makes them (tokenized, so stemmed)
+      ...Array.from({ length: 30 }, (_, i) => ({
+        tokens: [`u:${tokenize('papers')[0]}`, `a:p${i}`, 'a:neural'],
+        q: 1,
+        host: 'a',
+      })),
+      ...Array.from({ length: 30 }, (_, i) => ({
+        tokens: [`u:${tokenize('courses')[0]}`, `a:c${i}`, 'a:neural'],
+        q: 0,
+        host: 'a',
+      })),
+    ];
+    const bins = { thresholds: [0.5], means: [0, 1] };
+    const s = makeStrategy('url-prior', {
+      seed: 1,
+      models: () => ({ future: { bins } as never, calibration: {} as never, examples, pages: null }),
+    });
+    const link = (url: string, anchor: string) => ({ url, anchor, around: anchor, heading: anchor, nofollow: false });
+    const page = (title: string) => ({
+      seq: 0,
+      url: 'http://b.test/',
+      status: 200,
+      depth: 0,
+      score: 0,
+      contentType: 'text/html',
+      kind: 'html' as const,
+      title,
+      headings: [],
+      text: title,
+      links: [],
+    });
+    const a = s.onPage(page('neural networks'), [link('http://b.test/papers/x.pdf', 'neural paper')]).scores[0]!;
+    const b = s.onPage(page('football'), [link('http://b.test/papers/x.pdf', 'football scores')]).scores[0]!;
+    const c = s.onPage(page('neural networks'), [link('http://b.test/courses/x.pdf', 'neural paper')]).scores[0]!;
+    expect(a).toBe(b);
+    expect(a).toBeGreaterThan(c);
+  });
+});

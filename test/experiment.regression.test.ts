@@ -81,6 +81,7 @@ describe('experiment regression (quick configuration)', () => {
       // C5 decided where the oracle can meet it (its precision above 0.5), not INFEASIBLE as a whole
       "where the oracle's precision is above 0.5",
       '## What this rests on',
+      '## What the probes say',
       'detectable: ',
     ])
       expect(report).toContain(s);

@@ -15,7 +15,7 @@ import { layoutReplay, replayRun } from '../experiments/replay.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REF = 'results/reference/focused-quick';
-const STRATEGIES = ['oracle', 'bfs', 'random', 'immediate', 'future', 'adaptive'];
+const STRATEGIES = ['oracle', 'bfs', 'random', 'docs-first', 'url-prior', 'immediate', 'future', 'adaptive'];
 const have = existsSync(CHROMIUM);
 if (!have && process.env.CI) throw new Error(`no browser at ${CHROMIUM}: .ci/run must install Debian's chromium`);
 

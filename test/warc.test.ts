@@ -244,8 +244,8 @@ describe('crawl to WARC and back', () => {
     expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe(
       'experiment,strategy,site,seed,pages,recall,recall_reachable,precision,harvest',
     );
-    // five strategies and the oracle, on two sites
-    expect(data.summaries).toHaveLength(2 * 6);
+    // seven strategies (the probes included) and the oracle, on two sites
+    expect(data.summaries).toHaveLength(2 * 8);
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     expect(report).toContain('real pages replayed from the archive');
     expect(report).toContain('over 2 sites of one web');

@@ -37,5 +37,6 @@ export {
 } from './strategies.ts';
 export { BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from './best-first.ts';
 export { ClassifierStrategy } from './classifier.ts';
+export { UrlPriorStrategy } from './url-prior.ts';
 export { DEFAULT_SHARK, SharkSearchStrategy } from './shark-search.ts';
 export { DEFAULT_INFOSPIDERS, InfoSpidersStrategy } from './infospiders.ts';
