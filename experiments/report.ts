@@ -324,23 +324,30 @@ function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnTy
     `| probe | ${topical.join(' | ')} |`,
     `|---|${topical.map(() => '---|').join('')}`,
   ];
-  const beaten: string[] = [];
+  const beats: string[] = [];
+  const ties: { text: string; detectable: number }[] = [];
   for (const p of here) {
     const cells = topical.map((t) => {
       const c = pairedCi(runs(p), runs(t), (x) => x.recall_auc, unit);
       const v = signVerdict(c);
-      if (v === 'PASS') beaten.push(`${p} beats ${t}`);
-      else if (v === 'TIE' || v === 'NO DATA') beaten.push(`${p} ties ${t}`);
       const dd = detectable(c);
+      if (v === 'PASS') beats.push(`${p} beats ${t}`);
+      else if (v === 'TIE' || v === 'NO DATA') ties.push({ text: `${p} ties ${t}`, detectable: dd });
       return `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]${v === 'PASS' ? ' **ahead**' : v === 'TIE' && Number.isFinite(dd) ? ` tie (detectable ${f3(dd)})` : v === 'TIE' ? ' tie' : ''}`;
     });
     L.push(`| ${p} | ${cells.join(' | ')} |`);
   }
+  const range = (xs: number[]): string => {
+    const f = xs.filter(Number.isFinite);
+    return f.length ? `${f3(Math.min(...f))}-${f3(Math.max(...f))}` : 'n/a';
+  };
   L.push(
     '',
-    beaten.length
-      ? `**A rule with no topic keeps up here** (${beaten.join('; ')}): on this web the target is marked by its URLs or file types, not only by its topic, and a topical strategy's lead over such a probe is what its topic adds.`
-      : 'Every topical strategy is ahead of every probe: on this web the topic, not the URL or file type alone, leads to the target.',
+    beats.length
+      ? `**A rule with no topic beats a topical strategy here** (${beats.join('; ')}${ties.length ? `; and ${ties.map((x) => x.text).join('; ')}` : ''}): on this web the target is marked by its URLs or file types, and a topical strategy's lead over such a probe is what its topic adds.`
+      : ties.length
+        ? `**No topical strategy is measurably ahead of a rule with no topic** (${ties.map((x) => x.text).join('; ')}; these runs would have detected differences of ${range(ties.map((x) => x.detectable))} recall AUC): what the topic adds here is smaller than that, if anything.`
+        : 'Every topical strategy is ahead of every probe: on this web the topic, not the URL or file type alone, leads to the target.',
   );
   return L;
 }
