@@ -1,14 +1,14 @@
 /**
- * robots.txt per RFC 9309 with robots-parser: fetched once per host and cached (24 h at most),
+ * robots.txt per RFC 9309 (rules matched by lib/robots.ts): fetched once per host and cached (24 h at most),
  * up to 5 redirects followed, at least 500 KiB parsed; 4xx other than 429 allows everything;
  * 5xx, 429 or a network error disallows everything until a later fetch succeeds (fail closed).
  * Crawl-delay (not in the RFC) is read for the engine, which honours it up to a maximum and
  * skips hosts asking for more (like Nutch).
  *
- * Two corrections to robots-parser, both RFC 9309: records other than the group members
- * (user-agent, allow, disallow, and crawl-delay, read by many engines) do not end a group
- * (2.2.4: "Sitemap:" between two "User-agent:" lines left the first agent without rules), and a
- * file cut at the size cap loses its partial last line instead of parsing it as a rule.
+ * Only the group members (user-agent, allow, disallow, and crawl-delay, read by many engines)
+ * are passed on, so other records cannot end a group (2.2.4: "Sitemap:" between two
+ * "User-agent:" lines), and a file cut at the size cap loses its partial last line instead of
+ * parsing it as a rule.
  */
 import { parseRobots as robotsParser, type RobotsRules as RobotsParser } from '../lib/robots.ts';
 
@@ -78,7 +78,7 @@ const UNREACHABLE_MAX_AGE_MS = 10 * 60 * 1000;
 
 const GROUP_MEMBER = /^\s*(user-agent|allow|disallow|crawl-delay)\s*:/i;
 
-/** The lines robots-parser should see: group members only; after a cut, no partial last line. */
+/** The lines the matcher should see: group members only; after a cut, no partial last line. */
 export function groupLines(body: string, truncated: boolean): string {
   const end = truncated ? Math.max(body.lastIndexOf('\n'), body.lastIndexOf('\r')) : body.length;
   const text = end < 0 ? '' : body.slice(0, end);

@@ -4,7 +4,9 @@
  * data: [robots.txt, agent, path, allowed]. Google-only extensions are left out, and say so:
  * a missing colon accepted ("disallow /"), "index.html" at the end of a pattern meaning the
  * directory, lines cut at 16,664 bytes, an agent value read up to its first space, and the
- * empty-URL conventions of its system test. Every case below holds for RobotsRules.
+ * empty-URL conventions of its system test. Where Google's parser departs from the RFC (escapes of
+ * unreserved characters compared as written), the RFC is followed and the case says so. Every case
+ * below holds for RobotsRules.
  */
 import { describe, expect, it } from 'vitest';
 import { groupLines, RobotsRules } from '../crawler/robots.ts';
@@ -134,9 +136,32 @@ const SECTIONS: Record<string, Case[]> = {
     ],
     [lines('User-agent: FooBot', 'Disallow: /', 'Allow: /foo/bar/ツ'), 'FooBot', '/foo/bar/%E3%83%84', true],
     [lines('User-agent: FooBot', 'Disallow: /', 'Allow: /foo/bar/%E3%83%84'), 'FooBot', '/foo/bar/%E3%83%84', true],
+    // escapes of unreserved characters compare decoded, in rules and URLs alike (Google's parser
+    // compares them as written and would answer false for /foo/bar/baz here)
     ...each(lines('User-agent: FooBot', 'Disallow: /', 'Allow: /foo/bar/%62%61%7A'), 'FooBot', [
-      ['/foo/bar/baz', false],
+      ['/foo/bar/baz', true],
       ['/foo/bar/%62%61%7A', true],
+    ]),
+    ...each(lines('User-agent: FooBot', 'Disallow: /%62locked'), 'FooBot', [
+      ['/blocked', false],
+      ['/%62locked', false],
+      ['/%2Fblocked', true],
+    ]),
+    // a reserved character stays encoded: %2F is not a path separator
+    ...each(lines('User-agent: FooBot', 'Disallow: /a%2fb'), 'FooBot', [
+      ['/a%2Fb', false],
+      ['/a/b', true],
+    ]),
+  ],
+  '2.2.3 a run of * is one wildcard, however long (a hostile file, issue #38)': [
+    ...each(lines('User-agent: *', 'Disallow: /', `Allow: /${'*'.repeat(500_000)}z`), 'FooBot', [
+      [`/${'a'.repeat(4000)}z`, true],
+      [`/${'a'.repeat(4000)}y`, false],
+      ['/z', true],
+    ]),
+    ...each(lines('User-agent: *', 'Disallow: /', `Allow: /${'a*'.repeat(100_000)}$`), 'FooBot', [
+      [`/${'a'.repeat(4000)}`, false],
+      [`/${'a'.repeat(100_000)}`, true],
     ]),
   ],
   '2.2.3 special characters: * any run, $ the end, # a comment': [
