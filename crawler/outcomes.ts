@@ -10,7 +10,7 @@ import type { Frontier, QueueEntry } from './frontier.ts';
 import type { HostState } from './hosts.ts';
 import type { Journal, LogEntry } from './journal.ts';
 import type { ParentUrls } from './parents.ts';
-import { contentTypeOf, parseBody, type ParsedLink } from './parser.ts';
+import { contentTypeOf, otherScheme, parseBody, type ParsedLink } from './parser.ts';
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './stats.ts';
@@ -169,6 +169,7 @@ export class OutcomeHandler {
     const p = parseBody(res.body, res.headers['content-type'], e.url, settings, settings.aroundWords);
     stats.summary.urlTooLong += p.linksTooLong ?? 0;
     stats.summary.linksCapped += p.linksCapped ?? 0;
+    stats.summary.outOfScope.scheme += p.linksOtherScheme ?? 0;
     const links = p.links.filter((l) => {
       if (l.nofollow) stats.summary.nofollow++;
       return !l.nofollow;
@@ -223,7 +224,11 @@ export class OutcomeHandler {
     const { ctx } = this;
     const s = ctx.stats.summary;
     const target = normalizeUrl(location, e.url, ctx.settings);
-    if (!target) return undefined;
+    if (!target) {
+      // a redirect to file:, data:, javascript:, ftp: ... is refused, and counted
+      if (otherScheme(location, e.url)) s.outOfScope.scheme++;
+      return undefined;
+    }
     if (target.length > ctx.settings.maxUrlLength) {
       s.urlTooLong++;
       return undefined;

@@ -37,6 +37,8 @@ export interface ParsedPage {
   /** Links dropped for being longer than maxUrlLength, and past maxLinksPerPage (HTML only). */
   linksTooLong?: number;
   linksCapped?: number;
+  /** Links to a scheme other than http(s) (mailto:, javascript:, ftp:, file:, data: ...), refused. */
+  linksOtherScheme?: number;
 }
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i;
@@ -213,6 +215,7 @@ export function parseHtml(
   title = title.replace(/\s+/g, ' ').trim();
   const links: ParsedLink[] = [];
   let capped = 0;
+  let schemes = 0;
   if (!nofollow) {
     for (let i = 0; i < raw.length; i++) {
       const l = raw[i];
@@ -226,7 +229,10 @@ export function parseHtml(
         continue;
       }
       const url = normalizeUrl(l.href.trim(), base, norm);
-      if (!url) continue;
+      if (!url) {
+        if (otherScheme(l.href.trim(), base)) schemes++;
+        continue;
+      }
       if (url.length > maxUrl) {
         tooLong++;
         continue;
@@ -256,6 +262,7 @@ export function parseHtml(
     charset,
     linksTooLong: tooLong,
     linksCapped: capped,
+    linksOtherScheme: schemes,
   };
 }
 
@@ -277,6 +284,16 @@ export function parsePs(body: Buffer): ParsedPage {
     if (m) parts.push(m[1].replace(/\\(.)/g, '$1'));
   }
   return doc('ps', title.replace(/\\(.)/g, '$1'), parts.join(' '));
+}
+
+/** Whether a link resolves to a URL of a scheme other than http(s): refused, and counted. */
+export function otherScheme(href: string, base: string | URL | undefined): boolean {
+  try {
+    const p = (base === undefined ? new URL(href) : new URL(href, base)).protocol;
+    return p !== 'http:' && p !== 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function doc(kind: DocKind, title: string, text: string): ParsedPage {

@@ -55,6 +55,20 @@ beforeAll(async () => {
       if (path === '/mega') return html(res, `<base href="${MEGA_BASE}"><a href="x.html">x</a>`);
       return html(res, 'leaf');
     }
+    if (host === 'schemes.test') {
+      // issue #38 item 9: links and redirects to schemes no HTTP crawler fetches
+      const to = { '/r-file': 'file:///etc/passwd', '/r-data': 'data:text/html,hi', '/r-ftp': 'ftp://x.test/a' };
+      const loc = to[path as keyof typeof to];
+      if (loc) return void res.writeHead(302, { location: loc }).end();
+      if (path === '/')
+        return html(
+          res,
+          '<a href="file:///etc/passwd">f</a> <a href="data:text/html,x">d</a> <a href="javascript:alert(1)">j</a> ' +
+            '<a href="ftp://ftp.x.test/pub/">ftp</a> <a href="mailto:a@x.test">m</a> <a href="/ok">ok</a> ' +
+            '<a href="/r-file">1</a> <a href="/r-data">2</a> <a href="/r-ftp">3</a>',
+        );
+      return html(res, 'ok');
+    }
     if (host === 'storm.test') {
       storm++;
       return void res.writeHead(503).end();
@@ -192,6 +206,14 @@ describe('bounded everything (item 2)', () => {
     });
     expect(summary.linksCapped).toBe(6002 - 100);
     expect(log.slice(1).every((e) => /\/p\d+\.html$/.test(e.url) && Number(/p(\d+)/.exec(e.url)![1]) < 100)).toBe(true);
+  });
+
+  it('refuses links and redirects to file:, data:, javascript:, ftp: and mailto:, and counts each (issue #38)', async () => {
+    const { summary, log } = await crawl({ seeds: ['http://schemes.test/'], maxPages: 20 });
+    // five links of other schemes on the page, three redirects to them
+    expect(summary.outOfScope.scheme).toBe(8);
+    expect(pathsOf(log).sort()).toEqual(['/', '/ok', '/r-data', '/r-file', '/r-ftp']);
+    expect(log.every((e) => e.url.startsWith('http://schemes.test/'))).toBe(true);
   });
 
   it('refuses a seed longer than the URL limit with a code', async () => {
