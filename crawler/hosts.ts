@@ -46,8 +46,14 @@ export class HostState {
   crawlDelayMs = 0;
   /** Pages dispatched to this host (for maxPagesPerHost). */
   dispatched = 0;
+  /** The rules last fetched for this host, of whichever origin (for scheduling and reasons). */
   robots: RobotsRules | null = null;
-  robotsPending: Promise<RobotsRules> | null = null;
+  /**
+   * Rules per origin (scheme, host, port: RFC 9309 2.3): http://h/robots.txt says nothing about
+   * https://h/, and a host reached by both has two files.
+   */
+  readonly robotsByOrigin = new Map<string, RobotsRules>();
+  readonly robotsPending = new Map<string, Promise<RobotsRules>>();
   /** Set when the host is excluded from the crawl (e.g. Crawl-delay above the maximum). */
   skipped: string | null = null;
   /** Set when the host's address may not be connected to (CRAWL_ERR_ADDRESS_REFUSED): the reason. */

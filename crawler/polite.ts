@@ -182,7 +182,7 @@ async function fetchRobots(ctx: GateContext, h: HostState, origin: string): Prom
 }
 
 /**
- * The host's robots rules, fetched once (concurrent callers share the request). Applies
+ * The rules of a URL's origin, fetched once per origin (concurrent callers share the request). Applies
  * Crawl-delay to the gate, or marks the host skipped when it asks for more than the maximum.
  */
 export function robotsFor(
@@ -191,12 +191,16 @@ export function robotsFor(
   url: string,
   onSkip?: (h: HostState) => void,
 ): Promise<RobotsRules> {
-  if (h.robots && !h.robots.expired) return Promise.resolve(h.robots);
-  if (!h.robotsPending) {
-    h.robotsPending = fetchRobots(ctx, h, new URL(url).origin).then(
+  const origin = new URL(url).origin;
+  const have = h.robotsByOrigin.get(origin);
+  if (have && !have.expired) return Promise.resolve(have);
+  let pending = h.robotsPending.get(origin);
+  if (!pending) {
+    pending = fetchRobots(ctx, h, origin).then(
       (r) => {
+        h.robotsByOrigin.set(origin, r);
         h.robots = r;
-        h.robotsPending = null;
+        h.robotsPending.delete(origin);
         const delay = r.crawlDelaySec();
         if (h.skipped) onSkip?.(h);
         else if (delay !== undefined) {
@@ -204,17 +208,19 @@ export function robotsFor(
             h.skipped = `Crawl-delay ${delay} s exceeds the maximum of ${ctx.settings.maxCrawlDelaySec} s`;
             onSkip?.(h);
           } else {
-            h.crawlDelayMs = delay * 1000;
+            // one host, one gate: the longest Crawl-delay of its origins
+            h.crawlDelayMs = Math.max(...[...h.robotsByOrigin.values()].map((x) => (x.crawlDelaySec() ?? 0) * 1000));
             h.backoff(h.crawlDelayMs); // the robots.txt request itself counts
           }
         }
         return r;
       },
       (e: unknown) => {
-        h.robotsPending = null;
+        h.robotsPending.delete(origin);
         throw e;
       },
     );
+    h.robotsPending.set(origin, pending);
   }
-  return h.robotsPending;
+  return pending;
 }

@@ -37,7 +37,7 @@ beforeAll(async () => {
     const host = String(req.headers.host ?? '').split(':')[0];
     const path = req.url ?? '/';
     if (host === 'drip-robots.test') return path === '/robots.txt' ? drip(res, 'text/plain') : html(res, 'never');
-    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/robots.txt' && host !== 'origins.test') return void res.writeHead(404).end();
     if (host === 'drip.test') {
       if (path === '/') return html(res, '<a href="/slow">slow</a> <a href="/fine">fine</a>');
       if (path === '/slow') return drip(res, 'text/html; charset=utf-8');
@@ -54,6 +54,17 @@ beforeAll(async () => {
         );
       if (path === '/mega') return html(res, `<base href="${MEGA_BASE}"><a href="x.html">x</a>`);
       return html(res, 'leaf');
+    }
+    if (host === 'origins.test') {
+      // issue #38 item 4: http://origins.test/robots.txt disallows /blocked; https is another origin
+      if (path === '/robots.txt')
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /blocked\n');
+      if (path === '/')
+        return html(
+          res,
+          '<a href="/blocked">b</a> <a href="https://origins.test/blocked">tls</a> <a href="/ok">ok</a>',
+        );
+      return html(res, 'ok');
     }
     if (host === 'schemes.test') {
       // issue #38 item 9: links and redirects to schemes no HTTP crawler fetches
@@ -206,6 +217,18 @@ describe('bounded everything (item 2)', () => {
     });
     expect(summary.linksCapped).toBe(6002 - 100);
     expect(log.slice(1).every((e) => /\/p\d+\.html$/.test(e.url) && Number(/p(\d+)/.exec(e.url)![1]) < 100)).toBe(true);
+  });
+
+  it('robots.txt applies to its origin: https://h/ is not ruled by http://h/robots.txt, and fails closed here (issue #38)', async () => {
+    const { summary, log } = await crawl({
+      seeds: ['http://origins.test/'],
+      scope: ['origins.test'],
+      maxPages: 20,
+      robotsRetries: 0,
+    });
+    // the https origin's robots.txt cannot be read (this server speaks no TLS): nothing there is allowed
+    expect(log.map((e) => e.url).sort()).toEqual(['http://origins.test/', 'http://origins.test/ok']);
+    expect(summary.robotsBlocked).toBe(2);
   });
 
   it('refuses links and redirects to file:, data:, javascript:, ftp: and mailto:, and counts each (issue #38)', async () => {
