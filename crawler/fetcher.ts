@@ -6,6 +6,8 @@
  * truncated), and the pieces the engine needs for politeness (latency, Retry-After). Retries and per-host timing live in the
  * engine, so that every retry passes through the host's politeness gate.
  */
+import type { Transform } from 'node:stream';
+import zlib from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { CrawlError, toCrawlError } from './errors.ts';
 
@@ -52,6 +54,56 @@ export interface RequestBody {
   method: 'POST';
   body: string;
   contentType: string;
+}
+
+const CODINGS = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+/**
+ * A body decoded from its Content-Encoding, at most `max` bytes of it (a compression bomb is cut
+ * and marked truncated, as a long body is). A body that is not what its header says, or is cut,
+ * gives what could be decoded. "deflate" is zlib-wrapped by the RFC, raw deflate by some servers:
+ * both are read.
+ */
+async function decode(coding: string, body: Buffer, max: number): Promise<{ body: Buffer; truncated: boolean }> {
+  const make = (raw: boolean): Transform =>
+    coding === 'br'
+      ? zlib.createBrotliDecompress()
+      : coding === 'deflate'
+        ? raw
+          ? zlib.createInflateRaw()
+          : zlib.createInflate()
+        : zlib.createGunzip();
+  const run = (raw: boolean): Promise<{ body: Buffer; truncated: boolean; failed: boolean }> =>
+    new Promise((resolve) => {
+      const z = make(raw);
+      const out: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (failed: boolean, cut = false): void => {
+        if (done) return;
+        done = true;
+        resolve({ body: Buffer.concat(out, size), truncated: cut, failed });
+      };
+      z.on('data', (c: Buffer) => {
+        if (done) return;
+        if (size + c.length > max) {
+          out.push(c.subarray(0, max - size));
+          size = max;
+          z.destroy();
+          finish(false, true);
+          return;
+        }
+        out.push(c);
+        size += c.length;
+      });
+      z.on('end', () => finish(false));
+      z.on('error', () => finish(size === 0));
+      z.end(body);
+    });
+  let r = await run(false);
+  if (r.failed && coding === 'deflate') r = await run(true);
+  // not compressed after all: the bytes as sent
+  return r.failed ? { body, truncated: false } : { body: r.body, truncated: r.truncated };
 }
 
 export const ACCEPT =
@@ -130,11 +182,20 @@ export class Fetcher {
       clearTimeout(timer);
     }
     const headers = headerMap(res.headers);
+    let body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    // a body sent compressed though we never asked (no Accept-Encoding): decoded, within the same cap
+    const coding = (headers['content-encoding'] ?? '').trim().toLowerCase();
+    if (CODINGS.has(coding) && body.length) {
+      const d = await decode(coding, body, this.opts.maxBodyBytes);
+      body = d.body;
+      truncated ||= d.truncated;
+      headers['x-crawler-decoded'] = coding;
+    }
     return {
       url,
       status: res.statusCode,
       headers,
-      body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
+      body,
       truncated,
       latencyMs,
       headersAt,

@@ -10,8 +10,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
+import { BfsStrategy, CrawlEngine, type CrawlSettings, DEFAULT_SETTINGS, type LogEntry } from '../crawler/index.ts';
 import { addressAllowed, classifyAddress, type AddressClass } from '../crawler/net.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
@@ -37,6 +38,25 @@ beforeAll(async () => {
     const host = String(req.headers.host ?? '').split(':')[0];
     const path = req.url ?? '/';
     if (host === 'drip-robots.test') return path === '/robots.txt' ? drip(res, 'text/plain') : html(res, 'never');
+    if (host === 'gzip.test') {
+      // issue #38 item 5: robots.txt and pages compressed though the crawler never asked
+      const send = (type: string, coding: 'gzip' | 'deflate', body: Buffer): void =>
+        void res.writeHead(200, { 'content-type': type, 'content-encoding': coding }).end(body);
+      const page = (b: string): string => `<!DOCTYPE html><html><head><title>t</title></head><body>${b}</body></html>`;
+      if (path === '/robots.txt') return send('text/plain', 'gzip', gzipSync('User-agent: *\nDisallow: /blocked\n'));
+      if (path === '/')
+        return send(
+          'text/html',
+          'gzip',
+          gzipSync(
+            page('<a href="/blocked">b</a> <a href="/ok">ok</a> <a href="/raw">raw</a> <a href="/bomb">bomb</a>'),
+          ),
+        );
+      if (path === '/raw') return send('text/html', 'deflate', deflateRawSync(page('<a href="/z">z</a>')));
+      // 64 MB of spaces in about 64 KB: cut at the body cap, not held whole
+      if (path === '/bomb') return send('text/html', 'gzip', gzipSync(Buffer.alloc(64 * 2 ** 20, 32)));
+      return html(res, 'ok');
+    }
     if (path === '/robots.txt' && host !== 'origins.test') return void res.writeHead(404).end();
     if (host === 'drip.test') {
       if (path === '/') return html(res, '<a href="/slow">slow</a> <a href="/fine">fine</a>');
@@ -217,6 +237,16 @@ describe('bounded everything (item 2)', () => {
     });
     expect(summary.linksCapped).toBe(6002 - 100);
     expect(log.slice(1).every((e) => /\/p\d+\.html$/.test(e.url) && Number(/p(\d+)/.exec(e.url)![1]) < 100)).toBe(true);
+  });
+
+  it('reads robots.txt and pages sent gzip- or deflate-encoded unasked, and cuts a compression bomb at the cap (issue #38)', async () => {
+    const { summary, log } = await crawl({ seeds: ['http://gzip.test/'], maxPages: 20 });
+    expect(log.map((e) => new URL(e.url).pathname).sort()).toEqual(['/', '/bomb', '/ok', '/raw', '/z']);
+    expect(summary.robotsBlocked).toBe(1);
+    const bomb = log.find((e) => e.url.endsWith('/bomb'))!;
+    expect(bomb.status).toBe(200);
+    expect(bomb.truncated).toBe(true);
+    expect(bomb.bytes).toBeLessThanOrEqual(DEFAULT_SETTINGS.maxBodyBytes);
   });
 
   it('robots.txt applies to its origin: https://h/ is not ruled by http://h/robots.txt, and fails closed here (issue #38)', async () => {
