@@ -85,8 +85,24 @@ LOOPBACK.addAddress('::1', 'ipv6');
 const MULTICAST = new BlockList();
 MULTICAST.addSubnet('224.0.0.0', 4);
 MULTICAST.addSubnet('ff00::', 8, 'ipv6');
+/**
+ * Ranges of the IANA special-purpose address registries (IPv4: RFC 6890 and its updates; IPv6:
+ * the same registry) that are not globally reachable and are not private, loopback, link-local or
+ * multicast (those have their own classes above): no crawler has business there in any scope.
+ */
 const RESERVED = new BlockList();
-RESERVED.addSubnet('240.0.0.0', 4); // 255.255.255.255 is classed broadcast before this
+RESERVED.addSubnet('240.0.0.0', 4); // reserved; 255.255.255.255 is classed broadcast before this
+RESERVED.addSubnet('192.0.0.0', 24); // IETF protocol assignments (DS-Lite, NAT64 discovery .170/.171, .192 ...)
+RESERVED.addSubnet('192.0.2.0', 24); // documentation (TEST-NET-1)
+RESERVED.addSubnet('198.51.100.0', 24); // documentation (TEST-NET-2)
+RESERVED.addSubnet('203.0.113.0', 24); // documentation (TEST-NET-3)
+RESERVED.addSubnet('192.88.99.0', 24); // 6to4 relay anycast, deprecated (RFC 7526)
+RESERVED.addSubnet('100::', 64, 'ipv6'); // discard-only
+RESERVED.addSubnet('2001:2::', 48, 'ipv6'); // benchmarking
+RESERVED.addSubnet('2001:10::', 28, 'ipv6'); // ORCHID, deprecated
+RESERVED.addSubnet('2001:db8::', 32, 'ipv6'); // documentation
+RESERVED.addSubnet('3fff::', 20, 'ipv6'); // documentation (RFC 9637)
+RESERVED.addSubnet('5f00::', 16, 'ipv6'); // SRv6 SIDs
 const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
 
 /** The 16 bytes of an IPv6 address (any textual form, an embedded dotted quad included). */
@@ -109,7 +125,7 @@ function ipv6Bytes(ip: string): number[] {
 
 /**
  * The IPv4 addresses an IPv6 address carries, which reach those IPv4 hosts through a
- * translator or a tunnel: IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64
+ * translator or a tunnel: IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96), NAT64
  * (64:ff9b::/96), 6to4 (2002::/16) and Teredo (2001::/32: the server, and the client XOR 0xff).
  */
 function embeddedIpv4(ip: string): { addresses: string[]; translated: boolean } {
@@ -129,6 +145,8 @@ function embeddedIpv4(ip: string): { addresses: string[]; translated: boolean } 
     translated: true,
   });
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return local([v4(12)]);
+  // IPv4-translated (::ffff:0:0:0/96, RFC 2765): an address a stateless translator maps to IPv4
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return remote([v4(12)]);
   if (zero(0, 12) && !zero(12, 16) && !(zero(12, 15) && b[15] === 1)) return local([v4(12)]);
   if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return remote([v4(12)]);
   if (b[0] === 0x20 && b[1] === 0x02) return remote([v4(2)]);

@@ -293,6 +293,18 @@ describe('the address policy (item 4)', () => {
     ['240.0.0.1', 'reserved'],
     ['0.0.0.0', 'unspecified'],
     ['::', 'unspecified'],
+    // issue #38: the IANA special-purpose ranges, and the IPv4-translated form of link-local metadata
+    ['::ffff:0:169.254.169.254', 'metadata'],
+    ['::ffff:0:a9fe:a9fe', 'metadata'],
+    ['192.0.0.192', 'reserved'],
+    ['192.0.0.170', 'reserved'],
+    ['192.0.2.1', 'reserved'],
+    ['198.51.100.7', 'reserved'],
+    ['203.0.113.9', 'reserved'],
+    ['192.88.99.1', 'reserved'],
+    ['100::1', 'reserved'],
+    ['2001:db8::1', 'reserved'],
+    ['2001:10::1', 'reserved'],
   ];
   it('classifies the IPv6 forms that embed refused IPv4 addresses, site-local, multicast and broadcast', () => {
     for (const [ip, c] of REFUSED) expect(classifyAddress(ip), ip).toBe(c);
@@ -337,6 +349,17 @@ describe('the address policy (item 4)', () => {
     });
     expect(log.map((e) => e.error)).toEqual(['CRAWL_ERR_ADDRESS_REFUSED']);
     expect([summary.addressRefused, summary.robotsBlocked, summary.robotsFetches]).toEqual([1, 0, 1]);
+  });
+
+  it('so is a name mapped with --resolve to an IANA special-purpose address (issue #38)', async () => {
+    for (const to of ['192.0.0.170', '192.0.2.1', '[2001:db8::1]', '[::ffff:0:169.254.169.254]']) {
+      const { summary, log } = await crawl({ seeds: ['http://doc.test/'], resolve: [`doc.test=${to}`], retries: 1 });
+      expect(
+        log.map((e) => e.error),
+        to,
+      ).toEqual(['CRAWL_ERR_ADDRESS_REFUSED']);
+      expect(summary.addressRefused, to).toBe(1);
+    }
   });
 });
 
