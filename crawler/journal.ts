@@ -14,6 +14,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   writeFileSync,
   writeSync,
@@ -190,32 +191,59 @@ export function recover(dir: string): RecoveredState {
   return { settings, fetched, queued, dropped, counters, strategy };
 }
 
-/** Complete lines of a file; a partial last line is removed from the file itself. */
-function readLines(file: string): string[] {
+/** Bytes read at a time by readLines: a journal of any size is read in pieces, never as one string. */
+const READ_CHUNK = 16 * 2 ** 20;
+
+/**
+ * Complete lines of a file; a partial last line is removed from the file itself. The file is read
+ * in chunks and split on newline bytes (UTF-8 never has 0x0A inside a character), so a journal
+ * larger than the longest string V8 can hold (512 MiB) reads back like a small one.
+ */
+export function readLines(file: string, chunk = READ_CHUNK): string[] {
   if (!existsSync(file)) return [];
-  const text = readFileSync(file, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  if (end < text.length) {
-    const fd = openSync(file, 'r+');
-    ftruncateSync(fd, Buffer.byteLength(text.slice(0, end)));
+  const fd = openSync(file, 'r+');
+  const lines: string[] = [];
+  let end = 0; // bytes up to the last complete line
+  try {
+    const buf = Buffer.allocUnsafe(chunk);
+    let carry: Buffer[] = [];
+    let carryBytes = 0;
+    let pos = 0;
+    for (;;) {
+      const n = readSync(fd, buf, 0, chunk, pos);
+      if (n === 0) break;
+      let from = 0;
+      for (let nl = buf.indexOf(10, 0); nl >= 0 && nl < n; nl = buf.indexOf(10, from)) {
+        const piece = buf.subarray(from, nl);
+        const line = carryBytes ? Buffer.concat([...carry, piece], carryBytes + piece.length) : piece;
+        if (line.length) lines.push(line.toString('utf8'));
+        carry = [];
+        carryBytes = 0;
+        from = nl + 1;
+        end = pos + from;
+      }
+      if (from < n) {
+        carry.push(Buffer.from(buf.subarray(from, n)));
+        carryBytes += n - from;
+      }
+      pos += n;
+    }
+    if (end < pos) ftruncateSync(fd, end);
+  } finally {
     closeSync(fd);
   }
-  const lines = text
-    .slice(0, end)
-    .split('\n')
-    .filter((l) => l.length);
   // a JSON line can also be torn inside (a partial write followed by nothing): keep the valid prefix
   if (file.endsWith('.jsonl')) {
-    const ok: string[] = [];
+    let ok = 0;
     for (const l of lines) {
       try {
         JSON.parse(l);
-        ok.push(l);
       } catch {
         break;
       }
+      ok++;
     }
-    return ok;
+    lines.length = ok;
   }
   return lines;
 }
