@@ -34,7 +34,7 @@ export interface ParsedPage {
   noindex: boolean;
   nofollow: boolean;
   charset: string;
-  /** Links dropped for being longer than maxUrlLength, and past maxLinksPerPage (HTML only). */
+  /** Links dropped for being longer than maxUrlLength, and past maxLinksPerPage or maxLinkBytesPerPage (HTML only). */
   linksTooLong?: number;
   linksCapped?: number;
   /** Links to a scheme other than http(s) (mailto:, javascript:, ftp:, file:, data: ...), refused. */
@@ -131,6 +131,8 @@ export function parseHtml(
   let nofollow = false;
   const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const maxLinks = norm.maxLinksPerPage ?? Infinity;
+  const maxLinkBytes = norm.maxLinkBytesPerPage ?? Infinity;
+  let linkBytes = 0;
   let tooLong = 0;
   const parser = new Parser(
     {
@@ -237,6 +239,12 @@ export function parseHtml(
         tooLong++;
         continue;
       }
+      // a budget of URL characters per page: 10,000 links under an 8 KB <base> are 80 MB of URLs
+      if (linkBytes + url.length > maxLinkBytes) {
+        capped = raw.length - i;
+        break;
+      }
+      linkBytes += url.length;
       links.push({
         url,
         anchor: words.slice(l.start, l.end).join(' '),

@@ -38,6 +38,7 @@ export interface CrawlSettings {
   maxResponseMs: number;
   maxUrlLength: number;
   maxLinksPerPage: number;
+  maxLinkBytesPerPage: number;
   maxBodyBytes: number;
   maxRedirects: number;
   retries: number;
@@ -191,6 +192,15 @@ export const NUMBER_SETTINGS: readonly NumberSetting[] = [
     integer: true,
     flag: 'max-links-per-page',
     help: 'links kept per page, in page order (the rest: linksCapped)',
+  },
+  {
+    key: 'maxLinkBytesPerPage',
+    default: 1024 * 1024,
+    min: 1024,
+    max: 1024 ** 3,
+    integer: true,
+    flag: 'max-link-bytes-per-page',
+    help: 'characters of link URLs kept per page, in page order (the rest: linksCapped); a condition of this harness: an ordinary page holds a few KB of links, a hostile one (an 8 KB <base> and 10,000 relative links) 80 MB',
   },
   {
     key: 'maxBodyBytes',

@@ -12,6 +12,8 @@ export interface NormalizeOptions {
   maxUrlLength?: number;
   /** Links kept per page, in page order (default: all). */
   maxLinksPerPage?: number;
+  /** Characters of link URLs kept per page, in page order (default: all). */
+  maxLinkBytesPerPage?: number;
 }
 
 /** 8 KiB: what common servers accept in a request line (nginx and Apache default to 8 KiB). */

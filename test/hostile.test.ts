@@ -6,7 +6,7 @@
  * the README's "Hostile servers" table lists them.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +99,15 @@ beforeAll(async () => {
             '<a href="/r-file">1</a> <a href="/r-data">2</a> <a href="/r-ftp">3</a>',
         );
       return html(res, 'ok');
+    }
+    if (host === 'links.test') {
+      // issue #38 item 2: an 8,028-character <base> (under the URL limit) and 10,000 relative links on every page
+      // the base differs from page to page, so every page's 10,000 URLs are new
+      let tag = 0;
+      for (let i = 0; i < path.length; i++) tag = (Math.imul(tag, 31) + path.charCodeAt(i)) >>> 0;
+      const base = `/${tag.toString(36)}${'d'.repeat(8000)}/`;
+      const links = Array.from({ length: 10_000 }, (_, i) => `<a href="p${i}.html">${i}</a>`).join('');
+      return html(res, `<base href="${base}">${links}`);
     }
     if (host === 'storm.test') {
       storm++;
@@ -225,6 +234,23 @@ describe('bounded everything (item 2)', () => {
     const s2 = await again.run();
     expect(s2.pages).toBe(60);
     expect(s2.urlTooLong).toBe(1);
+  });
+
+  it('pages of an 8 KB <base> and 10,000 links each: a budget of URL characters per page keeps memory bounded (issue #38)', {
+    timeout: 60_000,
+  }, async () => {
+    const out = tmp();
+    const rss0 = process.memoryUsage().rss;
+    const { summary } = await crawl(
+      { seeds: ['http://links.test/'], maxPages: 200, concurrency: 8, perHostConcurrency: 8 },
+      out,
+    );
+    expect(summary.pages).toBe(200);
+    // 10,000 links of about 8 KB each are 80 MB of URLs a page; 1 MiB of them is about 128 links
+    const kept = Math.floor(DEFAULT_SETTINGS.maxLinkBytesPerPage / 8048);
+    expect(summary.linksCapped).toBeGreaterThanOrEqual(200 * (10_000 - kept - 1));
+    expect(statSync(join(out, 'frontier.log')).size).toBeLessThan(200 * DEFAULT_SETTINGS.maxLinkBytesPerPage * 1.1);
+    expect(process.memoryUsage().rss - rss0).toBeLessThan(1024 ** 3);
   });
 
   it('keeps maxLinksPerPage links of a page, in page order, and counts the rest', async () => {
