@@ -231,13 +231,15 @@ export class CrawlEngine {
     }
     this.scheduler.dispatched = this.stats.pages;
     let maxSeq = 0;
-    // a URL's last journal line wins (a priority update rewrites it)
-    const last = new Map(rec.queued.map((q) => [q.url, q] as const));
+    // a URL's last journal line wins (a priority update rewrites it). Lines of a page whose own log
+    // line was never written (a kill while its links were journalled: links go first) are left out:
+    // the page is fetched again and finds them again, as new links, not as duplicates
+    for (const q of rec.queued) maxSeq = Math.max(maxSeq, q.seq);
+    const last = new Map(rec.queued.filter((q) => q.parent <= lastSeq).map((q) => [q.url, q] as const));
     // URLs already dropped and counted stay dropped: robots-blocked, capped, and those of skipped hosts
     const skipped = new Set(this.stats.summary.skippedHosts.map((h) => h.host));
     for (const q of last.values()) {
       this.seen.add(q.url);
-      maxSeq = Math.max(maxSeq, q.seq);
       const host = new URL(q.url).host;
       if (!fetched.has(q.url) && !rec.dropped.has(q.url) && !skipped.has(host)) {
         this.frontier.push({ ...q, host });
