@@ -39,7 +39,19 @@ export interface FetchResult {
 function headerMap(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  if (out.location) out.location = utf8Header(out.location);
   return out;
+}
+
+/**
+ * A header value as its bytes say: undici reads header bytes as Latin-1, so a Location written in
+ * raw UTF-8 (as browsers read it) came out as mojibake; bytes that are not valid UTF-8 stay Latin-1.
+ */
+function utf8Header(v: string): string {
+  if (!/[\u0080-\u00ff]/.test(v)) return v;
+  const bytes = Buffer.from(v, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(bytes) ? text : v;
 }
 
 function parseRetryAfter(v: string | undefined, now = Date.now()): number | undefined {

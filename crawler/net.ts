@@ -3,6 +3,7 @@
  * "host:port:address"), and an address policy applied to every address a connection would use,
  * so a DNS answer or a redirect cannot lead the crawler into private networks or cloud metadata.
  */
+import type { Socket } from 'node:net';
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
@@ -202,6 +203,54 @@ function checkAddress(ip: string, allowPrivate: boolean): void {
   throw new CrawlError('CRAWL_ERR_ADDRESS_REFUSED', `refused to connect to ${ip} (${c} address)`);
 }
 
+/** An interim response's head: "HTTP/1.x 1xx ..." up to its blank line (101 switches protocols: not skipped). */
+const INTERIM = /^HTTP\/1\.[01] 1(?!01)\d\d[^\r\n]*\r\n(?:[^\r\n]+\r\n)*\r\n/;
+/** Most bytes of interim heads held back while waiting for their end. */
+const MAX_INTERIM = 16 * 1024;
+
+/**
+ * RFC 9110 15.2: a client must parse and skip 1xx interim responses it did not ask for (a server
+ * may send "100 Continue" before any response); undici's parser rejects them as a bad response.
+ * The socket's incoming bytes are filtered before undici reads them: after each request written
+ * (one at a time: pipelining 1), interim heads at the start of the response are dropped.
+ */
+function skipInterimResponses<S extends Socket>(socket: S): S {
+  let atStart = false;
+  let held: Buffer | null = null;
+  const write = socket.write.bind(socket) as typeof socket.write;
+  socket.write = ((...args: Parameters<typeof socket.write>) => {
+    atStart = true;
+    held = null;
+    return write(...args);
+  }) as typeof socket.write;
+  const push = socket.push.bind(socket);
+  socket.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
+    if (!atStart || !Buffer.isBuffer(chunk)) return push(chunk, encoding);
+    let buf: Buffer = held ? Buffer.concat([held, chunk]) : chunk;
+    held = null;
+    for (;;) {
+      const text = buf.subarray(0, Math.min(buf.length, MAX_INTERIM)).toString('latin1');
+      const m = INTERIM.exec(text);
+      if (m) {
+        buf = buf.subarray(m[0].length);
+        continue;
+      }
+      // the start of an interim head whose end has not arrived yet: wait for it
+      if (/^HTTP\/1\.[01] 1(?!01)\d\d/.test(text) && !text.includes('\r\n\r\n') && buf.length < MAX_INTERIM) {
+        held = buf;
+        return true;
+      }
+      if (buf.length >= 12 || !'HTTP/1.1 100'.startsWith(text.slice(0, buf.length))) atStart = false;
+      else {
+        held = buf;
+        return true;
+      }
+      return buf.length ? push(buf) : true;
+    }
+  };
+  return socket;
+}
+
 /**
  * An undici Agent whose connections follow the resolve rules and the address policy. Every
  * crawl request goes through it, including robots.txt and redirects.
@@ -250,7 +299,8 @@ export function crawlerDispatcher(
       const toPort = String(rule?.toPort ?? port);
       connect(
         { ...o, hostname: target, host: `${target}:${toPort}`, port: toPort, servername: o.servername ?? o.hostname },
-        cb,
+        (err, socket) =>
+          err || !socket ? cb(err ?? new Error('no socket'), null) : cb(null, skipInterimResponses(socket)),
       );
     },
   });

@@ -100,6 +100,20 @@ beforeAll(async () => {
         );
       return html(res, 'ok');
     }
+    if (host === 'interim.test') {
+      // issue #38 item 10: interim responses nobody asked for, and a Location in raw UTF-8
+      if (path === '/') {
+        res.writeContinue();
+        return html(res, '<a href="/next">next</a>');
+      }
+      if (path === '/next') {
+        res.writeContinue();
+        res.writeProcessing();
+        // the two bytes of "é" in UTF-8, written as they are (Node writes header strings as Latin-1)
+        return void res.writeHead(302, { location: '/caf\u00c3\u00a9' }).end();
+      }
+      return html(res, decodeURIComponent(path));
+    }
     if (host === 'links.test') {
       // issue #38 item 2: an 8,028-character <base> (under the URL limit) and 10,000 relative links on every page
       // the base differs from page to page, so every page's 10,000 URLs are new
@@ -273,6 +287,16 @@ describe('bounded everything (item 2)', () => {
     expect(bomb.status).toBe(200);
     expect(bomb.truncated).toBe(true);
     expect(bomb.bytes).toBeLessThanOrEqual(DEFAULT_SETTINGS.maxBodyBytes);
+  });
+
+  it('skips 100 and 102 interim responses it did not ask for, and reads a raw UTF-8 Location as UTF-8 (issue #38)', async () => {
+    const { summary, log } = await crawl({ seeds: ['http://interim.test/'], maxPages: 10, retries: 0 });
+    expect(log.map((e) => [e.status, e.url])).toEqual([
+      [200, 'http://interim.test/'],
+      [302, 'http://interim.test/next'],
+      [200, 'http://interim.test/caf%C3%A9'],
+    ]);
+    expect(summary.errors).toEqual({});
   });
 
   it('robots.txt applies to its origin: https://h/ is not ruled by http://h/robots.txt, and fails closed here (issue #38)', async () => {
