@@ -2,9 +2,12 @@
  * npm run bench:robots : the time of one URL check against a hostile robots.txt ("Allow: /" and
  * 500,000 "*" then "z", issue #38) and against an ordinary one, for a 4,000-character path: the
  * harness's RFC 9309 matcher (lib/robots.ts) beside robots-parser (which the crawler used
- * before), runs alternated.
+ * before), runs alternated; then a crawl of a normal host alone and beside a host with that file.
  */
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
 import { parseRobots } from '../lib/robots.ts';
 
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (
@@ -33,3 +36,61 @@ for (const [name, text] of Object.entries(FILES)) {
   }
   process.stdout.write(`${name} robots.txt, one check of a 4,000-character path:\n  ${rows.join('\n  ')}\n`);
 }
+
+/**
+ * A crawl of a normal host alone, and beside a host whose robots.txt is the hostile file above:
+ * the normal host's pages/s (issue #38: one robots.txt used to stall the whole crawl). Runs alternated.
+ */
+
+const PAGES = 2000;
+const server = createServer((req, res) => {
+  const host = String(req.headers.host ?? '').split(':')[0];
+  const path = req.url ?? '/';
+  if (path === '/robots.txt') {
+    if (host === 'wild.test') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(FILES.hostile);
+    return void res.writeHead(404).end();
+  }
+  const n = Number(/\d+/.exec(path)?.[0] ?? 0);
+  // every page links to the next ten, with long paths so that the wildcard has something to chew
+  const pad = 'p'.repeat(host === 'wild.test' ? 4000 : 10);
+  const links = Array.from({ length: 10 }, (_, i) => `<a href="/${pad}/${n * 10 + i + 1}">x</a>`).join('');
+  res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body>${links}</body></html>`);
+});
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const port = (server.address() as AddressInfo).port;
+async function normalPagesPerSec(beside: boolean): Promise<number> {
+  let first = 0;
+  let last = 0;
+  let normal = 0;
+  await CrawlEngine.create({
+    settings: {
+      seeds: ['http://normal.test/', ...(beside ? ['http://wild.test/'] : [])],
+      scope: ['normal.test', 'wild.test'],
+      resolve: [`*.test=127.0.0.1:${port}`],
+      maxPages: beside ? 2 * PAGES : PAGES,
+      maxPagesPerHost: PAGES,
+      delayMs: 0,
+      autoThrottle: false,
+      concurrency: 16,
+      perHostConcurrency: 8,
+    },
+    strategy: new BfsStrategy(),
+    onLog: (e) => {
+      if (!e.url.startsWith('http://normal.test/')) return;
+      const now = performance.now();
+      if (!normal++) first = now;
+      last = now;
+    },
+  }).run();
+  return normal / ((last - first) / 1000);
+}
+const rows: string[] = [];
+for (let round = 0; round < 3; round++) {
+  const alone = await normalPagesPerSec(false);
+  const beside = await normalPagesPerSec(true);
+  rows.push(
+    `alone ${alone.toFixed(0)} pages/s, beside the hostile host ${beside.toFixed(0)} pages/s (${((beside / alone) * 100).toFixed(0)}%)`,
+  );
+}
+process.stdout.write(`crawl of a normal host, ${PAGES} pages:\n  ${rows.join('\n  ')}\n`);
+server.close();
