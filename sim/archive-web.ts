@@ -80,9 +80,12 @@ function linkKey(href: string, base: string): string | null {
   return archiveKey(u.href);
 }
 
-/** The URL with every percent-escape in one case. */
-function escapes(url: string, to: 'upper' | 'lower'): string {
-  return url.replace(/%[0-9a-f]{2}/gi, (m) => (to === 'upper' ? m.toUpperCase() : m.toLowerCase()));
+/** A key as written and with its percent-escapes in either case (the same URL, RFC 3986 6.2.2.1). */
+function spellings(key: string): string[] {
+  if (!key.includes('%')) return [key];
+  const cased = (to: 'upper' | 'lower'): string =>
+    key.replace(/%[0-9a-f]{2}/gi, (m) => (to === 'upper' ? m.toUpperCase() : m.toLowerCase()));
+  return [key, cased('upper'), cased('lower')];
 }
 
 const headerOf = (r: ArchivedResponse, name: string): string | undefined =>
@@ -141,8 +144,8 @@ export interface SiteShape {
  * documents and the holes; get() is what the server sends.
  */
 export class ArchiveWeb {
-  /** Known documents (archiveKey form) -> the archived pages linking them (count). */
-  private readonly documents = new Map<string, number>();
+  /** Known documents (archiveKey form). */
+  private readonly documents = new Set<string>();
   /** Distinct http(s) link targets of archived pages that are neither archived nor documents. */
   private readonly holeTargets = new Set<string>();
   private readonly linkedTargets = new Set<string>();
@@ -171,13 +174,8 @@ export class ArchiveWeb {
         const k = linkKey(l.href, base);
         if (k === null) continue;
         w.linkedTargets.add(k);
-        if (
-          archive.lookup(k) ||
-          (k.includes('%') && (archive.lookup(escapes(k, 'upper')) || archive.lookup(escapes(k, 'lower'))))
-        )
-          continue;
-        if (w.policy.documents.length && hasExtension(k, w.policy.documents))
-          w.documents.set(k, (w.documents.get(k) ?? 0) + 1);
+        if (spellings(k).some((c) => archive.lookup(c))) continue;
+        if (w.policy.documents.length && hasExtension(k, w.policy.documents)) w.documents.add(k);
         else w.holeTargets.add(k);
       }
     }
@@ -192,9 +190,7 @@ export class ArchiveWeb {
   canonical(url: string): string | null {
     const k = archiveKey(url);
     if (k === null) return null;
-    for (const c of k.includes('%') ? [k, escapes(k, 'upper'), escapes(k, 'lower')] : [k])
-      if (this.archive.lookup(c) || this.documents.has(c)) return c;
-    return null;
+    return spellings(k).find((c) => this.archive.lookup(c) || this.documents.has(c)) ?? null;
   }
 
   /** Whether the URL is a known document (linked, not archived, with a document extension). */
@@ -205,7 +201,7 @@ export class ArchiveWeb {
 
   /** Known documents, sorted; of one host when given. */
   documentUrls(host?: string): string[] {
-    return [...this.documents.keys()].filter((k) => !host || new URL(k).host === host).sort();
+    return [...this.documents].filter((k) => !host || new URL(k).host === host).sort();
   }
 
   /** Whether a fetch of this URL lands on a hole (neither archived nor a known document). */
