@@ -35,19 +35,11 @@ import type { Web } from '../sim/web.ts';
  */
 const TRAINING_CODE = (() => {
   const h = createHash('sha256');
-  for (const f of [
-    'features.ts',
-    'nb.ts',
-    'qvalue.ts',
-    'text.ts',
-    'topic.ts',
-    'training.ts',
-    'calibrate.ts',
-    'relevance.ts',
-  ])
+  for (const f of ['features.ts', 'nb.ts', 'qvalue.ts', 'topic.ts', 'training.ts', 'calibrate.ts', 'relevance.ts'])
     h.update(readFileSync(new URL(`../crawler/focused/${f}`, import.meta.url)));
   h.update(readFileSync(new URL(import.meta.url)));
   h.update(readFileSync(new URL('../crawler/parser.ts', import.meta.url)));
+  h.update(readFileSync(new URL('../lib/text.ts', import.meta.url)));
   return h.digest('hex').slice(0, 12);
 })();
 

@@ -11,7 +11,7 @@ import { CrawlEngine, type Strategy } from '../crawler/index.ts';
 import { PageClassifier } from '../crawler/focused/relevance.ts';
 import { InfoSpidersStrategy, DEFAULT_INFOSPIDERS } from '../crawler/focused/infospiders.ts';
 import { Topic } from '../crawler/focused/topic.ts';
-import { tokenize } from '../crawler/focused/text.ts';
+import { tokenize } from '../lib/text.ts';
 import {
   loadStrategyModule,
   makeStrategy,

@@ -3,7 +3,7 @@ import { FeatureSpace } from '../crawler/focused/features.ts';
 import { LinkClassifier, type Example } from '../crawler/focused/nb.ts';
 import { binOf, makeBins, stateValues } from '../crawler/focused/qvalue.ts';
 import { AdaptiveStrategy, DEFAULT_ADAPTIVE, ImmediateStrategy } from '../crawler/focused/strategies.ts';
-import { tokenize } from '../crawler/focused/text.ts';
+import { tokenize } from '../lib/text.ts';
 import { looksLikePaper, Topic } from '../crawler/focused/topic.ts';
 import { PageClassifier, RelevanceJudge } from '../crawler/focused/relevance.ts';
 import { siteExamples, trainingExamples, type LabelledPage, type QExample } from '../crawler/focused/training.ts';

@@ -10,7 +10,7 @@
  */
 import type { LinkClassifier } from './nb.ts';
 import { stateValues } from './qvalue.ts';
-import { tokenize } from './text.ts';
+import { tokenize } from '../../lib/text.ts';
 import { Topic } from './topic.ts';
 import { siteLinkFeatures, type LabelledPage } from './training.ts';
 

@@ -6,7 +6,7 @@
  * per namespace by information gain with the Q bins on the training links, at most
  * 100 / 150 / 150 / 100 of them (ACHE's sizes for anchor, around and URL; 100 for title).
  */
-import { tokenize } from './text.ts';
+import { tokenize } from '../../lib/text.ts';
 
 export interface LinkContext {
   url: string;

@@ -5,7 +5,7 @@
  * Experiments and plugin strategies import from here, not from the modules behind it.
  */
 export { Topic, loadKeywords } from './topic.ts';
-export { tokenize } from './text.ts';
+export { tokenize } from '../../lib/text.ts';
 export { linkWords } from './features.ts';
 export {
   RELEVANCE_MODES,

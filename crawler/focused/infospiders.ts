@@ -32,7 +32,7 @@ import type { ParsedLink } from '../parser.ts';
 import type { PageDecision, PageView, Strategy } from '../strategy.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { judgePage } from './strategies.ts';
-import { counts, tokenize } from './text.ts';
+import { counts, tokenize } from '../../lib/text.ts';
 import type { Topic } from './topic.ts';
 
 export interface InfoSpidersOptions {

@@ -24,7 +24,7 @@
 import { hasExtension, PAPER_EXTENSIONS } from '../../lib/documents.ts';
 import { FeatureSpace, pathWords } from './features.ts';
 import { LinkClassifier, type ClassifierJson } from './nb.ts';
-import { tokenize } from './text.ts';
+import { tokenize } from '../../lib/text.ts';
 import type { Topic } from './topic.ts';
 
 export type RelevanceMode = 'paper' | 'paper-url' | 'keywords' | 'learned';

@@ -22,7 +22,7 @@ import type { ParsedLink } from '../parser.ts';
 import type { PageDecision, PageView, RescuedLink, Strategy } from '../strategy.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { judgePage, RESCUE_BATCH } from './strategies.ts';
-import { tokenize } from './text.ts';
+import { tokenize } from '../../lib/text.ts';
 import type { Topic } from './topic.ts';
 
 export interface SharkOptions {

@@ -28,7 +28,7 @@ import type { PageDecision, PageView, RescuedLink, Strategy } from '../strategy.
 import { linkFeatures, linkWords } from './features.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
-import { tokenize } from './text.ts';
+import { tokenize } from '../../lib/text.ts';
 import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type Judgement, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training.ts';

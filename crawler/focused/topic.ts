@@ -13,15 +13,12 @@
  * .pdf/.ps whose text has an abstract and a reference list] + 0.5 x min(1, cos(q, text) / 0.5).
  */
 import { readFileSync } from 'node:fs';
-import { counts, tokenize } from './text.ts';
+import { counts, readKeywords, tokenize } from '../../lib/text.ts';
 
 const DEFAULT_KEYWORDS = new URL('../../data/vocab/computing.txt', import.meta.url);
 
 export function loadKeywords(file: string | URL = DEFAULT_KEYWORDS): string[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => l.split('\t')[0]);
+  return readKeywords(readFileSync(file, 'utf8'));
 }
 
 /**

@@ -11,7 +11,7 @@ import type { PageDecision, PageView, Strategy } from '../strategy.ts';
 import { pathWords } from './features.ts';
 import { type Example, LinkClassifier } from './nb.ts';
 import { type Bins, binOf } from './qvalue.ts';
-import { tokenize } from './text.ts';
+import { tokenize } from '../../lib/text.ts';
 import type { QExample } from './training.ts';
 
 const urlOnly = (tokens: readonly string[]): string[] => tokens.filter((t) => t.startsWith('u:'));

@@ -42,3 +42,11 @@ export function counts(tokens: readonly string[]): Map<string, number> {
   for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
   return m;
 }
+
+/** The terms of a keyword file: one per line, "term<TAB>anything", "#" lines are comments. */
+export function readKeywords(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => l.split('\t')[0]);
+}
