@@ -415,12 +415,12 @@ function report(
     L.push(
       "## The web's structure",
       '',
-      'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): off-topic pages between research communities (ordered pairs of groups of a department; "0" means a crawler can step from one community into another), where relevant documents are linked from, how alike the departments\' conventions are, and the transfer leak (the best URL rule learnt on the other departments, scored on each one).',
+      'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): off-topic pages between research communities (ordered pairs of groups of a department; "0" means a crawler can step from one community into another), where relevant documents are linked from, how alike the departments\' conventions are, the transfer leak (the best URL rule learnt on the other departments, scored on each one), and the rule nobody learns, "the URL names a document file" (what documents-first knows).',
       '',
     );
     L.push(
-      '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall |',
-      '|---|---|---|---|---|---|---|---|',
+      '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall | document-file rule precision / recall |',
+      '|---|---|---|---|---|---|---|---|---|',
     );
     for (const { seed, stats: st } of d.structure) {
       const h = st.gapHistogram;
@@ -434,7 +434,7 @@ function report(
       const mean = (k: 'directLinkShare' | 'relevantLinksFromOutside'): string =>
         f3(st.sites.reduce((a, x) => a + x[k], 0) / Math.max(1, st.sites.length));
       L.push(
-        `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} |`,
+        `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} | ${f3(st.documentPrecision)} / ${f3(st.documentRecall)} |`,
       );
     }
     L.push('');

@@ -311,7 +311,7 @@ export const WEB_NUMBERS: readonly NumberField[] = [
     min: 0,
     max: 20,
     integer: true,
-    help: 'off-topic pages between the research index and a group, at least',
+    help: 'off-topic pages between the research index and a group, at least (a condition: the paper gives no length)',
   },
   {
     path: 'structure.gapMax',
@@ -319,7 +319,7 @@ export const WEB_NUMBERS: readonly NumberField[] = [
     min: 0,
     max: 20,
     integer: true,
-    help: 'off-topic pages between the research index and a group, at most (>= gapMin)',
+    help: 'off-topic pages between the research index and a group, at most (>= gapMin; a condition)',
   },
   {
     path: 'structure.directGroupShare',
@@ -385,7 +385,7 @@ export const WEB_NUMBERS: readonly NumberField[] = [
     default: 1,
     min: 0,
     max: 1,
-    help: 'share of courses on a computing sub-topic',
+    help: "share of courses on a computing sub-topic (a condition: a CS department's courses are on computing)",
   },
   {
     path: 'links.mu',

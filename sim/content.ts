@@ -11,15 +11,31 @@
  */
 import { gzipSync } from 'node:zlib';
 import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
-import { Anchor, Kind, LinkFlag, SECTIONS, Target, type Web } from './web.ts';
+import { Anchor, Kind, LinkFlag, SECTIONS, sectionName, Target, type Web } from './web.ts';
 import {
+  ASSIGNMENT_ANCHORS,
+  COURSE_DIRS,
+  COURSE_NAMES,
+  CV_ANCHORS,
+  CV_FILES,
+  FILE_ANCHORS,
+  FORM_DIRS,
   GROUP_DIRS,
+  GROUP_PUBLIST_TITLES,
   HOME_DIRS,
+  HOME_DOCS,
   PAPER_ANCHORS,
   PAPER_DIRS,
+  PAPER_FILES,
+  PAPER_HOMES,
+  POSTSCRIPT_SHARES,
   PUBLIST_FILES,
   PUBLIST_HEADINGS,
   PUBLIST_TITLES,
+  SLIDES_ANCHORS,
+  SYLLABUS_ANCHORS,
+  TALK_ANCHORS,
+  TEACHING_DOCS,
   type Conventions,
 } from './conventions.ts';
 
@@ -46,6 +62,9 @@ function poolsOf(web: Web): Map<number, string[]> {
   if (POOLS.size > POOL_SEEDS) POOLS.delete(POOLS.keys().next().value as string);
   return pools;
 }
+
+/** The convention that words the link to a teaching document, by its aux (syllabus, slides, assignment). */
+const SYLLABUS_KEYS = ['syllabusAnchors', 'slidesAnchors', 'assignmentAnchors'] as const;
 
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
 const slug = (w: string): string =>
@@ -155,7 +174,7 @@ export class Renderer {
       case Kind.Home:
         return `${site.name} - Department of Computer Science`;
       case Kind.Index:
-        return `${cap(SECTIONS[w.aux[id]])} - ${site.name} Computer Science`;
+        return `${cap(sectionName(site.conventions, w.aux[id]))} - ${site.name} Computer Science`;
       case Kind.Faculty:
         return `Prof. ${person(id)}`;
       case Kind.Student:
@@ -166,7 +185,7 @@ export class Renderer {
         return `${words(r.range(2, 3))} Project`;
       case Kind.Publist:
         return w.kind[w.owner[id]] === Kind.Group
-          ? `Group Publications`
+          ? GROUP_PUBLIST_TITLES[site.conventions.groupPublistTitle]
           : PUBLIST_TITLES[site.conventions.publistTitle].replace('NAME', person(w.owner[id]));
       case Kind.Paper:
         return words(r.range(4, 7));
@@ -175,9 +194,10 @@ export class Renderer {
       case Kind.Lecture:
         return `Lecture ${w.aux[id]}: ${words(r.range(2, 3))}`;
       case Kind.Syllabus:
-        return `Syllabus CS ${this.courseNumber(w.owner[id])}`;
+        // slides and assignments are titled by their subject alone, as a course's files were
+        return w.aux[id] === 0 ? `Syllabus CS ${this.courseNumber(w.owner[id])}` : words(r.range(2, 4));
       case Kind.Form:
-        return `${words(1)} Form`;
+        return w.aux[id] === 0 ? `${words(1)} Form` : w.aux[id] === 1 ? person(w.owner[id]) : words(r.range(3, 5));
       case Kind.BgHome:
         return `${cap(site.name)}`;
       case Kind.Image:
@@ -204,11 +224,37 @@ export class Renderer {
     return HOME_DIRS[this.conv(person).homeDir].replace('LOGIN', this.login(person));
   }
 
+  /** The extension of a non-paper document: PostScript by the department's share, decided by a hash. */
+  private docExt(id: number): string {
+    const ps = POSTSCRIPT_SHARES[this.conv(id).postscript] ?? this.web.config.structure.postscriptShare;
+    return unit(this.web.seed, id, 43) < ps ? 'ps' : 'pdf';
+  }
+
+  /** A folder template (HOME, PDIR, GROUPS, GROUP, LOGIN, COURSE, CNAME) filled in for a page's owner and course. */
+  private folder(template: string, id: number, owner: number, course = -1): string {
+    const w = this.web;
+    const c = this.conv(id);
+    return template
+      .replace('HOME', owner >= 0 ? this.home(owner) : '/')
+      .replace('PDIR', PAPER_DIRS[c.paperDir])
+      .replace('GROUPS', GROUP_DIRS[c.groupDir])
+      .replace('GROUP', slug(w.vocab.topics[w.topic[owner >= 0 ? owner : id]].label))
+      .replace('LOGIN', owner >= 0 ? this.login(owner) : 'pub')
+      .replace('COURSE', course >= 0 ? `/${COURSE_DIRS[c.courseDir]}/${this.courseName(course)}/` : '/')
+      .replace('CNAME', course >= 0 ? this.courseName(course) : 'course');
+  }
+
+  /** Folder name of a course by the site's convention ("cs123" in the template). */
+  private courseName(course: number): string {
+    return COURSE_NAMES[this.conv(course).courseName].replace('NUM', String(this.courseNumber(course)));
+  }
+
   private makePath(id: number): string {
     const w = this.web;
     const local = w.local(id);
     const c = this.conv(id);
     const groups = GROUP_DIRS[c.groupDir];
+    const courses = COURSE_DIRS[c.courseDir];
     const first = (): string =>
       slug(
         this.title(id)
@@ -221,7 +267,7 @@ export class Renderer {
       case Kind.BgHome:
         return '/';
       case Kind.Index:
-        return `/${SECTIONS[w.aux[id]]}/`;
+        return `/${sectionName(c, w.aux[id])}/`;
       case Kind.Faculty:
       case Kind.Student:
         return this.home(id);
@@ -231,28 +277,41 @@ export class Renderer {
         return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
       case Kind.Publist:
         return w.kind[owner] === Kind.Group
-          ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/publications-${local}.html`
+          ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/${PUBLIST_FILES[c.groupPublistFile]}-${local}.html`
           : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
       case Kind.Abstract:
         return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
       case Kind.Paper: {
         const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
-        return owner === id
-          ? `/papers/${first()}-${local}.${ext}`
-          : `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/${first()}-${local}.${ext}`;
+        if (owner === id) return `/papers/${first()}-${local}.${ext}`;
+        const at = PAPER_HOMES[c.paperHome];
+        // the CGI serves papers by number: no file name, no extension
+        if (at.startsWith('/htbin/')) return `${at}${local}`;
+        const file = PAPER_FILES[c.paperFile]
+          .replace('FIRST', first())
+          .replace('LOGIN', this.login(owner))
+          .replace('ID', String(local));
+        return `${this.folder(at, id, owner)}${file}.${ext}`;
       }
       case Kind.Course:
-        return `/courses/cs${this.courseNumber(id)}-${local}/`;
+        return `/${courses}/${this.courseName(id)}-${local}/`;
       case Kind.Lecture:
-        return `/courses/cs${this.courseNumber(owner)}/lecture${w.aux[id]}-${local}.html`;
-      case Kind.Syllabus:
-        return `/courses/cs${this.courseNumber(owner)}/syllabus-${local}.pdf`;
+        return `/${courses}/${this.courseName(owner)}/lecture${w.aux[id]}-${local}.html`;
+      case Kind.Syllabus: {
+        if (w.aux[id] === 0) return `/${courses}/${this.courseName(owner)}/syllabus-${local}.pdf`;
+        const instructor = w.aux[owner];
+        const at = TEACHING_DOCS[c.teachingDocs].dir;
+        // a teaching document kept in the instructor's home needs one; without, the course's folder
+        const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
+        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${first()}-${local}.${this.docExt(id)}`;
+      }
       case Kind.News:
         return `/news/${first()}-${local}.html`;
       case Kind.Admin:
         return `/admin/${first()}-${local}.html`;
       case Kind.Form:
-        return `/admin/forms/${first()}-${local}.pdf`;
+        if (w.aux[id] === 0) return `${FORM_DIRS[c.formDir]}${first()}-${local}.pdf`;
+        return `${this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first()}-${local}.${this.docExt(id)}`;
       case Kind.Gap:
         return `/info/${first()}-${local}.html`;
       case Kind.Personal:
@@ -275,7 +334,7 @@ export class Renderer {
     if (path === '/') return site.first;
     const sec = site.sections.get(path);
     if (sec !== undefined) return sec;
-    const m = /(\d+)(?:\/|\.html|\.pdf|\.ps|\.ps\.gz|\.jpg)$/.exec(path);
+    const m = /(\d+)(?:\/|\.html|\.pdf|\.ps|\.ps\.gz|\.jpg)?$/.exec(path);
     if (!m) return -1;
     const local = Number(m[1]);
     if (!(local < site.count)) return -1;
@@ -350,7 +409,7 @@ export class Renderer {
     const a = flags & 7;
     if (a === Anchor.Nav) {
       if (target >= 0 && w.kind[target] === Kind.Home) return 'Home';
-      if (target >= 0 && w.kind[target] === Kind.Index) return cap(SECTIONS[w.aux[target]]);
+      if (target >= 0 && w.kind[target] === Kind.Index) return cap(sectionName(this.conv(target), w.aux[target]));
       return g.nav[h % g.nav.length];
     }
     if (a === Anchor.Papers) {
@@ -359,10 +418,23 @@ export class Renderer {
     }
     if (a === Anchor.Research) return g.research[h % g.research.length];
     if (a === Anchor.Misc) {
-      if (target >= 0 && w.kind[target] === Kind.Syllabus) return 'syllabus';
-      // an abstract page's link to its file names the file's type
-      if (target >= 0 && w.kind[target] === Kind.Paper)
+      const c = this.conv(src);
+      if (target >= 0 && w.kind[target] === Kind.Syllabus) {
+        const pool = [SYLLABUS_ANCHORS, SLIDES_ANCHORS, ASSIGNMENT_ANCHORS][w.aux[target]][
+          c[SYLLABUS_KEYS[w.aux[target]]]
+        ];
+        return pool[h % pool.length];
+      }
+      if (target >= 0 && w.kind[target] === Kind.Form && w.aux[target] > 0) {
+        const pool = w.aux[target] === 1 ? CV_ANCHORS[c.cvAnchors] : TALK_ANCHORS[c.talkAnchors];
+        return pool[h % pool.length];
+      }
+      // an abstract page's link to its file names the file's type, or the department's words for it
+      if (target >= 0 && w.kind[target] === Kind.Paper) {
+        const own = FILE_ANCHORS[c.fileAnchors];
+        if (own) return own[h % own.length];
         return w.aux[target] === 2 ? 'gzipped PostScript' : w.aux[target] === 1 ? 'PostScript' : 'PDF';
+      }
       return g.misc[h % g.misc.length];
     }
     if (a === Anchor.People) {
@@ -535,10 +607,18 @@ export class Renderer {
     return w.aux[id] === 1 ? this.ps(this.title(id), lines) : this.pdf(lines);
   }
 
-  /** A non-paper PDF (syllabus, form): no abstract, no references. */
+  /**
+   * A non-paper document (syllabus, slides, assignment, form, CV, talk slides): no abstract, no
+   * references. Slides, assignments and talks are as topical as a lecture page; a PostScript path
+   * is served as PostScript.
+   */
   private pdfDoc(id: number): RenderedPage {
+    const w = this.web;
     const r = this.rng(id, 3);
-    const body = this.mixture(r, id, r.range(80, 200), 0.25);
+    const aux = w.aux[id];
+    const topical = aux === 2 || (w.kind[id] === Kind.Syllabus && aux === 1);
+    const body = this.mixture(r, id, r.range(80, 200), topical ? w.config.text.topicShare : 0.25);
+    if (aux > 0 && this.path(id).endsWith('.ps')) return this.ps(this.title(id), [`Title: ${this.title(id)}`, body]);
     return this.pdf([`Title: ${this.title(id)}`, body]);
   }
 

@@ -1,5 +1,6 @@
 /**
- * Site conventions: how a department names and words the places where its research lives.
+ * Site conventions: how a department names and words the places where its research and its
+ * teaching live.
  * Real departments differ (the four WebKB departments use four URL layouts; home directories,
  * paper folders and the words of their links vary), and a link classifier trained on three
  * departments can only transfer what they share. Each department draws each convention from a
@@ -50,6 +51,74 @@ export const PAPER_ANCHORS: (readonly string[] | null)[] = [
 /** Share of papers served as PostScript (the rest PDF); entry 0 is structure.postscriptShare. */
 export const POSTSCRIPT_SHARES: (number | null)[] = [null, 0, 0.6, 0.9, 0.1];
 
+/**
+ * Where a department keeps its papers. HOME: the owner's home directory; PDIR: the paper folder
+ * (PAPER_DIRS); GROUPS/GROUP: the group's folder; LOGIN: the owner's login. Entry 3 is a 1990s
+ * CGI that serves a paper by number (PATH_INFO, no file extension: only the Content-Type says it
+ * is a PDF), in CERN httpd's /htbin/ rather than /cgi-bin/, which every robots profile of the
+ * synthetic web disallows (sim/robots.ts): papers no polite crawler may fetch would measure
+ * nothing. Entry 0 is the template.
+ */
+export const PAPER_HOMES = [
+  'HOMEPDIR/',
+  '/techreports/',
+  '/GROUPS/GROUP/pubs/',
+  '/htbin/getpaper/',
+  '/ftp/pub/LOGIN/',
+  'HOME',
+];
+/** File name of a paper (extension added); FIRST: first title word, ID: the page number, LOGIN: the owner's. */
+export const PAPER_FILES = ['FIRST-ID', 'tr-ID', 'LOGIN-ID', 'paperID', 'FIRST_ID'];
+/** Folder (and section) of the department's courses. */
+export const COURSE_DIRS = ['courses', 'teaching', 'classes', 'academics', 'edu', 'class'];
+/** Folder name of one course; NUM: its number. */
+export const COURSE_NAMES = ['csNUM', 'cseNUM', 'cNUM', 'compNUM', 'cisNUM', 'csciNUM'];
+/** Folder of administrative forms. */
+export const FORM_DIRS = ['/admin/forms/', '/forms/', '/office/docs/', '/grad/handbook/', '/admin/'];
+/**
+ * Teaching documents beyond the syllabus: the share of lectures with slides as a document, the
+ * number of assignment documents per course, and where they are kept (COURSE: the course's folder,
+ * HOME: the instructor's home directory, PDIR: the department's paper folder name (PAPER_DIRS)).
+ * Entry 0 is the template: a syllabus only.
+ */
+export const TEACHING_DOCS: readonly { slides: number; assignments: number; dir: string }[] = [
+  { slides: 0, assignments: 0, dir: 'COURSE' },
+  { slides: 0.8, assignments: 2, dir: 'COURSE' },
+  { slides: 0.5, assignments: 4, dir: 'HOMECNAME/' },
+  { slides: 0.3, assignments: 6, dir: 'COURSEhandouts/' },
+  { slides: 1, assignments: 1, dir: 'HOMEPDIR/' },
+  { slides: 0.6, assignments: 3, dir: 'COURSEPDIR/' },
+];
+/**
+ * Documents on faculty home pages that are not papers: a CV and the slides of talks, with the
+ * share of faculty who put them up. Entry 0: none (the template).
+ */
+export const HOME_DOCS: readonly { cv: number; talks: number; dir: string }[] = [
+  { cv: 0, talks: 0, dir: 'HOME' },
+  { cv: 0.7, talks: 2, dir: 'HOME' },
+  { cv: 0.5, talks: 1, dir: 'HOMEtalks/' },
+  { cv: 0.9, talks: 3, dir: 'HOMEPDIR/' },
+  { cv: 0.3, talks: 0, dir: 'HOME' },
+];
+/** Anchor words of links to a syllabus, slides, assignments, a CV and talk slides. */
+export const SYLLABUS_ANCHORS = [['syllabus'], ['course outline'], ['course information'], ['overview'], ['handout']];
+export const SLIDES_ANCHORS = [['slides'], ['lecture notes'], ['notes'], ['transparencies'], ['overheads']];
+export const ASSIGNMENT_ANCHORS = [['assignment'], ['homework'], ['problem set'], ['exercises'], ['project']];
+export const CV_ANCHORS = [['CV'], ['curriculum vitae'], ['resume'], ['vita']];
+/** File name of a CV, by the same convention as its link's words. */
+export const CV_FILES = ['cv', 'vitae', 'resume', 'vita'];
+export const TALK_ANCHORS = [['talk slides'], ['slides'], ['presentation'], ['talk']];
+/** Anchor words of an abstract page's link to its file; entry 0 (null): the file's type, as before. */
+export const FILE_ANCHORS: (readonly string[] | null)[] = [null, ['full text'], ['download'], ['paper'], ['get it']];
+/** Title of a group's publication list. */
+export const GROUP_PUBLIST_TITLES = [
+  'Group Publications',
+  'Papers of the Group',
+  'Technical Reports',
+  'Selected Publications',
+  'Bibliography',
+];
+
 export interface Conventions {
   homeDir: number;
   paperDir: number;
@@ -59,6 +128,22 @@ export interface Conventions {
   publistHeading: number;
   paperAnchors: number;
   postscript: number;
+  // added by #35; drawn after the ones above, so those draws are unchanged
+  paperHome: number;
+  paperFile: number;
+  courseDir: number;
+  teachingDocs: number;
+  homeDocs: number;
+  syllabusAnchors: number;
+  slidesAnchors: number;
+  assignmentAnchors: number;
+  cvAnchors: number;
+  talkAnchors: number;
+  fileAnchors: number;
+  groupPublistFile: number;
+  groupPublistTitle: number;
+  courseName: number;
+  formDir: number;
 }
 
 /** The template: entry 0 of every pool. */
@@ -71,6 +156,21 @@ export const TEMPLATE: Conventions = {
   publistHeading: 0,
   paperAnchors: 0,
   postscript: 0,
+  paperHome: 0,
+  paperFile: 0,
+  courseDir: 0,
+  teachingDocs: 0,
+  homeDocs: 0,
+  syllabusAnchors: 0,
+  slidesAnchors: 0,
+  assignmentAnchors: 0,
+  cvAnchors: 0,
+  talkAnchors: 0,
+  fileAnchors: 0,
+  groupPublistFile: 0,
+  groupPublistTitle: 0,
+  courseName: 0,
+  formDir: 0,
 };
 
 const SIZES: Record<keyof Conventions, number> = {
@@ -82,16 +182,43 @@ const SIZES: Record<keyof Conventions, number> = {
   publistHeading: PUBLIST_HEADINGS.length,
   paperAnchors: PAPER_ANCHORS.length,
   postscript: POSTSCRIPT_SHARES.length,
+  paperHome: PAPER_HOMES.length,
+  paperFile: PAPER_FILES.length,
+  courseDir: COURSE_DIRS.length,
+  teachingDocs: TEACHING_DOCS.length,
+  homeDocs: HOME_DOCS.length,
+  syllabusAnchors: SYLLABUS_ANCHORS.length,
+  slidesAnchors: SLIDES_ANCHORS.length,
+  assignmentAnchors: ASSIGNMENT_ANCHORS.length,
+  cvAnchors: CV_ANCHORS.length,
+  talkAnchors: TALK_ANCHORS.length,
+  fileAnchors: FILE_ANCHORS.length,
+  groupPublistFile: PUBLIST_FILES.length,
+  groupPublistTitle: GROUP_PUBLIST_TITLES.length,
+  courseName: COURSE_NAMES.length,
+  formDir: FORM_DIRS.length,
 };
 
-/** A department's conventions: each its own draw from the pool with probability `heterogeneity`. */
-export function drawConventions(seed: number, host: string, heterogeneity: number): Conventions {
+/**
+ * Department `index`'s conventions: with probability `heterogeneity` per convention, its own. The
+ * departments' own choices are dealt from a seeded shuffle of the pool without the template, in
+ * department order, so departments differ from the template and from each other as far as the
+ * pool allows (as the four WebKB departments use four URL layouts), and repeat only past the
+ * pool's size. Conventions 1: no department keeps any part of the template.
+ */
+export function drawConventions(seed: number, host: string, index: number, heterogeneity: number): Conventions {
   const r = makeRng(`conventions:${seed}:${host}`);
   const out = { ...TEMPLATE };
   for (const k of Object.keys(SIZES) as (keyof Conventions)[]) {
     const own = r.next() < heterogeneity;
-    const pick = r.int(SIZES[k]);
-    if (own) out[k] = pick;
+    if (!own) continue;
+    const deal = makeRng(`conventions:${seed}:deal:${k}`);
+    const pool = Array.from({ length: SIZES[k] - 1 }, (_, i) => i + 1);
+    for (let i = pool.length - 1; i > 0; i--) {
+      const j = deal.int(i + 1);
+      [pool[i], pool[j]] = [pool[j], pool[i]];
+    }
+    out[k] = pool[index % pool.length];
   }
   return out;
 }

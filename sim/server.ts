@@ -307,7 +307,7 @@ export class SimServer {
         location: path.slice(4) + (rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?')) : ''),
       };
     // a home directory without its slash (/~login, /people/login: the site's convention) is moved
-    if (/\/[a-z]+\d+$/.test(path)) {
+    if (/\/~?[a-z]+\d+$/.test(path)) {
       const id = this.renderer.resolve(site.host, `${path}/`);
       const k = id >= 0 ? web.kind[id] : -1;
       if (k === Kind.Faculty || k === Kind.Student)

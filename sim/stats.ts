@@ -8,7 +8,13 @@ import { Renderer } from './content.ts';
 import { makeRng } from './rng.ts';
 import { GroundTruth } from './truth.ts';
 import { Anchor, Kind, LinkFlag, type Web } from './web.ts';
-import { formatStructure, structureStats, type StructureStats } from './structure.ts';
+import {
+  formatStructure,
+  KEYWORD_GAP_R1,
+  structureStats,
+  type StructureOptions,
+  type StructureStats,
+} from './structure.ts';
 import { RecordDb } from './deepweb/db.ts';
 
 export interface Check {
@@ -121,7 +127,11 @@ function lowerIndex(sorted: number[], k: number): number {
 
 const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
 
-export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
+export function computeStats(
+  web: Web,
+  truth = new GroundTruth(web),
+  structure: StructureOptions = { keywordR1: KEYWORD_GAP_R1 },
+): WebStats {
   const n = web.n;
   const indeg = new Int32Array(n);
   const outdeg: number[] = [];
@@ -284,7 +294,7 @@ export function computeStats(web: Web, truth = new GroundTruth(web)): WebStats {
     localityBaseline: round(baseline),
     anchorNamesTopic: round(anchorRate),
     departments,
-    structure: structureStats(web, r),
+    structure: structureStats(web, r, structure),
     searchSites: searchSiteStats(web),
     checks,
   };

@@ -19,9 +19,21 @@
  * - the anchor words (other than the items' own titles) that link to relevant items in every
  *   department, and the share of such links carrying one of them.
  */
+import { readFileSync } from 'node:fs';
 import type { Renderer } from './content.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
 import { formatRules, learnAlternatives, type RuleExample, scoreRules } from '../lib/rules.ts';
+import { counts, readKeywords, tokenize } from '../lib/text.ts';
 import { Anchor, type Web } from './web.ts';
+
+/**
+ * The keyword threshold of the keyword gaps: a page whose keyword cosine is below it counts as
+ * off-topic. A condition: the r1 the adaptive crawler's calibration chose on paper.json's training
+ * departments lay between 0.108 and 0.124 (README, focused-conditions), so 0.12 is where the
+ * paper's crawler stops exploiting a page.
+ */
+export const KEYWORD_GAP_R1 = 0.12;
+const KEYWORDS = new URL('../data/vocab/computing.txt', import.meta.url);
 
 export interface SiteStructure {
   host: string;
@@ -42,6 +54,19 @@ export interface SiteStructure {
    * to relevant items in every department.
    */
   sharedAnchorShare: number;
+  /**
+   * A rule with no topic and no training, "the link's URL names a document file" (.pdf, .ps, ...:
+   * lib/documents.ts), scored over the site's link targets: what a documents-first crawler knows.
+   */
+  documentPrecision: number;
+  documentRecall: number;
+  /**
+   * Research communities apart as the topic keywords see them: fewest pages whose keyword cosine
+   * (tf-idf, idf over the site's pages) is below r1 between one community and the next (null
+   * when keywords were not asked for).
+   */
+  keywordGapHistogram: Record<string, number> | null;
+  keywordGapMin: number | null;
 }
 
 export interface StructureStats {
@@ -57,26 +82,50 @@ export interface StructureStats {
   sharedAnchorShare: number;
   /** Anchor words that link to relevant items in every department. */
   sharedAnchorWords: string[];
+  documentPrecision: number;
+  documentRecall: number;
+  /** The keyword gaps over every site, and the threshold (null: not measured). */
+  keywordGapHistogram: Record<string, number> | null;
+  keywordGapMin: number | null;
+  keywordGapR1: number | null;
+}
+
+export interface StructureOptions {
+  /** Measure the keyword gaps with this threshold (renders and tokenizes every page of the departments). */
+  keywordR1?: number;
+  /** Keyword list (default data/vocab/computing.txt). */
+  keywords?: readonly string[];
 }
 
 const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
 
-/** Fewest off-topic pages from each research community of a site to every other. */
-function communityGaps(web: Web, first: number, count: number): { groups: number; gaps: (number | null)[] } {
+/**
+ * Fewest off-topic pages from each research community of a site to every other. Off-topic: a
+ * page of no research community (the labels), or, given `offTopic`, a page it marks (the keywords).
+ */
+function communityGaps(
+  web: Web,
+  first: number,
+  count: number,
+  offTopic?: Uint8Array,
+): { groups: number; gaps: (number | null)[] } {
   const topical = web.communities.map((c) => c.topical);
   const comms = new Set<number>();
   for (let id = first; id < first + count; id++) if (topical[web.community[id]]) comms.add(web.community[id]);
   const list = [...comms].sort((a, b) => a - b);
   const gaps: (number | null)[] = [];
   const dist = new Int32Array(count);
-  const queue = new Int32Array(count);
+  // a page may be queued again when a cheaper path reaches it (at most once per in-link)
+  const queue = new Int32Array(2 * count + 2);
   for (const a of list) {
     // every page of community a is a source at 0; an off-topic page costs 1; BFS order keeps
     // distances non-decreasing, and another research community ends a path
     dist.fill(-1);
     const best = new Map<number, number>();
-    let head = 0;
-    let tail = 0;
+    // a 0-1 BFS: a page costs 1 when off-topic, 0 when the keywords see it on topic; a deque
+    // (from the middle of a double-size buffer) keeps distances non-decreasing
+    let head = count;
+    let tail = count;
     for (let id = first; id < first + count; id++)
       if (web.community[id] === a) {
         dist[id - first] = 0;
@@ -92,15 +141,71 @@ function communityGaps(web: Web, first: number, count: number): { groups: number
         if (cv === a) continue;
         if (topical[cv]) {
           if (!best.has(cv) || best.get(cv)! > du) best.set(cv, du);
-        } else if (dist[v - first] < 0) {
-          dist[v - first] = du + 1;
-          queue[tail++] = v;
+          continue;
         }
+        const cost = offTopic ? offTopic[v - first] : 1;
+        const dv = du + cost;
+        const seen = dist[v - first];
+        if (seen >= 0 && seen <= dv) continue;
+        dist[v - first] = dv;
+        if (cost === 0) queue[--head] = v;
+        else queue[tail++] = v;
       }
     }
     for (const b of list) if (b !== a) gaps.push(best.get(b) ?? null);
   }
   return { groups: list.length, gaps };
+}
+
+/**
+ * Marks the pages of a site whose keyword cosine is below r1, as the topic's immediate value would
+ * score them after a crawl of the whole site: the page's text (tags removed), tf = 1 + ln n,
+ * idf = ln((N + 1) / (df + 1)) + 1 over the site's HTML pages, q = the keywords' tf x idf. Pages
+ * that are not HTML are marked off-topic (documents are leaves: no path crosses them).
+ */
+function keywordOffTopic(
+  web: Web,
+  renderer: Renderer,
+  first: number,
+  count: number,
+  keywords: readonly string[],
+  r1: number,
+): Uint8Array {
+  const kw = new Map<string, number>();
+  for (const [w, n] of counts(keywords.flatMap((k) => tokenize(k)))) kw.set(w, 1 + Math.log(n));
+  const docs: (Map<string, number> | null)[] = [];
+  const df = new Map<string, number>();
+  let n = 0;
+  for (let id = first; id < first + count; id++) {
+    if (!web.isHtml(id)) {
+      docs.push(null);
+      continue;
+    }
+    const body = renderer.render(id).body;
+    const html = typeof body === 'string' ? body : Buffer.from(body).toString('latin1');
+    const c = counts(tokenize(html.replace(/<[^>]*>/g, ' ')));
+    for (const w of c.keys()) df.set(w, (df.get(w) ?? 0) + 1);
+    docs.push(c);
+    n++;
+  }
+  const idf = (w: string): number => Math.log((n + 1) / ((df.get(w) ?? 0) + 1)) + 1;
+  let qn = 0;
+  for (const [w, tf] of kw) qn += (tf * idf(w)) ** 2;
+  qn = Math.sqrt(qn);
+  const off = new Uint8Array(count).fill(1);
+  docs.forEach((c, i) => {
+    if (!c) return;
+    let dot = 0;
+    let dn = 0;
+    for (const [w, k] of c) {
+      const x = (1 + Math.log(k)) * idf(w);
+      dn += x * x;
+      const q = kw.get(w);
+      if (q !== undefined) dot += q * idf(w) * x;
+    }
+    if (dn > 0 && qn > 0 && dot / (qn * Math.sqrt(dn)) >= r1) off[i] = 0;
+  });
+  return off;
 }
 
 /** A path abstracted to its template: logins, numbers and slugged names replaced. */
@@ -111,6 +216,9 @@ export function template(path: string): string {
     .replace(/[a-z0-9-]+-\d+\//g, 'X/')
     .replace(/\d+/g, '#');
 }
+
+/** Extensions (as targetsOf writes them) of the URLs that name a document file. */
+const DOCUMENT_EXT = new Set(DEFAULT_DOCUMENT_EXTENSIONS.map((e) => e.replace(/^\./, '').toLowerCase()));
 
 /** Lower-case words of a text, three letters or more. */
 const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
@@ -173,8 +281,11 @@ function anchorMix(web: Web, renderer: Renderer, first: number, count: number): 
   return mix;
 }
 
-export function structureStats(web: Web, renderer: Renderer): StructureStats {
+export function structureStats(web: Web, renderer: Renderer, options: StructureOptions = {}): StructureStats {
   const depts = web.sites.filter((s) => s.kind === 'department');
+  const r1 = options.keywordR1;
+  const keywords = r1 === undefined ? [] : (options.keywords ?? readKeywords(readFileSync(KEYWORDS, 'utf8')));
+  const keywordHist: Record<string, number> | null = r1 === undefined ? null : {};
   const targets = depts.map((s) => targetsOf(web, renderer, s.first, s.count));
   const templates = depts.map((s) => {
     const t = new Set<string>();
@@ -209,6 +320,28 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
       hist[k] = (hist[k] ?? 0) + 1;
     }
     const finite = gaps.filter((g): g is number => g !== null);
+    let keywordGapHistogram: Record<string, number> | null = null;
+    let keywordGapMin: number | null = null;
+    if (r1 !== undefined && keywordHist) {
+      const off = keywordOffTopic(web, renderer, s.first, s.count, keywords, r1);
+      keywordGapHistogram = {};
+      for (const g of communityGaps(web, s.first, s.count, off).gaps) {
+        const k = g === null ? 'none' : String(g);
+        keywordGapHistogram[k] = (keywordGapHistogram[k] ?? 0) + 1;
+        keywordHist[k] = (keywordHist[k] ?? 0) + 1;
+        if (g !== null && (keywordGapMin === null || g < keywordGapMin)) keywordGapMin = g;
+      }
+    }
+    // the rule no one has to learn: a link whose URL names a document file
+    let dtp = 0,
+      dfp = 0,
+      dfn = 0;
+    for (const t of targets[i]) {
+      const doc = t.features.some((f) => f.startsWith('ext:') && DOCUMENT_EXT.has(f.slice(4)));
+      if (doc && t.positive) dtp++;
+      else if (doc) dfp++;
+      else if (t.positive) dfn++;
+    }
     let html = 0,
       direct = 0,
       toRel = 0,
@@ -246,6 +379,10 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
       transferPrecision: round(held.precision),
       transferRecall: round(held.recall),
       sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
+      documentPrecision: round(dtp / Math.max(1, dtp + dfp)),
+      documentRecall: round(dtp / Math.max(1, dtp + dfn)),
+      keywordGapHistogram,
+      keywordGapMin,
     };
   });
   let jac = 0,
@@ -265,8 +402,10 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
       pairs++;
     }
   const finite = sites.map((s) => s.gapMin).filter((g): g is number => g !== null);
-  const mean = (k: 'transferPrecision' | 'transferRecall' | 'sharedAnchorShare'): number =>
-    round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
+  const keywordMins = sites.map((s) => s.keywordGapMin).filter((g): g is number => g !== null);
+  const mean = (
+    k: 'transferPrecision' | 'transferRecall' | 'sharedAnchorShare' | 'documentPrecision' | 'documentRecall',
+  ): number => round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
   return {
     sites,
     gapHistogram: hist,
@@ -277,6 +416,11 @@ export function structureStats(web: Web, renderer: Renderer): StructureStats {
     transferRecall: mean('transferRecall'),
     sharedAnchorShare: mean('sharedAnchorShare'),
     sharedAnchorWords: [...everywhere].sort(),
+    documentPrecision: mean('documentPrecision'),
+    documentRecall: mean('documentRecall'),
+    keywordGapHistogram: keywordHist,
+    keywordGapMin: keywordMins.length ? Math.min(...keywordMins) : null,
+    keywordGapR1: r1 ?? null,
   };
 }
 
@@ -289,6 +433,12 @@ export function formatStructure(s: StructureStats): string[] {
       .join(' ');
   return [
     `off-topic pages between research communities (ordered pairs): ${hist(s.gapHistogram)}; fewest ${s.gapMin ?? 'n/a'}`,
+    ...(s.keywordGapHistogram
+      ? [
+          `  as the topic keywords see them (a page below cosine ${s.keywordGapR1} is off-topic): ${hist(s.keywordGapHistogram)}; fewest ${s.keywordGapMin ?? 'n/a'}`,
+        ]
+      : []),
+    `a rule with no topic and no training, "the URL names a document file": precision ${s.documentPrecision}, recall ${s.documentRecall}`,
     `conventions across departments: URL templates Jaccard ${s.templateJaccard}, anchor words on links to relevant documents and their lists, total-variation distance ${s.anchorDistance}`,
     `transfer leak (rules learnt on the other departments from URL folders, file words, extension and anchor words; lib/rules.ts): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
     `anchor words linking to relevant items in every department: ${s.sharedAnchorWords.slice(0, 20).join(', ') || 'none'}${s.sharedAnchorWords.length > 20 ? ` (+${s.sharedAnchorWords.length - 20})` : ''}; links to relevant items with one of them: ${s.sharedAnchorShare}`,
@@ -297,6 +447,7 @@ export function formatStructure(s: StructureStats): string[] {
     ...s.sites.flatMap((d) => [
       `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)} ${String(d.sharedAnchorShare).padStart(15)}  ${d.transferPrecision} / ${d.transferRecall}`,
       `  rules learnt on the others: ${d.transferRule}`,
+      `  document-file rule: precision ${d.documentPrecision}, recall ${d.documentRecall}${d.keywordGapHistogram ? `; gap pairs as the keywords see them: ${hist(d.keywordGapHistogram)}` : ''}`,
     ]),
   ];
 }

@@ -8,16 +8,24 @@ import type { BackgroundKind, Charset, RobotsProfile, WebConfig } from './config
 import { makeRng, lowerBound, type Rng, seedNumber, unit } from './rng.ts';
 import { loadVocab, topicByKey, type Vocab } from './vocab.ts';
 import {
+  COURSE_DIRS,
   DOC_FORMS,
   drawConventions,
   drawDocForms,
+  HOME_DOCS,
   POSTSCRIPT_SHARES,
+  TEACHING_DOCS,
   TEMPLATE,
   type Conventions,
 } from './conventions.ts';
 import { IntList } from '../lib/typed.ts';
 
-/** Page kinds. Paper is the only relevant kind; Syllabus and Form are non-paper PDFs. */
+/**
+ * Page kinds. Paper is the only relevant kind; Syllabus and Form are non-paper documents:
+ * Syllabus holds every teaching document (aux: 0 syllabus, 1 lecture slides, 2 assignment; owner:
+ * the course), Form the others (aux: 0 an administrative form, 1 a CV, 2 talk slides; owner: the
+ * faculty member for 1 and 2).
+ */
 export const Kind = {
   Home: 0,
   Index: 1,
@@ -52,6 +60,11 @@ export const Target = { Broken: -1, RedirectLoop: -2, Calendar: -3 } as const;
 
 /** Index sections of a department, in the order of Index pages' aux value. */
 export const SECTIONS = ['people', 'faculty', 'students', 'research', 'courses', 'news', 'admin'] as const;
+
+/** The folder (and nav label) of section i on a site: the courses' folder is a site convention. */
+export function sectionName(c: Conventions, i: number): string {
+  return i === 4 ? COURSE_DIRS[c.courseDir] : SECTIONS[i];
+}
 
 export type SiteKind = 'department' | BackgroundKind;
 
@@ -181,7 +194,9 @@ class WebBuilder {
 
   private addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms'>): Site {
     const dept = s.kind === 'department';
-    const conventions = dept ? drawConventions(this.w.seed, s.host, this.w.config.structure.conventions) : TEMPLATE;
+    const conventions = dept
+      ? drawConventions(this.w.seed, s.host, this.w.sites.length, this.w.config.structure.conventions)
+      : TEMPLATE;
     const docForms = dept ? drawDocForms(this.w.seed, s.host, this.w.config.structure.documentForms) : 0;
     const site: Site = {
       ...s,
@@ -239,7 +254,7 @@ class WebBuilder {
         -1,
         i,
       );
-      site.sections.set(`/${name}/`, id);
+      site.sections.set(`/${sectionName(site.conventions, i)}/`, id);
       return id;
     });
     const [people, facultyList, studentList, research, courses, newsIdx, adminIdx] = idx;
@@ -309,6 +324,11 @@ class WebBuilder {
       }
     };
 
+    // teaching and home documents: their own generator, so a department without them (the
+    // template) draws exactly what it drew before they existed
+    const docs = makeRng(`docs:${this.w.seed}:${d.host}`);
+    const teachDocs = TEACHING_DOCS[site.conventions.teachingDocs];
+    const homeDocs = HOME_DOCS[site.conventions.homeDocs];
     const faculty: number[] = [];
     for (let f = 0; f < per(s.facultyPerK); f++) {
       const g = groups[f % groups.length];
@@ -325,6 +345,10 @@ class WebBuilder {
         const p = paper(fh, g, pub);
         if (rng.chance(s.papersFrom.ownerHomeShare)) this.link(fh, p, Anchor.Title); // "selected papers" on the homepage
       }
+      if (homeDocs.cv > 0 && docs.next() < homeDocs.cv)
+        this.link(fh, this.page(Kind.Form, this.campus, cAdmin, fh, 1), Anchor.Misc);
+      for (let t = homeDocs.talks > 0 ? docs.int(homeDocs.talks + 1) : 0; t > 0; t--)
+        this.link(fh, this.page(Kind.Form, g.topic, g.comm, fh, 2), Anchor.Misc);
       personalChain(fh, rng.range(0, 3));
     }
     for (const g of groups) {
@@ -360,10 +384,15 @@ class WebBuilder {
     for (let ci = 0; ci < per(s.coursesPerK); ci++) {
       const computing = rng.pick(order);
       const topic = teach.next() < s.lectureTopicality ? computing : this.campus;
-      const ch = this.page(Kind.Course, topic, cTeach);
+      // a course's aux is its instructor (-1: none), where its documents may live
+      const ch = this.page(Kind.Course, topic, cTeach, -1, -1);
       courseList.push(ch);
       this.link(courses, ch, Anchor.Title);
-      if (faculty.length) this.link(rng.pick(faculty), ch, Anchor.Title);
+      if (faculty.length) {
+        const instructor = rng.pick(faculty);
+        this.link(instructor, ch, Anchor.Title);
+        this.auxs.data[ch] = instructor;
+      }
       this.link(ch, this.page(Kind.Syllabus, topic, cTeach, ch), Anchor.Misc);
       let prev = ch;
       for (let l = 1, n = rng.range(s.lecturesMin, s.lecturesMax); l <= n; l++) {
@@ -371,8 +400,12 @@ class WebBuilder {
         this.link(ch, lec, Anchor.Title);
         if (prev !== ch) this.link(prev, lec, Anchor.Nav);
         this.link(lec, ch, Anchor.Nav);
+        if (teachDocs.slides > 0 && docs.next() < teachDocs.slides)
+          this.link(lec, this.page(Kind.Syllabus, topic, cTeach, ch, 1), Anchor.Misc);
         prev = lec;
       }
+      for (let a = teachDocs.assignments; a > 0; a--)
+        this.link(ch, this.page(Kind.Syllabus, topic, cTeach, ch, 2), Anchor.Misc);
     }
     const chain = (kind: number, topic: () => number, comm: number, index: number, count: number): number[] => {
       const ids: number[] = [];

@@ -28,6 +28,8 @@ const config = resolveConfig({
     minGapMs: robots === 'crawl-delay' ? 1000 : 0,
   })),
   background: { sites: 4 },
+  // what is served is this file's subject: one template keeps every kind of page on every host
+  structure: { conventions: 0 },
   faults: { transientErrorRate: 0, slowRate: 0, malformedRate: 0.2, oversizedRate: 0.01, oversizedBytes: 200_000 },
 });
 

@@ -12,7 +12,7 @@ import { structureStats, template } from '../sim/structure.ts';
 import { Web } from '../sim/web.ts';
 import { webKey } from '../experiments/training.ts';
 import { DOC_FORMS } from '../sim/conventions.ts';
-import { Kind } from '../sim/web.ts';
+import { Anchor, Kind } from '../sim/web.ts';
 import { parseBody } from '../crawler/parser.ts';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
 import { looksLikePaper } from '../crawler/focused/topic.ts';
@@ -30,18 +30,63 @@ describe('site conventions and the transfer leak', () => {
     for (const site of s.sites) expect([site.transferPrecision, site.transferRecall], site.host).toEqual([1, 1]);
   });
 
-  it('every department its own conventions: the templates differ, and the learned leak diagnostic still finds the papers by file type', () => {
+  it('every department its own conventions: rules learnt on three departments miss the fourth', () => {
     const web = small({ conventions: 1 });
     const s = structureStats(web, new Renderer(web));
     const same = small({ conventions: 0 });
-    expect(s.templateJaccard).toBeLessThan(structureStats(same, new Renderer(same)).templateJaccard - 0.2);
-    // the fixed folder x type family read 0.63 / 0.75 here and under-reported (issue #35); rules
-    // learnt on three departments, blind in turn to the features the earlier ones used, find the
-    // file type that every department shares. This pins today's generator: when the
-    // departments stop sharing what marks a paper, this reading must fall and the test be updated.
-    for (const site of s.sites) {
-      expect([site.transferPrecision, site.transferRecall], site.host).toEqual([1, 1]);
-      expect(site.transferRule, site.host).toMatch(/ext:(pdf|ps)/);
+    expect(s.templateJaccard).toBeLessThan(structureStats(same, new Renderer(same)).templateJaccard - 0.3);
+    // the fixed folder x type family read 0.63 / 0.75 before #35 and a learnt list read 1.0 / 1.0:
+    // papers shared their file type with nothing else. Now teaching documents, CVs and talks are
+    // PDFs and PostScript too, kept where papers are kept elsewhere, and papers may be served by
+    // a CGI without an extension: what marks them in three departments does not in the fourth
+    for (const site of s.sites)
+      expect(Math.min(site.transferPrecision, site.transferRecall), site.host).toBeLessThan(0.9);
+    // and the rule nobody learns, "a document file", is as poor as the documents are mixed
+    expect(s.documentPrecision).toBeLessThan(0.6);
+    expect(structureStats(same, new Renderer(same)).documentPrecision).toBeGreaterThan(0.7);
+  });
+
+  it('at conventions 1 no folder, link text or title template of relevant items is shared by all four departments; at 0 all are', () => {
+    /** Per department: the folders of relevant items' paths, the link texts (titles aside) to them and to the pages that list them, and those pages' title templates. */
+    const markers = (web: Web): { folders: Set<string>; texts: Set<string>; titles: Set<string> }[] => {
+      const r = new Renderer(web);
+      return web.sites
+        .filter((s) => s.kind === 'department')
+        .map((s) => {
+          const folders = new Set<string>();
+          const texts = new Set<string>();
+          const titles = new Set<string>();
+          const lists = new Set<number>();
+          for (let u = s.first; u < s.first + s.count; u++)
+            for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+              const v = web.outTarget[e];
+              if (v < s.first || v >= s.first + s.count) continue;
+              if (web.isRelevant(v)) {
+                lists.add(u);
+                for (const f of template(r.path(v)).split('/').slice(0, -1)) if (f) folders.add(f);
+                if ((web.outFlags[e] & 7) !== Anchor.Title) texts.add(r.anchorText(u, e, v, web.outFlags[e]));
+              }
+            }
+          for (let u = s.first; u < s.first + s.count; u++)
+            for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+              const v = web.outTarget[e];
+              if (lists.has(v) && (web.outFlags[e] & 7) === Anchor.Papers)
+                texts.add(r.anchorText(u, e, v, web.outFlags[e]));
+            }
+          for (const l of lists)
+            if (web.kind[l] === Kind.Publist) {
+              const owner = r.name(web.owner[l]);
+              titles.add(r.title(l).replace(`${owner.first} ${owner.last}`, 'NAME'));
+            }
+          return { folders, texts, titles };
+        });
+    };
+    const common = (sets: Set<string>[]): string[] => [...sets[0]].filter((x) => sets.every((s) => s.has(x)));
+    const one = markers(small({ conventions: 1 }));
+    const zero = markers(small({ conventions: 0 }));
+    for (const k of ['folders', 'texts', 'titles'] as const) {
+      expect(common(one.map((d) => d[k])), k).toEqual([]);
+      expect(common(zero.map((d) => d[k])).length, k).toBeGreaterThan(0);
     }
   });
 
@@ -64,6 +109,23 @@ describe('gaps between research communities', () => {
     expect(s.gapMin).toBeGreaterThanOrEqual(3);
     expect(s.gapHistogram.none ?? 0).toBe(0);
     for (const site of s.sites) expect(site.relevantLinksFromOutside).toBe(0);
+  });
+
+  it('as the topic keywords see them, gaps are never longer than by the labels, and shorter where teaching is on topic', () => {
+    const structure = {
+      gapMin: 3,
+      gapMax: 4,
+      directGroupShare: 0,
+      bypass: { navBar: false, peopleDirectory: false, extraLinks: false },
+    };
+    const web = small(structure);
+    const r = new Renderer(web);
+    const kw = structureStats(web, r, { keywordR1: 0.12 });
+    const pairs = (h: Record<string, number>): number => Object.values(h).reduce((a, b) => a + b, 0);
+    expect(pairs(kw.keywordGapHistogram!)).toBe(pairs(kw.gapHistogram));
+    expect(kw.keywordGapMin!).toBeLessThan(kw.gapMin!);
+    // a threshold no page reaches: every page off-topic, the labels' count exactly
+    expect(structureStats(web, r, { keywordR1: 1.01 }).keywordGapHistogram).toEqual(kw.gapHistogram);
   });
 
   it('with the default bypasses most pairs are 0 or 1 off-topic pages apart', () => {

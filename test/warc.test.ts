@@ -186,9 +186,9 @@ describe('crawl to WARC and back', () => {
     const file = join(dir, 'two.warc.gz');
     const writer = new WarcWriter(file);
     const urls: string[] = [];
-    for (const host of ['cs.alpha-university.test', 'cs.delta-university.test']) {
+    for (const host of ['cs.alpha-university.test', 'cs.beta-university.test']) {
       await CrawlEngine.create({
-        settings: { ...settings, maxPages: 400, seeds: [`http://${host}/`], resolve: [`*.test=127.0.0.1:${web.port}`] },
+        settings: { ...settings, maxPages: 700, seeds: [`http://${host}/`], resolve: [`*.test=127.0.0.1:${web.port}`] },
         strategy: new BfsStrategy(),
         warc: { record: (u, r, h) => writer.record(u, r, h), close: async () => {} },
         onLog: (e) => urls.push(e.url),
@@ -217,11 +217,11 @@ describe('crawl to WARC and back', () => {
         relevant: ['paper'],
         sites: [],
         starts: {},
-        groups: { alpha: ['cs.alpha-university.test'], delta: ['cs.delta-university.test'] },
+        groups: { alpha: ['cs.alpha-university.test'], beta: ['cs.beta-university.test'] },
       },
     };
     const data = await runExperiment(cfg, { workers: 0, cacheDir: null });
-    expect(data.sites).toEqual(['alpha', 'delta']);
+    expect(data.sites).toEqual(['alpha', 'beta']);
     const out = join(dir, 'replayed-out');
     const w = await writeOutputs(data, out);
     const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) =>
