@@ -2,9 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Two projects, run side by side on three worker processes. "timing": files whose servers measure
- * gaps, delays and deadlines (politeness, Crawl-delay, slow responses, audits under load, Redis
- * heartbeats), at the default CPU priority. "main": the rest, CPU-bound, at nice 10
+ * Two projects, run side by side on three worker processes. "timing": the files named
+ * *.timing.test.ts, whose servers measure gaps, delays and deadlines (politeness, Crawl-delay, slow
+ * responses, audits under load, Redis heartbeats), at the default CPU priority. "main": the rest, CPU-bound, at nice 10
  * (test/lower-priority.ts), so that a timing file gets a core whenever it needs one and main's
  * files use what it leaves; most timing files mostly wait on timers. Run after main, two at a time
  * (groupOrder 1), the warm suite took 92.4 and 82.7 s against 74.3 and 74.1 s this way, alternated
@@ -16,15 +16,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * must therefore leave no state behind that another could see: no global dispatcher, no env
  * changes, module caches keyed by what they depend on (test/experiment.inprocess.test.ts).
  */
-const TIMING = [
-  'test/crawler.politeness.test.ts',
-  'test/crawler.faults.test.ts',
-  'test/crawler.robots.test.ts',
-  'test/deepweb.test.ts',
-  'test/distributed.test.ts', // Redis crawls (heartbeats), round-trip delays; distributed.threads.test.ts is main's
-  'test/hostile.test.ts',
-  'test/sim.server.test.ts',
-];
+const TIMING = ['**/*.timing.test.ts'];
 
 /**
  * The files that take longest (seconds in a clean-clone suite, at the commit that last listed them),
@@ -35,7 +27,7 @@ const TIMING = [
 const LONGEST = [
   'test/experiment.regression.test.ts', // 32
   'test/deepweb.regression.test.ts', // 28
-  'test/distributed.test.ts', // 18, timing
+  'test/distributed.timing.test.ts', // 18
   'test/webkb.test.ts', // 16
   'test/crawler.golden.test.ts', // 15
   'test/distributed.threads.test.ts', // 12
@@ -43,9 +35,9 @@ const LONGEST = [
   'test/archive.test.ts', // 10
   'test/page.test.ts', // 10
   'test/experiment.cli.test.ts', // 10
-  'test/hostile.test.ts', // 9, timing
+  'test/hostile.timing.test.ts', // 9
   'test/crawler.engine.test.ts', // 9
-  'test/deepweb.test.ts', // 7, timing
+  'test/deepweb.timing.test.ts', // 7
 ];
 
 /** How many of main's longest files start before the timing files (one worker each). */
@@ -92,8 +84,9 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'main',
-          include: ['test/**/*.test.ts', 'lib/**/*.test.ts', 'sim/**/*.test.ts'],
-          exclude: TIMING,
+          // a test may sit beside its module anywhere in the tree (node_modules and results/ aside)
+          include: ['**/*.test.ts'],
+          exclude: [...TIMING, 'node_modules/**', 'results/**'],
           setupFiles: ['test/lower-priority.ts'],
         },
       },

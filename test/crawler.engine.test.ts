@@ -1,7 +1,7 @@
 /**
  * The crawl engine without timing: deterministic mode, checkpoint and resume (SIGKILL of a real
  * child process, a stop half-way), the crawl CLI. Politeness as the server measures it is in
- * crawler.politeness.test.ts (a timing-sensitive file).
+ * crawler.politeness.timing.test.ts (a timing-sensitive file).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';

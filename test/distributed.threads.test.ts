@@ -4,7 +4,7 @@
  * fetched twice, the union equal to a single-process crawl, a global budget, the start barrier).
  * One crawl boots worker threads; the others run in this thread, since each thread loads tsx
  * and the crawler again (about a CPU-second). The Redis coordinator, whose
- * crawler processes are killed and joined on heartbeats, is in distributed.test.ts (timing).
+ * crawler processes are killed and joined on heartbeats, is in distributed.timing.test.ts (timing).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -107,7 +107,7 @@ describe('distributed crawls on worker threads', () => {
     // geo assignment, one host per region: each centre's processes crawl their own host, so the
     // union is one across processes by construction (hashed, both hosts fell to one of the
     // processes and the others fetched nothing). Regions the web does not know, so that no
-    // response waits for a round trip (the web's geography: distributed.test.ts). The second
+    // response waits for a round trip (the web's geography: distributed.timing.test.ts). The second
     // strategy's processes run in this thread, each over its own MessagePort (threads: false):
     // each worker thread loads tsx and the crawler again (about a CPU-second), and the threads
     // are under test with the first, one per centre; two processes share a centre in the second

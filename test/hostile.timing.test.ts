@@ -3,7 +3,7 @@
  * different adversary per host (a body that drips, a giant <base href>, a 503 storm, addresses
  * no crawler should reach), and the crawl CLI where the outcome is a process's (SIGINT during a
  * drip, every seed unreachable). Each case names the issue #17 item it holds the crawler to;
- * the README's "Hostile servers" table lists them.
+ * docs/crawler.md's "Hostile servers" table lists them.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
