@@ -579,7 +579,7 @@ function report(
   else
     L.push(
       '',
-      'The web\'s parameters come from published statistics and were not tuned for any strategy; the README ("Reproduction: what agrees and what does not") discusses why these results differ from the paper\'s.',
+      "The web's parameters come from published statistics and were not tuned for any strategy; docs/reproduction.md discusses why these results differ from the paper's.",
     );
   L.push(
     '',

@@ -7,7 +7,7 @@
  * A plugin module default-exports a factory `(context: StrategyContext) => Strategy`; the
  * context carries the topic keywords, the seed, the parameters from the config, and on demand
  * the models trained on the other sites and the experiment's relevance judgement. See
- * examples/strategies/ and the README ("Bring your own strategy").
+ * examples/strategies/ and docs/focused.md ("Bring your own strategy").
  */
 import { existsSync } from 'node:fs';
 import type { ExperimentConfig } from './config.ts';

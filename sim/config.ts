@@ -3,8 +3,8 @@
  * their allowed ranges live. A config file (JSON under data/webs/) overrides any subset of
  * DEFAULTS; validate() checks the merged result and names the first bad field.
  *
- * Where a default comes from the literature, the comment says which figure (the README's
- * "Synthetic web" section lists them with their sources); a default that no source gives is
+ * Where a default comes from the literature, the comment says which figure (docs/web.md
+ * lists them with their sources); a default that no source gives is
  * called a condition.
  */
 import { readFileSync } from 'node:fs';
@@ -228,7 +228,7 @@ const dept = (
 
 /**
  * Every scalar numeric field of a web config, once: default, range and help (the interface
- * above says more, and the README's "Synthetic web" section gives the sources). DEFAULTS'
+ * above says more, and docs/web.md gives the sources). DEFAULTS'
  * numbers, validate()'s ranges and `npm run sim -- --help` derive from this table. Numbers in
  * lists (departments, search sites, geography matrices) and the statistics' target bands are
  * checked where they are read.

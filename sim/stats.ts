@@ -1,6 +1,6 @@
 /**
  * Statistics of a generated web next to their target bands (config.targets, taken from the
- * literature, as the README's "Synthetic web" section lists): degree distributions and power-law
+ * literature, as docs/web.md lists): degree distributions and power-law
  * fits, mixing mu, topical locality, relevant documents per site and their depth, anchor quality,
  * and the structural diagnostics of sim/structure.ts.
  */

@@ -1,7 +1,7 @@
 /**
  * Range inputs: a pair of inputs that bound one attribute (year from / year to, min / max
  * price). Madhavan et al. (VLDB 2008) single such correlated pairs out instead of crossing
- * both ends; this is our reading of it, stated in the README. A pair is a candidate when its
+ * both ends; this is our reading of it, stated in docs/deepweb.md. A pair is a candidate when its
  * names say so (x_from / x_to, min_x / max_x, low / high, start / end) or when both offer the
  * same numeric values. It is confirmed by probing: the whole range lists records, the inverted
  * range (lower end above the upper) lists none, and where the site reports totals the two
