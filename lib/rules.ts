@@ -186,3 +186,24 @@ export function formatRules(list: RuleList): string {
   if (!list.rules.length) return '(no rule beats matching nothing)';
   return list.rules.map((r) => r.map((l) => (l.present ? l.feature : `not ${l.feature}`)).join(' and ')).join(' | ');
 }
+
+/** Lower-case words of a text, three letters or more. */
+export const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
+
+/**
+ * What a link classifier could read of a link target before fetching it: the folders of its
+ * path (digits abstracted), the words of its file name, its extension ("none" without one), and
+ * the anchor words of the links to it. One definition for the generated web's diagnostics
+ * (sim/structure.ts) and an archive's (experiments/twin/), so both count the same leak.
+ */
+export function targetFeatures(path: string, anchorWords: Iterable<string>): string[] {
+  const parts = path.toLowerCase().split('/');
+  const file = parts.pop() ?? '';
+  const ext = /\.([a-z0-9]+(\.(gz|z))?)$/.exec(file)?.[1] ?? 'none';
+  const features = new Set<string>();
+  for (const w of anchorWords) features.add(`anchor:${w}`);
+  for (const d of parts) if (d) features.add(`dir:${d.replace(/\d+/g, '#')}`);
+  for (const w of wordsOf(file.replace(/\.[a-z0-9.]+$/, ''))) features.add(`file:${w}`);
+  features.add(`ext:${ext}`);
+  return [...features];
+}

@@ -22,14 +22,14 @@
 import { readFileSync } from 'node:fs';
 import type { Renderer } from './content.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
-import { formatRules, learnAlternatives, type RuleExample, scoreRules } from '../lib/rules.ts';
+import { formatRules, learnAlternatives, type RuleExample, scoreRules, targetFeatures, wordsOf } from '../lib/rules.ts';
 import { counts, readKeywords, tokenize } from '../lib/text.ts';
 import { Anchor, type Web } from './web.ts';
 
 /**
  * The keyword threshold of the keyword gaps: a page whose keyword cosine is below it counts as
  * off-topic. A condition: the r1 the adaptive crawler's calibration chose on paper.json's training
- * departments lay between 0.108 and 0.124 (README, focused-conditions), so 0.12 is where the
+ * departments lay between 0.108 and 0.124 (docs/reproduction.md), so 0.12 is where the
  * paper's crawler stops exploiting a page.
  */
 export const KEYWORD_GAP_R1 = 0.12;
@@ -220,9 +220,6 @@ export function template(path: string): string {
 /** Extensions (as targetsOf writes them) of the URLs that name a document file. */
 const DOCUMENT_EXT = new Set(DEFAULT_DOCUMENT_EXTENSIONS.map((e) => e.replace(/^\./, '').toLowerCase()));
 
-/** Lower-case words of a text, three letters or more. */
-const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-z]{3,}/g) ?? [];
-
 /**
  * Every in-site link target of a site, once, with what a link classifier could read of it: the
  * folders of its path (digits abstracted), the words of its file name, its extension, and the
@@ -237,21 +234,11 @@ function targetsOf(web: Web, renderer: Renderer, first: number, count: number): 
       let set = anchors.get(v);
       if (!set) anchors.set(v, (set = new Set()));
       const f = web.outFlags[e];
-      for (const w of wordsOf(renderer.anchorText(u, e, v, f))) set.add(`anchor:${w}`);
+      for (const w of wordsOf(renderer.anchorText(u, e, v, f))) set.add(w);
     }
   return [...anchors.keys()]
     .sort((a, b) => a - b)
-    .map((v) => {
-      const path = renderer.path(v).toLowerCase();
-      const parts = path.split('/');
-      const file = parts.pop() ?? '';
-      const ext = /\.([a-z0-9]+(\.(gz|z))?)$/.exec(file)?.[1] ?? 'none';
-      const features = new Set<string>(anchors.get(v));
-      for (const d of parts) if (d) features.add(`dir:${d.replace(/\d+/g, '#')}`);
-      for (const w of wordsOf(file.replace(/\.[a-z0-9.]+$/, ''))) features.add(`file:${w}`);
-      features.add(`ext:${ext}`);
-      return { features: [...features], positive: web.isRelevant(v) };
-    });
+    .map((v) => ({ features: targetFeatures(renderer.path(v), anchors.get(v) ?? []), positive: web.isRelevant(v) }));
 }
 
 /** Anchor words of links to relevant documents and to the pages that link to them, as a distribution. */

@@ -49,9 +49,25 @@ describe('experiment CLI and configs', () => {
       [['--seeds', '-2'], /^error: --seeds: "-2" must be a whole number from 1 to 100\n$/],
       [['--frobnicate'], /^error: Unknown option '--frobnicate' \(see --help\)\n$/],
       [['a', 'b'], /^error: one experiment at a time, got a b\n$/],
+      [['twin-validation'], /^error: twin-validation: name one archive experiment config\n$/],
+      [['twin-validation', 'focused'], /^error: twin-validation: focused is not an archive experiment/],
     ];
     // in this process (test/cli-inprocess.ts); the broken-module test below runs the experiment
     // CLI's error as a real process
+    const fit: [string[], RegExp][] = [
+      [['focused'], /^error: focused: not an archive experiment .*sim:fit fits a twin to an archive\n$/],
+      [
+        ['webkb-papers', '--hold-out', 'mit'],
+        /^error: --hold-out: "mit" is not a site of webkb-papers \(cornell, texas, washington, wisconsin\)\n$/,
+      ],
+      [['webkb-papers', '--budget', '2'], /^error: --budget: "2" must be a whole number from 4 to 10000\n$/],
+      [[], /^error: name one archive experiment config \(see --help\)\n$/],
+    ];
+    for (const [args, re] of fit) {
+      const r = await runCliInProcess('experiments/cli/fit.ts', args);
+      expect(r.code, `sim:fit ${args.join(' ')}`).toBe(2);
+      expect(r.stderr, `sim:fit ${args.join(' ')}`).toMatch(re);
+    }
     for (const [args, re] of cases) {
       const r = await runCliInProcess('experiments/cli/experiment.ts', args);
       expect(r.code, args.join(' ')).toBe(2);

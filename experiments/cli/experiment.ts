@@ -35,6 +35,10 @@ fig-recall, fig-precision, fig-harvest and fig-difference (SVG, PNG, PDF); resul
 is itself a config that reruns the experiment; deep-web configs ("kind": "deepweb": deepweb) write coverage curves, template
 diagnostics, the tau and database-size sweeps and the politeness audit.
 
+Or: npm run experiment -- twin-validation CONFIG [--quick] [--seeds K] [--out DIR]
+fits a synthetic twin to an archive experiment's sites (each held out in turn), crawls archive
+and twins with the same experiment, and compares their rankings (results/NAME-twin/).
+
 Options:
   --list          list the experiments
   --quick         the config's quick variant (small web, one seed, small budget)
@@ -84,6 +88,9 @@ if (v.list) {
   }
   process.exit(0);
 }
+const twin = parsed.positionals[0] === 'twin-validation';
+if (twin) parsed.positionals.shift();
+if (twin && parsed.positionals.length !== 1) fail('twin-validation: name one archive experiment config');
 if (parsed.positionals.length > 1) fail(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
 const name = parsed.positionals[0] ?? 'focused';
 const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
@@ -156,6 +163,30 @@ try {
 } catch (e) {
   if (e instanceof ExperimentConfigError) fail(e.message);
   throw e;
+}
+if (twin) {
+  if (!cfg.archive) fail(`twin-validation: ${cfg.name} is not an archive experiment (no "archive" section)`);
+  const out = (v.out as string | undefined) ?? `results/${cfg.name}-twin${v.quick ? '-quick' : ''}`;
+  const twinSeeds = Array.from({ length: seeds ?? (v.quick ? 1 : 3) }, (_, i) => i + 1);
+  const fitBudget = v.quick ? 24 : 64;
+  process.stderr.write(
+    `twin validation of ${cfg.name}: ${cfg.strategies.length} strategies, every site held out in turn, twins fitted with ${fitBudget} evaluations, web seeds ${twinSeeds.join(', ')}, ${cfg.budget} ${cfg.budgetCounts} per run\n`,
+  );
+  const { runTwinValidation } = await import('../twin/validate.ts');
+  const { writeTwinOutputs } = await import('../twin/report.ts');
+  const data = await runTwinValidation(cfg, {
+    fitBudget,
+    seeds: twinSeeds,
+    dir: join(out, 'twins'),
+    workers,
+    cacheDir: v['no-cache'] ? null : '.cache/models',
+    onProgress: (step) => process.stderr.write(`  ${step}\n`),
+  }).catch((e: Error) => fail(e.message.split('\n')[0]));
+  const w = await writeTwinOutputs(data, out);
+  process.stdout.write(
+    `\n${cfg.name} twin validation: wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`,
+  );
+  process.exit(0);
 }
 // results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results
 const out =

@@ -1,0 +1,141 @@
+/**
+ * npm run sim:fit -- CONFIG [--hold-out SITE] [--budget N] [--seed S] [--check-seeds K] [--out FILE]
+ * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
+ */
+import { writeFileSync } from 'node:fs';
+import { ExperimentConfigError, loadExperiment } from '../config.ts';
+import { archiveSites } from '../env.ts';
+import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
+import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
+import { fail, parseOrFail } from './args.ts';
+
+const USAGE = `Usage: npm run sim:fit -- CONFIG [options]
+
+Measures every site of an archive experiment (CONFIG: a name in experiments/configs/ or a path)
+as a crawler meets it under the config's hole policy, fits the generator's knobs to those
+statistics, and writes the twin: a web config with the fitted values, the loss and every
+statistic side by side with its tolerance (under "_fit").
+
+Options:
+  --hold-out SITE   fit to the other sites only (the twin validation does this for each site)
+  --budget N        generator evaluations (default 48)
+  --seed S          the optimiser's seed and the web seed of each evaluation (default 1)
+  --check-seeds K   web seeds 1..K the chosen point is measured at (default 3)
+  --out FILE        the twin's config (default data/webs/NAME-twin.json)
+  --scale K,...     also write the twin at K times its departments' size (NAME-twin-xK.json): a
+                    larger web of the same kind, unsampled; an extrapolation, and its _doc says so
+
+Knobs searched (experiments/twin/fit.ts TWIN_KNOBS), range:
+${TWIN_KNOBS.map((k) => `  ${k.path.padEnd(38)} ${k.min}..${k.max}${k.integer ? ' (whole)' : ''}  ${k.help}`).join('\n')}
+Statistics fitted (TWIN_TARGETS), tolerance:
+${TWIN_TARGETS.map((t) => `  ${t.stat.padEnd(20)} ${t.relative ? `${t.tolerance * 100}% of the archive's` : `±${t.tolerance}`}`).join('\n')}
+`;
+
+const parsed = parseOrFail({
+  allowPositionals: true,
+  options: {
+    'hold-out': { type: 'string' },
+    budget: { type: 'string' },
+    seed: { type: 'string' },
+    'check-seeds': { type: 'string' },
+    out: { type: 'string' },
+    scale: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const v = parsed.values;
+if (v.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (parsed.positionals.length !== 1) fail('name one archive experiment config (see --help)');
+const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number => {
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    fail(`--${flag}: "${raw}" must be a whole number from ${min} to ${max}`);
+  return n;
+};
+const budget = whole('budget', v.budget, 48, 4, 10_000);
+const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
+const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
+const scales = (v.scale ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((x) => whole('scale', x, 1, 2, 1000));
+let cfg: ReturnType<typeof loadExperiment>;
+try {
+  cfg = loadExperiment(parsed.positionals[0]);
+} catch (e) {
+  if (e instanceof ExperimentConfigError) fail(e.message);
+  throw e;
+}
+if (!cfg.archive)
+  fail(`${cfg.name}: not an archive experiment (no "archive" section); sim:fit fits a twin to an archive`);
+const sites = archiveSites(cfg);
+const heldOut = v['hold-out'] ?? null;
+if (heldOut !== null && !sites.includes(heldOut))
+  fail(`--hold-out: "${heldOut}" is not a site of ${cfg.name} (${sites.join(', ')})`);
+const views = await archiveViews(cfg);
+const name = `${cfg.name}-twin${heldOut ? `-without-${heldOut}` : ''}`;
+const started = performance.now();
+let result: ReturnType<typeof fitToSites>;
+try {
+  result = fitToSites(name, views, heldOut, specOf(cfg), {
+    budget,
+    seed,
+    checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
+    onEvaluation: (d, t, loss) => process.stderr.write(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
+  });
+} catch (e) {
+  if (e instanceof FitError) fail(e.message);
+  throw e;
+}
+process.stderr.write('\n');
+const { fit, stats } = result;
+const table = fitTable(fit);
+const out = v.out ?? `data/webs/${name}.json`;
+const doc = {
+  _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations at web seed ${seed}, statistics measured at web seeds 1-${checks}. A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
+  ...fit.config,
+  _fit: {
+    archive: cfg.name,
+    sites: stats.map((s) => s.site),
+    heldOut,
+    budget,
+    seed,
+    checkSeeds: checks,
+    loss: Math.round(fit.loss * 1000) / 1000,
+    values: fit.values,
+    table,
+    archiveSites: stats,
+  },
+};
+writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+process.stdout.write(
+  `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
+);
+process.stdout.write(
+  `${'statistic'.padEnd(20)} ${'archive'.padStart(9)} ${'twin'.padStart(9)} ${'tolerance'.padStart(9)}  met\n`,
+);
+for (const r of table)
+  process.stdout.write(
+    `${r.stat.padEnd(20)} ${String(r.archive).padStart(9)} ${String(r.twin).padStart(9)} ${String(r.tolerance).padStart(9)}  ${r.met ? 'yes' : 'NO'}\n`,
+  );
+process.stdout.write(
+  `fitted: ${Object.entries(fit.values)
+    .map(([k, x]) => `${k} ${x}`)
+    .join(', ')}\nwrote ${out}\n`,
+);
+for (const k of scales) {
+  const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
+  const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
+  const scaled = {
+    ...doc,
+    _doc: `The twin of ${cfg.name} (${out}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
+    name: `${name}-x${k}`,
+    departments,
+  };
+  writeFileSync(file, `${JSON.stringify(scaled, null, 2)}\n`);
+  process.stdout.write(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
+}

@@ -1,0 +1,44 @@
+/**
+ * An archive experiment's sites as statistics (experiments/twin/stats.ts), and the twin fitted to
+ * them: the command `npm run sim:fit -- CONFIG` and the twin validation share this.
+ */
+import type { ExperimentConfig } from '../config.ts';
+import { archiveEnv, archiveSites } from '../env.ts';
+import { type FitOptions, type FitResult, fitTwin, type TwinSpec } from './fit.ts';
+import { type SiteStats, type SiteView, viewOfEnv, webStats } from './stats.ts';
+
+/** Every site of an archive experiment as a crawler meets it under the experiment's hole policy. */
+export async function archiveViews(cfg: ExperimentConfig): Promise<SiteView[]> {
+  if (!cfg.archive) throw new Error(`${cfg.name}: not an archive experiment (no "archive" section)`);
+  const env = await archiveEnv(cfg);
+  try {
+    return archiveSites(cfg).map((s) => viewOfEnv(env, s));
+  } finally {
+    await env.close();
+  }
+}
+
+/**
+ * The twin fitted to the sites other than `heldOut` (null: to every site). The held-out site is
+ * left out of everything the fit reads, the rules of the leak statistic included; the twin's
+ * departments have the fitted sites' sizes, and one more of their mean size stands in for it.
+ */
+export function fitToSites(
+  name: string,
+  views: readonly SiteView[],
+  heldOut: string | null,
+  spec: TwinSpec,
+  opts: FitOptions,
+): { fit: FitResult; stats: SiteStats[] } {
+  const stats = webStats(views.filter((v) => v.name !== heldOut));
+  const sizes = stats.map((s) => s.htmlPages);
+  if (heldOut !== null) sizes.push(Math.round(sizes.reduce((a, x) => a + x, 0) / Math.max(1, sizes.length)));
+  return { fit: fitTwin(name, stats, sizes, spec, opts), stats };
+}
+
+/** The twin's comparison terms from an archive experiment's config. */
+export function specOf(cfg: ExperimentConfig): TwinSpec {
+  const a = cfg.archive;
+  if (!a) throw new Error(`${cfg.name}: not an archive experiment`);
+  return { documents: a.documents, relevantDocuments: a.relevantDocuments, relevantLabels: a.relevant };
+}

@@ -1,0 +1,316 @@
+/**
+ * Fitting the generator to an archive (issue #36): a search over a stated set of the generator's
+ * knobs for the web whose departments' statistics (experiments/twin/stats.ts) come closest to the
+ * archive sites'.
+ *
+ * - The knobs and their ranges are TWIN_KNOBS; every other field keeps its documented default.
+ *   The twin's departments have the archive sites' sizes (pages = nodes of the site's graph) and
+ *   a fixed background (TWIN_BACKGROUND: in-site statistics do not see it).
+ * - The loss is the mean over TWIN_TARGETS of ((twin - archive) / tolerance)^2, each side the
+ *   mean over its sites; a statistic meets its target when |twin - archive| <= tolerance. The
+ *   tolerances are conditions: about the spread of the statistic between the four WebKB sites.
+ * - The optimiser: the generator's defaults, then seeded uniform random search over the box for a fifth of the budget, then a
+ *   coordinate line search from the best point: each knob in turn tried at 4 points spread over
+ *   a window around its best value (the whole range in the first round), the window halved
+ *   after each round, for the rest. Every evaluation generates the web at one web seed; the
+ *   chosen point is then measured at `checkSeeds` web seeds and the reported statistics are
+ *   their mean (a fit that only one seed supports shows it).
+ */
+import { resolveConfig, type WebConfig } from '../../sim/config.ts';
+import { Renderer } from '../../sim/content.ts';
+import { makeRng } from '../../sim/rng.ts';
+import { hasExtension } from '../../lib/documents.ts';
+import { KIND_NAMES, Web } from '../../sim/web.ts';
+import { type SiteStats, viewOfWeb, webStats } from './stats.ts';
+
+export interface TwinKnob {
+  /**
+   * A web config path (a bypass switch is 0 or 1), gapSpread (gapMax = gapMin + gapSpread),
+   * sample (the share of HTML pages kept, experiments/twin/stats.ts TwinSampling) or scale (the
+   * departments' generated size, documents included, over their archives' HTML pages / sample).
+   */
+  path: string;
+  min: number;
+  max: number;
+  integer?: boolean;
+  help: string;
+}
+
+export const TWIN_KNOBS: readonly TwinKnob[] = [
+  {
+    path: 'sample',
+    min: 0.05,
+    max: 1,
+    help: "share of a department's HTML pages the collection kept (the twin is sampled the same way)",
+  },
+  {
+    path: 'scale',
+    min: 0.3,
+    max: 3,
+    help: "a department's generated pages, as a multiple of its archive's HTML pages / sample (documents count as pages)",
+  },
+  { path: 'structure.papersPerFaculty', min: 1, max: 120, help: 'papers per faculty member' },
+  { path: 'structure.papersFrom.projectLinks', min: 0, max: 30, integer: true, help: 'papers linked per project page' },
+  { path: 'links.extraMin', min: 0, max: 10, integer: true, help: 'extra links per HTML page, at least' },
+  { path: 'structure.gapMin', min: 0, max: 6, integer: true, help: 'off-topic pages before a group, at least' },
+  { path: 'gapSpread', min: 0, max: 3, integer: true, help: 'gapMax - gapMin' },
+  { path: 'structure.directGroupShare', min: 0, max: 1, help: 'groups also linked straight from the research index' },
+  { path: 'structure.conventions', min: 0, max: 1, help: 'share of conventions a department draws for itself' },
+  {
+    path: 'structure.bypass.navBar',
+    min: 0,
+    max: 1,
+    integer: true,
+    help: 'nav-bar links to the people and research indexes on every page (0: off, 1: on)',
+  },
+];
+
+export type NumericStat = {
+  [K in keyof SiteStats]: SiteStats[K] extends number ? K : never;
+}[keyof SiteStats];
+
+export interface TwinTarget {
+  stat: NumericStat;
+  /** |twin - archive| at most this (absolute), or relative to the archive's value when `relative`. */
+  tolerance: number;
+  relative?: boolean;
+}
+
+export const TWIN_TARGETS: readonly TwinTarget[] = [
+  { stat: 'pages', tolerance: 0.15, relative: true },
+  { stat: 'htmlPages', tolerance: 0.15, relative: true },
+  { stat: 'relevantShare', tolerance: 0.05 },
+  { stat: 'depthMean', tolerance: 0.5 },
+  { stat: 'outMean', tolerance: 0.2, relative: true },
+  { stat: 'inP90', tolerance: 2 },
+  { stat: 'hubShare', tolerance: 0.03 },
+  { stat: 'relevantPerHub', tolerance: 0.25, relative: true },
+  { stat: 'hubPrecision', tolerance: 0.1 },
+  { stat: 'documentLinkShare', tolerance: 0.05 },
+  { stat: 'gapMean', tolerance: 1 },
+  { stat: 'leakPrecision', tolerance: 0.15 },
+  { stat: 'leakRecall', tolerance: 0.15 },
+  { stat: 'anchorOverlap', tolerance: 0.1 },
+];
+
+/** Background sites of a twin: they change no in-site statistic, and fewer make each evaluation faster. */
+export const TWIN_BACKGROUND = 20;
+/** Research groups per twin department (the WebKB departments name 3-8 research areas). */
+export const TWIN_GROUPS = 4;
+
+export type KnobValues = Record<string, number>;
+
+/** Points tried per knob and round of the line search. */
+const LINE = 4;
+
+export class FitError extends Error {}
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
+
+/** The mean of every target statistic over sites. */
+export function meanStats(stats: readonly SiteStats[]): Record<NumericStat, number> {
+  const out = {} as Record<NumericStat, number>;
+  for (const t of TWIN_TARGETS) out[t.stat] = mean(stats.map((s) => s[t.stat]));
+  return out;
+}
+
+export function tolerance(t: TwinTarget, archive: number): number {
+  return t.relative ? Math.max(1e-9, t.tolerance * Math.abs(archive)) : t.tolerance;
+}
+
+export function lossOf(archive: Record<NumericStat, number>, twin: Record<NumericStat, number>): number {
+  return mean(TWIN_TARGETS.map((t) => ((twin[t.stat] - archive[t.stat]) / tolerance(t, archive[t.stat])) ** 2));
+}
+
+/**
+ * The twin's web config (a plain object, as data/webs/*.json) for knob values and the HTML pages
+ * its departments' archives should hold: a department generates htmlPages / sample pages, of
+ * which the collection keeps about htmlPages.
+ */
+export function twinConfig(name: string, htmlPages: readonly number[], values: KnobValues): Record<string, unknown> {
+  const sample = values.sample ?? 1;
+  const scale = values.scale ?? 1;
+  const cfg: Record<string, unknown> = {
+    name,
+    departments: htmlPages.map((pages, i) => ({
+      host: `cs.twin-${String.fromCharCode(97 + i)}.test`,
+      name: `Twin ${String.fromCharCode(65 + i)} University`,
+      pages: Math.min(200_000, Math.max(200, Math.round((scale * pages) / sample))),
+      groups: TWIN_GROUPS,
+    })),
+    background: { sites: TWIN_BACKGROUND },
+  };
+  for (const k of TWIN_KNOBS) {
+    if (!(k.path in values)) continue;
+    if (k.path === 'gapSpread' || k.path === 'sample' || k.path === 'scale') continue;
+    setPath(cfg, k.path, k.path.includes('.bypass.') ? values[k.path] >= 0.5 : values[k.path]);
+  }
+  if ('gapSpread' in values) {
+    const min = values['structure.gapMin'] ?? 1;
+    setPath(cfg, 'structure.gapMax', min + values.gapSpread);
+  }
+  return cfg;
+}
+
+function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let o = obj;
+  for (const p of parts.slice(0, -1)) {
+    if (typeof o[p] !== 'object' || o[p] === null) o[p] = {};
+    o = o[p] as Record<string, unknown>;
+  }
+  o[parts[parts.length - 1]] = value;
+}
+
+/** What the twin is compared on: the archive experiment's target and known documents. */
+export interface TwinSpec {
+  /** Extensions of known documents (the archive's "documents"). */
+  documents: readonly string[];
+  /** Documents relevant by URL (the archive's "relevantDocuments"). */
+  relevantDocuments: readonly string[];
+  /** Labels that are relevant, read as the generator's page kinds in lower case (faculty, course ...). */
+  relevantLabels: readonly string[];
+}
+
+/** The statistics of a generated web's departments, each sampled and judged as its archive would be. */
+export function measureWeb(config: WebConfig, seed: number, spec: TwinSpec, sample: number): SiteStats[] {
+  const web = new Web(config, seed);
+  const r = new Renderer(web);
+  const labels = new Set(spec.relevantLabels);
+  const relevant = (id: number, url: string): boolean =>
+    labels.has(KIND_NAMES[web.kind[id]].toLowerCase()) ||
+    (spec.relevantDocuments.length > 0 && hasExtension(url, spec.relevantDocuments));
+  const sampling = { sample, documents: spec.documents, relevant };
+  return webStats(web.sites.filter((s) => s.kind === 'department').map((s) => viewOfWeb(web, r, s.host, sampling)));
+}
+
+export interface FitOptions {
+  /** Generator evaluations (at least 4). */
+  budget: number;
+  /** The optimiser's seed and the web seed every evaluation uses. */
+  seed: number;
+  /** Web seeds the chosen point is measured at. */
+  checkSeeds: readonly number[];
+  /** Knobs held fixed (not searched), e.g. by a test. */
+  fixed?: KnobValues;
+  /** Called after each evaluation. */
+  onEvaluation?: (done: number, total: number, loss: number) => void;
+}
+
+export interface FitResult {
+  values: KnobValues;
+  loss: number;
+  evaluations: number;
+  /** The archive's and the twin's mean statistics (the twin's over checkSeeds). */
+  archive: Record<NumericStat, number>;
+  twin: Record<NumericStat, number>;
+  /** Per-seed twin statistics of the chosen point. */
+  twinSites: SiteStats[];
+  config: Record<string, unknown>;
+}
+
+/** Fits the knobs to the archive sites' statistics; `sizes` are the HTML pages of the twin departments' archives. */
+export function fitTwin(
+  name: string,
+  archiveStats: readonly SiteStats[],
+  sizes: readonly number[],
+  spec: TwinSpec,
+  opts: FitOptions,
+): FitResult {
+  if (archiveStats.length < 2)
+    throw new FitError(`a fit needs two sites or more (the leak is learnt on the others), got ${archiveStats.length}`);
+  if (sizes.length < 2) throw new FitError(`a twin needs two departments or more, got ${sizes.length}`);
+  const small = archiveStats.filter((s) => s.pages < 50 || s.relevant < 5);
+  if (small.length)
+    throw new FitError(
+      `too few pages to fit: ${small.map((s) => `${s.site} has ${s.pages} pages and ${s.relevant} relevant`).join('; ')} (at least 50 and 5)`,
+    );
+  if (!(opts.budget >= 4)) throw new FitError(`fit budget ${opts.budget}: at least 4 evaluations`);
+  const archive = meanStats(archiveStats);
+  const free = TWIN_KNOBS.filter((k) => !(opts.fixed && k.path in opts.fixed));
+  const rng = makeRng(`twin-fit:${name}:${opts.seed}`);
+  let evaluations = 0;
+  const cache = new Map<string, number>();
+  const evaluate = (values: KnobValues): number => {
+    const key = JSON.stringify(values);
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const all = { ...values, ...opts.fixed };
+    const cfg = resolveConfig(twinConfig(name, sizes, all));
+    const loss = lossOf(archive, meanStats(measureWeb(cfg, opts.seed, spec, all.sample ?? 1)));
+    cache.set(key, loss);
+    evaluations++;
+    opts.onEvaluation?.(evaluations, opts.budget, loss);
+    return loss;
+  };
+  const clamp = (k: TwinKnob, x: number): number => {
+    const c = Math.min(k.max, Math.max(k.min, x));
+    return k.integer ? Math.round(c) : Math.round(c * 1000) / 1000;
+  };
+  const draw = (): KnobValues =>
+    Object.fromEntries(free.map((k) => [k.path, clamp(k, k.min + rng.next() * (k.max - k.min))]));
+  // the search starts from the generator's defaults (sample 1, scale 1), then explores
+  const defaults = resolveConfig(twinConfig(name, sizes, {})) as unknown as Record<string, unknown>;
+  const at = (path: string): number => {
+    if (path === 'sample' || path === 'scale') return 1;
+    if (path === 'gapSpread') return 2;
+    let o: unknown = defaults;
+    for (const p of path.split('.')) o = (o as Record<string, unknown>)?.[p];
+    return typeof o === 'boolean' ? (o ? 1 : 0) : Number(o);
+  };
+  let best: KnobValues = Object.fromEntries(free.map((k) => [k.path, clamp(k, at(k.path))]));
+  let bestLoss = evaluate(best);
+  const explore = Math.max(1, Math.floor(opts.budget / 5));
+  while (evaluations < explore) {
+    const v = draw();
+    const l = evaluate(v);
+    if (l < bestLoss) [best, bestLoss] = [v, l];
+  }
+  // coordinate line search: each knob in turn tried at LINE points spread over a window around
+  // the best value (the whole range at first), the window halved after every round of the knobs
+  const width = new Map(free.map((k) => [k.path, k.max - k.min]));
+  for (let round = 0; evaluations < opts.budget && round < 12; round++) {
+    let moved = false;
+    for (const k of free) {
+      if (evaluations >= opts.budget) break;
+      const w = width.get(k.path)!;
+      const lo = Math.max(k.min, best[k.path] - w / 2);
+      const hi = Math.min(k.max, best[k.path] + w / 2);
+      for (let j = 0; j < LINE && evaluations < opts.budget; j++) {
+        // the window's ends included: a knob at the end of its range is often where a fit wants it
+        const v = { ...best, [k.path]: clamp(k, lo + (j / (LINE - 1)) * (hi - lo)) };
+        if (v[k.path] === best[k.path]) continue;
+        const l = evaluate(v);
+        if (l < bestLoss) {
+          [best, bestLoss, moved] = [v, l, true];
+        }
+      }
+      width.set(k.path, w / 2);
+    }
+    if (!moved && [...width.values()].every((w, i) => w < (free[i].integer ? 1 : 0.01 * (free[i].max - free[i].min))))
+      break;
+  }
+  const values = { ...best, ...opts.fixed };
+  const config = twinConfig(name, sizes, values);
+  const resolved = resolveConfig(config);
+  const twinSites = opts.checkSeeds.flatMap((s) => measureWeb(resolved, s, spec, values.sample ?? 1));
+  const twin = meanStats(twinSites);
+  return { values, loss: lossOf(archive, twin), evaluations, archive, twin, twinSites, config };
+}
+
+/** The side-by-side table: statistic, archive, twin, tolerance, met. */
+export function fitTable(f: Pick<FitResult, 'archive' | 'twin'>): {
+  stat: string;
+  archive: number;
+  twin: number;
+  tolerance: number;
+  met: boolean;
+}[] {
+  return TWIN_TARGETS.map((t) => {
+    const a = f.archive[t.stat];
+    const tol = tolerance(t, a);
+    const x = f.twin[t.stat];
+    const r = (v: number): number => Math.round(v * 1000) / 1000;
+    return { stat: t.stat, archive: r(a), twin: r(x), tolerance: r(tol), met: Math.abs(x - a) <= tol };
+  });
+}

@@ -1,0 +1,157 @@
+/** The twin validation's outputs: CSVs, the archive-vs-twin figure and report.md. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { TopLevelSpec } from 'vega-lite';
+import { seriesColours, seriesOrder, themeConfig, writeFigure } from '../figures.ts';
+import type { TwinValidation } from './validate.ts';
+
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+
+/** Archive AUC against twin AUC, one point per strategy with its CIs, and the line y = x. */
+function twinSpec(d: TwinValidation): TopLevelSpec {
+  const names = seriesOrder(d.strategies.map((s) => s.strategy));
+  const values = d.strategies.map((s) => ({
+    strategy: s.strategy,
+    archive: s.archive.mean,
+    twin: s.twin.mean,
+    alo: s.archive.lo,
+    ahi: s.archive.hi,
+    tlo: s.twin.lo,
+    thi: s.twin.hi,
+  }));
+  const top = Math.min(1, Math.max(0.1, ...values.flatMap((v) => [v.ahi, v.thi].filter(Number.isFinite))) * 1.05);
+  const scale = { domain: [0, top] };
+  const colour = { field: 'strategy', type: 'nominal', scale: { domain: names, range: seriesColours(names) } };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    width: 230,
+    height: 200,
+    layer: [
+      {
+        data: {
+          values: [
+            { x: 0, y: 0 },
+            { x: top, y: top },
+          ],
+        },
+        mark: { type: 'line', color: '#999', strokeDash: [4, 3] },
+        encoding: {
+          x: { field: 'x', type: 'quantitative', scale, title: 'recall AUC on the archive' },
+          y: { field: 'y', type: 'quantitative', scale, title: 'recall AUC on the twin' },
+        },
+      },
+      {
+        data: { values },
+        mark: { type: 'rule', strokeWidth: 1 },
+        encoding: {
+          x: { field: 'alo', type: 'quantitative', scale },
+          x2: { field: 'ahi' },
+          y: { field: 'twin', type: 'quantitative', scale },
+          color: colour,
+        },
+      },
+      {
+        data: { values },
+        mark: { type: 'rule', strokeWidth: 1 },
+        encoding: {
+          y: { field: 'tlo', type: 'quantitative', scale },
+          y2: { field: 'thi' },
+          x: { field: 'archive', type: 'quantitative', scale },
+          color: colour,
+        },
+      },
+      {
+        data: { values },
+        mark: { type: 'point', filled: true, size: 50 },
+        encoding: {
+          x: { field: 'archive', type: 'quantitative', scale },
+          y: { field: 'twin', type: 'quantitative', scale },
+          color: { ...colour, legend: { symbolType: 'circle' } },
+        },
+      },
+    ],
+    config: themeConfig(2),
+  } as TopLevelSpec;
+}
+
+export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<{ files: string[]; lines: string[] }> {
+  mkdirSync(out, { recursive: true });
+  const files: string[] = [];
+  const put = (name: string, content: string | Buffer): void => {
+    writeFileSync(join(out, name), content);
+    files.push(name);
+  };
+  put('twin-auc.csv', stringify(d.rows, { header: true, columns: ['strategy', 'site', 'archive', 'twin'] }));
+  put(
+    'twin-strategies.csv',
+    stringify(
+      d.strategies.map((s) => ({
+        strategy: s.strategy,
+        archive: s.archive.mean,
+        archive_lo: s.archive.lo,
+        archive_hi: s.archive.hi,
+        twin: s.twin.mean,
+        twin_lo: s.twin.lo,
+        twin_hi: s.twin.hi,
+        difference: s.difference.mean,
+        difference_lo: s.difference.lo,
+        difference_hi: s.difference.hi,
+        detectable: s.detectable,
+        verdict: s.verdict,
+      })),
+      { header: true },
+    ),
+  );
+  put(
+    'twin-fits.csv',
+    stringify(
+      d.fits.flatMap((f) => f.table.map((r) => ({ held_out: f.site, loss: f.fit.loss, ...r }))),
+      { header: true },
+    ),
+  );
+  await writeFigure(put, 'fig-twin', twinSpec(d));
+  const cfg = d.config;
+  const agree = d.strategies.filter((s) => s.verdict === 'agrees').length;
+  const lines = [
+    `Kendall tau between the two rankings of the ${d.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle aside): ${f3(d.tau)} (exact one-sided p ${f3(d.p)})`,
+    `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${d.strategies.length}`,
+  ];
+  const L: string[] = [
+    `# Twin validation: ${cfg.name}`,
+    '',
+    `Is the synthetic twin of \`${cfg.name}\` (${cfg.archive?.source ?? ''}) like the archive where it matters: does it rank the strategies as the archive does? For each of the ${d.sites.length} sites in turn the twin is fitted to the other sites only (\`npm run sim:fit\`, experiments/twin/fit.ts: ${d.fits[0]?.fit.evaluations ?? 0} generator evaluations), written as an archive sampled as the fit measured, and crawled by the same experiment (strategies, ${cfg.budget} ${cfg.budgetCounts} per run, the same judgement, hole policy ${cfg.archive?.holes} and target). Twin AUC: mean over the twin's departments and web seeds; archive AUC: the held-out site's. Wall time ${(d.wallMs / 1000).toFixed(0)} s.`,
+    '',
+    ...lines.map((l) => `- ${l}`),
+    '',
+    '![twin](fig-twin.png)',
+    '',
+    '*Recall AUC on the archive (x) and on its twin (y), one point per strategy, 95% t intervals over the held-out sites; dashed: y = x. Also .svg and .pdf.*',
+    '',
+    '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict |',
+    '|---|---|---|---|---|---|',
+    ...d.strategies.map(
+      (s) =>
+        `| ${s.strategy} | ${f3(s.archive.mean)} [${f3(s.archive.lo)}, ${f3(s.archive.hi)}] | ${f3(s.twin.mean)} [${f3(s.twin.lo)}, ${f3(s.twin.hi)}] | ${f3(s.difference.mean)} [${f3(s.difference.lo)}, ${f3(s.difference.hi)}] | ${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} |`,
+    ),
+    '',
+    '"agrees": the interval of the paired difference contains 0; with so few sites that is weak evidence, and "detectable" is the smallest difference these sites would have shown with 80% power. Kendall tau compares the orders of the mean AUCs.',
+    '',
+    '## The fits',
+    '',
+    'Per held-out site: the loss and every statistic the fit targets (archive: mean over the fitted sites; twin: the chosen point), with its tolerance. A statistic no setting meets names a part of the generator the twin cannot reproduce.',
+    '',
+    ...d.fits.flatMap((f) => [
+      `**Without ${f.site}**: loss ${f3(f.fit.loss)}; fitted ${Object.entries(f.fit.values)
+        .map(([k, x]) => `${k} ${x}`)
+        .join(', ')}.`,
+      '',
+      '| statistic | archive | twin | tolerance | met |',
+      '|---|---|---|---|---|',
+      ...f.table.map((r) => `| ${r.stat} | ${r.archive} | ${r.twin} | ${r.tolerance} | ${r.met ? 'yes' : '**no**'} |`),
+      '',
+    ]),
+  ];
+  put('report.md', `${L.join('\n')}\n`);
+  return { files, lines };
+}

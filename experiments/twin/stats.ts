@@ -1,0 +1,366 @@
+/**
+ * The structure of a site as a crawler meets it, measured the same way on an archive (under its
+ * hole policy: the graph the replay server serves) and on a generated web, so that a synthetic
+ * twin can be fitted to an archive and checked against it (issue #36).
+ *
+ * A site is a SiteView: its link graph from the start page (experiments/oracle.ts SiteGraph, the
+ * ground truth every experiment scores against), each node's URL, and the anchor words of the
+ * links into it. Two adapters build views: viewOfEnv (any experiment environment: an archive's
+ * parsed pages, or a generated web's rendered ones) and viewOfWeb (a generated web straight from
+ * its graph and renderer, for the fitting loop, which may not render every page of every
+ * candidate). The statistics:
+ *
+ * - pages, relevant items and their share; the share reachable from the start page;
+ * - out-degree (mean, 90th percentile over pages with links) and in-degree (90th percentile);
+ * - depth of the relevant items from the start page (fewest links), as a histogram and a mean;
+ * - topical locality: the share of pages that link a relevant item (hubs), relevant links per
+ *   hub, and the share of a hub's other links that lead to a relevant item;
+ * - the share of links whose target URL names a document file (lib/documents.ts);
+ * - the directory depth of URLs (folders in the path);
+ * - gaps between relevant regions: hubs joined by a direct link form a region; the fewest
+ *   non-hub pages from one region to the next (ordered pairs), as a histogram and a mean;
+ * - the learnt transfer leak (as sim/structure.ts: rules over URL folders, file words,
+ *   extension and anchor words, learnt on the other sites, scored on this one) and the anchor
+ *   words on links to relevant items shared with the other sites (mean Jaccard).
+ */
+import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../../lib/documents.ts';
+import { learnAlternatives, type RuleExample, scoreRules, targetFeatures, wordsOf } from '../../lib/rules.ts';
+import type { Renderer } from '../../sim/content.ts';
+import { unit } from '../../sim/rng.ts';
+import type { Web } from '../../sim/web.ts';
+import type { Env } from '../env.ts';
+import { graphFromLists, type SiteGraph } from '../oracle.ts';
+
+export interface SiteView {
+  name: string;
+  graph: SiteGraph;
+  /** URL of each node (absolute). */
+  urls: string[];
+  /** Anchor words of every link into each node. */
+  anchors: string[][];
+}
+
+export interface SiteStats {
+  site: string;
+  pages: number;
+  /** Nodes whose URL names no document file. */
+  htmlPages: number;
+  relevant: number;
+  relevantShare: number;
+  reachableShare: number;
+  outMean: number;
+  outP90: number;
+  inP90: number;
+  /** Relevant items by fewest links from the start page: "1".."5", "6+" and "none". */
+  depthHistogram: Record<string, number>;
+  depthMean: number;
+  hubShare: number;
+  relevantPerHub: number;
+  hubPrecision: number;
+  documentLinkShare: number;
+  dirDepth: number;
+  gapHistogram: Record<string, number>;
+  gapMean: number;
+  gapZeroShare: number;
+  leakPrecision: number;
+  leakRecall: number;
+  anchorOverlap: number;
+}
+
+const round = (x: number, d = 3): number => (Number.isFinite(x) ? Math.round(x * 10 ** d) / 10 ** d : 0);
+
+function quantile(xs: number[], q: number): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/** Fewest links from the start page to every node (-1: unreachable). */
+function depths(g: SiteGraph): Int32Array {
+  const d = new Int32Array(g.n).fill(-1);
+  if (g.start < 0) return d;
+  const q = [g.start];
+  d[g.start] = 0;
+  for (let h = 0; h < q.length; h++) {
+    const u = q[h];
+    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+      const v = g.outTarget[e];
+      if (d[v] < 0) {
+        d[v] = d[u] + 1;
+        q.push(v);
+      }
+    }
+  }
+  return d;
+}
+
+/** Gaps between relevant regions: fewest non-hub pages from a region to another (ordered pairs). */
+function regionGaps(g: SiteGraph, hub: Uint8Array): number[] {
+  // regions: hubs joined by a direct link (either direction), by union-find
+  const parent = Int32Array.from({ length: g.n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (let u = 0; u < g.n; u++)
+    if (hub[u])
+      for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+        const v = g.outTarget[e];
+        if (hub[v]) parent[find(u)] = find(v);
+      }
+  const regionOf = new Int32Array(g.n).fill(-1);
+  const ids = new Map<number, number>();
+  for (let u = 0; u < g.n; u++)
+    if (hub[u]) {
+      const r = find(u);
+      if (!ids.has(r)) ids.set(r, ids.size);
+      regionOf[u] = ids.get(r)!;
+    }
+  const gaps: number[] = [];
+  const dist = new Int32Array(g.n);
+  // a multi-source BFS per region; at most 60 regions so that a site of many small regions stays cheap
+  const regions = Math.min(ids.size, 60);
+  for (let a = 0; a < regions; a++) {
+    dist.fill(-1);
+    const q: number[] = [];
+    for (let u = 0; u < g.n; u++)
+      if (regionOf[u] === a) {
+        dist[u] = 0;
+        q.push(u);
+      }
+    const best = new Map<number, number>();
+    for (let h = 0; h < q.length; h++) {
+      const u = q[h];
+      for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+        const v = g.outTarget[e];
+        const rv = regionOf[v];
+        if (rv === a) continue;
+        if (rv >= 0) {
+          if (!best.has(rv)) best.set(rv, dist[u]);
+          continue;
+        }
+        if (dist[v] < 0) {
+          dist[v] = dist[u] + 1;
+          q.push(v);
+        }
+      }
+    }
+    for (const d of best.values()) gaps.push(d);
+  }
+  return gaps;
+}
+
+/** Link targets with what a classifier could read of them, and whether they are relevant. */
+function targetsOf(v: SiteView): RuleExample[] {
+  const out: RuleExample[] = [];
+  for (let u = 0; u < v.graph.n; u++)
+    if (v.anchors[u].length || u !== v.graph.start)
+      out.push({
+        features: targetFeatures(pathOf(v.urls[u]), new Set(v.anchors[u])),
+        positive: v.graph.relevant[u] === 1,
+      });
+  return out;
+}
+
+/** Anchor words on links to relevant items. */
+function relevantAnchorWords(v: SiteView): Set<string> {
+  const s = new Set<string>();
+  for (let u = 0; u < v.graph.n; u++) if (v.graph.relevant[u]) for (const w of v.anchors[u]) s.add(w);
+  return s;
+}
+
+/** The statistics of every site of a web (the leak and anchor overlap compare each with the others). */
+export function webStats(views: readonly SiteView[]): SiteStats[] {
+  const targets = views.map(targetsOf);
+  const anchorSets = views.map(relevantAnchorWords);
+  return views.map((v, i) => {
+    const g = v.graph;
+    const d = depths(g);
+    const indeg = new Int32Array(g.n);
+    const outs: number[] = [];
+    let docLinks = 0;
+    let links = 0;
+    const hub = new Uint8Array(g.n);
+    let relLinks = 0;
+    let hubLinks = 0;
+    for (let u = 0; u < g.n; u++) {
+      const k = g.outStart[u + 1] - g.outStart[u];
+      if (k > 0) outs.push(k);
+      for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+        const t = g.outTarget[e];
+        indeg[t]++;
+        links++;
+        if (hasExtension(v.urls[t], DEFAULT_DOCUMENT_EXTENSIONS)) docLinks++;
+        if (g.relevant[t]) hub[u] = 1;
+      }
+      if (hub[u])
+        for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+          hubLinks++;
+          if (g.relevant[g.outTarget[e]]) relLinks++;
+        }
+    }
+    const relevant = g.relevant.reduce((a, x) => a + x, 0);
+    const depthHistogram: Record<string, number> = {};
+    let reach = 0;
+    let depthSum = 0;
+    for (let u = 0; u < g.n; u++) {
+      if (!g.relevant[u]) continue;
+      const k = d[u] < 0 ? 'none' : d[u] >= 6 ? '6+' : String(d[u]);
+      depthHistogram[k] = (depthHistogram[k] ?? 0) + 1;
+      if (d[u] >= 0) {
+        reach++;
+        depthSum += d[u];
+      }
+    }
+    const hubs = hub.reduce((a, x) => a + x, 0);
+    const gaps = regionGaps(g, hub);
+    const gapHistogram: Record<string, number> = {};
+    for (const x of gaps) {
+      const k = x >= 5 ? '5+' : String(x);
+      gapHistogram[k] = (gapHistogram[k] ?? 0) + 1;
+    }
+    let dirs = 0;
+    for (const u of v.urls) dirs += Math.max(0, pathOf(u).split('/').length - 2);
+    const others = targets.filter((_, j) => j !== i).flat();
+    const lists = others.some((t) => t.positive) ? learnAlternatives(others) : [];
+    const held = lists.map((l) => scoreRules(l, targets[i])).sort((a, b) => b.f1 - a.f1)[0] ?? {
+      precision: 0,
+      recall: 0,
+    };
+    let overlap = 0;
+    for (let j = 0; j < views.length; j++) {
+      if (j === i) continue;
+      const a = anchorSets[i];
+      const b = anchorSets[j];
+      let inter = 0;
+      for (const w of a) if (b.has(w)) inter++;
+      overlap += inter / Math.max(1, a.size + b.size - inter);
+    }
+    return {
+      site: v.name,
+      pages: g.n,
+      htmlPages: v.urls.filter((u) => !hasExtension(u, DEFAULT_DOCUMENT_EXTENSIONS)).length,
+      relevant,
+      relevantShare: round(relevant / Math.max(1, g.n)),
+      reachableShare: round(reach / Math.max(1, relevant)),
+      outMean: round(outs.reduce((a, x) => a + x, 0) / Math.max(1, outs.length), 2),
+      outP90: quantile(outs, 0.9),
+      inP90: quantile([...indeg], 0.9),
+      depthHistogram,
+      depthMean: round(depthSum / Math.max(1, reach), 2),
+      hubShare: round(hubs / Math.max(1, g.n)),
+      relevantPerHub: round(relLinks / Math.max(1, hubs), 2),
+      hubPrecision: round(relLinks / Math.max(1, hubLinks)),
+      documentLinkShare: round(docLinks / Math.max(1, links)),
+      dirDepth: round(dirs / Math.max(1, v.urls.length), 2),
+      gapHistogram,
+      gapMean: round(gaps.reduce((a, x) => a + x, 0) / Math.max(1, gaps.length), 2),
+      gapZeroShare: round(gaps.filter((x) => x === 0).length / Math.max(1, gaps.length)),
+      leakPrecision: round(held.precision),
+      leakRecall: round(held.recall),
+      anchorOverlap: round(overlap / Math.max(1, views.length - 1)),
+    };
+  });
+}
+
+/** A site of an experiment environment, as its ground-truth graph and the pages a crawler would read. */
+export function viewOfEnv(env: Env, site: string): SiteView {
+  const { graph, keys } = env.graphOf(site);
+  const index = new Map(keys.map((k, i) => [k, i]));
+  const urls: string[] = keys.map((k) => (k.includes('://') ? k : ''));
+  const anchors: string[][] = keys.map(() => []);
+  for (const p of env.training.labelled(site)) {
+    const key = env.keyOf(p.url);
+    const u = key === null ? undefined : index.get(key);
+    if (u !== undefined && !urls[u]) urls[u] = p.url;
+    for (const l of p.page.links) {
+      const k = env.keyOf(l.url);
+      const t = k === null ? undefined : index.get(k);
+      if (t === undefined) continue;
+      if (!urls[t]) urls[t] = l.url;
+      anchors[t].push(...wordsOf(l.anchor));
+    }
+  }
+  return { name: site, graph, urls, anchors };
+}
+
+/**
+ * How a twin's department is turned into a site like an archive's: the collection kept each HTML
+ * page with probability `sample` (decided by a hash of the web seed and the page, the home page
+ * always), and the graph is what the closed-hole policy serves of such a collection: the kept
+ * pages, the documents they link whose URL has one of `documents`' extensions (known documents,
+ * as sim/archive-web.ts serves them; with `documents` empty, every page they link that is not
+ * HTML), and the links among those. `relevant` is the experiment's target for a page id and URL.
+ */
+export interface TwinSampling {
+  sample: number;
+  documents: readonly string[];
+  relevant: (id: number, url: string) => boolean;
+}
+
+/** Whether the collection kept HTML page id (see TwinSampling). */
+export function kept(web: Web, id: number, sample: number): boolean {
+  const site = web.sites[web.siteOf[id]];
+  return web.isHtml(id) && (id === site.first || sample >= 1 || unit(web.seed, id, 77) < sample);
+}
+
+/** A department of a generated web as its archive would be (no page rendered: links from the graph). */
+export function viewOfWeb(
+  web: Web,
+  renderer: Renderer,
+  host: string,
+  sampling: TwinSampling = { sample: 1, documents: [], relevant: (id) => web.isRelevant(id) },
+): SiteView {
+  const site = web.siteByHost(host);
+  if (!site) throw new Error(`no site ${host}`);
+  const node = new Map<number, number>();
+  const ids: number[] = [];
+  const add = (id: number): void => {
+    if (!node.has(id)) {
+      node.set(id, ids.length);
+      ids.push(id);
+    }
+  };
+  const inSite = (t: number): boolean => t >= site.first && t < site.first + site.count;
+  for (let id = site.first; id < site.first + site.count; id++) if (kept(web, id, sampling.sample)) add(id);
+  const pages = ids.length;
+  for (let k = 0; k < pages; k++) {
+    const id = ids[k];
+    for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
+      const t = web.outTarget[e];
+      if (!inSite(t) || web.isHtml(t)) continue;
+      if (sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents)) add(t);
+    }
+  }
+  const lists: number[][] = ids.map(() => []);
+  const anchors: string[][] = ids.map(() => []);
+  for (let k = 0; k < pages; k++) {
+    const id = ids[k];
+    for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
+      const t = web.outTarget[e];
+      const v = node.get(t);
+      if (v === undefined) continue;
+      lists[k].push(v);
+      anchors[v].push(...wordsOf(renderer.anchorText(id, e, t, web.outFlags[e])));
+    }
+  }
+  const urls = ids.map((id) => renderer.url(id));
+  return {
+    name: host,
+    graph: graphFromLists(
+      lists,
+      0,
+      ids.map((id, k) => sampling.relevant(id, urls[k])),
+    ),
+    urls,
+    anchors,
+  };
+}
