@@ -60,6 +60,55 @@ export interface Strategy {
   rescue?(): RescuedLink[];
 }
 
+/** A strategy that cannot be built: an input it needs is missing, a parameter is bad, a module does not load. */
+export class StrategyError extends Error {
+  readonly code = 'CRAWL_ERR_STRATEGY';
+}
+
+/** What every strategy is built from; a family's context adds what its strategies read (crawler/focused/context.ts). */
+export interface BaseContext {
+  /** The name the strategy runs under (its series in results). */
+  name?: string;
+  /** The run's seed (seeded randomness only). */
+  seed: number;
+}
+
+/**
+ * A built-in strategy, described once beside its class: everything the harness derives (the
+ * registry, --help, parameter checks, figure styles, which strategies the report treats as
+ * topical or as probes, which ones the distributed run trains models for) comes from here.
+ * Adding a built-in is this descriptor in the strategy's file and one line in its folder's list
+ * (crawler/index.ts CORE_STRATEGIES, crawler/focused/index.ts FOCUSED_STRATEGIES).
+ */
+export interface StrategyDescriptor<C extends BaseContext = BaseContext> {
+  name: string;
+  /** One line for tables and --help. */
+  summary: string;
+  /** Declared parameters and their defaults (numbers); none: it takes no parameters. */
+  params?: Readonly<Record<string, number>>;
+  /** Trained on the other sites: "models" (future value, thresholds), "pages" (the page classifier). */
+  needs?: 'models' | 'pages';
+  /**
+   * What it reads of the target: "nothing" (an order that ignores it), "topic" (the topic
+   * keywords), "probe" (no topic: a rule that shows what a web gives away; every report shows it).
+   */
+  reads: 'nothing' | 'topic' | 'probe';
+  /**
+   * Runs in a distributed crawl (crawler/distributed/): its links can be scored by whichever
+   * process fetched the page, with no state shared across the partitioned frontier (tested for
+   * those that say so).
+   */
+  distributed?: boolean;
+  /** Figure style: colour and dash pattern (Okabe-Ito colours; the same in every figure). */
+  style: readonly [colour: string, dash: readonly number[]];
+  make(ctx: C, params: Record<string, number>): Strategy;
+}
+
+/** Types a descriptor (an identity function, for inference of its context). */
+export function defineStrategy<C extends BaseContext>(d: StrategyDescriptor<C>): StrategyDescriptor<C> {
+  return d;
+}
+
 export interface RescuedLink {
   url: string;
   score: number;
@@ -92,3 +141,21 @@ export class RandomStrategy implements Strategy {
     return { scores: candidates.map((l) => this.score(l.url)) };
   }
 }
+
+export const BFS = defineStrategy({
+  name: 'bfs',
+  distributed: true,
+  summary: 'breadth-first: links in the order they were found',
+  reads: 'nothing',
+  style: ['#000000', [2, 2]],
+  make: () => new BfsStrategy(),
+});
+
+export const RANDOM = defineStrategy({
+  name: 'random',
+  distributed: true,
+  summary: 'random order (a seeded hash of the URL)',
+  reads: 'nothing',
+  style: ['#E69F00', [6, 3]],
+  make: (ctx) => new RandomStrategy(ctx.seed),
+});

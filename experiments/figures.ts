@@ -19,6 +19,7 @@ import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import { BUILT_INS } from './strategies.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
@@ -36,50 +37,21 @@ const DPI = 360;
 const CURVE = { width: 260, height: 150, padding: { left: 58, right: 12, top: 8, bottom: 77 } };
 const LEGEND_ROW = 14;
 
-const ORDER = [
-  'oracle',
-  'bfs',
-  'random',
-  'opic',
-  'docs-first',
-  'url-prior',
-  'best-first',
-  'best-n-first',
-  'shark-search',
-  'classifier',
-  'infospiders',
-  'immediate',
-  'future',
-  'adaptive',
-  'adaptive-rescue',
-  'isit',
-  'cartesian',
-  'probe-random',
-  'probe-generic',
-  'probe-adaptive',
-];
-/** Colour and dash pattern of each house series (Okabe-Ito colours; a strategy looks the same in every figure). */
-const STYLE: Record<string, [string, number[]]> = {
-  oracle: ['#9E9E9E', []],
-  bfs: ['#000000', [2, 2]],
-  random: ['#E69F00', [6, 3]],
-  opic: ['#E69F00', [8, 3, 2, 3]],
-  'docs-first': ['#999999', [1, 3]],
-  'url-prior': ['#666666', [1, 3]],
-  'best-first': ['#0072B2', []],
-  'best-n-first': ['#0072B2', [6, 3]],
-  'shark-search': ['#CC79A7', []],
-  classifier: ['#CC79A7', [2, 2]],
-  infospiders: ['#882255', [4, 4]],
-  immediate: ['#56B4E9', [8, 3, 2, 3]],
-  future: ['#009E73', [4, 4]],
-  adaptive: ['#D55E00', []],
-  'adaptive-rescue': ['#D55E00', [2, 2]],
+/** The deep-web methods (experiments/deepweb/), which are not crawl strategies. */
+const DEEPWEB_STYLE: Record<string, [string, number[]]> = {
   isit: ['#D55E00', [10, 2]],
   cartesian: ['#000000', [2, 2]],
   'probe-random': ['#E69F00', [6, 3]],
   'probe-generic': ['#56B4E9', [8, 3, 2, 3]],
   'probe-adaptive': ['#009E73', [4, 4]],
+};
+/** Series order: the oracle, the built-in strategies in their house order (their descriptors), the deep-web methods. */
+const ORDER = ['oracle', ...BUILT_INS.map((d) => d.name), ...Object.keys(DEEPWEB_STYLE)];
+/** Colour and dash pattern of each house series (Okabe-Ito colours; a strategy looks the same in every figure). */
+const STYLE: Record<string, [string, number[]]> = {
+  oracle: ['#9E9E9E', []],
+  ...Object.fromEntries(BUILT_INS.map((d) => [d.name, [d.style[0], [...d.style[1]]]])),
+  ...DEEPWEB_STYLE,
 };
 /** Colours and dashes of series without a house style, taken in turn. */
 const EXTRA = ['#0072B2', '#CC79A7', '#F0E442'];

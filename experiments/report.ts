@@ -36,6 +36,7 @@ import { ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
 import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from './stats.ts';
 import { f3 } from '../lib/format.ts';
+import { probeStrategies, topicalStrategies } from './strategies.ts';
 
 export interface Written {
   dir: string;
@@ -301,9 +302,9 @@ function restsOn(d: ExperimentData): string[] {
 }
 
 /** The probes: strategies with no topic that show what the web gives away (issue #35). */
-export const PROBES = ['docs-first', 'url-prior'];
+export const PROBES = probeStrategies();
 /** The strategies that read the topic or learn the target, which a probe must not match. */
-const TOPICAL = ['immediate', 'future', 'adaptive', 'adaptive-rescue', 'best-first', 'shark-search', 'classifier'];
+const TOPICAL = topicalStrategies();
 
 /**
  * What the probes say: each probe's paired recall AUC difference with each topical strategy of

@@ -10,166 +10,38 @@
  * examples/strategies/ and docs/focused.md ("Bring your own strategy").
  */
 import { existsSync } from 'node:fs';
-import type { ExperimentConfig } from './config.ts';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BfsStrategy, DocsFirstStrategy, RandomStrategy, type Strategy, OpicStrategy } from '../crawler/index.ts';
-import {
-  AdaptiveStrategy,
-  DEFAULT_ADAPTIVE,
-  FutureStrategy,
-  ImmediateStrategy,
-  BestFirstStrategy,
-  BestNFirstStrategy,
-  DEFAULT_BEST_N,
-  DEFAULT_SHARK,
-  SharkSearchStrategy,
-  ClassifierStrategy,
-  DEFAULT_FUTURE,
-  DEFAULT_INFOSPIDERS,
-  InfoSpidersStrategy,
-  Topic,
-  UrlPriorStrategy,
-  type PageClassifier,
-  type RelevanceJudge,
-  type LinkClassifier,
-  type QExample,
-  type Calibration,
-} from '../crawler/focused/index.ts';
+import { CORE_STRATEGIES, type Strategy, type StrategyDescriptor, StrategyError } from '../crawler/index.ts';
+import { FOCUSED_STRATEGIES, type StrategyContext } from '../crawler/focused/index.ts';
 
-/** What a strategy is built from. Everything it may know about the target comes through here. */
-export interface StrategyContext {
-  /** The name the strategy runs under (its series in results). */
-  name?: string;
-  /** The run's seed (seeded randomness only). */
-  seed: number;
-  /** Topic keywords (the experiment's keyword file). */
-  keywords?: readonly string[];
-  /** Models trained on the other sites (leave-one-site-out), built on first call. */
-  models?: () => {
-    future: LinkClassifier;
-    calibration: Calibration;
-    examples: QExample[];
-    pages: PageClassifier | null;
-  };
-  /** The experiment config's sections (experiments/config.ts EXPERIMENT_NUMBERS documents them). */
-  immediate?: ExperimentConfig['immediate'];
-  adaptive?: ExperimentConfig['adaptive'];
-  future?: { gamma: number; horizon: number };
-  /** The relevance judgement (default: the paper's); built on demand (a learned one needs training). */
-  judge?: () => RelevanceJudge;
-  /** The strategy's parameters from the config; for a built-in, its defaults with the config's values. */
-  params?: Readonly<Record<string, unknown>>;
-}
+export { StrategyError, type StrategyContext };
 
 /** What a plugin module default-exports. */
 export type StrategyFactory = (context: StrategyContext) => Strategy;
 
-export class StrategyError extends Error {
-  readonly code = 'EXP_ERR_STRATEGY';
-}
-
-function need<T>(v: T | undefined, what: string, name: string): T {
-  if (v === undefined) throw new StrategyError(`strategy ${name} needs ${what}`);
-  return v;
-}
-
 type Params = Record<string, number>;
 
-interface BuiltIn {
-  make: (ctx: StrategyContext, p: Params) => Strategy;
-  /** Declared parameters and their defaults (numbers); none: the strategy takes no parameters here. */
-  params?: Params;
-  /** Trained on the other sites: "models" (future value, thresholds), "pages" (the page classifier). */
-  needs?: 'models' | 'pages';
-}
+/**
+ * Every built-in, in the house order (non-topical orders, the probes, the field's baselines, the
+ * paper's three): read from the descriptors beside the classes, so nothing here names one.
+ */
+export const BUILT_INS: readonly StrategyDescriptor<StrategyContext>[] = [...CORE_STRATEGIES, ...FOCUSED_STRATEGIES];
+const BUILT_IN: Record<string, StrategyDescriptor<StrategyContext>> = Object.fromEntries(
+  BUILT_INS.map((d) => [d.name, d]),
+);
 
 /** Parameters that must be whole numbers >= 1. */
 const WHOLE = new Set(['n', 'depth', 'agents', 'maxAgents']);
 
-const topic = (ctx: StrategyContext, name: string): Topic => new Topic(need(ctx.keywords, 'topic keywords', name));
-
-/** The paper's adaptive crawler; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
-function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
-  const name = rescue ? 'adaptive-rescue' : 'adaptive';
-  const m = need(ctx.models, 'training data', name)();
-  const a = ctx.adaptive;
-  return new AdaptiveStrategy(
-    topic(ctx, name),
-    m.future,
-    m.examples,
-    {
-      ...DEFAULT_ADAPTIVE,
-      ...(a
-        ? { retrainEvery: a.retrainEvery, topK: a.topK, offlineSample: a.offlineSample, sourceWeight: a.sourceWeight }
-        : {}),
-      ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
-      seed: ctx.seed,
-      r1: a?.r1 ?? m.calibration.r1,
-      r2: a?.r2 ?? m.calibration.r2,
-      rescue,
-    },
-    ctx.judge?.(),
-  );
+/** A built-in's descriptor, or undefined. */
+export function strategyDescriptor(name: string): StrategyDescriptor<StrategyContext> | undefined {
+  return BUILT_IN[name];
 }
 
-const BUILT_IN: Record<string, BuiltIn> = {
-  bfs: { make: () => new BfsStrategy() },
-  random: { make: (ctx) => new RandomStrategy(ctx.seed) },
-  opic: { make: () => new OpicStrategy() },
-  // probes: no topic; what the web gives away (every focused report shows them)
-  'docs-first': { make: () => new DocsFirstStrategy() },
-  'url-prior': {
-    needs: 'models',
-    make: (ctx) => {
-      const m = need(ctx.models, 'training data', 'url-prior')();
-      return new UrlPriorStrategy(m.examples, m.future.bins, {
-        maxRows: DEFAULT_FUTURE.maxRows,
-        seed: ctx.seed,
-      });
-    },
-  },
-  'best-first': { make: (ctx) => new BestFirstStrategy(topic(ctx, 'best-first'), ctx.judge?.()) },
-  'best-n-first': {
-    params: { ...DEFAULT_BEST_N },
-    make: (ctx, p) => new BestNFirstStrategy(topic(ctx, 'best-n-first'), { n: p.n }, ctx.judge?.()),
-  },
-  'shark-search': {
-    params: { ...DEFAULT_SHARK },
-    make: (ctx, p) => new SharkSearchStrategy(topic(ctx, 'shark-search'), { ...DEFAULT_SHARK, ...p }, ctx.judge?.()),
-  },
-  classifier: {
-    needs: 'pages',
-    make: (ctx) => {
-      const pages = need(ctx.models, 'training data', 'classifier')().pages;
-      return new ClassifierStrategy(
-        topic(ctx, 'classifier'),
-        need(pages ?? undefined, 'the page classifier of the target', 'classifier'),
-        ctx.judge?.(),
-      );
-    },
-  },
-  infospiders: {
-    params: Object.fromEntries(Object.entries(DEFAULT_INFOSPIDERS).filter(([k]) => k !== 'seed')),
-    make: (ctx, p) =>
-      new InfoSpidersStrategy(
-        topic(ctx, 'infospiders'),
-        { ...DEFAULT_INFOSPIDERS, ...p, seed: ctx.seed },
-        ctx.judge?.(),
-      ),
-  },
-  immediate: {
-    make: (ctx) =>
-      new ImmediateStrategy(topic(ctx, 'immediate'), ctx.immediate ?? { sourceWeight: 0.3 }, ctx.judge?.()),
-  },
-  future: {
-    needs: 'models',
-    make: (ctx) =>
-      new FutureStrategy(topic(ctx, 'future'), need(ctx.models, 'training data', 'future')().future, ctx.judge?.()),
-  },
-  adaptive: { needs: 'models', make: (ctx) => adaptive(ctx, false) },
-  'adaptive-rescue': { needs: 'models', make: (ctx) => adaptive(ctx, true) },
-};
+/** Built-ins that read the topic keywords, and the probes (they read none): for the report. */
+export const topicalStrategies = (): string[] => BUILT_INS.filter((d) => d.reads === 'topic').map((d) => d.name);
+export const probeStrategies = (): string[] => BUILT_INS.filter((d) => d.reads === 'probe').map((d) => d.name);
 
 /** The built-in strategies, in the house order (non-topical, the field's baselines, the paper's three). */
 export function strategyNames(): string[] {

@@ -419,3 +419,24 @@ describe('the probes', () => {
     expect(a).toBeGreaterThan(c);
   });
 });
+
+describe('strategy descriptors are the one declaration', () => {
+  it('every built-in describes itself, and the figures, the report and the distributed lists derive from it', async () => {
+    const { BUILT_INS, probeStrategies, topicalStrategies } = await import('../experiments/strategies.ts');
+    const { seriesColours, seriesOrder } = await import('../experiments/figures.ts');
+    const { MODEL_STRATEGIES, WORKER_STRATEGIES } = await import('../experiments/distributed/cluster.ts');
+    const names = BUILT_INS.map((d) => d.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const d of BUILT_INS) {
+      expect(d.summary.length, d.name).toBeGreaterThan(10);
+      expect(seriesColours([d.name])[0], d.name).toBe(d.style[0]);
+    }
+    // the house order of the figures is the descriptors' order, the oracle first
+    expect(seriesOrder([...names].reverse().concat('oracle'))).toEqual(['oracle', ...names]);
+    expect(probeStrategies()).toEqual(['docs-first', 'url-prior']);
+    expect(topicalStrategies()).toContain('immediate');
+    expect(topicalStrategies()).not.toContain('bfs');
+    expect(WORKER_STRATEGIES).toEqual(['bfs', 'random', 'immediate']);
+    expect(MODEL_STRATEGIES).toEqual(['future', 'adaptive', 'adaptive-rescue']);
+  });
+});

@@ -14,7 +14,8 @@
  * Both judge each page with the experiment's relevance judgement (logged, never used to order).
  */
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { judgePage } from './strategies.ts';
 import type { Topic } from './topic.ts';
@@ -49,3 +50,20 @@ export class BestNFirstStrategy extends BestFirstStrategy {
     this.batch = opts.n;
   }
 }
+
+export const BEST_FIRST = defineStrategy({
+  name: 'best-first',
+  summary: "best-first (Cho et al. 1998): a link's priority is its page's similarity to the topic",
+  reads: 'topic',
+  style: ['#0072B2', []],
+  make: (ctx: StrategyContext) => new BestFirstStrategy(topicOf(ctx, 'best-first'), ctx.judge?.()),
+});
+
+export const BEST_N_FIRST = defineStrategy({
+  name: 'best-n-first',
+  summary: 'Best-N-First (Pant & Menczer): the best n URLs fetched as a batch, then re-ranked',
+  params: DEFAULT_BEST_N,
+  reads: 'topic',
+  style: ['#0072B2', [6, 3]],
+  make: (ctx: StrategyContext, p) => new BestNFirstStrategy(topicOf(ctx, 'best-n-first'), { n: p.n }, ctx.judge?.()),
+});

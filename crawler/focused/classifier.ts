@@ -7,7 +7,8 @@
  * plays today. Chakrabarti's distiller (hub scores) is not part of this baseline.
  */
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { need, type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type PageClassifier, type RelevanceJudge } from './relevance.ts';
 import { judgePage } from './strategies.ts';
 import type { Topic } from './topic.ts';
@@ -33,3 +34,20 @@ export class ClassifierStrategy implements Strategy {
     return { linksScored: this.scored };
   }
 }
+
+export const CLASSIFIER = defineStrategy({
+  name: 'classifier',
+  summary:
+    "soft focus (Chakrabarti et al. 1999): a link's priority is its page's class probability, the page classifier trained on the other sites",
+  needs: 'pages',
+  reads: 'topic',
+  style: ['#CC79A7', [2, 2]],
+  make: (ctx: StrategyContext) => {
+    const pages = need(ctx.models, 'training data', 'classifier')().pages;
+    return new ClassifierStrategy(
+      topicOf(ctx, 'classifier'),
+      need(pages ?? undefined, 'the page classifier of the target', 'classifier'),
+      ctx.judge?.(),
+    );
+  },
+});

@@ -28,15 +28,42 @@ export {
 } from './training.ts';
 export { calibrateAdaptive, pageTokens, type Calibration } from './calibrate.ts';
 export {
+  ADAPTIVE,
+  ADAPTIVE_RESCUE,
   AdaptiveStrategy,
   DEFAULT_ADAPTIVE,
+  FUTURE,
   FutureStrategy,
+  IMMEDIATE,
   ImmediateStrategy,
   judgePage,
   judgedTokens,
 } from './strategies.ts';
-export { BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from './best-first.ts';
-export { ClassifierStrategy } from './classifier.ts';
-export { UrlPriorStrategy } from './url-prior.ts';
-export { DEFAULT_SHARK, SharkSearchStrategy } from './shark-search.ts';
-export { DEFAULT_INFOSPIDERS, InfoSpidersStrategy } from './infospiders.ts';
+export { BEST_FIRST, BEST_N_FIRST, BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from './best-first.ts';
+export { CLASSIFIER, ClassifierStrategy } from './classifier.ts';
+export { URL_PRIOR, UrlPriorStrategy } from './url-prior.ts';
+export { DEFAULT_SHARK, SHARK_SEARCH, SharkSearchStrategy } from './shark-search.ts';
+export { DEFAULT_INFOSPIDERS, INFOSPIDERS, InfoSpidersStrategy } from './infospiders.ts';
+export { need, type StrategyContext, topicOf } from './context.ts';
+import { ADAPTIVE, ADAPTIVE_RESCUE, FUTURE, IMMEDIATE } from './strategies.ts';
+import { BEST_FIRST, BEST_N_FIRST } from './best-first.ts';
+import { CLASSIFIER } from './classifier.ts';
+import { URL_PRIOR } from './url-prior.ts';
+import { SHARK_SEARCH } from './shark-search.ts';
+import { INFOSPIDERS } from './infospiders.ts';
+/**
+ * The built-in focused strategies in the house order: the probe that learns, the field's
+ * baselines, the paper's three and our variant. A new one: its descriptor, one line here.
+ */
+export const FOCUSED_STRATEGIES = [
+  URL_PRIOR,
+  BEST_FIRST,
+  BEST_N_FIRST,
+  SHARK_SEARCH,
+  CLASSIFIER,
+  INFOSPIDERS,
+  IMMEDIATE,
+  FUTURE,
+  ADAPTIVE,
+  ADAPTIVE_RESCUE,
+] as const;

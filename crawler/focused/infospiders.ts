@@ -29,7 +29,8 @@
  */
 import { fingerprint } from '../url.ts';
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { judgePage } from './strategies.ts';
 import { counts, tokenize } from '../../lib/text.ts';
@@ -190,3 +191,20 @@ export class InfoSpidersStrategy implements Strategy {
     return { ...this.counters, agents: this.agents.filter((a) => a.alive).length };
   }
 }
+
+export const INFOSPIDERS = defineStrategy({
+  name: 'infospiders',
+  summary: 'InfoSpiders (Menczer & Belew 2000): agents with energy and neural link estimators',
+  params: Object.fromEntries(Object.entries(DEFAULT_INFOSPIDERS).filter(([k]) => k !== 'seed')) as Record<
+    string,
+    number
+  >,
+  reads: 'topic',
+  style: ['#882255', [4, 4]],
+  make: (ctx: StrategyContext, p) =>
+    new InfoSpidersStrategy(
+      topicOf(ctx, 'infospiders'),
+      { ...DEFAULT_INFOSPIDERS, ...p, seed: ctx.seed },
+      ctx.judge?.(),
+    ),
+});

@@ -19,7 +19,8 @@
  * depth 3, threshold 0 (the paper's "relevant" is any positive similarity).
  */
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, RescuedLink, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type RescuedLink, type Strategy } from '../strategy.ts';
+import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { judgePage, RESCUE_BATCH } from './strategies.ts';
 import { tokenize } from '../../lib/text.ts';
@@ -90,3 +91,13 @@ export class SharkSearchStrategy implements Strategy {
     return { ...this.counters };
   }
 }
+
+export const SHARK_SEARCH = defineStrategy({
+  name: 'shark-search',
+  summary: 'SharkSearch (Hersovici et al. 1998): inherited and anchor/context scores, fading with depth',
+  params: DEFAULT_SHARK as unknown as Record<string, number>,
+  reads: 'topic',
+  style: ['#CC79A7', []],
+  make: (ctx: StrategyContext, p) =>
+    new SharkSearchStrategy(topicOf(ctx, 'shark-search'), { ...DEFAULT_SHARK, ...p }, ctx.judge?.()),
+});

@@ -24,7 +24,8 @@
  * sites); the adaptive crawler learns from it. None sees the web's ground truth.
  */
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, RescuedLink, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type RescuedLink, type Strategy } from '../strategy.ts';
+import { need, type StrategyContext, topicOf } from './context.ts';
 import { linkFeatures, linkWords } from './features.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
@@ -303,3 +304,70 @@ function sampleEvenly<T>(xs: readonly T[], n: number): T[] {
   const step = xs.length / n;
   return Array.from({ length: n }, (_, i) => xs[Math.floor(i * step)]);
 }
+
+export const IMMEDIATE = defineStrategy({
+  name: 'immediate',
+  distributed: true,
+  summary: "the paper's immediate value: tf-idf cosine of a link's words to the topic",
+  reads: 'topic',
+  style: ['#56B4E9', [8, 3, 2, 3]],
+  make: (ctx: StrategyContext) =>
+    new ImmediateStrategy(topicOf(ctx, 'immediate'), ctx.immediate ?? { sourceWeight: 0.3 }, ctx.judge?.()),
+});
+
+export const FUTURE = defineStrategy({
+  name: 'future',
+  distributed: true,
+  summary:
+    "the paper's future value (Rennie & McCallum): Q predicted by Naive Bayes over link words, trained on the other sites",
+  needs: 'models',
+  reads: 'topic',
+  style: ['#009E73', [4, 4]],
+  make: (ctx: StrategyContext) =>
+    new FutureStrategy(topicOf(ctx, 'future'), need(ctx.models, 'training data', 'future')().future, ctx.judge?.()),
+});
+
+/** The paper's adaptive crawler; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
+function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
+  const name = rescue ? 'adaptive-rescue' : 'adaptive';
+  const m = need(ctx.models, 'training data', name)();
+  const a = ctx.adaptive;
+  return new AdaptiveStrategy(
+    topicOf(ctx, name),
+    m.future,
+    m.examples,
+    {
+      ...DEFAULT_ADAPTIVE,
+      ...(a
+        ? { retrainEvery: a.retrainEvery, topK: a.topK, offlineSample: a.offlineSample, sourceWeight: a.sourceWeight }
+        : {}),
+      ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
+      seed: ctx.seed,
+      r1: a?.r1 ?? m.calibration.r1,
+      r2: a?.r2 ?? m.calibration.r2,
+      rescue,
+    },
+    ctx.judge?.(),
+  );
+}
+
+export const ADAPTIVE = defineStrategy({
+  name: 'adaptive',
+  distributed: true,
+  summary:
+    "the paper's online incremental adaptive crawler: immediate value inside communities, Q between them, retrained every T",
+  needs: 'models',
+  reads: 'topic',
+  style: ['#D55E00', []],
+  make: (ctx: StrategyContext) => adaptive(ctx, false),
+});
+
+export const ADAPTIVE_RESCUE = defineStrategy({
+  name: 'adaptive-rescue',
+  distributed: true,
+  summary: 'adaptive plus our fallback: tunnels through discarded links when the frontier runs dry',
+  needs: 'models',
+  reads: 'topic',
+  style: ['#D55E00', [2, 2]],
+  make: (ctx: StrategyContext) => adaptive(ctx, true),
+});

@@ -7,12 +7,13 @@
  * sim/structure.ts, measured as a crawl).
  */
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { need, type StrategyContext } from './context.ts';
 import { pathWords } from './features.ts';
 import { type Example, LinkClassifier } from './nb.ts';
 import { type Bins, binOf } from './qvalue.ts';
 import { tokenize } from '../../lib/text.ts';
-import type { QExample } from './training.ts';
+import { DEFAULT_FUTURE, type QExample } from './training.ts';
 
 const urlOnly = (tokens: readonly string[]): string[] => tokens.filter((t) => t.startsWith('u:'));
 
@@ -38,3 +39,15 @@ export class UrlPriorStrategy implements Strategy {
     return { linksScored: this.scored };
   }
 }
+
+export const URL_PRIOR = defineStrategy({
+  name: 'url-prior',
+  summary: 'probe: future value reading only URL words, trained on the other sites (no topic)',
+  needs: 'models',
+  reads: 'probe',
+  style: ['#666666', [1, 3]],
+  make: (ctx: StrategyContext) => {
+    const m = need(ctx.models, 'training data', 'url-prior')();
+    return new UrlPriorStrategy(m.examples, m.future.bins, { maxRows: DEFAULT_FUTURE.maxRows, seed: ctx.seed });
+  },
+});

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../../lib/documents.ts';
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 
 export class DocsFirstStrategy implements Strategy {
   readonly name = 'docs-first';
@@ -20,3 +20,11 @@ export class DocsFirstStrategy implements Strategy {
     return { scores: candidates.map((l) => (hasExtension(l.url, this.extensions) ? 1 : 0)) };
   }
 }
+
+export const DOCS_FIRST = defineStrategy({
+  name: 'docs-first',
+  summary: 'probe: links to document files first, else breadth-first (no topic, no training)',
+  reads: 'probe',
+  style: ['#999999', [1, 3]],
+  make: () => new DocsFirstStrategy(),
+});

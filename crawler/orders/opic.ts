@@ -9,7 +9,7 @@
  * frontier (PageDecision.updates).
  */
 import type { ParsedLink } from '../parser.ts';
-import type { PageDecision, PageView, Strategy } from '../strategy.ts';
+import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 
 export class OpicStrategy implements Strategy {
   readonly name = 'opic';
@@ -47,3 +47,11 @@ export class OpicStrategy implements Strategy {
     return { ...this.counters };
   }
 }
+
+export const OPIC = defineStrategy({
+  name: 'opic',
+  summary: 'OPIC (Abiteboul et al. 2003): cash flows along links, the richest URL first',
+  reads: 'nothing',
+  style: ['#E69F00', [8, 3, 2, 3]],
+  make: () => new OpicStrategy(),
+});

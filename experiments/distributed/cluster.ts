@@ -18,6 +18,7 @@ import {
   type NodeSummary,
 } from '../../crawler/distributed/index.ts';
 import { crawlerProcess } from './process.ts';
+import { BUILT_INS } from '../strategies.ts';
 
 export interface ClusterOptions {
   datacentres: (DataCentre & { processes: number })[];
@@ -85,9 +86,12 @@ export interface ClusterResult {
   counters: { published: number; settled: number; pages: number };
 }
 
-/** Strategies a crawler process builds from keywords alone; future and adaptive also need ModelSource. */
-export const WORKER_STRATEGIES = ['bfs', 'random', 'immediate'];
-export const MODEL_STRATEGIES = ['future', 'adaptive', 'adaptive-rescue'];
+/**
+ * Strategies a crawler process builds from keywords alone, and those that also need ModelSource:
+ * the built-ins whose descriptors say they run distributed (experiments/strategies.ts BUILT_INS).
+ */
+export const WORKER_STRATEGIES = BUILT_INS.filter((d) => d.distributed && !d.needs).map((d) => d.name);
+export const MODEL_STRATEGIES = BUILT_INS.filter((d) => d.distributed && d.needs === 'models').map((d) => d.name);
 
 // a worker thread does not inherit tsx's loader: register it, then load the TypeScript worker
 const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}))`;

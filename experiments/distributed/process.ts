@@ -8,7 +8,7 @@
  */
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { CrawlNode, Partitioner, type Coordinator } from '../../crawler/distributed/index.ts';
-import { makeStrategy, type StrategyContext } from '../strategies.ts';
+import { makeStrategy, type StrategyContext, strategyDescriptor } from '../strategies.ts';
 import type { WorkerInput, WorkerOutput } from './cluster.ts';
 
 /**
@@ -21,9 +21,7 @@ export async function crawlerProcess(
   ready: () => Promise<void> = async () => {},
 ): Promise<WorkerOutput> {
   const hostRegions = new Map(Object.entries(input.hostRegions));
-  const keywords = ['immediate', 'future', 'adaptive', 'adaptive-rescue'].includes(input.strategy)
-    ? loadKeywords()
-    : undefined;
+  const keywords = strategyDescriptor(input.strategy)?.reads === 'topic' ? loadKeywords() : undefined;
   let models: StrategyContext['models'];
   if (input.models) {
     // the same leave-one-site-out models as the main process: regenerate the web, hit the model cache
