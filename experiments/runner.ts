@@ -23,6 +23,7 @@ import { probeStrategy, StrategyError } from './strategies.ts';
 import { loadKeywords } from '../crawler/focused/index.ts';
 import type { StructureStats } from '../sim/structure.ts';
 import type { ReplayRun } from './replay.ts';
+import type { QueueProgress } from './queue.ts';
 
 export interface RunOptions {
   /** Worker processes; 0 runs in this process. Default: the machine's cores. */
@@ -30,6 +31,9 @@ export interface RunOptions {
   /** Model cache directory (null: no cache). */
   cacheDir?: string | null;
   onJobDone?: (done: number, total: number) => void;
+  /** Run the jobs on a BullMQ queue at this Redis URL (experiments/queue.ts) instead of local processes. */
+  queue?: string;
+  onQueueProgress?: (p: QueueProgress) => void;
 }
 
 export interface ExperimentData {
@@ -93,7 +97,18 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const workers = Math.min(opts.workers ?? availableParallelism(), jobs.length);
   const results: JobResult[] = new Array(jobs.length);
   let done = 0;
-  if (workers <= 0) {
+  if (opts.queue) {
+    const { jobData, runInQueue } = await import('./queue.ts');
+    await runInQueue(
+      opts.queue,
+      jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === 0) })),
+      (id, r) => {
+        results[id] = r;
+        opts.onJobDone?.(++done, jobs.length);
+      },
+      opts.onQueueProgress,
+    );
+  } else if (workers <= 0) {
     for (const j of jobs) {
       results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === 0);
       opts.onJobDone?.(++done, jobs.length);

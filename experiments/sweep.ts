@@ -95,9 +95,10 @@ export async function runSweep(
   const t0 = performance.now();
   const points = gridPoints(cfg.sweep);
   mkdirSync(join(dir, 'points'), { recursive: true });
-  const out: SweepData['points'] = [];
+  const out: SweepData['points'] = new Array(points.length);
   let computed = 0;
-  for (const p of points) {
+  let finished = 0;
+  const one = async (p: Point): Promise<void> => {
     const pc = pointConfig(cfg, p, dir);
     const key = createHash('sha256')
       .update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(pc.web, 'utf8') }))
@@ -116,9 +117,13 @@ export async function runSweep(
       writeFileSync(file, JSON.stringify(r));
       computed++;
     }
-    out.push({ ...p, curves: r.curves, summaries: r.summaries });
-    opts.onPoint?.(out.length, points.length, resumed);
-  }
+    out[p.index] = { ...p, curves: r.curves, summaries: r.summaries };
+    opts.onPoint?.(++finished, points.length, resumed);
+  };
+  // on a queue every point's jobs are enqueued at once, so the workers never wait for a point to
+  // be merged; locally the points run one after another, each on every core
+  if (opts.queue) await Promise.all(points.map(one));
+  else for (const p of points) await one(p);
   return { config: cfg, points: out, computed, wallMs: Math.round(performance.now() - t0) };
 }
 

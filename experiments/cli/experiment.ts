@@ -46,6 +46,9 @@ Options:
   --out DIR       output directory (default results/NAME, or results/NAME-quick with --quick)
   --workers N     worker processes (default: one per core; 0 = in this process)
   --no-cache      retrain models instead of using .cache/models
+  --queue URL     run the jobs on a BullMQ queue at redis://HOST:PORT: start workers with
+                  npm run worker -- --queue URL (on any machine with this checkout); a rerun
+                  enqueues nothing already done (experiments/queue.ts)
 
 Numeric fields of a focused-crawling config (experiments/config.ts EXPERIMENT_NUMBERS), default, range:
 ${fieldsHelp(EXPERIMENT_NUMBERS)}Its other fields (experiments/config.ts EXPERIMENT_FIELDS), default:
@@ -66,6 +69,7 @@ const parsed = parseOrFail({
     out: { type: 'string' },
     workers: { type: 'string' },
     'no-cache': { type: 'boolean' },
+    queue: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -97,6 +101,21 @@ const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
 if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100))
   fail(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
 const workers = v.workers === undefined ? undefined : Number(v.workers);
+const queue = v.queue as string | undefined;
+if (queue !== undefined) {
+  const { connectionOf } = await import('../queue.ts');
+  try {
+    connectionOf(queue);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}
+/** Queue progress on stderr, one line rewritten: jobs done / running / waiting / failed across workers. */
+const queueProgress = (p: { done: number; running: number; waiting: number; failed: number; total: number }): void => {
+  process.stderr.write(
+    `\rqueue: ${p.done}/${p.total} done, ${p.running} running, ${p.waiting} waiting, ${p.failed} failed   `,
+  );
+};
 if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64))
   fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
 let deep: DeepwebConfig | null = null;
@@ -201,6 +220,8 @@ if (Object.keys(cfg.sweep).length) {
   const bar = progress(points, 'sweep points', '{bar} {value}/{total} {label} {last}');
   const data = await runSweep(cfg, out, {
     workers,
+    queue,
+    onQueueProgress: queue ? queueProgress : undefined,
     cacheDir: v['no-cache'] ? null : '.cache/models',
     onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
   }).catch((e: Error) => {
@@ -237,6 +258,8 @@ process.stderr.write(
 const bar = progress(jobs, cfg.archive ? 'jobs (site)' : 'jobs (seed x department)', '{bar} {value}/{total} {label}');
 const data = await runExperiment(cfg, {
   workers,
+  queue,
+  onQueueProgress: queue ? queueProgress : undefined,
   cacheDir: v['no-cache'] ? null : '.cache/models',
   onJobDone: (d) => bar.update(d, {}),
 }).catch((e: Error) => {
