@@ -6,7 +6,7 @@
  * Everything except report.md's timing line is a pure function of the config, so two runs give
  * byte-identical CSVs.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import {
@@ -301,6 +301,16 @@ function restsOn(d: ExperimentData): string[] {
   return L;
 }
 
+/** The _doc of a web config written by npm run sim:fit (it has a _fit section), or null. */
+function twinOf(file: string): string | null {
+  try {
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as { _fit?: unknown; _doc?: string };
+    return raw._fit ? (raw._doc ?? 'fitted by npm run sim:fit (docs/twin.md)') : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The probes: strategies with no topic that show what the web gives away (issue #35). */
 export const PROBES = probeStrategies();
 /** The strategies that read the topic or learn the target, which a probe must not match. */
@@ -384,6 +394,9 @@ function report(
     L.push(
       `- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`,
     );
+    // a twin (npm run sim:fit) says what it was fitted to, and a scaled one that it extrapolates
+    const twin = twinOf(cfg.web);
+    if (twin) L.push(`- **A synthetic twin**, not a measured web: ${twin}`);
   }
   const mode = relevanceOf(cfg);
   L.push(

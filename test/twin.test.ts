@@ -74,7 +74,7 @@ describe('a twin fitted to an archive of a generated web', () => {
       },
     };
     const views = await archiveViews(cfg);
-    const { fit, stats } = fitToSites('rt', views, null, specOf(cfg), { budget: 60, seed: 1, checkSeeds: [1] });
+    const { fit, stats } = fitToSites('rt', views, null, specOf(cfg), { budget: 80, seed: 1, checkSeeds: [1] });
     const table = fitTable(fit);
     const met = table.filter((r) => r.met).length;
     expect(recovered(fit.values), JSON.stringify(fit.values)).toBe(true);

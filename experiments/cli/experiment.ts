@@ -187,7 +187,7 @@ if (twin) {
   if (!cfg.archive) fail(`twin-validation: ${cfg.name} is not an archive experiment (no "archive" section)`);
   const out = (v.out as string | undefined) ?? `results/${cfg.name}-twin${v.quick ? '-quick' : ''}`;
   const twinSeeds = Array.from({ length: seeds ?? (v.quick ? 1 : 3) }, (_, i) => i + 1);
-  const fitBudget = v.quick ? 24 : 64;
+  const fitBudget = v.quick ? 32 : 96;
   process.stderr.write(
     `twin validation of ${cfg.name}: ${cfg.strategies.length} strategies, every site held out in turn, twins fitted with ${fitBudget} evaluations, web seeds ${twinSeeds.join(', ')}, ${cfg.budget} ${cfg.budgetCounts} per run\n`,
   );

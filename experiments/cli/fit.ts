@@ -18,7 +18,7 @@ statistic side by side with its tolerance (under "_fit").
 
 Options:
   --hold-out SITE   fit to the other sites only (the twin validation does this for each site)
-  --budget N        generator evaluations (default 48)
+  --budget N        generator evaluations (default 96)
   --seed S          the optimiser's seed and the web seed of each evaluation (default 1)
   --check-seeds K   web seeds 1..K the chosen point is measured at (default 3)
   --out FILE        the twin's config (default data/webs/NAME-twin.json)
@@ -56,7 +56,7 @@ const whole = (flag: string, raw: string | undefined, dflt: number, min: number,
     fail(`--${flag}: "${raw}" must be a whole number from ${min} to ${max}`);
   return n;
 };
-const budget = whole('budget', v.budget, 48, 4, 10_000);
+const budget = whole('budget', v.budget, 96, 4, 10_000);
 const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
 const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
 const scales = (v.scale ?? '')
