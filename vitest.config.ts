@@ -79,6 +79,8 @@ const shared = {
 export default defineConfig({
   test: {
     sequence: { sequencer: TimingBesideMain },
+    // one line at the end naming the tests skipped for a missing tool, and how to install it
+    globalSetup: ['test/missing-tools.ts'],
     projects: [
       {
         test: {
