@@ -11,6 +11,7 @@ import {
   DEFAULT_ADAPTIVE,
   RELEVANCE_MODES,
   type RelevanceMode,
+  type AdaptiveSettings,
 } from '../crawler/focused/index.ts';
 import { KIND_NAMES } from '../sim/web.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../sim/archive-web.ts';
@@ -64,14 +65,7 @@ export interface ExperimentConfig {
   faults: boolean;
   crawl: { concurrency: number; perHostConcurrency: number; delayMs: number };
   future: FutureConfig;
-  adaptive: {
-    retrainEvery: number;
-    topK: number;
-    offlineSample: number;
-    sourceWeight: number;
-    r1: number | null;
-    r2: number | null;
-  };
+  adaptive: AdaptiveSettings;
   immediate: { sourceWeight: number };
   /** Replay a web archive instead of generating a web (then `web` and `seeds` are not used). */
   archive: null | {

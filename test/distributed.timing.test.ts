@@ -12,28 +12,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
 import { makeStrategy } from '../experiments/strategies.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { DIST_HOSTS as HOSTS, useFiniteWeb, startWeb, tinyConfig } from './helpers.ts';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisUp(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await r.connect();
-    await r.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
+import { DIST_HOSTS as HOSTS, REDIS_URL, redisUp, useFiniteWeb, startWeb, tinyConfig } from './helpers.ts';
 
 describe('geography in the synthetic web', () => {
   it("delays a response by the round trip between the crawler's region and the site's", async () => {

@@ -155,3 +155,21 @@ export function expectCurvesNear(
   });
   expect(off, `${hint}:\n${off.slice(0, 20).join('\n')}`).toEqual([]);
 }
+
+/** The Redis the Redis tests use (REDIS_URL; .ci/run starts one at the default). */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether a redis-server answers at REDIS_URL. */
+export async function redisUp(): Promise<boolean> {
+  const { Redis } = await import('ioredis');
+  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}

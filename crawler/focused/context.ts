@@ -11,6 +11,16 @@ import type { PageClassifier, RelevanceJudge } from './relevance.ts';
 import { Topic } from './topic.ts';
 import type { QExample } from './training.ts';
 
+/** The adaptive crawler's settings (an experiment config's "adaptive" section, experiments/config.ts). */
+export interface AdaptiveSettings {
+  retrainEvery: number;
+  topK: number;
+  offlineSample: number;
+  sourceWeight: number;
+  r1: number | null;
+  r2: number | null;
+}
+
 export interface StrategyContext extends BaseContext {
   /** Topic keywords (the experiment's keyword file). */
   keywords?: readonly string[];
@@ -23,14 +33,7 @@ export interface StrategyContext extends BaseContext {
   };
   /** The experiment config's sections (experiments/config.ts EXPERIMENT_NUMBERS documents them). */
   immediate?: { sourceWeight: number };
-  adaptive?: {
-    retrainEvery: number;
-    topK: number;
-    offlineSample: number;
-    sourceWeight: number;
-    r1: number | null;
-    r2: number | null;
-  };
+  adaptive?: AdaptiveSettings;
   future?: { gamma: number; horizon: number };
   /** The relevance judgement (default: the paper's); built on demand (a learned one needs training). */
   judge?: () => RelevanceJudge;

@@ -44,7 +44,7 @@ export { CLASSIFIER, ClassifierStrategy } from './classifier.ts';
 export { URL_PRIOR, UrlPriorStrategy } from './url-prior.ts';
 export { DEFAULT_SHARK, SHARK_SEARCH, SharkSearchStrategy } from './shark-search.ts';
 export { DEFAULT_INFOSPIDERS, INFOSPIDERS, InfoSpidersStrategy } from './infospiders.ts';
-export { need, type StrategyContext, topicOf } from './context.ts';
+export { type AdaptiveSettings, need, type StrategyContext, topicOf } from './context.ts';
 import { ADAPTIVE, ADAPTIVE_RESCUE, FUTURE, IMMEDIATE } from './strategies.ts';
 import { BEST_FIRST, BEST_N_FIRST } from './best-first.ts';
 import { CLASSIFIER } from './classifier.ts';
