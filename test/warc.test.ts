@@ -181,7 +181,9 @@ describe('crawl to WARC and back', () => {
     }
   });
 
-  it('a full experiment on a replayed web, with a labels file, writes the usual outputs', async () => {
+  it('a full experiment on a replayed web, with a labels file, writes the usual outputs', {
+    timeout: 120_000,
+  }, async () => {
     // archive two departments (wide BFS crawls), label every archived URL from the synthetic truth
     const file = join(dir, 'two.warc.gz');
     const writer = new WarcWriter(file);
