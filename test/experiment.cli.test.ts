@@ -62,6 +62,15 @@ describe('experiment CLI and configs', () => {
       ],
       [['webkb-papers', '--budget', '2'], /^error: --budget: "2" must be a whole number from 4 to 10000\n$/],
       [[], /^error: name one archive experiment config \(see --help\)\n$/],
+      [
+        ['--warc', 'data/webkb/webkb.warc.gz', '--labels', 'data/webkb/labels.csv'],
+        /^error: say what is relevant: --relevant LABEL\[,...\] or --papers\n$/,
+      ],
+      [['--warc', 'nope.warc.gz', '--labels', 'x.csv', '--papers'], /^error: nope\.warc\.gz: no such file\n$/],
+      [
+        ['webkb-papers', '--warc', 'a.warc.gz', '--labels', 'b.csv'],
+        /^error: give --warc and --labels, or a config, not both\n$/,
+      ],
     ];
     for (const [args, re] of fit) {
       const r = await runCliInProcess('experiments/cli/fit.ts', args);

@@ -2,19 +2,27 @@
  * npm run sim:fit -- CONFIG [--hold-out SITE] [--budget N] [--seed S] [--check-seeds K] [--out FILE]
  * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
  */
-import { writeFileSync } from 'node:fs';
-import { ExperimentConfigError, loadExperiment } from '../config.ts';
-import { archiveSites } from '../env.ts';
+import { existsSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
+import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../config.ts';
+import { archiveSites, checkArchive } from '../env.ts';
+import { WarcArchive } from '../../sim/warc.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { fail, parseOrFail } from './args.ts';
 
 const USAGE = `Usage: npm run sim:fit -- CONFIG [options]
+   or: npm run sim:fit -- --warc FILE[,FILE] --labels FILE (--relevant LABEL[,...] | --papers) [options]
 
 Measures every site of an archive experiment (CONFIG: a name in experiments/configs/ or a path)
 as a crawler meets it under the config's hole policy, fits the generator's knobs to those
 statistics, and writes the twin: a web config with the fitted values, the loss and every
 statistic side by side with its tolerance (under "_fit").
+
+Without a config, an archive is named by its files: --relevant the labels that are the target,
+or --papers for documents whose URL ends in .pdf/.ps (compressed too); every host with a relevant
+label is a site, holes closed, known documents as in any archive experiment.
 
 Options:
   --hold-out SITE   fit to the other sites only (the twin validation does this for each site)
@@ -40,6 +48,10 @@ const parsed = parseOrFail({
     'check-seeds': { type: 'string' },
     out: { type: 'string' },
     scale: { type: 'string' },
+    warc: { type: 'string' },
+    labels: { type: 'string' },
+    relevant: { type: 'string' },
+    papers: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -48,7 +60,11 @@ if (v.help) {
   process.stdout.write(USAGE);
   process.exit(0);
 }
-if (parsed.positionals.length !== 1) fail('name one archive experiment config (see --help)');
+const byFiles = v.warc !== undefined || v.labels !== undefined;
+if (byFiles ? parsed.positionals.length !== 0 : parsed.positionals.length !== 1)
+  fail(byFiles ? 'give --warc and --labels, or a config, not both' : 'name one archive experiment config (see --help)');
+if (byFiles && !(v.warc && v.labels)) fail('--warc and --labels go together');
+if (byFiles && !v.relevant === !v.papers) fail('say what is relevant: --relevant LABEL[,...] or --papers');
 const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number => {
   if (raw === undefined) return dflt;
   const n = Number(raw);
@@ -65,7 +81,32 @@ const scales = (v.scale ?? '')
   .map((x) => whole('scale', x, 1, 2, 1000));
 let cfg: ReturnType<typeof loadExperiment>;
 try {
-  cfg = loadExperiment(parsed.positionals[0]);
+  if (byFiles) {
+    const warc = v.warc!.split(',').filter(Boolean);
+    for (const f of [...warc, v.labels!]) if (!existsSync(f)) fail(`${f}: no such file`);
+    const name = basename(warc[0]).replace(/\.warc(\.gz)?$/, '');
+    cfg = {
+      ...loadExperiment('focused'),
+      name,
+      archive: {
+        ...structuredClone(ARCHIVE_DEFAULTS),
+        warc,
+        labels: v.labels!,
+        relevant: v.relevant ? v.relevant.split(',').filter(Boolean) : [],
+        relevantDocuments: v.papers ? [...PAPER_EXTENSIONS] : [],
+        source: `${warc.join(', ')} with ${v.labels}`,
+      },
+    };
+    // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
+    const archive = await WarcArchive.open(warc);
+    const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
+    if (sites.length < 2)
+      fail(
+        `${name}: ${sites.length} host${sites.length === 1 ? '' : 's'} with a relevant label and an archived home page; a fit needs two or more (name sites and groups in a config)`,
+      );
+    cfg.archive!.sites = sites;
+    await checkArchive(cfg);
+  } else cfg = loadExperiment(parsed.positionals[0]);
 } catch (e) {
   if (e instanceof ExperimentConfigError) fail(e.message);
   throw e;
