@@ -4,6 +4,7 @@
  * against ground truth every `every` pages. Runs inside a worker process (see runner.ts); the
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
+import { loadConfig } from '../sim/config.ts';
 import { readFileSync } from 'node:fs';
 import { CrawlEngine } from '../crawler/index.ts';
 import { judgedTokens, loadKeywords, RelevanceJudge, Topic } from '../crawler/focused/index.ts';
@@ -167,6 +168,11 @@ export async function closeSeedState(): Promise<void> {
   current = null;
 }
 
+/** The first site an experiment crawls: its configured sites', else its web's first department. */
+function firstSite(cfg: ExperimentConfig): string {
+  return cfg.sites[0] ?? loadConfig(cfg.web).departments[0].host;
+}
+
 export async function runJob(
   cfg: ExperimentConfig,
   seed: number,
@@ -199,7 +205,9 @@ export async function runJob(
     summaries: [],
     timings: [],
     modelCached: null,
-    structure: env.structure(),
+    // the web's structure is the same for every site of a seed: measured (about 2 s on paper.json)
+    // by the job of the seed's first crawled site only, which the runner reads it from
+    structure: cfg.archive || site !== firstSite(cfg) ? null : env.structure(),
     replay: null,
     facts: { site, seed, nodes: 0, relevant: 0, reachable: 0, depths: [], archive: null, judgement: null },
   };
