@@ -3,7 +3,7 @@
  * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, relative } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
 import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../config.ts';
 import { archiveSites, checkArchive } from '../env.ts';
@@ -173,7 +173,7 @@ for (const k of scales) {
   const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
   const scaled = {
     ...doc,
-    _doc: `The twin of ${cfg.name} (${out}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
+    _doc: `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
     name: `${name}-x${k}`,
     departments,
   };
