@@ -2,25 +2,20 @@
  * npm run experiment [-- NAME] [--list] [--quick] [--seeds K] [--out DIR] [--workers N]
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
-import { writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fail, parseOrFail } from './args.ts';
 import {
   EXPERIMENT_NUMBERS,
   otherFieldsHelp,
   ExperimentConfigError,
   listExperiments,
-  loadExperiment,
+  type loadExperiment,
   readExperimentJson,
 } from '../config.ts';
-import { DEEPWEB_NUMBERS, isDeepwebConfig, resolveDeepweb, type DeepwebConfig } from '../deepweb/config.ts';
+import { DEEPWEB_NUMBERS } from '../deepweb/config.ts';
 import { fieldsHelp } from '../../lib/fields.ts';
-import {
-  DISTRIBUTED_NUMBERS,
-  isDistributedConfig,
-  resolveDistributed,
-  type DistributedConfig,
-} from '../distributed/config.ts';
+import { DISTRIBUTED_NUMBERS } from '../distributed/config.ts';
+import { familyOf } from '../families.ts';
 import { progress } from './progress.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
@@ -81,11 +76,10 @@ if (v.help) {
 if (v.list) {
   for (const n of listExperiments()) {
     try {
-      const { raw } = readExperimentJson(n);
-      const r = raw as Record<string, unknown>;
-      process.stdout.write(
-        `${n.padEnd(18)} ${isDeepwebConfig(raw) ? resolveDeepweb(r, n).description : isDistributedConfig(raw) ? resolveDistributed(r, n).description : loadExperiment(n).description}\n`,
-      );
+      const { name: base, raw } = readExperimentJson(n);
+      const family = familyOf(raw);
+      const cfg = family.resolve(raw as Record<string, unknown>, base, { asked: n, quick: false, seeds: undefined });
+      process.stdout.write(`${n.padEnd(18)} ${family.description(cfg)}\n`);
     } catch (e) {
       process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`);
     }
@@ -118,72 +112,19 @@ const queueProgress = (p: { done: number; running: number; waiting: number; fail
 };
 if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64))
   fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
-let deep: DeepwebConfig | null = null;
-let dist: DistributedConfig | null = null;
+let family: ReturnType<typeof familyOf>;
+let resolved: unknown;
 try {
   const { name: base, raw } = readExperimentJson(name);
-  if (isDeepwebConfig(raw)) deep = resolveDeepweb(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
-  if (isDistributedConfig(raw))
-    dist = resolveDistributed(raw as Record<string, unknown>, base, { quick: !!v.quick, seeds });
-} catch (e) {
-  if (e instanceof ExperimentConfigError) fail(e.message);
-  throw e;
-}
-if (dist) {
-  const cfg = dist;
-  const out = (v.out as string | undefined) ?? `results/${cfg.name}${v.quick ? '-quick' : ''}`;
-  process.stderr.write(
-    `experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run\n`,
-  );
-  const { runDistributedExperiment, writeDistributedOutputs } = await import('../distributed/experiment.ts');
-  const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
-  const bar = progress(runs, 'runs', '{bar} {value}/{total} {label}');
-  const data = await runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })).catch((e: Error) => {
-    bar.stop();
-    fail(e.message.split('\n')[0]);
-  });
-  bar.stop();
-  const w = await writeDistributedOutputs(data, out);
-  process.stdout.write(
-    `\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`,
-  );
-  process.exit(0);
-}
-if (deep) {
-  const out = (v.out as string | undefined) ?? `results/${deep.name}${v.quick ? '-quick' : ''}`;
-  process.stderr.write(
-    `experiment ${deep.name}: ${deep.methods.length} methods x ${deep.seeds.length} seeds x search sites, ${deep.budget} submissions per run, ${deep.records} records per site\n`,
-  );
-  const { runDeepweb } = await import('../deepweb/run.ts');
-  const { writeDeepOutputs } = await import('../deepweb/report.ts');
-  const bar = progress(deep.seeds.length, 'steps (seed, then database sizes)', '{bar} {value}/{total} {label}');
-  // the run knows how many steps it takes (seeds, then sizes x sweep seeds)
-  const onProgress = (d: number, t: number, label: string): void => {
-    bar.setTotal(t);
-    bar.update(d, { label });
-  };
-  const data = await runDeepweb(deep, { onProgress }).catch((e: Error) => {
-    bar.stop();
-    fail(e.message.split('\n')[0]);
-  });
-  bar.stop();
-  const written = await writeDeepOutputs(data, out);
-  process.stdout.write(
-    `\n${deep.name}: ${data.summaries.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
-  );
-  for (const c of written.claims)
-    process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
-  process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);
-  process.exit(0);
-}
-let cfg: ReturnType<typeof loadExperiment>;
-try {
-  cfg = loadExperiment(name, { quick: !!v.quick, seeds });
+  family = familyOf(raw);
+  resolved = family.resolve(raw as Record<string, unknown>, base, { asked: name, quick: !!v.quick, seeds });
 } catch (e) {
   if (e instanceof ExperimentConfigError) fail(e.message);
   throw e;
 }
 if (twin) {
+  if (family.id !== 'focused') fail(`twin-validation: ${name} is not a focused-crawling config`);
+  const cfg = resolved as ReturnType<typeof loadExperiment>;
   if (!cfg.archive) fail(`twin-validation: ${cfg.name} is not an archive experiment (no "archive" section)`);
   const out = (v.out as string | undefined) ?? `results/${cfg.name}-twin${v.quick ? '-quick' : ''}`;
   const twinSeeds = Array.from({ length: seeds ?? (v.quick ? 1 : 3) }, (_, i) => i + 1);
@@ -207,76 +148,18 @@ if (twin) {
   );
   process.exit(0);
 }
-// results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results
-const out =
-  (v.out as string | undefined) ??
-  (basename(name) === 'config.json' ? dirname(name) : `results/${cfg.name}${v.quick ? '-quick' : ''}`);
-if (Object.keys(cfg.sweep).length) {
-  const { gridPoints, runSweep, writeSweepOutputs } = await import('../sweep.ts');
-  const points = gridPoints(cfg.sweep).length;
-  process.stderr.write(
-    `sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)\n`,
-  );
-  const bar = progress(points, 'sweep points', '{bar} {value}/{total} {label} {last}');
-  const data = await runSweep(cfg, out, {
+const text = await family
+  .run(resolved, {
+    asked: name,
+    out: v.out as string | undefined,
+    quick: !!v.quick,
+    seeds,
     workers,
     queue,
-    onQueueProgress: queue ? queueProgress : undefined,
     cacheDir: v['no-cache'] ? null : '.cache/models',
-    onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
-  }).catch((e: Error) => {
-    bar.stop();
-    fail(e.message.split('\n')[0]);
-  });
-  bar.stop();
-  const { quick: _quick, ...rest } = cfg;
-  writeFileSync(
-    join(out, 'config.json'),
-    `${JSON.stringify({ _rerun: `npm run experiment -- ${name}${v.quick ? ' --quick' : ''}`, ...rest, quick: {} }, null, 2)}\n`,
-  );
-  const w = await writeSweepOutputs(data, out);
-  process.stdout.write(
-    `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
-  );
-  for (const p of w.phase)
-    process.stdout.write(
-      `  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`,
-    );
-  process.stdout.write(`wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`);
-  process.exit(0);
-}
-const { archiveSites } = await import('../env.ts');
-const { runExperiment } = await import('../runner.ts');
-const { writeOutputs } = await import('../report.ts');
-const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
-const unit = cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests';
-process.stderr.write(
-  cfg.archive
-    ? `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${jobs} sites of the archive (${archiveSites(cfg).join(', ')}), ${cfg.budget} ${unit} per run, holes ${cfg.archive.holes}\n`
-    : `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x ${cfg.sites.length ? `${cfg.sites.length} department${cfg.sites.length === 1 ? '' : 's'}` : 'every department'}, ${cfg.budget} ${unit} per run\n`,
-);
-const bar = progress(jobs, cfg.archive ? 'jobs (site)' : 'jobs (seed x department)', '{bar} {value}/{total} {label}');
-const data = await runExperiment(cfg, {
-  workers,
-  queue,
-  onQueueProgress: queue ? queueProgress : undefined,
-  cacheDir: v['no-cache'] ? null : '.cache/models',
-  onJobDone: (d) => bar.update(d, {}),
-}).catch((e: Error) => {
-  bar.stop();
-  fail(e.message.split('\n')[0]);
-});
-bar.stop();
-// an experiment whose runs fetched nothing has nothing to judge: no verdicts
-if (!data.summaries.some((x) => x.strategy !== 'oracle' && x.status_2xx > 0))
-  fail(`${cfg.name}: no run fetched a page (start URLs: ${data.sites.join(', ')}); no verdicts`);
-const rerun = ['npm run experiment --', name, v.quick ? '--quick' : '', seeds !== undefined ? `--seeds ${seeds}` : '']
-  .filter(Boolean)
-  .join(' ');
-const written = await writeOutputs(data, out, { rerun });
-process.stdout.write(
-  `\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
-);
-for (const c of written.claims)
-  process.stdout.write(`  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`);
-process.stdout.write(`wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`);
+    progress,
+    onQueueProgress: queue ? queueProgress : undefined,
+    say: (line) => process.stderr.write(`${line}\n`),
+  })
+  .catch((e: Error) => fail(e.message.split('\n')[0]));
+process.stdout.write(text, () => process.exit(0));
