@@ -15,6 +15,7 @@ import { Frontier, type QueueEntry } from './frontier.ts';
 import { HostState } from './hosts.ts';
 import { Journal, recover, type LogEntry } from './journal.ts';
 import { crawlerDispatcher, parseResolveRule } from './net.ts';
+import type { ParseCache } from './parse-cache.ts';
 import { OutcomeHandler, type Outcome } from './outcomes.ts';
 import type { RobotsRules } from './robots.ts';
 import { politeFetch, retryBackoff, robotsFor, type GateContext } from './polite.ts';
@@ -53,6 +54,8 @@ export interface EngineOptions {
   onLog?: (e: LogEntry, page: PageView | null) => void;
   /** Part of a distributed crawl: URLs arrive by inject() and leave by forward() (see RemoteHooks). */
   remote?: RemoteHooks;
+  /** Parsed pages shared with other crawls of the same settings (crawler/parse-cache.ts). */
+  parseCache?: ParseCache;
 }
 
 /**
@@ -155,6 +158,7 @@ export class CrawlEngine {
       record: opts.warc && ((url, res) => opts.warc!.record(url, res, headers)),
       onLog: opts.onLog,
       elapsedMs: () => performance.now() - this.started,
+      parseCache: opts.parseCache,
     });
   }
 

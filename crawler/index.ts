@@ -30,6 +30,7 @@ export type { LogEntry } from './journal.ts';
 export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';
 export { parseBody, parseHtml, type ParsedLink, type ParsedPage } from './parser.ts';
 export { WarcWriter } from './warc.ts';
+export { ParseCache } from './parse-cache.ts';
 import { DOCS_FIRST } from './orders/docs-first.ts';
 import { OPIC } from './orders/opic.ts';
 import { BFS, RANDOM } from './strategy.ts';

@@ -10,7 +10,8 @@ import type { Frontier, QueueEntry } from './frontier.ts';
 import type { HostState } from './hosts.ts';
 import type { Journal, LogEntry } from './journal.ts';
 import type { ParentUrls } from './parents.ts';
-import { contentTypeOf, otherScheme, parseBody, type ParsedLink } from './parser.ts';
+import type { ParseCache } from './parse-cache.ts';
+import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage } from './parser.ts';
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './stats.ts';
@@ -48,6 +49,8 @@ export interface OutcomeContext {
   onLog?(e: LogEntry, page: PageView | null): void;
   /** Milliseconds since the crawl started (throughput mode logs it). */
   elapsedMs(): number;
+  /** Parsed pages shared with other crawls of the same settings (crawler/parse-cache.ts). */
+  parseCache?: ParseCache;
 }
 
 export class OutcomeHandler {
@@ -166,7 +169,9 @@ export class OutcomeHandler {
 
   private parsePage(seq: number, e: QueueEntry, res: FetchResult): PageView {
     const { settings, stats } = this.ctx;
-    const p = parseBody(res.body, res.headers['content-type'], e.url, settings, settings.aroundWords);
+    const ct = res.headers['content-type'];
+    const parse = (): ParsedPage => parseBody(res.body, ct, e.url, settings, settings.aroundWords);
+    const p = this.ctx.parseCache ? this.ctx.parseCache.get(e.url, ct, res.body, parse) : parse();
     stats.summary.urlTooLong += p.linksTooLong ?? 0;
     stats.summary.linksCapped += p.linksCapped ?? 0;
     stats.summary.outOfScope.scheme += p.linksOtherScheme ?? 0;

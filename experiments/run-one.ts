@@ -6,7 +6,7 @@
  */
 import { loadConfig } from '../sim/config.ts';
 import { readFileSync } from 'node:fs';
-import { CrawlEngine } from '../crawler/index.ts';
+import { CrawlEngine, ParseCache } from '../crawler/index.ts';
 import { judgedTokens, loadKeywords, RelevanceJudge, Topic } from '../crawler/focused/index.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
 import { archiveEnv, simEnv, type ArchiveShape, type Env } from './env.ts';
@@ -235,6 +235,8 @@ export async function runJob(
   // closed holes: the budget pays for no hole, so the engine may send more requests than the budget
   const freeHoles = env.holes === 'closed';
   await loadPlugins(cfg);
+  // the strategies crawl the same site with the same settings: each page is parsed once per job
+  const parseCache = new ParseCache();
   for (const name of cfg.strategies) {
     const strategy = makeStrategy(name, {
       seed,
@@ -252,6 +254,7 @@ export async function runJob(
     const holes = { hole_fetches: 0, hole_charged: 0 };
     const order: number[] | null = replay ? (replay.orders[name] = []) : null;
     const engine = CrawlEngine.create({
+      parseCache,
       settings: {
         seeds: [env.startUrl(site)],
         scope: env.scopeOf(site),
