@@ -26,6 +26,7 @@ import { seriesColours, seriesOrder, themeConfig, writeFigure } from './figures.
 import { ORACLE, type CurveRow, type SummaryRow } from './run-one.ts';
 import { runExperiment, type RunOptions } from './runner.ts';
 import { ciMethod, pairedCi, unitCi, unitOf } from './stats.ts';
+import { setPath } from '../lib/fields.ts';
 
 export type Value = number | boolean | string;
 export interface Point {
@@ -44,13 +45,6 @@ export function gridPoints(sweep: Record<string, Value[]>): Point[] {
   let combos: Record<string, Value>[] = [{}];
   for (const [k, vals] of Object.entries(sweep)) combos = combos.flatMap((c) => vals.map((v) => ({ ...c, [k]: v })));
   return combos.map((values, index) => ({ index, values }));
-}
-
-function setPath(obj: Record<string, unknown>, path: string, value: Value): void {
-  const parts = path.split('.');
-  let o = obj;
-  for (const p of parts.slice(0, -1)) o = (o[p] ??= {}) as Record<string, unknown>;
-  o[parts[parts.length - 1]] = value;
 }
 
 /** The experiment config of one point; its web file is written under dir when web fields are swept. */

@@ -20,6 +20,7 @@ import { resolveConfig, type WebConfig } from '../../sim/config.ts';
 import { Renderer } from '../../sim/content.ts';
 import { makeRng } from '../../sim/rng.ts';
 import { hasExtension } from '../../lib/documents.ts';
+import { getPath, setPath } from '../../lib/fields.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
 import { type SiteStats, viewOfWeb, webStats } from './stats.ts';
 
@@ -166,16 +167,6 @@ export function twinConfig(name: string, htmlPages: readonly number[], values: K
   return cfg;
 }
 
-function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let o = obj;
-  for (const p of parts.slice(0, -1)) {
-    if (typeof o[p] !== 'object' || o[p] === null) o[p] = {};
-    o = o[p] as Record<string, unknown>;
-  }
-  o[parts[parts.length - 1]] = value;
-}
-
 /** What the twin is compared on: the archive experiment's target and known documents. */
 export interface TwinSpec {
   /** Extensions of known documents (the archive's "documents"). */
@@ -270,8 +261,7 @@ export function fitTwin(
   const at = (path: string): number => {
     if (path === 'sample' || path === 'scale') return 1;
     if (path === 'gapSpread') return 2;
-    let o: unknown = defaults;
-    for (const p of path.split('.')) o = (o as Record<string, unknown>)?.[p];
+    const o = getPath(defaults, path);
     return typeof o === 'boolean' ? (o ? 1 : 0) : Number(o);
   };
   let best: KnobValues = Object.fromEntries(free.map((k) => [k.path, clamp(k, at(k.path))]));
