@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
@@ -92,7 +93,7 @@ export async function runSweep(
   const out: SweepData['points'] = new Array(points.length);
   let computed = 0;
   let finished = 0;
-  const one = async (p: Point): Promise<void> => {
+  const one = async (p: Point, runOpts: RunOptions): Promise<void> => {
     const pc = pointConfig(cfg, p, dir);
     const key = createHash('sha256')
       .update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(pc.web, 'utf8') }))
@@ -106,7 +107,7 @@ export async function runSweep(
     }
     const resumed = r !== null;
     if (!r) {
-      const data = await runExperiment(pc, opts);
+      const data = await runExperiment(pc, runOpts);
       r = { key, values: p.values, curves: data.curves, summaries: data.summaries };
       writeFileSync(file, JSON.stringify(r));
       computed++;
@@ -115,9 +116,24 @@ export async function runSweep(
     opts.onPoint?.(++finished, points.length, resumed);
   };
   // on a queue every point's jobs are enqueued at once, so the workers never wait for a point to
-  // be merged; locally the points run one after another, each on every core
-  if (opts.queue) await Promise.all(points.map(one));
-  else for (const p of points) await one(p);
+  // be merged. Locally, points run side by side, as many as there are worker processes, each on
+  // its share of them: one point on every core left a core idle while each point's last jobs
+  // ran and its workers started. Results are merged in point order, so the CSVs are the same.
+  if (opts.queue) await Promise.all(points.map((p) => one(p, opts)));
+  else {
+    const workers = opts.workers ?? availableParallelism();
+    if (workers <= 0) for (const p of points) await one(p, opts);
+    else {
+      const side = Math.min(workers, points.length);
+      const each = { ...opts, workers: Math.max(1, Math.floor(workers / side)) };
+      const todo = [...points];
+      await Promise.all(
+        Array.from({ length: side }, async () => {
+          for (let p = todo.shift(); p; p = todo.shift()) await one(p, each);
+        }),
+      );
+    }
+  }
   return { config: cfg, points: out, computed, wallMs: Math.round(performance.now() - t0) };
 }
 

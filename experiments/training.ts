@@ -6,7 +6,7 @@
  * seed, held-out site, parameters).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, parseBody } from '../crawler/index.ts';
 import {
@@ -196,10 +196,14 @@ export class TrainingData {
       : null;
     if (file) {
       mkdirSync(cacheDir!, { recursive: true });
+      // written aside and renamed: processes running side by side (sweep points, queue workers)
+      // read a model whole or not at all
+      const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(
-        file,
+        tmp,
         JSON.stringify({ model: future.toJSON(), calibration, examples, pages: pages?.toJSON() ?? null }),
       );
+      renameSync(tmp, file);
     }
     return { future, calibration, examples, pages, cached: false };
   }

@@ -72,6 +72,13 @@ describe('sweeps', () => {
     await writeSweepOutputs(b, killed);
     for (const f of ['sweep.csv', 'phase.csv'])
       expect(readFileSync(join(killed, f), 'utf8'), f).toBe(readFileSync(join(clean, f), 'utf8'));
+    // points side by side in worker processes (one each): the same tables as one after another
+    const side = mkdtempSync(join(tmpdir(), 'sweep-c-'));
+    const c = await runSweep(cfg(), side, { workers: 2, cacheDir: null });
+    expect(c.computed).toBe(2);
+    await writeSweepOutputs(c, side);
+    for (const f of ['sweep.csv', 'phase.csv'])
+      expect(readFileSync(join(side, f), 'utf8'), f).toBe(readFileSync(join(clean, f), 'utf8'));
     const rows = readFileSync(join(clean, 'sweep.csv'), 'utf8').trim().split('\n');
     expect(rows[0]).toContain('web.structure.conventions');
     expect(rows).toHaveLength(1 + 2 * 3); // header, two points x (oracle, bfs, immediate)
