@@ -90,6 +90,7 @@ const deepweb: ExperimentFamily<DeepwebConfig> = {
     // the run knows how many steps it takes (seeds, then sizes x sweep seeds)
     const data = await withBar(bar, () =>
       runDeepweb(cfg, {
+        workers: ctx.workers,
         onProgress: (d, t, label) => {
           bar.setTotal(t);
           bar.update(d, { label });

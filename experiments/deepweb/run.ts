@@ -6,6 +6,7 @@
  * database-size sweep, and each site's politeness audit.
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolveConfig } from '../../sim/config.ts';
 import { SimServer } from '../../sim/server.ts';
 import type { DeepSite } from '../../sim/deepweb/site.ts';
@@ -25,6 +26,7 @@ import {
 } from '../../crawler/deepweb/index.ts';
 import type { DeepMethod, DeepwebConfig } from './config.ts';
 import { readWords } from './config.ts';
+import { runInProcesses } from '../pool.ts';
 
 export interface DeepCurveRow {
   site: string;
@@ -253,211 +255,258 @@ async function runMethod(
 
 export interface DeepRunOptions {
   onProgress?: (done: number, total: number, label: string) => void;
+  /** Worker processes for the steps (seeds, database sizes); 0 runs them in this process. Default: the cores. */
+  workers?: number;
 }
 
+/** One unit of a deep-web run: a seed's comparison of the methods, or one database size of the sweep. */
+export type DeepStep = { kind: 'seed'; seed: number } | { kind: 'size'; seed: number; records: number };
+
+/** What a step adds to the run's tables. */
+export type DeepStepResult = Omit<DeepwebData, 'config' | 'wallMs'>;
+
+const emptyTables = (): DeepStepResult => ({
+  curves: [],
+  summaries: [],
+  templates: [],
+  tau: [],
+  scaling: [],
+  sites: [],
+  ranges: [],
+  typed: [],
+  audit: [],
+  skippedForms: [],
+});
+
+const clientFor = (cfg: DeepwebConfig, server: SimServer, host: string): FormClient =>
+  new FormClient({
+    settings: {
+      seeds: [`http://${host}/`],
+      delayMs: cfg.crawl.delayMs,
+      autoThrottle: false,
+      perHostConcurrency: 1,
+      retries: 2,
+    },
+    dispatcher: server.dispatcher(),
+  });
+
+/**
+ * Runs a deep-web experiment. Its steps (each seed, then each database size) are independent:
+ * they run side by side in worker processes and their rows are merged in step order, so the
+ * tables are those of a run in one process.
+ */
 export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}): Promise<DeepwebData> {
   const t0 = performance.now();
-  const words = loadWords(cfg);
-  const data: DeepwebData = {
-    config: cfg,
-    curves: [],
-    summaries: [],
-    templates: [],
-    tau: [],
-    scaling: [],
-    sites: [],
-    ranges: [],
-    typed: [],
-    audit: [],
-    skippedForms: [],
-    wallMs: 0,
-  };
-  const total = cfg.seeds.length + cfg.scaling.records.length * cfg.scaling.seeds.length;
+  const steps: DeepStep[] = [
+    ...cfg.seeds.map((seed): DeepStep => ({ kind: 'seed', seed })),
+    ...cfg.scaling.seeds.flatMap((seed) =>
+      cfg.scaling.records.map((records): DeepStep => ({ kind: 'size', seed, records })),
+    ),
+  ];
+  const label = (s: DeepStep): string =>
+    s.kind === 'seed' ? `seed ${s.seed}` : `${s.records} records, seed ${s.seed}`;
+  const results: DeepStepResult[] = new Array(steps.length);
   let done = 0;
-  const clientFor = (server: SimServer, host: string): FormClient =>
-    new FormClient({
-      settings: {
-        seeds: [`http://${host}/`],
-        delayMs: cfg.crawl.delayMs,
-        autoThrottle: false,
-        perHostConcurrency: 1,
-        retries: 2,
+  const workers = Math.min(opts.workers ?? availableParallelism(), steps.length);
+  if (workers <= 0)
+    for (const [i, step] of steps.entries()) {
+      results[i] = await runDeepStep({ cfg, step });
+      opts.onProgress?.(++done, steps.length, label(step));
+    }
+  else
+    await runInProcesses<DeepStepResult>(
+      steps.map((step) => ({ module: import.meta.url, fn: 'runDeepStep', arg: { cfg, step } })),
+      workers,
+      (i, r) => {
+        results[i] = r;
+        opts.onProgress?.(++done, steps.length, label(steps[i]));
       },
-      dispatcher: server.dispatcher(),
-    });
-
-  for (const seed of cfg.seeds) {
-    const server = await startWeb(cfg, seed, cfg.records);
-    for (const [host, site] of server.deepSites) {
-      const kind = site.cfg.kind;
-      if (seed === cfg.seeds[0]) {
-        const h = site.db.heaps();
-        const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-        data.sites.push({
-          site: kind,
-          host,
-          records: site.db.n,
-          top_k: Number.isFinite(site.topK) ? site.topK : 0,
-          page_size: site.cfg.pageSize,
-          distinct_words: site.db.dict.length,
-          heaps_k: h && r4(h.K),
-          heaps_beta: h && r4(h.beta),
-        });
-      }
-      const client = clientFor(server, host);
-      const found = await discoverForms(client, `http://${host}/`);
-      for (const s of found.skipped)
-        data.skippedForms.push({ seed, site: kind, page: s.pageUrl, form: s.index, reason: s.reason });
-      const d = found.forms[0];
-      if (!d) throw new Error(`no search form found on ${host}`);
-      const runs: [string, number][] = [
-        ...cfg.methods.map((m): [string, number] => [m, cfg.isit.tau]),
-        ...(seed === cfg.seeds[0] ? cfg.tauSweep.map((t): [string, number] => ['tau', t]) : []),
-      ];
-      for (const [method, tau] of runs) {
-        client.clearCache();
-        const r = await runMethod(
-          method === 'tau' ? 'isit' : (method as DeepMethod),
-          d,
-          client,
-          cfg.budget,
-          cfg,
-          words,
-          kind,
-          tau,
-        );
-        if (!r) continue;
-        const ev = evaluate(site, r.session);
-        const coverage = Math.round((ev.valid / site.db.n) * 1e4) / 1e4;
-        if (method === 'tau') {
-          const t = r.templates ?? [];
-          data.tau.push({
-            site: kind,
-            tau,
-            templates_tested: t.length,
-            templates_chosen: t.filter((x) => x.informative).length,
-            queries: r.generated ?? 0,
-            submissions: r.session.submissions,
-            coverage,
-          });
-          continue;
-        }
-        for (const p of curve(ev.at, site.db.n, cfg.budget, cfg.every))
-          data.curves.push({ site: kind, method, seed, ...p });
-        const f = r.session.fates();
-        const subs = r.session.submissions;
-        const s90 = toTarget(ev.at, site.db.n, 0.9);
-        const firstPages = r.session.log.filter((x) => x.page === 1);
-        data.summaries.push({
-          site: kind,
-          method,
-          seed,
-          records: site.db.n,
-          submissions: subs,
-          surfaced: ev.valid,
-          coverage,
-          ...f,
-          wasted_share: subs ? Math.round(((f.empty + f.error + f.duplicate) / subs) * 1e4) / 1e4 : 0,
-          queries: firstPages.length,
-          queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length,
-          submissions_to_90: s90,
-          stopped: r.stopped,
-          detail: r.detail,
-        });
-        if (method === 'isit' && seed === cfg.seeds[0] && r.isit) {
-          for (const p of r.isit.ranges)
-            data.ranges.push({
-              site: kind,
-              seed,
-              lo: p.lo,
-              hi: p.hi,
-              evidence: p.evidence,
-              values: p.values.length,
-              confirmed: p.confirmed,
-              probe: p.probe,
-            });
-          for (const t of r.isit.typed)
-            for (const x of t.tests)
-              data.typed.push({
-                site: kind,
-                seed,
-                input: t.name,
-                type: x.type,
-                tested: x.tested,
-                distinct: x.distinct,
-                ratio: Math.round(x.ratio * 1e4) / 1e4,
-                informative: x.informative,
-                chosen: t.type === x.type,
-              });
-        }
-        if (method === 'isit')
-          for (const t of r.templates ?? [])
-            data.templates.push({
-              site: kind,
-              seed,
-              template: t.inputs.join('+'),
-              dimension: t.dimension,
-              size: t.size,
-              tested: t.tested,
-              distinct: t.distinct,
-              ratio: Math.round(t.ratio * 1e4) / 1e4,
-              informative: t.informative,
-            });
-      }
-      await client.close();
-    }
-    const audit = server.audit();
-    for (const host of server.deepSites.keys()) {
-      const a = audit[host];
-      if (!a) continue;
-      const violations =
-        a.disallowed +
-        (a.maxConcurrent > 1 ? 1 : 0) +
-        (cfg.crawl.delayMs > 0 && (a.minGapMs ?? Infinity) < cfg.crawl.delayMs * 0.9 ? 1 : 0) +
-        a.sent429;
-      data.audit.push({
-        seed,
-        host,
-        requests: a.requests,
-        max_concurrent: a.maxConcurrent,
-        min_gap_ms: a.minGapMs === null ? -1 : Math.round(a.minGapMs * 1000) / 1000,
-        disallowed: a.disallowed,
-        sent429: a.sent429,
-        violations,
-      });
-    }
-    await server.close();
-    opts.onProgress?.(++done, total, `seed ${seed}`);
-  }
-
-  for (const scalingSeed of cfg.scaling.seeds)
-    for (const records of cfg.scaling.records) {
-      const server = await startWeb(cfg, scalingSeed, records);
-      for (const [host, site] of server.deepSites) {
-        const kind = site.cfg.kind;
-        const client = clientFor(server, host);
-        const d = (await discoverForms(client, `http://${host}/`)).forms[0];
-        for (const method of ['isit', 'cartesian'] as const) {
-          client.clearCache();
-          const r = (await runMethod(method, d, client, cfg.scaling.budget, cfg, words, kind))!;
-          const ev = evaluate(site, r.session);
-          data.scaling.push({
-            site: kind,
-            seed: scalingSeed,
-            records,
-            method,
-            generated: r.generated ?? 0,
-            submissions_to_target: toTarget(ev.at, site.db.n, cfg.scaling.target),
-            coverage_at_budget: Math.round((ev.valid / site.db.n) * 1e4) / 1e4,
-            submissions: r.session.submissions,
-          });
-        }
-        await client.close();
-      }
-      await server.close();
-      opts.onProgress?.(++done, total, `${records} records, seed ${scalingSeed}`);
-    }
+    );
+  const data: DeepwebData = { config: cfg, ...emptyTables(), wallMs: 0 };
+  for (const r of results)
+    for (const k of Object.keys(r) as (keyof DeepStepResult)[]) (data[k] as unknown[]).push(...(r[k] as unknown[]));
   // whole milliseconds, as run.json keeps them: a report made again from the CSVs states the same wall time
   data.wallMs = Math.round(performance.now() - t0);
+  return data;
+}
+
+/** One step of a deep-web run (exported for the worker processes of experiments/pool.ts). */
+export async function runDeepStep({ cfg, step }: { cfg: DeepwebConfig; step: DeepStep }): Promise<DeepStepResult> {
+  return step.kind === 'seed' ? seedStep(cfg, step.seed) : sizeStep(cfg, step.seed, step.records);
+}
+
+async function seedStep(cfg: DeepwebConfig, seed: number): Promise<DeepStepResult> {
+  const words = loadWords(cfg);
+  const data = emptyTables();
+  const server = await startWeb(cfg, seed, cfg.records);
+  for (const [host, site] of server.deepSites) {
+    const kind = site.cfg.kind;
+    if (seed === cfg.seeds[0]) {
+      const h = site.db.heaps();
+      const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+      data.sites.push({
+        site: kind,
+        host,
+        records: site.db.n,
+        top_k: Number.isFinite(site.topK) ? site.topK : 0,
+        page_size: site.cfg.pageSize,
+        distinct_words: site.db.dict.length,
+        heaps_k: h && r4(h.K),
+        heaps_beta: h && r4(h.beta),
+      });
+    }
+    const client = clientFor(cfg, server, host);
+    const found = await discoverForms(client, `http://${host}/`);
+    for (const s of found.skipped)
+      data.skippedForms.push({ seed, site: kind, page: s.pageUrl, form: s.index, reason: s.reason });
+    const d = found.forms[0];
+    if (!d) throw new Error(`no search form found on ${host}`);
+    const runs: [string, number][] = [
+      ...cfg.methods.map((m): [string, number] => [m, cfg.isit.tau]),
+      ...(seed === cfg.seeds[0] ? cfg.tauSweep.map((t): [string, number] => ['tau', t]) : []),
+    ];
+    for (const [method, tau] of runs) {
+      client.clearCache();
+      const r = await runMethod(
+        method === 'tau' ? 'isit' : (method as DeepMethod),
+        d,
+        client,
+        cfg.budget,
+        cfg,
+        words,
+        kind,
+        tau,
+      );
+      if (!r) continue;
+      const ev = evaluate(site, r.session);
+      const coverage = Math.round((ev.valid / site.db.n) * 1e4) / 1e4;
+      if (method === 'tau') {
+        const t = r.templates ?? [];
+        data.tau.push({
+          site: kind,
+          tau,
+          templates_tested: t.length,
+          templates_chosen: t.filter((x) => x.informative).length,
+          queries: r.generated ?? 0,
+          submissions: r.session.submissions,
+          coverage,
+        });
+        continue;
+      }
+      for (const p of curve(ev.at, site.db.n, cfg.budget, cfg.every))
+        data.curves.push({ site: kind, method, seed, ...p });
+      const f = r.session.fates();
+      const subs = r.session.submissions;
+      const s90 = toTarget(ev.at, site.db.n, 0.9);
+      const firstPages = r.session.log.filter((x) => x.page === 1);
+      data.summaries.push({
+        site: kind,
+        method,
+        seed,
+        records: site.db.n,
+        submissions: subs,
+        surfaced: ev.valid,
+        coverage,
+        ...f,
+        wasted_share: subs ? Math.round(((f.empty + f.error + f.duplicate) / subs) * 1e4) / 1e4 : 0,
+        queries: firstPages.length,
+        queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length,
+        submissions_to_90: s90,
+        stopped: r.stopped,
+        detail: r.detail,
+      });
+      if (method === 'isit' && seed === cfg.seeds[0] && r.isit) {
+        for (const p of r.isit.ranges)
+          data.ranges.push({
+            site: kind,
+            seed,
+            lo: p.lo,
+            hi: p.hi,
+            evidence: p.evidence,
+            values: p.values.length,
+            confirmed: p.confirmed,
+            probe: p.probe,
+          });
+        for (const t of r.isit.typed)
+          for (const x of t.tests)
+            data.typed.push({
+              site: kind,
+              seed,
+              input: t.name,
+              type: x.type,
+              tested: x.tested,
+              distinct: x.distinct,
+              ratio: Math.round(x.ratio * 1e4) / 1e4,
+              informative: x.informative,
+              chosen: t.type === x.type,
+            });
+      }
+      if (method === 'isit')
+        for (const t of r.templates ?? [])
+          data.templates.push({
+            site: kind,
+            seed,
+            template: t.inputs.join('+'),
+            dimension: t.dimension,
+            size: t.size,
+            tested: t.tested,
+            distinct: t.distinct,
+            ratio: Math.round(t.ratio * 1e4) / 1e4,
+            informative: t.informative,
+          });
+    }
+    await client.close();
+  }
+  const audit = server.audit();
+  for (const host of server.deepSites.keys()) {
+    const a = audit[host];
+    if (!a) continue;
+    const violations =
+      a.disallowed +
+      (a.maxConcurrent > 1 ? 1 : 0) +
+      (cfg.crawl.delayMs > 0 && (a.minGapMs ?? Infinity) < cfg.crawl.delayMs * 0.9 ? 1 : 0) +
+      a.sent429;
+    data.audit.push({
+      seed,
+      host,
+      requests: a.requests,
+      max_concurrent: a.maxConcurrent,
+      min_gap_ms: a.minGapMs === null ? -1 : Math.round(a.minGapMs * 1000) / 1000,
+      disallowed: a.disallowed,
+      sent429: a.sent429,
+      violations,
+    });
+  }
+  await server.close();
+
+  return data;
+}
+
+async function sizeStep(cfg: DeepwebConfig, scalingSeed: number, records: number): Promise<DeepStepResult> {
+  const words = loadWords(cfg);
+  const data = emptyTables();
+  const server = await startWeb(cfg, scalingSeed, records);
+  for (const [host, site] of server.deepSites) {
+    const kind = site.cfg.kind;
+    const client = clientFor(cfg, server, host);
+    const d = (await discoverForms(client, `http://${host}/`)).forms[0];
+    for (const method of ['isit', 'cartesian'] as const) {
+      client.clearCache();
+      const r = (await runMethod(method, d, client, cfg.scaling.budget, cfg, words, kind))!;
+      const ev = evaluate(site, r.session);
+      data.scaling.push({
+        site: kind,
+        seed: scalingSeed,
+        records,
+        method,
+        generated: r.generated ?? 0,
+        submissions_to_target: toTarget(ev.at, site.db.n, cfg.scaling.target),
+        coverage_at_budget: Math.round((ev.valid / site.db.n) * 1e4) / 1e4,
+        submissions: r.session.submissions,
+      });
+    }
+    await client.close();
+  }
+  await server.close();
   return data;
 }

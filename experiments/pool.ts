@@ -1,0 +1,79 @@
+/**
+ * A pool of worker processes for experiment steps that are independent and CPU-bound (the
+ * deep-web benches' seeds and database sizes): each step is a call of an exported function of a
+ * module with one structured-clonable argument, run in a forked process; results come back by
+ * index, so the caller merges them in its own order and the outputs never depend on which
+ * process ran what. The focused runner has its own pool (experiments/runner.ts), which keeps a
+ * seed's web in the process that built it.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface PoolTask {
+  /** Absolute file URL of the module (import.meta.url of the caller's module, typically). */
+  module: string;
+  /** Name of the exported async function to call. */
+  fn: string;
+  arg: unknown;
+}
+
+interface TaskMsg extends PoolTask {
+  type: 'task';
+  id: number;
+}
+
+/**
+ * Runs the tasks on n processes (at most one per task), calling onResult(index, result) as each
+ * finishes; rejects on the first failure, after killing the other processes.
+ */
+export function runInProcesses<R>(
+  tasks: readonly PoolTask[],
+  n: number,
+  onResult: (index: number, result: R) => void,
+): Promise<void> {
+  const file = fileURLToPath(new URL('./pool-worker.ts', import.meta.url));
+  const queue = tasks.map((t, id) => ({ ...t, id }));
+  const size = Math.max(1, Math.min(n, tasks.length));
+  return new Promise<void>((resolve, reject) => {
+    if (!tasks.length) {
+      resolve();
+      return;
+    }
+    const children: ChildProcess[] = [];
+    let running = 0;
+    let failed = false;
+    const fail = (e: Error): void => {
+      if (failed) return;
+      failed = true;
+      for (const c of children) c.kill();
+      reject(e);
+    };
+    const next = (child: ChildProcess): void => {
+      const t = queue.shift();
+      if (!t) child.send({ type: 'exit' });
+      else child.send({ type: 'task', ...t } satisfies TaskMsg);
+    };
+    for (let k = 0; k < size; k++) {
+      const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      children.push(child);
+      running++;
+      child.on('message', (m: { type: string; id: number; result?: R; message?: string }) => {
+        if (m.type === 'ready') next(child);
+        else if (m.type === 'result') {
+          try {
+            onResult(m.id, m.result as R);
+          } catch (e) {
+            fail(e as Error);
+            return;
+          }
+          next(child);
+        } else if (m.type === 'error') fail(new Error(`step ${m.id} failed: ${m.message}`));
+      });
+      child.on('exit', (code) => {
+        running--;
+        if (code !== 0 && code !== null) fail(new Error(`a worker process exited with code ${code}`));
+        else if (running === 0 && !failed) resolve();
+      });
+    }
+  });
+}
