@@ -93,6 +93,9 @@ export class CrawlEngine {
   // bookkeeping
   private started = 0;
   private lastCheckpoint = 0;
+  /** A journal commit is queued for the end of this event-loop turn (see afterStep). */
+  private commitQueued = false;
+  private journalClosed = false;
   /** Journal order of the next queued URL. */
   private queueSeq = 1;
 
@@ -342,6 +345,8 @@ export class CrawlEngine {
         this.strategy.stats?.() ?? {},
       );
       if (this.journal) {
+        if (this.commitQueued) this.commit();
+        this.journalClosed = true;
         this.journal.flush();
         this.checkpoint();
         this.journal.writeJson('summary.json', summary);
@@ -414,18 +419,31 @@ export class CrawlEngine {
   }
 
   private afterStep(): void {
-    // counters first, tagged with the last page of the step: a kill before the log lines are
-    // written leaves counters a resume ignores (it takes those of the last logged page)
-    const { pages } = this.stats;
-    if (this.journal && this.outcomes.seq > 0) this.journal.counters(this.outcomes.seq - 1, this.stats.counters());
-    this.journal?.flush();
-    if (this.journal && pages - this.lastCheckpoint >= this.settings.checkpointEvery) this.checkpoint();
+    // the journal is committed once per event-loop turn, after every step that finished in it: a
+    // write per file per page was a fifth of a fast crawl's CPU (docs/benchmarks.md). A kill
+    // loses at most the steps of the current turn, whose pages were not logged and are fetched
+    // again on resume, as in-flight ones are
+    if (this.journal && !this.commitQueued) {
+      this.commitQueued = true;
+      setImmediate(() => this.commit());
+    }
     this.opts.onProgress?.({
-      pages,
+      pages: this.stats.pages,
       frontier: this.frontier.size,
       errors: this.stats.errorTotal(),
-      pagesPerSec: (pages / Math.max(1, performance.now() - this.started)) * 1000,
+      pagesPerSec: (this.stats.pages / Math.max(1, performance.now() - this.started)) * 1000,
     });
+  }
+
+  /** Writes what the steps since the last commit queued and logged, then their counters' line. */
+  private commit(): void {
+    this.commitQueued = false;
+    if (!this.journal || this.journalClosed) return;
+    // counters first, tagged with the last page logged: a kill before the log lines are written
+    // leaves counters a resume ignores (it takes those of the last logged page)
+    if (this.outcomes.seq > 0) this.journal.counters(this.outcomes.seq - 1, this.stats.counters());
+    this.journal.flush();
+    if (this.stats.pages - this.lastCheckpoint >= this.settings.checkpointEvery) this.checkpoint();
   }
 
   private checkpoint(): void {

@@ -118,14 +118,59 @@ async function decode(coding: string, body: Buffer, max: number): Promise<{ body
   return r.failed ? { body, truncated: false } : { body: r.body, truncated: r.truncated };
 }
 
+/**
+ * A response body, at most `max` bytes of it (the rest is discarded and the body marked
+ * truncated). By 'data' events: an async iterator costs a promise per chunk.
+ */
+function readCapped(
+  stream: Dispatcher.ResponseData['body'],
+  max: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (truncated: boolean): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      resolve({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), truncated });
+    };
+    const onData = (b: Buffer): void => {
+      if (size + b.length > max) {
+        chunks.push(b.subarray(0, max - size));
+        size = max;
+        done(true);
+        stream.on('error', () => {}); // destroyed on purpose: its late error is no news
+        stream.destroy();
+        return;
+      }
+      chunks.push(b);
+      size += b.length;
+    };
+    const onEnd = (): void => done(false);
+    const onError = (e: Error): void => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      reject(e);
+    };
+    stream.on('data', onData);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+  });
+}
+
 export const ACCEPT =
   'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5';
 
 export class Fetcher {
+  /** The headers of every GET, built once. */
+  private readonly getHeaders: Record<string, string>;
   constructor(
     private readonly dispatcher: Dispatcher,
     private readonly opts: FetchOptions,
-  ) {}
+  ) {
+    this.getHeaders = { 'user-agent': opts.userAgent, accept: ACCEPT, ...opts.headers };
+  }
 
   dispatcherOf(): Dispatcher {
     return this.dispatcher;
@@ -155,12 +200,7 @@ export class Fetcher {
       res = await request(url, {
         dispatcher: this.dispatcher,
         method: post ? post.method : 'GET',
-        headers: {
-          'user-agent': this.opts.userAgent,
-          accept: ACCEPT,
-          ...this.opts.headers,
-          ...(post ? { 'content-type': post.contentType } : {}),
-        },
+        headers: post ? { ...this.getHeaders, 'content-type': post.contentType } : this.getHeaders,
         body: post?.body,
         headersTimeout: this.opts.headersTimeoutMs,
         bodyTimeout: this.opts.bodyTimeoutMs,
@@ -172,29 +212,16 @@ export class Fetcher {
     }
     const headersAt = performance.now();
     const latencyMs = headersAt - t0;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
+    let body: Buffer;
+    let truncated: boolean;
     try {
-      for await (const chunk of res.body) {
-        const b = chunk as Buffer;
-        if (size + b.length > this.opts.maxBodyBytes) {
-          chunks.push(b.subarray(0, this.opts.maxBodyBytes - size));
-          size = this.opts.maxBodyBytes;
-          truncated = true;
-          res.body.destroy();
-          break;
-        }
-        chunks.push(b);
-        size += b.length;
-      }
+      ({ body, truncated } = await readCapped(res.body, this.opts.maxBodyBytes));
     } catch (e) {
-      if (!truncated) throw overDeadline(e);
+      throw overDeadline(e);
     } finally {
       clearTimeout(timer);
     }
     const headers = headerMap(res.headers);
-    let body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
     // a body sent compressed though we never asked (no Accept-Encoding): decoded, within the same cap
     const coding = (headers['content-encoding'] ?? '').trim().toLowerCase();
     if (CODINGS.has(coding) && body.length) {

@@ -189,7 +189,10 @@ export class OutcomeHandler {
       kind: p.kind,
       title: p.title,
       headings: p.headings,
-      text: p.text,
+      // read through, so a strategy that never reads the text never has it joined (crawler/parser.ts)
+      get text(): string {
+        return p.text;
+      },
       links,
     };
   }
@@ -200,13 +203,12 @@ export class OutcomeHandler {
     const s = ctx.stats.summary;
     const out: ParsedLink[] = [];
     for (const l of page.links) {
-      let u: URL;
+      let why: ReturnType<typeof ctx.scope.check>;
       try {
-        u = new URL(l.url);
+        why = ctx.scope.checkHref(l.url);
       } catch {
         continue;
       }
-      const why = ctx.scope.check(u);
       if (why) {
         s.outOfScope[why]++;
         continue;

@@ -116,7 +116,10 @@ export function parseHtml(
   aroundWords: number,
   charset = 'utf-8',
 ): ParsedPage {
-  const words: string[] = [];
+  // Text is kept as the parser's raw chunks and split into words only when something reads it
+  // (the page's text, a link's anchor or context): a breadth-first crawl never does, and splitting
+  // every text node was a fifth of the parse (docs/benchmarks.md). Links remember chunk positions.
+  const chunks: string[] = [];
   const headings: string[] = [];
   const raw: { href: string; start: number; end: number; heading: string; nofollow: boolean }[] = [];
   let title = '';
@@ -145,15 +148,15 @@ export function parseHtml(
         else if (HEADINGS.has(name)) heading = '';
         else if ((name === 'a' || name === 'area') && attrs.href !== undefined) {
           if (open) {
-            open.end = words.length;
+            open.end = chunks.length;
             raw.push(open);
           }
           open = {
             href: attrs.href,
-            start: words.length,
-            end: words.length,
+            start: chunks.length,
+            end: chunks.length,
             heading: lastHeading,
-            nofollow: /\bnofollow\b/i.test(attrs.rel ?? ''),
+            nofollow: attrs.rel !== undefined && /\bnofollow\b/i.test(attrs.rel),
           };
           if (name === 'area') {
             raw.push(open);
@@ -183,8 +186,7 @@ export function parseHtml(
           return;
         }
         if (heading !== null) heading += text;
-        if (words.length >= MAX_WORDS) return;
-        for (const w of text.split(/\s+/)) if (w) words.push(w);
+        chunks.push(text);
       },
       onclosetag(name) {
         if (SKIP.has(name)) {
@@ -200,7 +202,7 @@ export function parseHtml(
           }
           heading = null;
         } else if (name === 'a' && open) {
-          open.end = words.length;
+          open.end = chunks.length;
           raw.push(open);
           open = null;
         }
@@ -211,10 +213,11 @@ export function parseHtml(
   parser.write(html);
   parser.end();
   if (open) {
-    (open as (typeof raw)[number]).end = words.length;
+    (open as (typeof raw)[number]).end = chunks.length;
     raw.push(open);
   }
   title = title.replace(/\s+/g, ' ').trim();
+  const words = lazyWords(chunks);
   const links: ParsedLink[] = [];
   let capped = 0;
   let schemes = 0;
@@ -230,9 +233,10 @@ export function parseHtml(
         tooLong++;
         continue;
       }
-      const url = normalizeUrl(l.href.trim(), base, norm);
+      const href = l.href.trim();
+      const url = normalizeUrl(href, base, norm);
       if (!url) {
-        if (otherScheme(l.href.trim(), base)) schemes++;
+        if (otherScheme(href, base)) schemes++;
         continue;
       }
       if (url.length > maxUrl) {
@@ -245,25 +249,18 @@ export function parseHtml(
         break;
       }
       linkBytes += url.length;
-      links.push({
-        url,
-        anchor: words.slice(l.start, l.end).join(' '),
-        around: aroundWords
-          ? [
-              ...words.slice(Math.max(0, l.start - aroundWords), l.start),
-              ...words.slice(l.end, l.end + aroundWords),
-            ].join(' ')
-          : '',
-        heading: l.heading || title,
-        nofollow: l.nofollow,
-      });
+      links.push(new LazyLink(url, l.start, l.end, l.heading || title, l.nofollow, words, aroundWords));
     }
   }
+  let text: string | undefined;
   return {
     kind: 'html',
     title,
     headings,
-    text: words.join(' '),
+    get text(): string {
+      text ??= words().words.join(' ');
+      return text;
+    },
     links,
     noindex,
     nofollow,
@@ -272,6 +269,78 @@ export function parseHtml(
     linksCapped: capped,
     linksOtherScheme: schemes,
   };
+}
+
+interface Words {
+  words: string[];
+  /** Index of the first word of chunk i (and, at chunks.length, the number of words). */
+  at: Int32Array;
+}
+
+/**
+ * The page's words, split from its text chunks on first use: whitespace-separated, in page order,
+ * at most MAX_WORDS (a chunk that starts below the limit is kept whole).
+ */
+function lazyWords(from: readonly string[]): () => Words {
+  let w: Words | undefined;
+  let source: readonly string[] | null = from;
+  return () => {
+    if (w) return w;
+    const chunks = source!;
+    source = null; // the words replace the chunks: a kept page (training data) holds its text once
+    const words: string[] = [];
+    const at = new Int32Array(chunks.length + 1);
+    for (let i = 0; i < chunks.length; i++) {
+      at[i] = words.length;
+      if (words.length >= MAX_WORDS) continue;
+      for (const x of chunks[i].split(/\s+/)) if (x) words.push(x);
+    }
+    at[chunks.length] = words.length;
+    w = { words, at };
+    return w;
+  };
+}
+
+/**
+ * A link whose anchor and context are joined from the page's words when first read. One object
+ * per link (getters on the prototype, not closures per link); JSON.stringify gives the fields.
+ */
+class LazyLink implements ParsedLink {
+  private anchorText: string | undefined;
+  private aroundText: string | undefined;
+  constructor(
+    readonly url: string,
+    private readonly startChunk: number,
+    private readonly endChunk: number,
+    readonly heading: string,
+    readonly nofollow: boolean,
+    private readonly words: () => Words,
+    private readonly aroundWords: number,
+  ) {}
+  get anchor(): string {
+    if (this.anchorText === undefined) {
+      const w = this.words();
+      this.anchorText = w.words.slice(w.at[this.startChunk], w.at[this.endChunk]).join(' ');
+    }
+    return this.anchorText;
+  }
+  get around(): string {
+    if (this.aroundText === undefined) {
+      const n = this.aroundWords;
+      if (!n) this.aroundText = '';
+      else {
+        const w = this.words();
+        const start = w.at[this.startChunk];
+        const end = w.at[this.endChunk];
+        this.aroundText = [...w.words.slice(Math.max(0, start - n), start), ...w.words.slice(end, end + n)].join(' ');
+      }
+    }
+    return this.aroundText;
+  }
+  toJSON(): ParsedLink {
+    const { url, anchor, around, heading, nofollow } = this;
+    return { url, anchor, around, heading, nofollow };
+  }
 }
 
 /** Text of the synthetic PDF format: "Title:" line and plain lines between header and %%EOF. */

@@ -151,48 +151,54 @@ export class Scheduler {
     const inflight = new Set<Promise<void>>();
     const done: Outcome[] = [];
     let wake: (() => void) | null = null;
-    for (;;) {
-      while (!this.stopping && inflight.size < this.settings.concurrency && this.budgetLeft() > 0) {
-        this.openBatch();
-        const e = this.frontier.next((h) => this.eligible(h));
-        if (!e) break;
-        if (!this.hooks.take(e)) continue;
-        this.dispatched++;
-        if (this.batch) this.batchLeft--;
-        this.assignedCount.set(e.host, this.assigned(e.host) + 1);
-        const p: Promise<void> = this.hooks.task(e).then((o) => {
-          this.assignedCount.set(e.host, this.assigned(e.host) - 1);
-          done.push(o);
-          inflight.delete(p);
-          wake?.();
-        });
-        inflight.add(p);
-      }
-      if (done.length) {
-        for (const o of done.splice(0)) this.handle(o);
-        this.hooks.afterStep();
-        continue;
-      }
-      if (inflight.size === 0) {
-        if (this.stopping || this.budgetLeft() <= 0) break;
-        if (this.frontier.size === 0) {
-          if (this.releaseHeld() || this.hooks.rescue()) continue;
-          if (await this.hooks.idle()) break;
+    // also wake when a waiting host becomes ready, so that its URLs are dispatched on time: one
+    // timer, re-armed at each wait (a new timer per page cost more than the rest of this loop)
+    const tick = setTimeout(() => wake?.(), 50);
+    try {
+      for (;;) {
+        while (!this.stopping && inflight.size < this.settings.concurrency && this.budgetLeft() > 0) {
+          this.openBatch();
+          const e = this.frontier.next((h) => this.eligible(h));
+          if (!e) break;
+          if (!this.hooks.take(e)) continue;
+          this.dispatched++;
+          if (this.batch) this.batchLeft--;
+          this.assignedCount.set(e.host, this.assigned(e.host) + 1);
+          const p: Promise<void> = this.hooks.task(e).then((o) => {
+            this.assignedCount.set(e.host, this.assigned(e.host) - 1);
+            done.push(o);
+            inflight.delete(p);
+            wake?.();
+          });
+          inflight.add(p);
+        }
+        if (done.length) {
+          for (const o of done.splice(0)) this.handle(o);
+          this.hooks.afterStep();
           continue;
         }
-        // every host with work is waiting for its politeness gap: sleep until the first is ready
-        let soonest = Infinity;
-        for (const name of this.frontier.hostsWithWork()) soonest = Math.min(soonest, this.hooks.host(name).nextAt);
-        await sleep(Math.max(1, Math.min(1000, soonest - performance.now())));
-        continue;
+        if (inflight.size === 0) {
+          if (this.stopping || this.budgetLeft() <= 0) break;
+          if (this.frontier.size === 0) {
+            if (this.releaseHeld() || this.hooks.rescue()) continue;
+            if (await this.hooks.idle()) break;
+            continue;
+          }
+          // every host with work is waiting for its politeness gap: sleep until the first is ready
+          let soonest = Infinity;
+          for (const name of this.frontier.hostsWithWork()) soonest = Math.min(soonest, this.hooks.host(name).nextAt);
+          await sleep(Math.max(1, Math.min(1000, soonest - performance.now())));
+          continue;
+        }
+        await new Promise<void>((r) => {
+          wake = r;
+          this.wakeLoop = r;
+          tick.refresh();
+        });
+        wake = null;
       }
-      await new Promise<void>((r) => {
-        wake = r;
-        this.wakeLoop = r;
-        // also wake when a waiting host becomes ready, so that its URLs are dispatched on time
-        setTimeout(r, 50);
-      });
-      wake = null;
+    } finally {
+      clearTimeout(tick);
     }
   }
 }

@@ -43,7 +43,7 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
     return null;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  u.hash = '';
+  if (raw.includes('#')) u.hash = ''; // the setter re-serialises the URL: only when there is one
   if (u.username || u.password) {
     u.username = '';
     u.password = '';
