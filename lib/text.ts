@@ -22,6 +22,17 @@ export function stem(word: string): string {
   return s;
 }
 
+/** What a word becomes as a token: its stem, or null when it is dropped; remembered per word. */
+const tokenOf = new Map<string, string | null>();
+
+const isDigits = (w: string): boolean => {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+};
+
 /** Stemmed content words of a text. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
@@ -30,8 +41,16 @@ export function tokenize(text: string): string[] {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL
   const parts = /[^\x00-\x7f]/.test(lower) ? lower.split(/[^\p{L}\p{N}]+/u) : lower.split(/[^a-z0-9]+/);
   for (const raw of parts) {
-    if (raw.length < 2 || raw.length > 40 || STOP.has(raw) || /^\d+$/.test(raw)) continue;
-    out.push(stem(raw));
+    if (raw.length < 2 || raw.length > 40) continue;
+    // one look-up per word on the common path: the stopword test, the digits test and the stem
+    // are remembered with the word (the vocabulary of crawl text is bounded; a fifth of training)
+    let t = tokenOf.get(raw);
+    if (t === undefined) {
+      t = STOP.has(raw) || isDigits(raw) ? null : stem(raw);
+      if (tokenOf.size > 500_000) tokenOf.clear();
+      tokenOf.set(raw, t);
+    }
+    if (t !== null) out.push(t);
   }
   return out;
 }
