@@ -256,7 +256,7 @@ describe('experiment CLI and configs', () => {
       out,
       '--quiet',
     ]);
-    expect(example.code, example.stderr).toBeNull();
+    expect(example.code, example.stderr).toBe(0);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
       pages: number;
       strategy: { linksScored: number };

@@ -61,7 +61,7 @@ describe.skipIf(!have)('the results page in Chromium', () => {
       chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
     ]);
     browser = launched;
-    expect(report.code, report.stderr).toBeNull();
+    expect(report.code, report.stderr).toBe(0);
     const context = await browser.newContext({ offline: true, viewport: { width: 1200, height: 900 } });
     // anything but the file itself would be a request to a network
     await context.route(

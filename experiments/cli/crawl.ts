@@ -2,7 +2,8 @@
  * npm run crawl -- ... : crawl any HTTP server, or the synthetic web started in-process with
  * --web (that wiring is why this command lives in experiments/: crawler/ never imports sim/).
  */
-import { fail, parseOrFail } from './args.ts';
+import { parseOrFail } from './args.ts';
+import { type CliIo, failed, runAsProcess, usage } from '../../lib/cli.ts';
 import {
   CrawlEngine,
   CrawlError,
@@ -100,349 +101,356 @@ function numberFlags(): string {
 function int(name: string, v: string | undefined, min = 0): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) fail(`--${name}: "${v}" must be a whole number >= ${min}`);
+  if (!Number.isInteger(n) || n < min) usage(`--${name}: "${v}" must be a whole number >= ${min}`);
   return n;
 }
 
-const values: Record<string, string | string[] | boolean | undefined> = parseOrFail({
-  allowPositionals: false,
-  options: {
-    seed: { type: 'string', multiple: true },
-    strategy: { type: 'string' },
-    out: { type: 'string' },
-    resume: { type: 'string' },
-    scope: { type: 'string', multiple: true },
-    resolve: { type: 'string', multiple: true },
-    'allow-private': { type: 'boolean' },
-    'no-autothrottle': { type: 'boolean' },
-    'timeout-ms': { type: 'string' },
-    'user-agent': { type: 'string' },
-    deterministic: { type: 'boolean' },
-    quiet: { type: 'boolean' },
-    web: { type: 'string' },
-    'web-seed': { type: 'string' },
-    warc: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-    replay: { type: 'string', multiple: true },
-    labels: { type: 'string' },
-    relevant: { type: 'string' },
-    site: { type: 'string' },
-    relevance: { type: 'string' },
-    target: { type: 'string' },
-    param: { type: 'string', multiple: true },
-    processes: { type: 'string' },
-    redis: { type: 'string' },
-    datacentre: { type: 'string' },
-    datacentres: { type: 'string' },
-    assignment: { type: 'string' },
-    geo: { type: 'string' },
-    region: { type: 'string' },
-    'crawl-name': { type: 'string' },
-    fresh: { type: 'boolean' },
-    'process-id': { type: 'string' },
-    'expect-processes': { type: 'string' },
-    'no-cache': { type: 'boolean' },
-    ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
-  },
-}).values;
-if (values.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-const v = values as Record<string, string | undefined> & {
-  seed?: string[];
-  scope?: string[];
-  resolve?: string[];
-  replay?: string[];
-  param?: string[];
-};
-
-/** Where learned strategies keep their trained models between runs (null: train every time). */
-const modelCache = values['no-cache'] ? null : '.cache/models';
-/** Says so when the models came from the cache rather than from training (as npm run model does). */
-const fromCache = (m: { cached: boolean }): void => {
-  if (m.cached) process.stderr.write(`models from ${modelCache} (--no-cache trains them again)\n`);
-};
-
-const settings: Partial<CrawlSettings> = {};
-const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => {
-  if (x !== undefined) settings[k] = x;
-};
-set('seeds', v.seed);
-set('scope', v.scope);
-set('resolve', v.resolve);
-// every numeric setting with a flag, from its descriptor (crawler/settings.ts: NUMBER_SETTINGS)
-for (const d of NUMBER_SETTINGS) if (d.flag) set(d.key, int(d.flag, v[d.flag] as string | undefined, d.min));
-set('userAgent', v['user-agent']);
-const timeout = int('timeout-ms', v['timeout-ms'], 1);
-if (timeout) {
-  settings.headersTimeoutMs = timeout;
-  settings.bodyTimeoutMs = timeout;
-}
-if (values['no-autothrottle']) settings.autoThrottle = false;
-if (values['allow-private']) settings.allowPrivateAddresses = true;
-if (values.deterministic) settings.deterministic = true;
-// a strategy module runs under its file name
-const isModule = !!v.strategy && ['.ts', '.js', '.mjs', '.mts'].includes(extname(v.strategy));
-const strategyName = isModule ? basename(v.strategy!, extname(v.strategy!)) : (v.strategy ?? 'bfs');
-if (isModule) await loadStrategyModule(strategyName, v.strategy!).catch((e: Error) => fail(`--strategy: ${e.message}`));
-else if (!strategyNames().includes(strategyName))
-  fail(`--strategy: "${strategyName}" is not one of ${strategyNames().join(', ')}, nor a module file (.ts, .js)`);
-settings.strategy = strategyName;
-const params: Record<string, unknown> = {};
-for (const p of v.param ?? []) {
-  const m = /^([A-Za-z_][\w-]*)=(.*)$/.exec(p);
-  if (!m) fail(`--param: "${p}" must be KEY=VALUE`);
-  params[m![1]] = m![2] !== '' && Number.isFinite(Number(m![2])) ? Number(m![2]) : m![2];
-}
-if (!isModule) {
-  try {
-    resolveParams(strategyName, params);
-  } catch (e) {
-    fail(`--param: ${(e as Error).message}`);
-  }
-}
-for (const s of v.seed ?? []) {
-  try {
-    new URL(s);
-  } catch {
-    fail(`--seed: "${s}" is not an absolute URL`);
-  }
-}
-if (v.resume && (v.web || v.replay))
-  fail(
-    '--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web/--replay',
-  );
-if (v.web && v.replay) fail('--web and --replay: one web at a time');
-if (!v.resume && !v.seed?.length && !v.web && !v.replay)
-  fail('give at least one --seed URL (or --web, --replay, or --resume DIR); see --help');
-
-let closeWeb: (() => Promise<void>) | null = null;
-let models: StrategyContext['models'];
-let judge: StrategyContext['judge'];
-const needs = strategyNeeds(strategyName);
-const learns = needs !== null;
-if (learns && !v.web && !v.replay && !v.resume)
-  fail(
-    `--strategy ${strategyName} learns from labelled sites: give --web or --replay with --labels (it trains on the other sites)`,
-  );
-const relevance = v.relevance as RelevanceMode | undefined;
-if (relevance !== undefined && !RELEVANCE_MODES.includes(relevance))
-  fail(`--relevance: "${relevance}" is not one of ${RELEVANCE_MODES.join(', ')}`);
-const list = (x: string | undefined): string[] =>
-  (x ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/**
- * Leave-one-site-out for a learned strategy: the one site crawled (--site, else the first seed's
- * host, else the first site), in scope alone; refuses seeds or scopes that reach a training site.
- */
-function heldOutSite(sites: readonly string[]): string {
-  const site = v.site ?? (v.seed?.length ? new URL(v.seed[0]).host : sites[0]);
-  if (!sites.includes(site)) fail(`--site: "${site}" is not one of the sites: ${sites.join(', ')}`);
-  for (const s of v.seed ?? [])
-    if (new URL(s).host !== site)
-      fail(
-        `--seed ${s}: a learned strategy crawls one site (${site}) and trains on the others; a seed on another site would crawl training data`,
-      );
-  for (const p of v.scope ?? [])
-    if (p !== site) fail(`--scope ${p}: a learned strategy crawls ${site} only (it trains on the other sites)`);
-  if (!settings.seeds?.length) settings.seeds = [`http://${site}/`];
-  settings.scope = [site];
-  return site;
-}
-
-if (v.web) {
-  const { generateSyntheticWeb, serveSyntheticWeb } = await import('../web.ts');
-  const webSeed = int('web-seed', v['web-seed'], 0) ?? 1;
-  let g: ReturnType<typeof generateSyntheticWeb>;
-  try {
-    g = generateSyntheticWeb(v.web, webSeed);
-  } catch (e) {
-    fail((e as Error).message);
-  }
-  // the target and the held-out site are checked against the generated web before it is served
-  const kinds = list(v.target ?? 'paper').map((k) => k.toLowerCase());
-  if (learns || relevance) {
-    const known = KIND_NAMES.map((k) => k.toLowerCase());
-    for (const k of kinds) if (!known.includes(k)) fail(`--target: "${k}" is not one of ${known.join(', ')}`);
-  }
-  const heldOut = learns || relevance ? heldOutSite(g.departmentHosts) : '';
-  const w = await serveSyntheticWeb(g).catch((e: Error) => fail(e.message));
-  closeWeb = w.close;
-  settings.resolve = [...(settings.resolve ?? []), `*.test=127.0.0.1:${w.port}`];
-  process.stderr.write(`synthetic web ${v.web} seed ${webSeed} on 127.0.0.1:${w.port}\n`);
-  if (learns || relevance) {
-    const mode: RelevanceMode = relevance ?? (kinds.join() === 'paper' ? 'paper' : 'learned');
-    const isTarget = (id: number): boolean => kinds.includes(KIND_NAMES[w.web.kind[id]].toLowerCase());
-    const { TrainingData, sitePages, webKey } = await import('../training.ts');
-    const { DEFAULT_FUTURE } = await import('../../crawler/focused/index.ts');
-    const others = w.departmentHosts.filter((h) => h !== heldOut);
-    process.stderr.write(
-      `training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`,
-    );
-    const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE).models(
-      heldOut,
-      loadKeywords(),
-      modelCache,
-      `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`,
-      undefined,
-      mode === 'learned' || needs === 'pages',
-    );
-    fromCache(m);
-    models = () => m;
-    judge = () => new RelevanceJudge(mode, m.pages);
-  } else {
-    if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
-    if (!settings.scope?.length && !v.seed?.length) settings.scope = w.departmentHosts;
-  }
-}
-
-if (v.replay) {
-  for (const f of v.replay) if (!existsSync(f)) fail(`--replay: "${f}" does not exist`);
-  if ((learns || relevance === 'learned') && (!v.labels || !v.relevant))
-    fail(
-      `--strategy ${strategyName} on an archive needs --labels CSV and --relevant LABEL,... (it trains on the other sites' labelled pages)`,
-    );
-  if (v.labels && !existsSync(v.labels)) fail(`--labels: "${v.labels}" does not exist`);
-  const { archiveEnv, archiveSites, checkArchive } = await import('../env.ts');
-  const { ARCHIVE_DEFAULTS, DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../config.ts');
-  const cfg = {
-    ...structuredClone(DEFAULT_EXPERIMENT),
-    name: 'crawl',
-    archive: {
-      ...structuredClone(ARCHIVE_DEFAULTS),
-      warc: v.replay,
-      labels: v.labels ?? '',
-      relevant: list(v.relevant),
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const values: Record<string, string | string[] | boolean | undefined> = parseOrFail(argv, {
+    allowPositionals: false,
+    options: {
+      seed: { type: 'string', multiple: true },
+      strategy: { type: 'string' },
+      out: { type: 'string' },
+      resume: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      resolve: { type: 'string', multiple: true },
+      'allow-private': { type: 'boolean' },
+      'no-autothrottle': { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+      'user-agent': { type: 'string' },
+      deterministic: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      web: { type: 'string' },
+      'web-seed': { type: 'string' },
+      warc: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      replay: { type: 'string', multiple: true },
+      labels: { type: 'string' },
+      relevant: { type: 'string' },
+      site: { type: 'string' },
+      relevance: { type: 'string' },
+      target: { type: 'string' },
+      param: { type: 'string', multiple: true },
+      processes: { type: 'string' },
+      redis: { type: 'string' },
+      datacentre: { type: 'string' },
+      datacentres: { type: 'string' },
+      assignment: { type: 'string' },
+      geo: { type: 'string' },
+      region: { type: 'string' },
+      'crawl-name': { type: 'string' },
+      fresh: { type: 'boolean' },
+      'process-id': { type: 'string' },
+      'expect-processes': { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
     },
+  }).values;
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const v = values as Record<string, string | undefined> & {
+    seed?: string[];
+    scope?: string[];
+    resolve?: string[];
+    replay?: string[];
+    param?: string[];
   };
-  if (v.labels && v.relevant)
-    await checkArchive(cfg).catch((e: Error) => fail(e instanceof ExperimentConfigError ? e.message : String(e)));
-  const { WarcArchive } = await import('../../sim/warc.ts');
-  const sites = v.labels && v.relevant ? archiveSites(cfg) : (await WarcArchive.open(v.replay)).hosts();
-  if (learns || relevance) {
-    const mode: RelevanceMode = relevance ?? 'learned';
-    const heldOut = heldOutSite(sites);
-    const env = await archiveEnv(cfg);
-    closeWeb = env.close;
-    settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${env.port}`];
-    process.stderr.write(
-      `replaying ${v.replay.join(', ')} on 127.0.0.1:${env.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`,
-    );
-    const m = env.training.models(
-      heldOut,
-      loadKeywords(),
-      modelCache,
-      env.cacheKey,
-      undefined,
-      mode === 'learned' || needs === 'pages',
-    );
-    fromCache(m);
-    models = () => m;
-    judge = () => new RelevanceJudge(mode, m.pages);
-  } else {
-    const { ReplayServer } = await import('../../sim/replay.ts');
-    const server = await ReplayServer.start(await WarcArchive.open(v.replay));
-    closeWeb = () => server.close();
-    settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${server.port}`];
-    if (!settings.seeds?.length) settings.seeds = [`http://${sites[0]}/`];
-    process.stderr.write(`replaying ${v.replay.join(', ')} on 127.0.0.1:${server.port}\n`);
+
+  /** Where learned strategies keep their trained models between runs (null: train every time). */
+  const modelCache = values['no-cache'] ? null : '.cache/models';
+  /** Says so when the models came from the cache rather than from training (as npm run model does). */
+  const fromCache = (m: { cached: boolean }): void => {
+    if (m.cached) io.err(`models from ${modelCache} (--no-cache trains them again)\n`);
+  };
+
+  const settings: Partial<CrawlSettings> = {};
+  const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => {
+    if (x !== undefined) settings[k] = x;
+  };
+  set('seeds', v.seed);
+  set('scope', v.scope);
+  set('resolve', v.resolve);
+  // every numeric setting with a flag, from its descriptor (crawler/settings.ts: NUMBER_SETTINGS)
+  for (const d of NUMBER_SETTINGS) if (d.flag) set(d.key, int(d.flag, v[d.flag] as string | undefined, d.min));
+  set('userAgent', v['user-agent']);
+  const timeout = int('timeout-ms', v['timeout-ms'], 1);
+  if (timeout) {
+    settings.headersTimeoutMs = timeout;
+    settings.bodyTimeoutMs = timeout;
   }
+  if (values['no-autothrottle']) settings.autoThrottle = false;
+  if (values['allow-private']) settings.allowPrivateAddresses = true;
+  if (values.deterministic) settings.deterministic = true;
+  // a strategy module runs under its file name
+  const isModule = !!v.strategy && ['.ts', '.js', '.mjs', '.mts'].includes(extname(v.strategy));
+  const strategyName = isModule ? basename(v.strategy!, extname(v.strategy!)) : (v.strategy ?? 'bfs');
+  if (isModule)
+    await loadStrategyModule(strategyName, v.strategy!).catch((e: Error) => usage(`--strategy: ${e.message}`));
+  else if (!strategyNames().includes(strategyName))
+    usage(`--strategy: "${strategyName}" is not one of ${strategyNames().join(', ')}, nor a module file (.ts, .js)`);
+  settings.strategy = strategyName;
+  const params: Record<string, unknown> = {};
+  for (const p of v.param ?? []) {
+    const m = /^([A-Za-z_][\w-]*)=(.*)$/.exec(p);
+    if (!m) usage(`--param: "${p}" must be KEY=VALUE`);
+    params[m![1]] = m![2] !== '' && Number.isFinite(Number(m![2])) ? Number(m![2]) : m![2];
+  }
+  if (!isModule) {
+    try {
+      resolveParams(strategyName, params);
+    } catch (e) {
+      usage(`--param: ${(e as Error).message}`);
+    }
+  }
+  for (const s of v.seed ?? []) {
+    try {
+      new URL(s);
+    } catch {
+      usage(`--seed: "${s}" is not an absolute URL`);
+    }
+  }
+  if (v.resume && (v.web || v.replay))
+    usage(
+      '--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web/--replay',
+    );
+  if (v.web && v.replay) usage('--web and --replay: one web at a time');
+  if (!v.resume && !v.seed?.length && !v.web && !v.replay)
+    usage('give at least one --seed URL (or --web, --replay, or --resume DIR); see --help');
+
+  let closeWeb: (() => Promise<void>) | null = null;
+  let models: StrategyContext['models'];
+  let judge: StrategyContext['judge'];
+  const needs = strategyNeeds(strategyName);
+  const learns = needs !== null;
+  if (learns && !v.web && !v.replay && !v.resume)
+    usage(
+      `--strategy ${strategyName} learns from labelled sites: give --web or --replay with --labels (it trains on the other sites)`,
+    );
+  const relevance = v.relevance as RelevanceMode | undefined;
+  if (relevance !== undefined && !RELEVANCE_MODES.includes(relevance))
+    usage(`--relevance: "${relevance}" is not one of ${RELEVANCE_MODES.join(', ')}`);
+  const list = (x: string | undefined): string[] =>
+    (x ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  /**
+   * Leave-one-site-out for a learned strategy: the one site crawled (--site, else the first seed's
+   * host, else the first site), in scope alone; refuses seeds or scopes that reach a training site.
+   */
+  function heldOutSite(sites: readonly string[]): string {
+    const site = v.site ?? (v.seed?.length ? new URL(v.seed[0]).host : sites[0]);
+    if (!sites.includes(site)) usage(`--site: "${site}" is not one of the sites: ${sites.join(', ')}`);
+    for (const s of v.seed ?? [])
+      if (new URL(s).host !== site)
+        usage(
+          `--seed ${s}: a learned strategy crawls one site (${site}) and trains on the others; a seed on another site would crawl training data`,
+        );
+    for (const p of v.scope ?? [])
+      if (p !== site) usage(`--scope ${p}: a learned strategy crawls ${site} only (it trains on the other sites)`);
+    if (!settings.seeds?.length) settings.seeds = [`http://${site}/`];
+    settings.scope = [site];
+    return site;
+  }
+
+  if (v.web) {
+    const { generateSyntheticWeb, serveSyntheticWeb } = await import('../web.ts');
+    const webSeed = int('web-seed', v['web-seed'], 0) ?? 1;
+    let g: ReturnType<typeof generateSyntheticWeb>;
+    try {
+      g = generateSyntheticWeb(v.web, webSeed);
+    } catch (e) {
+      usage((e as Error).message);
+    }
+    // the target and the held-out site are checked against the generated web before it is served
+    const kinds = list(v.target ?? 'paper').map((k) => k.toLowerCase());
+    if (learns || relevance) {
+      const known = KIND_NAMES.map((k) => k.toLowerCase());
+      for (const k of kinds) if (!known.includes(k)) usage(`--target: "${k}" is not one of ${known.join(', ')}`);
+    }
+    const heldOut = learns || relevance ? heldOutSite(g.departmentHosts) : '';
+    const w = await serveSyntheticWeb(g).catch((e: Error) => failed(e.message));
+    closeWeb = w.close;
+    settings.resolve = [...(settings.resolve ?? []), `*.test=127.0.0.1:${w.port}`];
+    io.err(`synthetic web ${v.web} seed ${webSeed} on 127.0.0.1:${w.port}\n`);
+    if (learns || relevance) {
+      const mode: RelevanceMode = relevance ?? (kinds.join() === 'paper' ? 'paper' : 'learned');
+      const isTarget = (id: number): boolean => kinds.includes(KIND_NAMES[w.web.kind[id]].toLowerCase());
+      const { TrainingData, sitePages, webKey } = await import('../training.ts');
+      const { DEFAULT_FUTURE } = await import('../../crawler/focused/index.ts');
+      const others = w.departmentHosts.filter((h) => h !== heldOut);
+      io.err(
+        `training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`,
+      );
+      const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE).models(
+        heldOut,
+        loadKeywords(),
+        modelCache,
+        `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`,
+        undefined,
+        mode === 'learned' || needs === 'pages',
+      );
+      fromCache(m);
+      models = () => m;
+      judge = () => new RelevanceJudge(mode, m.pages);
+    } else {
+      if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
+      if (!settings.scope?.length && !v.seed?.length) settings.scope = w.departmentHosts;
+    }
+  }
+
+  if (v.replay) {
+    for (const f of v.replay) if (!existsSync(f)) usage(`--replay: "${f}" does not exist`);
+    if ((learns || relevance === 'learned') && (!v.labels || !v.relevant))
+      usage(
+        `--strategy ${strategyName} on an archive needs --labels CSV and --relevant LABEL,... (it trains on the other sites' labelled pages)`,
+      );
+    if (v.labels && !existsSync(v.labels)) usage(`--labels: "${v.labels}" does not exist`);
+    const { archiveEnv, archiveSites, checkArchive } = await import('../env.ts');
+    const { ARCHIVE_DEFAULTS, DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../config.ts');
+    const cfg = {
+      ...structuredClone(DEFAULT_EXPERIMENT),
+      name: 'crawl',
+      archive: {
+        ...structuredClone(ARCHIVE_DEFAULTS),
+        warc: v.replay,
+        labels: v.labels ?? '',
+        relevant: list(v.relevant),
+      },
+    };
+    if (v.labels && v.relevant)
+      await checkArchive(cfg).catch((e: Error) => usage(e instanceof ExperimentConfigError ? e.message : String(e)));
+    const { WarcArchive } = await import('../../sim/warc.ts');
+    const sites = v.labels && v.relevant ? archiveSites(cfg) : (await WarcArchive.open(v.replay)).hosts();
+    if (learns || relevance) {
+      const mode: RelevanceMode = relevance ?? 'learned';
+      const heldOut = heldOutSite(sites);
+      const env = await archiveEnv(cfg);
+      closeWeb = env.close;
+      settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${env.port}`];
+      io.err(
+        `replaying ${v.replay.join(', ')} on 127.0.0.1:${env.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`,
+      );
+      const m = env.training.models(
+        heldOut,
+        loadKeywords(),
+        modelCache,
+        env.cacheKey,
+        undefined,
+        mode === 'learned' || needs === 'pages',
+      );
+      fromCache(m);
+      models = () => m;
+      judge = () => new RelevanceJudge(mode, m.pages);
+    } else {
+      const { ReplayServer } = await import('../../sim/replay.ts');
+      const server = await ReplayServer.start(await WarcArchive.open(v.replay));
+      closeWeb = () => server.close();
+      settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${server.port}`];
+      if (!settings.seeds?.length) settings.seeds = [`http://${sites[0]}/`];
+      io.err(`replaying ${v.replay.join(', ')} on 127.0.0.1:${server.port}\n`);
+    }
+  }
+
+  const outDir = v.resume ?? v.out ?? 'out/crawl';
+  const processes = int('processes', v.processes, 1);
+  if (processes !== undefined || v.redis) {
+    if (isModule)
+      usage(
+        '--strategy FILE: strategy modules are not supported in distributed crawls yet (the processes are built from names)',
+      );
+    if (v.resume)
+      usage(
+        '--resume is for one-process crawls; a distributed crawl resumes by starting its processes again (the queues are in the coordinator)',
+      );
+    if (v.warc) usage('--warc is not supported in distributed crawls yet');
+    if (values.deterministic) usage('--deterministic: a distributed crawl has no global order');
+    const { runDistributedCli } = await import('../distributed/cli.ts');
+    if (v.replay) usage('--replay is not supported in distributed crawls yet');
+    if (v.target || v.relevance)
+      usage(
+        '--target and --relevance are not supported in distributed crawls yet (processes train for research papers)',
+      );
+    const models =
+      v.web && (strategyName === 'future' || strategyName === 'adaptive')
+        ? {
+            web: v.web,
+            seed: int('web-seed', v['web-seed'], 0) ?? 1,
+            heldOut: new URL(settings.seeds![0]).host,
+            cacheDir: modelCache,
+          }
+        : undefined;
+    await runDistributedCli({
+      io,
+      settings,
+      strategy: strategyName,
+      outDir,
+      processes: processes ?? 1,
+      values: v,
+      quiet: !!values.quiet,
+      models,
+    });
+    await closeWeb?.();
+    return 0;
+  }
+  let engine: CrawlEngine;
+  const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
+  let rate = 0;
+  try {
+    const strategy: Strategy = makeStrategy(strategyName, {
+      seed: settings.seed ?? 1,
+      keywords: loadKeywords(),
+      models,
+      judge,
+      params,
+    });
+    engine = CrawlEngine.create({
+      settings,
+      strategy,
+      outDir,
+      resume: !!v.resume,
+      warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
+      onProgress: (p) => {
+        rate = p.pagesPerSec;
+        bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors });
+      },
+    });
+  } catch (e) {
+    bar?.stop();
+    if (e instanceof CrawlError || e instanceof StrategyError) usage(e.message);
+    throw e;
+  }
+  io.onStop?.(() => {
+    io.err('\nstopping: finishing requests in flight (run again with --resume to continue)\n');
+    engine.stop();
+  });
+  const summary = await engine.run().catch((e: unknown) => {
+    bar?.stop();
+    failed(e instanceof Error ? e.message : String(e));
+  });
+  bar?.update(summary.pages, {
+    rate: Math.round(rate),
+    frontier: summary.frontierLeft,
+    errors: Object.values(summary.errors).reduce((a, b) => a + b, 0),
+  });
+  bar?.stop();
+  io.out(`${JSON.stringify(summary, null, 2)}\n`);
+  io.err(
+    `crawled ${summary.pages} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec} pages/s); log: ${outDir}/crawl.jsonl\n`,
+  );
+  await closeWeb?.();
+  // a crawl that reached none of its seeds is a failed crawl, not an empty result
+  if (summary.seedsFetched === 0 && summary.seedFailures.length) {
+    io.err(
+      `error: no seed could be fetched: ${summary.seedFailures.slice(0, 5).join('; ')}${summary.seedFailures.length > 5 ? '; ...' : ''}\n`,
+    );
+    return 1;
+  }
+  return 0;
 }
 
-const outDir = v.resume ?? v.out ?? 'out/crawl';
-const processes = int('processes', v.processes, 1);
-if (processes !== undefined || v.redis) {
-  if (isModule)
-    fail(
-      '--strategy FILE: strategy modules are not supported in distributed crawls yet (the processes are built from names)',
-    );
-  if (v.resume)
-    fail(
-      '--resume is for one-process crawls; a distributed crawl resumes by starting its processes again (the queues are in the coordinator)',
-    );
-  if (v.warc) fail('--warc is not supported in distributed crawls yet');
-  if (values.deterministic) fail('--deterministic: a distributed crawl has no global order');
-  const { runDistributedCli } = await import('../distributed/cli.ts');
-  if (v.replay) fail('--replay is not supported in distributed crawls yet');
-  if (v.target || v.relevance)
-    fail('--target and --relevance are not supported in distributed crawls yet (processes train for research papers)');
-  const models =
-    v.web && (strategyName === 'future' || strategyName === 'adaptive')
-      ? {
-          web: v.web,
-          seed: int('web-seed', v['web-seed'], 0) ?? 1,
-          heldOut: new URL(settings.seeds![0]).host,
-          cacheDir: modelCache,
-        }
-      : undefined;
-  await runDistributedCli({
-    settings,
-    strategy: strategyName,
-    outDir,
-    processes: processes ?? 1,
-    values: v,
-    quiet: !!values.quiet,
-    models,
-  }).catch((e: Error) => fail(e.message));
-  await closeWeb?.();
-  process.exit(0);
-}
-let engine: CrawlEngine;
-const bar = values.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
-let rate = 0;
-try {
-  const strategy: Strategy = makeStrategy(strategyName, {
-    seed: settings.seed ?? 1,
-    keywords: loadKeywords(),
-    models,
-    judge,
-    params,
-  });
-  engine = CrawlEngine.create({
-    settings,
-    strategy,
-    outDir,
-    resume: !!v.resume,
-    warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
-    onProgress: (p) => {
-      rate = p.pagesPerSec;
-      bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors });
-    },
-  });
-} catch (e) {
-  bar?.stop();
-  if (e instanceof CrawlError || e instanceof StrategyError) fail(e.message);
-  throw e;
-}
-const onSignal = (): void => {
-  process.stderr.write('\nstopping: finishing requests in flight (run again with --resume to continue)\n');
-  engine.stop();
-};
-process.once('SIGINT', onSignal);
-process.once('SIGTERM', onSignal);
-const summary = await engine.run().catch((e: unknown) => {
-  bar?.stop();
-  fail(e instanceof Error ? e.message : String(e));
-});
-bar?.update(summary.pages, {
-  rate: Math.round(rate),
-  frontier: summary.frontierLeft,
-  errors: Object.values(summary.errors).reduce((a, b) => a + b, 0),
-});
-bar?.stop();
-process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-process.stderr.write(
-  `crawled ${summary.pages} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec} pages/s); log: ${outDir}/crawl.jsonl\n`,
-);
-await closeWeb?.();
-// a crawl that reached none of its seeds is a failed crawl, not an empty result
-if (summary.seedsFetched === 0 && summary.seedFailures.length) {
-  process.stderr.write(
-    `error: no seed could be fetched: ${summary.seedFailures.slice(0, 5).join('; ')}${summary.seedFailures.length > 5 ? '; ...' : ''}\n`,
-  );
-  process.exit(1);
-}
+await runAsProcess(main, import.meta);

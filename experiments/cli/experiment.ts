@@ -3,7 +3,8 @@
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
 import { join } from 'node:path';
-import { fail, parseOrFail } from './args.ts';
+import { parseOrFail } from './args.ts';
+import { type CliIo, failed, runAsProcess, usage } from '../../lib/cli.ts';
 import {
   EXPERIMENT_NUMBERS,
   otherFieldsHelp,
@@ -55,111 +56,124 @@ ${fieldsHelp(DISTRIBUTED_NUMBERS)}
 The web a config names has its own fields: npm run sim -- --help.
 `;
 
-const parsed = parseOrFail({
-  allowPositionals: true,
-  options: {
-    list: { type: 'boolean' },
-    quick: { type: 'boolean' },
-    seeds: { type: 'string' },
-    out: { type: 'string' },
-    workers: { type: 'string' },
-    'no-cache': { type: 'boolean' },
-    queue: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-const v = parsed.values as Record<string, string | boolean | undefined>;
-if (v.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-if (v.list) {
-  for (const n of listExperiments()) {
+/** A run that stopped: a config it found wrong is a usage error (exit 2), anything else a failure (exit 1). */
+const refused = (e: Error): never =>
+  e instanceof ExperimentConfigError || e.name === 'FitError' ? usage(e.message) : failed(e.message);
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseOrFail(argv, {
+    allowPositionals: true,
+    options: {
+      list: { type: 'boolean' },
+      quick: { type: 'boolean' },
+      seeds: { type: 'string' },
+      out: { type: 'string' },
+      workers: { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      queue: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  if (v.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (v.list) {
+    for (const n of listExperiments()) {
+      try {
+        const { name: base, raw } = readExperimentJson(n);
+        const family = familyOf(raw);
+        const cfg = family.resolve(raw as Record<string, unknown>, base, { asked: n, quick: false, seeds: undefined });
+        io.out(`${n.padEnd(18)} ${family.description(cfg)}\n`);
+      } catch (e) {
+        io.out(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`);
+      }
+    }
+    return 0;
+  }
+  const twin = parsed.positionals[0] === 'twin-validation';
+  if (twin) parsed.positionals.shift();
+  if (twin && parsed.positionals.length !== 1) usage('twin-validation: name one archive experiment config');
+  if (parsed.positionals.length > 1) usage(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
+  const name = parsed.positionals[0] ?? 'focused';
+  const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
+  if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100))
+    usage(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
+  const workers = v.workers === undefined ? undefined : Number(v.workers);
+  const queue = v.queue as string | undefined;
+  if (queue !== undefined) {
+    const { connectionOf } = await import('../queue.ts');
     try {
-      const { name: base, raw } = readExperimentJson(n);
-      const family = familyOf(raw);
-      const cfg = family.resolve(raw as Record<string, unknown>, base, { asked: n, quick: false, seeds: undefined });
-      process.stdout.write(`${n.padEnd(18)} ${family.description(cfg)}\n`);
+      connectionOf(queue);
     } catch (e) {
-      process.stdout.write(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`);
+      usage((e as Error).message);
     }
   }
-  process.exit(0);
-}
-const twin = parsed.positionals[0] === 'twin-validation';
-if (twin) parsed.positionals.shift();
-if (twin && parsed.positionals.length !== 1) fail('twin-validation: name one archive experiment config');
-if (parsed.positionals.length > 1) fail(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
-const name = parsed.positionals[0] ?? 'focused';
-const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
-if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100))
-  fail(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
-const workers = v.workers === undefined ? undefined : Number(v.workers);
-const queue = v.queue as string | undefined;
-if (queue !== undefined) {
-  const { connectionOf } = await import('../queue.ts');
+  /** Queue progress on stderr, one line rewritten: jobs done / running / waiting / failed across workers. */
+  const queueProgress = (p: {
+    done: number;
+    running: number;
+    waiting: number;
+    failed: number;
+    total: number;
+  }): void => {
+    io.err(`\rqueue: ${p.done}/${p.total} done, ${p.running} running, ${p.waiting} waiting, ${p.failed} failed   `);
+  };
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64))
+    usage(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
+  let family: ReturnType<typeof familyOf>;
+  let resolved: unknown;
   try {
-    connectionOf(queue);
+    const { name: base, raw } = readExperimentJson(name);
+    family = familyOf(raw);
+    resolved = family.resolve(raw as Record<string, unknown>, base, { asked: name, quick: !!v.quick, seeds });
   } catch (e) {
-    fail((e as Error).message);
+    if (e instanceof ExperimentConfigError) usage(e.message);
+    throw e;
   }
+  if (twin) {
+    if (family.id !== 'focused') usage(`twin-validation: ${name} is not a focused-crawling config`);
+    const cfg = resolved as ReturnType<typeof loadExperiment>;
+    if (!cfg.archive) usage(`twin-validation: ${cfg.name} is not an archive experiment (no "archive" section)`);
+    const out = (v.out as string | undefined) ?? `results/${cfg.name}-twin${v.quick ? '-quick' : ''}`;
+    const twinSeeds = Array.from({ length: seeds ?? (v.quick ? 1 : 3) }, (_, i) => i + 1);
+    const fitBudget = v.quick ? 32 : 96;
+    io.err(
+      `twin validation of ${cfg.name}: ${cfg.strategies.length} strategies, every site held out in turn, twins fitted with ${fitBudget} evaluations, web seeds ${twinSeeds.join(', ')}, ${cfg.budget} ${cfg.budgetCounts} per run\n`,
+    );
+    const { runTwinValidation } = await import('../twin/validate.ts');
+    const { writeTwinOutputs } = await import('../twin/report.ts');
+    const data = await runTwinValidation(cfg, {
+      fitBudget,
+      seeds: twinSeeds,
+      dir: join(out, 'twins'),
+      workers,
+      cacheDir: v['no-cache'] ? null : '.cache/models',
+      onProgress: (step) => io.err(`  ${step}\n`),
+    }).catch(refused);
+    const w = await writeTwinOutputs(data, out);
+    io.out(
+      `\n${cfg.name} twin validation: wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`,
+    );
+    return 0;
+  }
+  const text = await family
+    .run(resolved, {
+      asked: name,
+      out: v.out as string | undefined,
+      quick: !!v.quick,
+      seeds,
+      workers,
+      queue,
+      cacheDir: v['no-cache'] ? null : '.cache/models',
+      progress,
+      onQueueProgress: queue ? queueProgress : undefined,
+      say: (line) => io.err(`${line}\n`),
+    })
+    .catch(refused);
+  io.out(text);
+  return 0;
 }
-/** Queue progress on stderr, one line rewritten: jobs done / running / waiting / failed across workers. */
-const queueProgress = (p: { done: number; running: number; waiting: number; failed: number; total: number }): void => {
-  process.stderr.write(
-    `\rqueue: ${p.done}/${p.total} done, ${p.running} running, ${p.waiting} waiting, ${p.failed} failed   `,
-  );
-};
-if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64))
-  fail(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
-let family: ReturnType<typeof familyOf>;
-let resolved: unknown;
-try {
-  const { name: base, raw } = readExperimentJson(name);
-  family = familyOf(raw);
-  resolved = family.resolve(raw as Record<string, unknown>, base, { asked: name, quick: !!v.quick, seeds });
-} catch (e) {
-  if (e instanceof ExperimentConfigError) fail(e.message);
-  throw e;
-}
-if (twin) {
-  if (family.id !== 'focused') fail(`twin-validation: ${name} is not a focused-crawling config`);
-  const cfg = resolved as ReturnType<typeof loadExperiment>;
-  if (!cfg.archive) fail(`twin-validation: ${cfg.name} is not an archive experiment (no "archive" section)`);
-  const out = (v.out as string | undefined) ?? `results/${cfg.name}-twin${v.quick ? '-quick' : ''}`;
-  const twinSeeds = Array.from({ length: seeds ?? (v.quick ? 1 : 3) }, (_, i) => i + 1);
-  const fitBudget = v.quick ? 32 : 96;
-  process.stderr.write(
-    `twin validation of ${cfg.name}: ${cfg.strategies.length} strategies, every site held out in turn, twins fitted with ${fitBudget} evaluations, web seeds ${twinSeeds.join(', ')}, ${cfg.budget} ${cfg.budgetCounts} per run\n`,
-  );
-  const { runTwinValidation } = await import('../twin/validate.ts');
-  const { writeTwinOutputs } = await import('../twin/report.ts');
-  const data = await runTwinValidation(cfg, {
-    fitBudget,
-    seeds: twinSeeds,
-    dir: join(out, 'twins'),
-    workers,
-    cacheDir: v['no-cache'] ? null : '.cache/models',
-    onProgress: (step) => process.stderr.write(`  ${step}\n`),
-  }).catch((e: Error) => fail(e.message.split('\n')[0]));
-  const w = await writeTwinOutputs(data, out);
-  process.stdout.write(
-    `\n${cfg.name} twin validation: wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`,
-  );
-  process.exit(0);
-}
-const text = await family
-  .run(resolved, {
-    asked: name,
-    out: v.out as string | undefined,
-    quick: !!v.quick,
-    seeds,
-    workers,
-    queue,
-    cacheDir: v['no-cache'] ? null : '.cache/models',
-    progress,
-    onQueueProgress: queue ? queueProgress : undefined,
-    say: (line) => process.stderr.write(`${line}\n`),
-  })
-  .catch((e: Error) => fail(e.message.split('\n')[0]));
-process.stdout.write(text, () => process.exit(0));
+
+await runAsProcess(main, import.meta);

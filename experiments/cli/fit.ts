@@ -10,7 +10,8 @@ import { archiveSites, checkArchive } from '../env.ts';
 import { WarcArchive } from '../../sim/warc.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
-import { fail, parseOrFail } from './args.ts';
+import { parseOrFail } from './args.ts';
+import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
 
 const USAGE = `Usage: npm run sim:fit -- CONFIG [options]
    or: npm run sim:fit -- --warc FILE[,FILE] --labels FILE (--relevant LABEL[,...] | --papers) [options]
@@ -39,144 +40,149 @@ Statistics fitted (TWIN_TARGETS), tolerance:
 ${TWIN_TARGETS.map((t) => `  ${t.stat.padEnd(20)} ${t.relative ? `${t.tolerance * 100}% of the archive's` : `±${t.tolerance}`}`).join('\n')}
 `;
 
-const parsed = parseOrFail({
-  allowPositionals: true,
-  options: {
-    'hold-out': { type: 'string' },
-    budget: { type: 'string' },
-    seed: { type: 'string' },
-    'check-seeds': { type: 'string' },
-    out: { type: 'string' },
-    scale: { type: 'string' },
-    warc: { type: 'string' },
-    labels: { type: 'string' },
-    relevant: { type: 'string' },
-    papers: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-const v = parsed.values;
-if (v.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-const byFiles = v.warc !== undefined || v.labels !== undefined;
-if (byFiles ? parsed.positionals.length !== 0 : parsed.positionals.length !== 1)
-  fail(byFiles ? 'give --warc and --labels, or a config, not both' : 'name one archive experiment config (see --help)');
-if (byFiles && !(v.warc && v.labels)) fail('--warc and --labels go together');
-if (byFiles && !v.relevant === !v.papers) fail('say what is relevant: --relevant LABEL[,...] or --papers');
-const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number => {
-  if (raw === undefined) return dflt;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max)
-    fail(`--${flag}: "${raw}" must be a whole number from ${min} to ${max}`);
-  return n;
-};
-const budget = whole('budget', v.budget, 96, 4, 10_000);
-const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
-const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
-const scales = (v.scale ?? '')
-  .split(',')
-  .filter(Boolean)
-  .map((x) => whole('scale', x, 1, 2, 1000));
-let cfg: ReturnType<typeof loadExperiment>;
-try {
-  if (byFiles) {
-    const warc = v.warc!.split(',').filter(Boolean);
-    for (const f of [...warc, v.labels!]) if (!existsSync(f)) fail(`${f}: no such file`);
-    const name = basename(warc[0]).replace(/\.warc(\.gz)?$/, '');
-    cfg = {
-      ...loadExperiment('focused'),
-      name,
-      archive: {
-        ...structuredClone(ARCHIVE_DEFAULTS),
-        warc,
-        labels: v.labels!,
-        relevant: v.relevant ? v.relevant.split(',').filter(Boolean) : [],
-        relevantDocuments: v.papers ? [...PAPER_EXTENSIONS] : [],
-        source: `${warc.join(', ')} with ${v.labels}`,
-      },
-    };
-    // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
-    const archive = await WarcArchive.open(warc);
-    const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
-    if (sites.length < 2)
-      fail(
-        `${name}: ${sites.length} host${sites.length === 1 ? '' : 's'} with a relevant label and an archived home page; a fit needs two or more (name sites and groups in a config)`,
-      );
-    cfg.archive!.sites = sites;
-    await checkArchive(cfg);
-  } else cfg = loadExperiment(parsed.positionals[0]);
-} catch (e) {
-  if (e instanceof ExperimentConfigError) fail(e.message);
-  throw e;
-}
-if (!cfg.archive)
-  fail(`${cfg.name}: not an archive experiment (no "archive" section); sim:fit fits a twin to an archive`);
-const sites = archiveSites(cfg);
-const heldOut = v['hold-out'] ?? null;
-if (heldOut !== null && !sites.includes(heldOut))
-  fail(`--hold-out: "${heldOut}" is not a site of ${cfg.name} (${sites.join(', ')})`);
-const views = await archiveViews(cfg);
-const name = `${cfg.name}-twin${heldOut ? `-without-${heldOut}` : ''}`;
-const started = performance.now();
-let result: ReturnType<typeof fitToSites>;
-try {
-  result = fitToSites(name, views, heldOut, specOf(cfg), {
-    budget,
-    seed,
-    checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
-    onEvaluation: (d, t, loss) => process.stderr.write(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseOrFail(argv, {
+    allowPositionals: true,
+    options: {
+      'hold-out': { type: 'string' },
+      budget: { type: 'string' },
+      seed: { type: 'string' },
+      'check-seeds': { type: 'string' },
+      out: { type: 'string' },
+      scale: { type: 'string' },
+      warc: { type: 'string' },
+      labels: { type: 'string' },
+      relevant: { type: 'string' },
+      papers: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
-} catch (e) {
-  if (e instanceof FitError) fail(e.message);
-  throw e;
-}
-process.stderr.write('\n');
-const { fit, stats } = result;
-const table = fitTable(fit);
-const out = v.out ?? `data/webs/${name}.json`;
-const doc = {
-  _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations at web seed ${seed}, statistics measured at web seeds 1-${checks}. A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
-  ...fit.config,
-  _fit: {
-    archive: cfg.name,
-    sites: stats.map((s) => s.site),
-    heldOut,
-    budget,
-    seed,
-    checkSeeds: checks,
-    loss: Math.round(fit.loss * 1000) / 1000,
-    values: fit.values,
-    table,
-    archiveSites: stats,
-  },
-};
-writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
-process.stdout.write(
-  `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
-);
-process.stdout.write(
-  `${'statistic'.padEnd(20)} ${'archive'.padStart(9)} ${'twin'.padStart(9)} ${'tolerance'.padStart(9)}  met\n`,
-);
-for (const r of table)
-  process.stdout.write(
-    `${r.stat.padEnd(20)} ${String(r.archive).padStart(9)} ${String(r.twin).padStart(9)} ${String(r.tolerance).padStart(9)}  ${r.met ? 'yes' : 'NO'}\n`,
-  );
-process.stdout.write(
-  `fitted: ${Object.entries(fit.values)
-    .map(([k, x]) => `${k} ${x}`)
-    .join(', ')}\nwrote ${out}\n`,
-);
-for (const k of scales) {
-  const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
-  const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
-  const scaled = {
-    ...doc,
-    _doc: `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
-    name: `${name}-x${k}`,
-    departments,
+  const v = parsed.values;
+  if (v.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const byFiles = v.warc !== undefined || v.labels !== undefined;
+  if (byFiles ? parsed.positionals.length !== 0 : parsed.positionals.length !== 1)
+    usage(
+      byFiles ? 'give --warc and --labels, or a config, not both' : 'name one archive experiment config (see --help)',
+    );
+  if (byFiles && !(v.warc && v.labels)) usage('--warc and --labels go together');
+  if (byFiles && !v.relevant === !v.papers) usage('say what is relevant: --relevant LABEL[,...] or --papers');
+  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number => {
+    if (raw === undefined) return dflt;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max)
+      usage(`--${flag}: "${raw}" must be a whole number from ${min} to ${max}`);
+    return n;
   };
-  writeFileSync(file, `${JSON.stringify(scaled, null, 2)}\n`);
-  process.stdout.write(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
+  const budget = whole('budget', v.budget, 96, 4, 10_000);
+  const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
+  const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
+  const scales = (v.scale ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((x) => whole('scale', x, 1, 2, 1000));
+  let cfg: ReturnType<typeof loadExperiment>;
+  try {
+    if (byFiles) {
+      const warc = v.warc!.split(',').filter(Boolean);
+      for (const f of [...warc, v.labels!]) if (!existsSync(f)) usage(`${f}: no such file`);
+      const name = basename(warc[0]).replace(/\.warc(\.gz)?$/, '');
+      cfg = {
+        ...loadExperiment('focused'),
+        name,
+        archive: {
+          ...structuredClone(ARCHIVE_DEFAULTS),
+          warc,
+          labels: v.labels!,
+          relevant: v.relevant ? v.relevant.split(',').filter(Boolean) : [],
+          relevantDocuments: v.papers ? [...PAPER_EXTENSIONS] : [],
+          source: `${warc.join(', ')} with ${v.labels}`,
+        },
+      };
+      // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
+      const archive = await WarcArchive.open(warc);
+      const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
+      if (sites.length < 2)
+        usage(
+          `${name}: ${sites.length} host${sites.length === 1 ? '' : 's'} with a relevant label and an archived home page; a fit needs two or more (name sites and groups in a config)`,
+        );
+      cfg.archive!.sites = sites;
+      await checkArchive(cfg);
+    } else cfg = loadExperiment(parsed.positionals[0]);
+  } catch (e) {
+    if (e instanceof ExperimentConfigError) usage(e.message);
+    throw e;
+  }
+  if (!cfg.archive)
+    usage(`${cfg.name}: not an archive experiment (no "archive" section); sim:fit fits a twin to an archive`);
+  const sites = archiveSites(cfg);
+  const heldOut = v['hold-out'] ?? null;
+  if (heldOut !== null && !sites.includes(heldOut))
+    usage(`--hold-out: "${heldOut}" is not a site of ${cfg.name} (${sites.join(', ')})`);
+  const views = await archiveViews(cfg);
+  const name = `${cfg.name}-twin${heldOut ? `-without-${heldOut}` : ''}`;
+  const started = performance.now();
+  let result: ReturnType<typeof fitToSites>;
+  try {
+    result = fitToSites(name, views, heldOut, specOf(cfg), {
+      budget,
+      seed,
+      checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
+      onEvaluation: (d, t, loss) => io.err(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
+    });
+  } catch (e) {
+    if (e instanceof FitError) usage(e.message);
+    throw e;
+  }
+  io.err('\n');
+  const { fit, stats } = result;
+  const table = fitTable(fit);
+  const out = v.out ?? `data/webs/${name}.json`;
+  const doc = {
+    _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations at web seed ${seed}, statistics measured at web seeds 1-${checks}. A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
+    ...fit.config,
+    _fit: {
+      archive: cfg.name,
+      sites: stats.map((s) => s.site),
+      heldOut,
+      budget,
+      seed,
+      checkSeeds: checks,
+      loss: Math.round(fit.loss * 1000) / 1000,
+      values: fit.values,
+      table,
+      archiveSites: stats,
+    },
+  };
+  writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+  io.out(
+    `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
+  );
+  io.out(`${'statistic'.padEnd(20)} ${'archive'.padStart(9)} ${'twin'.padStart(9)} ${'tolerance'.padStart(9)}  met\n`);
+  for (const r of table)
+    io.out(
+      `${r.stat.padEnd(20)} ${String(r.archive).padStart(9)} ${String(r.twin).padStart(9)} ${String(r.tolerance).padStart(9)}  ${r.met ? 'yes' : 'NO'}\n`,
+    );
+  io.out(
+    `fitted: ${Object.entries(fit.values)
+      .map(([k, x]) => `${k} ${x}`)
+      .join(', ')}\nwrote ${out}\n`,
+  );
+  for (const k of scales) {
+    const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
+    const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
+    const scaled = {
+      ...doc,
+      _doc: `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
+      name: `${name}-x${k}`,
+      departments,
+    };
+    writeFileSync(file, `${JSON.stringify(scaled, null, 2)}\n`);
+    io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
+  }
+  return 0;
 }
+
+await runAsProcess(main, import.meta);

@@ -2,7 +2,8 @@
  * npm run worker -- --queue redis://HOST:PORT [--no-cache] [--lock-ms N]
  * Runs experiment jobs from the queue (experiments/queue.ts) until stopped (Ctrl-C, SIGTERM).
  */
-import { fail, parseOrFail } from './args.ts';
+import { parseOrFail } from './args.ts';
+import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
 
 const USAGE = `Usage: npm run worker -- --queue redis://HOST:PORT [options]
 
@@ -19,41 +20,48 @@ Options:
                   (default 60000; a job renews it every N/2 ms while it runs)
 `;
 
-const parsed = parseOrFail({
-  options: {
-    queue: { type: 'string' },
-    'no-cache': { type: 'boolean' },
-    'lock-ms': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-const v = parsed.values;
-if (v.help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-if (!v.queue) fail('--queue: give the Redis URL the submitter uses (redis://HOST:PORT)');
-const lockMs = v['lock-ms'] === undefined ? 60_000 : Number(v['lock-ms']);
-if (!Number.isInteger(lockMs) || lockMs < 1000 || lockMs > 3_600_000)
-  fail(`--lock-ms: "${v['lock-ms']}" must be a whole number from 1000 to 3600000`);
-const { connectionOf, startQueueWorker } = await import('../queue.ts');
-try {
-  connectionOf(v.queue);
-} catch (e) {
-  fail((e as Error).message);
-}
-const worker = startQueueWorker(v.queue, {
-  cacheDir: v['no-cache'] ? null : '.cache/models',
-  lockMs,
-  onJob: (event, d, message) =>
-    process.stderr.write(
-      `${new Date().toISOString()} ${event} ${d.cfg.name} seed ${d.seed} site ${d.site}${message ? `: ${message.split('\n')[0]}` : ''}\n`,
-    ),
-});
-worker.on('error', (e) => process.stderr.write(`worker: ${e.message}\n`));
-process.stderr.write(`worker ${process.pid}: waiting for jobs on ${v.queue}\n`);
-for (const sig of ['SIGINT', 'SIGTERM'] as const)
-  process.on(sig, () => {
-    process.stderr.write(`worker ${process.pid}: stopping after the current job\n`);
-    void worker.close().then(() => process.exit(0));
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseOrFail(argv, {
+    options: {
+      queue: { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      'lock-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
+  const v = parsed.values;
+  if (v.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (!v.queue) usage('--queue: give the Redis URL the submitter uses (redis://HOST:PORT)');
+  const lockMs = v['lock-ms'] === undefined ? 60_000 : Number(v['lock-ms']);
+  if (!Number.isInteger(lockMs) || lockMs < 1000 || lockMs > 3_600_000)
+    usage(`--lock-ms: "${v['lock-ms']}" must be a whole number from 1000 to 3600000`);
+  const { connectionOf, startQueueWorker } = await import('../queue.ts');
+  try {
+    connectionOf(v.queue);
+  } catch (e) {
+    usage((e as Error).message);
+  }
+  const worker = startQueueWorker(v.queue, {
+    cacheDir: v['no-cache'] ? null : '.cache/models',
+    lockMs,
+    onJob: (event, d, message) =>
+      io.err(
+        `${new Date().toISOString()} ${event} ${d.cfg.name} seed ${d.seed} site ${d.site}${message ? `: ${message.split('\n')[0]}` : ''}\n`,
+      ),
+  });
+  worker.on('error', (e) => io.err(`worker: ${e.message}\n`));
+  io.err(`worker ${process.pid}: waiting for jobs on ${v.queue}\n`);
+  // runs until stopped (SIGINT, SIGTERM), then finishes the current job
+  await new Promise<void>((resolve) =>
+    io.onStop?.(() => {
+      io.err(`worker ${process.pid}: stopping after the current job\n`);
+      void worker.close().then(resolve);
+    }),
+  );
+  return 0;
+}
+
+await runAsProcess(main, import.meta);

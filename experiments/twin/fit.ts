@@ -118,7 +118,9 @@ export type KnobValues = Record<string, number>;
 /** Points tried per knob and round of the line search. */
 const LINE = 4;
 
-export class FitError extends Error {}
+export class FitError extends Error {
+  override name = 'FitError';
+}
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
 

@@ -8,15 +8,10 @@ import { ReplayServer } from '../replay.ts';
 import { SimServer } from '../server.ts';
 import { WarcArchive } from '../warc.ts';
 import { Web } from '../web.ts';
-import { fail, parse, webAndSeed } from './args.ts';
+import { type CliIo, failed, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+import { webAndSeed } from './args.ts';
 import { WEB_NUMBERS } from '../config.ts';
 import { fieldsHelp } from '../../lib/fields.ts';
-
-// npm does not pass SIGTERM on to the script it started: when the process that started this one
-// (npm, a shell) goes away, this one is re-parented and stops rather than serve on unseen. The
-// parent is read first thing: read after the web is generated and the address printed, a loaded
-// machine could let npm be killed in between, and the orphan would record init as its parent and never stop
-const parent = process.ppid;
 
 const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
        npm run sim -- --warc FILE.warc.gz [--warc ...] [--port 0] [--holes open|closed] [--documents]
@@ -32,73 +27,86 @@ archived nor such a document (sim/archive-web.ts; default open: the archive as i
 Numeric fields of a web config (sim/config.ts WEB_NUMBERS; a config file overrides any of them),
 with default and range:
 ${fieldsHelp(WEB_NUMBERS)}`;
-const v = parse(USAGE, {
-  web: { type: 'string' },
-  seed: { type: 'string' },
-  port: { type: 'string' },
-  'no-faults': { type: 'boolean' },
-  warc: { type: 'string', multiple: true },
-  holes: { type: 'string' },
-  documents: { type: 'boolean' },
-});
-if (v.holes !== undefined && !HOLE_POLICIES.includes(v.holes as HolePolicy))
-  fail(`--holes: "${v.holes}" is not one of ${HOLE_POLICIES.join(', ')}`);
-if ((v.holes !== undefined || v.documents) && !v.warc?.length) fail('--holes and --documents apply to --warc archives');
-const port = Number(v.port ?? '0');
-if (!Number.isInteger(port) || port < 0 || port > 65535)
-  fail(`--port: "${v.port}" must be a whole number from 0 to 65535`);
-const listenFailed = (e: NodeJS.ErrnoException): never =>
-  fail(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`);
-
-async function serveArchives(files: string[]): Promise<() => Promise<void>> {
-  for (const f of files) if (!existsSync(f)) fail(`--warc: "${f}" does not exist`);
-  const t0 = performance.now();
-  const archive = await WarcArchive.open(files).catch((e: Error) =>
-    fail(`--warc: cannot read the archive (${e.message.split('\n')[0]})`),
-  );
-  const web = await ArchiveWeb.open(archive, {
-    holes: (v.holes as HolePolicy | undefined) ?? 'open',
-    documents: v.documents ? DEFAULT_DOCUMENT_EXTENSIONS : [],
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  // npm does not pass SIGTERM on to the script it started: when the process that started this one
+  // (npm, a shell) goes away, this one is re-parented and stops rather than serve on unseen. The
+  // parent is read first thing: read after the web is generated and the address printed, a loaded
+  // machine could let npm be killed in between, and the orphan would record init as its parent and never stop
+  const parent = process.ppid;
+  const p = parseCommand(argv, io, USAGE, {
+    web: { type: 'string' },
+    seed: { type: 'string' },
+    port: { type: 'string' },
+    'no-faults': { type: 'boolean' },
+    warc: { type: 'string', multiple: true },
+    holes: { type: 'string' },
+    documents: { type: 'boolean' },
   });
-  const replay = await ReplayServer.start(web, { port }).catch(listenFailed);
-  process.stdout.write(
-    `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts` +
-      `${v.documents ? `, ${web.documentUrls().length} known documents as placeholders` : ''}; holes ${web.policy.holes}\nlistening on ${replay.origin}\n`,
-  );
-  return () => replay.close();
+  if (!p) return 0;
+  const v = p.values;
+  if (v.holes !== undefined && !HOLE_POLICIES.includes(v.holes as HolePolicy))
+    usage(`--holes: "${v.holes}" is not one of ${HOLE_POLICIES.join(', ')}`);
+  if ((v.holes !== undefined || v.documents) && !v.warc?.length)
+    usage('--holes and --documents apply to --warc archives');
+  const port = Number(v.port ?? '0');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    usage(`--port: "${v.port}" must be a whole number from 0 to 65535`);
+  const listenFailed = (e: NodeJS.ErrnoException): never =>
+    failed(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`);
+
+  async function serveArchives(files: string[]): Promise<() => Promise<void>> {
+    for (const f of files) if (!existsSync(f)) usage(`--warc: "${f}" does not exist`);
+    const t0 = performance.now();
+    const archive = await WarcArchive.open(files).catch((e: Error) =>
+      usage(`--warc: cannot read the archive (${e.message.split('\n')[0]})`),
+    );
+    const web = await ArchiveWeb.open(archive, {
+      holes: (v.holes as HolePolicy | undefined) ?? 'open',
+      documents: v.documents ? DEFAULT_DOCUMENT_EXTENSIONS : [],
+    });
+    const replay = await ReplayServer.start(web, { port }).catch(listenFailed);
+    io.out(
+      `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts` +
+        `${v.documents ? `, ${web.documentUrls().length} known documents as placeholders` : ''}; holes ${web.policy.holes}\nlistening on ${replay.origin}\n`,
+    );
+    return () => replay.close();
+  }
+
+  async function serveWeb(): Promise<() => Promise<void>> {
+    const { config, seed } = webAndSeed(v);
+    const t0 = performance.now();
+    const web = new Web(config, seed);
+    const server = await SimServer.start(web, { port, faults: !v['no-faults'] }).catch(listenFailed);
+    const depts = web.sites.filter((s) => s.kind === 'department');
+    io.out(
+      `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
+        `listening on ${server.origin}\n` +
+        `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages, region ${server.regionOf(s.host)})`).join('\n')}\n` +
+        (server.deepSites.size
+          ? `search sites:\n${[...server.deepSites.values()].map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`).join('\n')}\n`
+          : '') +
+        `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
+        `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
+    );
+    return () => server.close();
+  }
+
+  const close = v.warc?.length ? await serveArchives(v.warc) : await serveWeb();
+  // serves until asked to stop (a signal, or the parent gone), then closes and returns
+  let orphaned: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    io.onStop?.(resolve);
+    orphaned = setInterval(() => {
+      if (process.ppid !== parent) resolve();
+    }, 500).unref();
+  });
+  clearInterval(orphaned);
+  try {
+    await close();
+  } catch (err) {
+    failed(`closing the server: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return 0;
 }
 
-async function serveWeb(): Promise<() => Promise<void>> {
-  const { config, seed } = webAndSeed(v);
-  const t0 = performance.now();
-  const web = new Web(config, seed);
-  const server = await SimServer.start(web, { port, faults: !v['no-faults'] }).catch(listenFailed);
-  const depts = web.sites.filter((s) => s.kind === 'department');
-  process.stdout.write(
-    `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
-      `listening on ${server.origin}\n` +
-      `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages, region ${server.regionOf(s.host)})`).join('\n')}\n` +
-      (server.deepSites.size
-        ? `search sites:\n${[...server.deepSites.values()].map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`).join('\n')}\n`
-        : '') +
-      `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
-      `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
-  );
-  return () => server.close();
-}
-
-const close = v.warc?.length ? await serveArchives(v.warc) : await serveWeb();
-let stopping: Promise<void> | undefined;
-const stop = (): Promise<void> =>
-  (stopping ??= close().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`error: closing the server: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  ));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
-setInterval(() => {
-  if (process.ppid !== parent) void stop();
-}, 500).unref();
+await runAsProcess(main, import.meta);

@@ -2,7 +2,8 @@
 import { computeStats, formatStats } from '../stats.ts';
 import { KEYWORD_GAP_R1 } from '../structure.ts';
 import { Web } from '../web.ts';
-import { fail, parse, webAndSeed } from './args.ts';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+import { webAndSeed } from './args.ts';
 
 const USAGE = `Usage: npm run sim:stats -- [--web data/webs/paper.json] [--seed 1] [--keyword-r1 0.12] [--json]
 
@@ -12,20 +13,27 @@ each next to its target band; and the departments' structure: gaps between resea
 (by the labels, and as the topic keywords see them: pages below --keyword-r1 count as off-topic),
 the learnt transfer leak, the document-extension rule. Exit code 1 if a statistic is outside its band.
 `;
-const v = parse(USAGE, {
-  web: { type: 'string' },
-  seed: { type: 'string' },
-  'keyword-r1': { type: 'string' },
-  json: { type: 'boolean' },
-});
-const { config, seed } = webAndSeed(v);
-const r1 = v['keyword-r1'] === undefined ? KEYWORD_GAP_R1 : Number(v['keyword-r1']);
-if (!(r1 >= 0 && r1 <= 1)) fail(`--keyword-r1: "${v['keyword-r1']}" is not a number in [0, 1]`);
-const web = new Web(config, seed);
-const stats = computeStats(web, undefined, { keywordR1: r1 });
-process.stdout.write(
-  v.json
-    ? `${JSON.stringify(stats, null, 2)}\n`
-    : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n`,
-);
-process.exitCode = stats.checks.every((c) => c.ok) ? 0 : 1;
+/** Exit code 1 when a statistic is outside its band. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const p = parseCommand(argv, io, USAGE, {
+    web: { type: 'string' },
+    seed: { type: 'string' },
+    'keyword-r1': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (!p) return 0;
+  const v = p.values;
+  const { config, seed } = webAndSeed(v);
+  const r1 = v['keyword-r1'] === undefined ? KEYWORD_GAP_R1 : Number(v['keyword-r1']);
+  if (!(r1 >= 0 && r1 <= 1)) usage(`--keyword-r1: "${v['keyword-r1']}" is not a number in [0, 1]`);
+  const web = new Web(config, seed);
+  const stats = computeStats(web, undefined, { keywordR1: r1 });
+  io.out(
+    v.json
+      ? `${JSON.stringify(stats, null, 2)}\n`
+      : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n`,
+  );
+  return stats.checks.every((c) => c.ok) ? 0 : 1;
+}
+
+await runAsProcess(main, import.meta);

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { GroundTruth } from '../truth.ts';
 import { Web } from '../web.ts';
-import { fail, parse, webAndSeed } from './args.ts';
+import { type CliIo, failed, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+import { webAndSeed } from './args.ts';
 
 const USAGE = `Usage: npm run sim:truth -- [--web data/webs/paper.json] [--seed 1] --out FILE.csv
 
@@ -11,15 +12,26 @@ Writes one row per page: url, label (the kind in lower case: the file is also a 
 an archive of this web), host, kind, topic, relevant (1 = research paper), distance (shortest
 link distance from the site's homepage over same-site links; -1 = unreachable).
 `;
-const v = parse(USAGE, { web: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } });
-if (!v.out) fail('--out FILE.csv is required (see --help)');
-const { config, seed } = webAndSeed(v);
-const web = new Web(config, seed);
-const csv = new GroundTruth(web).csv();
-try {
-  mkdirSync(dirname(v.out), { recursive: true });
-  writeFileSync(v.out, csv);
-} catch (e) {
-  fail(`cannot write ${v.out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const p = parseCommand(argv, io, USAGE, {
+    web: { type: 'string' },
+    seed: { type: 'string' },
+    out: { type: 'string' },
+  });
+  if (!p) return 0;
+  const v = p.values;
+  if (!v.out) usage('--out FILE.csv is required (see --help)');
+  const { config, seed } = webAndSeed(v);
+  const web = new Web(config, seed);
+  const csv = new GroundTruth(web).csv();
+  try {
+    mkdirSync(dirname(v.out), { recursive: true });
+    writeFileSync(v.out, csv);
+  } catch (e) {
+    failed(`cannot write ${v.out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  io.out(`wrote ${web.n} rows to ${v.out}\n`);
+  return 0;
 }
-process.stdout.write(`wrote ${web.n} rows to ${v.out}\n`);
+
+await runAsProcess(main, import.meta);

@@ -4,7 +4,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { convertFolder } from '../warc-convert.ts';
-import { fail, parse } from './args.ts';
+import { type CliIo, failed, parseCommand, runAsProcess, usage, UsageError } from '../../lib/cli.ts';
 
 const USAGE = `Usage: npm run warc:convert -- --dir FOLDER --out FILE.warc.gz --labels FILE.csv [options]
 
@@ -24,52 +24,60 @@ Options:
 Duplicate URLs: a specific label is kept over "other", else the first file in path order; conflicting
 labels are listed. ftp: and file: names are skipped (counted by reason): not served over HTTP.
 `;
-const v = parse(USAGE, {
-  dir: { type: 'string' },
-  out: { type: 'string' },
-  labels: { type: 'string' },
-  'label-from': { type: 'string' },
-  manifest: { type: 'string' },
-  'default-type': { type: 'string' },
-  strict: { type: 'boolean' },
-});
-if (!v.dir || !v.out || !v.labels) fail('--dir, --out and --labels are required (see --help)');
-if (!existsSync(v.dir)) fail(`--dir: "${v.dir}" does not exist`);
-if (v.manifest && !existsSync(v.manifest)) fail(`--manifest: "${v.manifest}" does not exist`);
-const labelFrom = (v['label-from'] ?? 'manifest') as 'manifest' | 'dir';
-if (labelFrom !== 'manifest' && labelFrom !== 'dir') fail(`--label-from: "${v['label-from']}" is not manifest or dir`);
-try {
-  const r = await convertFolder(v.dir, v.out, v.labels, {
-    labelFrom,
-    manifest: v.manifest,
-    defaultType: v['default-type'],
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const p = parseCommand(argv, io, USAGE, {
+    dir: { type: 'string' },
+    out: { type: 'string' },
+    labels: { type: 'string' },
+    'label-from': { type: 'string' },
+    manifest: { type: 'string' },
+    'default-type': { type: 'string' },
+    strict: { type: 'boolean' },
   });
-  for (const s of r.skipped.slice(0, 10)) process.stderr.write(`skipped ${s.file}: ${s.reason}\n`);
-  if (r.skipped.length) {
-    const by = new Map<string, number>();
-    for (const s of r.skipped) {
-      const why = s.reason.replace(/ \(.*\)$/, '');
-      by.set(why, (by.get(why) ?? 0) + 1);
+  if (!p) return 0;
+  const v = p.values;
+  if (!v.dir || !v.out || !v.labels) usage('--dir, --out and --labels are required (see --help)');
+  if (!existsSync(v.dir)) usage(`--dir: "${v.dir}" does not exist`);
+  if (v.manifest && !existsSync(v.manifest)) usage(`--manifest: "${v.manifest}" does not exist`);
+  const labelFrom = (v['label-from'] ?? 'manifest') as 'manifest' | 'dir';
+  if (labelFrom !== 'manifest' && labelFrom !== 'dir')
+    usage(`--label-from: "${v['label-from']}" is not manifest or dir`);
+  try {
+    const r = await convertFolder(v.dir, v.out, v.labels, {
+      labelFrom,
+      manifest: v.manifest,
+      defaultType: v['default-type'],
+    });
+    for (const s of r.skipped.slice(0, 10)) io.err(`skipped ${s.file}: ${s.reason}\n`);
+    if (r.skipped.length) {
+      const by = new Map<string, number>();
+      for (const s of r.skipped) {
+        const why = s.reason.replace(/ \(.*\)$/, '');
+        by.set(why, (by.get(why) ?? 0) + 1);
+      }
+      io.err(`skipped ${r.skipped.length} files: ${[...by].map(([k, n]) => `${n} ${k}`).join('; ')}\n`);
     }
-    process.stderr.write(`skipped ${r.skipped.length} files: ${[...by].map(([k, n]) => `${n} ${k}`).join('; ')}\n`);
+    if (r.duplicates) {
+      io.err(
+        `${r.duplicates} duplicate URLs (a specific label over "other", else the first file); ${r.conflicts.length} with another label\n`,
+      );
+      for (const c of r.conflicts.slice(0, 10)) io.err(`  ${c.url}: kept "${c.kept}", ${c.file} says "${c.label}"\n`);
+    }
+    for (const s of r.suspicious.slice(0, 10)) io.err(`warning: ${s.file} -> ${s.url}: ${s.reason}\n`);
+    if (r.suspicious.length > 10) io.err(`warning: ${r.suspicious.length - 10} more suspicious URLs\n`);
+    if (v.strict && r.suspicious.length) {
+      rmSync(v.out, { force: true });
+      rmSync(v.labels, { force: true });
+      usage(
+        `--strict: ${r.suspicious.length} URLs look wrong (first: ${r.suspicious[0].url}: ${r.suspicious[0].reason}); nothing written`,
+      );
+    }
+    io.out(`wrote ${r.records} records to ${v.out} and ${r.labelled} labels to ${v.labels}\n`);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    failed((e as Error).message.split('\n')[0]);
   }
-  if (r.duplicates) {
-    process.stderr.write(
-      `${r.duplicates} duplicate URLs (a specific label over "other", else the first file); ${r.conflicts.length} with another label\n`,
-    );
-    for (const c of r.conflicts.slice(0, 10))
-      process.stderr.write(`  ${c.url}: kept "${c.kept}", ${c.file} says "${c.label}"\n`);
-  }
-  for (const s of r.suspicious.slice(0, 10)) process.stderr.write(`warning: ${s.file} -> ${s.url}: ${s.reason}\n`);
-  if (r.suspicious.length > 10) process.stderr.write(`warning: ${r.suspicious.length - 10} more suspicious URLs\n`);
-  if (v.strict && r.suspicious.length) {
-    rmSync(v.out, { force: true });
-    rmSync(v.labels, { force: true });
-    fail(
-      `--strict: ${r.suspicious.length} URLs look wrong (first: ${r.suspicious[0].url}: ${r.suspicious[0].reason}); nothing written`,
-    );
-  }
-  process.stdout.write(`wrote ${r.records} records to ${v.out} and ${r.labelled} labels to ${v.labels}\n`);
-} catch (e) {
-  fail((e as Error).message.split('\n')[0]);
+  return 0;
 }
+
+await runAsProcess(main, import.meta);
