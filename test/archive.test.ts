@@ -239,14 +239,14 @@ describe('the crawl CLI with learned strategies', () => {
       'adaptive',
       '--site',
       'cs.beta-university.test',
-      '--seed',
+      '--start',
       'http://cs.alpha-university.test/',
       '--out',
       out,
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /^error: --seed http:\/\/cs\.alpha-university\.test\/: a learned strategy crawls one site/m,
+      /^error: --start http:\/\/cs\.alpha-university\.test\/: a learned strategy crawls one site/m,
     );
   });
 

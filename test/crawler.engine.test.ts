@@ -68,7 +68,7 @@ describe('checkpoint and resume', () => {
     const quiet = await SimServer.start(new Web(finiteWeb(), 1), { faults: false });
     onTestFinished(() => quiet.close());
     const common = [
-      '--seed',
+      '--start',
       `http://${DIST_HOSTS[0]}/`,
       '--resolve',
       `*.test=127.0.0.1:${quiet.port}`,
@@ -186,12 +186,19 @@ describe('resume keeps the counters (#17 item 7)', () => {
 describe('crawl CLI', () => {
   it('bad flags and URLs give one line and exit code 2', async () => {
     const cases: [string[], RegExp][] = [
-      [['--seed', 'not a url'], /^error: --seed: "not a url" is not an absolute URL\n$/],
-      [['--seed', 'http://a.test/', '--max-pages=-3'], /^error: --max-pages: "-3" must be a whole number >= 1\n$/],
-      [['--seed', 'http://a.test/', '--strategy', 'psychic'], /^error: --strategy: "psychic" is not one of/],
-      [['--seed', 'http://a.test/', '--resolve', 'nonsense'], /^error: --resolve: "nonsense" is not HOST:PORT:ADDRESS/],
+      [['--start', 'not a url'], /^error: --start: "not a url" is not an absolute URL\n$/],
+      [
+        ['--seed', 'http://a.test/'],
+        /^error: --seed: "http:\/\/a\.test\/" is a URL; start URLs are given with --start/,
+      ],
+      [['--start', 'http://a.test/', '--max-pages=-3'], /^error: --max-pages: "-3" must be a whole number >= 1\n$/],
+      [['--start', 'http://a.test/', '--strategy', 'psychic'], /^error: --strategy: "psychic" is not one of/],
+      [
+        ['--start', 'http://a.test/', '--resolve', 'nonsense'],
+        /^error: --resolve: "nonsense" is not HOST:PORT:ADDRESS/,
+      ],
       [['--bogus'], /^error: Unknown option '--bogus' \(see --help\)\n$/],
-      [[], /^error: give at least one --seed URL/],
+      [[], /^error: give at least one --start URL/],
       [['--resume', '/nonexistent/dir'], /^error: \/nonexistent\/dir: no crawl-settings\.json, nothing to resume\n$/],
     ];
     // in this process (test/cli-inprocess.ts); experiment.cli.test.ts runs the crawl CLI's usage
@@ -208,6 +215,7 @@ describe('crawl CLI', () => {
     const { code, stdout } = await runCliInProcess('experiments/cli/crawl.ts', ['--help']);
     expect(code).toBe(0);
     for (const opt of [
+      '--start',
       '--seed',
       '--strategy',
       '--max-pages',
@@ -216,7 +224,6 @@ describe('crawl CLI', () => {
       '--resolve',
       '--scope',
       '--web',
-      '--web-seed',
       '--deterministic',
       '--per-host',
       '--delay-ms',

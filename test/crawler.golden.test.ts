@@ -29,7 +29,7 @@ const sha = (file: string): string => createHash('sha256').update(readFileSync(f
 async function crawl(strategy: string, web: string): Promise<Record<string, string>> {
   const out = mkdtempSync(join(tmpdir(), `golden-${strategy}-`));
   const r = await runCliInProcess('experiments/cli/crawl.ts', [
-    ...['--web', web, '--web-seed', '1', '--strategy', strategy],
+    ...['--web', web, '--seed', '1', '--strategy', strategy],
     ...['--max-pages', '600', '--delay-ms', '0', '--retry-base-ms', '20', '--deterministic', '--no-cache'],
     ...['--quiet', '--out', out],
   ]);

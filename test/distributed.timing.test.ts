@@ -160,7 +160,7 @@ describe('distributed crawls', () => {
       const out = mkdtempSync(join(tmpdir(), 'dist-kill-'));
       const args = (i: number): string[] => [
         'experiments/cli/crawl.ts',
-        ...HOSTS.flatMap((h) => ['--seed', `http://${h}/`]),
+        ...HOSTS.flatMap((h) => ['--start', `http://${h}/`]),
         '--scope',
         HOSTS[0],
         '--scope',

@@ -91,7 +91,7 @@ describe('experiment CLI and configs', () => {
       '--import',
       'tsx',
       'experiments/cli/crawl.ts',
-      '--seed',
+      '--start',
       'http://a.test/',
       '--max-pages',
       '-5',

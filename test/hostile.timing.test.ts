@@ -183,7 +183,7 @@ describe('a body that drips (item 1)', () => {
       process.execPath,
       [
         ...CLI,
-        '--seed',
+        '--start',
         'http://drip.test/slow',
         '--resolve',
         `*.test=127.0.0.1:${srv.port}`,
@@ -418,9 +418,9 @@ describe('honest outcomes (item 5)', () => {
     const out = tmp();
     // in this process (test/cli-inprocess.ts): the exit code is the CLI's own, the crawl ends by itself
     const err = await runCliInProcess('experiments/cli/crawl.ts', [
-      '--seed',
+      '--start',
       'http://a.test/',
-      '--seed',
+      '--start',
       'http://b.test/',
       '--resolve',
       '*.test=127.0.0.1:1',

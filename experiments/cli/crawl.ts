@@ -29,13 +29,14 @@ import { existsSync } from 'node:fs';
 import { KIND_NAMES } from '../../sim/web.ts';
 import { progress } from './progress.ts';
 
-const USAGE = `Usage: npm run crawl -- --seed URL [--seed URL ...] --out DIR [options]
+const USAGE = `Usage: npm run crawl -- --start URL [--start URL ...] --out DIR [options]
        npm run crawl -- --resume DIR [--max-pages N]
-       npm run crawl -- --web data/webs/paper.json [--web-seed 1] --out DIR [options]
+       npm run crawl -- --web data/webs/paper.json [--seed 1] --out DIR [options]
        npm run crawl -- --replay FILE.warc.gz [--labels CSV --relevant LABEL,...] --out DIR [options]
 
 Crawl options (defaults in crawler/settings.ts):
-  --seed URL              start URL (repeatable; with --web, defaults to the department homepages)
+  --start URL             start URL, a seed of the crawl (repeatable; with --web, defaults to the
+                          department homepages)
   --strategy NAME|FILE    link ordering (default bfs): ${strategyNames().slice(0, 6).join(', ')},
                           ${strategyNames().slice(6).join(', ')},
                           or a strategy module (.ts/.js) default-exporting (context) => Strategy
@@ -63,7 +64,7 @@ ${numberFlags()}
   --quiet                 no progress output
 Synthetic web:
   --web FILE              start the synthetic web from this config in-process
-  --web-seed N            its seed (default 1)
+  --seed N                its random seed, as in npm run sim (default 1)
   --target KIND,...       page kinds that are relevant (default paper), for learned strategies
 Replayed archive:
   --replay FILE           serve this WARC (repeatable) in-process; every host resolves to it
@@ -71,7 +72,7 @@ Replayed archive:
   --relevant LABEL,...    labels that count as relevant
 Learned strategies (future, adaptive) train leave-one-site-out on the other sites of the web or
 archive and crawl one site only, never one they trained on:
-  --site HOST             the site to crawl (default: the first --seed's host, else the first site)
+  --site HOST             the site to crawl (default: the first --start's host, else the first site)
   --relevance MODE        the crawler's relevance judgement: paper, keywords or learned
                           (a strategy module gets trained models only when --relevance is given)
                           (default paper for papers on --web, else learned)
@@ -109,7 +110,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const values: Record<string, string | string[] | boolean | undefined> = parseOrFail(argv, {
     allowPositionals: false,
     options: {
-      seed: { type: 'string', multiple: true },
+      seed: { type: 'string' },
       strategy: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'string' },
@@ -122,7 +123,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       deterministic: { type: 'boolean' },
       quiet: { type: 'boolean' },
       web: { type: 'string' },
-      'web-seed': { type: 'string' },
+      start: { type: 'string', multiple: true },
       warc: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       replay: { type: 'string', multiple: true },
@@ -152,7 +153,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const v = values as Record<string, string | undefined> & {
-    seed?: string[];
+    start?: string[];
     scope?: string[];
     resolve?: string[];
     replay?: string[];
@@ -170,7 +171,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => {
     if (x !== undefined) settings[k] = x;
   };
-  set('seeds', v.seed);
+  set('seeds', v.start);
   set('scope', v.scope);
   set('resolve', v.resolve);
   // every numeric setting with a flag, from its descriptor (crawler/settings.ts: NUMBER_SETTINGS)
@@ -205,11 +206,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       usage(`--param: ${(e as Error).message}`);
     }
   }
-  for (const s of v.seed ?? []) {
+  // --seed is a generated web's random seed in every command; a URL there was a start URL once
+  if (v.seed !== undefined && /^[a-z]+:/i.test(v.seed))
+    usage(`--seed: "${v.seed}" is a URL; start URLs are given with --start (--seed is the web's random seed)`);
+  for (const s of v.start ?? []) {
     try {
       new URL(s);
     } catch {
-      usage(`--seed: "${s}" is not an absolute URL`);
+      usage(`--start: "${s}" is not an absolute URL`);
     }
   }
   if (v.resume && (v.web || v.replay))
@@ -217,8 +221,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       '--resume continues a crawl with its saved settings; start the web separately (--resolve) or drop --web/--replay',
     );
   if (v.web && v.replay) usage('--web and --replay: one web at a time');
-  if (!v.resume && !v.seed?.length && !v.web && !v.replay)
-    usage('give at least one --seed URL (or --web, --replay, or --resume DIR); see --help');
+  if (!v.resume && !v.start?.length && !v.web && !v.replay)
+    usage('give at least one --start URL (or --web, --replay, or --resume DIR); see --help');
+  if (v.seed !== undefined && !v.web)
+    usage('--seed is the random seed of a generated web: it goes with --web (start URLs: --start)');
 
   let closeWeb: (() => Promise<void>) | null = null;
   let models: StrategyContext['models'];
@@ -243,12 +249,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
    * host, else the first site), in scope alone; refuses seeds or scopes that reach a training site.
    */
   function heldOutSite(sites: readonly string[]): string {
-    const site = v.site ?? (v.seed?.length ? new URL(v.seed[0]).host : sites[0]);
+    const site = v.site ?? (v.start?.length ? new URL(v.start[0]).host : sites[0]);
     if (!sites.includes(site)) usage(`--site: "${site}" is not one of the sites: ${sites.join(', ')}`);
-    for (const s of v.seed ?? [])
+    for (const s of v.start ?? [])
       if (new URL(s).host !== site)
         usage(
-          `--seed ${s}: a learned strategy crawls one site (${site}) and trains on the others; a seed on another site would crawl training data`,
+          `--start ${s}: a learned strategy crawls one site (${site}) and trains on the others; a seed on another site would crawl training data`,
         );
     for (const p of v.scope ?? [])
       if (p !== site) usage(`--scope ${p}: a learned strategy crawls ${site} only (it trains on the other sites)`);
@@ -259,7 +265,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 
   if (v.web) {
     const { generateSyntheticWeb, serveSyntheticWeb } = await import('../web.ts');
-    const webSeed = int('web-seed', v['web-seed'], 0) ?? 1;
+    const webSeed = int('seed', v.seed, 0) ?? 1;
     let g: ReturnType<typeof generateSyntheticWeb>;
     try {
       g = generateSyntheticWeb(v.web, webSeed);
@@ -299,7 +305,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       judge = () => new RelevanceJudge(mode, m.pages);
     } else {
       if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
-      if (!settings.scope?.length && !v.seed?.length) settings.scope = w.departmentHosts;
+      if (!settings.scope?.length && !v.start?.length) settings.scope = w.departmentHosts;
     }
   }
 
@@ -379,7 +385,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       v.web && (strategyName === 'future' || strategyName === 'adaptive')
         ? {
             web: v.web,
-            seed: int('web-seed', v['web-seed'], 0) ?? 1,
+            seed: int('seed', v.seed, 0) ?? 1,
             heldOut: new URL(settings.seeds![0]).host,
             cacheDir: modelCache,
           }
