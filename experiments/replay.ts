@@ -31,6 +31,8 @@ export interface ReplayRun {
   groups: number[];
   /** Page indices in fetch order, per strategy (pages outside the graph left out). */
   orders: Record<string, number[]>;
+  /** The layout, when the job computed it (layoutXY): it depends on the graph alone. */
+  xy?: number[];
 }
 
 /** What the page draws: the run without its links, with positions in [0, 1000). */
@@ -64,8 +66,12 @@ export function replayRun(site: string, seed: number, graph: SiteGraph, groups: 
   };
 }
 
-/** Lays the run's pages out (undirected ForceAtlas2 with Barnes-Hut) and drops the links. */
-export function layoutReplay(r: ReplayRun): ReplayView {
+/**
+ * Positions of the run's pages in [0, 1000) (undirected ForceAtlas2 with Barnes-Hut over the
+ * links). The job that records the replay computes them before its crawls, so the seconds of the
+ * layout run beside the other jobs rather than after all of them.
+ */
+export function layoutXY(r: Pick<ReplayRun, 'n' | 'outStart' | 'outTarget'>): number[] {
   const g = new UndirectedGraph<{ x: number; y: number }>({ multi: false, allowSelfLoops: false });
   // start on a golden-angle spiral, so the layout depends on nothing but the graph
   for (let i = 0; i < r.n; i++)
@@ -92,6 +98,12 @@ export function layoutReplay(r: ReplayRun): ReplayView {
     xy[2 * i] = Math.min(999, Math.round(((a.x - x0) / span) * 999));
     xy[2 * i + 1] = Math.min(999, Math.round(((a.y - y0) / span) * 999));
   });
+  return xy;
+}
+
+/** The run as the page draws it: positions (computed now unless the job did), no links. */
+export function layoutReplay(r: ReplayRun): ReplayView {
+  const xy = r.xy ?? layoutXY(r);
   return {
     site: r.site,
     seed: r.seed,

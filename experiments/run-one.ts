@@ -14,7 +14,7 @@ import { depths, oracleOrder, reachable } from './oracle.ts';
 import type { StructureStats } from '../sim/structure.ts';
 import { loadStrategyModule, makeStrategy } from './strategies.ts';
 import type { TrainedModels } from './training.ts';
-import { replayRun, type ReplayRun } from './replay.ts';
+import { layoutXY, replayRun, type ReplayRun } from './replay.ts';
 
 /**
  * One checkpoint of one run. recall: relevant found / all relevant documents of the site;
@@ -214,6 +214,7 @@ export async function runJob(
   const { graph, keys } = env.graphOf(site);
   const nodeOf = new Map(keys.map((k, i) => [k, i] as const));
   const replay = record ? replayRun(site, seed, graph, env.groupsOf(site)) : null;
+  if (replay) replay.xy = layoutXY(replay);
   result.replay = replay;
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
