@@ -303,6 +303,7 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
       cfg.scaling.records.map((records): DeepStep => ({ kind: 'size', seed, records })),
     ),
   ];
+  const sizeOf = (s: DeepStep): number => (s.kind === 'size' ? s.records : cfg.records);
   const label = (s: DeepStep): string =>
     s.kind === 'seed' ? `seed ${s.seed}` : `${s.records} records, seed ${s.seed}`;
   const results: DeepStepResult[] = new Array(steps.length);
@@ -313,15 +314,19 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
       results[i] = await runDeepStep({ cfg, step });
       opts.onProgress?.(++done, steps.length, label(step));
     }
-  else
+  else {
+    // the largest databases first: a 100,000-record step started last kept one core busy alone
+    // long after the other had finished (the merge below is by step, whatever the order run)
+    const order = steps.map((_, i) => i).sort((a, b) => sizeOf(steps[b]) - sizeOf(steps[a]) || a - b);
     await runInProcesses<DeepStepResult>(
-      steps.map((step) => ({ module: import.meta.url, fn: 'runDeepStep', arg: { cfg, step } })),
+      order.map((i) => ({ module: import.meta.url, fn: 'runDeepStep', arg: { cfg, step: steps[i] } })),
       workers,
-      (i, r) => {
-        results[i] = r;
-        opts.onProgress?.(++done, steps.length, label(steps[i]));
+      (k, r) => {
+        results[order[k]] = r;
+        opts.onProgress?.(++done, steps.length, label(steps[order[k]]));
       },
     );
+  }
   const data: DeepwebData = { config: cfg, ...emptyTables(), wallMs: 0 };
   for (const r of results)
     for (const k of Object.keys(r) as (keyof DeepStepResult)[]) (data[k] as unknown[]).push(...(r[k] as unknown[]));
