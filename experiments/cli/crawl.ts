@@ -28,6 +28,7 @@ import { loadKeywords, RELEVANCE_MODES, RelevanceJudge, type RelevanceMode } fro
 import { existsSync } from 'node:fs';
 import { KIND_NAMES } from '../../sim/web.ts';
 import { progress } from './progress.ts';
+import type { TrainingData } from '../training.ts';
 
 const USAGE = `Usage: npm run crawl -- --start URL [--start URL ...] --out DIR [options]
        npm run crawl -- --resume DIR [--max-pages N]
@@ -263,6 +264,21 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return site;
   }
 
+  /** Models for the held-out site, trained on the others (or from the cache), and the relevance judge. */
+  const learnFrom = (training: TrainingData, heldOut: string, key: string, mode: RelevanceMode): void => {
+    const m = training.models(
+      heldOut,
+      loadKeywords(),
+      modelCache,
+      key,
+      undefined,
+      mode === 'learned' || needs === 'pages',
+    );
+    fromCache(m);
+    models = () => m;
+    judge = () => new RelevanceJudge(mode, m.pages);
+  };
+
   if (v.web) {
     const { generateSyntheticWeb, serveSyntheticWeb } = await import('../web.ts');
     const webSeed = int('seed', v.seed, 0) ?? 1;
@@ -292,17 +308,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.err(
         `training on ${others.join(', ')}; crawling ${heldOut} only (target: ${kinds.join(', ')}; relevance: ${mode})\n`,
       );
-      const m = new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE).models(
+      learnFrom(
+        new TrainingData((h) => sitePages(w.web, h, isTarget), w.departmentHosts, DEFAULT_FUTURE),
         heldOut,
-        loadKeywords(),
-        modelCache,
         `${webKey(w.web)}:${webSeed}:${kinds.join('+')}`,
-        undefined,
-        mode === 'learned' || needs === 'pages',
+        mode,
       );
-      fromCache(m);
-      models = () => m;
-      judge = () => new RelevanceJudge(mode, m.pages);
     } else {
       if (!settings.seeds?.length) settings.seeds = w.departmentHomes;
       if (!settings.scope?.length && !v.start?.length) settings.scope = w.departmentHosts;
@@ -341,17 +352,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.err(
         `replaying ${v.replay.join(', ')} on 127.0.0.1:${env.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`,
       );
-      const m = env.training.models(
-        heldOut,
-        loadKeywords(),
-        modelCache,
-        env.cacheKey,
-        undefined,
-        mode === 'learned' || needs === 'pages',
-      );
-      fromCache(m);
-      models = () => m;
-      judge = () => new RelevanceJudge(mode, m.pages);
+      learnFrom(env.training, heldOut, env.cacheKey, mode);
     } else {
       const { ReplayServer } = await import('../../sim/replay.ts');
       const server = await ReplayServer.start(await WarcArchive.open(v.replay));
