@@ -7,25 +7,30 @@ interface TaskMsg {
   arg: unknown;
 }
 
-process.on('message', (m: TaskMsg | { type: 'exit' }) => {
+type ExitMsg = { type: 'exit'; cleanup?: { module: string; fn: string } };
+
+const call = async (module: string, fn: string, arg?: unknown): Promise<unknown> => {
+  const mod = (await import(module)) as Record<string, (arg?: unknown) => Promise<unknown>>;
+  const f = mod[fn];
+  if (typeof f !== 'function') throw new Error(`${module} exports no function ${fn}`);
+  return f(arg);
+};
+
+process.on('message', (m: TaskMsg | ExitMsg) => {
   if (m.type === 'exit') {
-    process.exit(0);
+    const done = (): never => process.exit(0);
+    if (m.cleanup) call(m.cleanup.module, m.cleanup.fn).then(done, done);
+    else done();
     return;
   }
-  import(m.module)
-    .then((mod: Record<string, (arg: unknown) => Promise<unknown>>) => {
-      const f = mod[m.fn];
-      if (typeof f !== 'function') throw new Error(`${m.module} exports no function ${m.fn}`);
-      return f(m.arg);
-    })
-    .then(
-      (result) => process.send!({ type: 'result', id: m.id, result }),
-      (e: unknown) =>
-        process.send!({
-          type: 'error',
-          id: m.id,
-          message: e instanceof Error ? `${e.message}\n${e.stack}` : String(e),
-        }),
-    );
+  call(m.module, m.fn, m.arg).then(
+    (result) => process.send!({ type: 'result', id: m.id, result }),
+    (e: unknown) =>
+      process.send!({
+        type: 'error',
+        id: m.id,
+        message: e instanceof Error ? `${e.message}\n${e.stack}` : String(e),
+      }),
+  );
 });
 process.send!({ type: 'ready' });

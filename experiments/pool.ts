@@ -3,8 +3,8 @@
  * deep-web benches' seeds and database sizes): each step is a call of an exported function of a
  * module with one structured-clonable argument, run in a forked process; results come back by
  * index, so the caller merges them in its own order and the outputs never depend on which
- * process ran what. The focused runner has its own pool (experiments/runner.ts), which keeps a
- * seed's web in the process that built it.
+ * process ran what. The focused runner (experiments/runner.ts) chooses which job a process takes
+ * next, so that a seed's web stays in the process that built it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,16 @@ interface TaskMsg extends PoolTask {
   id: number;
 }
 
+export interface PoolOptions {
+  /**
+   * Which of the pending tasks (indices into the task list, in order) process `worker` takes
+   * next: a position in `pending`. Default: the first.
+   */
+  choose?: (worker: number, pending: readonly number[]) => number;
+  /** A function each process calls before it exits (closing what its tasks kept open). */
+  cleanup?: Omit<PoolTask, 'arg'>;
+}
+
 /**
  * Runs the tasks on n processes (at most one per task), calling onResult(index, result) as each
  * finishes; rejects on the first failure, after killing the other processes.
@@ -30,6 +40,7 @@ export function runInProcesses<R>(
   tasks: readonly PoolTask[],
   n: number,
   onResult: (index: number, result: R) => void,
+  opts: PoolOptions = {},
 ): Promise<void> {
   const file = fileURLToPath(new URL('./pool-worker.ts', import.meta.url));
   const queue = tasks.map((t, id) => ({ ...t, id }));
@@ -48,17 +59,25 @@ export function runInProcesses<R>(
       for (const c of children) c.kill();
       reject(e);
     };
-    const next = (child: ChildProcess): void => {
-      const t = queue.shift();
-      if (!t) child.send({ type: 'exit' });
-      else child.send({ type: 'task', ...t } satisfies TaskMsg);
+    const next = (child: ChildProcess, worker: number): void => {
+      if (!queue.length) {
+        child.send({ type: 'exit', cleanup: opts.cleanup });
+        return;
+      }
+      const k =
+        opts.choose?.(
+          worker,
+          queue.map((t) => t.id),
+        ) ?? 0;
+      const t = queue.splice(k >= 0 && k < queue.length ? k : 0, 1)[0];
+      child.send({ type: 'task', ...t } satisfies TaskMsg);
     };
     for (let k = 0; k < size; k++) {
       const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
       running++;
       child.on('message', (m: { type: string; id: number; result?: R; message?: string }) => {
-        if (m.type === 'ready') next(child);
+        if (m.type === 'ready') next(child, k);
         else if (m.type === 'result') {
           try {
             onResult(m.id, m.result as R);
@@ -66,7 +85,7 @@ export function runInProcesses<R>(
             fail(e as Error);
             return;
           }
-          next(child);
+          next(child, k);
         } else if (m.type === 'error') fail(new Error(`step ${m.id} failed: ${m.message}`));
       });
       child.on('exit', (code) => {

@@ -173,6 +173,20 @@ function firstSite(cfg: ExperimentConfig): string {
   return cfg.sites[0] ?? loadConfig(cfg.web).departments[0].host;
 }
 
+/** A job as a worker process of experiments/pool.ts receives it. */
+export interface JobTask {
+  cfg: ExperimentConfig;
+  seed: number;
+  site: string;
+  cacheDir: string | null;
+  record: boolean;
+}
+
+/** runJob for experiments/pool.ts (one argument). */
+export function runJobTask(t: JobTask): Promise<JobResult> {
+  return runJob(t.cfg, t.seed, t.site, t.cacheDir, t.record);
+}
+
 export async function runJob(
   cfg: ExperimentConfig,
   seed: number,

@@ -4,9 +4,7 @@
  * web they already hold. Results are merged and sorted, so the CSVs do not depend on which worker
  * ran what or when.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../sim/config.ts';
 import { ExperimentConfigError, trains, type ExperimentConfig } from './config.ts';
 import { archiveSites, checkArchive } from './env.ts';
@@ -14,6 +12,7 @@ import {
   closeSeedState,
   loadPlugins,
   runJob,
+  type JobTask,
   type CurveRow,
   type JobResult,
   type SiteFacts,
@@ -24,6 +23,7 @@ import { loadKeywords } from '../crawler/focused/index.ts';
 import type { StructureStats } from '../sim/structure.ts';
 import type { ReplayRun } from './replay.ts';
 import type { QueueProgress } from './queue.ts';
+import { runInProcesses } from './pool.ts';
 
 export interface RunOptions {
   /** Worker processes; 0 runs in this process. Default: the machine's cores. */
@@ -159,6 +159,11 @@ function byKeys(
   );
 }
 
+/**
+ * The jobs on n worker processes (experiments/pool.ts). A process takes a job of the seed whose
+ * web it already holds, else of a seed no process holds, else any: a seed's web is generated,
+ * served and turned into training data once per process that needs it.
+ */
 async function runInWorkers(
   cfg: ExperimentConfig,
   jobs: Job[],
@@ -166,50 +171,26 @@ async function runInWorkers(
   cacheDir: string | null,
   onResult: (id: number, r: JobResult) => void,
 ): Promise<void> {
-  const file = fileURLToPath(new URL('./worker.ts', import.meta.url));
-  const queue = [...jobs];
-  const seedOf = new Map<ChildProcess, number>();
-  const busySeeds = (): number[] => [...seedOf.values()];
-  await new Promise<void>((resolve, reject) => {
-    let running = 0;
-    const children: ChildProcess[] = [];
-    const next = (child: ChildProcess): void => {
-      if (!queue.length) {
-        child.send({ type: 'exit' });
-        return;
-      }
-      // prefer a job of the seed this worker holds, then a seed nobody holds, then any
-      const mine = seedOf.get(child);
-      let i = queue.findIndex((j) => j.seed === mine);
-      if (i < 0) i = queue.findIndex((j) => !busySeeds().includes(j.seed));
-      if (i < 0) i = 0;
-      const job = queue.splice(i, 1)[0];
-      seedOf.set(child, job.seed);
-      child.send({ type: 'job', id: job.id, cfg, seed: job.seed, site: job.site, cacheDir, record: job.id === 0 });
-    };
-    for (let k = 0; k < n; k++) {
-      const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      children.push(child);
-      running++;
-      child.on('message', (m: { type: string; id: number; result?: JobResult; message?: string }) => {
-        if (m.type === 'ready') next(child);
-        else if (m.type === 'result') {
-          onResult(m.id, m.result!);
-          next(child);
-        } else if (m.type === 'error') {
-          for (const c of children) c.kill();
-          reject(new Error(`job ${m.id} failed: ${m.message}`));
-        }
-      });
-      child.on('exit', (code) => {
-        running--;
-        if (code !== 0 && code !== null) {
-          for (const c of children) c.kill();
-          reject(new Error(`a worker exited with code ${code}`));
-          return;
-        }
-        if (running === 0) resolve();
-      });
-    }
-  });
+  const module = new URL('./run-one.ts', import.meta.url).href;
+  const seedOf = new Map<number, number>();
+  await runInProcesses<JobResult>(
+    jobs.map((j) => ({
+      module,
+      fn: 'runJobTask',
+      arg: { cfg, seed: j.seed, site: j.site, cacheDir, record: j.id === 0 } satisfies JobTask,
+    })),
+    n,
+    (i, r) => onResult(jobs[i].id, r),
+    {
+      choose: (worker, pending) => {
+        const held = new Set(seedOf.values());
+        let k = pending.findIndex((i) => jobs[i].seed === seedOf.get(worker));
+        if (k < 0) k = pending.findIndex((i) => !held.has(jobs[i].seed));
+        if (k < 0) k = 0;
+        seedOf.set(worker, jobs[pending[k]].seed);
+        return k;
+      },
+      cleanup: { module, fn: 'closeSeedState' },
+    },
+  );
 }
