@@ -5,7 +5,8 @@
  *  - the crawler with every feature on: robots.txt, per-host politeness gates (no delay), the
  *    journal in a scratch directory, the limits and the statistics;
  *  - BENCH_ROUNDS rounds (default 3) after a warm-up, each scenario's two runs in alternating order,
- *    so that a slow minute of this shared machine falls on both;
+ *    so that a slow minute of this shared machine falls on both; on one host each side runs three
+ *    times a round, interleaved, and the pages and seconds are summed (a run lasts a second or two);
  *  - then every built-in strategy on the whole web (BENCH_STRATEGIES=a,b,... for some; none to skip).
  * The server runs in a child process so crawler and server each have a core. Prints pages/s, CPU
  * time per page and the ratio crawler / minimal loop per round.
@@ -38,6 +39,8 @@ interface Scenario {
   inScope: (host: string) => boolean;
   pages: number;
   concurrency: number;
+  /** Runs of each side per round, interleaved and summed: a one-host run lasts a second or two. */
+  repeat: number;
 }
 
 export interface Measured {
@@ -181,6 +184,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       inScope: (h) => h === dept,
       pages: Math.min(PAGES, 5_000),
       concurrency: 8,
+      repeat: 3,
     },
     {
       name: `many hosts (${web.sites.length})`,
@@ -189,6 +193,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       inScope: (h) => h.endsWith('.test'),
       pages: PAGES,
       concurrency: 32,
+      repeat: 1,
     },
   ];
   const sim = await startSimProcess(WEB, 1, ['--no-faults']);
@@ -204,13 +209,24 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       for (const sc of scenarios) {
         const runs: Record<string, Measured> = {};
         const order = r % 2 ? ['minimal', 'crawler'] : ['crawler', 'minimal'];
-        for (const who of order)
-          runs[who] = await measure(() =>
-            who === 'minimal' ? minimalLoop(sim.port, sc) : crawlWith(sim.port, sc, new BfsStrategy()),
-          );
+        for (let k = 0; k < sc.repeat; k++)
+          for (const who of order) {
+            const m = await measure(() =>
+              who === 'minimal' ? minimalLoop(sim.port, sc) : crawlWith(sim.port, sc, new BfsStrategy()),
+            );
+            const sum = runs[who];
+            runs[who] = sum
+              ? {
+                  pages: sum.pages + m.pages,
+                  seconds: sum.seconds + m.seconds,
+                  cpuMs: sum.cpuMs + m.cpuMs,
+                  peakRss: Math.max(sum.peakRss, m.peakRss),
+                }
+              : m;
+          }
         const ratio = rate(runs.crawler) / rate(runs.minimal);
         ratios.get(sc.name)!.push(ratio);
-        console.log(`  round ${r}, ${sc.name}, ${order.join(' then ')}:`);
+        console.log(`  round ${r}, ${sc.name}, ${order.join(' then ')}${sc.repeat > 1 ? `, ${sc.repeat} times` : ''}:`);
         console.log(`    minimal loop (undici + htmlparser2 + Set): ${fmt(runs.minimal)}`);
         console.log(`    crawler, BFS:                              ${fmt(runs.crawler)}`);
         console.log(`    crawler / minimal loop: ${ratio.toFixed(2)}`);
