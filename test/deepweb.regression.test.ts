@@ -6,7 +6,8 @@
  * itself, which another process wrote at an earlier commit: the tables must be byte-identical
  * to it (a second run in this process proved less and cost a minute). Where they differ, the
  * coverage points further apart than 0.02 are named first. The same for deepweb-conditions
- * --quick against results/reference/deepweb-conditions-quick/.
+ * --quick against results/reference/deepweb-conditions-quick/. The first runs its steps on worker
+ * processes (experiments/pool.ts), the second in this process: both give the references' tables.
  */
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,10 +29,10 @@ const TOLERANCE = 0.02;
 const RUN_MS = 240_000;
 
 /** The quick configuration of a deep-web experiment: its data, and its outputs written to a fresh folder. */
-async function quick(name: string) {
+async function quick(name: string, workers?: number) {
   const { raw } = readExperimentJson(name);
   const cfg = resolveDeepweb(raw as Record<string, unknown>, name, { quick: true });
-  const data = await runDeepweb(cfg);
+  const data = await runDeepweb(cfg, { workers });
   const out = mkdtempSync(join(tmpdir(), `${name}-`));
   return { cfg, data, out, written: await writeDeepOutputs(data, out) };
 }
@@ -65,7 +66,8 @@ describe('deepweb experiment regression (quick configuration)', () => {
   it(
     'runs under the published conditions (deepweb-conditions --quick), matches its reference, and its report can be made again from its CSVs',
     async () => {
-      const { data: d, out, written } = await quick('deepweb-conditions');
+      // in this process (the other test runs its steps on worker processes): both match the references
+      const { data: d, out, written } = await quick('deepweb-conditions', 0);
       expect(written.claims.map((c) => c.id)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5']);
       expect(written.claims.find((c) => c.id === 'D5')!.verdict).toBe('PASS');
       // the conditions hold: an uncapped catalogue, a confirmed year range, the flights date typed
