@@ -611,7 +611,8 @@ function merge(base: unknown, over: unknown, path: string): unknown {
 }
 const OPEN_MAPS = new Set(['background.robots']);
 
-const ROBOTS: RobotsProfile[] = [
+/** Every robots.txt profile a site can have (the server's tests serve one department of each). */
+export const ROBOTS_PROFILES: readonly RobotsProfile[] = [
   'standard',
   'trap-blocked',
   'tricky',
@@ -649,8 +650,8 @@ export function validate(c: WebConfig): WebConfig {
     hosts.add(d.host);
     num(d.pages, `${p}.pages`, 200, 2_000_000, true);
     num(d.groups, `${p}.groups`, 1, 200, true);
-    if (!ROBOTS.includes(d.robots))
-      throw new ConfigError(`${p}.robots: "${d.robots}" is not one of ${ROBOTS.join(', ')}`);
+    if (!ROBOTS_PROFILES.includes(d.robots))
+      throw new ConfigError(`${p}.robots: "${d.robots}" is not one of ${ROBOTS_PROFILES.join(', ')}`);
     if (!CHARSETS.includes(d.charset))
       throw new ConfigError(`${p}.charset: "${d.charset}" is not one of ${CHARSETS.join(', ')}`);
     if (typeof d.sessionIds !== 'boolean') throw new ConfigError(`${p}.sessionIds: expected true or false`);
@@ -658,8 +659,8 @@ export function validate(c: WebConfig): WebConfig {
   });
   for (const [k, v] of Object.entries(c.background.kinds)) num(v, `background.kinds.${k}`, 0, 1);
   for (const [k, v] of Object.entries(c.background.robots)) {
-    if (!ROBOTS.includes(k as RobotsProfile))
-      throw new ConfigError(`background.robots.${k}: not one of ${ROBOTS.join(', ')}`);
+    if (!ROBOTS_PROFILES.includes(k as RobotsProfile))
+      throw new ConfigError(`background.robots.${k}: not one of ${ROBOTS_PROFILES.join(', ')}`);
     num(v, `background.robots.${k}`, 0, 1);
   }
   const numbers = checkNumbers(WEB_NUMBERS, c);

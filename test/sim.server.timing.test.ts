@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { resolveConfig, type RobotsProfile } from '../sim/config.ts';
+import { resolveConfig, ROBOTS_PROFILES } from '../sim/config.ts';
 import { Renderer } from '../sim/content.ts';
 import { Kind, type Web } from '../sim/web.ts';
 import { get, startWeb } from './helpers.ts';
 
-const PROFILES: RobotsProfile[] = [
-  'standard',
-  'trap-blocked',
-  'tricky',
-  'crawl-delay',
-  'crawl-delay-long',
-  'missing',
-  'error',
-  'redirect',
-];
+const PROFILES = ROBOTS_PROFILES;
 const config = resolveConfig({
   name: 'profiles',
   departments: PROFILES.map((robots, i) => ({
