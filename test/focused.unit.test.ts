@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FeatureSpace } from '../crawler/focused/features.ts';
 import { LinkClassifier, type Example } from '../crawler/focused/nb.ts';
 import { binOf, makeBins, stateValues } from '../crawler/focused/qvalue.ts';
-import { AdaptiveStrategy, DEFAULT_ADAPTIVE, ImmediateStrategy } from '../crawler/focused/strategies.ts';
+import { AdaptiveStrategy, DEFAULT_ADAPTIVE, ImmediateStrategy, judgedTokens } from '../crawler/focused/strategies.ts';
 import { tokenize } from '../lib/text.ts';
 import { looksLikePaper, Topic } from '../crawler/focused/topic.ts';
 import { PageClassifier, RelevanceJudge } from '../crawler/focused/relevance.ts';
@@ -38,6 +38,20 @@ describe('tokens, tf-idf and cosine', () => {
     expect(topic.idf('network')).toBeCloseTo(idfNetwork, 10);
     const qn = Math.sqrt(idfNeural ** 2 + idfNetwork ** 2 + (Math.log(4 / 1) + 1) ** 2);
     expect(topic.similarity(tokenize('neural'))).toBeCloseTo((idfNeural * idfNeural) / (qn * idfNeural), 10);
+  });
+
+  it('judged tokens are remembered per page text and title, and counted once per document', () => {
+    const page = { title: 'Neural networks', text: 'query optimization for neural databases' };
+    const a = judgedTokens(page);
+    expect(a).toEqual(tokenize(`${page.title} ${page.text}`));
+    // the same page read by the next strategy: the same array, not tokenized again
+    expect(judgedTokens({ ...page })).toBe(a);
+    // the same text under another title is another page
+    expect(judgedTokens({ ...page, title: 'Football' })).toEqual(tokenize(`Football ${page.text}`));
+    expect(judgedTokens(page)).toEqual(a);
+    const topic = new Topic(['neural network']);
+    topic.addDocument(['neural', 'neural', 'network']);
+    expect(topic.idf('neural')).toBeCloseTo(Math.log(2 / 2) + 1, 10);
   });
 
   it('judges papers from content, not from the file extension', () => {

@@ -41,9 +41,25 @@ export interface Judged extends Judgement {
 /** Characters of a page's text that are judged: enough for its topic, bounded for hub pages. */
 const JUDGED_CHARS = 20_000;
 
+/**
+ * Judged tokens of recent pages, by text: the strategies of one experiment job crawl the same
+ * pages, parsed once (crawler/parse-cache.ts), and tokenizing them again for every strategy was
+ * a tenth of a job's CPU. Bounded; the oldest page is dropped first. The arrays are shared, and
+ * nothing changes them (readers take readonly arrays).
+ */
+const judgedMemo = new Map<string, { title: string; tokens: string[] }>();
+const JUDGED_MEMO = 8192;
+
 /** Tokens of a page as every strategy judges it: title and text, the text bounded. */
 export function judgedTokens(page: { title: string; text: string }): string[] {
-  return tokenize(`${page.title} ${page.text.length > JUDGED_CHARS ? page.text.slice(0, JUDGED_CHARS) : page.text}`);
+  const { title, text } = page;
+  const hit = judgedMemo.get(text);
+  if (hit && hit.title === title) return hit.tokens;
+  const tokens = tokenize(`${title} ${text.length > JUDGED_CHARS ? text.slice(0, JUDGED_CHARS) : text}`);
+  if (hit) judgedMemo.delete(text);
+  else if (judgedMemo.size >= JUDGED_MEMO) judgedMemo.delete(judgedMemo.keys().next().value as string);
+  judgedMemo.set(text, { title, tokens });
+  return tokens;
 }
 
 export function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): Judged {

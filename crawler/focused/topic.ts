@@ -41,6 +41,17 @@ function keywordWeights(keywords: readonly string[]): ReadonlyMap<string, number
   return kw;
 }
 
+/**
+ * Term counts of a token array, kept with the array: a judged page is counted for idf and then
+ * scored with the same tokens, and the strategies of one job share its tokens (judgedTokens).
+ */
+const termCountsMemo = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
+function termCounts(tokens: readonly string[]): ReadonlyMap<string, number> {
+  let c = termCountsMemo.get(tokens);
+  if (!c) termCountsMemo.set(tokens, (c = counts(tokens)));
+  return c;
+}
+
 export class Topic {
   /** Keyword term frequencies (1 + ln count) by stem. */
   private readonly kw: ReadonlyMap<string, number>;
@@ -64,7 +75,7 @@ export class Topic {
   /** Counts a fetched document for idf. */
   addDocument(tokens: readonly string[]): void {
     this.docs++;
-    for (const w of new Set(tokens)) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+    for (const w of termCounts(tokens).keys()) this.df.set(w, (this.df.get(w) ?? 0) + 1);
   }
 
   private norm(): number {
@@ -87,7 +98,7 @@ export class Topic {
     if (!tokens.length) return 0;
     let dot = 0;
     let dn = 0;
-    for (const [w, n] of counts(tokens)) {
+    for (const [w, n] of termCounts(tokens)) {
       const idf = this.idf(w);
       const x = (1 + Math.log(n)) * idf;
       dn += x * x;
