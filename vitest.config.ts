@@ -26,6 +26,7 @@ const TIMING = ['**/*.timing.test.ts'];
  */
 const LONGEST = [
   'test/experiment.regression.test.ts', // 32 (60 in a clean clone on 2026-12-03)
+  'test/package.test.ts', // 43 on 2026-12-03: npm pack, install, the quick experiment
   'test/twin.test.ts', // 41 in a clean clone on 2026-12-03: 80 generator evaluations
   'test/deepweb.regression.test.ts', // 28
   'test/distributed.timing.test.ts', // 18
@@ -89,7 +90,7 @@ export default defineConfig({
           name: 'main',
           // a test may sit beside its module anywhere in the tree (node_modules and results/ aside)
           include: ['**/*.test.ts'],
-          exclude: [...TIMING, 'node_modules/**', 'results/**'],
+          exclude: [...TIMING, 'node_modules/**', 'results/**', 'dist/**'],
           setupFiles: ['test/lower-priority.ts'],
         },
       },

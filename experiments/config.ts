@@ -17,8 +17,10 @@ import { KIND_NAMES } from '../sim/web.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../sim/archive-web.ts';
 import { checkNumbers, numberDefaults, type NumberField } from '../lib/fields.ts';
 import { resolveParams, StrategyError, strategyNames, strategyNeeds } from './strategies.ts';
+import { resource, shipped } from '../lib/paths.ts';
 
-const CONFIG_DIR = 'experiments/configs';
+/** The shipped experiment configs, found by name from any folder (a researcher's own config is given by its path). */
+const CONFIG_DIR = shipped('experiments/configs');
 
 export interface ExperimentConfig {
   name: string;
@@ -405,7 +407,7 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     if (!isObj(spec)) bad(`strategyParams.${n}: expected { "module"?, "params"? }`);
     if (spec.params !== undefined && !isObj(spec.params)) bad(`strategyParams.${n}.params: expected an object`);
     if (spec.module !== undefined) {
-      if (typeof spec.module !== 'string' || !existsSync(spec.module))
+      if (typeof spec.module !== 'string' || !existsSync(resource(spec.module)))
         bad(`strategies: ${n}: module "${spec.module}" is not a readable file (paths are from the working directory)`);
       if (!/^[a-z0-9][a-z0-9_-]*$/i.test(n) || n === 'oracle')
         bad(`strategies: "${n}": a module's name must be letters, digits, - and _ (and not "oracle")`);
@@ -445,9 +447,13 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   if (c.archive !== null) {
     const a = c.archive;
     if (!isObj(a)) bad('archive: expected an object');
-    if (!Array.isArray(a.warc) || !a.warc.length || a.warc.some((f) => typeof f !== 'string' || !existsSync(f)))
+    if (
+      !Array.isArray(a.warc) ||
+      !a.warc.length ||
+      a.warc.some((f) => typeof f !== 'string' || !existsSync(resource(f)))
+    )
       bad(`archive.warc: expected a list of existing WARC files, got ${JSON.stringify(a.warc)}`);
-    if (typeof a.labels !== 'string' || !existsSync(a.labels))
+    if (typeof a.labels !== 'string' || !existsSync(resource(a.labels)))
       bad(`archive.labels: "${a.labels}" is not a readable CSV file`);
     for (const [k, v] of Object.entries(ARCHIVE_DEFAULTS)) (a as Record<string, unknown>)[k] ??= structuredClone(v);
     const strings = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string' && x !== '');
@@ -478,7 +484,7 @@ function validate(c: ExperimentConfig): ExperimentConfig {
       bad(`sweep.${k}: not a field of the experiment config (web fields start with "web.")`);
     if (k.startsWith('web.') && c.archive) bad(`sweep.${k}: an archive has no web config to sweep`);
   }
-  if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(c.keywords)))
+  if (c.keywords !== null && (typeof c.keywords !== 'string' || !existsSync(resource(c.keywords))))
     bad(`keywords: "${c.keywords}" is not a readable file`);
   return c;
 }

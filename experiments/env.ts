@@ -12,6 +12,7 @@ import type { HostAudit } from '../sim/audit.ts';
 import { loadConfig } from '../sim/config.ts';
 import { ArchiveWeb, type HolePolicy, type SiteShape } from '../sim/archive-web.ts';
 import { hasExtension } from '../lib/documents.ts';
+import { resource } from '../lib/paths.ts';
 import { ReplayServer } from '../sim/replay.ts';
 import { SimServer } from '../sim/server.ts';
 import { GroundTruth } from '../sim/truth.ts';
@@ -252,8 +253,8 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     });
   }
   const stamp =
-    a.warc.map((f) => `${f}:${statSync(f).size}:${statSync(f).mtimeMs}`).join('|') +
-    readFileSync(a.labels, 'utf8') +
+    a.warc.map((f) => `${f}:${statSync(resource(f)).size}:${statSync(resource(f)).mtimeMs}`).join('|') +
+    readFileSync(resource(a.labels), 'utf8') +
     `|relevant:${a.relevant.join('+')}|docs:${a.relevantDocuments.join('+')}|holes:${a.holes}|known:${a.documents.join('+')}`;
   return {
     port: server.port,

@@ -8,6 +8,13 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { moduleUrl } from '../lib/paths.ts';
+
+/**
+ * Workers load tsx (by its resolved URL, so from any working directory): tasks may name a
+ * researcher's TypeScript module (a strategy plugin), whether the harness runs from sources or built.
+ */
+const TSX = import.meta.resolve('tsx');
 
 export interface PoolTask {
   /** Absolute file URL of the module (import.meta.url of the caller's module, typically). */
@@ -42,7 +49,7 @@ export function runInProcesses<R>(
   onResult: (index: number, result: R) => void,
   opts: PoolOptions = {},
 ): Promise<void> {
-  const file = fileURLToPath(new URL('./pool-worker.ts', import.meta.url));
+  const file = fileURLToPath(moduleUrl(import.meta.url, './pool-worker'));
   const queue = tasks.map((t, id) => ({ ...t, id }));
   const size = Math.max(1, Math.min(n, tasks.length));
   return new Promise<void>((resolve, reject) => {
@@ -73,7 +80,7 @@ export function runInProcesses<R>(
       child.send({ type: 'task', ...t } satisfies TaskMsg);
     };
     for (let k = 0; k < size; k++) {
-      const child = fork(file, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const child = fork(file, [], { execArgv: ['--import', TSX], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       children.push(child);
       running++;
       child.on('message', (m: { type: string; id: number; result?: R; message?: string }) => {

@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { Job, Queue, Worker } from 'bullmq';
 import type { ExperimentConfig } from './config.ts';
 import { closeSeedState, type JobResult, runJob } from './run-one.ts';
+import { resource } from '../lib/paths.ts';
 
 export const QUEUE_NAME = 'crawler-harness-runs';
 
@@ -82,7 +83,7 @@ export function jobIdOf(d: QueueJobData): string {
 }
 
 export function jobData(cfg: ExperimentConfig, seed: number, site: string, record: boolean): QueueJobData {
-  return { cfg, webJson: cfg.archive ? null : readFileSync(cfg.web, 'utf8'), seed, site, record };
+  return { cfg, webJson: cfg.archive ? null : readFileSync(resource(cfg.web), 'utf8'), seed, site, record };
 }
 
 /**

@@ -36,6 +36,7 @@ import { ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
 import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from './stats.ts';
 import { f3 } from '../lib/format.ts';
+import { resource } from '../lib/paths.ts';
 import { probeStrategies, topicalStrategies } from './strategies.ts';
 
 export interface Written {
@@ -304,7 +305,7 @@ function restsOn(d: ExperimentData): string[] {
 /** The _doc of a web config written by npm run sim:fit (it has a _fit section), or null. */
 function twinOf(file: string): string | null {
   try {
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as { _fit?: unknown; _doc?: string };
+    const raw = JSON.parse(readFileSync(resource(file), 'utf8')) as { _fit?: unknown; _doc?: string };
     return raw._fit ? (raw._doc ?? 'fitted by npm run sim:fit (docs/twin.md)') : null;
   } catch {
     return null;

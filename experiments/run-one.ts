@@ -15,6 +15,7 @@ import type { StructureStats } from '../sim/structure.ts';
 import { loadStrategyModule, makeStrategy } from './strategies.ts';
 import type { TrainedModels } from './training.ts';
 import { layoutXY, replayRun, type ReplayRun } from './replay.ts';
+import { resource } from '../lib/paths.ts';
 
 /**
  * One checkpoint of one run. recall: relevant found / all relevant documents of the site;
@@ -156,7 +157,7 @@ async function envFor(cfg: ExperimentConfig, seed: number): Promise<Env> {
   // the web file's text is part of the key: a file rewritten in place (a sweep run again in its folder) is another web
   const key = cfg.archive
     ? `archive:${JSON.stringify(cfg.archive)}`
-    : `sim:${cfg.web}:${seed}:${cfg.faults}:${readFileSync(cfg.web, 'utf8')}`;
+    : `sim:${cfg.web}:${seed}:${cfg.faults}:${readFileSync(resource(cfg.web), 'utf8')}`;
   if (current && current.key === key) return current.env;
   if (current) await current.env.close();
   current = { key, env: cfg.archive ? await archiveEnv(cfg) : await simEnv(cfg, seed) };

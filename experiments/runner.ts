@@ -24,6 +24,7 @@ import type { StructureStats } from '../sim/structure.ts';
 import type { ReplayRun } from './replay.ts';
 import type { QueueProgress } from './queue.ts';
 import { runInProcesses } from './pool.ts';
+import { moduleUrl } from '../lib/paths.ts';
 
 export interface RunOptions {
   /** Worker processes; 0 runs in this process. Default: the machine's cores. */
@@ -171,7 +172,7 @@ async function runInWorkers(
   cacheDir: string | null,
   onResult: (id: number, r: JobResult) => void,
 ): Promise<void> {
-  const module = new URL('./run-one.ts', import.meta.url).href;
+  const module = moduleUrl(import.meta.url, './run-one').href;
   const seedOf = new Map<number, number>();
   await runInProcesses<JobResult>(
     jobs.map((j) => ({

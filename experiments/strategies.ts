@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { resource } from '../lib/paths.ts';
 import { CORE_STRATEGIES, type Strategy, type StrategyDescriptor, StrategyError } from '../crawler/index.ts';
 import { FOCUSED_STRATEGIES, type StrategyContext } from '../crawler/focused/index.ts';
 
@@ -86,7 +87,7 @@ const plugins = new Map<string, { file: string; factory: StrategyFactory }>();
  * does not load or does not default-export a function throws a StrategyError with one line.
  */
 export async function loadStrategyModule(name: string, file: string): Promise<void> {
-  const path = resolve(file);
+  const path = resolve(resource(file));
   if (plugins.get(name)?.file === path) return;
   if (name in BUILT_IN)
     throw new StrategyError(`strategy module ${file}: "${name}" is a built-in strategy; give the module another name`);

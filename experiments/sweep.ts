@@ -28,6 +28,7 @@ import { ORACLE, type CurveRow, type SummaryRow } from './run-one.ts';
 import { runExperiment, type RunOptions } from './runner.ts';
 import { ciMethod, pairedCi, unitCi, unitOf } from './stats.ts';
 import { setPath } from '../lib/fields.ts';
+import { resource } from '../lib/paths.ts';
 
 export type Value = number | boolean | string;
 export interface Point {
@@ -56,7 +57,7 @@ function pointConfig(cfg: ExperimentConfig, point: Point, dir: string): Experime
   for (const [k, v] of Object.entries(point.values))
     if (!k.startsWith('web.')) setPath(c as unknown as Record<string, unknown>, k, v);
   if (web.length) {
-    const raw = JSON.parse(readFileSync(cfg.web, 'utf8')) as Record<string, unknown>;
+    const raw = JSON.parse(readFileSync(resource(cfg.web), 'utf8')) as Record<string, unknown>;
     for (const [k, v] of web) setPath(raw, k.slice(4), v);
     if ('web.structure.gapMin' in point.values && !('web.structure.gapMax' in point.values))
       setPath(raw, 'structure.gapMax', point.values['web.structure.gapMin']);
@@ -96,7 +97,7 @@ export async function runSweep(
   const one = async (p: Point, runOpts: RunOptions): Promise<void> => {
     const pc = pointConfig(cfg, p, dir);
     const key = createHash('sha256')
-      .update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(pc.web, 'utf8') }))
+      .update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(resource(pc.web), 'utf8') }))
       .digest('hex')
       .slice(0, 16);
     const file = join(dir, 'points', `p${p.index}.json`);

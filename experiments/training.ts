@@ -28,6 +28,7 @@ import {
 } from '../crawler/focused/index.ts';
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
+import { moduleUrl } from '../lib/paths.ts';
 
 /**
  * Part of every model's cache key: a hash of the code that trains models, so a change to
@@ -35,11 +36,12 @@ import type { Web } from '../sim/web.ts';
  */
 const TRAINING_CODE = (() => {
   const h = createHash('sha256');
-  for (const f of ['features.ts', 'nb.ts', 'qvalue.ts', 'topic.ts', 'training.ts', 'calibrate.ts', 'relevance.ts'])
-    h.update(readFileSync(new URL(`../crawler/focused/${f}`, import.meta.url)));
+  // the running form of each module: the sources in a clone, the built JavaScript when installed
+  for (const f of ['features', 'nb', 'qvalue', 'topic', 'training', 'calibrate', 'relevance'])
+    h.update(readFileSync(moduleUrl(import.meta.url, `../crawler/focused/${f}`)));
   h.update(readFileSync(new URL(import.meta.url)));
-  h.update(readFileSync(new URL('../crawler/parser.ts', import.meta.url)));
-  h.update(readFileSync(new URL('../lib/text.ts', import.meta.url)));
+  h.update(readFileSync(moduleUrl(import.meta.url, '../crawler/parser')));
+  h.update(readFileSync(moduleUrl(import.meta.url, '../lib/text')));
   return h.digest('hex').slice(0, 12);
 })();
 
@@ -49,8 +51,8 @@ const TRAINING_CODE = (() => {
  */
 export function webKey(web: Web): string {
   const h = createHash('sha256').update(JSON.stringify(web.config));
-  for (const f of ['web.ts', 'content.ts', 'conventions.ts', 'config.ts', 'vocab.ts', 'rng.ts'])
-    h.update(readFileSync(new URL(`../sim/${f}`, import.meta.url)));
+  for (const f of ['web', 'content', 'conventions', 'config', 'vocab', 'rng'])
+    h.update(readFileSync(moduleUrl(import.meta.url, `../sim/${f}`)));
   return h.digest('hex').slice(0, 16);
 }
 

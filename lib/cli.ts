@@ -146,13 +146,18 @@ export function intFlag(
  */
 export async function runAsProcess(main: Main, meta: ImportMeta): Promise<void> {
   if (!process.argv[1] || meta.url !== pathToFileURL(process.argv[1]).href) return;
+  await runInProcess(main, process.argv.slice(2));
+}
+
+/** Runs a command as this process (stdout, stderr, signals, exit code): the entry files and the package's bin. */
+export async function runInProcess(main: Main, argv: string[]): Promise<void> {
   // output piped into head or a closed pager: stop quietly instead of crashing on EPIPE
   for (const stream of [process.stdout, process.stderr])
     stream.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPIPE') process.exit(0);
       throw e;
     });
-  const code = await runMain(main, process.argv.slice(2), {
+  const code = await runMain(main, argv, {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
     onStop: (handler) => {

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { DEEP_KINDS } from './deepweb/db.ts';
 import type { DeepSiteConfig } from './deepweb/site.ts';
+import { resource } from '../lib/paths.ts';
 import { checkNumbers, getPath, numberDefaults, numberProblem, type NumberField } from '../lib/fields.ts';
 
 export type RobotsProfile =
@@ -724,7 +725,7 @@ export function resolveConfig(partial: unknown): WebConfig {
 export function loadConfig(file: string): WebConfig {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(resource(file), 'utf8');
   } catch (e) {
     throw new ConfigError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
   }

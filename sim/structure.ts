@@ -23,6 +23,7 @@ import { readFileSync } from 'node:fs';
 import type { Renderer } from './content.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
 import { formatRules, learnAlternatives, type RuleExample, scoreRules, targetFeatures, wordsOf } from '../lib/rules.ts';
+import { shipped } from '../lib/paths.ts';
 import { counts, readKeywords, tokenize } from '../lib/text.ts';
 import { Anchor, type Web } from './web.ts';
 
@@ -33,7 +34,7 @@ import { Anchor, type Web } from './web.ts';
  * paper's crawler stops exploiting a page.
  */
 export const KEYWORD_GAP_R1 = 0.12;
-const KEYWORDS = new URL('../data/vocab/computing.txt', import.meta.url);
+const KEYWORDS = shipped('data/vocab/computing.txt');
 
 export interface SiteStructure {
   host: string;

@@ -4,8 +4,7 @@
  * words and person names. Topic ids: 0..C-1 are computing sub-topics, C..C+O-1 off-topic ones.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { shipped } from '../lib/paths.ts';
 import { ZipfSampler } from './rng.ts';
 
 interface TopicsFile {
@@ -36,7 +35,7 @@ export interface Vocab {
   last: string[];
 }
 
-const VOCAB_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'data', 'vocab', 'topics.json');
+const VOCAB_FILE = shipped('data/vocab/topics.json');
 
 const cache = new Map<number, Vocab>();
 

@@ -23,6 +23,7 @@
  * are warned about; the CLI's --strict turns them into an error.
  */
 import { createHash } from 'node:crypto';
+import { resource } from '../lib/paths.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -286,7 +287,7 @@ export async function convertFolder(
 
 /** Reads a labels CSV (url,label,...): normalised URL -> label. */
 export function readLabels(file: string): Map<string, string> {
-  const rows = parse(readFileSync(file), { columns: true, skip_empty_lines: true, trim: true }) as Record<
+  const rows = parse(readFileSync(resource(file)), { columns: true, skip_empty_lines: true, trim: true }) as Record<
     string,
     string
   >[];

@@ -5,6 +5,7 @@
  * records are served with their own status and headers and the payload of the response they
  * refer to. Gzipped (one member per record) and plain WARCs both work.
  */
+import { resource } from '../lib/paths.ts';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { WARCParser } from 'warcio';
@@ -81,7 +82,7 @@ export class WarcArchive {
   private constructor(readonly files: readonly string[]) {}
 
   static async open(files: readonly string[]): Promise<WarcArchive> {
-    const a = new WarcArchive(files);
+    const a = new WarcArchive(files.map(resource));
     for (let f = 0; f < files.length; f++) await a.indexFile(f);
     a.resolveRefs();
     return a;

@@ -23,10 +23,10 @@ describe('dependencies run one way', () => {
     expect(lib.length).toBeGreaterThan(0);
     for (const f of lib) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)(crawler|sim|experiments)\//);
   });
-  it('experiments/ and examples/ use the crawler through its public index files only', () => {
+  it('experiments/, examples/ and the package face (index.ts, bin/) use the crawler through its public index files only', () => {
     const surface = /(^|\/)crawler\/((focused|deepweb|distributed)\/)?index\.ts$/;
     let seen = 0;
-    for (const f of [...files('experiments'), ...files('examples')]) {
+    for (const f of [...files('experiments'), ...files('examples'), ...files('bin'), 'index.ts']) {
       for (const i of imports(f).filter((x) => /(^|\/)crawler\//.test(x))) {
         seen++;
         expect(i, f).toMatch(surface);

@@ -13,12 +13,13 @@
  * .pdf/.ps whose text has an abstract and a reference list] + 0.5 x min(1, cos(q, text) / 0.5).
  */
 import { readFileSync } from 'node:fs';
+import { resource, shipped } from '../../lib/paths.ts';
 import { counts, readKeywords, tokenize } from '../../lib/text.ts';
 
-const DEFAULT_KEYWORDS = new URL('../../data/vocab/computing.txt', import.meta.url);
+const DEFAULT_KEYWORDS = shipped('data/vocab/computing.txt');
 
 export function loadKeywords(file: string | URL = DEFAULT_KEYWORDS): string[] {
-  return readKeywords(readFileSync(file, 'utf8'));
+  return readKeywords(readFileSync(typeof file === 'string' ? resource(file) : file, 'utf8'));
 }
 
 /**

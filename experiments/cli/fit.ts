@@ -12,6 +12,7 @@ import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { parseOrFail } from './args.ts';
 import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { resource } from '../../lib/paths.ts';
 
 const USAGE = `Usage: npm run sim:fit -- CONFIG [options]
    or: npm run sim:fit -- --warc FILE[,FILE] --labels FILE (--relevant LABEL[,...] | --papers) [options]
@@ -87,7 +88,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     if (byFiles) {
       const warc = v.warc!.split(',').filter(Boolean);
-      for (const f of [...warc, v.labels!]) if (!existsSync(f)) usage(`${f}: no such file`);
+      for (const f of [...warc, v.labels!]) if (!existsSync(resource(f))) usage(`${f}: no such file`);
       const name = basename(warc[0]).replace(/\.warc(\.gz)?$/, '');
       cfg = {
         ...loadExperiment('focused'),

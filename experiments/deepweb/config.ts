@@ -4,6 +4,7 @@
  * database-size sweep and the tau sweep. Every field has a default; validation names the field.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
 import { ExperimentConfigError } from '../config.ts';
 import { checkNumbers, numberDefaults, numberProblem, type NumberField } from '../../lib/fields.ts';
@@ -149,7 +150,7 @@ export function resolveDeepweb(
     };
   }
   if (opts.seeds) c.seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
-  if (typeof c.web !== 'string' || !existsSync(c.web)) bad('web', `no such file "${c.web}"`);
+  if (typeof c.web !== 'string' || !existsSync(resource(c.web))) bad('web', `no such file "${c.web}"`);
   if (!Array.isArray(c.seeds) || !c.seeds.length) bad('seeds', 'expected a non-empty list of seeds');
   c.seeds.forEach((s, i) => int(s, `seeds[${i}]`, 0, 2 ** 31));
   const numbers = checkNumbers(DEEPWEB_NUMBERS, c);
@@ -160,7 +161,8 @@ export function resolveDeepweb(
     if (!DEEP_METHODS.includes(m)) bad('methods', `"${m}" is not one of ${DEEP_METHODS.join(', ')}`);
   for (const k of ['typed', 'ranges'] as const)
     if (typeof c.isit[k] !== 'boolean') bad(`isit.${k}`, `expected true or false, got ${JSON.stringify(c.isit[k])}`);
-  for (const [k, f] of Object.entries(c.keywords)) if (!existsSync(f)) bad(`keywords.${k}`, `no such file "${f}"`);
+  for (const [k, f] of Object.entries(c.keywords))
+    if (!existsSync(resource(f))) bad(`keywords.${k}`, `no such file "${f}"`);
   for (const k of ['dictionary', 'generic'] as const) {
     if (typeof c[k] !== 'string') bad(k, 'expected a file name or npm:PACKAGE');
     if (c[k].startsWith('npm:')) {
@@ -169,7 +171,7 @@ export function resolveDeepweb(
       } catch (e) {
         bad(k, (e as Error).message);
       }
-    } else if (!existsSync(c[k])) bad(k, `no such file "${c[k]}"`);
+    } else if (!existsSync(resource(c[k]))) bad(k, `no such file "${c[k]}"`);
   }
   if (!Array.isArray(c.scaling.seeds) || !c.scaling.seeds.length)
     bad('scaling.seeds', 'expected a non-empty list of seeds');
@@ -195,7 +197,7 @@ function wordPackage(name: string): string[] {
 /** One word per line; '#' starts a comment; a tab ends the word (frequency lists). npm:PACKAGE: a word-list package. */
 export function readWords(file: string): string[] {
   if (file.startsWith('npm:')) return wordPackage(file.slice(4));
-  return readFileSync(file, 'utf8')
+  return readFileSync(resource(file), 'utf8')
     .split('\n')
     .map((l) => l.split('\t')[0].trim().toLowerCase())
     .filter((w) => w && !w.startsWith('#'));

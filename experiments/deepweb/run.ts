@@ -6,6 +6,7 @@
  * database-size sweep, and each site's politeness audit.
  */
 import { readFileSync } from 'node:fs';
+import { resource } from '../../lib/paths.ts';
 import { availableParallelism } from 'node:os';
 import { resolveConfig } from '../../sim/config.ts';
 import { SimServer } from '../../sim/server.ts';
@@ -159,7 +160,7 @@ function loadWords(cfg: DeepwebConfig): Words {
 }
 
 async function startWeb(cfg: DeepwebConfig, seed: number, records: number): Promise<SimServer> {
-  const raw = JSON.parse(readFileSync(cfg.web, 'utf8')) as { deepweb?: { sites?: { records?: number }[] } };
+  const raw = JSON.parse(readFileSync(resource(cfg.web), 'utf8')) as { deepweb?: { sites?: { records?: number }[] } };
   for (const s of raw.deepweb?.sites ?? []) s.records = records;
   const web = new Web(resolveConfig(raw), seed);
   return SimServer.start(web, { faults: false });

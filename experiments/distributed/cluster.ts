@@ -19,6 +19,7 @@ import {
 } from '../../crawler/distributed/index.ts';
 import { crawlerProcess } from './process.ts';
 import { BUILT_INS } from '../strategies.ts';
+import { moduleUrl, RUNS_SOURCES } from '../../lib/paths.ts';
 
 export interface ClusterOptions {
   datacentres: (DataCentre & { processes: number })[];
@@ -93,8 +94,12 @@ export interface ClusterResult {
 export const WORKER_STRATEGIES = BUILT_INS.filter((d) => d.distributed && !d.needs).map((d) => d.name);
 export const MODEL_STRATEGIES = BUILT_INS.filter((d) => d.distributed && d.needs === 'models').map((d) => d.name);
 
-// a worker thread does not inherit tsx's loader: register it, then load the TypeScript worker
-const BOOT = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}))`;
+// a worker thread does not inherit tsx's loader: from sources, register it, then load the TypeScript
+// worker; built, the worker is JavaScript (crawler processes run built-in strategies only)
+const WORKER = JSON.stringify(moduleUrl(import.meta.url, './worker').href);
+const BOOT = RUNS_SOURCES
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${WORKER}))`
+  : `import(${WORKER})`;
 
 export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
   if (MODEL_STRATEGIES.includes(o.strategy) && !o.models)

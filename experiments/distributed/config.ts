@@ -8,6 +8,7 @@ import { ASSIGNMENTS, type Assignment } from '../../crawler/distributed/index.ts
 import { ExperimentConfigError } from '../config.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
 import { checkNumbers, numberDefaults, type NumberField } from '../../lib/fields.ts';
+import { resource } from '../../lib/paths.ts';
 
 export interface DistributedConfig {
   kind: 'distributed';
@@ -97,7 +98,7 @@ export function resolveDistributed(
   c.crawl = { ...DEFAULT_DISTRIBUTED.crawl, ...(raw.crawl as object) };
   if (opts.quick) c = { ...c, ...c.quick, crawl: { ...c.crawl, ...c.quick?.crawl } };
   if (opts.seeds) c.seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
-  if (!existsSync(c.web)) bad('web', `no such file "${c.web}"`);
+  if (!existsSync(resource(c.web))) bad('web', `no such file "${c.web}"`);
   if (!Array.isArray(c.seeds) || !c.seeds.length || c.seeds.some((s) => !Number.isInteger(s) || s < 0))
     bad('seeds', 'expected a list of whole numbers');
   const numbers = checkNumbers(DISTRIBUTED_NUMBERS, c);

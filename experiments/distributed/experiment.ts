@@ -7,6 +7,7 @@
  * report.md.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resource } from '../../lib/paths.ts';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
@@ -80,7 +81,7 @@ export async function runDistributedExperiment(
     });
   let done = 0;
   for (const seed of cfg.seeds) {
-    const raw = JSON.parse(readFileSync(cfg.web, 'utf8')) as Record<string, unknown>;
+    const raw = JSON.parse(readFileSync(resource(cfg.web), 'utf8')) as Record<string, unknown>;
     const webCfg = resolveConfig(raw);
     webCfg.geo.timeScale = cfg.timeScale;
     const server = await SimServer.start(new Web(webCfg, seed), { faults: false });

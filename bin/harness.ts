@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * The installed package's one command: `crawler-harness COMMAND [flags]`. Each command is the
+ * main(argv, io) of its module (lib/cli.ts), the same one `npm run COMMAND` starts in a clone;
+ * modules load on demand, so `--help` does not load the crawler. A researcher's TypeScript
+ * strategy module (`--strategy mine.ts`, a config's "module") loads through tsx when the
+ * harness itself runs built.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EXIT_USAGE, type Main, runInProcess } from '../lib/cli.ts';
+import { RUNS_SOURCES } from '../lib/paths.ts';
+
+type Command = { summary: string; npm: string; load: () => Promise<{ main: Main }> };
+
+/** Every command, in the order --help lists them; `npm` is the script that runs it in a clone. */
+export const COMMANDS: Record<string, Command> = {
+  experiment: {
+    summary: 'run an experiment config (default: focused) and write results/NAME/',
+    npm: 'experiment',
+    load: () => import('../experiments/cli/experiment.ts'),
+  },
+  report: {
+    summary: "rebuild an experiment's report and page from its CSVs",
+    npm: 'report',
+    load: () => import('../experiments/cli/report.ts'),
+  },
+  crawl: {
+    summary: 'crawl an HTTP server, or a generated web started in process (--web)',
+    npm: 'crawl',
+    load: () => import('../experiments/cli/crawl.ts'),
+  },
+  model: {
+    summary: 'train or load the future-value model for one held-out department and print it',
+    npm: 'model',
+    load: () => import('../experiments/cli/model.ts'),
+  },
+  fit: {
+    summary: "fit the generator to an archive experiment's sites (a synthetic twin)",
+    npm: 'sim:fit',
+    load: () => import('../experiments/cli/fit.ts'),
+  },
+  worker: {
+    summary: 'run experiment jobs from a Redis queue until stopped',
+    npm: 'worker',
+    load: () => import('../experiments/cli/worker.ts'),
+  },
+  serve: {
+    summary: 'serve a generated web (or web archives) over HTTP on 127.0.0.1',
+    npm: 'sim',
+    load: () => import('../sim/cli/serve.ts'),
+  },
+  stats: {
+    summary: "a generated web's statistics against their targets",
+    npm: 'sim:stats',
+    load: () => import('../sim/cli/stats.ts'),
+  },
+  truth: {
+    summary: "a generated web's ground truth as CSV, for evaluators",
+    npm: 'sim:truth',
+    load: () => import('../sim/cli/truth.ts'),
+  },
+  'warc-convert': {
+    summary: 'convert a folder of pages (e.g. WebKB) into a WARC archive with labels',
+    npm: 'warc:convert',
+    load: () => import('../sim/cli/warc-convert.ts'),
+  },
+};
+
+export function help(): string {
+  const w = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  return [
+    'Usage: crawler-harness COMMAND [flags]   (crawler-harness COMMAND --help for its flags)',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([k, c]) => `  ${k.padEnd(w)}  ${c.summary}`),
+    '',
+    'Exit codes: 0 done, 1 the run failed, 2 bad usage or config.',
+    'Shipped configs and webs (experiments/configs/, data/) are found by name from any folder;',
+    'results/ and .cache/ are written in the working directory.',
+    '',
+  ].join('\n');
+}
+
+/** main() of the bin: the command's own main, or help. */
+export const main: Main = async (argv, io) => {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.err : io.out)(help());
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`crawler-harness: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+    return EXIT_USAGE;
+  }
+  return (await command.load()).main(rest, io);
+};
+
+// the module node was started with (npm links the bin: compare real paths); imported, it only exports
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  // built: a researcher's .ts modules load through tsx (from sources, tsx is already the loader)
+  if (!RUNS_SOURCES) ((await import('tsx/esm/api')) as { register(): unknown }).register();
+  await runInProcess(main, process.argv.slice(2));
+}

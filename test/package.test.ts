@@ -1,0 +1,67 @@
+/**
+ * The installable package (issue #37): `npm pack`, installed into an empty project, runs its bin
+ * and the quick experiment (the same CSVs as the reference a clone writes), and a TypeScript
+ * program that defines a strategy type-checks against the package's types and crawls. npm
+ * installs the dependencies from its cache (`npm ci` filled it) or the registry.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'harness-package-'));
+// npm's own variables of the `npm test` that runs this would steer the nested npm commands
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+
+function run(cmd: string, args: string[], cwd = dir): { status: number | null; out: string; err: string } {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the package installed into an empty project', () => {
+  it('runs its bin, the quick experiment, and a program that defines a strategy', () => {
+    const pack = run('npm', ['pack', '--pack-destination', dir], ROOT);
+    expect(pack.status, pack.err).toBe(0);
+    const tarball = join(dir, pack.out.trim().split('\n').pop()!);
+    const dev = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+    ).devDependencies;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+    for (const f of ['program.ts', 'tsconfig.json']) copyFileSync(join(ROOT, 'test/fixtures/package', f), join(dir, f));
+    const install = run('npm', [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      tarball,
+      `typescript@${dev.typescript}`,
+      `@types/node@${dev['@types/node']}`,
+    ]);
+    expect(install.status, install.err).toBe(0);
+
+    const help = run('npx', ['crawler-harness', '--help']);
+    expect(help.status, help.err).toBe(0);
+    expect(help.out).toMatch(/^ {2}experiment /m);
+    const bad = run('npx', ['crawler-harness', 'no-such-command']);
+    expect(bad.status).toBe(2);
+    expect(bad.err.trim().split('\n')).toHaveLength(1);
+
+    // shipped configs and webs are found by name from the scratch folder; results land in it
+    const quick = run('npx', ['crawler-harness', 'experiment', '--quick', '--workers', '1', '--out', 'results/quick']);
+    expect(quick.status, quick.err).toBe(0);
+    for (const f of ['curves.csv', 'summary.csv', 'aggregates.csv'])
+      expect(readFileSync(join(dir, 'results/quick', f), 'utf8'), f).toBe(
+        readFileSync(join(ROOT, 'results/reference/focused-quick', f), 'utf8'),
+      );
+
+    const tsc = run('npx', ['tsc', '-p', '.']);
+    expect(tsc.status, tsc.out + tsc.err).toBe(0);
+    const program = run('node', ['out/program.js']);
+    expect(program.status, program.err).toBe(0);
+    expect(JSON.parse(program.out)).toMatchObject({ strategy: 'shortest-url', pages: 60 });
+  }, 300_000);
+});
