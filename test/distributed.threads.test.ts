@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { BfsStrategy, type CrawlSettings } from '../crawler/index.ts';
 import { type Coordinator, CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
+import { StrategyError } from '../experiments/strategies.ts';
 import { DIST_HOSTS, useFiniteWeb } from './helpers.ts';
 
 describe('partitioning', () => {
@@ -112,12 +113,15 @@ describe('distributed crawls on worker threads', () => {
     // each worker thread loads tsx and the crawler again (about a CPU-second), and the threads
     // are under test with the first, one per centre; two processes share a centre in the second
     const hostRegions = { [DIST_HOSTS[0]]: 'north', [DIST_HOSTS[1]]: 'south' };
-    for (const [strategy, northProcesses, threads] of [
-      ['bfs', 1, true],
-      ['immediate', 2, false],
+    for (const [strategy, northProcesses, threads, module] of [
+      ['bfs', 1, true, undefined],
+      ['immediate', 2, false, undefined],
+      // a researcher's strategy module, loaded by every process: one file, no registry entry
+      ['depth-best-first', 1, true, 'examples/strategies/depth-best-first.ts'],
     ] as const) {
       const r = await runCluster({
         threads,
+        module,
         datacentres: [
           { name: 'dc-north', region: 'north', processes: northProcesses },
           { name: 'dc-south', region: 'south', processes: 1 },
@@ -139,6 +143,20 @@ describe('distributed crawls on worker threads', () => {
         new Set(['north', 'south']),
       );
     }
+  });
+
+  it('a strategy module that does not load stops the cluster before any process starts', async () => {
+    const run = runCluster({
+      datacentres: [{ name: 'dc-north', region: 'north', processes: 2 }],
+      assignment: 'single',
+      hostRegions: {},
+      budget: 10,
+      strategy: 'mine',
+      module: 'no/such/strategy.ts',
+      settings: base(),
+    });
+    await expect(run).rejects.toThrow(StrategyError);
+    await expect(run).rejects.toThrow(/no such file/);
   });
 
   it('a crawl of one process (run in the calling thread) crawls what one engine crawls', async () => {

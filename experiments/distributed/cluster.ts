@@ -18,7 +18,7 @@ import {
   type NodeSummary,
 } from '../../crawler/distributed/index.ts';
 import { crawlerProcess } from './process.ts';
-import { BUILT_INS } from '../strategies.ts';
+import { BUILT_INS, loadStrategyModule } from '../strategies.ts';
 import { moduleUrl, RUNS_SOURCES } from '../../lib/paths.ts';
 
 export interface ClusterOptions {
@@ -30,6 +30,8 @@ export interface ClusterOptions {
   budget: number;
   /** Any strategy; future and adaptive need `models`. */
   strategy: string;
+  /** A strategy module loaded under `strategy` by every process (experiments/strategies.ts loadStrategyModule). */
+  module?: string;
   /** Where future and adaptive get their link classifier: each process regenerates the web and loads the trained models (from the cache when warm). */
   models?: ModelSource;
   settings: Partial<CrawlSettings>;
@@ -63,7 +65,16 @@ export interface ModelSource {
 export interface WorkerInput
   extends Pick<
     ClusterOptions,
-    'assignment' | 'hostRegions' | 'budget' | 'strategy' | 'models' | 'settings' | 'outDir' | 'redis' | 'expectMembers'
+    | 'assignment'
+    | 'hostRegions'
+    | 'budget'
+    | 'strategy'
+    | 'module'
+    | 'models'
+    | 'settings'
+    | 'outDir'
+    | 'redis'
+    | 'expectMembers'
   > {
   id: string;
   datacentre: string;
@@ -96,17 +107,21 @@ export const MODEL_STRATEGIES = BUILT_INS.filter((d) => d.distributed && d.needs
 
 // a worker thread does not inherit tsx's loader: from sources, register it, then load the TypeScript
 // worker; built, the worker is JavaScript (crawler processes run built-in strategies only)
+// worker, unless a researcher's strategy module is to be loaded (it may be TypeScript)
 const WORKER = JSON.stringify(moduleUrl(import.meta.url, './worker').href);
-const BOOT = RUNS_SOURCES
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${WORKER}))`
-  : `import(${WORKER})`;
+const boot = (tsx: boolean): string =>
+  tsx
+    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${WORKER}))`
+    : `import(${WORKER})`;
 
 export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
-  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models)
+  if (o.module)
+    await loadStrategyModule(o.strategy, o.module); // a module that does not load fails here, once
+  else if (MODEL_STRATEGIES.includes(o.strategy) && !o.models)
     throw new Error(
       `strategy "${o.strategy}" learns from labelled departments: crawl the synthetic web (--web) so each process can load the trained models`,
     );
-  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy))
+  else if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy))
     throw new Error(`strategy "${o.strategy}" is not one of ${[...WORKER_STRATEGIES, ...MODEL_STRATEGIES].join(', ')}`);
   let coordinator: Coordinator;
   if (o.redis) {
@@ -134,6 +149,7 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
         hostRegions: o.hostRegions,
         budget: o.budget,
         strategy: o.strategy,
+        module: o.module,
         models: o.models,
         settings: { ...o.settings, region: dc.region },
         outDir: o.outDir ? `${o.outDir}/${id}` : undefined,
@@ -172,7 +188,11 @@ export async function runCluster(o: ClusterOptions): Promise<ClusterResult> {
         input.port = port;
         transfer.push(port);
       }
-      const worker = new Worker(BOOT, { eval: true, workerData: input, transferList: transfer });
+      const worker = new Worker(boot(RUNS_SOURCES || o.module !== undefined), {
+        eval: true,
+        workerData: input,
+        transferList: transfer,
+      });
       workers.push(worker);
       jobs.push(
         new Promise<ProcessResult>((resolve, reject) => {

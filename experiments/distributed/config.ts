@@ -19,6 +19,12 @@ export interface DistributedConfig {
   /** Pages per run (over all processes). */
   budget: number;
   strategy: string;
+  /**
+   * A strategy module (a plug-in, examples/strategies/) that each crawler process loads under the name
+   * `strategy`; null: a built-in. Whichever process fetched a page scores its links, so a module that
+   * keeps state across pages sees only its own process's pages.
+   */
+  module: string | null;
   /** Multiplies the web's geographic delays (shorter runs; ratios unchanged). */
   timeScale: number;
   /** Data centres of the assignment comparison, with their processes. */
@@ -67,6 +73,7 @@ export const DEFAULT_DISTRIBUTED: Omit<DistributedConfig, 'name'> = {
   seeds: [1, 2],
   budget: NUMBERS.budget,
   strategy: 'bfs',
+  module: null,
   timeScale: NUMBERS.timeScale,
   datacentres: [
     { name: 'dc-us', region: 'us', processes: 2 },
@@ -103,7 +110,11 @@ export function resolveDistributed(
     bad('seeds', 'expected a list of whole numbers');
   const numbers = checkNumbers(DISTRIBUTED_NUMBERS, c);
   if (numbers) throw new ExperimentConfigError(numbers);
-  if (!WORKER_STRATEGIES.includes(c.strategy))
+  if (c.module !== null) {
+    if (typeof c.module !== 'string' || !existsSync(resource(c.module)))
+      bad('module', `"${c.module}" is not a readable file (paths are from the working directory)`);
+    if (!/^[a-z0-9][a-z0-9_-]*$/i.test(c.strategy)) bad('strategy', "a module's name must be letters, digits, - and _");
+  } else if (!WORKER_STRATEGIES.includes(c.strategy))
     bad('strategy', `"${c.strategy}" is not one of ${WORKER_STRATEGIES.join(', ')}`);
   if (!Array.isArray(c.datacentres) || !c.datacentres.length)
     bad('datacentres', 'expected a list of {name, region, processes}');

@@ -95,6 +95,7 @@ export async function runDistributedExperiment(
         hostRegions,
         budget: cfg.budget,
         strategy: cfg.strategy,
+        module: cfg.module ?? undefined,
         settings: {
           seeds,
           scope: ['*.test'],
@@ -263,7 +264,7 @@ export async function writeDistributedOutputs(
     '',
     '## Setup',
     '',
-    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`,
+    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}${cfg.module ? ` (module \`${cfg.module}\`)` : ''}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
     '## Assignment of hosts to data centres',
     '',

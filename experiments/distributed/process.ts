@@ -8,7 +8,7 @@
  */
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { CrawlNode, Partitioner, type Coordinator } from '../../crawler/distributed/index.ts';
-import { makeStrategy, type StrategyContext, strategyDescriptor } from '../strategies.ts';
+import { loadStrategyModule, makeStrategy, type StrategyContext, strategyDescriptor } from '../strategies.ts';
 import type { WorkerInput, WorkerOutput } from './cluster.ts';
 
 /**
@@ -21,7 +21,9 @@ export async function crawlerProcess(
   ready: () => Promise<void> = async () => {},
 ): Promise<WorkerOutput> {
   const hostRegions = new Map(Object.entries(input.hostRegions));
-  const keywords = strategyDescriptor(input.strategy)?.reads === 'topic' ? loadKeywords() : undefined;
+  // a module is loaded in this process too (a worker thread shares no modules); it gets the topic, as in an experiment
+  if (input.module) await loadStrategyModule(input.strategy, input.module);
+  const keywords = input.module || strategyDescriptor(input.strategy)?.reads === 'topic' ? loadKeywords() : undefined;
   let models: StrategyContext['models'];
   if (input.models) {
     // the same leave-one-site-out models as the main process: regenerate the web, hit the model cache
