@@ -82,6 +82,16 @@ export function help(): string {
   ].join('\n');
 }
 
+/** The npm scripts a clone runs the commands by, as they appear in the commands' help and hints. */
+const SCRIPTS = Object.entries(COMMANDS).map(([k, c]) => ({
+  re: new RegExp(`npm run ${c.npm}(?![\\w:-])( --)?`, 'g'),
+  k,
+}));
+
+/** A command's output with every `npm run SCRIPT --` of a command named as the bin runs it. */
+const named = (t: string): string =>
+  t.includes('npm run ') ? SCRIPTS.reduce((x, { re, k }) => x.replace(re, `crawler-harness ${k}`), t) : t;
+
 /** main() of the bin: the command's own main, or help. */
 export const main: Main = async (argv, io) => {
   const [name, ...rest] = argv;
@@ -94,7 +104,7 @@ export const main: Main = async (argv, io) => {
     io.err(`crawler-harness: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
     return EXIT_USAGE;
   }
-  return (await command.load()).main(rest, io);
+  return (await command.load()).main(rest, { ...io, out: (t) => io.out(named(t)), err: (t) => io.err(named(t)) });
 };
 
 // the module node was started with (npm links the bin: compare real paths); imported, it only exports

@@ -46,6 +46,11 @@ describe('the package installed into an empty project', () => {
     const help = run('npx', ['crawler-harness', '--help']);
     expect(help.status, help.err).toBe(0);
     expect(help.out).toMatch(/^ {2}experiment /m);
+    // a command's help names the bin, not the npm script a clone runs it by
+    const crawlHelp = run('npx', ['crawler-harness', 'crawl', '--help']);
+    expect(crawlHelp.status, crawlHelp.err).toBe(0);
+    expect(crawlHelp.out).toMatch(/^Usage: crawler-harness crawl --start URL/);
+    expect(crawlHelp.out).not.toMatch(/npm run/);
     const bad = run('npx', ['crawler-harness', 'no-such-command']);
     expect(bad.status).toBe(2);
     expect(bad.err.trim().split('\n')).toHaveLength(1);
