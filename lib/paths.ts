@@ -11,7 +11,7 @@
  * on where the harness is installed.
  */
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function packageRoot(): string {
@@ -45,6 +45,3 @@ export const RUNS_SOURCES = import.meta.url.endsWith('.ts');
  * that is running: `./pool-worker` is pool-worker.ts in a clone and pool-worker.js when built.
  */
 export const moduleUrl = (from: string, name: string): URL => new URL(`${name}${RUNS_SOURCES ? '.ts' : '.js'}`, from);
-
-/** resolve() of a path given on a command line, for messages. */
-export const absolute = (path: string): string => resolve(path);

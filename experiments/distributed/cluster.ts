@@ -105,9 +105,8 @@ export interface ClusterResult {
 export const WORKER_STRATEGIES = BUILT_INS.filter((d) => d.distributed && !d.needs).map((d) => d.name);
 export const MODEL_STRATEGIES = BUILT_INS.filter((d) => d.distributed && d.needs === 'models').map((d) => d.name);
 
-// a worker thread does not inherit tsx's loader: from sources, register it, then load the TypeScript
-// worker; built, the worker is JavaScript (crawler processes run built-in strategies only)
-// worker, unless a researcher's strategy module is to be loaded (it may be TypeScript)
+// a worker thread does not inherit tsx's loader: from sources, or when a researcher's strategy module
+// (maybe TypeScript) is to be loaded, register it, then load the worker; built, the worker is JavaScript
 const WORKER = JSON.stringify(moduleUrl(import.meta.url, './worker').href);
 const boot = (tsx: boolean): string =>
   tsx
