@@ -45,6 +45,11 @@ export const COMMANDS: Record<string, Command> = {
     npm: 'worker',
     load: () => import('../experiments/cli/worker.ts'),
   },
+  schemas: {
+    summary: 'write (or --check) the JSON Schema files of the config families',
+    npm: 'schemas',
+    load: () => import('../experiments/cli/schemas.ts'),
+  },
   serve: {
     summary: 'serve a generated web (or web archives) over HTTP on 127.0.0.1',
     npm: 'sim',

@@ -6,6 +6,7 @@
 export { CrawlEngine, type CrawlSummary, type EngineOptions, type Progress } from './engine.ts';
 export { CrawlError, type CrawlErrorCode } from './errors.ts';
 export {
+  CrawlSettingsSchema,
   DEFAULT_SETTINGS,
   NUMBER_SETTINGS,
   resolveSettings,

@@ -1,10 +1,8 @@
 /**
- * Descriptor tables for the numeric fields of a config family (web, focused, deep-web and
- * distributed configs), as Scrapy's default_settings declares each setting once: its dotted
- * path, default, range, whether it is a whole number, and its help. A family's defaults, its
- * validation and its help text are derived from the table, so a field's range is written in one
- * place. The crawl settings keep their own table (crawler/settings.ts NUMBER_SETTINGS, which also
- * makes the crawl CLI's flags) and are checked by the same numberProblem.
+ * Numbers in configs: a numeric field's descriptor (what lib/schema.ts numberFieldsOf derives
+ * from a schema, and the crawl CLI makes flags of), its range in words and the one check every
+ * number goes through, plus dotted-path access (sweeps, the twin fit). The fields themselves are
+ * declared once, in the families' schemas (lib/schema.ts).
  */
 
 export interface NumberField {
@@ -44,16 +42,10 @@ export function setPath(obj: Record<string, unknown>, path: string, value: unkno
   o[parts.at(-1)!] = value;
 }
 
-/** The fields' defaults as a nested object (to merge into a family's other defaults). */
-export function numberDefaults(fields: readonly NumberField[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of fields) setPath(out, f.path, f.default);
-  return out;
-}
-
 /** The range in words: "a whole number from 1 to 10", "a number between 0 and 1". */
 export function rangeText(f: Range): string {
   const what = f.integer ? 'a whole number' : 'a number';
+  if (f.min === -Infinity) return f.max === Infinity ? what : `${what} <= ${f.max.toLocaleString('en-US')}`;
   const hi = f.max === Infinity ? '' : f.max.toLocaleString('en-US');
   if (f.open) return `${what} between ${f.min} and ${hi}`;
   return hi ? `${what} from ${f.min.toLocaleString('en-US')} to ${hi}` : `${what} >= ${f.min.toLocaleString('en-US')}`;
@@ -71,32 +63,4 @@ export function numberProblem(range: Range, v: unknown): string | null {
     (!range.integer || Number.isInteger(v) || (v === Infinity && range.max === Infinity)) &&
     (range.open ? v > range.min && v < range.max : v >= range.min && v <= range.max);
   return ok ? null : `expected ${rangeText(range)}${range.nullable ? ' (or null)' : ''}, got ${JSON.stringify(v)}`;
-}
-
-/** The first field whose value in `config` is out of range, as "path: problem"; null if none. */
-export function checkNumbers(fields: readonly NumberField[], config: unknown): string | null {
-  for (const f of fields) {
-    const why = numberProblem(f, getPath(config, f.path));
-    if (why) return `${f.path}: ${why}`;
-  }
-  return null;
-}
-
-/** The range in brackets for --help: "[1, 1000] whole", "(0, 1)", ">= 10 whole", "[0, 1] or null". */
-function rangeBrackets(f: NumberField): string {
-  const [lo, hi] = f.open ? ['(', ')'] : ['[', ']'];
-  const range = f.max === Infinity ? `>= ${f.min}` : `${lo}${f.min}, ${f.max}${hi}`;
-  return `${range}${f.integer ? ' whole' : ''}${f.nullable ? ' or null' : ''}`;
-}
-
-/** One line per field for --help: path, default, range and help. */
-export function fieldsHelp(fields: readonly NumberField[], indent = '  '): string {
-  const width = Math.max(...fields.map((f) => f.path.length)) + 2;
-  const rangeWidth = Math.max(...fields.map((f) => rangeBrackets(f).length)) + 2;
-  return fields
-    .map((f) => {
-      const def = f.default === null ? 'null' : String(f.default);
-      return `${indent}${f.path.padEnd(width)}${def.padEnd(9)}${rangeBrackets(f).padEnd(rangeWidth)}${f.help}\n`;
-    })
-    .join('');
 }

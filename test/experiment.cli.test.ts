@@ -148,10 +148,10 @@ describe('experiment CLI and configs', () => {
     expect(q.seeds).toEqual([1]);
     expect(loadExperiment('focused', { seeds: 3 }).seeds).toEqual([1, 2, 3]);
     expect(() => loadExperiment('../etc/passwd')).toThrow(ExperimentConfigError);
-    // numeric fields are checked from their table (EXPERIMENT_NUMBERS), nested ones included
+    // fields are checked by the schema (ExperimentSchema), nested ones included
     const dir = mkdtempSync(join(tmpdir(), 'exp-num-'));
     const cases: [object, string][] = [
-      [{ crawl: { concurrency: 0 } }, 'crawl.concurrency: expected a whole number from 1 to 1,000, got 0'],
+      [{ crawl: { concurrency: 0 } }, 'crawl.concurrency: expected a whole number from 1 to 10,000, got 0'],
       [{ adaptive: { r1: 1.5 } }, 'adaptive.r1: expected a number from 0 to 1 (or null), got 1.5'],
       [{ future: { gamma: 1 } }, 'future.gamma: expected a number between 0 and 1, got 1'],
       [{ budget: 100, every: 200 }, 'every: expected a whole number from 1 to budget (100), got 200'],
@@ -196,7 +196,7 @@ describe('experiment CLI and configs', () => {
         /"bfs" is a built-in strategy/,
       ],
       [{ strategies: ['mystery'] }, /"mystery" is not one of .*or give \{ "name": "mystery", "module"/],
-      [{ strategies: [{ name: 'x', modul: 'a.ts' }] }, /unknown field modul/],
+      [{ strategies: [{ name: 'x', modul: 'a.ts' }] }, /strategies\[0\]\.modul: unknown field/],
       [{ strategies: ['bfs', 'bfs'] }, /appears twice/],
     ];
     for (const [body, re] of bad) expect(() => loadExperiment(write('bad', body))).toThrow(re);

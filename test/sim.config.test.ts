@@ -19,7 +19,7 @@ describe('web config validation', () => {
     [{ linkz: {} }, 'linkz: unknown field'],
     [
       { departments: [{ host: 'cs.example.com', name: 'x', pages: 1000, groups: 3 }] },
-      'departments[0].host: "cs.example.com" must be a lowercase hostname ending in .test',
+      'departments[0].host: expected a lowercase hostname ending in .test, got "cs.example.com"',
     ],
     [
       {

@@ -31,7 +31,7 @@ export interface StrategyContext extends BaseContext {
     examples: QExample[];
     pages: PageClassifier | null;
   };
-  /** The experiment config's sections (experiments/config.ts EXPERIMENT_NUMBERS documents them). */
+  /** The experiment config's sections (experiments/config.ts ExperimentSchema documents them). */
   immediate?: { sourceWeight: number };
   adaptive?: AdaptiveSettings;
   future?: { gamma: number; horizon: number };

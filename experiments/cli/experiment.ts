@@ -6,16 +6,15 @@ import { join } from 'node:path';
 import { parseOrFail } from './args.ts';
 import { type CliIo, failed, runAsProcess, usage } from '../../lib/cli.ts';
 import {
-  EXPERIMENT_NUMBERS,
-  otherFieldsHelp,
+  ExperimentSchema,
   ExperimentConfigError,
   listExperiments,
   type loadExperiment,
   readExperimentJson,
 } from '../config.ts';
-import { DEEPWEB_NUMBERS } from '../deepweb/config.ts';
-import { fieldsHelp } from '../../lib/fields.ts';
-import { DISTRIBUTED_NUMBERS } from '../distributed/config.ts';
+import { DeepwebSchema } from '../deepweb/config.ts';
+import { schemaHelp } from '../../lib/schema.ts';
+import { DistributedSchema } from '../distributed/config.ts';
 import { familyOf } from '../families.ts';
 import { progress } from './progress.ts';
 
@@ -46,13 +45,15 @@ Options:
                   npm run worker -- --queue URL (on any machine with this checkout); a rerun
                   enqueues nothing already done (experiments/queue.ts)
 
-Numeric fields of a focused-crawling config (experiments/config.ts EXPERIMENT_NUMBERS), default, range:
-${fieldsHelp(EXPERIMENT_NUMBERS)}Its other fields (experiments/config.ts EXPERIMENT_FIELDS), default:
-${otherFieldsHelp()}
-Numeric fields of a deep-web config (experiments/deepweb/config.ts DEEPWEB_NUMBERS), default, range:
-${fieldsHelp(DEEPWEB_NUMBERS)}
-Numeric fields of a distributed config (experiments/distributed/config.ts DISTRIBUTED_NUMBERS), default, range:
-${fieldsHelp(DISTRIBUTED_NUMBERS)}
+Fields of a config, default, range and help, from each family's schema (editors check a config
+that names its JSON Schema: "$schema": "../../schemas/experiment.schema.json"):
+
+A focused-crawling config (experiments/config.ts, schemas/experiment.schema.json):
+${schemaHelp(ExperimentSchema)}
+A deep-web config (experiments/deepweb/config.ts, schemas/deepweb.schema.json):
+${schemaHelp(DeepwebSchema)}
+A distributed config (experiments/distributed/config.ts, schemas/distributed.schema.json):
+${schemaHelp(DistributedSchema)}
 The web a config names has its own fields: npm run sim -- --help.
 `;
 

@@ -3,7 +3,7 @@
  * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
 import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../config.ts';
 import { archiveSites, checkArchive } from '../env.ts';
@@ -12,7 +12,7 @@ import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { parseOrFail } from './args.ts';
 import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
-import { resource } from '../../lib/paths.ts';
+import { resource, shipped } from '../../lib/paths.ts';
 
 const USAGE = `Usage: npm run sim:fit -- CONFIG [options]
    or: npm run sim:fit -- --warc FILE[,FILE] --labels FILE (--relevant LABEL[,...] | --papers) [options]
@@ -142,6 +142,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const table = fitTable(fit);
   const out = v.out ?? `data/webs/${name}.json`;
   const doc = {
+    // editors complete and check the twin against the web schema (a path from the file's folder)
+    $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
     _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations at web seed ${seed}, statistics measured at web seeds 1-${checks}. A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
     ...fit.config,
     _fit: {

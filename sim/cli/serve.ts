@@ -10,8 +10,8 @@ import { WarcArchive } from '../warc.ts';
 import { Web } from '../web.ts';
 import { type CliIo, failed, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { webAndSeed } from './args.ts';
-import { WEB_NUMBERS } from '../config.ts';
-import { fieldsHelp } from '../../lib/fields.ts';
+import { WebSchema } from '../config.ts';
+import { schemaHelp } from '../../lib/schema.ts';
 
 const USAGE = `Usage: npm run sim -- [--web data/webs/paper.json] [--seed 1] [--port 0] [--no-faults]
        npm run sim -- --warc FILE.warc.gz [--warc ...] [--port 0] [--holes open|closed] [--documents]
@@ -24,9 +24,9 @@ the rest. --documents serves linked .pdf/.ps/.ps.Z/.ps.gz/.dvi files the archive
 placeholders (status 200, no text); --holes closed offers no link to a URL that is neither
 archived nor such a document (sim/archive-web.ts; default open: the archive as it is).
 
-Numeric fields of a web config (sim/config.ts WEB_NUMBERS; a config file overrides any of them),
-with default and range:
-${fieldsHelp(WEB_NUMBERS)}`;
+Fields of a web config (sim/config.ts WebSchema; a config file sets any of them, and editors check
+one that names "$schema": "../../schemas/web.schema.json"), with default, range and help:
+${schemaHelp(WebSchema)}`;
 export async function main(argv: string[], io: CliIo): Promise<number> {
   // npm does not pass SIGTERM on to the script it started: when the process that started this one
   // (npm, a shell) goes away, this one is re-parented and stops rather than serve on unseen. The
