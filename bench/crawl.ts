@@ -25,6 +25,7 @@ import { makeStrategy, strategyNames } from '../experiments/strategies.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -173,7 +174,15 @@ const fmt = (m: Measured): string =>
 
 const rate = (m: Measured): number => m.pages / m.seconds;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+const USAGE = `Usage: npm run bench:crawl
+  (BENCH_PAGES=N pages of the many-host run, default 20,000; BENCH_ROUNDS=N alternated rounds, default 3;
+   BENCH_STRATEGIES=a,b strategies of the per-strategy run, "none" for none)
+`;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const p = parseCommand(argv, io, USAGE, {});
+  if (!p) return 0;
+  const log = (...parts: unknown[]): void => io.out(`${parts.join(' ')}\n`);
   const web = new Web(loadConfig(WEB), 1);
   const dept = web.sites.find((s) => s.kind === 'department')!.host;
   const scenarios: Scenario[] = [
@@ -198,7 +207,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   ];
   const sim = await startSimProcess(WEB, 1, ['--no-faults']);
   try {
-    console.log(
+    log(
       `bench:crawl on "${WEB}", server in a child process, faults off; the crawler with robots.txt, politeness gates, journal, limits and statistics`,
     );
     // the server renders each page once and then serves it from its cache: a warm-up run of
@@ -226,16 +235,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
           }
         const ratio = rate(runs.crawler) / rate(runs.minimal);
         ratios.get(sc.name)!.push(ratio);
-        console.log(`  round ${r}, ${sc.name}, ${order.join(' then ')}${sc.repeat > 1 ? `, ${sc.repeat} times` : ''}:`);
-        console.log(`    minimal loop (undici + htmlparser2 + Set): ${fmt(runs.minimal)}`);
-        console.log(`    crawler, BFS:                              ${fmt(runs.crawler)}`);
-        console.log(`    crawler / minimal loop: ${ratio.toFixed(2)}`);
+        log(`  round ${r}, ${sc.name}, ${order.join(' then ')}${sc.repeat > 1 ? `, ${sc.repeat} times` : ''}:`);
+        log(`    minimal loop (undici + htmlparser2 + Set): ${fmt(runs.minimal)}`);
+        log(`    crawler, BFS:                              ${fmt(runs.crawler)}`);
+        log(`    crawler / minimal loop: ${ratio.toFixed(2)}`);
       }
     }
     for (const [name, rs] of ratios)
-      console.log(`  ${name}: crawler / minimal loop ${rs.map((x) => x.toFixed(2)).join(', ')} (target >= 0.80)`);
+      log(`  ${name}: crawler / minimal loop ${rs.map((x) => x.toFixed(2)).join(', ')} (target >= 0.80)`);
     const only = process.env.BENCH_STRATEGIES?.split(',');
-    if (only?.includes('none')) process.exit(0);
+    if (only?.includes('none')) return 0;
     // every strategy on the whole web and the same server; future and adaptive use a model
     // trained on three departments (training time not counted)
     const many = scenarios[1];
@@ -249,17 +258,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       undefined,
       true,
     );
-    console.log(`  per strategy (${many.name}, same server):`);
+    log(`  per strategy (${many.name}, same server):`);
     let bfsRate = 0;
     for (const name of strategyNames().filter((n) => n === 'bfs' || !only || only.includes(n))) {
       const strategy = makeStrategy(name, { seed: 1, keywords, models: () => models });
       const m = await measure(() => crawlWith(sim.port, many, strategy));
       if (name === 'bfs') bfsRate = rate(m);
-      console.log(
+      log(
         `    ${name.padEnd(13)} ${Math.round(rate(m))} pages/s (${((100 * rate(m)) / bfsRate).toFixed(0)}% of BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links scored/s, ${((m.cpuMs / m.pages) * 1000).toFixed(0)} us CPU/page`,
       );
     }
   } finally {
     sim.stop();
   }
+  return 0;
 }
+
+await runAsProcess(main, import.meta);

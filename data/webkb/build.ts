@@ -14,37 +14,48 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertFolder } from '../../sim/warc-convert.ts';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 
-const UNIVERSITIES = ['cornell', 'texas', 'washington', 'wisconsin'];
-const tarball = process.argv[2];
-if (!tarball || !existsSync(tarball)) {
-  process.stderr.write('usage: npm run webkb:build -- PATH/TO/webkb-4universities-1997.tar.gz\n');
-  process.exit(2);
+const USAGE = `Usage: npm run webkb:build -- PATH/TO/webkb-4universities-1997.tar.gz\n`;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const p = parseCommand(argv, io, USAGE, {}, true);
+  if (!p) return 0;
+
+  const UNIVERSITIES = ['cornell', 'texas', 'washington', 'wisconsin'];
+  const tarball = p.positionals[0];
+  if (p.positionals.length !== 1 || !tarball || !existsSync(tarball))
+    usage(
+      `expected the WebKB tarball (npm run webkb:build -- PATH/TO/webkb-4universities-1997.tar.gz)${tarball ? `, not "${tarball}"` : ''}`,
+    );
+  const out = new URL('.', import.meta.url).pathname;
+  const work = mkdtempSync(join(tmpdir(), 'webkb-'));
+  try {
+    execFileSync('tar', ['xzf', tarball, '-C', work]);
+    const root = join(work, 'webkb');
+    if (!existsSync(root)) throw new Error(`${tarball}: no webkb/ folder inside`);
+    for (const label of readdirSync(root))
+      for (const u of readdirSync(join(root, label)))
+        if (!UNIVERSITIES.includes(u)) rmSync(join(root, label, u), { recursive: true });
+    const r = await convertFolder(root, join(out, 'webkb.warc.gz'), join(out, 'labels.csv'), {
+      labelFrom: 'dir',
+      // fixed, so that the same tarball gives the same bytes: the date this recipe was written
+      info: { date: '2026-12-03T00:00:00Z', source: 'webkb-data.gtar.gz (WebKB 4 Universities, January 1997)' },
+    });
+    const by = new Map<string, number>();
+    for (const s of r.skipped)
+      by.set(s.reason.replace(/ \(.*\)$/, ''), (by.get(s.reason.replace(/ \(.*\)$/, '')) ?? 0) + 1);
+    io.out(
+      `${r.records} pages, ${r.labelled} labels; skipped ${r.skipped.length} (${[...by].map(([k, n]) => `${n} ${k}`).join('; ')}); ` +
+        `${r.duplicates} duplicates, ${r.conflicts.length} with two labels; ${r.suspicious.length} suspicious URLs\n`,
+    );
+    for (const c of r.conflicts) io.out(`  ${c.url}: kept "${c.kept}", dropped "${c.label}" (${c.file})\n`);
+    for (const s of r.suspicious) io.out(`  suspicious ${s.url}: ${s.reason}\n`);
+    io.out(`webkb.warc.gz ${(statSync(join(out, 'webkb.warc.gz')).size / 1e6).toFixed(1)} MB\n`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return 0;
 }
-const out = new URL('.', import.meta.url).pathname;
-const work = mkdtempSync(join(tmpdir(), 'webkb-'));
-try {
-  execFileSync('tar', ['xzf', tarball, '-C', work]);
-  const root = join(work, 'webkb');
-  if (!existsSync(root)) throw new Error(`${tarball}: no webkb/ folder inside`);
-  for (const label of readdirSync(root))
-    for (const u of readdirSync(join(root, label)))
-      if (!UNIVERSITIES.includes(u)) rmSync(join(root, label, u), { recursive: true });
-  const r = await convertFolder(root, join(out, 'webkb.warc.gz'), join(out, 'labels.csv'), {
-    labelFrom: 'dir',
-    // fixed, so that the same tarball gives the same bytes: the date this recipe was written
-    info: { date: '2026-12-03T00:00:00Z', source: 'webkb-data.gtar.gz (WebKB 4 Universities, January 1997)' },
-  });
-  const by = new Map<string, number>();
-  for (const s of r.skipped)
-    by.set(s.reason.replace(/ \(.*\)$/, ''), (by.get(s.reason.replace(/ \(.*\)$/, '')) ?? 0) + 1);
-  process.stdout.write(
-    `${r.records} pages, ${r.labelled} labels; skipped ${r.skipped.length} (${[...by].map(([k, n]) => `${n} ${k}`).join('; ')}); ` +
-      `${r.duplicates} duplicates, ${r.conflicts.length} with two labels; ${r.suspicious.length} suspicious URLs\n`,
-  );
-  for (const c of r.conflicts) process.stdout.write(`  ${c.url}: kept "${c.kept}", dropped "${c.label}" (${c.file})\n`);
-  for (const s of r.suspicious) process.stdout.write(`  suspicious ${s.url}: ${s.reason}\n`);
-  process.stdout.write(`webkb.warc.gz ${(statSync(join(out, 'webkb.warc.gz')).size / 1e6).toFixed(1)} MB\n`);
-} finally {
-  rmSync(work, { recursive: true, force: true });
-}
+
+await runAsProcess(main, import.meta);
