@@ -18,8 +18,8 @@ export {
   ExperimentConfigError,
   listExperiments,
   loadExperiment,
-} from './experiments/config.ts';
-export { type ExperimentData, type RunOptions, runExperiment } from './experiments/runner.ts';
+} from './experiments/focused/config.ts';
+export { type ExperimentData, type RunOptions, runExperiment } from './experiments/focused/runner.ts';
 export { BUILT_INS, loadStrategyModule, type StrategyFactory, strategyNames } from './experiments/strategies.ts';
 // where the shipped files are (a config's "data/webs/paper.json" is found from any folder)
 export { ROOT, resource } from './lib/paths.ts';

@@ -3,7 +3,7 @@
  * deep-web benches' seeds and database sizes): each step is a call of an exported function of a
  * module with one structured-clonable argument, run in a forked process; results come back by
  * index, so the caller merges them in its own order and the outputs never depend on which
- * process ran what. The focused runner (experiments/runner.ts) chooses which job a process takes
+ * process ran what. The focused runner (experiments/focused/runner.ts) chooses which job a process takes
  * next, so that a seed's web stays in the process that built it.
  */
 import { fork, type ChildProcess } from 'node:child_process';

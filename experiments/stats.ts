@@ -138,3 +138,30 @@ export function allOf(verdicts: readonly Verdict[]): Verdict {
 export function thresholdVerdict(ci: Ci, threshold: number): Verdict {
   return signVerdict({ ...ci, mean: ci.mean - threshold, lo: ci.lo - threshold, hi: ci.hi - threshold });
 }
+
+/** Rounded to 4 places (shares and differences in CSVs). */
+export const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/** Mean and 95% confidence interval of shares (recall, coverage): rounded to 4 places, clamped to [0, 1]. */
+export function shareCi(xs: readonly number[]): { mean: number; lo: number; hi: number } {
+  return share(meanCi(xs));
+}
+
+/** A CI of shares: rounded to 4 places, clamped to [0, 1]. */
+export const share = (c: Ci): { mean: number; lo: number; hi: number } => ({
+  mean: r4(c.mean),
+  lo: r4(Math.max(0, c.lo)),
+  hi: r4(Math.min(1, c.hi)),
+});
+
+/** Items grouped by a key, groups in order of first appearance. */
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const g = groups.get(k);
+    if (g) g.push(it);
+    else groups.set(k, [it]);
+  }
+  return [...groups.values()];
+}

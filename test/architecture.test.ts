@@ -34,4 +34,14 @@ describe('dependencies run one way', () => {
     }
     expect(seen).toBeGreaterThan(10);
   });
+  it('experiment families stand side by side over a shared core: the core imports no family but through the registry, and deep-web and distributed import neither focused/ nor sweep/', () => {
+    const family = /^\.\/(focused|sweep|deepweb|distributed)\//;
+    const core = readdirSync('experiments')
+      .filter((f) => f.endsWith('.ts') && f !== 'families.ts')
+      .map((f) => join('experiments', f));
+    expect(core.length).toBeGreaterThan(5);
+    for (const f of core) for (const i of imports(f).filter((x) => x.startsWith('.'))) expect(i, f).not.toMatch(family);
+    for (const f of [...files('experiments/deepweb'), ...files('experiments/distributed')])
+      for (const i of imports(f)) expect(i, f).not.toMatch(/^\.\.\/(focused|sweep)\//);
+  });
 });

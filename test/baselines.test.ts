@@ -19,7 +19,7 @@ import {
   StrategyError,
   strategyNames,
 } from '../experiments/strategies.ts';
-import { loadExperiment } from '../experiments/config.ts';
+import { loadExperiment } from '../experiments/focused/config.ts';
 import { Frontier } from '../crawler/frontier.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
 

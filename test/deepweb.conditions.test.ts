@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordDb } from '../sim/deepweb/db.ts';
 import { resolveConfig } from '../sim/config.ts';
-import { readExperimentJson } from '../experiments/config.ts';
+import { readExperimentJson } from '../experiments/focused/config.ts';
 import { readWords, resolveDeepweb } from '../experiments/deepweb/config.ts';
 import {
   coverRange,

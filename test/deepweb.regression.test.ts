@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectCurvesNear } from './helpers.ts';
-import { readExperimentJson } from '../experiments/config.ts';
+import { readExperimentJson } from '../experiments/focused/config.ts';
 import { resolveDeepweb } from '../experiments/deepweb/config.ts';
 import { writeDeepOutputs } from '../experiments/deepweb/report.ts';
 import { runDeepweb } from '../experiments/deepweb/run.ts';

@@ -11,7 +11,7 @@ import {
   ExperimentConfigError,
   listExperiments,
   loadExperiment,
-} from '../experiments/config.ts';
+} from '../experiments/focused/config.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { smallWebWithoutWaits } from './helpers.ts';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../experiments/config.ts';
-import { runExperiment } from '../experiments/runner.ts';
+import { loadExperiment } from '../experiments/focused/config.ts';
+import { runExperiment } from '../experiments/focused/runner.ts';
 
 describe('experiments in one process', () => {
   it('each run crawls for its own topic keywords, whatever ran before it', async () => {

@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectCurvesNear } from './helpers.ts';
-import { checkClaims } from '../experiments/analysis.ts';
-import { loadExperiment } from '../experiments/config.ts';
-import { writeOutputs } from '../experiments/report.ts';
-import { runExperiment } from '../experiments/runner.ts';
+import { checkClaims } from '../experiments/focused/analysis.ts';
+import { loadExperiment } from '../experiments/focused/config.ts';
+import { writeOutputs } from '../experiments/focused/report.ts';
+import { runExperiment } from '../experiments/focused/runner.ts';
 
 const REF = 'results/reference/focused-quick';
 const TOLERANCE = 0.02;

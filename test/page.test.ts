@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphFromLists } from '../experiments/oracle.ts';
+import { graphFromLists } from '../experiments/focused/oracle.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { layoutReplay, replayRun } from '../experiments/replay.ts';
+import { layoutReplay, replayRun } from '../experiments/focused/replay.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REF = 'results/reference/focused-quick';

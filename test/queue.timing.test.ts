@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ExperimentConfig, loadExperiment } from '../experiments/config.ts';
-import { runSweep, writeSweepOutputs } from '../experiments/sweep.ts';
+import { type ExperimentConfig, loadExperiment } from '../experiments/focused/config.ts';
+import { runSweep, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
 import { REDIS_URL, redisUp } from './helpers.ts';
 
 function cfg(): ExperimentConfig {

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadExperiment, type ExperimentConfig } from '../experiments/config.ts';
-import { gridPoints, runSweep, writeSweepOutputs } from '../experiments/sweep.ts';
+import { loadExperiment, type ExperimentConfig } from '../experiments/focused/config.ts';
+import { gridPoints, runSweep, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
 
 function cfg(): ExperimentConfig {
   const base = loadExperiment('focused', { quick: true });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAPER_EXTENSIONS } from '../lib/documents.ts';
 import { resolveConfig } from '../sim/config.ts';
-import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/config.ts';
+import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/focused/config.ts';
 import { archiveViews, fitToSites, specOf } from '../experiments/twin/archive.ts';
 import {
   FitError,

@@ -5,10 +5,10 @@
  * print size).
  */
 import { describe, expect, it } from 'vitest';
-import { aggregate, checkClaims } from '../experiments/analysis.ts';
+import { aggregate, checkClaims } from '../experiments/focused/analysis.ts';
 import { curveSpec, renderFigure } from '../experiments/figures.ts';
-import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../experiments/oracle.ts';
-import { recallAuc, type CurveRow } from '../experiments/run-one.ts';
+import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../experiments/focused/oracle.ts';
+import { recallAuc, type CurveRow } from '../experiments/focused/run-one.ts';
 import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/stats.ts';
 
 describe('statistics at the level of the random factor', () => {

@@ -4,8 +4,8 @@
  * the report rests on (pages, holes, known papers, their depth) is what the collection holds.
  */
 import { describe, expect, it } from 'vitest';
-import { loadExperiment } from '../experiments/config.ts';
-import { runExperiment } from '../experiments/runner.ts';
+import { loadExperiment } from '../experiments/focused/config.ts';
+import { runExperiment } from '../experiments/focused/runner.ts';
 
 describe('the WebKB departments', () => {
   it('webkb-papers runs on the shipped archive: papers by URL, holes closed and charged to no one', {

@@ -1,7 +1,7 @@
 /**
  * What a focused strategy is built from (the context its descriptor's make() receives, and what a
  * plugin module's factory receives): everything it may know about the target comes through here.
- * The experiment runner fills it (experiments/run-one.ts); a crawl from the command line fills
+ * The experiment runner fills it (experiments/focused/run-one.ts); a crawl from the command line fills
  * what it has (experiments/cli/crawl.ts).
  */
 import { type BaseContext, StrategyError } from '../strategy.ts';
@@ -11,7 +11,7 @@ import type { PageClassifier, RelevanceJudge } from './relevance.ts';
 import { Topic } from './topic.ts';
 import type { QExample } from './training.ts';
 
-/** The adaptive crawler's settings (an experiment config's "adaptive" section, experiments/config.ts). */
+/** The adaptive crawler's settings (an experiment config's "adaptive" section, experiments/focused/config.ts). */
 export interface AdaptiveSettings {
   retrainEvery: number;
   topK: number;
@@ -31,7 +31,7 @@ export interface StrategyContext extends BaseContext {
     examples: QExample[];
     pages: PageClassifier | null;
   };
-  /** The experiment config's sections (experiments/config.ts ExperimentSchema documents them). */
+  /** The experiment config's sections (experiments/focused/config.ts ExperimentSchema documents them). */
   immediate?: { sourceWeight: number };
   adaptive?: AdaptiveSettings;
   future?: { gamma: number; horizon: number };

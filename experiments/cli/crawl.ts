@@ -280,7 +280,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   };
 
   if (v.web) {
-    const { generateSyntheticWeb, serveSyntheticWeb } = await import('../web.ts');
+    const { generateSyntheticWeb, serveSyntheticWeb } = await import('../focused/web.ts');
     const webSeed = int('seed', v.seed, 0) ?? 1;
     let g: ReturnType<typeof generateSyntheticWeb>;
     try {
@@ -327,8 +327,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         `--strategy ${strategyName} on an archive needs --labels CSV and --relevant LABEL,... (it trains on the other sites' labelled pages)`,
       );
     if (v.labels && !existsSync(v.labels)) usage(`--labels: "${v.labels}" does not exist`);
-    const { archiveEnv, archiveSites, checkArchive } = await import('../env.ts');
-    const { ARCHIVE_DEFAULTS, DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../config.ts');
+    const { archiveEnv, archiveSites, checkArchive } = await import('../focused/env.ts');
+    const { ARCHIVE_DEFAULTS, DEFAULT_EXPERIMENT, ExperimentConfigError } = await import('../focused/config.ts');
     const cfg = {
       ...structuredClone(DEFAULT_EXPERIMENT),
       name: 'crawl',

@@ -11,7 +11,7 @@ import {
   listExperiments,
   type loadExperiment,
   readExperimentJson,
-} from '../config.ts';
+} from '../focused/config.ts';
 import { DeepwebSchema } from '../deepweb/config.ts';
 import { schemaHelp } from '../../lib/schema.ts';
 import { DistributedSchema } from '../distributed/config.ts';
@@ -43,12 +43,12 @@ Options:
   --no-cache      retrain models instead of using .cache/models
   --queue URL     run the jobs on a BullMQ queue at redis://HOST:PORT: start workers with
                   npm run worker -- --queue URL (on any machine with this checkout); a rerun
-                  enqueues nothing already done (experiments/queue.ts)
+                  enqueues nothing already done (experiments/focused/queue.ts)
 
 Fields of a config, default, range and help, from each family's schema (editors check a config
 that names its JSON Schema: "$schema": "../../schemas/experiment.schema.json"):
 
-A focused-crawling config (experiments/config.ts, schemas/experiment.schema.json):
+A focused-crawling config (experiments/focused/config.ts, schemas/experiment.schema.json):
 ${schemaHelp(ExperimentSchema)}
 A deep-web config (experiments/deepweb/config.ts, schemas/deepweb.schema.json):
 ${schemaHelp(DeepwebSchema)}
@@ -104,7 +104,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   const queue = v.queue as string | undefined;
   if (queue !== undefined) {
-    const { connectionOf } = await import('../queue.ts');
+    const { connectionOf } = await import('../focused/queue.ts');
     try {
       connectionOf(queue);
     } catch (e) {
@@ -134,7 +134,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     throw e;
   }
   if (twin) {
-    if (family.id !== 'focused') usage(`twin-validation: ${name} is not a focused-crawling config`);
+    if (family.id !== 'focused' && family.id !== 'sweep')
+      usage(`twin-validation: ${name} is not a focused-crawling config`);
     const cfg = resolved as ReturnType<typeof loadExperiment>;
     if (!cfg.archive) usage(`twin-validation: ${cfg.name} is not an archive experiment (no "archive" section)`);
     const out = (v.out as string | undefined) ?? `results/${cfg.name}-twin${v.quick ? '-quick' : ''}`;

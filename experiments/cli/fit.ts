@@ -5,8 +5,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
-import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../config.ts';
-import { archiveSites, checkArchive } from '../env.ts';
+import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../focused/config.ts';
+import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';

@@ -7,12 +7,12 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { checkClaims } from '../analysis.ts';
-import { ExperimentConfigError, loadExperiment } from '../config.ts';
-import { pageInput } from '../report.ts';
-import { buildPage } from '../page.ts';
-import type { ReplayView } from '../replay.ts';
-import type { CurveRow } from '../run-one.ts';
+import { checkClaims } from '../focused/analysis.ts';
+import { ExperimentConfigError, loadExperiment } from '../focused/config.ts';
+import { pageInput } from '../focused/report.ts';
+import { buildPage } from '../focused/page.ts';
+import type { ReplayView } from '../focused/replay.ts';
+import type { CurveRow } from '../focused/run-one.ts';
 import { parseOrFail } from './args.ts';
 import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
 import { isDeepOutputs, readDeepOutputs } from '../deepweb/load.ts';

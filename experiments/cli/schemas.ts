@@ -13,7 +13,7 @@ import { type CliIo, failed, parseCommand, runAsProcess } from '../../lib/cli.ts
 import { shipped } from '../../lib/paths.ts';
 import { publishedSchema } from '../../lib/schema.ts';
 import { WebSchema } from '../../sim/config.ts';
-import { ExperimentSchema } from '../config.ts';
+import { ExperimentSchema } from '../focused/config.ts';
 import { DeepwebSchema } from '../deepweb/config.ts';
 import { DistributedSchema } from '../distributed/config.ts';
 
@@ -31,7 +31,7 @@ export const SCHEMAS: { name: string; schema: TSchema; title: string; descriptio
     schema: ExperimentSchema,
     title: 'Focused-crawling experiment config',
     description:
-      'experiments/configs/*.json without "kind": strategies, target, budget, web or archive (experiments/config.ts).',
+      'experiments/configs/*.json without "kind": strategies, target, budget, web or archive (experiments/focused/config.ts).',
   },
   {
     name: 'deepweb',

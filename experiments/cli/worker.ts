@@ -1,6 +1,6 @@
 /**
  * npm run worker -- --queue redis://HOST:PORT [--no-cache] [--lock-ms N]
- * Runs experiment jobs from the queue (experiments/queue.ts) until stopped (Ctrl-C, SIGTERM).
+ * Runs experiment jobs from the queue (experiments/focused/queue.ts) until stopped (Ctrl-C, SIGTERM).
  */
 import { parseOrFail } from './args.ts';
 import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
@@ -38,7 +38,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const lockMs = v['lock-ms'] === undefined ? 60_000 : Number(v['lock-ms']);
   if (!Number.isInteger(lockMs) || lockMs < 1000 || lockMs > 3_600_000)
     usage(`--lock-ms: "${v['lock-ms']}" must be a whole number from 1000 to 3600000`);
-  const { connectionOf, startQueueWorker } = await import('../queue.ts');
+  const { connectionOf, startQueueWorker } = await import('../focused/queue.ts');
   try {
     connectionOf(v.queue);
   } catch (e) {

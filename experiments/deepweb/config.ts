@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
-import { ExperimentConfigError } from '../config.ts';
+import { ExperimentConfigError } from '../config-files.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
 import {
   bool,

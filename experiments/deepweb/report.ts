@@ -8,8 +8,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
-import { groupBy, meanCi, shareCi } from '../analysis.ts';
-import { allOf, pairedCi, pmText, signVerdict, thresholdVerdict, type Ci, type Verdict } from '../stats.ts';
+import {
+  allOf,
+  groupBy,
+  meanCi,
+  shareCi,
+  pairedCi,
+  pmText,
+  signVerdict,
+  thresholdVerdict,
+  type Ci,
+  type Verdict,
+} from '../stats.ts';
 import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
 import { logLogFit } from '../../crawler/deepweb/index.ts';
 import type { DeepwebData, DeepCurveRow, DeepSummaryRow, ScalingRow } from './run.ts';

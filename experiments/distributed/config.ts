@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ASSIGNMENTS } from '../../crawler/distributed/index.ts';
-import { ExperimentConfigError } from '../config.ts';
+import { ExperimentConfigError } from '../config-files.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
 import {

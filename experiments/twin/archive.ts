@@ -2,8 +2,8 @@
  * An archive experiment's sites as statistics (experiments/twin/stats.ts), and the twin fitted to
  * them: the command `npm run sim:fit -- CONFIG` and the twin validation share this.
  */
-import type { ExperimentConfig } from '../config.ts';
-import { archiveEnv, archiveSites } from '../env.ts';
+import type { ExperimentConfig } from '../focused/config.ts';
+import { archiveEnv, archiveSites } from '../focused/env.ts';
 import { type FitOptions, type FitResult, fitTwin, type TwinSpec } from './fit.ts';
 import { type SiteStats, type SiteView, viewOfEnv, webStats } from './stats.ts';
 

@@ -3,7 +3,7 @@
  * hole policy: the graph the replay server serves) and on a generated web, so that a synthetic
  * twin can be fitted to an archive and checked against it (issue #36).
  *
- * A site is a SiteView: its link graph from the start page (experiments/oracle.ts SiteGraph, the
+ * A site is a SiteView: its link graph from the start page (experiments/focused/oracle.ts SiteGraph, the
  * ground truth every experiment scores against), each node's URL, and the anchor words of the
  * links into it. Two adapters build views: viewOfEnv (any experiment environment: an archive's
  * parsed pages, or a generated web's rendered ones) and viewOfWeb (a generated web straight from
@@ -28,8 +28,8 @@ import { learnAlternatives, type RuleExample, scoreRules, targetFeatures, wordsO
 import type { Renderer } from '../../sim/content.ts';
 import { unit } from '../../sim/rng.ts';
 import type { Web } from '../../sim/web.ts';
-import type { Env } from '../env.ts';
-import { graphFromLists, type SiteGraph } from '../oracle.ts';
+import type { Env } from '../focused/env.ts';
+import { graphFromLists, type SiteGraph } from '../focused/oracle.ts';
 
 export interface SiteView {
   name: string;

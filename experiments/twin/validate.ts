@@ -17,9 +17,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../sim/config.ts';
-import type { ExperimentConfig } from '../config.ts';
-import { archiveSites } from '../env.ts';
-import { runExperiment } from '../runner.ts';
+import type { ExperimentConfig } from '../focused/config.ts';
+import { archiveSites } from '../focused/env.ts';
+import { runExperiment } from '../focused/runner.ts';
 import { type Ci, detectable, meanCi } from '../stats.ts';
 import { archiveViews, fitToSites, specOf } from './archive.ts';
 import { type FitResult, fitTable } from './fit.ts';

@@ -1,6 +1,6 @@
 /**
  * An experiment's runs as jobs on a distributed queue (issue #40): BullMQ on Redis, the Redis the
- * distributed crawler already uses. The runner's unit of work (experiments/runner.ts: one web
+ * distributed crawler already uses. The runner's unit of work (experiments/focused/runner.ts: one web
  * seed x one site, every strategy of the experiment on it, with the models trained for that held-out
  * site) becomes a job; any number of worker processes on any number of machines run them
  * (`npm run worker -- --queue redis://HOST:PORT`), and the submitting command merges their results
@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { Job, Queue, Worker } from 'bullmq';
 import type { ExperimentConfig } from './config.ts';
 import { closeSeedState, type JobResult, runJob } from './run-one.ts';
-import { resource } from '../lib/paths.ts';
+import { resource } from '../../lib/paths.ts';
 
 export const QUEUE_NAME = 'crawler-harness-runs';
 
@@ -39,13 +39,9 @@ export interface QueueJobData {
   record: boolean;
 }
 
-export interface QueueProgress {
-  done: number;
-  running: number;
-  waiting: number;
-  failed: number;
-  total: number;
-}
+import type { QueueProgress } from '../family.ts';
+
+export type { QueueProgress };
 
 /** The queue's name: the URL's ?queue= parameter (several harnesses, or tests, on one Redis), else QUEUE_NAME. */
 export function queueNameOf(url: string): string {

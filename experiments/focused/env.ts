@@ -6,23 +6,23 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { DEFAULT_SETTINGS, parseBody } from '../crawler/index.ts';
-import type { LabelledPage } from '../crawler/focused/index.ts';
-import type { HostAudit } from '../sim/audit.ts';
-import { loadConfig } from '../sim/config.ts';
-import { ArchiveWeb, type HolePolicy, type SiteShape } from '../sim/archive-web.ts';
-import { hasExtension } from '../lib/documents.ts';
-import { resource } from '../lib/paths.ts';
-import { ReplayServer } from '../sim/replay.ts';
-import { SimServer } from '../sim/server.ts';
-import { GroundTruth } from '../sim/truth.ts';
-import { WarcArchive } from '../sim/warc.ts';
-import { readLabels } from '../sim/warc-convert.ts';
-import { KIND_NAMES, Web } from '../sim/web.ts';
-import { structureStats, type StructureStats } from '../sim/structure.ts';
+import { DEFAULT_SETTINGS, parseBody } from '../../crawler/index.ts';
+import type { LabelledPage } from '../../crawler/focused/index.ts';
+import type { HostAudit } from '../../sim/audit.ts';
+import { loadConfig } from '../../sim/config.ts';
+import { ArchiveWeb, type HolePolicy, type SiteShape } from '../../sim/archive-web.ts';
+import { hasExtension } from '../../lib/documents.ts';
+import { resource } from '../../lib/paths.ts';
+import { ReplayServer } from '../../sim/replay.ts';
+import { SimServer } from '../../sim/server.ts';
+import { GroundTruth } from '../../sim/truth.ts';
+import { WarcArchive } from '../../sim/warc.ts';
+import { readLabels } from '../../sim/warc-convert.ts';
+import { KIND_NAMES, Web } from '../../sim/web.ts';
+import { structureStats, type StructureStats } from '../../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from './oracle.ts';
-import { sitePages, TrainingData, webKey } from './training.ts';
+import { sitePages, TrainingData, webKey } from '../training.ts';
 
 export interface Env {
   port: number;

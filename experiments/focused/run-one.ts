@@ -4,18 +4,18 @@
  * against ground truth every `every` pages. Runs inside a worker process (see runner.ts); the
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
-import { loadConfig } from '../sim/config.ts';
+import { loadConfig } from '../../sim/config.ts';
 import { readFileSync } from 'node:fs';
-import { CrawlEngine, ParseCache } from '../crawler/index.ts';
-import { judgedTokens, loadKeywords, RelevanceJudge, Topic } from '../crawler/focused/index.ts';
+import { CrawlEngine, ParseCache } from '../../crawler/index.ts';
+import { judgedTokens, loadKeywords, RelevanceJudge, Topic } from '../../crawler/focused/index.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
 import { archiveEnv, simEnv, type ArchiveShape, type Env } from './env.ts';
 import { depths, oracleOrder, reachable } from './oracle.ts';
-import type { StructureStats } from '../sim/structure.ts';
-import { loadStrategyModule, makeStrategy } from './strategies.ts';
-import type { TrainedModels } from './training.ts';
+import type { StructureStats } from '../../sim/structure.ts';
+import { loadStrategyModule, makeStrategy } from '../strategies.ts';
+import type { TrainedModels } from '../training.ts';
 import { layoutXY, replayRun, type ReplayRun } from './replay.ts';
-import { resource } from '../lib/paths.ts';
+import { resource } from '../../lib/paths.ts';
 
 /**
  * One checkpoint of one run. recall: relevant found / all relevant documents of the site;

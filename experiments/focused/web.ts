@@ -2,9 +2,9 @@
  * Composition of sim/ and crawler/: start the synthetic web in-process for a crawl or an
  * experiment, and tell the crawler only what any user of a web would know (hostnames, homepages).
  */
-import { loadConfig } from '../sim/config.ts';
-import { SimServer } from '../sim/server.ts';
-import { Web } from '../sim/web.ts';
+import { loadConfig } from '../../sim/config.ts';
+import { SimServer } from '../../sim/server.ts';
+import { Web } from '../../sim/web.ts';
 
 export interface StartedWeb extends GeneratedWeb {
   server: SimServer;

@@ -22,13 +22,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
-import type { ExperimentConfig } from './config.ts';
-import { seriesColours, seriesOrder, themeConfig, writeFigure } from './figures.ts';
-import { ORACLE, type CurveRow, type SummaryRow } from './run-one.ts';
-import { runExperiment, type RunOptions } from './runner.ts';
-import { ciMethod, pairedCi, unitCi, unitOf } from './stats.ts';
-import { setPath } from '../lib/fields.ts';
-import { resource } from '../lib/paths.ts';
+import type { ExperimentConfig } from '../focused/config.ts';
+import { seriesColours, seriesOrder, themeConfig, writeFigure } from '../figures.ts';
+import { ORACLE, type CurveRow, type SummaryRow } from '../focused/run-one.ts';
+import { runExperiment, type RunOptions } from '../focused/runner.ts';
+import { ciMethod, pairedCi, unitCi, unitOf } from '../stats.ts';
+import { setPath } from '../../lib/fields.ts';
+import { resource } from '../../lib/paths.ts';
 
 export type Value = number | boolean | string;
 export interface Point {

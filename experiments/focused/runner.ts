@@ -5,7 +5,7 @@
  * ran what or when.
  */
 import { availableParallelism } from 'node:os';
-import { loadConfig } from '../sim/config.ts';
+import { loadConfig } from '../../sim/config.ts';
 import { ExperimentConfigError, trains, type ExperimentConfig } from './config.ts';
 import { archiveSites, checkArchive } from './env.ts';
 import {
@@ -18,13 +18,13 @@ import {
   type SiteFacts,
   type SummaryRow,
 } from './run-one.ts';
-import { probeStrategy, StrategyError } from './strategies.ts';
-import { loadKeywords } from '../crawler/focused/index.ts';
-import type { StructureStats } from '../sim/structure.ts';
+import { probeStrategy, StrategyError } from '../strategies.ts';
+import { loadKeywords } from '../../crawler/focused/index.ts';
+import type { StructureStats } from '../../sim/structure.ts';
 import type { ReplayRun } from './replay.ts';
 import type { QueueProgress } from './queue.ts';
-import { runInProcesses } from './pool.ts';
-import { moduleUrl } from '../lib/paths.ts';
+import { runInProcesses } from '../pool.ts';
+import { moduleUrl } from '../../lib/paths.ts';
 
 export interface RunOptions {
   /** Worker processes; 0 runs in this process. Default: the machine's cores. */
@@ -32,7 +32,7 @@ export interface RunOptions {
   /** Model cache directory (null: no cache). */
   cacheDir?: string | null;
   onJobDone?: (done: number, total: number) => void;
-  /** Run the jobs on a BullMQ queue at this Redis URL (experiments/queue.ts) instead of local processes. */
+  /** Run the jobs on a BullMQ queue at this Redis URL (experiments/focused/queue.ts) instead of local processes. */
   queue?: string;
   onQueueProgress?: (p: QueueProgress) => void;
 }
@@ -63,7 +63,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const t0 = performance.now();
   let sites: string[];
   // the sites a held-out one trains on: an archive's configured sites; a synthetic web's departments
-  // (experiments/env.ts), whichever of them the experiment crawls
+  // (experiments/focused/env.ts), whichever of them the experiment crawls
   let trainingSites: string[];
   if (cfg.archive) {
     await checkArchive(cfg);

@@ -9,13 +9,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { seriesColours, seriesOrder } from './figures.ts';
-import { shipped } from '../lib/paths.ts';
+import { seriesColours, seriesOrder } from '../figures.ts';
+import { shipped } from '../../lib/paths.ts';
 import type { ReplayView } from './replay.ts';
 
 const require = createRequire(import.meta.url);
 /** The page's stylesheet and script, shipped as they are (not compiled). */
-const here = shipped('experiments');
+const here = shipped('experiments/focused');
 
 /** Rows as the CSVs have them (numbers parsed). */
 type Row = Record<string, string | number | null>;

@@ -20,7 +20,7 @@ import {
   type Claim,
 } from './analysis.ts';
 import { relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
-import type { RelevanceMode } from '../crawler/focused/index.ts';
+import type { RelevanceMode } from '../../crawler/focused/index.ts';
 
 const MODE_TEXT: Record<RelevanceMode, string> = {
   paper: 'hand-written: a .pdf/.ps with an abstract and references, plus topic similarity',
@@ -29,15 +29,15 @@ const MODE_TEXT: Record<RelevanceMode, string> = {
   keywords: 'the topic keywords alone: cosine similarity of the page to the topic',
   learned: 'a Naive Bayes page classifier trained on the labelled pages of the training sites, leave-one-site-out',
 };
-import { curveSpec, writeFigure } from './figures.ts';
+import { curveSpec, writeFigure } from '../figures.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
 import { ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
-import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from './stats.ts';
-import { f3 } from '../lib/format.ts';
-import { resource } from '../lib/paths.ts';
-import { probeStrategies, topicalStrategies } from './strategies.ts';
+import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../stats.ts';
+import { f3 } from '../../lib/format.ts';
+import { resource } from '../../lib/paths.ts';
+import { probeStrategies, topicalStrategies } from '../strategies.ts';
 
 export interface Written {
   dir: string;

@@ -3,11 +3,11 @@
  * run, so a researcher adds an experiment without writing code. Validated here; every field
  * has a default.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { DEFAULT_FUTURE, DEFAULT_ADAPTIVE, RELEVANCE_MODES, type RelevanceMode } from '../crawler/focused/index.ts';
-import { KIND_NAMES } from '../sim/web.ts';
-import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../sim/archive-web.ts';
+import { existsSync } from 'node:fs';
+import { CONFIG_DIR, ExperimentConfigError, listExperiments, readExperimentJson } from '../config-files.ts';
+import { DEFAULT_FUTURE, DEFAULT_ADAPTIVE, RELEVANCE_MODES, type RelevanceMode } from '../../crawler/focused/index.ts';
+import { KIND_NAMES } from '../../sim/web.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../../sim/archive-web.ts';
 import {
   any,
   bool,
@@ -26,13 +26,12 @@ import {
   type TSchema,
   Type,
   withDefaults,
-} from '../lib/schema.ts';
-import { CrawlSettingsSchema } from '../crawler/index.ts';
-import { resolveParams, StrategyError, strategyNames, strategyNeeds } from './strategies.ts';
-import { resource, shipped } from '../lib/paths.ts';
+} from '../../lib/schema.ts';
+import { CrawlSettingsSchema } from '../../crawler/index.ts';
+import { resolveParams, StrategyError, strategyNames, strategyNeeds } from '../strategies.ts';
+import { resource } from '../../lib/paths.ts';
 
-/** The shipped experiment configs, found by name from any folder (a researcher's own config is given by its path). */
-const CONFIG_DIR = shipped('experiments/configs');
+export { ExperimentConfigError, listExperiments, readExperimentJson };
 
 const SPEC = obj({
   module: optional(str({ help: 'a strategy module (path from the working directory), run under this name' })),
@@ -219,7 +218,7 @@ export const ExperimentSchema = obj({
     description: 'topic keyword file, one term per line (null: data/vocab/computing.txt)',
   }),
   /**
-   * A grid of parameter values (experiments/sweep.ts): "web.PATH" sets a field of the web config
+   * A grid of parameter values (experiments/sweep/sweep.ts): "web.PATH" sets a field of the web config
    * (e.g. "web.structure.conventions"), any other key a field of this config (e.g. "adaptive.r1").
    */
   sweep: map(
@@ -253,17 +252,6 @@ export const ARCHIVE_DEFAULTS = withDefaults(
   {},
 ) as Omit<NonNullable<ExperimentConfig['archive']>, 'warc' | 'labels'>;
 
-export class ExperimentConfigError extends Error {
-  readonly code = 'EXP_ERR_CONFIG';
-}
-
-export function listExperiments(dir = CONFIG_DIR): string[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.slice(0, -5))
-    .sort();
-}
-
 /** Whether a dotted path names a field of obj. */
 function hasPath(obj: unknown, path: string): boolean {
   let o: unknown = obj;
@@ -275,24 +263,6 @@ function hasPath(obj: unknown, path: string): boolean {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Reads experiments/configs/NAME.json, or a config file given by its path (ending in .json), unvalidated. */
-export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name: string; raw: unknown } {
-  const isFile = nameOrFile.endsWith('.json');
-  const name = isFile ? basename(nameOrFile, '.json') : nameOrFile;
-  if (isFile ? !existsSync(nameOrFile) : !/^[a-z0-9][a-z0-9_-]*$/i.test(name) || !listExperiments(dir).includes(name)) {
-    throw new ExperimentConfigError(
-      isFile
-        ? `${nameOrFile}: no such file`
-        : `unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`,
-    );
-  }
-  try {
-    return { name, raw: JSON.parse(readFileSync(isFile ? nameOrFile : join(dir, `${name}.json`), 'utf8')) };
-  } catch (e) {
-    throw new ExperimentConfigError(`${name}.json: ${(e as Error).message}`);
-  }
-}
 
 /** Loads and validates a focused-crawling experiment config (see readExperimentJson). */
 export function loadExperiment(

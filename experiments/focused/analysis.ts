@@ -11,7 +11,6 @@ import {
   allOf,
   detectable,
   ciMethod,
-  meanCi,
   pairedCi,
   signVerdict,
   thresholdVerdict,
@@ -20,10 +19,11 @@ import {
   type Ci,
   type Unit,
   type Verdict,
-} from './stats.ts';
-import { f3 } from '../lib/format.ts';
-
-export { meanCi } from './stats.ts';
+  groupBy,
+  r4,
+  share,
+} from '../stats.ts';
+import { f3 } from '../../lib/format.ts';
 
 export interface Aggregate {
   strategy: string;
@@ -43,31 +43,6 @@ export interface Aggregate {
   harvest: number;
   harvest_lo: number;
   harvest_hi: number;
-}
-
-const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-
-/** Mean and 95% confidence interval of shares (recall, coverage): rounded to 4 places, clamped to [0, 1]. */
-export function shareCi(xs: readonly number[]): { mean: number; lo: number; hi: number } {
-  return share(meanCi(xs));
-}
-
-const share = (c: Ci): { mean: number; lo: number; hi: number } => ({
-  mean: r4(c.mean),
-  lo: r4(Math.max(0, c.lo)),
-  hi: r4(Math.min(1, c.hi)),
-});
-
-/** Items grouped by a key, groups in order of first appearance. */
-export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const it of items) {
-    const k = key(it);
-    const g = groups.get(k);
-    if (g) g.push(it);
-    else groups.set(k, [it]);
-  }
-  return [...groups.values()];
 }
 
 /** Mean curves with seed-level (or site-level, for one web) 95% CIs, per strategy and checkpoint. */

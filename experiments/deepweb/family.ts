@@ -1,0 +1,35 @@
+/** The deep-web family (experiments/family.ts): configs with "kind": "deepweb". */
+import { defaultOut, type ExperimentFamily, withBar } from '../family.ts';
+import { type DeepwebConfig, isDeepwebConfig, resolveDeepweb } from './config.ts';
+
+export const deepweb: ExperimentFamily<DeepwebConfig> = {
+  id: 'deepweb',
+  claims: (raw) => isDeepwebConfig(raw),
+  resolve: (raw, base, ctx) => resolveDeepweb(raw, base, { quick: ctx.quick, seeds: ctx.seeds }),
+  description: (cfg) => cfg.description,
+  async run(cfg, ctx) {
+    const out = defaultOut(cfg.name, ctx);
+    ctx.say(
+      `experiment ${cfg.name}: ${cfg.methods.length} methods x ${cfg.seeds.length} seeds x search sites, ${cfg.budget} submissions per run, ${cfg.records} records per site`,
+    );
+    const { runDeepweb } = await import('./run.ts');
+    const { writeDeepOutputs } = await import('./report.ts');
+    const bar = ctx.progress(cfg.seeds.length, 'steps (seed, then database sizes)', '{bar} {value}/{total} {label}');
+    // the run knows how many steps it takes (seeds, then sizes x sweep seeds)
+    const data = await withBar(bar, () =>
+      runDeepweb(cfg, {
+        workers: ctx.workers,
+        onProgress: (d, t, label) => {
+          bar.setTotal(t);
+          bar.update(d, { label });
+        },
+      }),
+    );
+    const written = await writeDeepOutputs(data, out);
+    return [
+      `\n${cfg.name}: ${data.summaries.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+      ...written.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),
+      `wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`,
+    ].join('');
+  },
+};

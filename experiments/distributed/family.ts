@@ -1,0 +1,22 @@
+/** The distributed-crawling family (experiments/family.ts): configs with "kind": "distributed". */
+import { defaultOut, type ExperimentFamily, withBar } from '../family.ts';
+import { type DistributedConfig, isDistributedConfig, resolveDistributed } from './config.ts';
+
+export const distributed: ExperimentFamily<DistributedConfig> = {
+  id: 'distributed',
+  claims: (raw) => isDistributedConfig(raw),
+  resolve: (raw, base, ctx) => resolveDistributed(raw, base, { quick: ctx.quick, seeds: ctx.seeds }),
+  description: (cfg) => cfg.description,
+  async run(cfg, ctx) {
+    const out = defaultOut(cfg.name, ctx);
+    ctx.say(
+      `experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run`,
+    );
+    const { runDistributedExperiment, writeDistributedOutputs } = await import('./experiment.ts');
+    const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
+    const bar = ctx.progress(runs, 'runs', '{bar} {value}/{total} {label}');
+    const data = await withBar(bar, () => runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })));
+    const w = await writeDistributedOutputs(data, out);
+    return `\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`;
+  },
+};

@@ -1,0 +1,68 @@
+/** The focused-crawling family (experiments/family.ts): the paper's head-to-head comparison. */
+import { basename, dirname } from 'node:path';
+import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
+import { type ExperimentConfig, loadExperiment } from './config.ts';
+
+/** Where a focused run writes: results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results. */
+export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out' | 'asked' | 'quick'>): string {
+  return (
+    ctx.out ??
+    (basename(ctx.asked) === 'config.json' ? dirname(ctx.asked) : `results/${cfg.name}${ctx.quick ? '-quick' : ''}`)
+  );
+}
+
+export /** Focused crawling head to head (the default family: any config no other family claims). */
+const focused: ExperimentFamily<ExperimentConfig> = {
+  id: 'focused',
+  claims: () => true,
+  resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
+  description: (cfg) => cfg.description,
+  async run(cfg, ctx) {
+    const out = focusedOut(cfg, ctx);
+    return single(cfg, out, ctx);
+  },
+};
+
+async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): Promise<string> {
+  const { archiveSites } = await import('./env.ts');
+  const { runExperiment } = await import('./runner.ts');
+  const { writeOutputs } = await import('./report.ts');
+  const jobs = cfg.archive ? archiveSites(cfg).length : cfg.seeds.length * (cfg.sites.length || 4);
+  const unit = cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests';
+  ctx.say(
+    cfg.archive
+      ? `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${jobs} sites of the archive (${archiveSites(cfg).join(', ')}), ${cfg.budget} ${unit} per run, holes ${cfg.archive.holes}`
+      : `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x ${cfg.sites.length ? `${cfg.sites.length} department${cfg.sites.length === 1 ? '' : 's'}` : 'every department'}, ${cfg.budget} ${unit} per run`,
+  );
+  const bar = ctx.progress(
+    jobs,
+    cfg.archive ? 'jobs (site)' : 'jobs (seed x department)',
+    '{bar} {value}/{total} {label}',
+  );
+  const data = await withBar(bar, () =>
+    runExperiment(cfg, {
+      workers: ctx.workers,
+      queue: ctx.queue,
+      onQueueProgress: ctx.onQueueProgress,
+      cacheDir: ctx.cacheDir,
+      onJobDone: (d) => bar.update(d, {}),
+    }),
+  );
+  // an experiment whose runs fetched nothing has nothing to judge: no verdicts
+  if (!data.summaries.some((x) => x.strategy !== 'oracle' && x.status_2xx > 0))
+    throw new Error(`${cfg.name}: no run fetched a page (start URLs: ${data.sites.join(', ')}); no verdicts`);
+  const rerun = [
+    'npm run experiment --',
+    ctx.asked,
+    ctx.quick ? '--quick' : '',
+    ctx.seeds !== undefined ? `--seeds ${ctx.seeds}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const written = await writeOutputs(data, out, { rerun });
+  return [
+    `\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+    ...written.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),
+    `wrote ${written.files.map((f) => `${out}/${f}`).join(', ')}\n`,
+  ].join('');
+}

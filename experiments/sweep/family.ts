@@ -1,0 +1,61 @@
+/**
+ * The sweep family (experiments/family.ts): a focused-crawling config with a "sweep" grid runs
+ * the whole experiment at every point (experiments/sweep/sweep.ts) and writes the sweep's tables.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
+import { type ExperimentConfig, loadExperiment } from '../focused/config.ts';
+import { focusedOut } from '../focused/family.ts';
+
+const hasSweep = (raw: unknown): boolean => {
+  const s = (raw as { sweep?: unknown } | null)?.sweep;
+  return (
+    typeof raw === 'object' &&
+    raw !== null &&
+    !('kind' in raw) &&
+    typeof s === 'object' &&
+    s !== null &&
+    Object.keys(s).length > 0
+  );
+};
+
+export const sweep: ExperimentFamily<ExperimentConfig> = {
+  id: 'sweep',
+  claims: hasSweep,
+  resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
+  description: (cfg) => cfg.description,
+  run: (cfg, ctx) => runSweepFamily(cfg, focusedOut(cfg, ctx), ctx),
+};
+
+async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyContext): Promise<string> {
+  const { gridPoints, runSweep, writeSweepOutputs } = await import('./sweep.ts');
+  const points = gridPoints(cfg.sweep).length;
+  ctx.say(
+    `sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)`,
+  );
+  const bar = ctx.progress(points, 'sweep points', '{bar} {value}/{total} {label} {last}');
+  const data = await withBar(bar, () =>
+    runSweep(cfg, out, {
+      workers: ctx.workers,
+      queue: ctx.queue,
+      onQueueProgress: ctx.onQueueProgress,
+      cacheDir: ctx.cacheDir,
+      onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
+    }),
+  );
+  const { quick: _quick, ...rest } = cfg;
+  writeFileSync(
+    join(out, 'config.json'),
+    `${JSON.stringify({ _rerun: `npm run experiment -- ${ctx.asked}${ctx.quick ? ' --quick' : ''}`, ...rest, quick: {} }, null, 2)}\n`,
+  );
+  const w = await writeSweepOutputs(data, out);
+  return [
+    `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+    ...w.phase.map(
+      (p) =>
+        `  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`,
+    ),
+    `wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`,
+  ].join('');
+}
