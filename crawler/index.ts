@@ -32,13 +32,13 @@ export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';
 export { parseBody, parseHtml, type ParsedLink, type ParsedPage } from './parser.ts';
 export { WarcWriter } from './warc.ts';
 export { ParseCache } from './parse-cache.ts';
-import { DOCS_FIRST } from './orders/docs-first.ts';
-import { OPIC } from './orders/opic.ts';
-import { BFS, RANDOM } from './strategy.ts';
-export { OPIC, OpicStrategy } from './orders/opic.ts';
-export { DOCS_FIRST, DocsFirstStrategy } from './orders/docs-first.ts';
-/** The built-in orders that read no topic, in the house order (a new one: its descriptor, one line here). */
-export const CORE_STRATEGIES = [BFS, RANDOM, OPIC, DOCS_FIRST] as const;
+import { ORDER_STRATEGIES } from './orders/index.ts';
+import { byRank } from './registry.ts';
+import { BFS, RANDOM, type StrategyDescriptor } from './strategy.ts';
+export { DOCS_FIRST, DocsFirstStrategy, OPIC, OpicStrategy } from './orders/index.ts';
+export { builtInsIn, byRank } from './registry.ts';
+/** The built-in orders that read no topic, in the house order: breadth-first, random and crawler/orders/. */
+export const CORE_STRATEGIES: readonly StrategyDescriptor[] = byRank([BFS, RANDOM, ...ORDER_STRATEGIES]);
 // focused crawling has its own surface (crawler/focused/index.ts); what a plugin strategy needs is here too
 export { Topic, loadKeywords, tokenize, linkWords, judgePage, judgedTokens } from './focused/index.ts';
 export type { RelevanceJudge, Judgement } from './focused/index.ts';

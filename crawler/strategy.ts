@@ -77,11 +77,17 @@ export interface BaseContext {
  * A built-in strategy, described once beside its class: everything the harness derives (the
  * registry, --help, parameter checks, figure styles, which strategies the report treats as
  * topical or as probes, which ones the distributed run trains models for) comes from here.
- * Adding a built-in is this descriptor in the strategy's file and one line in its folder's list
- * (crawler/index.ts CORE_STRATEGIES, crawler/focused/index.ts FOCUSED_STRATEGIES).
+ * Adding a built-in is this descriptor, exported from a module of crawler/orders/ or
+ * crawler/focused/: the folder's index finds it (crawler/registry.ts) and `rank` places it.
  */
 export interface StrategyDescriptor<C extends BaseContext = BaseContext> {
   name: string;
+  /**
+   * A built-in's place in the house order (the registry, --help, tables and figure legends list
+   * built-ins by it): tens, leaving room between neighbours. Non-topical orders 10-40, the probes
+   * 50, the field's baselines 60-100, the paper's three and our variant 110-140.
+   */
+  rank?: number;
   /** One line for tables and --help. */
   summary: string;
   /** Declared parameters and their defaults (numbers); none: it takes no parameters. */
@@ -104,9 +110,17 @@ export interface StrategyDescriptor<C extends BaseContext = BaseContext> {
   make(ctx: C, params: Record<string, number>): Strategy;
 }
 
-/** Types a descriptor (an identity function, for inference of its context). */
+const DESCRIPTOR = Symbol.for('crawler-harness.strategy-descriptor');
+
+/** Types a descriptor (for inference of its context) and marks it, so that its folder's index finds it. */
 export function defineStrategy<C extends BaseContext>(d: StrategyDescriptor<C>): StrategyDescriptor<C> {
+  Object.defineProperty(d, DESCRIPTOR, { value: true });
   return d;
+}
+
+/** Whether a value is a descriptor made by defineStrategy. */
+export function isStrategyDescriptor(v: unknown): v is StrategyDescriptor<never> {
+  return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[DESCRIPTOR] === true;
 }
 
 export interface RescuedLink {
@@ -144,6 +158,7 @@ export class RandomStrategy implements Strategy {
 
 export const BFS = defineStrategy({
   name: 'bfs',
+  rank: 10,
   distributed: true,
   summary: 'breadth-first: links in the order they were found',
   reads: 'nothing',
@@ -153,6 +168,7 @@ export const BFS = defineStrategy({
 
 export const RANDOM = defineStrategy({
   name: 'random',
+  rank: 20,
   distributed: true,
   summary: 'random order (a seeded hash of the URL)',
   reads: 'nothing',

@@ -53,6 +53,7 @@ export class BestNFirstStrategy extends BestFirstStrategy {
 
 export const BEST_FIRST = defineStrategy({
   name: 'best-first',
+  rank: 60,
   summary: "best-first (Cho et al. 1998): a link's priority is its page's similarity to the topic",
   reads: 'topic',
   style: ['#0072B2', []],
@@ -61,6 +62,7 @@ export const BEST_FIRST = defineStrategy({
 
 export const BEST_N_FIRST = defineStrategy({
   name: 'best-n-first',
+  rank: 70,
   summary: 'Best-N-First (Pant & Menczer): the best n URLs fetched as a batch, then re-ranked',
   params: DEFAULT_BEST_N,
   reads: 'topic',

@@ -37,6 +37,7 @@ export class ClassifierStrategy implements Strategy {
 
 export const CLASSIFIER = defineStrategy({
   name: 'classifier',
+  rank: 90,
   summary:
     "soft focus (Chakrabarti et al. 1999): a link's priority is its page's class probability, the page classifier trained on the other sites",
   needs: 'pages',

@@ -45,25 +45,12 @@ export { URL_PRIOR, UrlPriorStrategy } from './url-prior.ts';
 export { DEFAULT_SHARK, SHARK_SEARCH, SharkSearchStrategy } from './shark-search.ts';
 export { DEFAULT_INFOSPIDERS, INFOSPIDERS, InfoSpidersStrategy } from './infospiders.ts';
 export { type AdaptiveSettings, need, type StrategyContext, topicOf } from './context.ts';
-import { ADAPTIVE, ADAPTIVE_RESCUE, FUTURE, IMMEDIATE } from './strategies.ts';
-import { BEST_FIRST, BEST_N_FIRST } from './best-first.ts';
-import { CLASSIFIER } from './classifier.ts';
-import { URL_PRIOR } from './url-prior.ts';
-import { SHARK_SEARCH } from './shark-search.ts';
-import { INFOSPIDERS } from './infospiders.ts';
+import { builtInsIn } from '../registry.ts';
+import type { StrategyDescriptor } from '../strategy.ts';
+import type { StrategyContext } from './context.ts';
+
 /**
- * The built-in focused strategies in the house order: the probe that learns, the field's
- * baselines, the paper's three and our variant. A new one: its descriptor, one line here.
+ * The built-in focused strategies in the house order (each descriptor's rank): every descriptor
+ * the modules of this folder export (crawler/registry.ts). A new one is its module; nothing here.
  */
-export const FOCUSED_STRATEGIES = [
-  URL_PRIOR,
-  BEST_FIRST,
-  BEST_N_FIRST,
-  SHARK_SEARCH,
-  CLASSIFIER,
-  INFOSPIDERS,
-  IMMEDIATE,
-  FUTURE,
-  ADAPTIVE,
-  ADAPTIVE_RESCUE,
-] as const;
+export const FOCUSED_STRATEGIES: readonly StrategyDescriptor<StrategyContext>[] = await builtInsIn(import.meta.url);

@@ -194,6 +194,7 @@ export class InfoSpidersStrategy implements Strategy {
 
 export const INFOSPIDERS = defineStrategy({
   name: 'infospiders',
+  rank: 100,
   summary: 'InfoSpiders (Menczer & Belew 2000): agents with energy and neural link estimators',
   params: Object.fromEntries(Object.entries(DEFAULT_INFOSPIDERS).filter(([k]) => k !== 'seed')) as Record<
     string,

@@ -94,6 +94,7 @@ export class SharkSearchStrategy implements Strategy {
 
 export const SHARK_SEARCH = defineStrategy({
   name: 'shark-search',
+  rank: 80,
   summary: 'SharkSearch (Hersovici et al. 1998): inherited and anchor/context scores, fading with depth',
   params: DEFAULT_SHARK as unknown as Record<string, number>,
   reads: 'topic',

@@ -323,6 +323,7 @@ function sampleEvenly<T>(xs: readonly T[], n: number): T[] {
 
 export const IMMEDIATE = defineStrategy({
   name: 'immediate',
+  rank: 110,
   distributed: true,
   summary: "the paper's immediate value: tf-idf cosine of a link's words to the topic",
   reads: 'topic',
@@ -333,6 +334,7 @@ export const IMMEDIATE = defineStrategy({
 
 export const FUTURE = defineStrategy({
   name: 'future',
+  rank: 120,
   distributed: true,
   summary:
     "the paper's future value (Rennie & McCallum): Q predicted by Naive Bayes over link words, trained on the other sites",
@@ -369,6 +371,7 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
 
 export const ADAPTIVE = defineStrategy({
   name: 'adaptive',
+  rank: 130,
   distributed: true,
   summary:
     "the paper's online incremental adaptive crawler: immediate value inside communities, Q between them, retrained every T",
@@ -380,6 +383,7 @@ export const ADAPTIVE = defineStrategy({
 
 export const ADAPTIVE_RESCUE = defineStrategy({
   name: 'adaptive-rescue',
+  rank: 140,
   distributed: true,
   summary: 'adaptive plus our fallback: tunnels through discarded links when the frontier runs dry',
   needs: 'models',

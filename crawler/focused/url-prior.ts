@@ -42,6 +42,7 @@ export class UrlPriorStrategy implements Strategy {
 
 export const URL_PRIOR = defineStrategy({
   name: 'url-prior',
+  rank: 50,
   summary: 'probe: future value reading only URL words, trained on the other sites (no topic)',
   needs: 'models',
   reads: 'probe',

@@ -23,6 +23,7 @@ export class DocsFirstStrategy implements Strategy {
 
 export const DOCS_FIRST = defineStrategy({
   name: 'docs-first',
+  rank: 40,
   summary: 'probe: links to document files first, else breadth-first (no topic, no training)',
   reads: 'probe',
   style: ['#999999', [1, 3]],

@@ -50,6 +50,7 @@ export class OpicStrategy implements Strategy {
 
 export const OPIC = defineStrategy({
   name: 'opic',
+  rank: 30,
   summary: 'OPIC (Abiteboul et al. 2003): cash flows along links, the richest URL first',
   reads: 'nothing',
   style: ['#E69F00', [8, 3, 2, 3]],
