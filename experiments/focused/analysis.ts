@@ -23,57 +23,36 @@ import {
   r4,
   share,
 } from '../stats.ts';
+import { CURVE_METRICS, type MetricKey } from './metrics.ts';
 import { f3 } from '../../lib/format.ts';
 
-export interface Aggregate {
+/** Mean curves per strategy and checkpoint: every metric of CURVE_METRICS with its CI (KEY_lo, KEY_hi). */
+export type Aggregate = {
   strategy: string;
   pages: number;
   /** Runs (seed x site) and independent units (seeds, or sites of one web) behind the CI. */
   n: number;
   units: number;
-  recall: number;
-  recall_lo: number;
-  recall_hi: number;
-  recall_reachable: number;
-  recall_reachable_lo: number;
-  recall_reachable_hi: number;
-  precision: number;
-  precision_lo: number;
-  precision_hi: number;
-  harvest: number;
-  harvest_lo: number;
-  harvest_hi: number;
-}
+} & Record<MetricKey | `${MetricKey}_lo` | `${MetricKey}_hi`, number>;
 
 /** Mean curves with seed-level (or site-level, for one web) 95% CIs, per strategy and checkpoint. */
 export function aggregate(curves: readonly CurveRow[]): Aggregate[] {
   const unit = unitOf(curves);
   const out: Aggregate[] = [];
   for (const rows of groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`)) {
-    const ci = (k: 'recall' | 'recall_reachable' | 'precision' | 'harvest'): { mean: number; lo: number; hi: number } =>
-      share(unitCi(rows, (r) => r[k], unit));
-    const r = ci('recall'),
-      rr = ci('recall_reachable'),
-      p = ci('precision'),
-      h = ci('harvest');
-    out.push({
+    const row: Record<string, number | string> = {
       strategy: rows[0].strategy,
       pages: rows[0].pages,
       n: rows.length,
       units: unitCi(rows, () => 0, unit).n,
-      recall: r.mean,
-      recall_lo: r.lo,
-      recall_hi: r.hi,
-      recall_reachable: rr.mean,
-      recall_reachable_lo: rr.lo,
-      recall_reachable_hi: rr.hi,
-      precision: p.mean,
-      precision_lo: p.lo,
-      precision_hi: p.hi,
-      harvest: h.mean,
-      harvest_lo: h.lo,
-      harvest_hi: h.hi,
-    });
+    };
+    for (const { key } of CURVE_METRICS) {
+      const c = share(unitCi(rows, (r) => r[key], unit));
+      row[key] = c.mean;
+      row[`${key}_lo`] = c.lo;
+      row[`${key}_hi`] = c.hi;
+    }
+    out.push(row as Aggregate);
   }
   return out.sort((a, b) => a.strategy.localeCompare(b.strategy) || a.pages - b.pages);
 }
@@ -92,7 +71,7 @@ export interface Difference {
 export function differences(
   curves: readonly CurveRow[],
   reference: string,
-  metric: 'recall' | 'harvest' = 'recall',
+  metric: MetricKey = 'recall',
 ): Difference[] {
   const unit = unitOf(curves);
   const at = groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`);

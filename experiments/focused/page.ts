@@ -6,6 +6,7 @@
  * sortable by column; and a crawl replay: the first run's site laid out once, each strategy's
  * fetched pages drawn up to a slider's page count. The browser code is page-client.js, beside.
  */
+import { FIGURE_METRICS } from './metrics.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -30,7 +31,7 @@ export interface PageInput {
   budget: number;
   /** aggregates.csv: strategy, pages, recall, recall_lo, recall_hi, ... */
   aggregates: Row[];
-  /** curves.csv: strategy, site, seed, pages, recall, precision, harvest. */
+  /** curves.csv: strategy, site, seed, pages and the curve metrics. */
   curves: Row[];
   /** summary.csv, one row per run. */
   summaries: Row[];
@@ -50,10 +51,8 @@ const SUMMARY_COLUMNS = [
   'links_scored',
   'discarded',
 ];
-const METRICS = ['recall', 'precision', 'harvest'].map((m) => ({
-  metric: m,
-  title: m === 'precision' ? 'precision (cumulative)' : m === 'harvest' ? 'harvest (last window)' : 'recall',
-}));
+/** The charts: every curve metric that has a figure (experiments/focused/metrics.ts). */
+const METRICS = FIGURE_METRICS.map((m) => ({ metric: m.key, title: m.figure.chart }));
 
 /** A package's folder (vega's exports hide package.json): up from its entry point to its package.json. */
 function packageDir(pkg: string): string {

@@ -6,6 +6,7 @@
  * Everything except report.md's timing line is a pure function of the config, so two runs give
  * byte-identical CSVs.
  */
+import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -46,17 +47,7 @@ export interface Written {
   aggregates: Aggregate[];
 }
 
-const CURVE_COLUMNS = [
-  'experiment',
-  'strategy',
-  'site',
-  'seed',
-  'pages',
-  'recall',
-  'recall_reachable',
-  'precision',
-  'harvest',
-];
+const CURVE_COLUMNS = ['experiment', 'strategy', 'site', 'seed', 'pages', ...CURVE_METRICS.map((m) => m.key)];
 
 /** The strategy every other is compared with in the difference figure. */
 function referenceOf(cfg: ExperimentConfig): string {
@@ -103,9 +94,7 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {
     figs[name] = (await writeFigure(put, name, curveSpec(aggs, metric, { y }))).fontPt;
   };
-  await curveFig('fig-recall', 'recall', 'recall');
-  await curveFig('fig-precision', 'precision', 'precision (cumulative)');
-  await curveFig('fig-harvest', 'harvest', `harvest (last ${cfg.every} pages)`);
+  for (const m of FIGURE_METRICS) await curveFig(`fig-${m.key}`, m.key, m.figure.axis(cfg.every));
   if (diffs.length) {
     const spec = curveSpec(diffs, 'diff', { y: `recall minus ${reference}`, yDomain: null, zero: true });
     figs['fig-difference'] = (await writeFigure(put, 'fig-difference', spec)).fontPt;
@@ -416,7 +405,7 @@ function report(
     `- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered relevant document is fetched at once; otherwise the path of unfetched pages that yields the most relevant documents per page spent. It fetches only pages linked from pages it fetched, from the same start page, and keeps spending the budget after the last reachable document. It is a strong reference, not a proven optimum.`,
   );
   L.push(
-    `- Metrics every ${cfg.every} pages: recall = relevant fetched / all relevant documents of the site; reachable recall = / those reachable from the start page inside the scope (ground-truth link graph); precision = relevant fetched / pages fetched so far; harvest rate = relevant share of the last ${cfg.every} pages; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`,
+    `- Metrics every ${cfg.every} pages: ${CURVE_METRICS.map((m) => `${m.key} = ${m.help.replace('`every`', String(cfg.every))}`).join('; ')}; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`,
   );
   L.push(
     `- Statistics: ${method}. Claims are decided on paired differences (same seed and site), averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle itself cannot meet the claim at this budget.`,
@@ -457,19 +446,7 @@ function report(
   L.push('## Figures', '');
   const caption = (what: string): string =>
     `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
-  L.push('![recall](fig-recall.png)', '', caption('Recall against pages crawled'), '');
-  L.push(
-    '![precision](fig-precision.png)',
-    '',
-    caption('Precision (cumulative harvest rate) against pages crawled'),
-    '',
-  );
-  L.push(
-    '![harvest](fig-harvest.png)',
-    '',
-    caption(`Harvest rate of the last ${cfg.every} pages against pages crawled`),
-    '',
-  );
+  for (const m of FIGURE_METRICS) L.push(`![${m.key}](fig-${m.key}.png)`, '', caption(m.figure.caption(cfg.every)), '');
   if (strategies.length > 1)
     L.push(
       '![difference](fig-difference.png)',

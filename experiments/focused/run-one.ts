@@ -4,6 +4,7 @@
  * against ground truth every `every` pages. Runs inside a worker process (see runner.ts); the
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
+import type { MetricKey } from './metrics.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { readFileSync } from 'node:fs';
 import { CrawlEngine, ParseCache } from '../../crawler/index.ts';
@@ -17,23 +18,14 @@ import type { TrainedModels } from '../training.ts';
 import { layoutXY, replayRun, type ReplayRun } from './replay.ts';
 import { resource } from '../../lib/paths.ts';
 
-/**
- * One checkpoint of one run. recall: relevant found / all relevant documents of the site;
- * recall_reachable: / those reachable from the start page inside the scope (ground-truth graph);
- * precision: relevant / pages so far (cumulative harvest rate); harvest: relevant share of the
- * last `every` pages (0 where the crawl had stopped).
- */
-export interface CurveRow {
+/** One checkpoint of one run: its metrics are experiments/focused/metrics.ts CURVE_METRICS. */
+export type CurveRow = {
   experiment: string;
   strategy: string;
   site: string;
   seed: number;
   pages: number;
-  recall: number;
-  recall_reachable: number;
-  precision: number;
-  harvest: number;
-}
+} & Record<MetricKey, number>;
 export interface SummaryRow {
   experiment: string;
   strategy: string;

@@ -16,6 +16,7 @@
  *   the others), each cell coloured by the winner, lighter the smaller the margin, with the
  *   margin and the runner-up written in it ("=" on ties).
  */
+import { CURVE_METRICS, type MetricKey } from '../focused/metrics.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -166,14 +167,13 @@ function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
     for (const s of strategies) {
       const runs = p.summaries.filter((x) => x.strategy === s);
       const auc = unitCi(runs, (r) => r.recall_auc, unit);
-      const ci = (xs: CurveRow[], k: 'recall' | 'precision'): [number, number, number] => {
+      const ci = (xs: CurveRow[], k: MetricKey): [number, number, number] => {
         const m = unitCi(xs, (r) => r[k], unit);
         return [r4(m.mean), r4(m.lo), r4(m.hi)];
       };
       const [q, ql, qh] = ci(at(p, s, near(0.25)), 'recall');
       const [h, hl, hh] = ci(at(p, s, near(0.5)), 'recall');
       const [e, el, eh] = ci(at(p, s, cfg.budget), 'recall');
-      const [pe, pel, peh] = ci(at(p, s, cfg.budget), 'precision');
       rows.push({
         point: p.index,
         ...p.values,
@@ -191,9 +191,17 @@ function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
         recall_end: e,
         recall_end_lo: el,
         recall_end_hi: eh,
-        precision_end: pe,
-        precision_end_lo: pel,
-        precision_end_hi: peh,
+        // every curve metric the sweep reports at the budget (experiments/focused/metrics.ts)
+        ...Object.fromEntries(
+          CURVE_METRICS.filter((m) => m.sweepEnd).flatMap((m) => {
+            const [v, lo, hi] = ci(at(p, s, cfg.budget), m.key);
+            return [
+              [`${m.key}_end`, v],
+              [`${m.key}_end_lo`, lo],
+              [`${m.key}_end_hi`, hi],
+            ];
+          }),
+        ),
       });
       if (s !== ORACLE) ranked.push({ s, auc: auc.mean });
     }
