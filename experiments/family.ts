@@ -1,6 +1,7 @@
 /**
  * The contract of an experiment family (issue #37 item 2): a family recognises its configs,
- * resolves and validates them, and runs one (the runs, the outputs, the lines printed). Each
+ * resolves and validates them, runs one (the runs, the outputs, the lines printed) and, from its
+ * outputs, writes its report again. Each
  * family is one module in its own folder (experiments/focused/family.ts, sweep/, deepweb/,
  * distributed/); experiments/families.ts lists them and `npm run experiment` dispatches by it.
  */
@@ -42,6 +43,12 @@ export interface ExperimentFamily<C = unknown> {
   description(cfg: C): string;
   /** Runs it and writes its outputs; returns what `npm run experiment` prints. Throws on failure. */
   run(cfg: C, ctx: FamilyContext): Promise<string>;
+  /**
+   * `npm run report -- DIR` (experiments/cli/report.ts): whether DIR holds this family's outputs,
+   * and writing its report (and page) again from them; returns the files written. A
+   * ExperimentConfigError or a missing file is the user's (exit 2). None: the family has no report to redo.
+   */
+  rereport?: { claims(dir: string): boolean; write(dir: string): Promise<string[]> };
 }
 
 export const defaultOut = (name: string, ctx: Pick<FamilyContext, 'out' | 'quick'>): string =>

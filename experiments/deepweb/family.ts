@@ -1,9 +1,19 @@
 /** The deep-web family (experiments/family.ts): configs with "kind": "deepweb". */
 import { defaultOut, type ExperimentFamily, withBar } from '../family.ts';
 import { type DeepwebConfig, isDeepwebConfig, resolveDeepweb } from './config.ts';
+import { isDeepOutputs } from './load.ts';
 
 export const deepweb: ExperimentFamily<DeepwebConfig> = {
   id: 'deepweb',
+  rereport: {
+    claims: isDeepOutputs,
+    // its report, figures and CSVs made again from its CSVs
+    async write(dir) {
+      const { readDeepOutputs } = await import('./load.ts');
+      const { writeDeepOutputs } = await import('./report.ts');
+      return (await writeDeepOutputs(readDeepOutputs(dir), dir)).files;
+    },
+  },
   claims: (raw) => isDeepwebConfig(raw),
   resolve: (raw, base, ctx) => resolveDeepweb(raw, base, { quick: ctx.quick, seeds: ctx.seeds }),
   description: (cfg) => cfg.description,

@@ -1,7 +1,11 @@
 /** The focused-crawling family (experiments/family.ts): the paper's head-to-head comparison. */
-import { basename, dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
 import { type ExperimentConfig, loadExperiment } from './config.ts';
+
+/** What a focused experiment writes that its page is made from (replay.json too, when recorded). */
+export const FOCUSED_OUTPUTS = ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv'];
 
 /** Where a focused run writes: results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results. */
 export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out' | 'asked' | 'quick'>): string {
@@ -11,9 +15,13 @@ export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out'
   );
 }
 
-export /** Focused crawling head to head (the default family: any config no other family claims). */
-const focused: ExperimentFamily<ExperimentConfig> = {
+/** Focused crawling head to head (the default family: any config no other family claims). */
+export const focused: ExperimentFamily<ExperimentConfig> = {
   id: 'focused',
+  rereport: {
+    claims: (dir) => FOCUSED_OUTPUTS.every((f) => existsSync(join(dir, f))),
+    write: async (dir) => [await (await import('./report.ts')).rewritePage(dir)],
+  },
   claims: () => true,
   resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
   description: (cfg) => cfg.description,

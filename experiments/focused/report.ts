@@ -7,8 +7,9 @@
  * byte-identical CSVs.
  */
 import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import {
   aggregate,
@@ -20,7 +21,7 @@ import {
   type Aggregate,
   type Claim,
 } from './analysis.ts';
-import { relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
+import { loadExperiment, relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
 import type { RelevanceMode } from '../../crawler/focused/index.ts';
 
 const MODE_TEXT: Record<RelevanceMode, string> = {
@@ -33,7 +34,7 @@ const MODE_TEXT: Record<RelevanceMode, string> = {
 import { curveSpec, writeFigure } from '../figures.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
-import { ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
+import { type CurveRow, ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
 import type { ExperimentData } from './runner.ts';
 import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../stats.ts';
 import { f3 } from '../../lib/format.ts';
@@ -581,4 +582,31 @@ function report(
     '',
   );
   return L.join('\n');
+}
+
+/**
+ * Writes DIR/index.html again from a focused experiment's outputs (config.json, curves.csv,
+ * aggregates.csv, summary.csv, replay.json when recorded), e.g. after a change to the page; the
+ * claims are decided again from the curves, as the experiment decided them. Returns the file.
+ */
+export async function rewritePage(dir: string): Promise<string> {
+  const cfg = loadExperiment(join(dir, 'config.json'));
+  /** CSV rows with numbers as numbers and empty cells as null. */
+  const rows = (file: string): Record<string, string | number | null>[] =>
+    (parseCsv(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[]).map((r) =>
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [k, v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : v]),
+      ),
+    );
+  const curves = rows('curves.csv');
+  const claims = checkClaims(curves as unknown as CurveRow[], cfg.budget, cfg.every, cfg.earlyPhase);
+  const replay = existsSync(join(dir, 'replay.json'))
+    ? (JSON.parse(readFileSync(join(dir, 'replay.json'), 'utf8')) as ReplayView)
+    : null;
+  const sites = [...new Set(curves.map((c) => String(c.site)))];
+  writeFileSync(
+    join(dir, 'index.html'),
+    buildPage(pageInput(cfg, sites, rows('aggregates.csv'), curves, rows('summary.csv'), claims, replay)),
+  );
+  return 'index.html';
 }
