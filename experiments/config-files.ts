@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { shipped } from '../lib/paths.ts';
+import { commentsOf, defaultsOf, overlay, problemOf, type Static, type TSchema, withDefaults } from '../lib/schema.ts';
 
 /** The shipped experiment configs, found by name from any folder (a researcher's own config is given by its path). */
 export const CONFIG_DIR = shipped('experiments/configs');
@@ -39,4 +40,32 @@ export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name
   } catch (e) {
     throw new ExperimentConfigError(`${name}.json: ${(e as Error).message}`);
   }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A family's config resolved by its schema (lib/schema.ts): with `quick`, the config's "quick"
+ * fields laid over it (a closed section such as "crawl" merged one level, anything else
+ * replaced); the defaults filled; the first problem an ExperimentConfigError naming its path
+ * (after `prefix`, when given); the root's comments kept; with `seeds`, seeds 1..K. Checks across
+ * fields are the family's, after this.
+ */
+export function resolveBySchema<T extends TSchema>(
+  schema: T,
+  raw: Record<string, unknown>,
+  o: { name: string; quick?: boolean; seeds?: number; prefix?: string },
+): Static<T> & { name: string } {
+  const fail = (m: string): ExperimentConfigError => new ExperimentConfigError(o.prefix ? `${o.prefix}: ${m}` : m);
+  const quick = o.quick ? (raw.quick ?? (defaultsOf(schema) as { quick?: unknown }).quick ?? {}) : {};
+  if (!isObject(quick)) throw fail('quick: expected an object of fields');
+  const filled = withDefaults(schema, overlay(schema, raw, quick));
+  const why = problemOf(schema, filled);
+  if (why) throw fail(why);
+  const c = { ...commentsOf(raw), ...(filled as object), name: o.name } as Static<T> & {
+    name: string;
+    seeds?: number[];
+  };
+  if (o.seeds !== undefined) c.seeds = Array.from({ length: o.seeds }, (_, i) => i + 1);
+  return c;
 }

@@ -6,25 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
-import { ExperimentConfigError } from '../config-files.ts';
+import { ExperimentConfigError, resolveBySchema } from '../config-files.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
-import {
-  bool,
-  commentsOf,
-  defaultsOf,
-  list,
-  map,
-  num,
-  obj,
-  oneOf,
-  optional,
-  overlay,
-  problemOf,
-  type Static,
-  str,
-  Type,
-  withDefaults,
-} from '../../lib/schema.ts';
+import { bool, defaultsOf, list, map, num, obj, oneOf, optional, type Static, str, Type } from '../../lib/schema.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
 export type DeepMethod = (typeof DEEP_METHODS)[number];
@@ -125,12 +109,7 @@ export function resolveDeepweb(
   name: string,
   opts: { quick?: boolean; seeds?: number } = {},
 ): DeepwebConfig {
-  const given = opts.quick ? overlay(DeepwebSchema, raw, (raw.quick as Record<string, unknown>) ?? {}) : raw;
-  const filled = withDefaults(DeepwebSchema, given);
-  const why = problemOf(DeepwebSchema, filled);
-  if (why) throw new ExperimentConfigError(why);
-  const c = { ...commentsOf(raw), ...(filled as object), name } as DeepwebConfig;
-  if (opts.seeds) c.seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
+  const c = resolveBySchema(DeepwebSchema, raw, { name, ...opts }) as DeepwebConfig;
   if (!existsSync(resource(c.web))) bad('web', `no such file "${c.web}"`);
   if (c.every > c.budget) bad('every', `expected a whole number from 1 to budget (${c.budget}), got ${c.every}`);
   for (const [k, f] of Object.entries(c.keywords))

@@ -5,24 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { ASSIGNMENTS } from '../../crawler/distributed/index.ts';
-import { ExperimentConfigError } from '../config-files.ts';
+import { ExperimentConfigError, resolveBySchema } from '../config-files.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
-import {
-  commentsOf,
-  defaultsOf,
-  list,
-  num,
-  obj,
-  oneOf,
-  optional,
-  overlay,
-  problemOf,
-  type Static,
-  str,
-  Type,
-  withDefaults,
-} from '../../lib/schema.ts';
+import { defaultsOf, list, num, obj, oneOf, optional, type Static, str, Type } from '../../lib/schema.ts';
 import { resource } from '../../lib/paths.ts';
 
 const NAME = '^[a-z0-9-]+$';
@@ -121,12 +107,7 @@ export function resolveDistributed(
   name: string,
   opts: { quick?: boolean; seeds?: number } = {},
 ): DistributedConfig {
-  const given = opts.quick ? overlay(DistributedSchema, raw, (raw.quick as Record<string, unknown>) ?? {}) : raw;
-  const filled = withDefaults(DistributedSchema, given);
-  const why = problemOf(DistributedSchema, filled);
-  if (why) throw new ExperimentConfigError(why);
-  const c = { ...commentsOf(raw), ...(filled as object), name } as DistributedConfig;
-  if (opts.seeds) c.seeds = Array.from({ length: opts.seeds }, (_, i) => i + 1);
+  const c = resolveBySchema(DistributedSchema, raw, { name, ...opts }) as DistributedConfig;
   if (!existsSync(resource(c.web))) bad('web', `no such file "${c.web}"`);
   if (c.module !== null) {
     if (!existsSync(resource(c.module)))

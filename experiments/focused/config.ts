@@ -4,14 +4,19 @@
  * has a default.
  */
 import { existsSync } from 'node:fs';
-import { CONFIG_DIR, ExperimentConfigError, listExperiments, readExperimentJson } from '../config-files.ts';
+import {
+  CONFIG_DIR,
+  ExperimentConfigError,
+  listExperiments,
+  readExperimentJson,
+  resolveBySchema,
+} from '../config-files.ts';
 import { DEFAULT_FUTURE, DEFAULT_ADAPTIVE, RELEVANCE_MODES, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { KIND_NAMES } from '../../sim/web.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../../sim/archive-web.ts';
 import {
   any,
   bool,
-  commentsOf,
   defaultsOf,
   list,
   map,
@@ -20,7 +25,6 @@ import {
   obj,
   oneOf,
   optional,
-  problemOf,
   type Static,
   str,
   type TSchema,
@@ -278,15 +282,8 @@ export function loadExperiment(
   if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(raw.name)))
     throw new ExperimentConfigError(`${name}.json: name: expected letters, digits, - and _`);
   if (typeof raw.name === 'string') name = raw.name;
-  // --quick replaces whole fields by the config's quick ones (each filled from the schema's defaults)
-  const quick = opts.quick ? (raw.quick === undefined ? DEFAULT_EXPERIMENT.quick : raw.quick) : {};
-  if (!isObj(quick)) throw new ExperimentConfigError(`${name}: quick: expected an object of fields`);
-  const given = { ...raw, ...quick, quick: raw.quick ?? DEFAULT_EXPERIMENT.quick };
-  const why = problemOf(ExperimentSchema, withDefaults(ExperimentSchema, given));
-  if (why) throw new ExperimentConfigError(`${name}: ${why}`);
-  let c = { ...commentsOf(raw), ...(withDefaults(ExperimentSchema, given) as object), name } as ExperimentConfig;
+  const c = resolveBySchema(ExperimentSchema, raw, { name, ...opts, prefix: name }) as unknown as ExperimentConfig;
   moveStrategySpecs(c);
-  if (opts.seeds !== undefined) c = { ...c, seeds: Array.from({ length: opts.seeds }, (_, i) => i + 1) };
   return validate(c);
 }
 
