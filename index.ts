@@ -11,7 +11,19 @@ export { ConfigError, loadConfig, resolveConfig, type WebConfig } from './sim/co
 export { GroundTruth } from './sim/truth.ts';
 // the crawler: engine, settings, the Strategy contract and the built-in orders (crawler/index.ts)
 export * from './crawler/index.ts';
-export { FOCUSED_STRATEGIES, type StrategyContext } from './crawler/focused/index.ts';
+// focused crawling's face: its built-ins, and what a plug-in strategy reads the topic with
+export {
+  FOCUSED_STRATEGIES,
+  type Judgement,
+  judgePage,
+  judgedTokens,
+  linkWords,
+  loadKeywords,
+  type RelevanceJudge,
+  type StrategyContext,
+  Topic,
+  tokenize,
+} from './crawler/focused/index.ts';
 // experiments: configs by name or path, the runner, the strategy registry and plug-in modules
 export {
   type ExperimentConfig,

@@ -1,7 +1,8 @@
 /**
- * Public API of the crawl core. It never imports sim/: a crawler cannot see ground truth.
- * Experiments import the crawler only through this file and the index files of focused/,
- * deepweb/ and distributed/ (the architecture test checks it).
+ * Public API of the crawl core. It never imports sim/ (a crawler cannot see ground truth) nor
+ * focused/ (strategies plug into the core, not the reverse). Experiments import the crawler only
+ * through this file and the index files of focused/, deepweb/ and distributed/ (the architecture
+ * test checks all three).
  */
 export { CrawlEngine, type CrawlSummary, type EngineOptions, type Progress } from './engine.ts';
 export { CrawlError, type CrawlErrorCode } from './errors.ts';
@@ -39,6 +40,3 @@ export { DOCS_FIRST, DocsFirstStrategy, OPIC, OpicStrategy } from './orders/inde
 export { builtInsIn, byRank } from './registry.ts';
 /** The built-in orders that read no topic, in the house order: breadth-first, random and crawler/orders/. */
 export const CORE_STRATEGIES: readonly StrategyDescriptor[] = byRank([BFS, RANDOM, ...ORDER_STRATEGIES]);
-// focused crawling has its own surface (crawler/focused/index.ts); what a plugin strategy needs is here too
-export { Topic, loadKeywords, tokenize, linkWords, judgePage, judgedTokens } from './focused/index.ts';
-export type { RelevanceJudge, Judgement } from './focused/index.ts';

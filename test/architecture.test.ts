@@ -23,6 +23,13 @@ describe('dependencies run one way', () => {
     expect(lib.length).toBeGreaterThan(0);
     for (const f of lib) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)(crawler|sim|experiments)\//);
   });
+  it('the crawl core never imports its focused strategies (crawler/focused/ plugs into the core, not the reverse)', () => {
+    const core = readdirSync('crawler')
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => join('crawler', f));
+    expect(core.length).toBeGreaterThan(10);
+    for (const f of core) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)focused\//);
+  });
   it('experiments/, examples/ and the package face (index.ts, bin/) use the crawler through its public index files only', () => {
     const surface = /(^|\/)crawler\/((focused|deepweb|distributed)\/)?index\.ts$/;
     let seen = 0;

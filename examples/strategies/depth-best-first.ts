@@ -18,14 +18,8 @@
  * context.seed the run's seed, context.judge() the experiment's relevance judgement and
  * context.models() the models trained on the other sites (when the experiment trains).
  */
-import {
-  judgedTokens,
-  Topic,
-  type PageDecision,
-  type PageView,
-  type ParsedLink,
-  type Strategy,
-} from '../../crawler/index.ts';
+import type { PageDecision, PageView, ParsedLink, Strategy } from '../../crawler/index.ts';
+import { judgedTokens, Topic } from '../../crawler/focused/index.ts';
 import type { StrategyContext } from '../../experiments/strategies.ts';
 
 export default function depthBestFirst(context: StrategyContext): Strategy {
