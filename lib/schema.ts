@@ -37,7 +37,7 @@ type Schema = Record<string, unknown> & {
   description?: string;
 };
 
-/** Options every field takes: its help line and, for the crawl CLI, a flag name. */
+/** What every field declares: its help line. */
 interface FieldOptions {
   help: string;
 }
