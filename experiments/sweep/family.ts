@@ -6,26 +6,32 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
 import { type ExperimentConfig, loadExperiment } from '../focused/config.ts';
-import { focusedOut } from '../focused/family.ts';
+import { focused, focusedOut } from '../focused/family.ts';
 
-const hasSweep = (raw: unknown): boolean => {
-  const s = (raw as { sweep?: unknown } | null)?.sweep;
-  return (
-    typeof raw === 'object' &&
-    raw !== null &&
-    !('kind' in raw) &&
-    typeof s === 'object' &&
-    s !== null &&
-    Object.keys(s).length > 0
-  );
+/** A non-empty "sweep" grid in an object. */
+const grid = (o: unknown): boolean => {
+  const s = (o as { sweep?: unknown } | null)?.sweep;
+  return typeof s === 'object' && s !== null && Object.keys(s).length > 0;
 };
+
+/**
+ * A focused config (no "kind") with a grid, in itself or in its "quick" fields. Whether it sweeps
+ * is decided on the resolved config (--quick may add or empty the grid); without one it runs as
+ * the focused family does.
+ */
+const mentionsSweep = (raw: unknown): boolean =>
+  typeof raw === 'object' &&
+  raw !== null &&
+  !('kind' in raw) &&
+  (grid(raw) || grid((raw as { quick?: unknown }).quick));
 
 export const sweep: ExperimentFamily<ExperimentConfig> = {
   id: 'sweep',
-  claims: hasSweep,
+  claims: mentionsSweep,
   resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
   description: (cfg) => cfg.description,
-  run: (cfg, ctx) => runSweepFamily(cfg, focusedOut(cfg, ctx), ctx),
+  run: (cfg, ctx) =>
+    Object.keys(cfg.sweep).length ? runSweepFamily(cfg, focusedOut(cfg, ctx), ctx) : focused.run(cfg, ctx),
 };
 
 async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyContext): Promise<string> {
