@@ -7,7 +7,16 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { shipped } from '../lib/paths.ts';
-import { commentsOf, defaultsOf, overlay, problemOf, type Static, type TSchema, withDefaults } from '../lib/schema.ts';
+import {
+  commentsOf,
+  defaultsOf,
+  overlay,
+  problemOf,
+  type Static,
+  type TSchema,
+  Type,
+  withDefaults,
+} from '../lib/schema.ts';
 
 /** The shipped experiment configs, found by name from any folder (a researcher's own config is given by its path). */
 export const CONFIG_DIR = shipped('experiments/configs');
@@ -69,3 +78,13 @@ export function resolveBySchema<T extends TSchema>(
   if (o.seeds !== undefined) c.seeds = Array.from({ length: o.seeds }, (_, i) => i + 1);
   return c;
 }
+
+/** A family's "quick" field: the fields --quick lays over the config (resolveBySchema). */
+export const quickField = (defaults: Record<string, unknown> = {}, help = 'fields --quick overrides') =>
+  Type.Record(Type.String(), Type.Unknown(), { default: defaults, description: help });
+
+/** A resolved config of a family's schema: its name set, its quick fields typed as the config's own. */
+export type FamilyConfig<S extends TSchema> = Omit<Static<S>, 'name' | 'quick'> & {
+  name: string;
+  quick: Partial<Omit<Static<S>, 'quick' | 'name' | 'kind'>>;
+};

@@ -6,9 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
-import { ExperimentConfigError, resolveBySchema } from '../config-files.ts';
+import { ExperimentConfigError, type FamilyConfig, quickField, resolveBySchema } from '../config-files.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
-import { bool, defaultsOf, list, map, num, obj, oneOf, optional, type Static, str, Type } from '../../lib/schema.ts';
+import { bool, defaultsOf, list, map, num, obj, oneOf, optional, str, Type } from '../../lib/schema.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
 export type DeepMethod = (typeof DEEP_METHODS)[number];
@@ -82,13 +82,10 @@ export const DeepwebSchema = obj({
   }),
   /** The crawl settings a deep-web run sets: the crawler's own field and default (crawler/settings.ts). */
   crawl: obj({ delayMs: CrawlSettingsSchema.properties.delayMs }),
-  quick: Type.Record(Type.String(), Type.Unknown(), { default: {}, description: 'fields --quick overrides' }),
+  quick: quickField(),
 });
 
-export type DeepwebConfig = Omit<Static<typeof DeepwebSchema>, 'name' | 'quick'> & {
-  name: string;
-  quick: Partial<Omit<DeepwebConfig, 'quick' | 'name' | 'kind'>>;
-};
+export type DeepwebConfig = FamilyConfig<typeof DeepwebSchema>;
 
 export const DEFAULT_DEEPWEB = { ...(defaultsOf(DeepwebSchema) as object), kind: 'deepweb' } as Omit<
   DeepwebConfig,

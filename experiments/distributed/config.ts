@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { ASSIGNMENTS } from '../../crawler/distributed/index.ts';
-import { ExperimentConfigError, resolveBySchema } from '../config-files.ts';
+import { ExperimentConfigError, type FamilyConfig, quickField, resolveBySchema } from '../config-files.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
-import { defaultsOf, list, num, obj, oneOf, optional, type Static, str, Type } from '../../lib/schema.ts';
+import { defaultsOf, list, num, obj, oneOf, optional, str, Type } from '../../lib/schema.ts';
 import { resource } from '../../lib/paths.ts';
 
 const NAME = '^[a-z0-9-]+$';
@@ -81,13 +81,10 @@ export const DistributedSchema = obj({
     maxPagesPerHost: CrawlSettingsSchema.properties.maxPagesPerHost,
     maxCrawlDelaySec: CrawlSettingsSchema.properties.maxCrawlDelaySec,
   }),
-  quick: Type.Record(Type.String(), Type.Unknown(), { default: {}, description: 'fields --quick overrides' }),
+  quick: quickField(),
 });
 
-export type DistributedConfig = Omit<Static<typeof DistributedSchema>, 'name' | 'quick'> & {
-  name: string;
-  quick: Partial<Omit<DistributedConfig, 'quick' | 'name' | 'kind'>>;
-};
+export type DistributedConfig = FamilyConfig<typeof DistributedSchema>;
 
 export const DEFAULT_DISTRIBUTED = { ...(defaultsOf(DistributedSchema) as object), kind: 'distributed' } as Omit<
   DistributedConfig,
