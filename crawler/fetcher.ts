@@ -8,7 +8,8 @@
  */
 import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
-import { request, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
 import { CrawlError, toCrawlError } from './errors.ts';
 
 export interface FetchOptions {
@@ -118,47 +119,6 @@ async function decode(coding: string, body: Buffer, max: number): Promise<{ body
   return r.failed ? { body, truncated: false } : { body: r.body, truncated: r.truncated };
 }
 
-/**
- * A response body, at most `max` bytes of it (the rest is discarded and the body marked
- * truncated). By 'data' events: an async iterator costs a promise per chunk.
- */
-function readCapped(
-  stream: Dispatcher.ResponseData['body'],
-  max: number,
-): Promise<{ body: Buffer; truncated: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (truncated: boolean): void => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-      resolve({ body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), truncated });
-    };
-    const onData = (b: Buffer): void => {
-      if (size + b.length > max) {
-        chunks.push(b.subarray(0, max - size));
-        size = max;
-        done(true);
-        stream.on('error', () => {}); // destroyed on purpose: its late error is no news
-        stream.destroy();
-        return;
-      }
-      chunks.push(b);
-      size += b.length;
-    };
-    const onEnd = (): void => done(false);
-    const onError = (e: Error): void => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      reject(e);
-    };
-    stream.on('data', onData);
-    stream.once('end', onEnd);
-    stream.once('error', onError);
-  });
-}
-
 export const ACCEPT =
   'text/html,application/xhtml+xml,application/pdf,application/postscript,text/plain;q=0.9,*/*;q=0.5';
 
@@ -186,42 +146,11 @@ export class Fetcher {
   }
 
   private async once(url: string, post?: RequestBody): Promise<FetchResult> {
-    const t0 = performance.now();
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.opts.maxResponseMs);
-    const overDeadline = (e: unknown): CrawlError =>
-      deadline.signal.aborted
-        ? new CrawlError('CRAWL_ERR_DEADLINE', `no complete response within ${this.opts.maxResponseMs} ms`, {
-            cause: e,
-          })
-        : toCrawlError(e);
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(url, {
-        dispatcher: this.dispatcher,
-        method: post ? post.method : 'GET',
-        headers: post ? { ...this.getHeaders, 'content-type': post.contentType } : this.getHeaders,
-        body: post?.body,
-        headersTimeout: this.opts.headersTimeoutMs,
-        bodyTimeout: this.opts.bodyTimeoutMs,
-        signal: deadline.signal,
-      });
-    } catch (e) {
-      clearTimeout(timer);
-      throw overDeadline(e);
-    }
-    const headersAt = performance.now();
-    const latencyMs = headersAt - t0;
-    let body: Buffer;
-    let truncated: boolean;
-    try {
-      ({ body, truncated } = await readCapped(res.body, this.opts.maxBodyBytes));
-    } catch (e) {
-      throw overDeadline(e);
-    } finally {
-      clearTimeout(timer);
-    }
-    const headers = headerMap(res.headers);
+    const headers0 = post ? { ...this.getHeaders, 'content-type': post.contentType } : this.getHeaders;
+    const r = await new Exchange(this.dispatcher, url, post, headers0, this.opts).done;
+    const { status, latencyMs, headersAt } = r;
+    let { body, truncated } = r;
+    const headers = headerMap(r.headers);
     // a body sent compressed though we never asked (no Accept-Encoding): decoded, within the same cap
     const coding = (headers['content-encoding'] ?? '').trim().toLowerCase();
     if (CODINGS.has(coding) && body.length) {
@@ -232,7 +161,7 @@ export class Fetcher {
     }
     return {
       url,
-      status: res.statusCode,
+      status,
       headers,
       body,
       truncated,
@@ -240,5 +169,144 @@ export class Fetcher {
       headersAt,
       retryAfterMs: parseRetryAfter(headers['retry-after']),
     };
+  }
+}
+
+interface Exchanged {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  truncated: boolean;
+  latencyMs: number;
+  headersAt: number;
+}
+
+/**
+ * One request and its response, read through undici's handler API (what its request() is built
+ * on) rather than request() itself: the body's chunks are gathered as they arrive, with no
+ * Readable stream, AbortController or async resource per request, which were a sixth of the
+ * crawler's CPU per page on loopback (docs/benchmarks.md). Resolves once, with the status, the
+ * headers (parsed as request() parses them), the body up to the cap and the timings; rejects
+ * with a CrawlError (DEADLINE past the total deadline, else what undici reported).
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly done: Promise<Exchanged>;
+  private resolve!: (r: Exchanged) => void;
+  private reject!: (e: CrawlError) => void;
+  private settled = false;
+  private controller: Dispatcher.DispatchController | null = null;
+  /** Why the request was aborted before undici handed it a controller (the deadline). */
+  private reason: Error | null = null;
+  private deadlineHit = false;
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly t0 = performance.now();
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private headersAt = 0;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    dispatcher: Dispatcher,
+    url: string,
+    post: RequestBody | undefined,
+    headers: Record<string, string>,
+    private readonly opts: FetchOptions,
+  ) {
+    this.done = new Promise<Exchanged>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    this.timer = setTimeout(() => {
+      this.deadlineHit = true;
+      const e = new Error(`no complete response within ${opts.maxResponseMs} ms`);
+      if (this.controller) this.controller.abort(e);
+      else this.reason = e;
+    }, opts.maxResponseMs);
+    let u: URL;
+    try {
+      u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:')
+        throw new TypeError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    // as undici's request(): the origin, and the path with its query (never the fragment)
+    dispatcher.dispatch(
+      {
+        origin: u.origin,
+        path: u.search ? `${u.pathname}${u.search}` : u.pathname,
+        method: post ? post.method : 'GET',
+        headers,
+        body: post?.body,
+        headersTimeout: opts.headersTimeoutMs,
+        bodyTimeout: opts.bodyTimeoutMs,
+      },
+      this,
+    );
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.reason) controller.abort(this.reason);
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode < 200) return; // an interim response: the real one follows
+    this.status = statusCode;
+    this.headers = headers;
+    this.headersAt = performance.now();
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    const max = this.opts.maxBodyBytes;
+    if (this.size + chunk.length > max) {
+      // the rest is not read: the body is cut, and the connection given up
+      this.chunks.push(chunk.subarray(0, max - this.size));
+      this.size = max;
+      this.finish(true);
+      controller.abort(new Error('body cut at the size cap'));
+      return;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    this.finish(false);
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.fail(error);
+  }
+
+  private finish(truncated: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const { chunks, size } = this;
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size),
+      truncated,
+      latencyMs: this.headersAt - this.t0,
+      headersAt: this.headersAt,
+    });
+  }
+
+  private fail(e: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.reject(
+      this.deadlineHit
+        ? new CrawlError('CRAWL_ERR_DEADLINE', `no complete response within ${this.opts.maxResponseMs} ms`, {
+            cause: e,
+          })
+        : toCrawlError(e),
+    );
   }
 }

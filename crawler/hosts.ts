@@ -109,14 +109,13 @@ export class HostState {
       });
       if (!granted) return null;
     } else this.take();
-    const watch: SendWatch = {
-      sent: false,
-      onSent: (at) => {
-        this.nextAt = Math.max(this.nextAt, at + this.gapWithSlack);
-        this.pump();
-      },
-    };
-    return watch;
+    return new HostWatch(this);
+  }
+
+  /** The request of a granted slot was written to the socket at `at` (HostWatch). */
+  sentAt(at: number): void {
+    this.nextAt = Math.max(this.nextAt, at + this.gapWithSlack);
+    this.pump();
   }
 
   private take(): void {
@@ -197,5 +196,14 @@ export class HostState {
     this.timer = null;
     for (const w of this.waiters.splice(0)) w(false);
     for (const s of [...this.sleepers]) s();
+  }
+}
+
+/** A granted slot's request, watched until it is sent (one object per request, no closure). */
+class HostWatch implements SendWatch {
+  sent = false;
+  constructor(private readonly host: HostState) {}
+  onSent(at: number): void {
+    this.host.sentAt(at);
   }
 }

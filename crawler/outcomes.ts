@@ -11,7 +11,7 @@ import type { HostState } from './hosts.ts';
 import type { Journal, LogEntry } from './journal.ts';
 import type { ParentUrls } from './parents.ts';
 import type { ParseCache } from './parse-cache.ts';
-import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage } from './parser.ts';
+import { contentTypeOf, otherScheme, parseBody, type ParsedLink } from './parser.ts';
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './stats.ts';
@@ -97,7 +97,8 @@ export class OutcomeHandler {
       ctx.record?.(e.url, res);
       log.status = res.status;
       log.bytes = res.body.length;
-      log.type = contentTypeOf(res.headers['content-type']).mime;
+      const type = contentTypeOf(res.headers['content-type']).mime;
+      log.type = type;
       s.bytes += res.body.length;
       ctx.stats.count(s.statuses, String(res.status));
       if (res.truncated) {
@@ -112,7 +113,7 @@ export class OutcomeHandler {
       if (res.status >= 300 && res.status < 400 && res.headers.location) {
         log.location = this.redirect(e, res.headers.location);
       } else if (res.status >= 200 && res.status < 300) {
-        page = this.parsePage(seq, e, res);
+        page = this.parsePage(seq, e, res, type);
         const relevance = this.follow(page, e, seq);
         if (relevance !== undefined) log.relevance = relevance;
       }
@@ -167,11 +168,12 @@ export class OutcomeHandler {
     return d.relevance === undefined ? undefined : round(d.relevance);
   }
 
-  private parsePage(seq: number, e: QueueEntry, res: FetchResult): PageView {
-    const { settings, stats } = this.ctx;
+  private parsePage(seq: number, e: QueueEntry, res: FetchResult, contentType: string): PageView {
+    const { settings, stats, parseCache } = this.ctx;
     const ct = res.headers['content-type'];
-    const parse = (): ParsedPage => parseBody(res.body, ct, e.url, settings, settings.aroundWords);
-    const p = this.ctx.parseCache ? this.ctx.parseCache.get(e.url, ct, res.body, parse) : parse();
+    const p = parseCache
+      ? parseCache.get(e.url, ct, res.body, () => parseBody(res.body, ct, e.url, settings, settings.aroundWords))
+      : parseBody(res.body, ct, e.url, settings, settings.aroundWords);
     stats.summary.urlTooLong += p.linksTooLong ?? 0;
     stats.summary.linksCapped += p.linksCapped ?? 0;
     stats.summary.outOfScope.scheme += p.linksOtherScheme ?? 0;
@@ -185,7 +187,7 @@ export class OutcomeHandler {
       status: res.status,
       depth: e.depth,
       score: e.score,
-      contentType: contentTypeOf(res.headers['content-type']).mime,
+      contentType,
       kind: p.kind,
       title: p.title,
       headings: p.headings,

@@ -9,7 +9,7 @@
 import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
-import { DEFAULT_MAX_URL_LENGTH, normalizeUrl, type NormalizeOptions } from './url.ts';
+import { DEFAULT_MAX_URL_LENGTH, LinkNormalizer, type NormalizeOptions } from './url.ts';
 
 export interface ParsedLink {
   /** Normalised absolute URL. */
@@ -221,6 +221,7 @@ export function parseHtml(
   const links: ParsedLink[] = [];
   let capped = 0;
   let schemes = 0;
+  let normalizer: LinkNormalizer | undefined;
   if (!nofollow) {
     for (let i = 0; i < raw.length; i++) {
       const l = raw[i];
@@ -234,7 +235,7 @@ export function parseHtml(
         continue;
       }
       const href = l.href.trim();
-      const url = normalizeUrl(href, base, norm);
+      const url = (normalizer ??= new LinkNormalizer(base, norm)).normalize(href);
       if (!url) {
         if (otherScheme(href, base)) schemes++;
         continue;

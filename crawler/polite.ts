@@ -185,13 +185,35 @@ async function fetchRobots(ctx: GateContext, h: HostState, origin: string): Prom
  * The rules of a URL's origin, fetched once per origin (concurrent callers share the request). Applies
  * Crawl-delay to the gate, or marks the host skipped when it asks for more than the maximum.
  */
+const origins = new Map<string, string>();
+
+/**
+ * URL's origin of an absolute URL, parsed once per distinct text before the path (a crawl asks
+ * for every URL it fetches, and one parse per URL was a fiftieth of its CPU): that text holds the
+ * whole authority, so its origin is the URL's. At most 4,096 are kept; past that the memory is
+ * cleared.
+ */
+export function originOf(url: string): string {
+  const i = url.indexOf('://');
+  const j = i < 0 ? -1 : url.indexOf('/', i + 3);
+  if (j < 0) return new URL(url).origin;
+  const head = url.slice(0, j);
+  let o = origins.get(head);
+  if (o === undefined) {
+    o = new URL(head).origin;
+    if (origins.size >= 4096) origins.clear();
+    origins.set(head, o);
+  }
+  return o;
+}
+
 export function robotsFor(
   ctx: GateContext,
   h: HostState,
   url: string,
   onSkip?: (h: HostState) => void,
 ): Promise<RobotsRules> {
-  const origin = new URL(url).origin;
+  const origin = originOf(url);
   const have = h.robotsByOrigin.get(origin);
   if (have && !have.expired) return Promise.resolve(have);
   let pending = h.robotsPending.get(origin);

@@ -63,6 +63,75 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
   return s;
 }
 
+/** Links already normalised: per stripParams list, per base scheme and authority, per href. */
+const linkMemo = new WeakMap<readonly string[], Map<string, Map<string, string | null>>>();
+/** Every per-list memory of linkMemo, to clear them all at once. */
+const linkMemos = new Set<Map<string, Map<string, string | null>>>();
+let linkMemoSize = 0;
+/** Hrefs remembered in all (past it the memory is cleared, as Scope's is). */
+const LINK_MEMO_MAX = 65_536;
+
+/**
+ * normalizeUrl() of the links of one page (one base), remembered where the answer depends on the
+ * href and the base's scheme and authority alone: an absolute http(s) href, or one that starts
+ * with "/" (a path from the root, or "//host/..."). The pages of a site repeat their links
+ * (menus, lists: 55 links a page on the synthetic departments, a few thousand distinct targets),
+ * and one URL parse per link was the largest part of the crawler's own parse (docs/benchmarks.md).
+ * Other hrefs (relative to the page's folder, a query or a fragment alone) are normalised each time.
+ */
+export class LinkNormalizer {
+  private readonly byHead: Map<string, Map<string, string | null>>;
+  /** Hrefs from the root, by this base's scheme and authority (null: a base without a path). */
+  private rooted: Map<string, string | null> | null = null;
+  private readonly head: string | null;
+  constructor(
+    private readonly base: string,
+    private readonly opts: NormalizeOptions,
+  ) {
+    let byHead = linkMemo.get(opts.stripParams);
+    if (!byHead) {
+      byHead = new Map();
+      linkMemo.set(opts.stripParams, byHead);
+      linkMemos.add(byHead);
+    }
+    this.byHead = byHead;
+    const i = base.indexOf('://');
+    const j = i < 0 ? -1 : base.indexOf('/', i + 3);
+    this.head = j < 0 ? null : base.slice(0, j);
+  }
+
+  normalize(raw: string): string | null {
+    let key: string;
+    if (raw.charCodeAt(0) === 47 /* / */) {
+      if (this.head === null) return normalizeUrl(raw, this.base, this.opts);
+      key = this.head;
+    } else if (raw.startsWith('http://') || raw.startsWith('https://')) key = '';
+    else return normalizeUrl(raw, this.base, this.opts);
+    let memo = key === '' ? this.byHead.get('') : (this.rooted ??= this.memoOf(key));
+    if (!memo) this.byHead.set('', (memo = new Map()));
+    let url = memo.get(raw);
+    if (url === undefined) {
+      url = normalizeUrl(raw, this.base, this.opts);
+      if (linkMemoSize >= LINK_MEMO_MAX) {
+        for (const m of linkMemos) m.clear();
+        linkMemoSize = 0;
+        this.rooted = null;
+        memo = new Map();
+        this.byHead.set(key, memo);
+      }
+      memo.set(raw, url);
+      linkMemoSize++;
+    }
+    return url;
+  }
+
+  private memoOf(head: string): Map<string, string | null> {
+    let m = this.byHead.get(head);
+    if (!m) this.byHead.set(head, (m = new Map()));
+    return m;
+  }
+}
+
 function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s);

@@ -54,6 +54,14 @@ const UNRESERVED = /[A-Za-z0-9\-._~]/;
  * percent-encoded as UTF-8, escapes of unreserved characters decoded, the others upper-cased.
  */
 export function normalizeRobotsPath(s: string): string {
+  // the common path, printable US-ASCII without a percent sign, is already normal: returned as is
+  // rather than rebuilt a character at a time (a crawl checks every URL it fetches)
+  let plain = true;
+  for (let i = 0; i < s.length && plain; i++) {
+    const code = s.charCodeAt(i);
+    plain = code > 0x20 && code < 0x7f && code !== 0x25;
+  }
+  if (plain) return s;
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
-import { FingerprintSet, fingerprint, normalizeUrl } from '../crawler/url.ts';
+import { FingerprintSet, fingerprint, LinkNormalizer, normalizeUrl } from '../crawler/url.ts';
+import { originOf } from '../crawler/polite.ts';
 
 const n = (u: string, base?: string): string | null => normalizeUrl(u, base, DEFAULT_SETTINGS);
 
@@ -45,5 +46,63 @@ describe('fingerprints', () => {
     expect(set.size).toBe(50_000);
     expect(set.has('http://h0.test/p0')).toBe(true);
     expect(set.has('http://h0.test/nope')).toBe(false);
+  });
+});
+
+describe('origins without a parse per URL', () => {
+  it('originOf gives what URL gives, for the tricky authorities too', () => {
+    const urls = [
+      'http://a.test/x',
+      'http://a.test:8080/x?y=/z',
+      'https://a.test:443/',
+      'http://user:pw@a.test/x',
+      'http://user@a.test:81/x/y@z',
+      'http://[::1]:8080/x',
+      'HTTP://A.TEST/X',
+      'http://a.test?q=/x',
+      'http://a.test#f/x',
+      'http://a.test\\x/y',
+      'http://xn--bcher-kva.test/b',
+    ];
+    // twice: the second answer comes from the memory
+    for (let k = 0; k < 2; k++) for (const u of urls) expect(originOf(u), u).toBe(new URL(u).origin);
+  });
+});
+
+describe('links normalised once per distinct href', () => {
+  it('LinkNormalizer gives what normalizeUrl gives, from the memory too', () => {
+    const bases = [
+      'http://a.test/x/y.html',
+      'https://a.test/x/',
+      'http://a.test:8080/x/y?z=1',
+      'http://u:p@a.test/x/',
+      'http://b.test/',
+    ];
+    const hrefs = [
+      '/people/',
+      '/people/?sid=1&a=b',
+      '//other.test/p#f',
+      '/\\evil.test/x',
+      '/\t/evil.test/x',
+      '/a/../b;jsessionid=XYZ/c%2f',
+      'http://c.test/x?utm_source=z',
+      'https://c.test:443/x#top',
+      'http:relative',
+      'people/x',
+      '../up',
+      '?q=1',
+      '#frag',
+      'mailto:x@y.test',
+      'HTTP://C.TEST/Up',
+      '',
+    ];
+    const opts = { stripParams: ['sid', 'utm_*'] };
+    for (let k = 0; k < 2; k++)
+      for (const b of bases)
+        for (const h of hrefs)
+          expect(new LinkNormalizer(b, opts).normalize(h), `${h} on ${b}`).toBe(normalizeUrl(h, b, opts));
+    // another list of parameters to strip is another memory
+    expect(new LinkNormalizer(bases[0], { stripParams: [] }).normalize('/p?sid=1')).toBe('http://a.test/p?sid=1');
+    expect(new LinkNormalizer(bases[0], opts).normalize('/p?sid=1')).toBe('http://a.test/p');
   });
 });
