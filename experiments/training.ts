@@ -25,6 +25,8 @@ import {
   PageClassifier,
   type PageClassifierJson,
   judgedTokens,
+  type DocumentFrequencies,
+  documentFrequencies,
 } from '../crawler/focused/index.ts';
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
@@ -101,6 +103,8 @@ export class TrainingData {
   private tokens = new Map<string, string[][]>();
   /** Every link's feature tokens, per site: the examples' tokens and the calibration's (once, not once per model). */
   private features = new Map<string, string[][][]>();
+  /** The document frequencies of each site's page tokens (the calibration's idf, counted once per site). */
+  private frequencies = new Map<string, DocumentFrequencies>();
   constructor(
     private readonly pagesOf: (host: string) => LabelledPage[],
     readonly hosts: readonly string[],
@@ -112,20 +116,24 @@ export class TrainingData {
     examples: QExample[];
     tokens: string[][];
     features: string[][][];
+    frequencies: DocumentFrequencies;
   } {
     if (!this.pages.has(host)) {
       const p = this.pagesOf(host);
       const f = siteLinkFeatures(p);
+      const tokens = p.map(pageTokens);
       this.pages.set(host, p);
       this.features.set(host, f);
       this.examples.set(host, siteExamples(p, this.cfg, f));
-      this.tokens.set(host, p.map(pageTokens));
+      this.tokens.set(host, tokens);
+      this.frequencies.set(host, documentFrequencies(tokens));
     }
     return {
       pages: this.pages.get(host)!,
       examples: this.examples.get(host)!,
       tokens: this.tokens.get(host)!,
       features: this.features.get(host)!,
+      frequencies: this.frequencies.get(host)!,
     };
   }
 
@@ -180,6 +188,7 @@ export class TrainingData {
       this.cfg.horizon,
       others.flatMap((h) => this.site(h).tokens),
       others.flatMap((h) => this.site(h).features),
+      others.map((h) => this.site(h).frequencies),
     );
     const examples = sampleEvenly(all, offlineSample);
     // the target's page classifier, from the same training sites' labelled pages, read as a crawler reads them

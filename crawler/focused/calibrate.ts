@@ -11,7 +11,7 @@
 import type { LinkClassifier } from './nb.ts';
 import { stateValues } from './qvalue.ts';
 import { tokenize } from '../../lib/text.ts';
-import { Topic } from './topic.ts';
+import { type DocumentFrequencies, documentFrequencies, Topic } from './topic.ts';
 import { siteLinkFeatures, type LabelledPage } from './training.ts';
 
 export interface Calibration {
@@ -50,9 +50,11 @@ export function calibrateAdaptive(
   tokens: readonly string[][] = pages.map(pageTokens),
   /** Each link's feature tokens; callers that have them pass them (training computes them once per site). */
   features: readonly (readonly string[])[][] = siteLinkFeatures(pages),
+  /** The pages' document frequencies, in parts that add up to all of them (training counts them once per site). */
+  frequencies: readonly DocumentFrequencies[] = [documentFrequencies(tokens)],
 ): Calibration {
   const topic = new Topic(keywords);
-  for (const t of tokens) topic.addDocument(t);
+  for (const f of frequencies) topic.addDocuments(f);
   const index = new Map(pages.map((p, i) => [p.url, i]));
   const out = pages.map((p) => p.page.links.map((l) => index.get(l.url) ?? -1));
   const V = stateValues({ out, reward: pages.map((p) => (p.relevant ? 1 : 0)) }, gamma, horizon);

@@ -28,13 +28,52 @@ export function pathWords(url: string): string {
   return path.replace(/[^a-zA-Z]+/g, ' ');
 }
 
+/**
+ * Namespaced tokens of a text, remembered per namespace and text: a site's links repeat their
+ * anchors ("Home", "Publications"), targets and headings, and training makes the features of
+ * every link of three departments (a tenth of a cold experiment's training). The namespaced
+ * strings are made once per namespace and stem, so the kept features share them. Each memory
+ * holds at most 65,536 texts; past that it is cleared.
+ */
+class Namespace {
+  private readonly byText = new Map<string, readonly string[]>();
+  private readonly named = new Map<string, string>();
+  constructor(private readonly prefix: string) {}
+  tokens(text: string): readonly string[] {
+    let ts = this.byText.get(text);
+    if (ts === undefined) {
+      ts = tokenize(text).map((t) => this.name(t));
+      if (this.byText.size >= 65_536) this.byText.clear();
+      this.byText.set(text, ts);
+    }
+    return ts;
+  }
+  /** Not remembered by text (a link's surrounding words rarely repeat); the names still are. */
+  tokensOnce(text: string): string[] {
+    return tokenize(text).map((t) => this.name(t));
+  }
+  private name(t: string): string {
+    let n = this.named.get(t);
+    if (n === undefined) {
+      n = `${this.prefix}${t}`;
+      if (this.named.size >= 65_536) this.named.clear();
+      this.named.set(t, n);
+    }
+    return n;
+  }
+}
+const ANCHOR = new Namespace('a:');
+const AROUND = new Namespace('n:');
+const URL_PATH = new Namespace('u:');
+const TITLE = new Namespace('t:');
+
 /** Namespaced feature tokens of a link. */
 export function linkFeatures(l: LinkContext): string[] {
   const out: string[] = [];
-  for (const t of tokenize(l.anchor)) out.push(`a:${t}`);
-  for (const t of tokenize(l.around)) out.push(`n:${t}`);
-  for (const t of tokenize(pathWords(l.url))) out.push(`u:${t}`);
-  for (const t of tokenize(`${l.sourceTitle} ${l.heading === l.sourceTitle ? '' : l.heading}`)) out.push(`t:${t}`);
+  for (const t of ANCHOR.tokens(l.anchor)) out.push(t);
+  for (const t of AROUND.tokensOnce(l.around)) out.push(t);
+  for (const t of URL_PATH.tokens(pathWords(l.url))) out.push(t);
+  for (const t of TITLE.tokens(`${l.sourceTitle} ${l.heading === l.sourceTitle ? '' : l.heading}`)) out.push(t);
   return out;
 }
 
@@ -49,10 +88,47 @@ export class FeatureSpace {
   constructor(names: string[]) {
     this.names = names;
     this.index = new Map(names.map((n, i) => [n, i]));
+    this.seenIds = new Int32Array(names.length);
+    this.seenCounts = new Float64Array(names.length);
+    this.stamp = new Uint32Array(names.length);
+    this.slot = new Int32Array(names.length);
   }
   get size(): number {
     return this.names.length;
   }
+  /** Scratch of countInto(): feature indices in the order first seen, and their counts. */
+  readonly seenIds: Int32Array;
+  readonly seenCounts: Float64Array;
+  private readonly stamp: Uint32Array;
+  private readonly slot: Int32Array;
+  private generation = 0;
+
+  /**
+   * vectorize() without a Map: the first `n` entries of seenIds and seenCounts, in the same order
+   * (the order of first occurrence), so that sums over them are the same numbers. Scoring a link
+   * made a Map per link; the scratch is overwritten by the next call.
+   */
+  countInto(tokens: readonly string[]): number {
+    if (++this.generation === 0xffffffff) {
+      this.stamp.fill(0);
+      this.generation = 1;
+    }
+    const { stamp, slot, seenIds, seenCounts, generation } = this;
+    let n = 0;
+    for (const t of tokens) {
+      const i = this.index.get(t);
+      if (i === undefined) continue;
+      if (stamp[i] !== generation) {
+        stamp[i] = generation;
+        slot[i] = n;
+        seenIds[n] = i;
+        seenCounts[n] = 1;
+        n++;
+      } else seenCounts[slot[i]]++;
+    }
+    return n;
+  }
+
   /** Sparse counts: feature index -> count (unknown tokens dropped). */
   vectorize(tokens: readonly string[]): Map<number, number> {
     const m = new Map<number, number>();

@@ -4,7 +4,7 @@
  * adaptive, best-first, best-N-first, shark-search, InfoSpiders, the page classifier).
  * Experiments and plugin strategies import from here, not from the modules behind it.
  */
-export { Topic, loadKeywords } from './topic.ts';
+export { type DocumentFrequencies, documentFrequencies, Topic, loadKeywords } from './topic.ts';
 export { tokenize } from '../../lib/text.ts';
 export { linkWords } from './features.ts';
 export {

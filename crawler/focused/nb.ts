@@ -106,10 +106,24 @@ export class LinkClassifier {
 
   /** P(bin | tokens) for every bin. */
   posteriors(tokens: readonly string[]): Float64Array {
-    const v = this.space.vectorize(tokens);
+    return this.posteriorsInto(tokens, new Float64Array(this.classes));
+  }
+
+  /** Scratch of expectedQ(). */
+  private scratch: Float64Array | null = null;
+
+  /** posteriors() written into s. */
+  private posteriorsInto(tokens: readonly string[], s: Float64Array): Float64Array {
+    const space = this.space;
+    const n = space.countInto(tokens);
+    const { seenIds, seenCounts } = space;
     const k = this.classes;
-    const s = Float64Array.from(this.logPrior);
-    for (const [i, c] of v) for (let b = 0; b < k; b++) s[b] += c * this.logCond[b][i];
+    s.set(this.logPrior);
+    for (let j = 0; j < n; j++) {
+      const i = seenIds[j];
+      const c = seenCounts[j];
+      for (let b = 0; b < k; b++) s[b] += c * this.logCond[b][i];
+    }
     let max = -Infinity;
     for (let b = 0; b < k; b++) max = Math.max(max, s[b]);
     let z = 0;
@@ -128,14 +142,19 @@ export class LinkClassifier {
    */
   logOdds(tokens: readonly string[]): number {
     if (this.classes !== 2) throw new Error('logOdds: a two-class model only');
-    const v = this.space.vectorize(tokens);
+    const space = this.space;
+    const n = space.countInto(tokens);
+    const { seenIds, seenCounts } = space;
     let d = this.logPrior[1] - this.logPrior[0];
-    for (const [i, c] of v) d += c * (this.logCond[1][i] - this.logCond[0][i]);
+    for (let j = 0; j < n; j++) {
+      const i = seenIds[j];
+      d += seenCounts[j] * (this.logCond[1][i] - this.logCond[0][i]);
+    }
     return d;
   }
 
   expectedQ(tokens: readonly string[]): number {
-    const p = this.posteriors(tokens);
+    const p = this.posteriorsInto(tokens, (this.scratch ??= new Float64Array(this.classes)));
     let q = 0;
     for (let b = 0; b < p.length; b++) q += p[b] * this.bins.means[b];
     return q;

@@ -53,6 +53,19 @@ function termCounts(tokens: readonly string[]): ReadonlyMap<string, number> {
   return c;
 }
 
+/** How many of a set of documents hold each term, and how many documents the set has. */
+export interface DocumentFrequencies {
+  docs: number;
+  df: ReadonlyMap<string, number>;
+}
+
+/** The document frequencies of token lists (as addDocument() of each would count them). */
+export function documentFrequencies(docs: readonly (readonly string[])[]): DocumentFrequencies {
+  const df = new Map<string, number>();
+  for (const tokens of docs) for (const w of termCounts(tokens).keys()) df.set(w, (df.get(w) ?? 0) + 1);
+  return { docs: docs.length, df };
+}
+
 export class Topic {
   /** Keyword term frequencies (1 + ln count) by stem. */
   private readonly kw: ReadonlyMap<string, number>;
@@ -77,6 +90,16 @@ export class Topic {
   addDocument(tokens: readonly string[]): void {
     this.docs++;
     for (const w of termCounts(tokens).keys()) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+  }
+
+  /**
+   * Counts a set of documents at once, by their document frequencies (documentFrequencies()):
+   * the same as addDocument() of each of them. Training adds the same sites' pages for every
+   * model it calibrates; their frequencies are counted once per site and added here.
+   */
+  addDocuments(set: DocumentFrequencies): void {
+    this.docs += set.docs;
+    for (const [w, n] of set.df) this.df.set(w, (this.df.get(w) ?? 0) + n);
   }
 
   private norm(): number {
