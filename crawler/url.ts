@@ -63,6 +63,9 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
   return s;
 }
 
+/** A string that holds its own characters only (not a slice of a larger one). */
+const flatCopy = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
+
 /** Links already normalised: per stripParams list, per base scheme and authority, per href. */
 const linkMemo = new WeakMap<readonly string[], Map<string, Map<string, string | null>>>();
 /** Every per-list memory of linkMemo, to clear them all at once. */
@@ -119,7 +122,9 @@ export class LinkNormalizer {
         memo = new Map();
         this.byHead.set(key, memo);
       }
-      memo.set(raw, url);
+      // a copy of the href as the key: the parser's strings are slices of the whole page, which
+      // a kept key would hold in memory
+      memo.set(flatCopy(raw), url);
       linkMemoSize++;
     }
     return url;
