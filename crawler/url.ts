@@ -5,6 +5,8 @@
  * path parameters removed, percent-escapes upper-cased, an empty query dropped.
  */
 
+import { ownCopy } from '../lib/strings.ts';
+
 export interface NormalizeOptions {
   /** Parameter names to remove; a trailing "*" matches a prefix ("utm_*"). Case-insensitive. */
   stripParams: readonly string[];
@@ -62,9 +64,6 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
   if (s.endsWith('?')) s = s.slice(0, -1);
   return s;
 }
-
-/** A string that holds its own characters only (not a slice of a larger one). */
-const flatCopy = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
 
 /** Links already normalised: per stripParams list, per base scheme and authority, per href. */
 const linkMemo = new WeakMap<readonly string[], Map<string, Map<string, string | null>>>();
@@ -124,7 +123,7 @@ export class LinkNormalizer {
       }
       // a copy of the href as the key: the parser's strings are slices of the whole page, which
       // a kept key would hold in memory
-      memo.set(flatCopy(raw), url);
+      memo.set(ownCopy(raw), url);
       linkMemoSize++;
     }
     return url;

@@ -4,20 +4,22 @@
  * since crawl text repeats a bounded vocabulary.
  */
 import { createRequire } from 'node:module';
+import { ownCopy } from './strings.ts';
 
 const require = createRequire(import.meta.url);
 // submodules, not natural's index: the index takes a second to load and prints to stdout
 const porter = require('natural/lib/natural/stemmers/porter_stemmer') as { stem(w: string): string };
 const STOP = new Set<string>((require('natural/lib/natural/util/stopwords') as { words: string[] }).words);
 
+/** Words and stems are kept as copies (lib/strings.ts): slices would keep their pages alive. */
 const stems = new Map<string, string>();
 
 export function stem(word: string): string {
   let s = stems.get(word);
   if (s === undefined) {
-    s = porter.stem(word);
+    s = ownCopy(porter.stem(word));
     if (stems.size > 500_000) stems.clear();
-    stems.set(word, s);
+    stems.set(ownCopy(word), s);
   }
   return s;
 }
@@ -48,7 +50,7 @@ export function tokenize(text: string): string[] {
     if (t === undefined) {
       t = STOP.has(raw) || isDigits(raw) ? null : stem(raw);
       if (tokenOf.size > 500_000) tokenOf.clear();
-      tokenOf.set(raw, t);
+      tokenOf.set(ownCopy(raw), t);
     }
     if (t !== null) out.push(t);
   }

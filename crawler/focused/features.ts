@@ -6,6 +6,7 @@
  * per namespace by information gain with the Q bins on the training links, at most
  * 100 / 150 / 150 / 100 of them (ACHE's sizes for anchor, around and URL; 100 for title).
  */
+import { ownCopy } from '../../lib/strings.ts';
 import { tokenize } from '../../lib/text.ts';
 
 export interface LinkContext {
@@ -44,7 +45,7 @@ class Namespace {
     if (ts === undefined) {
       ts = tokenize(text).map((t) => this.name(t));
       if (this.byText.size >= 65_536) this.byText.clear();
-      this.byText.set(text, ts);
+      this.byText.set(ownCopy(text), ts);
     }
     return ts;
   }
