@@ -233,18 +233,23 @@ class Exchange implements Dispatcher.DispatchHandler {
       return;
     }
     // as undici's request(): the origin, and the path with its query (never the fragment)
-    dispatcher.dispatch(
-      {
-        origin: u.origin,
-        path: u.search ? `${u.pathname}${u.search}` : u.pathname,
-        method: post ? post.method : 'GET',
-        headers,
-        body: post?.body,
-        headersTimeout: opts.headersTimeoutMs,
-        bodyTimeout: opts.bodyTimeoutMs,
-      },
-      this,
-    );
+    try {
+      dispatcher.dispatch(
+        {
+          origin: u.origin,
+          path: u.search ? `${u.pathname}${u.search}` : u.pathname,
+          method: post ? post.method : 'GET',
+          headers,
+          body: post?.body,
+          headersTimeout: opts.headersTimeoutMs,
+          bodyTimeout: opts.bodyTimeoutMs,
+        },
+        this,
+      );
+    } catch (e) {
+      // undici's dispatchers report through onResponseError; another one may throw
+      this.fail(e);
+    }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
