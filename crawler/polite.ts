@@ -13,6 +13,7 @@ import { watchSend } from './sendtime.ts';
 import type { CrawlSettings } from './settings.ts';
 import { normalizeUrl } from './url.ts';
 import { lcg32 } from '../lib/rng.ts';
+import { headOf } from '../lib/url.ts';
 
 export interface GateContext {
   fetcher: Fetcher;
@@ -194,10 +195,8 @@ const origins = new Map<string, string>();
  * cleared.
  */
 export function originOf(url: string): string {
-  const i = url.indexOf('://');
-  const j = i < 0 ? -1 : url.indexOf('/', i + 3);
-  if (j < 0) return new URL(url).origin;
-  const head = url.slice(0, j);
+  const head = headOf(url);
+  if (head === null) return new URL(url).origin;
   let o = origins.get(head);
   if (o === undefined) {
     o = new URL(head).origin;

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { addressAllowed, classifyAddress, hostMatches } from './net.ts';
+import { headOf } from '../lib/url.ts';
 
 export type OutOfScope = 'scheme' | 'host' | 'port' | 'address';
 
@@ -40,10 +41,8 @@ export class Scope {
    * origins are kept; past that the memory is cleared, which a page of distinct hosts forces.
    */
   checkHref(href: string): OutOfScope | null {
-    const i = href.indexOf('://');
-    const j = i < 0 ? -1 : href.indexOf('/', i + 3);
-    if (j < 0) return this.check(new URL(href));
-    const origin = href.slice(0, j);
+    const origin = headOf(href);
+    if (origin === null) return this.check(new URL(href));
     let why = this.byOrigin.get(origin);
     if (why === undefined) {
       why = this.check(new URL(origin));

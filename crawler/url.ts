@@ -6,6 +6,7 @@
  */
 
 import { ownCopy } from '../lib/strings.ts';
+import { headOf } from '../lib/url.ts';
 
 export interface NormalizeOptions {
   /** Parameter names to remove; a trailing "*" matches a prefix ("utm_*"). Case-insensitive. */
@@ -97,9 +98,7 @@ export class LinkNormalizer {
       linkMemos.add(byHead);
     }
     this.byHead = byHead;
-    const i = base.indexOf('://');
-    const j = i < 0 ? -1 : base.indexOf('/', i + 3);
-    this.head = j < 0 ? null : base.slice(0, j);
+    this.head = headOf(base);
   }
 
   normalize(raw: string): string | null {
