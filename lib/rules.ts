@@ -73,19 +73,31 @@ export function learnRules(
   const n = examples.length;
   const W = words(n);
   const pos = new Uint32Array(W);
-  const index = new Map<string, Uint32Array>();
+  // each feature's examples as a sparse bitset: the words where it has any (ascending) and their
+  // bits; most features occur in few examples, and every count below runs over those words only
+  const build = new Map<string, { at: number[]; val: number[] }>();
   examples.forEach((e, i) => {
-    if (e.positive) pos[i >>> 5] |= 1 << (i & 31);
+    const w = i >>> 5;
+    const bit = 1 << (i & 31);
+    if (e.positive) pos[w] |= bit;
     for (const f of e.features) {
-      let b = index.get(f);
-      if (!b) index.set(f, (b = new Uint32Array(W)));
-      b[i >>> 5] |= 1 << (i & 31);
+      let b = build.get(f);
+      if (!b) build.set(f, (b = { at: [], val: [] }));
+      const last = b.at.length - 1;
+      if (last >= 0 && b.at[last] === w) b.val[last] |= bit;
+      else {
+        b.at.push(w);
+        b.val.push(bit);
+      }
     }
   });
   const positives = count(pos);
   // examples the list covers so far, and the positives not yet covered
   const covered = new Uint32Array(W);
-  const features = [...index.keys()].sort();
+  const features = [...build.keys()].sort();
+  const nonzero = features.map((f) => Int32Array.from(build.get(f)!.at));
+  const bits = features.map((f) => Uint32Array.from(build.get(f)!.val));
+  build.clear();
   const rules: Rule[] = [];
   let listF1 = 0;
   for (let r = 0; r < o.maxRules && positives; r++) {
@@ -95,38 +107,63 @@ export function learnRules(
     let ruleF1 = -1;
     for (let l = 0; l < o.maxLiterals; l++) {
       // candidates: the features most frequent among the examples the rule still matches
-      const freq = features
-        .map((f) => {
-          const b = index.get(f)!;
-          let c = 0;
-          for (let i = 0; i < W; i++) c += popcount(b[i] & inRule[i]);
-          return { f, c };
-        })
-        .filter((x) => x.c > 0)
-        .sort((a, b) => b.c - a.c || (a.f < b.f ? -1 : 1))
-        .slice(0, o.candidates);
-      let best: { lit: Literal; f1: number; set: Uint32Array } | null = null;
-      const forced = r === 0 && l === 0 && first && index.has(first.feature) ? first : null;
-      for (const { f } of forced ? [{ f: forced.feature }] : freq) {
-        const b = index.get(f)!;
+      const freq: { f: string; k: number; c: number }[] = [];
+      for (let k = 0; k < features.length; k++) {
+        const b = bits[k];
+        const at = nonzero[k];
+        let c = 0;
+        for (let j = 0; j < at.length; j++) c += popcount(b[j] & inRule[at[j]]);
+        if (c > 0) freq.push({ f: features[k], k, c });
+      }
+      freq.sort((a, b) => b.c - a.c || (a.f < b.f ? -1 : 1));
+      if (freq.length > o.candidates) freq.length = o.candidates;
+      // F1 of the list with the rule narrowed by a literal: u = (literal & inRule) | covered.
+      // What the rule adds beyond `covered` (fresh) splits over the feature's words: with the
+      // feature, the words where it occurs; without it, all of fresh less those.
+      let all = 0;
+      let tp = 0;
+      let freshAll = 0;
+      let freshTp = 0;
+      for (let i = 0; i < W; i++) {
+        const fresh = inRule[i] & ~covered[i];
+        all += popcount(covered[i]);
+        tp += popcount(covered[i] & pos[i]);
+        freshAll += popcount(fresh);
+        freshTp += popcount(fresh & pos[i]);
+      }
+      let best: { lit: Literal; f1: number; k: number } | null = null;
+      const forcedAt = r === 0 && l === 0 && first ? features.indexOf(first.feature) : -1;
+      const forced = forcedAt >= 0 ? first! : null;
+      for (const { f, k } of forced ? [{ f: forced.feature, k: forcedAt }] : freq) {
+        const b = bits[k];
+        const at = nonzero[k];
+        let withAll = 0;
+        let withTp = 0;
+        for (let j = 0; j < at.length; j++) {
+          const i = at[j];
+          const add = b[j] & inRule[i] & ~covered[i];
+          withAll += popcount(add);
+          withTp += popcount(add & pos[i]);
+        }
         for (const present of forced ? [forced.present] : [true, false]) {
-          const set = new Uint32Array(W);
-          let tp = 0;
-          let all = 0;
-          for (let i = 0; i < W; i++) {
-            const m = (present ? b[i] : ~b[i]) & inRule[i];
-            set[i] = m;
-            const u = m | covered[i];
-            all += popcount(u);
-            tp += popcount(u & pos[i]);
-          }
-          const f1 = f1Of(tp, all - tp, positives);
-          if (!best || f1 > best.f1) best = { lit: { feature: f, present }, f1, set };
+          const t = tp + (present ? withTp : freshTp - withTp);
+          const a = all + (present ? withAll : freshAll - withAll);
+          const f1 = f1Of(t, a - t, positives);
+          if (!best || f1 > best.f1) best = { lit: { feature: f, present }, f1, k };
         }
       }
       if (!best || (best.f1 <= ruleF1 && !forced)) break;
       rule.push(best.lit);
-      inRule.set(best.set);
+      const b = bits[best.k];
+      const at = nonzero[best.k];
+      if (best.lit.present) {
+        // with the feature: nothing outside its words
+        let j = 0;
+        for (let i = 0; i < W; i++) {
+          if (j < at.length && at[j] === i) inRule[i] &= b[j++];
+          else inRule[i] = 0;
+        }
+      } else for (let j = 0; j < at.length; j++) inRule[at[j]] &= ~b[j];
       ruleF1 = best.f1;
     }
     if (!rule.length || ruleF1 <= listF1) break;
