@@ -172,7 +172,7 @@ export class OutcomeHandler {
     const { settings, stats, parseCache } = this.ctx;
     const ct = res.headers['content-type'];
     const p = parseCache
-      ? parseCache.get(e.url, ct, res.body, () => parseBody(res.body, ct, e.url, settings, settings.aroundWords))
+      ? parseCache.parse(res.body, ct, e.url, settings, settings.aroundWords)
       : parseBody(res.body, ct, e.url, settings, settings.aroundWords);
     stats.summary.urlTooLong += p.linksTooLong ?? 0;
     stats.summary.linksCapped += p.linksCapped ?? 0;

@@ -1,14 +1,36 @@
 /**
- * Parsed pages by content, shared by crawls that fetch the same pages with the same settings:
- * the strategies of one experiment job crawl one site one after another, and each parsed the
- * same pages again (12% of an experiment's CPU, docs/benchmarks.md). A page is found by its URL,
- * Content-Type and the SHA-1 of its body, so a changed response is parsed anew; entries are kept
- * in insertion order and the oldest dropped past `max`. Parsed pages are never changed after
- * parsing (crawler/outcomes.ts copies what it filters), so sharing them is safe. One cache per
- * set of crawl settings: the normalisation options and around-words are not part of the key.
+ * Parsed pages by content, shared by whoever parses the same responses the same way: the
+ * strategies of one experiment job crawl one site one after another, and each parsed the same
+ * pages again (12% of an experiment's CPU, docs/benchmarks.md); an experiment's training reads
+ * every page of the departments its crawls then fetch. A page is found by the parse options
+ * (normalisation and around-words), its URL, Content-Type and the SHA-1 of its body, so a changed
+ * response, or the same one parsed with other options, is parsed anew. Entries are kept in
+ * insertion order and the oldest dropped past `max`. Parsed pages are never changed after
+ * parsing (crawler/outcomes.ts copies what it filters), so sharing them is safe.
  */
 import { createHash } from 'node:crypto';
-import type { ParsedPage } from './parser.ts';
+import { parseBody, type ParsedPage } from './parser.ts';
+import type { NormalizeOptions } from './url.ts';
+
+/** The parse options as a key part, remembered per options object (a crawl passes one settings object). */
+const optionKeys = new WeakMap<NormalizeOptions, Map<number, string>>();
+function optionsKey(norm: NormalizeOptions, aroundWords: number): string {
+  let byWords = optionKeys.get(norm);
+  if (!byWords) optionKeys.set(norm, (byWords = new Map()));
+  let k = byWords.get(aroundWords);
+  if (k === undefined) {
+    const { stripParams, maxUrlLength, maxLinksPerPage, maxLinkBytesPerPage } = norm;
+    k = JSON.stringify([
+      stripParams,
+      maxUrlLength ?? null,
+      maxLinksPerPage ?? null,
+      maxLinkBytesPerPage ?? null,
+      aroundWords,
+    ]);
+    byWords.set(aroundWords, k);
+  }
+  return k;
+}
 
 export class ParseCache {
   private readonly pages = new Map<string, ParsedPage>();
@@ -16,20 +38,22 @@ export class ParseCache {
   misses = 0;
   constructor(private readonly max = 8192) {}
 
-  private key(url: string, contentType: string | undefined, body: Buffer): string {
-    return `${url}\0${contentType ?? ''}\0${body.length}\0${createHash('sha1').update(body).digest('base64')}`;
-  }
-
-  /** The page parsed once for this response, or parse(), kept. */
-  get(url: string, contentType: string | undefined, body: Buffer, parse: () => ParsedPage): ParsedPage {
-    const k = this.key(url, contentType, body);
+  /** parseBody() of this response with these options, once: later calls return the same page. */
+  parse(
+    body: Buffer,
+    contentType: string | undefined,
+    url: string,
+    norm: NormalizeOptions,
+    aroundWords: number,
+  ): ParsedPage {
+    const k = `${optionsKey(norm, aroundWords)}\0${url}\0${contentType ?? ''}\0${body.length}\0${createHash('sha1').update(body).digest('base64')}`;
     const hit = this.pages.get(k);
     if (hit) {
       this.hits++;
       return hit;
     }
     this.misses++;
-    const p = parse();
+    const p = parseBody(body, contentType, url, norm, aroundWords);
     this.pages.set(k, p);
     if (this.pages.size > this.max) this.pages.delete(this.pages.keys().next().value as string);
     return p;

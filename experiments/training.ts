@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, parseBody } from '../crawler/index.ts';
+import { DEFAULT_SETTINGS, type ParseCache, parseBody } from '../crawler/index.ts';
 import {
   LinkClassifier,
   type ClassifierJson,
@@ -58,28 +58,30 @@ export function webKey(web: Web): string {
   return h.digest('hex').slice(0, 16);
 }
 
+/**
+ * A department's pages as a crawler with the default settings reads them, labelled. With a parse
+ * cache, a page that a crawl already parsed (or will parse) the same way is parsed once.
+ */
 export function sitePages(
   web: Web,
   host: string,
   isTarget = (id: number): boolean => web.isRelevant(id),
   renderer = new Renderer(web),
+  parses?: ParseCache,
 ): LabelledPage[] {
   const site = web.siteByHost(host);
   if (!site) throw new Error(`no site ${host}`);
   const out: LabelledPage[] = [];
+  const D = DEFAULT_SETTINGS;
   for (let id = site.first; id < site.first + site.count; id++) {
     const r = renderer.render(id);
     const url = renderer.url(id);
-    const body = typeof r.body === 'string' ? Buffer.from(r.body) : r.body;
+    const body = (typeof r.body === 'string' ? Buffer.from(r.body) : r.body).subarray(0, D.maxBodyBytes);
     out.push({
       url,
-      page: parseBody(
-        body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes),
-        r.contentType,
-        url,
-        DEFAULT_SETTINGS,
-        DEFAULT_SETTINGS.aroundWords,
-      ),
+      page: parses
+        ? parses.parse(body, r.contentType, url, D, D.aroundWords)
+        : parseBody(body, r.contentType, url, D, D.aroundWords),
       relevant: isTarget(id),
     });
   }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { DEFAULT_SETTINGS, parseBody } from '../../crawler/index.ts';
+import { DEFAULT_SETTINGS, ParseCache } from '../../crawler/index.ts';
 import type { LabelledPage } from '../../crawler/focused/index.ts';
 import type { HostAudit } from '../../sim/audit.ts';
 import { loadConfig } from '../../sim/config.ts';
@@ -37,6 +37,11 @@ export interface Env {
   /** Community of each node of graphOf(site), numbered 0..k-1 (all 0 for an archive): for the replay. */
   groupsOf(site: string): number[];
   training: TrainingData;
+  /**
+   * Pages parsed once per environment: by training (every page of the departments) and by every
+   * crawl that parses them the same way (crawler/parse-cache.ts keys the options).
+   */
+  parses: ParseCache;
   /** Identifies the web for the model cache. */
   cacheKey: string;
   /** Whether a fetch of this URL lands on an archive hole (never on a synthetic web). */
@@ -63,8 +68,15 @@ export interface ArchiveShape extends SiteShape {
   collected: [string, string] | null;
 }
 
+/**
+ * Parsed pages an environment keeps: above the departments' pages of the shipped webs (23,507 on
+ * paper.json), which training holds anyway; the crawls' other responses come and go.
+ */
+const PARSES_KEPT = 65_536;
+
 export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> {
   const web = new Web(loadConfig(cfg.web), seed);
+  const parses = new ParseCache(PARSES_KEPT);
   const server = await SimServer.start(web, { faults: cfg.faults });
   const truth = new GroundTruth(web);
   const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
@@ -102,7 +114,8 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
       }
       return out;
     },
-    training: new TrainingData((h) => sitePages(web, h, isTarget), hosts, cfg.future),
+    training: new TrainingData((h) => sitePages(web, h, isTarget, undefined, parses), hosts, cfg.future),
+    parses,
     cacheKey: `${webKey(web)}:${seed}:${[...kinds].join('+')}`,
     structure: () => (structure ??= structureStats(web, truth.renderer)),
     reset: () => server.reset(),
@@ -190,6 +203,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
   // one policy for every crawler and the oracle: what the server offers is what the graph holds
   const web = await ArchiveWeb.open(archive, { holes: a.holes, documents: a.documents }, { scan: true });
   const server = await ReplayServer.start(web);
+  const parses = new ParseCache(PARSES_KEPT);
   const labels = readLabels(a.labels);
   const sites = archiveSites(cfg);
   const hostsOf = (site: string): string[] => a.groups[site] ?? [site];
@@ -222,7 +236,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
       if (r.status >= 300 && r.status < 400 && location) lists[i].push(nodeOf(location, url));
       if (r.status < 200 || r.status >= 300) continue;
       const ct = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-      const page = parseBody(
+      const page = parses.parse(
         r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes),
         ct,
         url,
@@ -269,6 +283,7 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     groupsOf: (site) => graphs.get(site)!.keys.map(() => 0),
     structure: () => null,
     training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),
+    parses,
     cacheKey: createHash('sha256').update(stamp).digest('hex').slice(0, 16),
     reset: () => server.reset(),
     audit: () => server.audit(),

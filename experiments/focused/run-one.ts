@@ -7,7 +7,7 @@
 import type { MetricKey } from './metrics.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { readFileSync } from 'node:fs';
-import { CrawlEngine, ParseCache } from '../../crawler/index.ts';
+import { CrawlEngine } from '../../crawler/index.ts';
 import { judgedTokens, loadKeywords, RelevanceJudge, Topic } from '../../crawler/focused/index.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
 import { archiveEnv, simEnv, type ArchiveShape, type Env } from './env.ts';
@@ -243,8 +243,9 @@ export async function runJob(
   // closed holes: the budget pays for no hole, so the engine may send more requests than the budget
   const freeHoles = env.holes === 'closed';
   await loadPlugins(cfg);
-  // the strategies crawl the same site with the same settings: each page is parsed once per job
-  const parseCache = new ParseCache();
+  // the strategies crawl the same site with the same settings, and training read the same pages:
+  // each page is parsed once per environment (env.parses)
+  const parseCache = env.parses;
   for (const name of cfg.strategies) {
     const strategy = makeStrategy(name, {
       seed,
