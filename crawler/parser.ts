@@ -17,6 +17,8 @@ export interface ParsedLink {
   anchor: string;
   /** Words before and after the link (the context window). */
   around: string;
+  /** The same words as a list, when the parser keeps the page's words (around is their join): tokens need no joined text. */
+  readonly aroundList?: readonly string[];
   /** Nearest heading (h1-h6) above the link, or the page title. */
   heading: string;
   nofollow: boolean;
@@ -29,6 +31,11 @@ export interface ParsedPage {
   title: string;
   headings: string[];
   text: string;
+  /**
+   * The text's words, when the parser keeps them (HTML pages): text is their join with single
+   * spaces, so a reader that tokenizes word by word (lib/text.ts tokenizeWords) need not join.
+   */
+  readonly words?: readonly string[];
   links: ParsedLink[];
   /** meta robots */
   noindex: boolean;
@@ -262,6 +269,9 @@ export function parseHtml(
       text ??= words().words.join(' ');
       return text;
     },
+    get words(): readonly string[] {
+      return words().words;
+    },
     links,
     noindex,
     nofollow,
@@ -326,17 +336,17 @@ class LazyLink implements ParsedLink {
     return this.anchorText;
   }
   get around(): string {
-    if (this.aroundText === undefined) {
-      const n = this.aroundWords;
-      if (!n) this.aroundText = '';
-      else {
-        const w = this.words();
-        const start = w.at[this.startChunk];
-        const end = w.at[this.endChunk];
-        this.aroundText = [...w.words.slice(Math.max(0, start - n), start), ...w.words.slice(end, end + n)].join(' ');
-      }
-    }
+    this.aroundText ??= this.aroundList.join(' ');
     return this.aroundText;
+  }
+  /** Made on each read (two slices of the page's words), not kept: a kept page's links stay small. */
+  get aroundList(): readonly string[] {
+    const n = this.aroundWords;
+    if (!n) return [];
+    const w = this.words();
+    const start = w.at[this.startChunk];
+    const end = w.at[this.endChunk];
+    return w.words.slice(Math.max(0, start - n), start).concat(w.words.slice(end, end + n));
   }
   toJSON(): ParsedLink {
     const { url, anchor, around, heading, nofollow } = this;

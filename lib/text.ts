@@ -57,6 +57,30 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/**
+ * What each word becomes as tokens, remembered: a word here has no whitespace, so tokens of a
+ * text split at its whitespace are the tokens of its words in turn (lower-casing never looks
+ * across a space, and a space always separates tokens). Empty results share one array.
+ */
+const wordTokens = new Map<string, readonly string[]>();
+const NO_TOKENS: readonly string[] = Object.freeze([]);
+
+/** tokenize(words.join(' ')), appended to `out`, without making the joined text. */
+export function tokenizeWords(words: readonly string[], out: string[] = []): string[] {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    let ts = wordTokens.get(w);
+    if (ts === undefined) {
+      const t = tokenize(w);
+      ts = t.length ? t : NO_TOKENS;
+      if (wordTokens.size > 500_000) wordTokens.clear();
+      wordTokens.set(ownCopy(w), ts);
+    }
+    for (let k = 0; k < ts.length; k++) out.push(ts[k]);
+  }
+  return out;
+}
+
 /** Term counts of a token list. */
 export function counts(tokens: readonly string[]): Map<string, number> {
   const m = new Map<string, number>();

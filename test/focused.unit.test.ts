@@ -371,3 +371,28 @@ describe('leave-one-site-out', () => {
     expect(() => trainingExamples(poisoned, 'b.test')).toThrow(/leave-one-site-out/);
   });
 });
+
+describe('tokens from kept words', () => {
+  it('a page and its links give the same tokens from their words as from their joined text (a generated department)', async () => {
+    const { loadConfig } = await import('../sim/config.ts');
+    const { Web } = await import('../sim/web.ts');
+    const { sitePages } = await import('../experiments/training.ts');
+    const { linkFeatures, linkWords } = await import('../crawler/focused/features.ts');
+    const { pageTokens } = await import('../crawler/focused/calibrate.ts');
+    const web = new Web(loadConfig('data/webs/small.json'), 3);
+    const host = web.sites.find((s) => s.kind === 'department')!.host;
+    let links = 0;
+    for (const p of sitePages(web, host).slice(0, 400)) {
+      expect(p.page.kind !== 'html' || p.page.words !== undefined).toBe(true);
+      expect(pageTokens(p)).toEqual(tokenize(`${p.page.title} ${p.page.text}`));
+      for (const l of p.page.links) {
+        expect(l.aroundList?.join(' ')).toBe(l.around);
+        const ctx = { url: l.url, anchor: l.anchor, heading: l.heading, sourceTitle: p.page.title };
+        expect(linkFeatures({ ...ctx, around: l.aroundList! })).toEqual(linkFeatures({ ...ctx, around: l.around }));
+        expect(linkWords({ ...ctx, around: l.aroundList! })).toEqual(linkWords({ ...ctx, around: l.around }));
+        links++;
+      }
+    }
+    expect(links).toBeGreaterThan(1000);
+  });
+});

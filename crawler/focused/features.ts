@@ -7,12 +7,13 @@
  * 100 / 150 / 150 / 100 of them (ACHE's sizes for anchor, around and URL; 100 for title).
  */
 import { ownCopy } from '../../lib/strings.ts';
-import { tokenize } from '../../lib/text.ts';
+import { tokenize, tokenizeWords } from '../../lib/text.ts';
 
 export interface LinkContext {
   url: string;
   anchor: string;
-  around: string;
+  /** The words around the link: the text, or its words (ParsedLink.aroundList: the same tokens, no joined text). */
+  around: string | readonly string[];
   heading: string;
   sourceTitle: string;
 }
@@ -50,8 +51,8 @@ class Namespace {
     return ts;
   }
   /** Not remembered by text (a link's surrounding words rarely repeat); the names still are. */
-  tokensOnce(text: string): string[] {
-    return tokenize(text).map((t) => this.name(t));
+  tokensOnce(text: string | readonly string[]): string[] {
+    return wordsTokens(text).map((t) => this.name(t));
   }
   private name(t: string): string {
     let n = this.named.get(t);
@@ -68,6 +69,10 @@ const AROUND = new Namespace('n:');
 const URL_PATH = new Namespace('u:');
 const TITLE = new Namespace('t:');
 
+/** Tokens of a text or of its words (lib/text.ts tokenizeWords: the same tokens). */
+const wordsTokens = (text: string | readonly string[]): string[] =>
+  typeof text === 'string' ? tokenize(text) : tokenizeWords(text);
+
 /** Namespaced feature tokens of a link. */
 export function linkFeatures(l: LinkContext): string[] {
   const out: string[] = [];
@@ -80,7 +85,12 @@ export function linkFeatures(l: LinkContext): string[] {
 
 /** Plain (un-namespaced) words of a link for the immediate value: anchor, around, URL path. */
 export function linkWords(l: Pick<LinkContext, 'url' | 'anchor' | 'around'>): string[] {
-  return tokenize(`${l.anchor} ${l.around} ${pathWords(l.url)}`);
+  if (typeof l.around === 'string') return tokenize(`${l.anchor} ${l.around} ${pathWords(l.url)}`);
+  // tokens of the three joined with spaces are the tokens of each in turn
+  const out = tokenize(l.anchor);
+  tokenizeWords(l.around, out);
+  for (const t of tokenize(pathWords(l.url))) out.push(t);
+  return out;
 }
 
 export class FeatureSpace {

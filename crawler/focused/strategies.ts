@@ -69,7 +69,13 @@ export function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): 
 }
 
 const featuresOf = (l: ParsedLink, page: PageView): string[] =>
-  linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: page.title });
+  linkFeatures({
+    url: l.url,
+    anchor: l.anchor,
+    around: l.aroundList ?? l.around,
+    heading: l.heading,
+    sourceTitle: page.title,
+  });
 
 export interface ImmediateOptions {
   sourceWeight: number;
@@ -92,7 +98,12 @@ export class ImmediateStrategy implements Strategy {
     const b = this.opts.sourceWeight;
     return {
       relevance: j.relevance,
-      scores: candidates.map((l) => (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity),
+      scores: candidates.map(
+        (l) =>
+          (1 - b) *
+            this.topic.similarity(linkWords({ url: l.url, anchor: l.anchor, around: l.aroundList ?? l.around })) +
+          b * j.similarity,
+      ),
     };
   }
   stats(): Record<string, number> {
@@ -215,7 +226,13 @@ export class AdaptiveStrategy implements Strategy {
       const b = this.o.sourceWeight;
       decision = {
         relevance: j.relevance,
-        scores: candidates.map((l) => 1 + (1 - b) * this.topic.similarity(linkWords(l)) + b * j.similarity),
+        scores: candidates.map(
+          (l) =>
+            1 +
+            (1 - b) *
+              this.topic.similarity(linkWords({ url: l.url, anchor: l.anchor, around: l.aroundList ?? l.around })) +
+            b * j.similarity,
+        ),
       };
     } else {
       const qs = candidates.map((l) => this.model.expectedQ(featuresOf(l, page)));
@@ -285,7 +302,13 @@ export class AdaptiveStrategy implements Strategy {
       const p = nodes[i];
       p.vectors ??= p.parsed.map((l) =>
         space.vectorize(
-          linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.title }),
+          linkFeatures({
+            url: l.url,
+            anchor: l.anchor,
+            around: l.aroundList ?? l.around,
+            heading: l.heading,
+            sourceTitle: p.title,
+          }),
         ),
       );
       p.links.forEach((l, k) => {

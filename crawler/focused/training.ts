@@ -46,7 +46,13 @@ export interface QExample {
 export function siteLinkFeatures(pages: readonly LabelledPage[]): string[][][] {
   return pages.map((p) =>
     p.page.links.map((l) =>
-      linkFeatures({ url: l.url, anchor: l.anchor, around: l.around, heading: l.heading, sourceTitle: p.page.title }),
+      linkFeatures({
+        url: l.url,
+        anchor: l.anchor,
+        around: l.aroundList ?? l.around,
+        heading: l.heading,
+        sourceTitle: p.page.title,
+      }),
     ),
   );
 }
