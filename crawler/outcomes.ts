@@ -195,6 +195,9 @@ export class OutcomeHandler {
       get text(): string {
         return p.text;
       },
+      get words(): readonly string[] | undefined {
+        return p.words;
+      },
       links,
     };
   }

@@ -20,6 +20,8 @@ export interface PageView {
   title: string;
   headings: readonly string[];
   text: string;
+  /** The text's words when the parser kept them (HTML): text is their join with single spaces. */
+  readonly words?: readonly string[];
   /** Every link of the page (nofollow links excluded). */
   links: readonly ParsedLink[];
 }

@@ -395,4 +395,45 @@ describe('tokens from kept words', () => {
     }
     expect(links).toBeGreaterThan(1000);
   });
+
+  it('judged tokens and link features remembered with the parsed objects equal those made from text', async () => {
+    const { parseBody } = await import('../crawler/parser.ts');
+    const { DEFAULT_SETTINGS: D } = await import('../crawler/settings.ts');
+    const { featuresOfLink, wholeTokens, JUDGED_CHARS } = await import('../crawler/focused/tokens.ts');
+    const { linkFeatures } = await import('../crawler/focused/features.ts');
+    const para = (n: number): string =>
+      Array.from({ length: n }, (_, i) => `Crawling ${i} papers, ΟΔΟΣ web-mining`).join(' ');
+    // a short page (judged whole), and a long one (judged up to JUDGED_CHARS, cut inside a word)
+    for (const words of [40, 2000]) {
+      const html = `<html><title>Focused Crawlers</title><p>${para(words)}</p><a href="/p.pdf">the paper</a><p>${para(5)}</p></html>`;
+      const page = parseBody(Buffer.from(html), 'text/html', 'http://a.test/', D, D.aroundWords);
+      expect(page.text.length > JUDGED_CHARS).toBe(words > 1000);
+      const cut = page.text.length > JUDGED_CHARS ? page.text.slice(0, JUDGED_CHARS) : page.text;
+      expect(judgedTokens(page)).toEqual(tokenize(`${page.title} ${cut}`));
+      expect(judgedTokens({ title: page.title, text: page.text })).toEqual(tokenize(`${page.title} ${cut}`));
+      expect(wholeTokens(page)).toEqual(tokenize(`${page.title} ${page.text}`));
+      // remembered: the same array for the same page, another for another title
+      expect(judgedTokens(page)).toBe(judgedTokens(page));
+      expect(judgedTokens({ ...page, words: page.words, title: 'Spiders' })[0]).toBe('spider');
+      const l = page.links[0];
+      const made = linkFeatures({
+        url: l.url,
+        anchor: l.anchor,
+        around: l.around,
+        heading: l.heading,
+        sourceTitle: page.title,
+      });
+      expect(featuresOfLink(l, page.title)).toEqual(made);
+      expect(featuresOfLink(l, page.title)).toBe(featuresOfLink(l, page.title));
+      expect(featuresOfLink(l, 'Another title')).toEqual(
+        linkFeatures({
+          url: l.url,
+          anchor: l.anchor,
+          around: l.around,
+          heading: l.heading,
+          sourceTitle: 'Another title',
+        }),
+      );
+    }
+  });
 });

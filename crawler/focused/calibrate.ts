@@ -10,7 +10,7 @@
  */
 import type { LinkClassifier } from './nb.ts';
 import { stateValues } from './qvalue.ts';
-import { tokenize, tokenizeWords } from '../../lib/text.ts';
+import { wholeTokens } from './tokens.ts';
 import { type DocumentFrequencies, documentFrequencies, Topic } from './topic.ts';
 import { siteLinkFeatures, type LabelledPage } from './training.ts';
 
@@ -38,9 +38,8 @@ function bestThreshold(xs: readonly { v: number; y: boolean }[]): { t: number; f
 
 /** Tokens of a page as the strategies see it (title and text); callers may compute them once. */
 export function pageTokens(p: LabelledPage): string[] {
-  const { words } = p.page;
-  // the same tokens without joining the text (a kept training page then never holds it)
-  return words ? tokenizeWords(words, tokenize(p.page.title)) : tokenize(`${p.page.title} ${p.page.text}`);
+  // from the page's words where kept (no joined text), shared with the strategies' judged tokens
+  return wholeTokens(p.page);
 }
 
 export function calibrateAdaptive(

@@ -26,40 +26,18 @@
 import type { ParsedLink } from '../parser.ts';
 import { defineStrategy, type PageDecision, type PageView, type RescuedLink, type Strategy } from '../strategy.ts';
 import { need, type StrategyContext, topicOf } from './context.ts';
-import { linkFeatures, linkWords } from './features.ts';
+import { linkWords } from './features.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
-import { tokenize } from '../../lib/text.ts';
+import { judgedTokens, featuresOfLink } from './tokens.ts';
 import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type Judgement, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training.ts';
 
+export { judgedTokens };
+
 export interface Judged extends Judgement {
   tokens: string[];
-}
-
-/** Characters of a page's text that are judged: enough for its topic, bounded for hub pages. */
-const JUDGED_CHARS = 20_000;
-
-/**
- * Judged tokens of recent pages, by text: the strategies of one experiment job crawl the same
- * pages, parsed once (crawler/parse-cache.ts), and tokenizing them again for every strategy was
- * a tenth of a job's CPU. Bounded; the oldest page is dropped first. The arrays are shared, and
- * nothing changes them (readers take readonly arrays).
- */
-const judgedMemo = new Map<string, { title: string; tokens: string[] }>();
-const JUDGED_MEMO = 8192;
-
-/** Tokens of a page as every strategy judges it: title and text, the text bounded. */
-export function judgedTokens(page: { title: string; text: string }): string[] {
-  const { title, text } = page;
-  const hit = judgedMemo.get(text);
-  if (hit && hit.title === title) return hit.tokens;
-  const tokens = tokenize(`${title} ${text.length > JUDGED_CHARS ? text.slice(0, JUDGED_CHARS) : text}`);
-  if (hit) judgedMemo.delete(text);
-  else if (judgedMemo.size >= JUDGED_MEMO) judgedMemo.delete(judgedMemo.keys().next().value as string);
-  judgedMemo.set(text, { title, tokens });
-  return tokens;
 }
 
 export function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): Judged {
@@ -68,14 +46,7 @@ export function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): 
   return { tokens, ...judge.judge(topic, page, tokens) };
 }
 
-const featuresOf = (l: ParsedLink, page: PageView): string[] =>
-  linkFeatures({
-    url: l.url,
-    anchor: l.anchor,
-    around: l.aroundList ?? l.around,
-    heading: l.heading,
-    sourceTitle: page.title,
-  });
+const featuresOf = (l: ParsedLink, page: PageView): string[] => featuresOfLink(l, page.title);
 
 export interface ImmediateOptions {
   sourceWeight: number;
@@ -300,17 +271,7 @@ export class AdaptiveStrategy implements Strategy {
     const space = this.model.space;
     for (const { i } of top) {
       const p = nodes[i];
-      p.vectors ??= p.parsed.map((l) =>
-        space.vectorize(
-          linkFeatures({
-            url: l.url,
-            anchor: l.anchor,
-            around: l.aroundList ?? l.around,
-            heading: l.heading,
-            sourceTitle: p.title,
-          }),
-        ),
-      );
+      p.vectors ??= p.parsed.map((l) => space.vectorize(featuresOfLink(l, p.title)));
       p.links.forEach((l, k) => {
         const v = index.get(l);
         if (v === undefined) return; // not crawled yet: its Q is unknown

@@ -5,7 +5,7 @@
  * refuses a page of the held-out site.
  */
 import type { ParsedPage } from '../parser.ts';
-import { linkFeatures } from './features.ts';
+import { featuresOfLink } from './tokens.ts';
 import { LinkClassifier, type Example } from './nb.ts';
 import { binOf, makeBins, stateValues } from './qvalue.ts';
 import { hostOf } from '../../lib/url.ts';
@@ -44,17 +44,7 @@ export interface QExample {
 
 /** Feature tokens of every link of every page (linkFeatures), in page and link order. */
 export function siteLinkFeatures(pages: readonly LabelledPage[]): string[][][] {
-  return pages.map((p) =>
-    p.page.links.map((l) =>
-      linkFeatures({
-        url: l.url,
-        anchor: l.anchor,
-        around: l.aroundList ?? l.around,
-        heading: l.heading,
-        sourceTitle: p.page.title,
-      }),
-    ),
-  );
+  return pages.map((p) => p.page.links.map((l) => featuresOfLink(l, p.page.title)));
 }
 
 /**
