@@ -58,6 +58,9 @@ export function webKey(web: Web): string {
   return h.digest('hex').slice(0, 16);
 }
 
+/** Where a department's pages come from: a renderer, or a server's cache of what it sends (SimServer.page). */
+export type PageSource = Pick<Renderer, 'render' | 'url'>;
+
 /**
  * A department's pages as a crawler with the default settings reads them, labelled. With a parse
  * cache, a page that a crawl already parsed (or will parse) the same way is parsed once.
@@ -66,7 +69,7 @@ export function sitePages(
   web: Web,
   host: string,
   isTarget = (id: number): boolean => web.isRelevant(id),
-  renderer = new Renderer(web),
+  renderer: PageSource = new Renderer(web),
   parses?: ParseCache,
 ): LabelledPage[] {
   const site = web.siteByHost(host);

@@ -254,6 +254,14 @@ export class SimServer {
     done();
   }
 
+  /**
+   * A generated page as the server sends it, faults aside: from the page cache, or rendered and
+   * kept there. An experiment's training reads its pages here, so each is rendered once per server.
+   */
+  page(id: number): WirePage {
+    return this.generated(id);
+  }
+
   /** A generated page as sent: from the cache, or rendered and kept there. */
   private generated(id: number): WirePage {
     return this.pages.get(id) ?? this.pages.put(id, wirePage(this.renderer.render(id)));
@@ -362,7 +370,7 @@ export class SimServer {
 }
 
 /** A response ready for the socket: its body already encoded. */
-type WirePage = RoutedPage & { body: Buffer };
+export type WirePage = RoutedPage & { body: Buffer };
 
 const wirePage = (p: RoutedPage): WirePage => ({ ...p, body: wireBody(p.body) });
 const NOT_FOUND_WIRE = wirePage(NOT_FOUND);

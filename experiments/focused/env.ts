@@ -74,10 +74,19 @@ export interface ArchiveShape extends SiteShape {
  */
 const PARSES_KEPT = 65_536;
 
+/**
+ * Bytes of generated pages a synthetic web's server keeps (sim/page-cache.ts; the server's own
+ * default is 64 MiB): above the departments' pages of the shipped webs (116 MB on paper.json), so
+ * that the pages training reads are still there when the crawls fetch them.
+ */
+const PAGE_BYTES_KEPT = 256 * 2 ** 20;
+
 export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> {
   const web = new Web(loadConfig(cfg.web), seed);
   const parses = new ParseCache(PARSES_KEPT);
-  const server = await SimServer.start(web, { faults: cfg.faults });
+  const server = await SimServer.start(web, { faults: cfg.faults, cacheBytes: PAGE_BYTES_KEPT });
+  // training reads the pages the server keeps ready to send: rendered once for both
+  const served = { render: (id: number) => server.page(id), url: (id: number) => server.renderer.url(id) };
   const truth = new GroundTruth(web);
   const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
   let structure: StructureStats | null = null;
@@ -114,7 +123,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> 
       }
       return out;
     },
-    training: new TrainingData((h) => sitePages(web, h, isTarget, undefined, parses), hosts, cfg.future),
+    training: new TrainingData((h) => sitePages(web, h, isTarget, served, parses), hosts, cfg.future),
     parses,
     cacheKey: `${webKey(web)}:${seed}:${[...kinds].join('+')}`,
     structure: () => (structure ??= structureStats(web, truth.renderer)),
