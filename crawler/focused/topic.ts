@@ -99,7 +99,8 @@ export class Topic {
    */
   addDocuments(set: DocumentFrequencies): void {
     this.docs += set.docs;
-    for (const [w, n] of set.df) this.df.set(w, (this.df.get(w) ?? 0) + n);
+    const df = this.df;
+    set.df.forEach((n, w) => df.set(w, (df.get(w) ?? 0) + n));
   }
 
   private norm(): number {
@@ -107,10 +108,10 @@ export class Topic {
     // documents, then whenever the document count has grown by 1% (idf moves less than that)
     if (this.qNormAt < 0 || this.docs - this.qNormAt >= Math.max(1, Math.floor(this.qNormAt / 100))) {
       let s = 0;
-      for (const [w, tf] of this.kw) {
+      this.kw.forEach((tf, w) => {
         const x = tf * this.idf(w);
         s += x * x;
-      }
+      });
       this.qNorm = Math.sqrt(s);
       this.qNormAt = this.docs;
     }
@@ -122,13 +123,14 @@ export class Topic {
     if (!tokens.length) return 0;
     let dot = 0;
     let dn = 0;
-    for (const [w, n] of termCounts(tokens)) {
+    // forEach, not for-of over entries: an entry array per term was a fifth of training's garbage
+    termCounts(tokens).forEach((n, w) => {
       const idf = this.idf(w);
       const x = (1 + Math.log(n)) * idf;
       dn += x * x;
       const q = this.kw.get(w);
       if (q !== undefined) dot += q * idf * x;
-    }
+    });
     return dn === 0 ? 0 : dot / (this.norm() * Math.sqrt(dn));
   }
 
