@@ -191,19 +191,22 @@ function keywordOffTopic(
   }
   const idf = (w: string): number => Math.log((n + 1) / ((df.get(w) ?? 0) + 1)) + 1;
   let qn = 0;
-  for (const [w, tf] of kw) qn += (tf * idf(w)) ** 2;
+  kw.forEach((tf, w) => {
+    qn += (tf * idf(w)) ** 2;
+  });
   qn = Math.sqrt(qn);
   const off = new Uint8Array(count).fill(1);
   docs.forEach((c, i) => {
     if (!c) return;
     let dot = 0;
     let dn = 0;
-    for (const [w, k] of c) {
+    // forEach, not entry arrays (same order, same sums)
+    c.forEach((k, w) => {
       const x = (1 + Math.log(k)) * idf(w);
       dn += x * x;
       const q = kw.get(w);
       if (q !== undefined) dot += q * idf(w) * x;
-    }
+    });
     if (dn > 0 && qn > 0 && dot / (qn * Math.sqrt(dn)) >= r1) off[i] = 0;
   });
   return off;

@@ -80,7 +80,10 @@ export class LinkClassifier {
     const featureCounts = Array.from({ length: classes }, () => new Float64Array(features));
     for (const e of examples) {
       classCounts[e.label]++;
-      for (const [i, c] of e.vector) featureCounts[e.label][i] += c;
+      const row = featureCounts[e.label];
+      e.vector.forEach((c, i) => {
+        row[i] += c;
+      });
     }
     return { classCounts, featureCounts };
   }
