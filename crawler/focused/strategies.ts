@@ -48,6 +48,10 @@ export function judgePage(topic: Topic, judge: RelevanceJudge, page: PageView): 
 
 const featuresOf = (l: ParsedLink, page: PageView): string[] => featuresOfLink(l, page.title);
 
+/** A link's words for the immediate value, from the parser's kept context words where it has them. */
+const wordsOfLink = (l: ParsedLink): string[] =>
+  linkWords({ url: l.url, anchor: l.anchor, around: l.aroundList ?? l.around });
+
 export interface ImmediateOptions {
   sourceWeight: number;
 }
@@ -69,12 +73,7 @@ export class ImmediateStrategy implements Strategy {
     const b = this.opts.sourceWeight;
     return {
       relevance: j.relevance,
-      scores: candidates.map(
-        (l) =>
-          (1 - b) *
-            this.topic.similarity(linkWords({ url: l.url, anchor: l.anchor, around: l.aroundList ?? l.around })) +
-          b * j.similarity,
-      ),
+      scores: candidates.map((l) => (1 - b) * this.topic.similarity(wordsOfLink(l)) + b * j.similarity),
     };
   }
   stats(): Record<string, number> {
@@ -197,13 +196,7 @@ export class AdaptiveStrategy implements Strategy {
       const b = this.o.sourceWeight;
       decision = {
         relevance: j.relevance,
-        scores: candidates.map(
-          (l) =>
-            1 +
-            (1 - b) *
-              this.topic.similarity(linkWords({ url: l.url, anchor: l.anchor, around: l.aroundList ?? l.around })) +
-            b * j.similarity,
-        ),
+        scores: candidates.map((l) => 1 + (1 - b) * this.topic.similarity(wordsOfLink(l)) + b * j.similarity),
       };
     } else {
       const qs = candidates.map((l) => this.model.expectedQ(featuresOf(l, page)));
