@@ -11,7 +11,7 @@ import type { HostState } from './hosts.ts';
 import type { Journal, LogEntry } from './journal.ts';
 import type { ParentUrls } from './parents.ts';
 import type { ParseCache } from './parse-cache.ts';
-import { contentTypeOf, otherScheme, parseBody, type ParsedLink } from './parser.ts';
+import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage } from './parser.ts';
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './stats.ts';
@@ -181,25 +181,7 @@ export class OutcomeHandler {
       if (l.nofollow) stats.summary.nofollow++;
       return !l.nofollow;
     });
-    return {
-      seq,
-      url: e.url,
-      status: res.status,
-      depth: e.depth,
-      score: e.score,
-      contentType,
-      kind: p.kind,
-      title: p.title,
-      headings: p.headings,
-      // read through, so a strategy that never reads the text never has it joined (crawler/parser.ts)
-      get text(): string {
-        return p.text;
-      },
-      get words(): readonly string[] | undefined {
-        return p.words;
-      },
-      links,
-    };
+    return new FetchedPage(seq, e, res.status, contentType, p, links);
   }
 
   /** New, in-scope, within-depth links of a page, deduped in page order. */
@@ -278,6 +260,46 @@ export class OutcomeHandler {
     });
     s.redirectsQueued++;
     return target;
+  }
+}
+
+/**
+ * What a strategy sees of a fetched page. A class with the text and words read through from the
+ * parse, so a strategy that never reads the text never has it joined (crawler/parser.ts); an
+ * object literal with getters kept every page alive through young-generation collections (see
+ * HtmlPage there).
+ */
+class FetchedPage implements PageView {
+  readonly url: string;
+  readonly depth: number;
+  readonly score: number;
+  readonly kind: ParsedPage['kind'];
+  readonly title: string;
+  readonly headings: string[];
+  constructor(
+    readonly seq: number,
+    e: QueueEntry,
+    readonly status: number,
+    readonly contentType: string,
+    private readonly parsed: ParsedPage,
+    readonly links: ParsedLink[],
+  ) {
+    this.url = e.url;
+    this.depth = e.depth;
+    this.score = e.score;
+    this.kind = parsed.kind;
+    this.title = parsed.title;
+    this.headings = parsed.headings;
+  }
+  get text(): string {
+    return this.parsed.text;
+  }
+  get words(): readonly string[] | undefined {
+    return this.parsed.words;
+  }
+  toJSON(): PageView {
+    const { seq, url, status, depth, score, contentType, kind, title, headings, text, words, links } = this;
+    return { seq, url, status, depth, score, contentType, kind, title, headings, text, words, links };
   }
 }
 

@@ -414,7 +414,7 @@ describe('tokens from kept words', () => {
       expect(wholeTokens(page)).toEqual(tokenize(`${page.title} ${page.text}`));
       // remembered: the same array for the same page, another for another title
       expect(judgedTokens(page)).toBe(judgedTokens(page));
-      expect(judgedTokens({ ...page, words: page.words, title: 'Spiders' })[0]).toBe('spider');
+      expect(judgedTokens({ ...page, text: page.text, words: page.words, title: 'Spiders' })[0]).toBe('spider');
       const l = page.links[0];
       const made = linkFeatures({
         url: l.url,
