@@ -226,6 +226,12 @@ function skipInterimResponses<S extends Socket>(socket: S): S {
   const push = socket.push.bind(socket);
   socket.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
     if (!atStart || !Buffer.isBuffer(chunk)) return push(chunk, encoding);
+    // the usual answer: a status line whose code does not start with 1 ("HTTP/1.1 200"), decided
+    // from one byte instead of a Latin-1 copy of the chunk
+    if (!held && chunk.length >= 12 && chunk[9] !== 0x31 /* 1 */) {
+      atStart = false;
+      return push(chunk, encoding);
+    }
     let buf: Buffer = held ? Buffer.concat([held, chunk]) : chunk;
     held = null;
     for (;;) {

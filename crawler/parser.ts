@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import { DEFAULT_MAX_URL_LENGTH, LinkNormalizer, type NormalizeOptions } from './url.ts';
+import { ownCopy } from '../lib/strings.ts';
 
 export interface ParsedLink {
   /** Normalised absolute URL. */
@@ -50,15 +51,31 @@ export interface ParsedPage {
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i;
 
-/** Media type (lowercase, no parameters) and charset parameter of a Content-Type header. */
-export function contentTypeOf(header: string | undefined): { mime: string; charset?: string } {
-  if (!header) return { mime: '' };
+export interface ContentType {
+  readonly mime: string;
+  readonly charset?: string;
+}
+
+const NO_TYPE: ContentType = Object.freeze({ mime: '' });
+/** Headers seen, parsed: a crawl meets a handful of distinct Content-Types, each twice per response. */
+const contentTypes = new Map<string, ContentType>();
+const CONTENT_TYPES_MAX = 1024;
+
+/** Media type (lowercase, no parameters) and charset parameter of a Content-Type header (a shared, frozen object). */
+export function contentTypeOf(header: string | undefined): ContentType {
+  if (!header) return NO_TYPE;
+  let t = contentTypes.get(header);
+  if (t) return t;
   const [mime, ...params] = header.split(';');
   const cs = params.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('charset='));
-  return {
+  t = Object.freeze({
     mime: mime.trim().toLowerCase(),
     charset: cs ? cs.slice(8).replace(/["']/g, '').trim().toLowerCase() : undefined,
-  };
+  });
+  if (contentTypes.size >= CONTENT_TYPES_MAX) contentTypes.clear();
+  // a copy as the key: a header string may be a slice of a larger one (lib/strings.ts)
+  contentTypes.set(ownCopy(header), t);
+  return t;
 }
 
 const decoders = new Map<string, TextDecoder>();

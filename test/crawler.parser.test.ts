@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
-import { decodeBody, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
+import { contentTypeOf, decodeBody, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
 
 const page = (html: string, url = 'http://a.test/dir/page.html') => parseHtml(html, url, DEFAULT_SETTINGS, 3);
 
@@ -51,6 +51,23 @@ describe('HTML parser', () => {
     ]);
     expect(parseBody(win, 'text/html', 'http://a.test/', DEFAULT_SETTINGS, 3).text).toBe('caf\u00e9 \u201cq');
     expect(decodeBody(Buffer.from('plain \u00e9'), undefined).text).toBe('plain \u00e9');
+  });
+
+  it('reads a Content-Type header the same way the first time and from memory', () => {
+    const cases: [string | undefined, { mime: string; charset?: string }][] = [
+      ['Text/HTML; Charset="UTF-8"', { mime: 'text/html', charset: 'utf-8' }],
+      ['text/html;charset=iso-8859-1', { mime: 'text/html', charset: 'iso-8859-1' }],
+      ['application/pdf', { mime: 'application/pdf', charset: undefined }],
+      ["text/plain; format=flowed; charset='windows-1252'", { mime: 'text/plain', charset: 'windows-1252' }],
+      ['', { mime: '' }],
+      [undefined, { mime: '' }],
+    ];
+    for (const round of [1, 2])
+      for (const [header, want] of cases) expect(contentTypeOf(header), `${header} (${round})`).toEqual(want);
+    // remembered: one shared, frozen answer per header
+    const a = contentTypeOf('text/html; charset=utf-8');
+    expect(contentTypeOf('text/html; charset=utf-8')).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
   });
 
   it('extracts text from the synthetic PDF and PostScript formats', () => {
