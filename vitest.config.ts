@@ -81,8 +81,9 @@ const shared = {
 export default defineConfig({
   test: {
     sequence: { sequencer: TimingBesideMain },
-    // one line at the end naming the tests skipped for a missing tool, and how to install it
-    globalSetup: ['test/missing-tools.ts'],
+    // one line at the end naming the tests skipped for a missing tool, and how to install it; and one
+    // scratch directory for the whole run, removed at its end
+    globalSetup: ['test/missing-tools.ts', 'test/scratch-dir.ts'],
     projects: [
       {
         test: {
