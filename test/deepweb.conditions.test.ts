@@ -25,6 +25,7 @@ import {
 } from '../crawler/deepweb/index.ts';
 import { SeededRandom } from '../crawler/deepweb/random.ts';
 import { startWeb, tinyConfig } from './helpers.ts';
+import { runMain } from '../lib/cli.ts';
 import type { SimServer } from '../sim/server.ts';
 
 const SITES = [
@@ -69,6 +70,15 @@ describe('record vocabulary', () => {
       resolveDeepweb(readExperimentJson('deepweb').raw as Record<string, unknown>, 'deepweb').dictionary,
     );
     expect(own.filter((w) => vocab.has(w)).length / own.length).toBeGreaterThan(hits / dictionary.length);
+  });
+
+  it('ships the word lists data/deepweb/build.ts makes (npm run deepweb:words -- --check)', async () => {
+    // the generic list was built from an older generator and no longer matched until 2026-12-04
+    const { main } = await import('../data/deepweb/build.ts');
+    let out = '';
+    const code = await runMain(main, ['--check'], { out: (t) => void (out += t), err: (t) => void (out += t) });
+    expect(out).toContain('the word lists match build.ts');
+    expect(code).toBe(0);
   });
 
   it('rejects a dictionary package that is not installed, naming the field', () => {
