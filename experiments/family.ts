@@ -7,6 +7,8 @@
  */
 /** Jobs of a run on the job queue (experiments/focused/queue.ts), as its progress reports them. */
 export interface QueueProgress {
+  /** Which submission (a sweep submits one per point at once): the CLI sums the latest of each. */
+  run: string;
   done: number;
   running: number;
   waiting: number;
@@ -31,6 +33,8 @@ export interface FamilyContext {
   cacheDir: string | null;
   progress(total: number, unit: string, format: string): ProgressBar;
   onQueueProgress?: (p: QueueProgress) => void;
+  /** How long the queue keeps finished jobs and their results (days). */
+  queueKeepDays?: number;
   /** Where the family tells what it is about to do (stderr). */
   say(line: string): void;
 }

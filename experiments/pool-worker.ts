@@ -33,4 +33,6 @@ process.on('message', (m: TaskMsg | ExitMsg) => {
       }),
   );
 });
+// a parent that died (SIGKILL) leaves no one to take the result: stop instead of running on
+process.on('disconnect', () => process.exit(1));
 process.send!({ type: 'ready' });

@@ -25,6 +25,19 @@ const TSX = import.meta.resolve('tsx');
  */
 const WORKER_FLAGS = ['--max-semi-space-size=64'];
 
+/**
+ * One process of the pool (experiments/pool-worker.ts), ready for 'task' messages. `detached`
+ * puts it in a process group of its own: a terminal's Ctrl-C then reaches only the parent, which
+ * decides when its job may stop (the queue worker, experiments/focused/queue.ts).
+ */
+export function forkPoolProcess(detached = false): ChildProcess {
+  return fork(fileURLToPath(moduleUrl(import.meta.url, './pool-worker')), [], {
+    execArgv: [...WORKER_FLAGS, '--import', TSX],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    detached,
+  });
+}
+
 export interface PoolTask {
   /** Absolute file URL of the module (import.meta.url of the caller's module, typically). */
   module: string;
@@ -58,7 +71,6 @@ export function runInProcesses<R>(
   onResult: (index: number, result: R) => void,
   opts: PoolOptions = {},
 ): Promise<void> {
-  const file = fileURLToPath(moduleUrl(import.meta.url, './pool-worker'));
   const queue = tasks.map((t, id) => ({ ...t, id }));
   const size = Math.max(1, Math.min(n, tasks.length));
   return new Promise<void>((resolve, reject) => {
@@ -89,10 +101,7 @@ export function runInProcesses<R>(
       child.send({ type: 'task', ...t } satisfies TaskMsg);
     };
     for (let k = 0; k < size; k++) {
-      const child = fork(file, [], {
-        execArgv: [...WORKER_FLAGS, '--import', TSX],
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      });
+      const child = forkPoolProcess();
       children.push(child);
       running++;
       child.on('message', (m: { type: string; id: number; result?: R; message?: string }) => {

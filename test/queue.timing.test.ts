@@ -1,109 +1,482 @@
 /**
- * Experiment runs on a BullMQ queue (issue #40): a sweep run through the queue by two worker
- * processes gives byte-identical tables to the local run; a worker SIGKILLed mid-job loses
- * nothing (its job runs again on the other once its lock expires); submitting again runs nothing
- * twice. A timing file: job locks expire by the clock.
+ * Experiment runs on a BullMQ queue (issues #40 and #50), against a redis-server of this file's
+ * own (a free port; killed and restarted by one test): results exact under races, lost locks,
+ * dead workers and a Redis that restarts empty; jobs from other code or naming files outside the
+ * checkout refused; every Redis failure one line within its deadline; jobs and results expire.
+ * A timing file: job locks expire by the clock.
  *
- * Needs a redis-server (REDIS_URL, default redis://127.0.0.1:6379); .ci/run starts one, and under
- * CI the test fails rather than skips without it. Each test uses a queue of its own (?queue=).
+ * Needs redis-server on the PATH; .ci/run installs it, and under CI the tests fail rather than skip.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ExperimentConfig, loadExperiment } from '../experiments/focused/config.ts';
-import { runSweep, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
-import { REDIS_URL, redisUp } from './helpers.ts';
+import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/focused/queue.ts';
+import { redactUrl, redisProblem, redisTarget } from '../experiments/focused/queue-redis.ts';
+import { runExperiment } from '../experiments/focused/runner.ts';
+import { runSweep } from '../experiments/sweep/sweep.ts';
 
-function cfg(): ExperimentConfig {
+const hasRedis = (() => {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** This file's redis-server: started, killed, started again empty on the same port. */
+class PrivateRedis {
+  proc: ChildProcess | null = null;
+  constructor(
+    readonly port: number,
+    readonly extra: string[] = [],
+  ) {}
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+  async start(): Promise<void> {
+    this.proc = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...this.extra],
+      { stdio: 'ignore' },
+    );
+    for (let i = 0; i < 100; i++) {
+      const r = new Redis(this.port, '127.0.0.1', {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      r.on('error', () => {});
+      try {
+        await r.connect();
+        await r.ping().catch((e: Error) => {
+          if (!/NOAUTH/.test(e.message)) throw e;
+        });
+        return;
+      } catch {
+        await new Promise((res) => setTimeout(res, 50));
+      } finally {
+        r.disconnect();
+      }
+    }
+    throw new Error(`redis-server on ${this.port} did not start`);
+  }
+  async kill(): Promise<void> {
+    const p = this.proc;
+    if (!p || p.exitCode !== null) return;
+    const gone = new Promise((r) => p.once('exit', r));
+    p.kill('SIGKILL');
+    await gone;
+  }
+}
+
+/** A web of two small departments (a job takes well under a second). */
+function tinyWeb(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'queue-web-')), 'tiny.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'queue-tiny',
+      departments: [
+        { host: 'cs.alpha-university.test', name: 'Alpha', pages: 300, groups: 3 },
+        { host: 'cs.beta-university.test', name: 'Beta', pages: 250, groups: 3 },
+      ],
+      background: { sites: 4 },
+    }),
+  );
+  return file;
+}
+
+let web = '';
+function cfg(over: Partial<ExperimentConfig> = {}): ExperimentConfig {
   const base = loadExperiment('focused', { quick: true });
   return {
     ...base,
     name: 'queue-test',
-    strategies: ['bfs', 'immediate'],
-    budget: 100,
-    every: 25,
+    web,
+    seeds: [1],
+    strategies: ['bfs'],
+    strategyParams: {},
+    budget: 40,
+    every: 10,
     sites: ['cs.alpha-university.test', 'cs.beta-university.test'],
-    sweep: { 'web.structure.conventions': [0, 1], 'web.structure.gapMin': [1] },
+    sweep: {},
+    ...over,
   };
 }
 
+/** One site, whose first page holds the event loop for blockMs (test/fixtures/queue/blocking.ts). */
+const blockingCfg = (blockMs: number, over: Partial<ExperimentConfig> = {}): ExperimentConfig =>
+  cfg({
+    strategies: ['blocking'],
+    strategyParams: { blocking: { module: 'test/fixtures/queue/blocking.ts', params: { blockMs } } },
+    sites: ['cs.alpha-university.test'],
+    ...over,
+  });
+const localRows = new Map<string, Promise<string>>();
+/** The rows of a local run of c (in this process), once per config. */
+const local = (c: ExperimentConfig): Promise<string> => {
+  const k = JSON.stringify(c);
+  if (!localRows.has(k)) localRows.set(k, rows(c, { workers: 0, cacheDir: null }));
+  return localRows.get(k)!;
+};
+
 const workers: ChildProcess[] = [];
 /** A worker process as npm run worker starts it; `log` collects its lines. */
-function worker(url: string, log: string[]): ChildProcess {
+function worker(
+  url: string,
+  log: string[],
+  { lockMs = 5000, cwd = process.cwd(), env = {} as Record<string, string>, extra = [] as string[] } = {},
+): ChildProcess {
   const w = spawn(
     process.execPath,
-    ['--import', 'tsx', 'experiments/cli/worker.ts', '--queue', url, '--no-cache', '--lock-ms', '5000'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    [
+      '--import',
+      'tsx',
+      join(cwd, 'experiments/cli/worker.ts'),
+      '--queue',
+      url,
+      '--no-cache',
+      '--lock-ms',
+      String(lockMs),
+      ...extra,
+    ],
+    { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
   w.stderr!.on('data', (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean)));
   workers.push(w);
   return w;
 }
+const exited = (w: ChildProcess): Promise<number | null> =>
+  w.exitCode !== null ? Promise.resolve(w.exitCode) : new Promise((r) => w.once('exit', (code) => r(code)));
 afterEach(() => {
   for (const w of workers.splice(0)) w.kill('SIGKILL');
 });
 
-async function tables(dir: string, run: Parameters<typeof runSweep>[2]): Promise<Record<string, string>> {
-  const data = await runSweep(cfg(), dir, run);
-  await writeSweepOutputs(data, dir);
-  return Object.fromEntries(['sweep.csv', 'phase.csv'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+const starts = (logs: string[][]): string[] => logs.flat().filter((l) => / start /.test(l));
+/** How many times each job (seed x site x experiment name) started. */
+function startsPerJob(logs: string[][]): number[] {
+  const n = new Map<string, number>();
+  for (const l of starts(logs)) {
+    const k = l.replace(/^\S+ start /, '');
+    n.set(k, (n.get(k) ?? 0) + 1);
+  }
+  return [...n.values()];
 }
 
-describe('experiment runs on a queue', () => {
-  let up = false;
-  let local: Record<string, string>;
-  beforeAll(async () => {
-    up = await redisUp();
-    if (!up && process.env.CI) throw new Error(`no redis-server at ${REDIS_URL}: .ci/run must install and start it`);
-    if (up) local = await tables(mkdtempSync(join(tmpdir(), 'queue-local-')), { workers: 0, cacheDir: null });
-  }, 120_000);
+/** A sweep's rows (what sweep.csv and phase.csv are written from), in order. */
+async function sweepTables(c: ExperimentConfig, run: Parameters<typeof runSweep>[2]): Promise<string> {
+  const data = await runSweep(c, mkdtempSync(join(tmpdir(), 'queue-sweep-')), run);
+  return JSON.stringify(data.points.map((p) => [p.values, p.curves, p.summaries]));
+}
 
-  it('two workers give the local tables byte for byte; a second submission runs nothing again', {
-    timeout: 120_000,
-  }, async (ctx) => {
-    if (!up) return ctx.skip();
-    const url = `${REDIS_URL}?queue=test-same-${process.pid}-${Date.now()}`;
+/** The CSV-bound rows of an experiment's result, in order. */
+async function rows(c: ExperimentConfig, run: Parameters<typeof runExperiment>[1]): Promise<string> {
+  const d = await runExperiment(c, run);
+  return JSON.stringify([d.curves, d.summaries]);
+}
+
+describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
+  const redis = new PrivateRedis(0);
+  let url = '';
+  let n = 0;
+  /** A queue of its own for each test. */
+  const fresh = (): string => `${url}?queue=t${++n}-${process.pid}`;
+  beforeAll(async () => {
+    if (!hasRedis) throw new Error('no redis-server: .ci/run must install it');
+    (redis as { port: number }).port = await freePort();
+    await redis.start();
+    url = redis.url;
+    web = tinyWeb();
+  }, 60_000);
+  afterAll(() => redis.kill());
+
+  it('20 submissions of an 8-point sweep on 2 workers: no failure, the local tables every time', {
+    timeout: 150_000,
+  }, async () => {
+    const q = fresh();
     const logs: string[][] = [[], []];
-    worker(url, logs[0]);
-    worker(url, logs[1]);
-    const got = await tables(mkdtempSync(join(tmpdir(), 'queue-a-')), { queue: url });
-    expect(got).toEqual(local);
-    const started = (): number => logs.flat().filter((l) => / start /.test(l)).length;
-    // four jobs (a job whose worker blocks past its lock may run twice: the same result)
-    const first = started();
-    expect(first).toBeGreaterThanOrEqual(4);
-    // both workers took jobs
+    worker(q, logs[0]);
+    worker(q, logs[1]);
+    const sweep = { budget: [20, 22, 24, 26, 28, 30, 32, 34] };
+    const want = await sweepTables(cfg({ sweep }), { workers: 0, cacheDir: null });
+    for (let k = 0; k < 20; k++) {
+      // a new description: new job ids, so every submission runs every job again
+      const got = await sweepTables(cfg({ sweep, description: `submission ${k}` }), { queue: q });
+      expect(got).toEqual(want);
+    }
+    expect(starts(logs)).toHaveLength(20 * 8 * 2);
     for (const l of logs) expect(l.some((x) => / start /.test(x))).toBe(true);
-    expect(await tables(mkdtempSync(join(tmpdir(), 'queue-b-')), { queue: url })).toEqual(local);
-    expect(started()).toBe(first);
+    // submitted again: every result is kept, nothing runs
+    await sweepTables(cfg({ sweep, description: 'submission 0' }), { queue: q });
+    expect(starts(logs)).toHaveLength(20 * 8 * 2);
   });
 
-  it('a worker SIGKILLed mid-job loses nothing: the job runs again on the other, the tables are the same', {
-    timeout: 120_000,
-  }, async (ctx) => {
-    if (!up) return ctx.skip();
-    const url = `${REDIS_URL}?queue=test-kill-${process.pid}-${Date.now()}`;
+  it('a job that holds its event loop past its lock runs once (the worker renews from its own loop)', {
+    timeout: 60_000,
+  }, async () => {
+    const q = fresh();
     const logs: string[][] = [[], []];
-    const victim = worker(url, logs[0]);
+    worker(q, logs[0], { lockMs: 1000 });
+    worker(q, logs[1], { lockMs: 1000 });
+    const c = blockingCfg(2500);
+    expect(await rows(c, { queue: q })).toEqual(await local(c));
+    expect(startsPerJob(logs)).toEqual([1]);
+  });
+
+  it('a worker SIGKILLed mid-job (10 s lock): the same results, each job run at most twice', {
+    timeout: 90_000,
+  }, async () => {
+    const q = fresh();
+    const logs: string[][] = [[], []];
+    const victim = worker(q, logs[0], { lockMs: 10_000 });
+    const c = blockingCfg(1000, { sites: ['cs.alpha-university.test', 'cs.beta-university.test'] });
     let killed = false;
     const watch = setInterval(() => {
       if (!killed && logs[0].some((l) => / start /.test(l))) {
         victim.kill('SIGKILL');
         killed = true;
-        // the survivor starts once the victim is gone, so the killed job must come back to it
-        worker(url, logs[1]);
+        worker(q, logs[1], { lockMs: 10_000 });
       }
     }, 20);
     try {
-      const got = await tables(mkdtempSync(join(tmpdir(), 'queue-k-')), { queue: url });
+      expect(await rows(c, { queue: q })).toEqual(await local(c));
       expect(killed).toBe(true);
-      expect(got).toEqual(local);
       expect(logs[0].filter((l) => / done /.test(l))).toHaveLength(0);
-      expect(logs[1].filter((l) => / done /.test(l)).length).toBeGreaterThanOrEqual(4);
+      expect(Math.max(...startsPerJob(logs))).toBeLessThanOrEqual(2);
+      expect(logs[1].filter((l) => / done /.test(l))).toHaveLength(2);
     } finally {
       clearInterval(watch);
     }
+  });
+
+  it('a worker whose checkout differs refuses the job, and the submitter says so in one line', {
+    timeout: 60_000,
+  }, async () => {
+    const q = fresh();
+    // a copy of this checkout with one comment added to the crawler
+    const copy = mkdtempSync(join(tmpdir(), 'queue-checkout-'));
+    for (const f of [
+      'crawler',
+      'lib',
+      'sim',
+      'experiments',
+      'bin',
+      'data',
+      'index.ts',
+      'package.json',
+      'package-lock.json',
+    ])
+      cpSync(f, join(copy, f), { recursive: true });
+    symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
+    writeFileSync(join(copy, 'crawler/engine.ts'), `${readFileSync('crawler/engine.ts', 'utf8')}\n// edited\n`);
+    const log: string[] = [];
+    worker(q, log, { cwd: copy });
+    const error = await rows(cfg(), { queue: q }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(error).toMatch(/^job \d .*refused: the job was submitted from other code .*tree [0-9a-f]{16}\)/);
+    expect(error).not.toContain('\n');
+    expect(log.some((l) => / start /.test(l))).toBe(false);
+  });
+
+  it('a job naming a module outside the checkout is refused; the module never runs', { timeout: 60_000 }, async () => {
+    const q = fresh();
+    const dir = mkdtempSync(join(tmpdir(), 'queue-outside-'));
+    const module = join(dir, 'outside.ts');
+    cpSync('test/fixtures/queue/outside.ts', module);
+    const mark = join(dir, 'imported');
+    const log: string[] = [];
+    worker(q, log, { env: { OUTSIDE_MARK: mark } });
+    const c = cfg({
+      strategies: ['outside'],
+      strategyParams: { outside: { module } },
+      sites: ['cs.alpha-university.test'],
+    });
+    const error = await runInQueue(q, [{ id: 0, data: jobData(c, 1, c.sites[0], false) }], () => {}).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(error).toMatch(/refused: ".*outside\.ts" is outside this worker's checkout/);
+    expect(existsSync(mark)).toBe(false);
+  });
+
+  it('Redis killed and restarted empty: the jobs are enqueued again and the run completes', {
+    timeout: 90_000,
+  }, async () => {
+    const q = fresh();
+    const logs: string[][] = [[], []];
+    worker(q, logs[0]);
+    worker(q, logs[1]);
+    const c = blockingCfg(1000, { sites: ['cs.alpha-university.test', 'cs.beta-university.test'] });
+    const want = await local(c);
+    const said: string[] = [];
+    let restarted = false;
+    const watch = setInterval(() => {
+      if (!restarted && starts(logs).length) {
+        restarted = true;
+        void redis.kill().then(() => redis.start());
+      }
+    }, 20);
+    try {
+      expect(await rows(c, { queue: q, onQueueMessage: (l) => said.push(l) })).toEqual(want);
+      expect(restarted).toBe(true);
+      expect(said.some((l) => /gone from Redis.*enqueued again/.test(l))).toBe(true);
+    } finally {
+      clearInterval(watch);
+    }
+  });
+
+  it('finished jobs and their results expire; --clean removes them', { timeout: 60_000 }, async () => {
+    const q = fresh();
+    worker(q, []);
+    const c = cfg({ sites: ['cs.alpha-university.test'] });
+    const data = jobData(c, 1, c.sites[0], false, undefined, 2);
+    await runInQueue(q, [{ id: 0, data }], () => {});
+    const t = redisTarget(q);
+    const queue = new Queue(t.queue, { connection: t.connection });
+    const r = new Redis(redis.port, '127.0.0.1');
+    try {
+      const job = await queue.getJob(jobIdOf(data));
+      expect(job?.opts.removeOnComplete).toEqual({ age: 2 * 86_400, count: 100_000 });
+      expect(job?.opts.removeOnFail).toEqual({ age: 2 * 86_400 });
+      const ttl = await r.ttl(`crawler-harness:${t.queue}:result:${jobIdOf(data)}`);
+      expect(ttl).toBeGreaterThan(2 * 86_400 - 60);
+      expect(ttl).toBeLessThanOrEqual(2 * 86_400);
+      expect(await cleanQueue(q)).toEqual({ jobs: 1, results: 1 });
+      expect(await r.keys(`*${t.queue}*`)).toEqual([]);
+    } finally {
+      await queue.close();
+      r.disconnect();
+    }
+  });
+
+  it('SIGTERM: an idle worker exits 0 at once; a busy one after its job, whose result is kept', {
+    timeout: 60_000,
+  }, async () => {
+    const q = fresh();
+    const idleLog: string[] = [];
+    const idle = worker(q, idleLog);
+    while (!idleLog.some((l) => /waiting for jobs/.test(l))) await new Promise((r) => setTimeout(r, 20));
+    const t0 = Date.now();
+    idle.kill('SIGTERM');
+    expect(await exited(idle)).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const log: string[] = [];
+    const busy = worker(q, log);
+    const c = blockingCfg(1000);
+    const watch = setInterval(() => {
+      if (log.some((l) => / start /.test(l))) {
+        clearInterval(watch);
+        busy.kill('SIGTERM');
+      }
+    }, 20);
+    const got = rows(c, { queue: q });
+    expect(await exited(busy)).toBe(0);
+    expect(log.some((l) => / done /.test(l))).toBe(true);
+    expect(await got).toEqual(await local(c));
+  });
+});
+
+describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or says no', () => {
+  const cli = (args: string[]): Promise<{ code: number | null; err: string; ms: number }> =>
+    new Promise((done) => {
+      const t0 = Date.now();
+      const p = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      p.stderr!.on('data', (b: Buffer) => {
+        err += b.toString();
+      });
+      p.on('exit', (code) => done({ code, err, ms: Date.now() - t0 }));
+    });
+
+  it('unreachable: submitter and worker exit 1 within 30 s with one line; a bad URL exits 2', {
+    timeout: 90_000,
+  }, async () => {
+    const dead = `redis://:hunter2@127.0.0.1:${await freePort()}`;
+    const [sub, wrk, bad] = await Promise.all([
+      cli(['experiments/cli/experiment.ts', 'focused', '--quick', '--queue', dead]),
+      cli(['experiments/cli/worker.ts', '--queue', dead]),
+      cli(['experiments/cli/worker.ts', '--queue', 'http://127.0.0.1:1']),
+    ]);
+    for (const r of [sub, wrk]) {
+      expect(r.code).toBe(1);
+      expect(r.ms).toBeLessThan(30_000);
+      expect(r.err).toMatch(/^error: no Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(connection refused\)$/m);
+      expect(r.err).not.toContain('hunter2');
+      expect(r.err).not.toMatch(/ioredis|at .*\.js:\d+/);
+    }
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('error: --queue: "http://127.0.0.1:1" is not a redis:// URL\n');
+  });
+
+  it('a wrong or missing password is said in one line, never printed; the recipe of docs/experiments.md works as written', {
+    timeout: 90_000,
+  }, async () => {
+    // the recipe: the line that starts redis-server, on a free port
+    const doc = readFileSync('docs/experiments.md', 'utf8');
+    const line = /^redis-server .*$/m.exec(doc)?.[0];
+    expect(line).toMatch(/--requirepass (\S+)/);
+    const password = /--requirepass (\S+)/.exec(line!)![1];
+    const args = line!
+      .split(/\s+/)
+      .slice(1)
+      .map((a) => (a === "''" ? '' : a));
+    const port = await freePort();
+    args[args.indexOf('--port') + 1] = String(port);
+    const server = spawn('redis-server', args, { stdio: 'ignore' });
+    try {
+      const wrong = await cli(['experiments/cli/worker.ts', '--queue', `redis://:nope@127.0.0.1:${port}`]);
+      expect(wrong.code).toBe(1);
+      expect(wrong.err).toMatch(/^error: Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ refused the password$/m);
+      expect(wrong.err).not.toContain('nope');
+      const none = await cli(['experiments/cli/worker.ts', '--queue', `redis://127.0.0.1:${port}`]);
+      expect(none.code).toBe(1);
+      expect(none.err).toMatch(/wants a password/);
+      // the recipe's URL, from the doc, with the port
+      const good = `redis://:${password}@127.0.0.1:${port}?queue=recipe`;
+      const log: string[] = [];
+      worker(good, log);
+      web = web || tinyWeb();
+      const c = cfg({ sites: ['cs.alpha-university.test'] });
+      expect(await rows(c, { queue: good })).toEqual(await rows(c, { workers: 0, cacheDir: null }));
+      expect(log.join('\n')).not.toContain(password);
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+
+  it('URLs: read once, passwords redacted, problems in words', () => {
+    expect(redactUrl('redis://:s3cret@h:1/2?queue=x')).toBe('redis://:***@h:1/2?queue=x');
+    expect(redactUrl('not a url //u:s3cret@h')).not.toContain('s3cret');
+    const t = redisTarget('redis://u:p%40ss@h:6380/3?queue=q1');
+    expect(t.connection).toMatchObject({ host: 'h', port: 6380, username: 'u', password: 'p@ss', db: 3 });
+    expect(t.queue).toBe('q1');
+    expect(() => redisTarget('redis://h:1/99')).toThrow(/database/);
+    expect(() => redisTarget('redis://h:1?queue=a b')).toThrow(/queue=/);
+    expect(redisProblem(new Error('WRONGPASS invalid username-password pair'), 'X')).toBe(
+      'Redis at X refused the password',
+    );
+    expect(redisProblem(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'X')).toBe(
+      'no Redis at X (connection refused)',
+    );
+    expect(redisProblem(new Error('DENIED Redis is running in protected mode because ...'), 'X')).toMatch(
+      /protected mode/,
+    );
   });
 });

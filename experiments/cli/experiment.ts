@@ -17,6 +17,7 @@ import { schemaHelp } from '../../lib/schema.ts';
 import { DistributedSchema } from '../distributed/config.ts';
 import { familyOf } from '../families.ts';
 import { progress } from './progress.ts';
+import type { QueueProgress } from '../family.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
 // take seconds to load (vega, resvg, pdfkit), and a mistyped flag should not wait for them.
@@ -41,9 +42,11 @@ Options:
   --out DIR       output directory (default results/NAME, or results/NAME-quick with --quick)
   --workers N     worker processes (default: one per core; 0 = in this process)
   --no-cache      retrain models instead of using .cache/models
-  --queue URL     run the jobs on a BullMQ queue at redis://HOST:PORT: start workers with
-                  npm run worker -- --queue URL (on any machine with this checkout); a rerun
-                  enqueues nothing already done (experiments/focused/queue.ts)
+  --queue URL     run the jobs on a BullMQ queue at redis://[:PASSWORD@]HOST:PORT: start workers
+                  with npm run worker -- --queue URL (on any machine with this commit); a rerun
+                  enqueues nothing already done (docs/experiments.md: trust, cleanup, recipe)
+  --keep-days D   with --queue: how long finished jobs and their results are kept (default 7)
+  --clean         with --queue and no experiment: remove every job and kept result of the queue
 
 Fields of a config, default, range and help, from each family's schema (editors check a config
 that names its JSON Schema: "$schema": "../../schemas/experiment.schema.json"):
@@ -72,6 +75,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       workers: { type: 'string' },
       'no-cache': { type: 'boolean' },
       queue: { type: 'string' },
+      'keep-days': { type: 'string' },
+      clean: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -104,23 +109,24 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   const queue = v.queue as string | undefined;
   if (queue !== undefined) {
-    const { connectionOf } = await import('../focused/queue.ts');
+    const { redisTarget } = await import('../focused/queue.ts');
     try {
-      connectionOf(queue);
+      redisTarget(queue);
     } catch (e) {
       usage((e as Error).message);
     }
+  } else if (v.clean || v['keep-days'] !== undefined) usage(`--${v.clean ? 'clean' : 'keep-days'} goes with --queue`);
+  const keepDays = v['keep-days'] === undefined ? undefined : Number(v['keep-days']);
+  if (keepDays !== undefined && !(keepDays > 0 && keepDays <= 365))
+    usage(`--keep-days: "${v['keep-days']}" must be a number of days above 0 and at most 365`);
+  if (v.clean) {
+    if (parsed.positionals.length) usage('--clean empties the queue and runs nothing: give no experiment');
+    const { cleanQueue, redactUrl } = await import('../focused/queue.ts');
+    const r = await cleanQueue(queue!).catch((e: Error) => failed(e.message));
+    io.out(`${redactUrl(queue!)}: removed ${r.jobs} jobs and ${r.results} kept results\n`);
+    return 0;
   }
-  /** Queue progress on stderr, one line rewritten: jobs done / running / waiting / failed across workers. */
-  const queueProgress = (p: {
-    done: number;
-    running: number;
-    waiting: number;
-    failed: number;
-    total: number;
-  }): void => {
-    io.err(`\rqueue: ${p.done}/${p.total} done, ${p.running} running, ${p.waiting} waiting, ${p.failed} failed   `);
-  };
+  const queueProgress = queueProgressLine(io);
   if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64))
     usage(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
   let family: ReturnType<typeof familyOf>;
@@ -170,12 +176,47 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       queue,
       cacheDir: v['no-cache'] ? null : '.cache/models',
       progress,
-      onQueueProgress: queue ? queueProgress : undefined,
+      onQueueProgress: queue ? queueProgress.update : undefined,
+      queueKeepDays: keepDays,
       say: (line) => io.err(`${line}\n`),
     })
-    .catch(refused);
+    .catch(refused)
+    .finally(() => queueProgress.stop());
   io.out(text);
   return 0;
+}
+
+/**
+ * The queue's progress on stderr, summed over the submissions of a run (a sweep submits every
+ * point at once): on a terminal one line rewritten at most once a second, else (a log file) a
+ * line every 30 s and when the counts last changed.
+ */
+function queueProgressLine(io: CliIo): { update: (p: QueueProgress) => void; stop: () => void } {
+  const runs = new Map<string, QueueProgress>();
+  const tty = process.stderr.isTTY && !process.env.CI;
+  let shownAt = 0;
+  let shown = '';
+  let last = '';
+  const line = (): string => {
+    const sum = { done: 0, running: 0, waiting: 0, failed: 0, total: 0 };
+    for (const p of runs.values()) for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += p[k];
+    return `queue: ${sum.done}/${sum.total} done, ${sum.running} running, ${sum.waiting} waiting, ${sum.failed} failed`;
+  };
+  return {
+    update(p) {
+      runs.set(p.run, p);
+      last = line();
+      const now = Date.now();
+      if (now - shownAt < (tty ? 1000 : 30_000) || last === shown) return;
+      shownAt = now;
+      shown = last;
+      io.err(tty ? `\r${last}   ` : `${last}\n`);
+    },
+    stop() {
+      if (last && last !== shown) io.err(tty ? `\r${last}   \n` : `${last}\n`);
+      else if (tty && shown) io.err('\n');
+    },
+  };
 }
 
 await runAsProcess(main, import.meta);

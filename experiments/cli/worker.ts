@@ -1,23 +1,30 @@
 /**
- * npm run worker -- --queue redis://HOST:PORT [--no-cache] [--lock-ms N]
+ * npm run worker -- --queue redis://HOST:PORT [--no-cache] [--lock-ms N] [--grace-s N]
  * Runs experiment jobs from the queue (experiments/focused/queue.ts) until stopped (Ctrl-C, SIGTERM).
  */
 import { parseOrFail } from './args.ts';
-import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, failed, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
 
-const USAGE = `Usage: npm run worker -- --queue redis://HOST:PORT [options]
+const USAGE = `Usage: npm run worker -- --queue redis://[:PASSWORD@]HOST:PORT [options]
 
 Takes the jobs that npm run experiment -- CONFIG --queue URL enqueues, one at a time, and runs
-them until stopped. Start one per core, on as many machines as you like: each needs a checkout of
-the same commit and the files the configs name by path (archives, labels, keyword files, strategy
-modules); the web config travels in the job. A worker that dies loses nothing: its job runs again
-on another worker once its lock expires.
+them (in a child process) until stopped. Start one per core, on as many machines as you like:
+each needs a checkout of the same commit, unchanged, and the files the configs name by path
+(archives, labels, keyword files, strategy modules) inside it; the web config travels in the job.
+A job from other code, or naming a file outside this checkout, is refused (docs/experiments.md:
+who may write to the queue). A worker that dies loses nothing: its job runs again on another
+worker once its lock expires.
 
 Options:
   --queue URL     the Redis the submitter uses (required)
   --no-cache      retrain models instead of using .cache/models (shared by the workers of a machine)
   --lock-ms N     a job whose worker stops renewing its lock this long runs again elsewhere
-                  (default 60000; a job renews it every N/2 ms while it runs)
+                  (default 60000, from 1000)
+  --grace-s N     on SIGTERM/SIGINT the running job may finish for this long, then it is cut and
+                  runs again elsewhere (default 600; a second signal stops at once)
+
+Exit codes: 0 stopped by a signal after its job; 1 Redis unreachable (30 s), refused the
+password, or the job was cut; 2 a bad flag or URL.
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -26,6 +33,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       queue: { type: 'string' },
       'no-cache': { type: 'boolean' },
       'lock-ms': { type: 'string' },
+      'grace-s': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -35,32 +43,39 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (!v.queue) usage('--queue: give the Redis URL the submitter uses (redis://HOST:PORT)');
-  const lockMs = v['lock-ms'] === undefined ? 60_000 : Number(v['lock-ms']);
-  if (!Number.isInteger(lockMs) || lockMs < 1000 || lockMs > 3_600_000)
-    usage(`--lock-ms: "${v['lock-ms']}" must be a whole number from 1000 to 3600000`);
-  const { connectionOf, startQueueWorker } = await import('../focused/queue.ts');
+  const lockMs = intFlag('lock-ms', v['lock-ms'], 1000, 3_600_000) ?? 60_000;
+  const graceS = intFlag('grace-s', v['grace-s'], 0, 86_400) ?? 600;
+  const { redisTarget, startQueueWorker } = await import('../focused/queue.ts');
+  let shown = '';
   try {
-    connectionOf(v.queue);
+    shown = redisTarget(v.queue).shown;
   } catch (e) {
     usage((e as Error).message);
   }
-  const worker = startQueueWorker(v.queue, {
+  const stamp = (): string => new Date().toISOString();
+  const worker = await startQueueWorker(v.queue, {
     cacheDir: v['no-cache'] ? null : '.cache/models',
     lockMs,
     onJob: (event, d, message) =>
       io.err(
-        `${new Date().toISOString()} ${event} ${d.cfg.name} seed ${d.seed} site ${d.site}${message ? `: ${message.split('\n')[0]}` : ''}\n`,
+        `${stamp()} ${event} ${d.cfg.name} seed ${d.seed} site ${d.site}${message ? `: ${message.split('\n')[0]}` : ''}\n`,
       ),
+    onWarning: (line) => io.err(`${stamp()} warning: ${line}\n`),
+  }).catch((e: Error) => failed(e.message));
+  io.err(`worker ${process.pid}: waiting for jobs on ${shown}\n`);
+  let cut = false;
+  io.onStop?.(() => {
+    io.err(`worker ${process.pid}: stopping after the current job (at most ${graceS} s; signal again to stop now)\n`);
+    void worker.stop(graceS * 1000).then((clean) => {
+      cut = !clean;
+    });
   });
-  worker.on('error', (e) => io.err(`worker: ${e.message}\n`));
-  io.err(`worker ${process.pid}: waiting for jobs on ${v.queue}\n`);
-  // runs until stopped (SIGINT, SIGTERM), then finishes the current job
-  await new Promise<void>((resolve) =>
-    io.onStop?.(() => {
-      io.err(`worker ${process.pid}: stopping after the current job\n`);
-      void worker.close().then(resolve);
-    }),
-  );
+  try {
+    await worker.done;
+  } catch (e) {
+    failed((e as Error).message);
+  }
+  if (cut) failed('stopped before the running job finished: it runs again on another worker once its lock expires');
   return 0;
 }
 

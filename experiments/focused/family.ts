@@ -52,6 +52,8 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
       workers: ctx.workers,
       queue: ctx.queue,
       onQueueProgress: ctx.onQueueProgress,
+      onQueueMessage: ctx.say,
+      queueKeepDays: ctx.queueKeepDays,
       cacheDir: ctx.cacheDir,
       onJobDone: (d) => bar.update(d, {}),
     }),

@@ -1,34 +1,60 @@
 /**
- * An experiment's runs as jobs on a distributed queue (issue #40): BullMQ on Redis, the Redis the
- * distributed crawler already uses. The runner's unit of work (experiments/focused/runner.ts: one web
- * seed x one site, every strategy of the experiment on it, with the models trained for that held-out
- * site) becomes a job; any number of worker processes on any number of machines run them
- * (`npm run worker -- --queue redis://HOST:PORT`), and the submitting command merges their results
- * into the same CSVs, figures and report as a local run.
+ * An experiment's runs as jobs on a distributed queue (issue #40, made exact by #50): BullMQ on
+ * Redis, the Redis the distributed crawler already uses. The runner's unit of work
+ * (experiments/focused/runner.ts: one web seed x one site, every strategy of the experiment on it,
+ * with the models trained for that held-out site) becomes a job; any number of worker processes
+ * on any number of machines run them (`npm run worker -- --queue redis://HOST:PORT`), and the
+ * submitting command merges their results into the same CSVs, figures and report as a local run.
  *
- * - Idempotent: a job's id is a hash of everything its result depends on (the resolved config,
- *   the web config's text, the seed, the site), so submitting again enqueues nothing that is
- *   queued or done, and a finished job's result (kept in Redis) is reused. A job that failed is
- *   retried when submitted again.
- * - Results travel back as the job's return value (JSON: numbers round-trip exactly), so merged
- *   CSVs are byte-identical to a local run's.
- * - Faults: a worker killed mid-job stops renewing its lock; after lockMs the job is stalled and
- *   another worker runs it from the start (a job writes nothing shared, so nothing partial is
- *   kept). A job that throws (a reason in its input) fails once, with its error, not forever.
- * - What a worker needs on its machine: a checkout of the same commit (the code) and the files a
- *   config names by path other than the web config (archives, labels, keyword files, strategy
- *   modules), at the same relative paths; the web config's text travels in the job.
+ * - Exact: a job's result is stored under its own key (RESULT_KEY) before the job is marked done,
+ *   and the submitter reads a job's state first and its result after, so a job that finishes
+ *   between the two reads is never taken for one without a result. A worker that lost its lock
+ *   (frozen, cut off) still stores what it finished; a worker that picks up a job whose result is
+ *   stored returns it without running it again.
+ * - Idempotent and versioned: a job's id is a hash of everything its result depends on (the
+ *   resolved config, the web config's text, the seed, the site, the harness's code and the files
+ *   the config names: experiments/focused/queue-code.ts), so submitting again enqueues nothing
+ *   queued or done, a kept result is reused, and a result of other code never is. A worker whose
+ *   checkout differs refuses the job, and the submitter stops with that line.
+ * - Responsive: a worker runs its job in a child process (experiments/pool.ts), so its own event
+ *   loop keeps renewing the job's lock however long a crawl blocks; a job's lock expires only when
+ *   its worker is gone. A job whose workers die more than MAX_STALLS times fails.
+ * - No hangs: every Redis wait has a deadline (REDIS_TIMEOUT_MS) and ends in one line; jobs gone
+ *   from Redis (restarted empty) are enqueued again.
+ * - Kept for `keepDays`: finished and failed jobs and stored results expire (default KEEP_DAYS);
+ *   `experiment --queue URL --clean` removes them at once.
  */
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Job, Queue, Worker } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { ExperimentConfig } from './config.ts';
-import { closeSeedState, type JobResult, runJob } from './run-one.ts';
-import { resource } from '../../lib/paths.ts';
+import type { JobResult, JobTask } from './run-one.ts';
+import { type CodeVersion, codeVersionOf, refusal } from './queue-code.ts';
+import {
+  connectRedis,
+  fatalRedisError,
+  REDIS_TIMEOUT_MS,
+  type RedisTarget,
+  redisProblem,
+  redisTarget,
+  within,
+} from './queue-redis.ts';
+import { forkPoolProcess } from '../pool.ts';
+import { moduleUrl, resource } from '../../lib/paths.ts';
+import type { QueueProgress } from '../family.ts';
 
-export const QUEUE_NAME = 'crawler-harness-runs';
+export type { QueueProgress };
+export { QueueUrlError, redactUrl, redisTarget } from './queue-redis.ts';
+
+/** How long finished and failed jobs and their results are kept (days), unless the submitter says otherwise. */
+export const KEEP_DAYS = 7;
+/** A job whose worker died this many times (lock expired) fails instead of running again. */
+export const MAX_STALLS = 2;
+/** How often the submitter reads the jobs' states (ms). */
+const POLL_MS = 500;
 
 export interface QueueJobData {
   cfg: ExperimentConfig;
@@ -37,141 +63,413 @@ export interface QueueJobData {
   seed: number;
   site: string;
   record: boolean;
+  /** The code and files the job was submitted with: a worker with others refuses it. */
+  code: CodeVersion;
+  /** How long the worker keeps the result (seconds). */
+  keepS: number;
 }
 
-import type { QueueProgress } from '../family.ts';
+/** Where a job's result is kept: beside BullMQ's keys, under the queue's name. */
+const resultKey = (queue: string, jobId: string): string => `crawler-harness:${queue}:result:${jobId}`;
 
-export type { QueueProgress };
-
-/** The queue's name: the URL's ?queue= parameter (several harnesses, or tests, on one Redis), else QUEUE_NAME. */
-export function queueNameOf(url: string): string {
-  try {
-    return new URL(url).searchParams.get('queue') || QUEUE_NAME;
-  } catch {
-    return QUEUE_NAME;
-  }
-}
-
-/** A Redis URL (redis://[:PASSWORD@]HOST:PORT[/DB][?queue=NAME]) as BullMQ's connection options; one line of error for a bad one. */
-export function connectionOf(url: string): { host: string; port: number; password?: string; db?: number } {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    throw new Error(`--queue: "${url}" is not a URL (redis://HOST:PORT)`);
-  }
-  if (u.protocol !== 'redis:') throw new Error(`--queue: "${url}" is not a redis:// URL`);
-  return {
-    host: u.hostname || '127.0.0.1',
-    port: Number(u.port || 6379),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
-  };
-}
-
-/** The job id: a hash of everything the result depends on. */
+/** The job id: a hash of everything the result depends on (the commit's name is not: equal trees, equal results). */
 export function jobIdOf(d: QueueJobData): string {
   const { web: _path, ...cfg } = d.cfg;
   return createHash('sha256')
-    .update(JSON.stringify({ cfg, webJson: d.webJson, seed: d.seed, site: d.site, record: d.record }))
+    .update(
+      JSON.stringify({
+        cfg,
+        webJson: d.webJson,
+        seed: d.seed,
+        site: d.site,
+        record: d.record,
+        code: { tree: d.code.tree, files: d.code.files },
+      }),
+    )
     .digest('hex')
     .slice(0, 40);
 }
 
-export function jobData(cfg: ExperimentConfig, seed: number, site: string, record: boolean): QueueJobData {
-  return { cfg, webJson: cfg.archive ? null : readFileSync(resource(cfg.web), 'utf8'), seed, site, record };
+/** A job's data; `code` is computed once per experiment (codeVersionOf) and shared by its jobs. */
+export function jobData(
+  cfg: ExperimentConfig,
+  seed: number,
+  site: string,
+  record: boolean,
+  code: CodeVersion = codeVersionOf(cfg),
+  keepDays = KEEP_DAYS,
+): QueueJobData {
+  return {
+    cfg,
+    webJson: cfg.archive ? null : readFileSync(resource(cfg.web), 'utf8'),
+    seed,
+    site,
+    record,
+    code,
+    keepS: Math.round(keepDays * 86_400),
+  };
+}
+
+export interface SubmitOptions {
+  onProgress?: (p: QueueProgress) => void;
+  /** A line for the user (jobs enqueued again, Redis not answering). */
+  say?: (line: string) => void;
+  /** How long Redis may not answer before the submitter gives up (ms). */
+  timeoutMs?: number;
 }
 
 /**
- * Enqueues the jobs (those already queued or done are not added again) and waits for every one;
- * onResult gets each result as it is known, onProgress the counts every poll. A failed job rejects
- * with its error once every other job has finished.
+ * Enqueues the jobs (those queued or done already are not added again) and waits for every one;
+ * onResult gets each result as it is known. A job refused by a worker rejects at once; a failed
+ * job rejects with its error once every other job has finished; Redis unreachable for timeoutMs
+ * rejects with one line.
  */
 export async function runInQueue(
   url: string,
   jobs: readonly { id: number; data: QueueJobData }[],
   onResult: (id: number, r: JobResult) => void,
-  onProgress?: (p: QueueProgress) => void,
+  opts: SubmitOptions = {},
 ): Promise<void> {
-  const queue = new Queue(queueNameOf(url), { connection: connectionOf(url) });
+  const target = redisTarget(url);
+  const timeoutMs = opts.timeoutMs ?? REDIS_TIMEOUT_MS;
+  const client = await connectRedis(target, timeoutMs);
+  const queue = new Queue<QueueJobData, unknown, string>(target.queue, { connection: target.connection });
+  let lastError: unknown = null;
+  queue.on('error', (e) => {
+    lastError = e;
+  });
+  const run = jobs.length ? jobIdOf(jobs[0].data).slice(0, 12) : '';
   try {
-    const pending = new Map<string, number>();
-    for (const j of jobs) {
-      const jobId = jobIdOf(j.data);
-      const existing = await Job.fromId(queue, jobId);
-      if (existing && (await existing.getState()) === 'failed') await existing.remove();
-      // an id that is queued or done already is not added again (BullMQ keeps ids unique)
-      await queue.add('run', j.data, { jobId, attempts: 1, removeOnComplete: false, removeOnFail: false });
-      pending.set(jobId, j.id);
-    }
+    const pending = new Map(jobs.map((j) => [jobIdOf(j.data), j]));
     const failures: string[] = [];
-    let running = 0;
+    let firstRound = true;
+    let lastOk = Date.now();
+    let warned = false;
+    const enqueue = (jobId: string, data: QueueJobData): Promise<unknown> =>
+      queue.add('run', data, {
+        jobId,
+        attempts: 1,
+        removeOnComplete: { age: data.keepS, count: 100_000 },
+        removeOnFail: { age: data.keepS },
+      });
     while (pending.size) {
-      running = 0;
-      let waiting = 0;
-      for (const [jobId, id] of [...pending]) {
-        const job = await Job.fromId(queue, jobId);
-        const state = job ? await job.getState() : 'unknown';
-        if (state === 'completed' && job) {
-          onResult(id, job.returnvalue as JobResult);
-          pending.delete(jobId);
-        } else if (state === 'failed' && job) {
-          failures.push(`job ${id} (seed ${job.data.seed}, site ${job.data.site}): ${job.failedReason}`);
-          pending.delete(jobId);
-        } else if (state === 'active') running++;
-        else waiting++;
+      let round: { running: number; waiting: number };
+      try {
+        round = await within(poll(), timeoutMs, () => `no answer from Redis at ${target.shown} (timed out)`);
+        lastOk = Date.now();
+        warned = false;
+      } catch (e) {
+        const err = lastError ?? e;
+        if (fatalRedisError(err)) throw new Error(redisProblem(err, target.shown));
+        if (e instanceof RefusedError) throw e;
+        if (Date.now() - lastOk >= timeoutMs)
+          throw new Error(`${redisProblem(err, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`);
+        if (!warned) opts.say?.(`queue: ${redisProblem(err, target.shown)}; waiting for it`);
+        warned = true;
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
       }
-      onProgress?.({
+      firstRound = false;
+      opts.onProgress?.({
+        run,
         done: jobs.length - pending.size - failures.length,
-        running,
-        waiting,
+        running: round.running,
+        waiting: round.waiting,
         failed: failures.length,
         total: jobs.length,
       });
-      if (pending.size) await new Promise((r) => setTimeout(r, 300));
+      if (pending.size) await new Promise((r) => setTimeout(r, POLL_MS));
     }
     if (failures.length) throw new Error(`${failures.length} of ${jobs.length} jobs failed; ${failures[0]}`);
+
+    /** One round: every pending job's state first, then its stored result (see the header). */
+    async function poll(): Promise<{ running: number; waiting: number }> {
+      const ids = [...pending.keys()];
+      const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
+      const stored = ids.length ? await client.mget(ids.map((id) => resultKey(target.queue, id))) : [];
+      let running = 0;
+      let waiting = 0;
+      let vanished = 0;
+      for (let i = 0; i < ids.length; i++) {
+        const jobId = ids[i];
+        const j = pending.get(jobId)!;
+        const state = states[i];
+        if (stored[i] !== null) {
+          onResult(j.id, JSON.parse(stored[i]!) as JobResult);
+          pending.delete(jobId);
+        } else if (state === 'failed') {
+          const job = await queue.getJob(jobId);
+          const reason = job?.failedReason ?? 'unknown reason';
+          if (firstRound) {
+            // submitted again: a failed job is retried
+            await job?.remove();
+            await enqueue(jobId, j.data);
+            waiting++;
+          } else if (reason.startsWith('refused:')) {
+            throw new RefusedError(`job ${j.id} (seed ${j.data.seed}, site ${j.data.site}) ${reason}`);
+          } else {
+            failures.push(`job ${j.id} (seed ${j.data.seed}, site ${j.data.site}): ${reason.split('\n')[0]}`);
+            pending.delete(jobId);
+          }
+        } else if (state === 'unknown' || state === 'completed') {
+          // never added, gone with a Redis that restarted empty, or done with its result expired
+          if (state === 'completed') await queue.remove(jobId);
+          if (!firstRound) vanished++;
+          await enqueue(jobId, j.data);
+          waiting++;
+        } else if (state === 'active') running++;
+        else waiting++;
+      }
+      if (vanished) {
+        opts.say?.(`queue: ${vanished} jobs were gone from Redis (restarted empty?): enqueued again`);
+      }
+      return { running, waiting };
+    }
   } finally {
-    await queue.close();
+    await queue.close().catch(() => {});
+    client.disconnect();
+  }
+}
+
+/** A job a worker refused (other code, a path outside its checkout): the submission stops at once. */
+class RefusedError extends Error {}
+
+/** Removes every job and kept result of the queue at `url`; refused while jobs run. */
+export async function cleanQueue(url: string): Promise<{ jobs: number; results: number }> {
+  const target = redisTarget(url);
+  const client = await connectRedis(target);
+  const queue = new Queue(target.queue, { connection: target.connection });
+  queue.on('error', () => {});
+  try {
+    const counts = await queue.getJobCounts();
+    if (counts.active)
+      throw new Error(`queue ${target.queue}: ${counts.active} jobs are running; stop the workers first`);
+    const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
+    await queue.obliterate({ force: false });
+    let results = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'MATCH', resultKey(target.queue, '*'), 'COUNT', 500);
+      cursor = next;
+      if (keys.length) results += await client.del(...keys);
+    } while (cursor !== '0');
+    return { jobs, results };
+  } finally {
+    await queue.close().catch(() => {});
+    client.disconnect();
   }
 }
 
 export interface QueueWorkerOptions {
   cacheDir: string | null;
-  /** A job whose worker stops renewing its lock this long (killed, hung) runs again elsewhere. */
+  /** A job whose worker stops renewing its lock this long (killed, cut off) runs again elsewhere. */
   lockMs: number;
-  onJob?: (event: 'start' | 'done' | 'failed', data: QueueJobData, message?: string) => void;
+  onJob?: (event: 'start' | 'done' | 'cached' | 'failed', data: QueueJobData, message?: string) => void;
+  /** A problem worth a line that does not stop the worker (Redis not answering, a lost lock). */
+  onWarning?: (line: string) => void;
+  /** How long Redis may not answer while the worker is idle before it gives up (ms). */
+  timeoutMs?: number;
 }
 
-/** A worker: takes one job at a time until closed. */
-export function startQueueWorker(url: string, opts: QueueWorkerOptions): Worker<QueueJobData, JobResult> {
+export interface QueueWorker {
+  /** Settles when the worker has stopped; rejects with one line when Redis is lost for good. */
+  readonly done: Promise<void>;
+  /**
+   * Stops taking jobs; the running job finishes, for at most graceMs (then its process is killed
+   * and the job runs again elsewhere once its lock expires). Resolves true when nothing was cut.
+   */
+  stop(graceMs: number): Promise<boolean>;
+}
+
+/** The child process that runs a worker's jobs, one at a time (forked again if it dies). */
+class JobProcess {
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+
+  private start(): Promise<void> {
+    const child = forkPoolProcess(true);
+    this.child = child;
+    child.on('exit', () => {
+      if (this.child === child) {
+        this.child = null;
+        this.ready = null;
+      }
+    });
+    return new Promise((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the job's process exited with code ${code} before it started`)));
+    });
+  }
+
+  async run(task: JobTask): Promise<JobResult> {
+    this.ready ??= this.start();
+    await this.ready;
+    const child = this.child!;
+    return new Promise<JobResult>((resolve, reject) => {
+      const onExit = (code: number | null, signal: string | null): void =>
+        reject(new Error(`the job's process ended (${signal ?? `exit code ${code}`})`));
+      child.once('exit', onExit);
+      child.once('message', (m: { type: string; result?: JobResult; message?: string }) => {
+        child.off('exit', onExit);
+        if (m.type === 'result') resolve(m.result!);
+        else reject(new Error(m.message ?? 'the job failed'));
+      });
+      child.send({
+        type: 'task',
+        id: 0,
+        module: moduleUrl(import.meta.url, './run-one').href,
+        fn: 'runJobTask',
+        arg: task,
+      });
+    });
+  }
+
+  kill(): void {
+    this.child?.kill('SIGKILL');
+    this.child = null;
+    this.ready = null;
+  }
+
+  /** Lets the process close what its jobs kept open (servers, webs), then ends it. */
+  close(): void {
+    const child = this.child;
+    if (!child) return;
+    child.send({
+      type: 'exit',
+      cleanup: { module: moduleUrl(import.meta.url, './run-one').href, fn: 'closeSeedState' },
+    });
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  }
+}
+
+/** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
+export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
+  const target: RedisTarget = redisTarget(url);
+  const timeoutMs = opts.timeoutMs ?? REDIS_TIMEOUT_MS;
+  const client = await connectRedis(target, timeoutMs);
   const webs = join(tmpdir(), 'crawler-harness-webs');
   mkdirSync(webs, { recursive: true });
-  const worker = new Worker<QueueJobData, JobResult>(
-    queueNameOf(url),
+  const proc = new JobProcess();
+  let busy = false;
+  const worker = new Worker<QueueJobData, { stored: string }>(
+    target.queue,
     async (job) => {
       const d = job.data;
+      if (!d?.cfg || !d.code)
+        throw new UnrecoverableError('refused: the job was not submitted by this harness version');
+      const why = refusal(d.code, d.cfg);
+      if (why) {
+        opts.onJob?.('failed', d, why);
+        throw new UnrecoverableError(why);
+      }
+      const key = resultKey(target.queue, job.id!);
+      // a result stored by a worker that then lost the job is not computed again
+      if (await client.exists(key)) {
+        opts.onJob?.('cached', d);
+        return { stored: key };
+      }
       opts.onJob?.('start', d);
       let cfg = d.cfg;
       if (d.webJson !== null) {
         // the web config travels in the job: the same text, wherever the submitter kept it
         const file = join(webs, `${createHash('sha256').update(d.webJson).digest('hex').slice(0, 16)}.json`);
-        writeFileSync(file, d.webJson);
+        if (!existsSync(file)) {
+          // written whole, then renamed: the workers of a machine share the folder
+          const part = `${file}.${process.pid}.part`;
+          writeFileSync(part, d.webJson);
+          renameSync(part, file);
+        }
         cfg = { ...cfg, web: file };
       }
-      return runJob(cfg, d.seed, d.site, opts.cacheDir, d.record);
+      busy = true;
+      try {
+        const r = await proc.run({ cfg, seed: d.seed, site: d.site, cacheDir: opts.cacheDir, record: d.record });
+        await client.set(key, JSON.stringify(r), 'EX', Math.max(1, d.keepS));
+      } finally {
+        busy = false;
+      }
+      return { stored: key };
     },
     {
-      connection: connectionOf(url),
+      connection: target.connection,
       concurrency: 1,
       lockDuration: opts.lockMs,
       stalledInterval: Math.max(1000, Math.floor(opts.lockMs / 2)),
-      // a job stalls when its worker dies; it runs again from the start, however often that happens
-      maxStalledCount: 100,
+      maxStalledCount: MAX_STALLS,
     },
   );
   worker.on('completed', (job) => opts.onJob?.('done', job.data));
-  worker.on('failed', (job, e) => job && opts.onJob?.('failed', job.data, e.message));
-  worker.on('closed', () => void closeSeedState());
-  return worker;
+  worker.on('failed', (job, e) => {
+    if (job && !e.message.startsWith('refused:')) opts.onJob?.('failed', job.data, e.message);
+  });
+  // BullMQ reports each failed reconnection; one line per distinct problem at most every 10 s
+  let said = '';
+  let saidAt = 0;
+  worker.on('error', (e) => {
+    const line = /lock/i.test(e.message) ? e.message.split('\n')[0] : redisProblem(e, target.shown);
+    if (line === said && Date.now() - saidAt < 10_000) return;
+    said = line;
+    saidAt = Date.now();
+    opts.onWarning?.(line);
+  });
+
+  let stopping = false;
+  let finish!: () => void;
+  let fail!: (e: Error) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  // Redis watched from our own connection: lost for timeoutMs while no job runs, the worker ends
+  let lastOk = Date.now();
+  const watch = setInterval(() => {
+    within(client.ping(), 5000, () => 'timed out').then(
+      () => {
+        lastOk = Date.now();
+      },
+      (e: unknown) => {
+        if (stopping) return;
+        if (fatalRedisError(e)) void shutdown(0).then(() => fail(new Error(redisProblem(e, target.shown))));
+        else if (!busy && Date.now() - lastOk >= timeoutMs)
+          void shutdown(0).then(() =>
+            fail(new Error(`${redisProblem(e, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`)),
+          );
+      },
+    );
+  }, 2000);
+
+  async function shutdown(graceMs: number): Promise<boolean> {
+    stopping = true;
+    clearInterval(watch);
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      worker.close().then(() => true),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (closed) proc.close();
+    else {
+      proc.kill();
+      void worker.close(true).catch(() => {});
+    }
+    client.disconnect();
+    return closed;
+  }
+
+  return {
+    done,
+    async stop(graceMs) {
+      if (stopping) {
+        // asked again: stop now
+        proc.kill();
+        finish();
+        return false;
+      }
+      const clean = await shutdown(graceMs);
+      finish();
+      return clean;
+    },
+  };
 }

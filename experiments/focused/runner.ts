@@ -35,6 +35,10 @@ export interface RunOptions {
   /** Run the jobs on a BullMQ queue at this Redis URL (experiments/focused/queue.ts) instead of local processes. */
   queue?: string;
   onQueueProgress?: (p: QueueProgress) => void;
+  /** Lines for the user from the queue (jobs enqueued again, Redis not answering). */
+  onQueueMessage?: (line: string) => void;
+  /** How long the queue keeps finished jobs and their results (days; default KEEP_DAYS). */
+  queueKeepDays?: number;
 }
 
 export interface ExperimentData {
@@ -100,14 +104,16 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   let done = 0;
   if (opts.queue) {
     const { jobData, runInQueue } = await import('./queue.ts');
+    const { codeVersionOf } = await import('./queue-code.ts');
+    const code = codeVersionOf(cfg);
     await runInQueue(
       opts.queue,
-      jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === 0) })),
+      jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === 0, code, opts.queueKeepDays) })),
       (id, r) => {
         results[id] = r;
         opts.onJobDone?.(++done, jobs.length);
       },
-      opts.onQueueProgress,
+      { onProgress: opts.onQueueProgress, say: opts.onQueueMessage },
     );
   } else if (workers <= 0) {
     for (const j of jobs) {

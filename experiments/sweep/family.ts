@@ -46,6 +46,8 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
       workers: ctx.workers,
       queue: ctx.queue,
       onQueueProgress: ctx.onQueueProgress,
+      onQueueMessage: ctx.say,
+      queueKeepDays: ctx.queueKeepDays,
       cacheDir: ctx.cacheDir,
       onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
     }),

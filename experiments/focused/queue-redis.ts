@@ -1,0 +1,140 @@
+/**
+ * The Redis behind the job queue (experiments/focused/queue.ts), as the submitter and the workers
+ * reach it: the URL read once (a password never printed), a first contact that answers within a
+ * deadline, and every Redis failure said in one line of what it means (unreachable, wrong
+ * password, protected mode) instead of ioredis's multi-line dumps.
+ */
+import { Redis } from 'ioredis';
+
+export const QUEUE_NAME = 'crawler-harness-runs';
+
+/** How long a first contact, or a lost connection, may take before the command gives up (ms). */
+export const REDIS_TIMEOUT_MS = 30_000;
+
+/** A --queue URL that is not one (exit 2 at the command line). */
+export class QueueUrlError extends Error {
+  override name = 'QueueUrlError';
+}
+
+/** ioredis options: BullMQ opens its own connections from these. */
+export interface Connection {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  db?: number;
+  connectTimeout: number;
+  retryStrategy: (times: number) => number;
+}
+
+export interface RedisTarget {
+  connection: Connection;
+  /** The queue's name: the URL's ?queue= parameter (several harnesses, or tests, on one Redis), else QUEUE_NAME. */
+  queue: string;
+  /** The URL as it may be printed: the password replaced by ***. */
+  shown: string;
+}
+
+/** A URL with its password (and a user's) replaced: for every message that names the Redis. */
+export function redactUrl(url: string): string {
+  // by pattern, not through new URL(): the URL is shown as it was written
+  return url.replace(/\/\/([^:@/\s]*):[^@/\s]*@/g, '//$1:***@');
+}
+
+/** A Redis URL, redis://[USER:PASSWORD@]HOST:PORT[/DB][?queue=NAME], read once; a QueueUrlError (one line) for a bad one. */
+export function redisTarget(url: string): RedisTarget {
+  const shown = redactUrl(url);
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new QueueUrlError(`--queue: "${shown}" is not a URL (redis://HOST:PORT)`);
+  }
+  if (u.protocol !== 'redis:') throw new QueueUrlError(`--queue: "${shown}" is not a redis:// URL`);
+  const port = Number(u.port || 6379);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new QueueUrlError(`--queue: "${shown}": bad port`);
+  const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined;
+  if (db !== undefined && (!Number.isInteger(db) || db < 0 || db > 15))
+    throw new QueueUrlError(`--queue: "${shown}": the database must be a whole number from 0 to 15`);
+  const queue = u.searchParams.get('queue') || QUEUE_NAME;
+  if (!/^[\w.-]{1,100}$/.test(queue))
+    throw new QueueUrlError(`--queue: "${shown}": ?queue= takes letters, digits, ".", "-" and "_" (at most 100)`);
+  return {
+    connection: {
+      host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+      port,
+      ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+      ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+      ...(db !== undefined ? { db } : {}),
+      connectTimeout: 10_000,
+      // reconnect at most every 2 s; whether to go on waiting is the commands' decision (their deadline)
+      retryStrategy: (times: number) => Math.min(times * 200, 2000),
+    },
+    queue,
+    shown,
+  };
+}
+
+/** What a Redis error means, in one line, without the password. */
+export function redisProblem(e: unknown, shown: string): string {
+  const err = e as NodeJS.ErrnoException & { message?: string };
+  const m = String(err?.message ?? e);
+  if (/WRONGPASS|invalid password|invalid username-password/i.test(m)) return `Redis at ${shown} refused the password`;
+  if (/NOAUTH/i.test(m)) return `Redis at ${shown} wants a password: redis://:PASSWORD@HOST:PORT`;
+  if (/DENIED.*protected mode/i.test(m))
+    return `Redis at ${shown} is in protected mode: give it a password (--requirepass) and put it in the URL (docs/experiments.md)`;
+  const code = err?.code ?? /\b(E[A-Z]+)\b/.exec(m)?.[1];
+  if (code === 'ECONNREFUSED') return `no Redis at ${shown} (connection refused)`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `no Redis at ${shown} (unknown host)`;
+  if (code === 'ETIMEDOUT' || /timed? ?out/i.test(m)) return `no answer from Redis at ${shown} (timed out)`;
+  return `Redis at ${shown}: ${m.split('\n')[0].replaceAll(/\/\/[^@/\s]*@/g, '//***@')}`;
+}
+
+/** Whether a Redis error will not mend by waiting (credentials, protected mode). */
+export const fatalRedisError = (e: unknown): boolean =>
+  /WRONGPASS|NOAUTH|invalid password|DENIED/i.test(String((e as Error)?.message ?? e));
+
+/** A promise that rejects with `message` if `p` has not settled within ms. */
+export function within<T>(p: Promise<T>, ms: number, message: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message())), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A connection of our own (results, health checks) that has answered a PING, or an Error of one
+ * line within `ms`: unreachable, wrong password and protected mode each said as such.
+ */
+export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): Promise<Redis> {
+  const client = new Redis({ ...target.connection, lazyConnect: true, maxRetriesPerRequest: 1 });
+  let last: unknown = null;
+  // ioredis emits every failed attempt; without a listener it prints each one as a stack dump
+  client.on('error', (e) => {
+    last = e;
+  });
+  const deadline = Date.now() + ms;
+  const timedOut = (): string => '\0timeout';
+  try {
+    await within(client.connect(), ms, timedOut);
+    for (;;) {
+      try {
+        await within(client.ping(), Math.max(1, deadline - Date.now()), timedOut);
+        return client;
+      } catch (e) {
+        if (fatalRedisError(e) || Date.now() >= deadline) throw e;
+        last = e;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  } catch (e) {
+    client.disconnect();
+    // ioredis rejects a failed connect with "Connection is closed."; the cause came as an error event
+    const timeout = (e as Error).message === timedOut();
+    const cause = fatalRedisError(e) ? e : (last ?? (timeout ? new Error('timed out') : e));
+    throw new Error(redisProblem(cause, target.shown));
+  }
+}
