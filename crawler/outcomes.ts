@@ -16,6 +16,7 @@ import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './stats.ts';
 import type { PageView, Strategy } from './strategy.ts';
+import { decide } from './strategy-guard.ts';
 import { normalizeUrl, type FingerprintSet } from './url.ts';
 import { hostOf } from '../lib/url.ts';
 
@@ -151,7 +152,7 @@ export class OutcomeHandler {
   private follow(page: PageView, e: QueueEntry, seq: number): number | undefined {
     const { ctx } = this;
     const cands = this.candidates(page, e);
-    const d = ctx.strategy.onPage(page, cands);
+    const d = decide(ctx.strategy, page, cands, ctx.settings.strategyTimeoutMs);
     for (let i = 0; i < cands.length; i++) {
       const score = d.scores[i];
       if (score === null || score === undefined) {

@@ -121,6 +121,13 @@ export const CrawlSettingsSchema = obj({
     help: 'idle timeout until the response headers, ms (--timeout-ms sets it and the body timeout)',
   }),
   bodyTimeoutMs: num({ default: 30_000, min: 1, max: 600_000, help: 'idle timeout between two body chunks, ms' }),
+  strategyTimeoutMs: num({
+    default: 30_000,
+    min: 1,
+    max: 3_600_000,
+    flag: 'strategy-timeout-ms',
+    help: 'longest a strategy may take on one page, ms; over it the crawl stops (crawler/strategy-guard.ts)',
+  }),
   maxResponseMs: num({
     default: 60_000,
     min: 1,

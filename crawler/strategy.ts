@@ -27,7 +27,12 @@ export interface PageView {
 }
 
 export interface PageDecision {
-  /** One priority per candidate link, or null to discard it. */
+  /**
+   * One priority per candidate link (a finite number), or null to discard it. Anything else (NaN,
+   * Infinity, a string, a missing entry) stops the crawl with a StrategyError naming the
+   * strategy and the page (crawler/strategy-guard.ts), as does an onPage that throws or takes
+   * longer than the crawl setting strategyTimeoutMs.
+   */
   scores: (number | null)[];
   /** The strategy's own relevance judgement of the page, in [0, 1]. */
   relevance?: number;

@@ -1,0 +1,128 @@
+/**
+ * The engine's side of the strategy contract (crawler/strategy.ts), enforced on every page: a
+ * strategy that throws, answers with other than one finite number or null per link, or takes
+ * longer than the per-page limit stops the crawl with a StrategyError naming the strategy and
+ * the page, instead of silently dropping links or ordering the frontier by NaN.
+ *
+ * Time: JavaScript cannot interrupt a synchronous call, so the limit is checked when onPage
+ * returns; one that has not returned at twice the limit (a loop) is ended by a watchdog thread,
+ * which sees how long the engine has been inside onPage through shared memory, prints one line on
+ * stderr and kills the process (signal SIGKILL: the journal keeps every page before, for
+ * --resume). A SIGTERM that arrives while a strategy runs therefore takes effect when it returns,
+ * and at the latest at twice the limit (60 s by default).
+ */
+import { writeSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type { ParsedLink } from './parser.ts';
+import { type PageDecision, type PageView, type Strategy, StrategyError } from './strategy.ts';
+
+/** The default per-page limit of onPage (crawl setting strategyTimeoutMs). */
+export const STRATEGY_TIMEOUT_MS = 30_000;
+
+/** What a score is, in words, for messages. */
+function describe(v: unknown): string {
+  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : String(v);
+  if (typeof v === 'string') return `"${v.slice(0, 40)}" (a string)`;
+  return v === undefined ? 'missing' : `${JSON.stringify(v)?.slice(0, 40) ?? typeof v} (a ${typeof v})`;
+}
+
+/** What is wrong with a decision for n links, or null. */
+export function decisionProblem(d: unknown, n: number): string | null {
+  if (typeof d !== 'object' || d === null) return `onPage returned ${describe(d)}, not { scores }`;
+  const { scores, relevance, updates } = d as PageDecision;
+  if (!Array.isArray(scores)) return `scores is ${describe(scores)}, not an array`;
+  if (scores.length !== n) return `${scores.length} scores for ${n} links (one per link: a number, or null to discard)`;
+  for (let i = 0; i < n; i++) {
+    const s = scores[i];
+    if (s !== null && (typeof s !== 'number' || !Number.isFinite(s)))
+      return `scores[${i}] is ${describe(s)} (expected a finite number, or null to discard the link)`;
+  }
+  if (relevance !== undefined && !(typeof relevance === 'number' && relevance >= 0 && relevance <= 1))
+    return `relevance is ${describe(relevance)} (expected a number from 0 to 1)`;
+  if (updates !== undefined) {
+    if (!Array.isArray(updates)) return `updates is ${describe(updates)}, not an array`;
+    for (let i = 0; i < updates.length; i++) {
+      const u = updates[i] as { url?: unknown; score?: unknown } | null;
+      if (typeof u?.url !== 'string' || typeof u.score !== 'number' || !Number.isFinite(u.score))
+        return `updates[${i}] is ${describe(u)} (expected { url, score } with a finite score)`;
+    }
+  }
+  return null;
+}
+
+/** Shared with the watchdog thread: [0] when the engine entered onPage (ms, 0: not inside), [1] the limit. */
+let clock: Float64Array | null = null;
+/** The page's URL, UTF-8, for the watchdog's line. */
+let urlBytes: Uint8Array | null = null;
+let nameBytes: Uint8Array | null = null;
+const encoder = new TextEncoder();
+const URL_BYTES = 2048;
+
+/** The watchdog thread, started once per process by the first guarded call (unref'd: it keeps nothing alive). */
+function startWatchdog(): void {
+  const shared = new SharedArrayBuffer(16 + URL_BYTES + 256);
+  clock = new Float64Array(shared, 0, 2);
+  urlBytes = new Uint8Array(shared, 16, URL_BYTES);
+  nameBytes = new Uint8Array(shared, 16 + URL_BYTES, 256);
+  const source = `
+    const { workerData } = require('node:worker_threads');
+    const { writeSync } = require('node:fs');
+    const clock = new Float64Array(workerData, 0, 2);
+    const text = (b) => new TextDecoder().decode(b.slice(0, b.indexOf(0) < 0 ? b.length : b.indexOf(0)));
+    setInterval(() => {
+      const since = clock[0];
+      if (since > 0 && Date.now() - since > 2 * clock[1]) {
+        const url = text(new Uint8Array(workerData, 16, ${URL_BYTES}));
+        const name = text(new Uint8Array(workerData, ${16 + URL_BYTES}, 256));
+        writeSync(2, 'error: strategy "' + name + '" has not returned from ' + url + ' within ' + (2 * clock[1]) / 1000 +
+          ' s (twice the crawl setting strategyTimeoutMs): the process is stopped\\n');
+        process.kill(process.pid, 'SIGKILL');
+      }
+    }, 250);
+  `;
+  const w = new Worker(source, { eval: true, workerData: shared });
+  w.unref();
+  w.on('error', (e) => writeSync(2, `warning: the strategy watchdog stopped: ${e.message}\n`));
+}
+
+function enter(name: string, url: string, limitMs: number): void {
+  if (!clock) startWatchdog();
+  const n = encoder.encodeInto(url, urlBytes!).written;
+  if (n < URL_BYTES) urlBytes![n] = 0;
+  const m = encoder.encodeInto(name, nameBytes!).written;
+  if (m < 256) nameBytes![m] = 0;
+  clock![1] = limitMs;
+  clock![0] = Date.now();
+}
+
+/**
+ * The strategy's decision on a page, checked: one finite number or null per candidate, within
+ * the limit; anything else a StrategyError naming the strategy and the page.
+ */
+export function decide(
+  strategy: Strategy,
+  page: PageView,
+  cands: readonly ParsedLink[],
+  limitMs: number,
+): PageDecision {
+  const t0 = performance.now();
+  enter(strategy.name, page.url, limitMs);
+  let d: PageDecision;
+  try {
+    d = strategy.onPage(page, cands);
+  } catch (e) {
+    throw new StrategyError(`strategy "${strategy.name}" failed on ${page.url}: ${(e as Error)?.message ?? e}`, {
+      cause: e,
+    });
+  } finally {
+    clock![0] = 0;
+  }
+  const ms = performance.now() - t0;
+  if (ms > limitMs)
+    throw new StrategyError(
+      `strategy "${strategy.name}" took ${(ms / 1000).toFixed(1)} s on ${page.url}, over the limit of ${limitMs / 1000} s (crawl setting strategyTimeoutMs)`,
+    );
+  const why = decisionProblem(d, cands.length);
+  if (why) throw new StrategyError(`strategy "${strategy.name}" on ${page.url}: ${why}`);
+  return d;
+}
