@@ -4,11 +4,14 @@
  * resolved (the family that claims a config resolves it: experiments/families.ts), and the one
  * error every family's config problem is.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readJsonFile } from '../lib/input.ts';
 import { basename, join } from 'node:path';
 import { shipped } from '../lib/paths.ts';
 import {
   commentsOf,
+  optional,
+  str,
   defaultsOf,
   overlay,
   problemOf,
@@ -45,9 +48,10 @@ export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name
     );
   }
   try {
-    return { name, raw: JSON.parse(readFileSync(isFile ? nameOrFile : join(dir, `${name}.json`), 'utf8')) };
+    const file = isFile ? nameOrFile : join(dir, `${name}.json`);
+    return { name, raw: readJsonFile(file, isFile ? nameOrFile : `${name}.json`) };
   } catch (e) {
-    throw new ExperimentConfigError(`${name}.json: ${(e as Error).message}`);
+    throw new ExperimentConfigError((e as Error).message);
   }
 }
 
@@ -78,6 +82,16 @@ export function resolveBySchema<T extends TSchema>(
   if (o.seeds !== undefined) c.seeds = Array.from({ length: o.seeds }, (_, i) => i + 1);
   return c;
 }
+
+/** A config's "name": the results folder's name, so a word a file system takes (letters, digits, - and _; at most 100). */
+export const nameField = () =>
+  optional(
+    str({
+      pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$',
+      expected: 'letters, digits, - and _ (at most 100)',
+      help: 'the results folder name (default: the file name)',
+    }),
+  );
 
 /** A family's "quick" field: the fields --quick lays over the config (resolveBySchema). */
 export const quickField = (defaults: Record<string, unknown> = {}, help = 'fields --quick overrides') =>

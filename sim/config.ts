@@ -7,7 +7,7 @@
  * lists them with their sources); a default that no source gives is
  * called a condition.
  */
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../lib/input.ts';
 import { DEEP_KINDS } from './deepweb/db.ts';
 import { resource } from '../lib/paths.ts';
 import { getPath } from '../lib/fields.ts';
@@ -505,17 +505,11 @@ export function resolveConfig(partial: unknown): WebConfig {
 }
 
 export function loadConfig(file: string): WebConfig {
-  let text: string;
-  try {
-    text = readFileSync(resource(file), 'utf8');
-  } catch (e) {
-    throw new ConfigError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { cause: e });
-  }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = readJsonFile(resource(file), file);
   } catch (e) {
-    throw new ConfigError(`${file}: not valid JSON (${(e as Error).message})`, { cause: e });
+    throw new ConfigError((e as Error).message, { cause: e });
   }
   try {
     return resolveConfig(json);

@@ -189,7 +189,7 @@ describe('experiment CLI and configs', () => {
       [{ strategies: [{ name: 'best-n-first', params: { m: 2 } }] }, /parameter "m" is not one of n/],
       [
         { strategies: [{ name: 'mine', module: 'nope/missing.ts' }] },
-        /module "nope\/missing.ts" is not a readable file/,
+        /module "nope\/missing.ts": no such file/,
       ],
       [
         { strategies: [{ name: 'bfs', module: 'examples/strategies/depth-best-first.ts' }] },

@@ -48,7 +48,7 @@ describe('config schemas', () => {
 
   it('a broken config is refused by both checkers, the project naming the field', () => {
     const cases: [string, object, string][] = [
-      ['experiment', { budget: 5 }, 'budget: expected a whole number >= 10, got 5'],
+      ['experiment', { budget: 5 }, 'budget: expected a whole number from 10 to 100,000,000, got 5'],
       ['experiment', { crawl: { delayMs: -1 } }, 'crawl.delayMs: expected a number from 0 to 3,600,000, got -1'],
       ['experiment', { strategies: [] }, 'strategies: expected a non-empty list, got 0'],
       ['experiment', { relevance: 'magic' }, 'relevance: "magic" is not one of paper, paper-url, keywords, learned'],

@@ -6,9 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
-import { ExperimentConfigError, type FamilyConfig, quickField, resolveBySchema } from '../config-files.ts';
+import { ExperimentConfigError, type FamilyConfig, nameField, quickField, resolveBySchema } from '../config-files.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
-import { bool, defaultsOf, list, map, num, obj, oneOf, optional, str, Type } from '../../lib/schema.ts';
+import { bool, defaultsOf, list, map, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
 export type DeepMethod = (typeof DEEP_METHODS)[number];
@@ -22,7 +22,7 @@ const seedList = (help: string, d: number[]) =>
  */
 export const DeepwebSchema = obj({
   kind: Type.Literal('deepweb', { description: 'this family: "deepweb"' }),
-  name: optional(str({ help: 'the results folder name (default: the file name)' })),
+  name: nameField(),
   description: str({ default: '', help: 'one line for the report' }),
   web: str({
     default: 'data/webs/deepweb.json',

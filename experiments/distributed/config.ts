@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { ASSIGNMENTS } from '../../crawler/distributed/index.ts';
-import { ExperimentConfigError, type FamilyConfig, quickField, resolveBySchema } from '../config-files.ts';
+import { ExperimentConfigError, type FamilyConfig, nameField, quickField, resolveBySchema } from '../config-files.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
-import { defaultsOf, list, num, obj, oneOf, optional, str, Type } from '../../lib/schema.ts';
+import { defaultsOf, list, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
 import { resource } from '../../lib/paths.ts';
 
 const NAME = '^[a-z0-9-]+$';
@@ -20,7 +20,7 @@ const processes = Type.Integer({ minimum: 1, maximum: 32 });
  */
 export const DistributedSchema = obj({
   kind: Type.Literal('distributed', { description: 'this family: "distributed"' }),
-  name: optional(str({ help: 'the results folder name (default: the file name)' })),
+  name: nameField(),
   description: str({ default: '', help: 'one line for the report' }),
   web: str({ default: 'data/webs/small.json', help: 'web config file' }),
   seeds: list(Type.Integer({ minimum: 0 }), {

@@ -3,13 +3,16 @@
  * run, so a researcher adds an experiment without writing code. Validated here; every field
  * has a default.
  */
-import { existsSync } from 'node:fs';
+import { fileProblem } from '../../lib/input.ts';
+import { loadConfig } from '../../sim/config.ts';
+import { readLabels } from '../../sim/warc-convert.ts';
 import {
   CONFIG_DIR,
   ExperimentConfigError,
   listExperiments,
   readExperimentJson,
   resolveBySchema,
+  nameField,
 } from '../config-files.ts';
 import { DEFAULT_FUTURE, DEFAULT_ADAPTIVE, RELEVANCE_MODES, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { KIND_NAMES } from '../../sim/web.ts';
@@ -49,10 +52,10 @@ const SPEC = obj({
  * exist, strategies known) are in validate() below.
  */
 export const ExperimentSchema = obj({
-  name: optional(str({ help: 'the results folder name (default: the file name)' })),
+  name: nameField(),
   description: str({ default: '', help: 'one line for the report and the page' }),
   web: str({ default: 'data/webs/paper.json', help: 'web config file (a generated web; not used with archive)' }),
-  seeds: list(Type.Integer({ minimum: 0 }), {
+  seeds: list(Type.Integer({ minimum: 0, maximum: 4_294_967_295 }), {
     default: [1, 2, 3, 4, 5],
     minItems: 1,
     expected: 'a list of whole numbers',
@@ -95,7 +98,7 @@ export const ExperimentSchema = obj({
     help: '"requests" (every fetch, the paper) or "pages" (2xx only; at most 20 x the budget in requests)',
   }),
   faults: bool({ default: false, help: 'serve transient errors, slow responses and 429s' }),
-  budget: num({ default: 2000, min: 10, integer: true, help: 'fetches per run (budgetCounts)' }),
+  budget: num({ default: 2000, min: 10, max: 100_000_000, integer: true, help: 'fetches per run (budgetCounts)' }),
   every: num({ default: 50, min: 1, integer: true, help: 'pages between metric rows (<= budget)' }),
   earlyPhase: num({
     default: 0.15,
@@ -279,8 +282,8 @@ export function loadExperiment(
   let name = read.name;
   if (!isObj(raw)) throw new ExperimentConfigError(`${name}.json: expected a JSON object`);
   // a config may carry its own name (results/NAME/config.json does, so a rerun writes the same CSVs)
-  if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]*$/i.test(raw.name)))
-    throw new ExperimentConfigError(`${name}.json: name: expected letters, digits, - and _`);
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,99}$/i.test(raw.name)))
+    throw new ExperimentConfigError(`${name}.json: name: expected letters, digits, - and _ (at most 100)`);
   if (typeof raw.name === 'string') name = raw.name;
   const c = resolveBySchema(ExperimentSchema, raw, { name, ...opts, prefix: name }) as unknown as ExperimentConfig;
   moveStrategySpecs(c);
@@ -310,8 +313,8 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   for (const [n, spec] of Object.entries(c.strategyParams)) {
     if (!c.strategies.includes(n)) bad(`strategyParams.${n}: not one of the strategies (${c.strategies.join(', ')})`);
     if (spec.module !== undefined) {
-      if (!existsSync(resource(spec.module)))
-        bad(`strategies: ${n}: module "${spec.module}" is not a readable file (paths are from the working directory)`);
+      const why = fileProblem(resource(spec.module));
+      if (why) bad(`strategies: ${n}: module "${spec.module}": ${why} (paths are from the working directory)`);
       if (!/^[a-z0-9][a-z0-9_-]*$/i.test(n) || n === 'oracle')
         bad(`strategies: "${n}": a module's name must be letters, digits, - and _ (and not "oracle")`);
       if (strategyNames().includes(n))
@@ -335,11 +338,28 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     if (!kinds.includes(String(k).toLowerCase())) bad(`target.kinds: "${k}" is not one of ${kinds.join(', ')}`);
   c.target = { kinds: c.target.kinds.map((k) => k.toLowerCase()) };
   if (c.every > c.budget) bad(`every: expected a whole number from 1 to budget (${c.budget}), got ${c.every}`);
+  // every file the config names: a regular file, before anything starts (a device would never end)
+  const file = (field: string, path: string): void => {
+    const why = fileProblem(resource(path));
+    if (why) bad(`${field}: "${path}": ${why}`);
+  };
+  if (c.archive === null) {
+    file('web', c.web);
+    try {
+      loadConfig(c.web);
+    } catch (e) {
+      bad(`web: ${(e as Error).message}`);
+    }
+  }
   if (c.archive !== null) {
     const a = c.archive;
-    if (a.warc.some((f) => !existsSync(resource(f))))
-      bad(`archive.warc: expected a list of existing WARC files, got ${JSON.stringify(a.warc)}`);
-    if (!existsSync(resource(a.labels))) bad(`archive.labels: "${a.labels}" is not a readable CSV file`);
+    a.warc.forEach((f, i) => file(`archive.warc[${i}]`, f));
+    file('archive.labels', a.labels);
+    try {
+      readLabels(a.labels);
+    } catch (e) {
+      bad(`archive.labels: ${(e as Error).message}`);
+    }
     if (!a.relevant.length && !a.relevantDocuments.length)
       bad('archive: name the target: relevant labels, relevantDocuments extensions, or both');
     for (const e of a.relevantDocuments)
@@ -352,7 +372,7 @@ function validate(c: ExperimentConfig): ExperimentConfig {
       bad(`sweep.${k}: not a field of the experiment config (web fields start with "web.")`);
     if (k.startsWith('web.') && c.archive) bad(`sweep.${k}: an archive has no web config to sweep`);
   }
-  if (c.keywords !== null && !existsSync(resource(c.keywords))) bad(`keywords: "${c.keywords}" is not a readable file`);
+  if (c.keywords !== null) file('keywords', c.keywords);
   return c;
 }
 

@@ -1,0 +1,97 @@
+/**
+ * Bad input refused before anything starts (issue #50 item 6): non-finite and absurd numbers,
+ * oversized strings and files, deep nesting, devices and missing files named by a config, labels
+ * CSVs with a byte-order mark or without their columns. Each: exit 2, one line naming the file
+ * and the field, in well under a second (nothing was started).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonProblem } from '../lib/input.ts';
+import { readLabels } from '../sim/warc-convert.ts';
+import { runCliInProcess } from './cli-inprocess.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'inputs-'));
+const file = (name: string, text: string): string => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
+
+describe('inputs refused up front', () => {
+  it('experiment configs: exit 2, one line naming the file and the field, nothing started', async () => {
+    const cases: [string, RegExp][] = [
+      [file('inf.json', '{"budget": 1e309}'), /inf\.json: budget: Infinity is not a finite number$/],
+      [file('huge-budget.json', '{"budget": 1e12}'), /budget: .*100000000/],
+      [file('seed.json', '{"seeds": [1e300]}'), /seed\.json: seeds\[0\]: 1e\+300 is too large/],
+      [file('seed32.json', '{"seeds": [1e10]}'), /seeds/],
+      [
+        file('name.json', JSON.stringify({ name: 'a'.repeat(2_000_000) })),
+        /name\.json: \d+ bytes, over the limit of 1048576$/,
+      ],
+      [
+        file('name2.json', JSON.stringify({ name: 'a'.repeat(5000) })),
+        /name: expected letters, digits, - and _ \(at most 100\)/,
+      ],
+      [
+        file('deep.json', `{"x":${'['.repeat(50_000)}${']'.repeat(50_000)}}`),
+        /deep\.json: x\[0\]\[0\].*: nested deeper than 32 levels$/,
+      ],
+      [
+        file('long.json', JSON.stringify({ description: 'x'.repeat(20_000) })),
+        /description: a string of 20000 characters/,
+      ],
+      [file('zero.json', '{"web": "/dev/zero"}'), /web: "\/dev\/zero": not a regular file/],
+      [file('folder.json', JSON.stringify({ web: dir })), /web: ".*": a folder, not a file$/],
+      [file('missing.json', '{"web": "no/such/web.json"}'), /web: "no\/such\/web\.json": no such file$/],
+      [
+        file('module.json', '{"strategies": [{"name": "mine", "module": "/dev/zero"}]}'),
+        /strategies: mine: module "\/dev\/zero": not a regular file/,
+      ],
+      [file('kw.json', '{"keywords": "/dev/null"}'), /keywords: "\/dev\/null": not a regular file/],
+      [file('broken.json', '{"budget": '), /broken\.json: not valid JSON/],
+    ];
+    for (const [f, want] of cases) {
+      const t0 = performance.now();
+      const r = await runCliInProcess('experiments/cli/experiment.ts', [f, '--out', join(dir, 'out')]);
+      expect({ f, code: r.code }).toEqual({ f, code: 2 });
+      expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(want);
+      expect(performance.now() - t0).toBeLessThan(3000);
+    }
+  });
+
+  it('an archive config: WARC and labels checked, labels errors name the file and line', async () => {
+    const warc = file('a.warc', '');
+    const cfg = (labels: string): string =>
+      file(
+        `arch-${labels.length}.json`,
+        JSON.stringify({ archive: { warc: [warc], labels, relevantDocuments: ['.pdf'] }, strategies: ['bfs'] }),
+      );
+    const noCols = file('cols.csv', 'link,kind\nhttp://a.test/,x\n');
+    const badRow = file('row.csv', 'url,label\nhttp://a.test/,x\n"http://b.test/,y\n');
+    for (const [labels, want] of [
+      [noCols, /archive\.labels: labels .*cols\.csv: no "url" column \(line 1 names "link", "kind"/],
+      [badRow, /archive\.labels: labels .*row\.csv line \d+: /],
+      ['/dev/zero', /archive\.labels: "\/dev\/zero": not a regular file/],
+    ] as const) {
+      const r = await runCliInProcess('experiments/cli/experiment.ts', [cfg(labels), '--out', join(dir, 'out')]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toMatch(want);
+    }
+  });
+
+  it('labels: a UTF-8 byte-order mark does not lose the url column', () => {
+    const bom = file('bom.csv', '\ufeffurl,label\nhttp://a.test/x,faculty\n');
+    expect([...readLabels(bom)]).toEqual([['http://a.test/x', 'faculty']]);
+  });
+
+  it('JSON limits are checked without recursion, whatever the depth', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(jsonProblem(deep)).toMatch(/nested deeper than 32 levels$/);
+    expect(jsonProblem({ a: [1, { b: Number.NaN }] })).toBe('a[1].b: NaN is not a finite number');
+    expect(jsonProblem({ a: 'ok', b: [1, 2, { c: null }] })).toBeNull();
+  });
+});
