@@ -4,10 +4,16 @@
  * number of URLs, not the archive's size; records are read back from disk on demand. Revisit
  * records are served with their own status and headers and the payload of the response they
  * refer to. Gzipped (one member per record) and plain WARCs both work.
+ *
+ * A damaged file (cut short, a Content-Length that does not end at a record boundary, a last gzip
+ * member that does not decompress) is found while indexing, within seconds, and said with the
+ * file and the record's offset: `strict` refuses it (a WarcDamaged error); otherwise the archive
+ * is served up to its last whole record and `warnings` says what was left out.
  */
 import { resource } from '../lib/paths.ts';
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { inflateRawSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { grown } from '../lib/typed.ts';
 
@@ -70,6 +76,121 @@ class Columns {
 
 const TYPES = ['response', 'revisit', 'resource'] as const;
 
+/** Where a gzip member's compressed data starts (after its header), or -1 when `b` has no gzip header at p. */
+function gzipDataStart(b: Buffer, p: number): number {
+  if (b[p] !== 0x1f || b[p + 1] !== 0x8b || b[p + 2] !== 8) return -1;
+  const flags = b[p + 3];
+  let q = p + 10;
+  if (flags & 4) q += 2 + b.readUInt16LE(q);
+  if (flags & 8) while (q < b.length && b[q++] !== 0);
+  if (flags & 16) while (q < b.length && b[q++] !== 0);
+  if (flags & 2) q += 2;
+  return q < b.length ? q : -1;
+}
+
+/**
+ * The end of the last whole gzip member of a file, member by member (each decompressed once, in
+ * windows of the file): warcio spins forever on a member cut short, so it is given whole ones only.
+ */
+export async function gzipWarcEnd(file: string, size: number): Promise<{ end: number; problem: string | null }> {
+  const fh = await open(file, 'r');
+  try {
+    let pos = 0;
+    let win = Buffer.alloc(0);
+    let winStart = 0;
+    let want = 16 << 20;
+    while (pos < size) {
+      const more = want > win.length && winStart + win.length < size;
+      if (pos < winStart || pos + 18 > winStart + win.length || more) {
+        win = Buffer.allocUnsafe(Math.min(want, size - pos));
+        winStart = pos;
+        await fh.read(win, 0, win.length, pos);
+      }
+      const at = pos - winStart;
+      const data = gzipDataStart(win, at);
+      if (data < 0) return { end: pos, problem: `offset ${pos} is not the start of a gzip member` };
+      let used: number;
+      try {
+        used = (inflateRawSync(win.subarray(data), { info: true }) as unknown as { engine: { bytesWritten: number } })
+          .engine.bytesWritten;
+      } catch (e) {
+        if (winStart + win.length < size) {
+          // the member may go on past the window: read more
+          want = win.length * 4;
+          continue;
+        }
+        return {
+          end: pos,
+          problem: `the gzip member at offset ${pos} does not decompress (${(e as Error).message}: cut short?)`,
+        };
+      }
+      const next = winStart + data + used + 8;
+      if (next > size) return { end: pos, problem: `the gzip member at offset ${pos} lacks its trailer (cut short?)` };
+      if (next > winStart + win.length) {
+        want = win.length * 4;
+        continue;
+      }
+      pos = next;
+      want = 16 << 20;
+    }
+    return { end: size, problem: null };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A WARC file that is not whole, where and how (refused when the archive is opened strict). */
+export class WarcDamaged extends Error {
+  override name = 'WarcDamaged';
+}
+
+/**
+ * The end of the last whole record of a plain (uncompressed) WARC, read header by header: each
+ * record is "WARC/1.x" headers, a blank line, Content-Length bytes, and a blank line. Returns the
+ * file's size when it is whole, else where the damage starts and what it is.
+ */
+export async function plainWarcEnd(file: string, size: number): Promise<{ end: number; problem: string | null }> {
+  const fh = await open(file, 'r');
+  try {
+    let pos = 0;
+    let head = Buffer.alloc(8192);
+    while (pos < size) {
+      let n = (await fh.read(head, 0, Math.min(head.length, size - pos), pos)).bytesRead;
+      let sep = head.subarray(0, n).indexOf('\r\n\r\n');
+      while (sep < 0 && n === head.length && head.length < 1 << 20) {
+        head = Buffer.alloc(head.length * 4);
+        n = (await fh.read(head, 0, Math.min(head.length, size - pos), pos)).bytesRead;
+        sep = head.subarray(0, n).indexOf('\r\n\r\n');
+      }
+      const at = `record at offset ${pos}`;
+      if (!head.subarray(0, 5).equals(Buffer.from('WARC/')))
+        return { end: pos, problem: `${at} does not start with "WARC/" (the previous record's length is wrong?)` };
+      if (sep < 0) return { end: pos, problem: `${at}: its headers do not end (the file is cut short?)` };
+      const headers = head.subarray(0, sep).toString('latin1');
+      const cl = /\r\ncontent-length:[ \t]*(\d+)/i.exec(headers);
+      if (!cl) return { end: pos, problem: `${at} has no Content-Length` };
+      const blockEnd = pos + sep + 4 + Number(cl[1]);
+      if (blockEnd + 4 > size)
+        return {
+          end: pos,
+          problem: `${at} declares ${cl[1]} bytes, but the file ends ${size - pos - sep - 4} bytes into them (cut short?)`,
+        };
+      const tail = Buffer.alloc(4);
+      await fh.read(tail, 0, 4, blockEnd);
+      if (!tail.equals(Buffer.from('\r\n\r\n')))
+        return { end: pos, problem: `${at}: its Content-Length (${cl[1]}) does not end at a record boundary` };
+      pos = blockEnd + 4;
+      // blank lines between records are tolerated
+      const gap = Buffer.alloc(2);
+      while (pos + 2 <= size && (await fh.read(gap, 0, 2, pos)).bytesRead === 2 && gap.equals(Buffer.from('\r\n')))
+        pos += 2;
+    }
+    return { end: size, problem: null };
+  } finally {
+    await fh.close();
+  }
+}
+
 export class WarcArchive {
   private readonly c = new Columns();
   /** URL key -> index of its latest capture. */
@@ -81,15 +202,67 @@ export class WarcArchive {
 
   private constructor(readonly files: readonly string[]) {}
 
-  static async open(files: readonly string[]): Promise<WarcArchive> {
+  /** Damage found while indexing (file, offset, what), when the archive was opened leniently. */
+  readonly warnings: string[] = [];
+
+  /**
+   * The archive of these files, indexed. `strict`: a damaged file is refused (WarcDamaged);
+   * otherwise it is served up to its last whole record and the damage is in `warnings`.
+   */
+  static async open(files: readonly string[], opts: { strict?: boolean } = {}): Promise<WarcArchive> {
     const a = new WarcArchive(files.map(resource));
-    for (let f = 0; f < files.length; f++) await a.indexFile(f);
+    for (let f = 0; f < files.length; f++) {
+      const problem = await a.indexFile(f);
+      if (problem) {
+        if (opts.strict) throw new WarcDamaged(`${files[f]}: ${problem}`);
+        a.warnings.push(`${files[f]}: ${problem}; served up to the last whole record`);
+      }
+    }
     a.resolveRefs();
     return a;
   }
 
-  private async indexFile(f: number): Promise<void> {
-    const parser = new WARCParser(createReadStream(this.files[f]));
+  /** Indexes one file up to its last whole record; returns what is damaged, or null. */
+  private async indexFile(f: number): Promise<string | null> {
+    const file = this.files[f];
+    const size = statSync(file).size;
+    const magic = Buffer.alloc(2);
+    const fh = await open(file, 'r');
+    await fh.read(magic, 0, 2, 0).finally(() => fh.close());
+    const gz = magic[0] === 0x1f && magic[1] === 0x8b;
+    let problem: string | null = null;
+    let end = size;
+    ({ end, problem } = await (gz ? gzipWarcEnd : plainWarcEnd)(file, size));
+    if (end === 0) return problem;
+    const first = this.c.n;
+    const stream = createReadStream(file, { end: end - 1 });
+    const parser = new WARCParser(stream);
+    // warcio's iterator can wait forever on a stream that ended inside a record (a gzip member cut
+    // short): once the file is read, it gets a second to finish, else the rest counts as damaged
+    let finished = false;
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<'stalled'>((resolve) =>
+      stream.once('close', () => {
+        timer = setTimeout(() => resolve('stalled'), 1000);
+      }),
+    );
+    const indexing = this.indexRecords(parser, f).then(() => {
+      finished = true;
+      return 'done' as const;
+    });
+    const how = await Promise.race([indexing, stalled]).finally(() => clearTimeout(timer));
+    if (how === 'stalled' && !finished && !problem)
+      problem = `the record after offset ${this.lastEnd(first)} does not end (the file is cut short?)`;
+    return problem;
+  }
+
+  /** Where the last record indexed from this file (from index `first` on) ends; 0 when none. */
+  private lastEnd(first: number): number {
+    const i = this.c.n - 1;
+    return i >= first ? this.c.offset[i] + this.c.length[i] : 0;
+  }
+
+  private async indexRecords(parser: WARCParser, f: number): Promise<void> {
     for await (const record of parser) {
       const type = record.warcType;
       const uri = record.warcTargetURI;

@@ -342,7 +342,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (v.labels && v.relevant)
       await checkArchive(cfg).catch((e: Error) => usage(e instanceof ExperimentConfigError ? e.message : String(e)));
     const { WarcArchive } = await import('../../sim/warc.ts');
-    const sites = v.labels && v.relevant ? archiveSites(cfg) : (await WarcArchive.open(v.replay)).hosts();
+    // a damaged WARC: a crawl replays it up to its last whole record and says so
+    const replayed = await WarcArchive.open(v.replay);
+    for (const w of replayed.warnings) io.err(`warning: ${w}\n`);
+    const sites = v.labels && v.relevant ? archiveSites(cfg) : replayed.hosts();
     if (learns || relevance) {
       const mode: RelevanceMode = relevance ?? 'learned';
       const heldOut = heldOutSite(sites);
@@ -355,7 +358,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       learnFrom(env.training, heldOut, env.cacheKey, mode);
     } else {
       const { ReplayServer } = await import('../../sim/replay.ts');
-      const server = await ReplayServer.start(await WarcArchive.open(v.replay));
+      const server = await ReplayServer.start(replayed);
       closeWeb = () => server.close();
       settings.resolve = [...(settings.resolve ?? []), `*=127.0.0.1:${server.port}`];
       if (!settings.seeds?.length) settings.seeds = [`http://${sites[0]}/`];

@@ -103,7 +103,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         },
       };
       // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
-      const archive = await WarcArchive.open(warc);
+      const archive = await WarcArchive.open(warc, { strict: true }).catch((e: Error) => usage(e.message));
       const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
       if (sites.length < 2)
         usage(

@@ -175,7 +175,10 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
   const bad = (m: string): never => {
     throw new ExperimentConfigError(`${cfg.name}: ${m}`);
   };
-  const archive = await WarcArchive.open(a.warc);
+  // a damaged WARC is refused: results must not rest on an archive read only in part
+  const archive = await WarcArchive.open(a.warc, { strict: true }).catch((e: Error) =>
+    bad(`archive.warc: ${e.message.split('\n')[0]}`),
+  );
   const hosts = new Set(archive.hosts());
   const labels = readLabels(a.labels);
   const present = new Set(labels.values());
@@ -208,7 +211,7 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
 
 export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
   const a = cfg.archive!;
-  const archive = await WarcArchive.open(a.warc);
+  const archive = await WarcArchive.open(a.warc, { strict: true });
   // one policy for every crawler and the oracle: what the server offers is what the graph holds
   const web = await ArchiveWeb.open(archive, { holes: a.holes, documents: a.documents }, { scan: true });
   const server = await ReplayServer.start(web);

@@ -60,6 +60,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const archive = await WarcArchive.open(files).catch((e: Error) =>
       usage(`--warc: cannot read the archive (${e.message.split('\n')[0]})`),
     );
+    for (const w of archive.warnings) io.err(`warning: ${w}\n`);
     const web = await ArchiveWeb.open(archive, {
       holes: (v.holes as HolePolicy | undefined) ?? 'open',
       documents: v.documents ? DEFAULT_DOCUMENT_EXTENSIONS : [],
