@@ -174,9 +174,12 @@ export class CrawlEngine {
       // JSON has no Infinity: unlimited settings come back as null
       for (const [k, v] of Object.entries(DEFAULT_SETTINGS))
         if (saved[k] === null && v === Infinity) saved[k] = Infinity;
+      // the saved settings, but for a new page budget and new address rules (a web the resuming
+      // command serves again, on another port)
       const settings = resolveSettings({
         ...(saved as Partial<CrawlSettings>),
         ...(opts.settings.maxPages ? { maxPages: opts.settings.maxPages } : {}),
+        ...(opts.settings.resolve ? { resolve: opts.settings.resolve } : {}),
       });
       const engine = new CrawlEngine(opts, settings);
       engine.restoreFrom(rec);
@@ -305,7 +308,8 @@ export class CrawlEngine {
    * those waiting for a host's gap, a Retry-After or a retry's back-off are not sent, and stay
    * in the journal for --resume.
    */
-  stop(): void {
+  stop(reason = 'stop()'): void {
+    this.stoppedBy ??= reason;
     for (const h of this.hosts.values()) h.halt();
     this.scheduler.stop();
   }
@@ -332,6 +336,9 @@ export class CrawlEngine {
     return this.scheduler.waiting;
   }
 
+  /** What stopped the crawl before its end (summary.stopped), if anything did. */
+  private stoppedBy: string | undefined;
+
   async run(): Promise<CrawlSummary> {
     this.started = performance.now();
     let summary: CrawlSummary;
@@ -344,6 +351,7 @@ export class CrawlEngine {
         this.scheduler.waiting,
         this.strategy.stats?.() ?? {},
       );
+      if (this.stoppedBy) summary.stopped = this.stoppedBy;
       if (this.journal) {
         if (this.commitQueued) this.commit();
         this.journalClosed = true;

@@ -38,10 +38,12 @@ export interface CrawlSummary {
   seedFailures: string[];
   frontierLeft: number;
   strategy: Record<string, number>;
+  /** Present when the crawl was stopped before its end: by what ("SIGTERM", "SIGINT", "stop()"); --resume goes on. */
+  stopped?: string;
 }
 
 /** The counters a resumed crawl continues from (everything in the summary that is not timing). */
-export type Counters = Omit<CrawlSummary, 'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy'>;
+export type Counters = Omit<CrawlSummary, 'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy' | 'stopped'>;
 
 /** Seed failures kept in the summary (it is rewritten every step, so it must stay small). */
 const MAX_SEED_FAILURES = 100;
@@ -95,7 +97,7 @@ export class CrawlStats {
 
   /** The counters as a resumed crawl needs them (robots-blocked seeds and the like included). */
   counters(): Counters {
-    const { elapsedMs: _e, pagesPerSec: _p, frontierLeft: _f, strategy: _s, ...c } = this.summary;
+    const { elapsedMs: _e, pagesPerSec: _p, frontierLeft: _f, strategy: _s, stopped: _x, ...c } = this.summary;
     return { ...c, pages: this.pages };
   }
 

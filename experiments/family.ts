@@ -5,6 +5,9 @@
  * family is one module in its own folder (experiments/focused/family.ts, sweep/, deepweb/,
  * distributed/); experiments/families.ts lists them and `npm run experiment` dispatches by it.
  */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /** Jobs of a run on the job queue (experiments/focused/queue.ts), as its progress reports them. */
 export interface QueueProgress {
   /** Which submission (a sweep submits one per point at once): the CLI sums the latest of each. */
@@ -45,6 +48,8 @@ export interface ExperimentFamily<C = unknown> {
   /** The resolved config; an ExperimentConfigError names what is wrong. */
   resolve(raw: Record<string, unknown>, base: string, ctx: Pick<FamilyContext, 'asked' | 'quick' | 'seeds'>): C;
   description(cfg: C): string;
+  /** The folder a run writes its outputs to (the CLI marks it INCOMPLETE until the run ends). */
+  outDir(cfg: C, ctx: Pick<FamilyContext, 'out' | 'asked' | 'quick'>): string;
   /** Runs it and writes its outputs; returns what `npm run experiment` prints. Throws on failure. */
   run(cfg: C, ctx: FamilyContext): Promise<string>;
   /**
@@ -57,6 +62,46 @@ export interface ExperimentFamily<C = unknown> {
 
 export const defaultOut = (name: string, ctx: Pick<FamilyContext, 'out' | 'quick'>): string =>
   ctx.out ?? `results/${name}${ctx.quick ? '-quick' : ''}`;
+
+/** The marker of a results folder whose run has not ended (killed, failed, or still running). */
+export const INCOMPLETE = 'INCOMPLETE';
+
+/** Whether `dir` holds the outputs of a run that did not end: nothing in it may be taken for a result. */
+export const incomplete = (dir: string): boolean => existsSync(join(dir, INCOMPLETE));
+
+/**
+ * Runs `work`, which writes into `dir`, with `dir/INCOMPLETE` present until it ends: a run killed
+ * mid-output (or failed) leaves a folder that says so, never one that looks complete. A write
+ * error names the folder (ENOSPC and its kind name no path by themselves).
+ */
+export async function writingInto<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, INCOMPLETE),
+      `A run writing into this folder started at ${new Date().toISOString()} (process ${process.pid}) and has not ended: its files may be partial or from an earlier run. The marker goes when the run ends.\n`,
+    );
+  } catch (e) {
+    throw writeError(e, dir);
+  }
+  let r: T;
+  try {
+    r = await work();
+  } catch (e) {
+    throw writeError(e, dir);
+  }
+  rmSync(join(dir, INCOMPLETE), { force: true });
+  return r;
+}
+
+const WRITE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'EIO', 'EMFILE']);
+
+/** A file-system error while writing results, with the folder named; any other error as it was. */
+function writeError(e: unknown, dir: string): unknown {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (!code || !WRITE_ERRORS.has(code)) return e;
+  return new Error(`cannot write the results under ${dir}: ${(e as Error).message}`, { cause: e });
+}
 
 /** Runs `work` with a progress bar that is stopped whatever happens. */
 export async function withBar<T>(bar: ProgressBar, work: () => Promise<T>): Promise<T> {

@@ -27,7 +27,7 @@ export interface CliIo {
    * Calls `handler` when the command should stop gracefully: SIGINT or SIGTERM for a process. A
    * command that never asks keeps the default (the signal ends the process at once).
    */
-  onStop?(handler: () => void): void;
+  onStop?(handler: (signal?: 'SIGINT' | 'SIGTERM') => void): void;
 }
 
 export type Main = (argv: string[], io: CliIo) => Promise<number>;

@@ -134,7 +134,8 @@ function parseGroups(text: string): Group[] {
     if (!current) continue; // a rule before any user-agent line belongs to no group
     if (key === 'crawl-delay') {
       const d = Number(value);
-      if (Number.isFinite(d) && d >= 0 && current.crawlDelay === undefined) current.crawlDelay = d;
+      // "Infinity" (or 1e999) is a delay no crawl can keep: kept, so that the host is skipped (maxCrawlDelaySec)
+      if (d >= 0 && current.crawlDelay === undefined) current.crawlDelay = d;
     } else if (value) current.rules.push(compile(key === 'allow', value));
   }
   return groups;

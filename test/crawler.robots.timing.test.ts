@@ -31,6 +31,11 @@ describe('robots.txt rules (RFC 9309)', () => {
     expect(RobotsRules.fromResponse('http://h.test/robots.txt', 503, '', 'x').isAllowed('http://h.test/a')).toBe(false);
     expect(RobotsRules.unreachable('x').isAllowed('http://h.test/a')).toBe(false);
     expect(rules('User-agent: *\nCrawl-delay: 2\n').crawlDelaySec()).toBe(2);
+    // a delay no crawl can keep is kept, so that the host is skipped (issue #50: it was ignored)
+    expect(rules('User-agent: *\nCrawl-delay: Infinity\n').crawlDelaySec()).toBe(Number.POSITIVE_INFINITY);
+    expect(rules('User-agent: *\nCrawl-delay: 1e999\n').crawlDelaySec()).toBe(Number.POSITIVE_INFINITY);
+    expect(rules('User-agent: *\nCrawl-delay: soon\n').crawlDelaySec()).toBeUndefined();
+    expect(rules('User-agent: *\nCrawl-delay: -1\n').crawlDelaySec()).toBeUndefined();
   });
 });
 
@@ -242,5 +247,15 @@ describe('robots.txt in a crawl', () => {
     expect(paths).toEqual(['/robots.txt']);
     expect(summary.skippedHosts).toHaveLength(1);
     expect(summary.skippedHosts[0].reason).toMatch(/Crawl-delay 60 s exceeds the maximum of 30 s/);
+  });
+
+  it('skips a host whose Crawl-delay is Infinity', async () => {
+    const { summary, paths } = await crawl((res, p) => {
+      if (p !== '/robots.txt') return false;
+      res.end('User-agent: *\nCrawl-delay: Infinity\n');
+      return true;
+    });
+    expect(paths).toEqual(['/robots.txt']);
+    expect(summary.skippedHosts[0].reason).toMatch(/Crawl-delay Infinity s exceeds the maximum of 30 s/);
   });
 });

@@ -23,9 +23,9 @@ import {
   strategyNeeds,
   type StrategyContext,
 } from '../strategies.ts';
-import { basename, extname } from 'node:path';
+import { basename, extname, join } from 'node:path';
 import { loadKeywords, RELEVANCE_MODES, RelevanceJudge, type RelevanceMode } from '../../crawler/focused/index.ts';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { KIND_NAMES } from '../../sim/web.ts';
 import { progress } from './progress.ts';
 import type { TrainingData } from '../training.ts';
@@ -279,6 +279,30 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     judge = () => new RelevanceJudge(mode, m.pages);
   };
 
+  /** The web this command serves (written to OUT/web.json, so that --resume serves it again). */
+  let servedWeb: { web: string; seed: number; rule: string } | null = null;
+  if (v.resume) {
+    // a crawl of a generated web: the web lived in the stopped process; generate and serve it again
+    const file = join(v.resume, 'web.json');
+    const saved = join(v.resume, 'crawl-settings.json');
+    if (existsSync(file) && existsSync(saved)) {
+      const was = JSON.parse(readFileSync(file, 'utf8')) as { web: string; seed: number; rule: string };
+      const { generateSyntheticWeb, serveSyntheticWeb } = await import('../focused/web.ts');
+      let g: ReturnType<typeof generateSyntheticWeb>;
+      try {
+        g = generateSyntheticWeb(was.web, was.seed);
+      } catch (e) {
+        usage(`--resume: the crawl's web ${was.web}: ${(e as Error).message}`);
+      }
+      const w = await serveSyntheticWeb(g).catch((e: Error) => failed(e.message));
+      closeWeb = w.close;
+      const rules = (JSON.parse(readFileSync(saved, 'utf8')) as { settings: { resolve?: string[] } }).settings.resolve;
+      servedWeb = { ...was, rule: `*.test=127.0.0.1:${w.port}` };
+      settings.resolve = [...(rules ?? []).filter((r) => r !== was.rule), servedWeb.rule];
+      io.err(`synthetic web ${was.web} seed ${was.seed} served again on 127.0.0.1:${w.port}\n`);
+    }
+  }
+
   if (v.web) {
     const { generateSyntheticWeb, serveSyntheticWeb } = await import('../focused/web.ts');
     const webSeed = int('seed', v.seed, 0) ?? 1;
@@ -297,7 +321,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const heldOut = learns || relevance ? heldOutSite(g.departmentHosts) : '';
     const w = await serveSyntheticWeb(g).catch((e: Error) => failed(e.message));
     closeWeb = w.close;
-    settings.resolve = [...(settings.resolve ?? []), `*.test=127.0.0.1:${w.port}`];
+    const rule = `*.test=127.0.0.1:${w.port}`;
+    servedWeb = { web: v.web, seed: webSeed, rule };
+    settings.resolve = [...(settings.resolve ?? []), rule];
     io.err(`synthetic web ${v.web} seed ${webSeed} on 127.0.0.1:${w.port}\n`);
     if (learns || relevance) {
       const mode: RelevanceMode = relevance ?? (kinds.join() === 'paper' ? 'paper' : 'learned');
@@ -434,9 +460,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (e instanceof CrawlError || e instanceof StrategyError) usage(e.message);
     throw e;
   }
-  io.onStop?.(() => {
+  if (servedWeb) writeFileSync(join(outDir, 'web.json'), `${JSON.stringify(servedWeb)}\n`);
+  io.onStop?.((signal) => {
     io.err('\nstopping: finishing requests in flight (run again with --resume to continue)\n');
-    engine.stop();
+    engine.stop(signal ?? 'stop()');
   });
   const summary = await engine.run().catch((e: unknown) => {
     bar?.stop();

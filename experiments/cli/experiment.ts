@@ -17,7 +17,7 @@ import { schemaHelp } from '../../lib/schema.ts';
 import { DistributedSchema } from '../distributed/config.ts';
 import { familyOf } from '../families.ts';
 import { progress } from './progress.ts';
-import type { QueueProgress } from '../family.ts';
+import { type QueueProgress, writingInto } from '../family.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
 // take seconds to load (vega, resvg, pdfkit), and a mistyped flag should not wait for them.
@@ -152,24 +152,27 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     );
     const { runTwinValidation } = await import('../twin/validate.ts');
     const { writeTwinOutputs } = await import('../twin/report.ts');
-    const data = await runTwinValidation(cfg, {
-      fitBudget,
-      seeds: twinSeeds,
-      dir: join(out, 'twins'),
-      workers,
-      cacheDir: v['no-cache'] ? null : '.cache/models',
-      onProgress: (step) => io.err(`  ${step}\n`),
-    }).catch(refused);
-    const w = await writeTwinOutputs(data, out);
+    const twinRun = await writingInto(out, () =>
+      runTwinValidation(cfg, {
+        fitBudget,
+        seeds: twinSeeds,
+        dir: join(out, 'twins'),
+        workers,
+        cacheDir: v['no-cache'] ? null : '.cache/models',
+        onProgress: (step) => io.err(`  ${step}\n`),
+      }).then(async (d) => ({ d, w: await writeTwinOutputs(d, out) })),
+    ).catch(refused);
+    const { d: data, w } = twinRun;
     io.out(
       `\n${cfg.name} twin validation: wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`,
     );
     return 0;
   }
-  const text = await family
-    .run(resolved, {
+  const out = family.outDir(resolved, { asked: name, out: v.out as string | undefined, quick: !!v.quick });
+  const text = await writingInto(out, () =>
+    family.run(resolved, {
       asked: name,
-      out: v.out as string | undefined,
+      out,
       quick: !!v.quick,
       seeds,
       workers,
@@ -179,7 +182,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       onQueueProgress: queue ? queueProgress.update : undefined,
       queueKeepDays: keepDays,
       say: (line) => io.err(`${line}\n`),
-    })
+    }),
+  )
     .catch(refused)
     .finally(() => queueProgress.stop());
   io.out(text);

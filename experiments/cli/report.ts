@@ -4,6 +4,7 @@
  * run recorded one), e.g. after a change to the page; the claims are decided again from the
  * curves, as the experiment decided them.
  */
+import { INCOMPLETE, incomplete } from '../family.ts';
 import { join } from 'node:path';
 import { ExperimentConfigError } from '../config-files.ts';
 import { FAMILIES } from '../families.ts';
@@ -29,6 +30,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1)
     usage('give one results directory, e.g. npm run report -- results/focused (see --help)');
   const dir = positionals[0];
+  if (incomplete(dir))
+    usage(`${dir}: its run did not end (${dir}/${INCOMPLETE}); run the experiment again to complete it`);
   const family = FAMILIES.find((f) => f.rereport?.claims(dir));
   if (!family?.rereport)
     usage(

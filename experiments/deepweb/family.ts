@@ -16,6 +16,7 @@ export const deepweb: ExperimentFamily<DeepwebConfig> = {
   },
   claims: (raw) => isDeepwebConfig(raw),
   resolve: (raw, base, ctx) => resolveDeepweb(raw, base, { quick: ctx.quick, seeds: ctx.seeds }),
+  outDir: (cfg, ctx) => defaultOut(cfg.name, ctx),
   description: (cfg) => cfg.description,
   async run(cfg, ctx) {
     const out = defaultOut(cfg.name, ctx);

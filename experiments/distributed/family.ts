@@ -6,6 +6,7 @@ export const distributed: ExperimentFamily<DistributedConfig> = {
   id: 'distributed',
   claims: (raw) => isDistributedConfig(raw),
   resolve: (raw, base, ctx) => resolveDistributed(raw, base, { quick: ctx.quick, seeds: ctx.seeds }),
+  outDir: (cfg, ctx) => defaultOut(cfg.name, ctx),
   description: (cfg) => cfg.description,
   async run(cfg, ctx) {
     const out = defaultOut(cfg.name, ctx);

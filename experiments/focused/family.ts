@@ -24,6 +24,7 @@ export const focused: ExperimentFamily<ExperimentConfig> = {
   },
   claims: () => true,
   resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
+  outDir: focusedOut,
   description: (cfg) => cfg.description,
   async run(cfg, ctx) {
     const out = focusedOut(cfg, ctx);

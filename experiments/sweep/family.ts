@@ -29,6 +29,7 @@ export const sweep: ExperimentFamily<ExperimentConfig> = {
   id: 'sweep',
   claims: mentionsSweep,
   resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
+  outDir: focusedOut,
   description: (cfg) => cfg.description,
   run: (cfg, ctx) =>
     Object.keys(cfg.sweep).length ? runSweepFamily(cfg, focusedOut(cfg, ctx), ctx) : focused.run(cfg, ctx),

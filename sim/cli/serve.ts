@@ -96,7 +96,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   // serves until asked to stop (a signal, or the parent gone), then closes and returns
   let orphaned: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve) => {
-    io.onStop?.(resolve);
+    io.onStop?.(() => resolve());
     orphaned = setInterval(() => {
       if (process.ppid !== parent) resolve();
     }, 500).unref();
