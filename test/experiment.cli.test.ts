@@ -187,10 +187,7 @@ describe('experiment CLI and configs', () => {
     });
     const bad: [object, RegExp][] = [
       [{ strategies: [{ name: 'best-n-first', params: { m: 2 } }] }, /parameter "m" is not one of n/],
-      [
-        { strategies: [{ name: 'mine', module: 'nope/missing.ts' }] },
-        /module "nope\/missing.ts": no such file/,
-      ],
+      [{ strategies: [{ name: 'mine', module: 'nope/missing.ts' }] }, /module "nope\/missing.ts": no such file/],
       [
         { strategies: [{ name: 'bfs', module: 'examples/strategies/depth-best-first.ts' }] },
         /"bfs" is a built-in strategy/,

@@ -64,7 +64,7 @@ describe('web config validation', () => {
       [['sim/cli/stats.ts', '--seed', 'abc'], /^error: --seed: "abc" must be a whole number/],
       [['sim/cli/truth.ts'], /^error: --out FILE\.csv is required/],
       [['sim/cli/serve.ts', '--port', '99999'], /^error: --port: "99999" must be a whole number from 0 to 65535\n$/],
-      [['sim/cli/stats.ts', '--web', join(dir, 'missing.json')], /^error: .*missing\.json: cannot read \(ENOENT\)\n$/],
+      [['sim/cli/stats.ts', '--web', join(dir, 'missing.json')], /^error: .*missing\.json: no such file\n$/],
       [
         ['sim/cli/serve.ts', '--warc', join(dir, 'none.warc.gz')],
         /^error: --warc: ".*none\.warc\.gz" does not exist\n$/,

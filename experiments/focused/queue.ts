@@ -467,9 +467,10 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
         finish();
         return false;
       }
-      const clean = await shutdown(graceMs);
+      // idle, nothing is lost by not waiting for BullMQ's close (it waits on a Redis that may be gone)
+      const clean = await shutdown(busy ? graceMs : Math.min(graceMs, 5000));
       finish();
-      return clean;
+      return clean || !busy;
     },
   };
 }
