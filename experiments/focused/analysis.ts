@@ -187,7 +187,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
     const window = feasible.length
       ? feasible.length === points.length
         ? `after ${early} pages`
-        : `at the ${feasible.length} of ${points.length} checkpoints after ${early} pages where the oracle's precision is above 0.5 (${feasible[0]}-${feasible[feasible.length - 1]})`
+        : `at ${feasible.length} of the ${points.length} checkpoints after ${early} pages (${excludedCheckpoints(points, feasible)}, where the oracle's mean precision is 0.5 or below, left out)`
       : '';
     push(
       'C5',
@@ -266,4 +266,12 @@ export function totals(rows: readonly SummaryRow[]): { pages: number; found: num
   const pages = rows.reduce((a, r) => a + r.pages, 0);
   const found = rows.reduce((a, r) => a + r.relevant_found, 0);
   return { pages, found, pagesPerRelevant: found ? pages / found : null };
+}
+
+/** The checkpoints left out of a claim, in words: listed when few, else counted with their range (not contiguous in general). */
+function excludedCheckpoints(points: readonly number[], kept: readonly number[]): string {
+  const out = points.filter((p) => !kept.includes(p));
+  return out.length <= 6
+    ? `checkpoint${out.length === 1 ? '' : 's'} ${out.join(', ')}`
+    : `${out.length} checkpoints between ${out[0]} and ${out[out.length - 1]}`;
 }
