@@ -129,6 +129,21 @@ export function placeholder(url: string): ArchivedResponse {
   };
 }
 
+/** A 301 to an archived URL, as a 1997 server sent it for a directory named without its slash. */
+function movedTo(url: string): ArchivedResponse {
+  return {
+    status: 301,
+    headers: [
+      ['location', url],
+      ['content-type', 'text/html'],
+    ],
+    body: Buffer.from(
+      `<HEAD><TITLE>Document moved</TITLE></HEAD>\n<BODY><H1>Document moved</H1>\nThis document has permanently moved <A HREF="${url}">here</A>.<P>\n</BODY>\n`,
+      'latin1',
+    ),
+  };
+}
+
 export interface SiteShape {
   /** Archived URLs of the hosts. */
   pages: number;
@@ -173,8 +188,11 @@ export class ArchiveWeb {
       for (const l of links) {
         const k = linkKey(l.href, base);
         if (k === null) continue;
-        w.linkedTargets.add(k);
-        if (spellings(k).some((c) => archive.lookup(c))) continue;
+        const archived = spellings(k).some((c) => archive.lookup(c));
+        const alias = archived ? null : w.aliasOf(k);
+        // an alias and its target are one document: counted once, as the target
+        w.linkedTargets.add(alias ?? k);
+        if (archived || alias !== null) continue;
         if (w.policy.documents.length && hasExtension(k, w.policy.documents)) w.documents.add(k);
         else w.holeTargets.add(k);
       }
@@ -193,6 +211,33 @@ export class ArchiveWeb {
     return spellings(k).find((c) => this.archive.lookup(c) || this.documents.has(c)) ?? null;
   }
 
+  /**
+   * The archived key a URL that is not archived stands for, as a 1997 web server answered it:
+   * a directory named without its trailing slash ("/~rdb/cs372" for "/~rdb/cs372/": the server
+   * redirected, and the collection holds 62 such saved redirects) and a directory's index page
+   * ("/dir/index.html" and "/dir/" are one document). Null when it stands for none.
+   */
+  aliasOf(url: string): string | null {
+    if (this.canonical(url) !== null) return null;
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return null;
+    }
+    if (u.search) return null;
+    u.hash = '';
+    const p = u.pathname;
+    const index = /^(.*\/)index\.html?$/i.exec(p);
+    const paths = index ? [index[1]] : p.endsWith('/') ? [`${p}index.html`, `${p}index.htm`] : [`${p}/`];
+    for (const path of paths) {
+      u.pathname = path;
+      const k = this.canonical(u.href);
+      if (k !== null) return k;
+    }
+    return null;
+  }
+
   /** Whether the URL is a known document (linked, not archived, with a document extension). */
   isDocument(url: string): boolean {
     const k = this.canonical(url);
@@ -204,9 +249,9 @@ export class ArchiveWeb {
     return [...this.documents].filter((k) => !host || new URL(k).host === host).sort();
   }
 
-  /** Whether a fetch of this URL lands on a hole (neither archived nor a known document). */
+  /** Whether a fetch of this URL lands on a hole (neither archived, a known document, nor an alias of either). */
   isHole(url: string): boolean {
-    return this.canonical(url) === null;
+    return this.canonical(url) === null && this.aliasOf(url) === null;
   }
 
   /** What links of the hosts' pages lead to: archived pages, documents, holes (distinct targets). */
@@ -230,7 +275,11 @@ export class ArchiveWeb {
   /** The response served for a URL under the policy; null: a hole (404). */
   async get(url: string): Promise<ArchivedResponse | null> {
     const k = this.canonical(url);
-    if (k === null) return null;
+    if (k === null) {
+      // an alias: the redirect the server sent (301, as the collection's saved ones)
+      const to = this.aliasOf(url);
+      return to === null ? null : movedTo(to);
+    }
     const r = await this.archive.get(k);
     if (!r) return this.documents.has(k) ? placeholder(k) : null;
     if (this.policy.holes === 'closed' && r.status >= 200 && r.status < 300 && isHtml(r))
@@ -246,7 +295,7 @@ export class ArchiveWeb {
     for (const l of links) {
       const k = linkKey(l.href, base);
       // a link that is not http(s) is no hole: the crawler does not follow it
-      if (k !== null && this.canonical(k) === null) cut.push(l.start, l.end);
+      if (k !== null && this.isHole(k)) cut.push(l.start, l.end);
     }
     if (!cut.length) return body;
     let out = '';

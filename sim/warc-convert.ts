@@ -49,6 +49,8 @@ export interface ConvertOptions {
 
 export interface ConvertResult {
   records: number;
+  /** Files that are a saved redirect (a status line or "WWW Alert: Redirection"), written as 3xx records. */
+  redirects: number;
   labelled: number;
   skipped: { file: string; reason: string }[];
   /** Files whose URL an earlier file already had. */
@@ -84,10 +86,26 @@ const MIME_HEADERS =
   /^(mime-version|content-type|date|server|last-modified|content-length|etag|accept-ranges|connection)$/i;
 
 /**
- * Splits a header block off the top of a saved file: "HTTP/1.x NNN" and headers, or MIME headers
- * with no status line (status 200). Null when the file starts with neither.
+ * The first line of a redirect that a 1990s client saved instead of following it (WebKB holds 78:
+ * "WWW Alert:  Redirection response from server is not handled by this client", then the
+ * server's headers with Location, then its "Document moved" page).
+ */
+const SAVED_REDIRECT = /^WWW Alert:[ \t]*Redirection response[^\r\n]*\r?\n/i;
+
+/**
+ * Splits a header block off the top of a saved file: "HTTP/1.x NNN" and headers, MIME headers
+ * with no status line (status 200), or a saved redirect (status 301 when its page says the
+ * document moved permanently, else 302). Null when the file starts with none of them.
  */
 export function splitHeaderBlock(buf: Buffer): { status: number; headers: [string, string][]; body: Buffer } | null {
+  const first = buf.subarray(0, Math.min(buf.length, 256)).toString('latin1');
+  const alert = SAVED_REDIRECT.exec(first);
+  if (alert) {
+    const rest = splitHeaderBlock(buf.subarray(alert[0].length));
+    if (!rest?.headers.some(([k]) => k.toLowerCase() === 'location')) return null;
+    const permanent = /permanently/i.test(rest.body.subarray(0, 4096).toString('latin1'));
+    return { ...rest, status: permanent ? 301 : 302 };
+  }
   const head = buf.subarray(0, Math.min(buf.length, 65536)).toString('latin1');
   const http = head.startsWith('HTTP/');
   if (!http && !/^[A-Za-z][\w-]*:[ \t]/.test(head)) return null;
@@ -108,6 +126,8 @@ export function splitHeaderBlock(buf: Buffer): { status: number; headers: [strin
   if (!http && !headers.some(([k]) => MIME_HEADERS.test(k))) return null;
   return { status, headers, body: buf.subarray(m.index + m[0].length) };
 }
+
+const STATUS_TEXT: Record<number, string> = { 200: 'OK', 301: 'Moved Permanently', 302: 'Found' };
 
 /** A name-based UUID (RFC 9562 version 8 layout) from the record's URL, date and payload. */
 function recordId(url: string, date: string, body: Buffer): string {
@@ -185,7 +205,15 @@ export async function convertFolder(
     ),
   );
   const labels: Record<string, string>[] = [];
-  const result: ConvertResult = { records: 0, labelled: 0, skipped: [], duplicates: 0, conflicts: [], suspicious: [] };
+  const result: ConvertResult = {
+    records: 0,
+    redirects: 0,
+    labelled: 0,
+    skipped: [],
+    duplicates: 0,
+    conflicts: [],
+    suspicious: [],
+  };
   const extra = manifest
     ? [...new Set([...manifest.values()].flatMap((r) => Object.keys(r)))].filter(
         (k) => !['file', 'url', 'content_type'].includes(k),
@@ -263,13 +291,14 @@ export async function convertFolder(
         warcHeaders: { 'WARC-Record-ID': recordId(parsed.href, when, body) },
         type: 'response',
         warcVersion: 'WARC/1.1',
-        statusline: `HTTP/1.1 ${status} ${status === 200 ? 'OK' : ''}`.trim(),
+        statusline: `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ''}`.trim(),
         httpHeaders: headers.filter(([k]) => !/^(content-length|transfer-encoding|content-encoding)$/i.test(k)),
       },
       payload,
     );
     appendFileSync(warcFile, await serializeRecord(record, payload, gzip));
     result.records++;
+    if (status >= 300 && status < 400) result.redirects++;
     if (label !== undefined && label !== '') {
       labels.push({
         url: parsed.href,

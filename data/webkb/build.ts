@@ -46,7 +46,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     for (const s of r.skipped)
       by.set(s.reason.replace(/ \(.*\)$/, ''), (by.get(s.reason.replace(/ \(.*\)$/, '')) ?? 0) + 1);
     io.out(
-      `${r.records} pages, ${r.labelled} labels; skipped ${r.skipped.length} (${[...by].map(([k, n]) => `${n} ${k}`).join('; ')}); ` +
+      `${r.records} pages (${r.redirects} of them saved redirects, served as 3xx), ${r.labelled} labels; skipped ${r.skipped.length} (${[...by].map(([k, n]) => `${n} ${k}`).join('; ')}); ` +
         `${r.duplicates} duplicates, ${r.conflicts.length} with two labels; ${r.suspicious.length} suspicious URLs\n`,
     );
     for (const c of r.conflicts) io.out(`  ${c.url}: kept "${c.kept}", dropped "${c.label}" (${c.file})\n`);

@@ -234,7 +234,9 @@ export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
     const nodeOf = (url: string, base: string): number => {
       let k: string | null = null;
       try {
-        k = web.canonical(new URL(url, base).href);
+        // an alias ("/x" for the archived "/x/") leads where the server's redirect led
+        const abs = new URL(url, base).href;
+        k = web.canonical(abs) ?? web.aliasOf(abs);
       } catch {
         /* not a URL */
       }

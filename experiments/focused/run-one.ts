@@ -373,7 +373,10 @@ function judgementQuality(
   keywords: readonly string[],
   judge: RelevanceJudge,
 ): JudgementQuality {
-  const pages = env.training.labelled(site);
+  // a learned judgement is of HTML pages (its target); scored over documents too (placeholders on
+  // an archive, which it never calls relevant) its AUC counted easy negatives (issue #51)
+  const all = env.training.labelled(site);
+  const pages = judge.mode === 'learned' ? all.filter((p) => p.page.kind === 'html') : all;
   const topic = new Topic(keywords);
   const tokens = pages.map((p) => judgedTokens(p.page));
   for (const t of tokens) topic.addDocument(t);

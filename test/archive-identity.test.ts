@@ -1,0 +1,94 @@
+/**
+ * Archive URL identity as a 1997 crawler saw it (issue #51 item 1): a directory linked without
+ * its trailing slash and a directory's index.html are the archived page (served as the 301 the
+ * server sent), not holes; a saved redirect ("WWW Alert: Redirection response...", 78 files of
+ * WebKB, verbatim shape below) is converted to a 301 record with its Location and replayed as one,
+ * not as a 200 page with headers in its body.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ArchiveWeb } from '../sim/archive-web.ts';
+import { WarcArchive } from '../sim/warc.ts';
+import { convertFolder, splitHeaderBlock } from '../sim/warc-convert.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'identity-'));
+const src = join(dir, 'webkb');
+const HOST = 'www.cs.alpha.edu';
+
+/** A saved redirect as WebKB holds it (staff/cornell/http^^www.tc.cornell.edu^~bruce, host changed). */
+const SAVED = (to: string): string =>
+  `WWW Alert:  Redirection response from server is not handled by this client\nDate: Wed, 19 Feb 1997 16:49:26 GMT\nServer: NCSA/1.5\nLocation: ${to}\nContent-type: text/html\n\n<HEAD><TITLE>Document moved</TITLE></HEAD>\n<BODY><H1>Document moved</H1>\nThis document has permanently moved <!WA0><A HREF="${to}">here</A>.<P>\n</BODY>\n`;
+
+function save(label: string, url: string, text: string): void {
+  mkdirSync(join(src, label, 'alpha'), { recursive: true });
+  writeFileSync(join(src, label, 'alpha', url.replace(/:/g, '\uF03A').replace(/\//g, '^')), text);
+}
+const page = (html: string): string =>
+  `MIME-Version: 1.0\nDate: Sunday, 01-Dec-96 20:22:13 GMT\nContent-Type: text/html\n\n<html><body>${html}</body></html>`;
+
+let web: ArchiveWeb;
+beforeAll(async () => {
+  save(
+    'department',
+    `http://${HOST}/`,
+    page(
+      '<a href="/~rdb/cs372">a course, no slash</a> <a href="/dept/index.html">dept index</a> <a href="/lab">lab</a> <a href="/gone">gone</a>',
+    ),
+  );
+  save('course', `http://${HOST}/~rdb/cs372/`, page('CS 372'));
+  save('other', `http://${HOST}/dept/`, page('the department'));
+  save('project', `http://${HOST}/lab/index.html`, page('the lab'));
+  save('staff', `http://${HOST}/~bruce`, SAVED(`http://${HOST}/~bruce/`));
+  const r = await convertFolder(src, join(dir, 'a.warc.gz'), join(dir, 'a.csv'), { labelFrom: 'dir' });
+  expect(r.redirects).toBe(1);
+  web = await ArchiveWeb.open(await WarcArchive.open([join(dir, 'a.warc.gz')]), { holes: 'closed' }, { scan: true });
+});
+
+describe('archive URL identity', () => {
+  it('reads a saved redirect: status 301, its Location, the moved page as body', () => {
+    const b = splitHeaderBlock(Buffer.from(SAVED('http://h.edu/x/'), 'latin1'));
+    expect(b?.status).toBe(301);
+    expect(b?.headers).toContainEqual(['Location', 'http://h.edu/x/']);
+    expect(b?.body.toString()).toMatch(/^<HEAD><TITLE>Document moved/);
+    // without a Location it is no header block
+    expect(splitHeaderBlock(Buffer.from('WWW Alert:  Redirection response\n\nbody'))).toBeNull();
+  });
+
+  it('replays a saved redirect as a 301, not a 200 page with headers in its body', async () => {
+    const r = await web.get(`http://${HOST}/~bruce`);
+    expect(r?.status).toBe(301);
+    expect(r?.headers).toContainEqual(['location', `http://${HOST}/~bruce/`]);
+    expect(r?.body.toString()).not.toMatch(/WWW Alert|Server: NCSA/);
+  });
+
+  it('a directory without its slash and an index page are the archived page: a 301 to it, not a hole', async () => {
+    for (const [asked, archived] of [
+      [`http://${HOST}/~rdb/cs372`, `http://${HOST}/~rdb/cs372/`],
+      [`http://${HOST}/dept/index.html`, `http://${HOST}/dept/`],
+      [`http://${HOST}/dept/index.htm`, `http://${HOST}/dept/`],
+      [`http://${HOST}/lab`, null],
+      [`http://${HOST}/lab/`, `http://${HOST}/lab/index.html`],
+    ] as const) {
+      if (archived === null) continue;
+      expect(web.isHole(asked), asked).toBe(false);
+      expect(web.aliasOf(asked), asked).toBe(archived);
+      const r = await web.get(asked);
+      expect(r?.status, asked).toBe(301);
+      expect(r?.headers.find(([k]) => k === 'location')?.[1]).toBe(archived);
+    }
+    // "/lab" is no alias of "/lab/index.html" (two steps: no server answered that way)
+    expect(web.isHole(`http://${HOST}/lab`)).toBe(true);
+    expect(web.isHole(`http://${HOST}/gone`)).toBe(true);
+    expect(web.aliasOf(`http://${HOST}/~rdb/cs372/`)).toBeNull();
+  });
+
+  it('closed: links to aliases stay links; links to holes do not', async () => {
+    const home = (await web.get(`http://${HOST}/`))!.body.toString('latin1');
+    expect(home).toContain('<a href="/~rdb/cs372">');
+    expect(home).toContain('<a href="/dept/index.html">');
+    expect(home).toContain('<a data-archive-hole="/gone">');
+    expect(web.shape([HOST])).toMatchObject({ holes: 2 });
+  });
+});
