@@ -7,6 +7,7 @@
  */
 import { CrawlError } from './errors.ts';
 import { DEFAULT_MAX_URL_LENGTH } from './url.ts';
+import { SESSION_PARAMS } from '../lib/url.ts';
 import { bool, defaultsOf, list, num, numberFieldsOf, obj, problemOf, type Static, str, Type } from '../lib/schema.ts';
 
 export const CrawlSettingsSchema = obj({
@@ -33,7 +34,7 @@ export const CrawlSettingsSchema = obj({
     help: 'AutoThrottle (Scrapy): the delay follows latency / autoThrottleTarget, never below delayMs',
   }),
   stripParams: list(Type.String(), {
-    default: ['sid', 'sessionid', 'jsessionid', 'phpsessid', 'aspsessionid', 'utm_*', 'fbclid', 'gclid'],
+    default: [...SESSION_PARAMS, 'utm_*', 'fbclid', 'gclid'],
     help: 'query parameters removed during normalisation (session ids, tracking); prefix match with "*"',
   }),
   deterministic: bool({

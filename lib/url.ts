@@ -21,3 +21,10 @@ export function headOf(url: string): string | null {
   const j = i < 0 ? -1 : url.indexOf('/', i + 3);
   return j < 0 ? null : url.slice(0, j);
 }
+
+/**
+ * Query parameters that carry a session id: the same page under every value. The crawler strips
+ * them by default (crawler/settings.ts stripParams) and an archive's URL identity does the same
+ * (sim/archive-web.ts), so both see one page where a site hands out a session per visit.
+ */
+export const SESSION_PARAMS: readonly string[] = ['sid', 'sessionid', 'jsessionid', 'phpsessid', 'aspsessionid'];

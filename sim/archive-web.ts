@@ -22,6 +22,7 @@
 import { gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { hasExtension } from '../lib/documents.ts';
+import { SESSION_PARAMS } from '../lib/url.ts';
 import { archiveKey, type ArchivedResponse, type WarcArchive } from './warc.ts';
 
 export type HolePolicy = 'open' | 'closed';
@@ -77,7 +78,18 @@ function linkKey(href: string, base: string): string | null {
     return null;
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  return archiveKey(u.href);
+  return archiveKey(withoutSession(u).href);
+}
+
+/** The URL without its session-id parameters (lib/url.ts SESSION_PARAMS), as the crawler fetches it. */
+function withoutSession(u: URL): URL {
+  if (!u.search) return u;
+  const session = [...u.searchParams.keys()].filter((k) => SESSION_PARAMS.includes(k.toLowerCase()));
+  if (!session.length) return u;
+  const out = new URL(u.href);
+  for (const k of session) out.searchParams.delete(k);
+  if (!out.search) out.search = '';
+  return out;
 }
 
 /** A key as written and with its percent-escapes in either case (the same URL, RFC 3986 6.2.2.1). */
@@ -215,7 +227,9 @@ export class ArchiveWeb {
    * The archived key a URL that is not archived stands for, as a 1997 web server answered it:
    * a directory named without its trailing slash ("/~rdb/cs372" for "/~rdb/cs372/": the server
    * redirected, and the collection holds 62 such saved redirects) and a directory's index page
-   * ("/dir/index.html" and "/dir/" are one document). Null when it stands for none.
+   * ("/dir/index.html" and "/dir/" are one document); and a URL with a session id (lib/url.ts
+   * SESSION_PARAMS: the crawler strips them, so a collection made by one holds the page without
+   * it). Null when it stands for none.
    */
   aliasOf(url: string): string | null {
     if (this.canonical(url) !== null) return null;
@@ -225,7 +239,12 @@ export class ArchiveWeb {
     } catch {
       return null;
     }
-    if (u.search) return null;
+    if (u.search) {
+      u.hash = '';
+      const plain = withoutSession(u);
+      if (plain === u) return null;
+      return this.canonical(plain.href) ?? (plain.search ? null : this.aliasOf(plain.href));
+    }
     u.hash = '';
     const p = u.pathname;
     const index = /^(.*\/)index\.html?$/i.exec(p);

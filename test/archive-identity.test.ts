@@ -82,6 +82,10 @@ describe('archive URL identity', () => {
     expect(web.isHole(`http://${HOST}/lab`)).toBe(true);
     expect(web.isHole(`http://${HOST}/gone`)).toBe(true);
     expect(web.aliasOf(`http://${HOST}/~rdb/cs372/`)).toBeNull();
+    // a session id, which the crawler strips, names the page without it; other parameters do not
+    expect(web.aliasOf(`http://${HOST}/dept/?sid=9f2c`)).toBe(`http://${HOST}/dept/`);
+    expect(web.aliasOf(`http://${HOST}/~rdb/cs372?PHPSESSID=1`)).toBe(`http://${HOST}/~rdb/cs372/`);
+    expect(web.aliasOf(`http://${HOST}/dept/?page=2`)).toBeNull();
   });
 
   it('closed: links to aliases stay links; links to holes do not', async () => {
