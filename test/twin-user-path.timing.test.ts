@@ -1,0 +1,89 @@
+/**
+ * The user's path to a twin (issue #51 item 6): crawl a web to a WARC, label it with sim:truth,
+ * fit with sim:fit. Without a depth limit a crawl that outlasts the departments fills the archive
+ * with the generator's endless calendars; with --max-depth it does not, and the fit runs on what
+ * was crawled. A timing file: real crawls over loopback.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from './cli-inprocess.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'user-path-'));
+const web = join(dir, 'web.json');
+writeFileSync(
+  web,
+  JSON.stringify({
+    name: 'user-path',
+    departments: [
+      { host: 'cs.alpha-university.test', name: 'Alpha', pages: 400, groups: 3 },
+      { host: 'cs.beta-university.test', name: 'Beta', pages: 350, groups: 3, sessionIds: true },
+    ],
+    background: { sites: 4 },
+  }),
+);
+
+/** The archived response URLs of a crawl's WARC, and how many are calendar months. */
+function archived(warc: string): { urls: number; calendar: number } {
+  const text = gunzipSync(readFileSync(warc)).toString('latin1');
+  const urls = text
+    .split(/\r\n(?=WARC\/1\.\d\r\n)/)
+    .filter((r) => /\r\nWARC-Type: response\r\n/.test(r))
+    .map((r) => /\r\nWARC-Target-URI: (\S+)/.exec(r)?.[1] ?? '');
+  return { urls: urls.length, calendar: urls.filter((u) => u.includes('/events/calendar/')).length };
+}
+
+const crawl = (name: string, extra: string[]) =>
+  runCliInProcess('experiments/cli/crawl.ts', [
+    '--web',
+    web,
+    '--max-pages',
+    '1500',
+    '--delay-ms',
+    '0',
+    '--concurrency',
+    '16',
+    '--quiet',
+    '--warc',
+    join(dir, `${name}.warc.gz`),
+    '--out',
+    join(dir, name),
+    ...extra,
+  ]);
+
+describe("the user's path to a twin", () => {
+  it('crawl --warc with --max-depth keeps the calendars out; sim:truth and sim:fit then fit a twin', {
+    timeout: 120_000,
+  }, async () => {
+    expect((await crawl('trapped', [])).code).toBe(0);
+    const trapped = archived(join(dir, 'trapped.warc.gz'));
+    expect(trapped.calendar / trapped.urls).toBeGreaterThan(0.2);
+
+    expect((await crawl('limited', ['--max-depth', '10'])).code).toBe(0);
+    const limited = archived(join(dir, 'limited.warc.gz'));
+    expect(limited.calendar / limited.urls).toBeLessThan(0.05);
+
+    const labels = join(dir, 'labels.csv');
+    expect((await runCliInProcess('sim/cli/truth.ts', ['--web', web, '--seed', '1', '--out', labels])).code).toBe(0);
+    const out = join(dir, 'twin.json');
+    const fit = await runCliInProcess('experiments/cli/fit.ts', [
+      '--warc',
+      join(dir, 'limited.warc.gz'),
+      '--labels',
+      labels,
+      '--papers',
+      '--budget',
+      '6',
+      '--check-seeds',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(fit.code, fit.stderr).toBe(0);
+    const twin = JSON.parse(readFileSync(out, 'utf8')) as { departments: unknown[]; _fit: { loss: number } };
+    expect(twin.departments).toHaveLength(2);
+    expect(Number.isFinite(twin._fit.loss)).toBe(true);
+  });
+});
