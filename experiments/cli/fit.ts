@@ -30,7 +30,9 @@ Options:
   --hold-out SITE   fit to the other sites only (the twin validation does this for each site)
   --budget N        generator evaluations (default 96)
   --seed S          the optimiser's seed and the web seed of each evaluation (default 1)
-  --check-seeds K   web seeds 1..K the chosen point is measured at (default 3)
+  --check-seeds K   web seeds 1..K every evaluation is measured at, the loss over all of them (default 3)
+  --profile N       points of the loss profile along each knob (default 7; 0: none): a knob whose
+                    values within the loss's noise span over half its range is flat (not identified)
   --out FILE        the twin's config (default data/webs/NAME-twin.json)
   --scale K,...     also write the twin at K times its departments' size (NAME-twin-xK.json): a
                     larger web of the same kind, unsampled; an extrapolation, and its _doc says so
@@ -49,6 +51,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       budget: { type: 'string' },
       seed: { type: 'string' },
       'check-seeds': { type: 'string' },
+      profile: { type: 'string' },
       out: { type: 'string' },
       scale: { type: 'string' },
       warc: { type: 'string' },
@@ -80,6 +83,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const budget = whole('budget', v.budget, 96, 4, 10_000);
   const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
   const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
+  const profile = whole('profile', v.profile, 7, 0, 50);
   const scales = (v.scale ?? '')
     .split(',')
     .filter(Boolean)
@@ -131,6 +135,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       budget,
       seed,
       checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
+      profile,
       onEvaluation: (d, t, loss) => io.err(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
     });
   } catch (e) {
@@ -144,7 +149,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const doc = {
     // editors complete and check the twin against the web schema (a path from the file's folder)
     $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
-    _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations at web seed ${seed}, statistics measured at web seeds 1-${checks}. A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
+    _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations (search and profile), each measured at web seeds 1-${checks}; "_fit.knobs" gives each knob's interval within the loss's noise along its profile: a flat knob is not identified by the statistics, a pinned one only locally (one knob moved at a time). A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
     ...fit.config,
     _fit: {
       archive: cfg.name,
@@ -155,6 +160,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       checkSeeds: checks,
       loss: Math.round(fit.loss * 1000) / 1000,
       values: fit.values,
+      noise: Math.round(fit.noise * 1000) / 1000,
+      knobs: fit.knobs.map(({ profile: _p, ...k }) => k),
       table,
       archiveSites: stats,
     },
@@ -171,8 +178,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   io.out(
     `fitted: ${Object.entries(fit.values)
       .map(([k, x]) => `${k} ${x}`)
-      .join(', ')}\nwrote ${out}\n`,
+      .join(', ')}\n`,
   );
+  if (fit.knobs.length) {
+    io.out(`knob intervals (loss within its noise ${fit.noise.toFixed(3)} of the fit's, ${profile} points a knob):\n`);
+    for (const k of fit.knobs)
+      io.out(
+        `  ${k.path.padEnd(36)} ${String(k.value).padStart(7)}  [${k.lo}, ${k.hi}]  ${k.pinned ? 'pinned (locally)' : 'FLAT: not identified'}\n`,
+      );
+  }
+  io.out(`wrote ${out}\n`);
   for (const k of scales) {
     const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
     const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));

@@ -60,8 +60,7 @@ export const TWIN_KNOBS: readonly TwinKnob[] = [
     path: 'structure.facultyPerK',
     min: 2,
     max: 60,
-    labels: true,
-    help: 'faculty members per 1,000 department pages (searched for a target of labelled pages only)',
+    help: 'faculty members per 1,000 department pages (for papers, confounded with papers per faculty member: the profile says so)',
   },
   { path: 'structure.papersPerFaculty', min: 1, max: 120, help: 'papers per faculty member' },
   { path: 'structure.papersFrom.projectLinks', min: 0, max: 30, integer: true, help: 'papers linked per project page' },
@@ -196,11 +195,13 @@ export interface FitOptions {
   budget: number;
   /** The optimiser's seed and the web seed every evaluation uses. */
   seed: number;
-  /** Web seeds the chosen point is measured at. */
+  /** Web seeds every evaluation is measured at (the loss is over their pooled statistics): the seeds the fit reports. */
   checkSeeds: readonly number[];
+  /** Points of the loss profile along each knob, the others at the fit (0: no profile). */
+  profile?: number;
   /** Knobs held fixed (not searched), e.g. by a test. */
   fixed?: KnobValues;
-  /** Called after each evaluation. */
+  /** Called after each evaluation (the search's, then the profile's). */
   onEvaluation?: (done: number, total: number, loss: number) => void;
 }
 
@@ -214,6 +215,29 @@ export interface FitResult {
   /** Per-seed twin statistics of the chosen point. */
   twinSites: SiteStats[];
   config: Record<string, unknown>;
+  /** Per knob: the values whose loss is within the loss's own noise of the fit's, and whether that pins it (locally). */
+  knobs: KnobInterval[];
+  /** The loss's noise at the fit: the standard deviation of the loss measured at each seed alone. */
+  noise: number;
+}
+
+/**
+ * How well the statistics identify a knob: along its range (the other knobs at the fit), the
+ * values whose loss is within the noise of the fit's loss, bracketed by their neighbours on the
+ * profile's grid. A knob whose interval spans more than half its range is flat: the statistics do
+ * not identify it, the fit's value is one of many that fit as well. A pinned knob is identified
+ * only locally: a profile moves one knob at a time, so two knobs that trade against each other
+ * (papers per faculty member and faculty per 1,000 pages make the papers together) each look
+ * pinned by the other, and a search stopped in another valley pins other values.
+ */
+export interface KnobInterval {
+  path: string;
+  value: number;
+  lo: number;
+  hi: number;
+  /** Whether the interval spans at most half the knob's range (moving this knob alone). */
+  pinned: boolean;
+  profile: { value: number; loss: number }[];
 }
 
 /** Fits the knobs to the archive sites' statistics; `sizes` are the HTML pages of the twin departments' archives. */
@@ -239,17 +263,25 @@ export function fitTwin(
   );
   const rng = makeRng(`twin-fit:${name}:${opts.seed}`);
   let evaluations = 0;
+  const points = opts.profile ?? 0;
+  const total = opts.budget + (points >= 2 ? free.length * points : 0);
   const cache = new Map<string, number>();
+  // every evaluation is measured at the seeds the fit reports: a loss at one seed was as noisy as
+  // 0.86 / 11.59 / 1.29 at three seeds of one point (issue #51)
+  const seeds = opts.checkSeeds.length ? opts.checkSeeds : [opts.seed];
+  const measure = (all: KnobValues, at: readonly number[] = seeds): SiteStats[] => {
+    const cfg = resolveConfig(twinConfig(name, sizes, all));
+    return at.flatMap((s) => measureWeb(cfg, s, spec, all.sample ?? 1));
+  };
   const evaluate = (values: KnobValues): number => {
     const key = JSON.stringify(values);
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
     const all = { ...values, ...opts.fixed };
-    const cfg = resolveConfig(twinConfig(name, sizes, all));
-    const loss = lossOf(archive, meanStats(measureWeb(cfg, opts.seed, spec, all.sample ?? 1)));
+    const loss = lossOf(archive, meanStats(measure(all)));
     cache.set(key, loss);
     evaluations++;
-    opts.onEvaluation?.(evaluations, opts.budget, loss);
+    opts.onEvaluation?.(evaluations, total, loss);
     return loss;
   };
   const clamp = (k: TwinKnob, x: number): number => {
@@ -300,10 +332,38 @@ export function fitTwin(
   }
   const values = { ...best, ...opts.fixed };
   const config = twinConfig(name, sizes, values);
-  const resolved = resolveConfig(config);
-  const twinSites = opts.checkSeeds.flatMap((s) => measureWeb(resolved, s, spec, values.sample ?? 1));
+  const twinSites = measure(values);
   const twin = meanStats(twinSites);
-  return { values, loss: lossOf(archive, twin), evaluations, archive, twin, twinSites, config };
+  const loss = lossOf(archive, twin);
+  // the loss's own noise: the loss at each seed alone, their standard deviation (at least 0.01)
+  const perSeed = seeds.map((s) => lossOf(archive, meanStats(measure(values, [s]))));
+  const m = mean(perSeed);
+  const noise = Math.max(0.01, Math.sqrt(mean(perSeed.map((x) => (x - m) ** 2))));
+  const knobs: KnobInterval[] = [];
+  if (points >= 2)
+    for (const k of free) {
+      const profile = Array.from({ length: points }, (_, j) => clamp(k, k.min + (j / (points - 1)) * (k.max - k.min)))
+        .filter((x, j, xs) => xs.indexOf(x) === j)
+        .map((x) => ({ value: x, loss: x === best[k.path] ? bestLoss : evaluate({ ...best, [k.path]: x }) }));
+      // the interval brackets the good points by their neighbours on the grid: between two grid
+      // points the loss is unknown, so the interval is as wide as the profile's resolution makes it
+      const grid = [
+        ...profile,
+        ...(profile.some((p) => p.value === values[k.path]) ? [] : [{ value: values[k.path], loss }]),
+      ].sort((a, b) => a.value - b.value);
+      const good = grid.flatMap((p, j) => (p.loss <= loss + noise ? [j] : []));
+      const lo = grid[Math.max(0, Math.min(...good) - 1)].value;
+      const hi = grid[Math.min(grid.length - 1, Math.max(...good) + 1)].value;
+      knobs.push({
+        path: k.path,
+        value: values[k.path],
+        lo,
+        hi,
+        pinned: hi - lo <= 0.5 * (k.max - k.min),
+        profile,
+      });
+    }
+  return { values, loss, evaluations, archive, twin, twinSites, config, knobs, noise };
 }
 
 /** The side-by-side table: statistic, archive, twin, tolerance, met. */
