@@ -95,3 +95,18 @@ describe('inputs refused up front', () => {
     expect(jsonProblem({ a: 'ok', b: [1, 2, { c: null }] })).toBeNull();
   });
 });
+
+describe('a run is never silently slow', () => {
+  it('an experiment serving its own web defaults to no politeness gap, and warns when one makes runs long', async () => {
+    const { loadExperiment, slowRunWarning } = await import('../experiments/focused/config.ts');
+    const f = file('no-crawl.json', JSON.stringify({ strategies: ['bfs'], budget: 2000 }));
+    const c = loadExperiment(f);
+    expect(c.crawl.delayMs).toBe(0);
+    expect(slowRunWarning(c)).toBeNull();
+    // the crawler's own default, given explicitly: 2,000 requests at 1 s, a 33-minute run, said with the fix
+    expect(slowRunWarning({ ...c, crawl: { ...c.crawl, delayMs: 1000 } })).toMatch(
+      /crawl\.delayMs 1000 makes every run of 2000 requests take at least 33 min.*"crawl": \{ "delayMs": 0 \}/,
+    );
+    expect(slowRunWarning({ ...c, budget: 100, crawl: { ...c.crawl, delayMs: 1000 } })).toBeNull();
+  });
+});

@@ -29,6 +29,7 @@ export function progress(
     };
   }
   let last = 0;
+  const started = Date.now();
   return {
     setTotal(t) {
       total = t;
@@ -37,10 +38,12 @@ export function progress(
       const now = Date.now();
       if (now - last < 5000) return;
       last = now;
+      // the time left at the rate so far, once there is a rate
+      const eta = d > 0 && d < total ? `, eta ${Math.round(((now - started) / d) * (total - d) / 1000)} s` : '';
       process.stderr.write(
-        `${label}: ${d}/${total} ${Object.entries(f)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')}\n`,
+        `${label}: ${d}/${total}${Object.entries(f)
+          .map(([k, v]) => ` ${k} ${v}`)
+          .join(',')}${eta}\n`,
       );
     },
     stop() {},

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
-import { type ExperimentConfig, loadExperiment } from './config.ts';
+import { type ExperimentConfig, loadExperiment, slowRunWarning } from './config.ts';
 
 /** What a focused experiment writes that its page is made from (replay.json too, when recorded). */
 export const FOCUSED_OUTPUTS = ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv'];
@@ -43,10 +43,12 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
       ? `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${jobs} sites of the archive (${archiveSites(cfg).join(', ')}), ${cfg.budget} ${unit} per run, holes ${cfg.archive.holes}`
       : `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x ${cfg.sites.length ? `${cfg.sites.length} department${cfg.sites.length === 1 ? '' : 's'}` : 'every department'}, ${cfg.budget} ${unit} per run`,
   );
+  const slow = slowRunWarning(cfg);
+  if (slow) ctx.say(slow);
   const bar = ctx.progress(
     jobs,
     cfg.archive ? 'jobs (site)' : 'jobs (seed x department)',
-    '{bar} {value}/{total} {label}',
+    '{bar} {value}/{total} {label} | eta {eta_formatted}',
   );
   const data = await withBar(bar, () =>
     runExperiment(cfg, {
