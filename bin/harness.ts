@@ -20,6 +20,11 @@ export const COMMANDS: Record<string, Command> = {
     npm: 'experiment',
     load: () => import('../experiments/cli/experiment.ts'),
   },
+  compare: {
+    summary: 'a regression gate: two results folders compared per strategy and metric (exit 1 on a drop)',
+    npm: 'compare',
+    load: () => import('../experiments/cli/compare.ts'),
+  },
   report: {
     summary: "rebuild an experiment's report and page from its CSVs",
     npm: 'report',

@@ -39,7 +39,7 @@ export function progress(
       if (now - last < 5000) return;
       last = now;
       // the time left at the rate so far, once there is a rate
-      const eta = d > 0 && d < total ? `, eta ${Math.round(((now - started) / d) * (total - d) / 1000)} s` : '';
+      const eta = d > 0 && d < total ? `, eta ${Math.round((((now - started) / d) * (total - d)) / 1000)} s` : '';
       process.stderr.write(
         `${label}: ${d}/${total}${Object.entries(f)
           .map(([k, v]) => ` ${k} ${v}`)

@@ -1,0 +1,158 @@
+/**
+ * npm run compare -- REF CAND [--max-drop X] [--metric M,...] [--strategy S,...]
+ * A recall/precision regression gate for CI: two results folders of a focused experiment (the
+ * reference, and a candidate run with changed code or strategies) compared per strategy and
+ * metric on runs paired by site and seed, with the same 95% intervals as the reports.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { parseOrFail } from './args.ts';
+import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { withoutBom } from '../../lib/input.ts';
+import { type Ci, pairedCi, unitCi, unitOf } from '../stats.ts';
+
+const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
+
+Compares two results folders of a focused experiment (results/NAME/: summary.csv, curves.csv):
+REF, the reference, and CAND, a run of the same config with other code or strategies. For every
+strategy and metric, the candidate minus the reference on runs paired by site and seed, with a
+95% Student t interval over the runs' independent units (seeds, or sites of one web), as the
+reports compute them. Prints a markdown table (for CI logs).
+
+A regression: the candidate is lower by more than --max-drop, and the interval excludes 0 (the
+runs tell it apart from noise); with one unit, the drop alone decides.
+
+Options:
+  --max-drop X      tolerated drop, in the metric's units (default 0.02)
+  --metric M,...    summary.csv columns (default recall_auc,recall,precision), or a curve column at
+                    a checkpoint: recall@500, precision@1000 (curves.csv)
+  --strategy S,...  only these strategies (default: every strategy of REF but the oracle)
+
+Exit codes: 0 within tolerance; 1 a regression; 2 unusable input (a missing file, a strategy or
+run of REF that CAND lacks, an unknown metric).
+`;
+
+type Row = Record<string, string> & { strategy: string; site: string; seed: string };
+
+function readCsv(dir: string, file: string): Row[] {
+  const path = join(dir, file);
+  if (!existsSync(path)) usage(`${path}: no such file (is ${dir} a focused experiment's results folder?)`);
+  try {
+    return parse(withoutBom(readFileSync(path, 'utf8')), { columns: true, skip_empty_lines: true }) as Row[];
+  } catch (e) {
+    usage(`${path}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+interface Run {
+  seed: number;
+  site: string;
+  value: number;
+}
+
+/** The runs of one strategy for one metric ("col" of summary.csv, or "col@pages" of curves.csv). */
+function runsOf(summary: Row[], curves: Row[] | null, strategy: string, metric: string, where: string): Run[] {
+  const at = /^([a-z_]+)@(\d+)$/.exec(metric);
+  const rows = at
+    ? curves!.filter((r) => r.strategy === strategy && r.pages === at[2])
+    : summary.filter((r) => r.strategy === strategy);
+  const col = at ? at[1] : metric;
+  return rows.map((r) => {
+    const value = Number(r[col]);
+    if (r[col] === undefined || r[col] === '' || !Number.isFinite(value))
+      usage(`${where}: ${strategy} has no number in column "${col}"${at ? ` at ${at[2]} pages` : ''}`);
+    return { seed: Number(r.seed), site: r.site, value };
+  });
+}
+
+const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseOrFail(argv, {
+    allowPositionals: true,
+    options: {
+      'max-drop': { type: 'string' },
+      metric: { type: 'string' },
+      strategy: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const v = parsed.values;
+  if (v.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  if (parsed.positionals.length !== 2) usage('give two results folders: REF CAND (see --help)');
+  const [ref, cand] = parsed.positionals;
+  const maxDrop = v['max-drop'] === undefined ? 0.02 : Number(v['max-drop']);
+  if (!(maxDrop >= 0 && maxDrop < 1e6)) usage(`--max-drop: "${v['max-drop']}" must be a number >= 0`);
+  const metrics = (v.metric ?? 'recall_auc,recall,precision').split(',').filter(Boolean);
+  const rs = readCsv(ref, 'summary.csv');
+  const cs = readCsv(cand, 'summary.csv');
+  const curved = metrics.some((m) => m.includes('@'));
+  const rc = curved ? readCsv(ref, 'curves.csv') : null;
+  const cc = curved ? readCsv(cand, 'curves.csv') : null;
+  for (const m of metrics) {
+    const col = m.split('@')[0];
+    const cols = m.includes('@') ? Object.keys(rc![0] ?? {}) : Object.keys(rs[0] ?? {});
+    if (!/^[a-z_]+(@\d+)?$/.test(m) || !cols.includes(col))
+      usage(
+        `--metric: "${m}" is not a column of ${m.includes('@') ? 'curves.csv' : 'summary.csv'} (${cols.filter((c) => !['experiment', 'strategy', 'site', 'seed', 'pages'].includes(c)).join(', ')})`,
+      );
+  }
+  const known = [...new Set(rs.map((r) => r.strategy))].filter((s) => s !== 'oracle');
+  const strategies = v.strategy ? v.strategy.split(',').filter(Boolean) : known;
+  for (const s of strategies) {
+    if (!known.includes(s)) usage(`--strategy: "${s}" is not a strategy of ${ref} (${known.join(', ')})`);
+    if (!cs.some((r) => r.strategy === s)) usage(`${cand} has no runs of ${s} (the reference has)`);
+  }
+  const lines: string[] = [
+    `## compare: ${cand} against ${ref}`,
+    '',
+    `Candidate minus reference, paired by site and seed; a regression is a drop of more than ${maxDrop} whose 95% interval excludes 0.`,
+    '',
+    '| strategy | metric | reference | candidate | difference [95% CI] | verdict |',
+    '|---|---|---|---|---|---|',
+  ];
+  const regressions: string[] = [];
+  for (const s of strategies)
+    for (const m of metrics) {
+      const a = runsOf(cs, cc, s, m, cand);
+      const b = runsOf(rs, rc, s, m, ref);
+      const unit = unitOf(b);
+      let d: Ci;
+      try {
+        if (a.length !== b.length) throw new Error(`${b.length} runs in the reference, ${a.length} in the candidate`);
+        d = pairedCi(a, b, (r) => r.value, unit);
+      } catch (e) {
+        usage(`${s} ${m}: the runs do not pair (${(e as Error).message}); compare runs of the same config and seeds`);
+      }
+      const refMean = unitCi(b, (r) => r.value, unit).mean;
+      const candMean = unitCi(a, (r) => r.value, unit).mean;
+      const regressed = d.mean < -maxDrop && d.hi < 0;
+      const verdict = regressed
+        ? '**REGRESSION**'
+        : d.mean < -maxDrop
+          ? `lower, within the noise (n ${d.n})`
+          : d.lo > 0
+            ? 'better'
+            : 'within tolerance';
+      if (regressed) regressions.push(`${s} ${m} ${signed(d.mean)}`);
+      lines.push(
+        `| ${s} | ${m} | ${f3(refMean)} | ${f3(candMean)} | ${signed(d.mean)} [${f3(d.lo)}, ${f3(d.hi)}] | ${verdict} |`,
+      );
+    }
+  lines.push(
+    '',
+    regressions.length
+      ? `**${regressions.length} regression${regressions.length === 1 ? '' : 's'}**: ${regressions.join('; ')}`
+      : `No regression beyond ${maxDrop} (${strategies.length} strategies x ${metrics.length} metrics).`,
+    '',
+  );
+  io.out(lines.join('\n'));
+  return regressions.length ? 1 : 0;
+}
+
+await runAsProcess(main, import.meta);

@@ -1,0 +1,72 @@
+/**
+ * The regression gate (issue #53 item 1): the committed quick reference against a copy of itself
+ * (exit 0), against a copy with one strategy lowered (exit 1, named), and unusable input (exit 2).
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from './cli-inprocess.ts';
+
+const REF = 'results/reference/focused-quick';
+
+/** A copy of the reference with `column` of `strategy`'s runs moved by `delta` in `file`. */
+function changed(file: string, strategy: string, column: string, delta: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'compare-'));
+  cpSync(REF, dir, { recursive: true });
+  const rows = parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
+  for (const r of rows) if (r.strategy === strategy) r[column] = String(Number(r[column]) + delta);
+  writeFileSync(join(dir, file), stringify(rows, { header: true, columns: Object.keys(rows[0]) }));
+  return dir;
+}
+
+const compare = (args: string[]) => runCliInProcess('experiments/cli/compare.ts', args);
+
+describe('compare: a regression gate', () => {
+  it('a copy is within tolerance (exit 0); one strategy lowered is a regression (exit 1, named)', async () => {
+    const same = await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0)]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/No regression beyond 0\.02/);
+    const lower = await compare([REF, changed('summary.csv', 'immediate', 'recall_auc', -0.1)]);
+    expect(lower.code).toBe(1);
+    expect(lower.stdout).toMatch(
+      /\| immediate \| recall_auc \| 0\.\d+ \| 0\.\d+ \| -0\.100 \[-0\.100, -0\.100\] \| \*\*REGRESSION\*\* \|/,
+    );
+    expect(lower.stdout).toMatch(/\*\*1 regression\*\*: immediate recall_auc -0\.100/);
+    // within a wider tolerance, or another strategy only: no regression
+    expect(
+      (await compare([REF, changed('summary.csv', 'immediate', 'recall_auc', -0.1), '--max-drop', '0.2'])).code,
+    ).toBe(0);
+    expect(
+      (await compare([REF, changed('summary.csv', 'immediate', 'recall_auc', -0.1), '--strategy', 'bfs'])).code,
+    ).toBe(0);
+    // better is said, not gated
+    expect((await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0.1)])).stdout).toMatch(
+      /\| bfs \| recall_auc .*\| better \|/,
+    );
+  });
+
+  it('a checkpoint of the curves is a metric too', async () => {
+    const r = await compare([REF, changed('curves.csv', 'future', 'recall', -0.3), '--metric', 'recall@300']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/\| future \| recall@300 \|.*REGRESSION/);
+  });
+
+  it('unusable input: exit 2 with one line', async () => {
+    const cases: [string[], RegExp][] = [
+      [[REF], /give two results folders/],
+      [[REF, '/no/such/dir'], /\/no\/such\/dir\/summary\.csv: no such file/],
+      [[REF, REF, '--metric', 'speed'], /--metric: "speed" is not a column of summary\.csv/],
+      [[REF, REF, '--strategy', 'nope'], /--strategy: "nope" is not a strategy of/],
+      [[REF, REF, '--max-drop', '-1'], /--max-drop/],
+    ];
+    for (const [args, want] of cases) {
+      const r = await compare(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim()).toMatch(want);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
