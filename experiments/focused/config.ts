@@ -124,7 +124,7 @@ export const ExperimentSchema = obj({
     // the harness serves its own web (generated, or an archive replayed) on loopback: a gap
     // protects no one there and a second per request made a quick run take 22 minutes (issue
     // #53); the crawler's own default (1,000 ms) is for someone else's server
-    delayMs: { ...CrawlSettingsSchema.properties.delayMs, default: 0, description: LOOPBACK_DELAY_HELP },
+    delayMs: num({ default: 0, min: 0, max: 3_600_000, help: LOOPBACK_DELAY_HELP }),
   }),
   future: obj({
     gamma: num({

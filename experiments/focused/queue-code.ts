@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ExperimentConfig } from './config.ts';
-import { resource, ROOT } from '../../lib/paths.ts';
+import { RUNS_SOURCES, resource, ROOT } from '../../lib/paths.ts';
 
 /** What a job's result depends on besides its config: the harness's code and the files the config names. */
 export interface CodeVersion {
@@ -32,7 +32,10 @@ export interface CodeVersion {
  * JavaScript when installed), its shipped data and the locked dependency versions. Tests, docs,
  * configs (a job carries its resolved config) and results are not.
  */
-const CODE_PARTS = ['crawler', 'lib', 'sim', 'experiments', 'bin', 'dist', 'data', 'index.ts', 'package-lock.json'];
+const CODE_PARTS = RUNS_SOURCES
+  ? ['crawler', 'lib', 'sim', 'experiments', 'bin', 'data', 'index.ts', 'package-lock.json']
+  : // installed: the built JavaScript (a clone's dist/ is a build product, not what its workers run)
+    ['dist', 'data', 'package.json'];
 const SKIP = /(^|\/)(node_modules|\.cache|configs)(\/|$)|\.test\.ts$|\.md$/;
 
 function walk(dir: string, out: string[]): void {
