@@ -40,6 +40,8 @@ export interface FamilyContext {
   queueKeepDays?: number;
   /** Where the family tells what it is about to do (stderr). */
   say(line: string): void;
+  /** The verdicts of the paper's claims, for a family that judges them (experiment --fail-on-claims). */
+  onClaims?: (claims: readonly { id: string; verdict: string }[]) => void;
 }
 
 export interface ExperimentFamily<C = unknown> {

@@ -47,6 +47,8 @@ Options:
                   enqueues nothing already done (docs/experiments.md: trust, cleanup, recipe)
   --keep-days D   with --queue: how long finished jobs and their results are kept (default 7)
   --clean         with --queue and no experiment: remove every job and kept result of the queue
+  --fail-on-claims  exit 1 when a claim of the paper FAILs (the results are written first); for a
+                  gate on recall itself, see npm run compare
 
 Fields of a config, default, range and help, from each family's schema (editors check a config
 that names its JSON Schema: "$schema": "../../schemas/experiment.schema.json"):
@@ -77,6 +79,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       queue: { type: 'string' },
       'keep-days': { type: 'string' },
       clean: { type: 'boolean' },
+      'fail-on-claims': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -168,6 +171,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     );
     return 0;
   }
+  const judges =
+    family.id === 'focused' || (family.id === 'sweep' && !Object.keys((resolved as { sweep: object }).sweep).length);
+  if (v['fail-on-claims'] && !judges) usage(`--fail-on-claims: ${name} judges no claims (a focused experiment does)`);
+  const verdicts: { id: string; verdict: string }[] = [];
   const out = family.outDir(resolved, { asked: name, out: v.out as string | undefined, quick: !!v.quick });
   const text = await writingInto(out, () =>
     family.run(resolved, {
@@ -182,11 +189,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       onQueueProgress: queue ? queueProgress.update : undefined,
       queueKeepDays: keepDays,
       say: (line) => io.err(`${line}\n`),
+      onClaims: (claims) => verdicts.push(...claims),
     }),
   )
     .catch(refused)
     .finally(() => queueProgress.stop());
   io.out(text);
+  const failing = verdicts.filter((c) => c.verdict === 'FAIL').map((c) => c.id);
+  if (v['fail-on-claims'] && failing.length)
+    failed(
+      `${failing.length} claim${failing.length === 1 ? '' : 's'} FAIL: ${failing.join(', ')} (--fail-on-claims; the results are written to ${out})`,
+    );
   return 0;
 }
 

@@ -73,6 +73,7 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
     .filter(Boolean)
     .join(' ');
   const written = await writeOutputs(data, out, { rerun });
+  ctx.onClaims?.(written.claims);
   return [
     `\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
     ...written.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),
