@@ -138,27 +138,74 @@ export function rocAuc(scores: readonly number[], labels: readonly boolean[]): n
   return pos && neg ? (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg) : NaN;
 }
 
-let current: { key: string; env: Env } | null = null;
+/**
+ * Environments by key (the seed's web, or the archive), shared by the jobs of a process. A job
+ * holds its environment exclusively (its server is reset between strategies, its politeness audit
+ * counts one crawl at a time), so jobs on one environment take turns, and an environment is closed
+ * only when no job holds or waits for it: two experiments in one process (runExperiment called
+ * twice at once, as a library may) no longer close or reset each other's web mid-crawl. Idle
+ * environments other than the last one used are closed (a web is large).
+ */
+interface EnvSlot {
+  env: Promise<Env>;
+  users: number;
+  /** Settles when the job ahead of the next one has finished with the environment. */
+  turn: Promise<void>;
+}
+const envs = new Map<string, EnvSlot>();
 /** The topic keywords of the last config, by its keyword file ('' = the default list): loaded once per file. */
 let topic: { file: string; words: string[] } | null = null;
 
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The environment of a job: the seed's synthetic web, or the archive; reused across jobs. */
-async function envFor(cfg: ExperimentConfig, seed: number): Promise<Env> {
+async function withEnv<T>(cfg: ExperimentConfig, seed: number, job: (env: Env) => Promise<T>): Promise<T> {
   // the web file's text is part of the key: a file rewritten in place (a sweep run again in its folder) is another web
   const key = cfg.archive
     ? `archive:${JSON.stringify(cfg.archive)}`
     : `sim:${cfg.web}:${seed}:${cfg.faults}:${readFileSync(resource(cfg.web), 'utf8')}`;
-  if (current && current.key === key) return current.env;
-  if (current) await current.env.close();
-  current = { key, env: cfg.archive ? await archiveEnv(cfg) : await simEnv(cfg, seed) };
-  return current.env;
+  let slot = envs.get(key);
+  if (!slot) {
+    slot = { env: cfg.archive ? archiveEnv(cfg) : simEnv(cfg, seed), users: 0, turn: Promise.resolve() };
+    envs.set(key, slot);
+  }
+  slot.users++;
+  const ahead = slot.turn;
+  let done!: () => void;
+  slot.turn = new Promise((r) => {
+    done = r;
+  });
+  try {
+    await ahead;
+    return await job(await slot.env);
+  } finally {
+    slot.users--;
+    done();
+    // the last one used stays open for the next job (one that failed to start is forgotten); other
+    // idle ones close
+    const failed = await slot.env.then(
+      () => false,
+      () => true,
+    );
+    if (envs.get(key) === slot) {
+      envs.delete(key);
+      if (!failed) envs.set(key, slot);
+    }
+    await closeIdle(key);
+  }
+}
+
+/** Closes every environment no job holds or waits for, but `keep`. */
+async function closeIdle(keep: string | null): Promise<void> {
+  for (const [k, slot] of [...envs])
+    if (k !== keep && slot.users === 0) {
+      envs.delete(k);
+      await (await slot.env.catch(() => null))?.close();
+    }
 }
 
 export async function closeSeedState(): Promise<void> {
-  await current?.env.close();
-  current = null;
+  await closeIdle(null);
 }
 
 /** The first site an experiment crawls: its configured sites', else its web's first department. */
@@ -187,7 +234,17 @@ export async function runJob(
   cacheDir: string | null,
   record = false,
 ): Promise<JobResult> {
-  const env = await envFor(cfg, seed);
+  return withEnv(cfg, seed, (env) => runJobOn(env, cfg, seed, site, cacheDir, record));
+}
+
+async function runJobOn(
+  env: Env,
+  cfg: ExperimentConfig,
+  seed: number,
+  site: string,
+  cacheDir: string | null,
+  record: boolean,
+): Promise<JobResult> {
   // keyed by the file: one process may run experiments with other keyword files (in-process runs, sweeps, tests)
   if (topic?.file !== (cfg.keywords ?? ''))
     topic = { file: cfg.keywords ?? '', words: cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords() };
