@@ -6,7 +6,7 @@
  * retrains, its thresholds come from the training sites of that target, and it never strands.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,22 @@ describe('the 4 universities layout', () => {
     });
     expect(b?.body.toString()).toBe('hello');
     expect(splitHeaderBlock(Buffer.from('Note: this is text\nand more\n\nbody'))).toBeNull();
+  });
+
+  it('with no sites named, crawls the labelled hosts the archive holds, and records them', async () => {
+    // a labels file that also names a host of another archive
+    const more = join(dir, 'more.csv');
+    writeFileSync(more, `${readFileSync(labels, 'utf8').trimEnd()}\nhttp://www.cs.mit.edu/~x/,faculty\n`);
+    const cfg = config({ labels: more, groups: {} });
+    const { checkArchive, archiveSites } = await import('../experiments/focused/env.ts');
+    await checkArchive(cfg);
+    expect(cfg.archive!.sites).toEqual(Object.values(HOSTS).sort());
+    expect(archiveSites(cfg)).not.toContain('www.cs.mit.edu');
+    const none = config({ labels: more, groups: {} });
+    writeFileSync(more, 'url,label\nhttp://www.cs.mit.edu/~x/,faculty\nhttp://www.cs.mit.edu/p/,project\n');
+    await expect(checkArchive(none)).rejects.toThrow(
+      /none of the 1 labelled hosts .* is in the archive; name the sites to crawl in archive\.sites/,
+    );
   });
 
   it('refuses archive configs that cannot run, with a one-line reason', async () => {

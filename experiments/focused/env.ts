@@ -185,12 +185,26 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
   for (const l of a.relevant)
     if (!present.has(l))
       bad(`archive.relevant: no page of ${a.labels} is labelled "${l}" (labels: ${[...present].sort().join(', ')})`);
+  // sites left to the default are the labelled hosts the archive holds: a labels file may name
+  // hosts of other archives (issue #53); the resolved list is recorded, so the config reruns as run
+  if (!Object.keys(a.groups).length && !a.sites.length) {
+    const labelled = archiveSites(cfg);
+    a.sites = labelled.filter((h) => hosts.has(h));
+    if (!a.sites.length && labelled.length)
+      bad(
+        `none of the ${labelled.length} labelled hosts of ${a.labels} (${labelled.slice(0, 3).join(', ')}${labelled.length > 3 ? ', ...' : ''}) is in the archive; name the sites to crawl in archive.sites`,
+      );
+  }
   const sites = archiveSites(cfg);
   let web: ArchiveWeb | undefined;
   if (!sites.length) bad(`no host of ${a.labels} has a label in ${a.relevant.join(', ')}`);
   for (const site of sites) {
     const group = a.groups[site] ?? [site];
-    for (const h of group) if (!hosts.has(h)) bad(`archive: host ${h} (site ${site}) is not in the archive`);
+    for (const h of group)
+      if (!hosts.has(h))
+        bad(
+          `archive: host ${h} (site ${site}) is not in the archive (it holds ${hosts.size} hosts; name the sites to crawl in archive.sites or archive.groups)`,
+        );
     const start = a.starts[site] ?? `http://${group[0]}/`;
     if (!archive.lookup(start)) bad(`archive.starts.${site}: ${start} is not in the archive`);
     const relevant = group.flatMap((h) => archive.urls(h)).filter((u) => a.relevant.includes(labels.get(u) ?? ''));
