@@ -20,6 +20,7 @@
  * Conventions: every object is closed (an unknown field is an error) except for keys starting
  * with "_" (comments, e.g. "_doc") and a root "$schema"; a field with a `default` may be left out.
  */
+import { didYouMean } from './strings.ts';
 import { type Static, type TLiteral, type TSchema, Type } from '@sinclair/typebox';
 import { numberProblem, rangeText, type NumberField } from './fields.ts';
 
@@ -317,7 +318,7 @@ export function problemOf(schema: TSchema, value: unknown, path = ''): string | 
       for (const [k, v] of Object.entries(value)) {
         if (k.startsWith('_') || (k === '$schema' && !path)) continue;
         const p = props?.[k] ?? values;
-        if (!p) return `${join(path, k)}: unknown field`;
+        if (!p) return `${join(path, k)}: unknown field${props ? didYouMean(k, Object.keys(props)) : ''}`;
         const why = problemOf(p as TSchema, v, join(path, k));
         if (why) return why;
       }

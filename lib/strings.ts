@@ -7,3 +7,29 @@
  * copied first. The copy flattens " " + s and slices the space off.
  */
 export const ownCopy = (s: string): string => (s.length < 13 ? s : ` ${s}`.slice(1));
+
+/** Levenshtein distance (insertions, deletions, substitutions), with one row of memory. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The closest of `known` to a mistyped `word`, as " (did you mean X?)", or '' when none is close:
+ * at most a third of the word's letters apart (and 3), case ignored, as git and npm suggest.
+ */
+export function didYouMean(word: string, known: readonly string[]): string {
+  let best = '';
+  let bestD = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
+  for (const k of known) {
+    const d = editDistance(word.toLowerCase(), k.toLowerCase());
+    if (d > 0 && d <= bestD && (!best || d < bestD)) [best, bestD] = [k, d];
+  }
+  return best ? ` (did you mean ${best}?)` : '';
+}

@@ -110,3 +110,18 @@ describe('a run is never silently slow', () => {
     expect(slowRunWarning({ ...c, budget: 100, crawl: { ...c.crawl, delayMs: 1000 } })).toBeNull();
   });
 });
+
+describe('did you mean', () => {
+  it('suggests the closest field or strategy to a typo, and nothing for a word far from every one', async () => {
+    const { didYouMean } = await import('../lib/strings.ts');
+    expect(didYouMean('adaptiv', ['adaptive', 'immediate'])).toBe(' (did you mean adaptive?)');
+    expect(didYouMean('Budgt', ['budget', 'every'])).toBe(' (did you mean budget?)');
+    expect(didYouMean('speed', ['budget', 'every'])).toBe('');
+    const typo = file('typo.json', '{"budgt": 100}');
+    const r = await runCliInProcess('experiments/cli/experiment.ts', [typo]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/budgt: unknown field \(did you mean budget\?\)/);
+    const s = await runCliInProcess('experiments/cli/experiment.ts', [file('s.json', '{"strategies": ["adaptiv"]}')]);
+    expect(s.stderr).toMatch(/"adaptiv" is not one of .*\(did you mean adaptive\?\)/);
+  });
+});

@@ -4,6 +4,7 @@
  * has a default.
  */
 import { fileProblem } from '../../lib/input.ts';
+import { didYouMean } from '../../lib/strings.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { readLabels } from '../../sim/warc-convert.ts';
 import {
@@ -344,7 +345,7 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   for (const s of c.strategies)
     if (!strategyNames().includes(s) && !c.strategyParams[s]?.module)
       bad(
-        `strategies: "${s}" is not one of ${strategyNames().join(', ')} (or give { "name": "${s}", "module": "path/to/strategy.ts" })`,
+        `strategies: "${s}" is not one of ${strategyNames().join(', ')}${didYouMean(s, strategyNames())} (or give { "name": "${s}", "module": "path/to/strategy.ts" })`,
       );
   const kinds = KIND_NAMES.map((k) => k.toLowerCase());
   for (const k of c.target.kinds)
