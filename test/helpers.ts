@@ -173,3 +173,26 @@ export async function redisUp(): Promise<boolean> {
     r.disconnect();
   }
 }
+
+/** A focused experiment config replaying a twin archive (experiments/twin/writer.ts), papers by URL as the target. */
+export async function twinArchiveExperiment(
+  w: { warc: string; labels: string; groups: Record<string, string[]>; starts: Record<string, string> },
+  name: string,
+) {
+  const { ARCHIVE_DEFAULTS, loadExperiment } = await import('../experiments/focused/config.ts');
+  const { PAPER_EXTENSIONS } = await import('../lib/documents.ts');
+  return {
+    ...loadExperiment('focused', { quick: true }),
+    name,
+    archive: {
+      ...structuredClone(ARCHIVE_DEFAULTS),
+      warc: [w.warc],
+      labels: w.labels,
+      relevant: [],
+      relevantDocuments: [...PAPER_EXTENSIONS],
+      sites: [],
+      groups: w.groups,
+      starts: w.starts,
+    },
+  };
+}

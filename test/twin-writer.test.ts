@@ -11,13 +11,12 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/focused/config.ts';
 import { archiveViews, specOf } from '../experiments/twin/archive.ts';
 import { lossOf, meanStats, measureWeb } from '../experiments/twin/fit.ts';
 import { webStats } from '../experiments/twin/stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
-import { PAPER_EXTENSIONS } from '../sim/archive-web.ts';
 import { loadConfig } from '../sim/config.ts';
+import { twinArchiveExperiment } from './helpers.ts';
 
 /** The share of each department's pages the archive keeps: small, so that every config fits a test. */
 const SAMPLE = 0.2;
@@ -42,20 +41,7 @@ describe('the twin writer round trip', () => {
       const config = loadConfig(file);
       const dir = mkdtempSync(join(tmpdir(), 'twin-writer-'));
       const w = await writeTwinArchive(config, 1, SAMPLE, join(dir, 'a.warc.gz'), join(dir, 'a.csv'));
-      const cfg = {
-        ...loadExperiment('focused', { quick: true }),
-        name: 'round-trip',
-        archive: {
-          ...structuredClone(ARCHIVE_DEFAULTS),
-          warc: [w.warc],
-          labels: w.labels,
-          relevant: [],
-          relevantDocuments: [...PAPER_EXTENSIONS],
-          sites: [],
-          groups: w.groups,
-          starts: w.starts,
-        },
-      };
+      const cfg = await twinArchiveExperiment(w, 'round-trip');
       const archive = webStats(await archiveViews(cfg));
       const direct = measureWeb(config, 1, specOf(cfg), SAMPLE);
       expect(lossOf(meanStats(archive), meanStats(direct))).toBeLessThan(0.05);

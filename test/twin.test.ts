@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAPER_EXTENSIONS } from '../lib/documents.ts';
 import { resolveConfig } from '../sim/config.ts';
-import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/focused/config.ts';
 import { archiveViews, fitToSites, specOf } from '../experiments/twin/archive.ts';
 import {
   FitError,
@@ -26,6 +25,7 @@ import {
 import { kendallExactP, kendallTau } from '../experiments/twin/validate.ts';
 import { webStats } from '../experiments/twin/stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
+import { twinArchiveExperiment } from './helpers.ts';
 
 const PLANTED: KnobValues = {
   sample: 0.5,
@@ -59,20 +59,7 @@ describe('a twin fitted to an archive of a generated web', () => {
     const planted = resolveConfig(twinConfig('planted', [500, 450, 550, 500], PLANTED));
     const w = await writeTwinArchive(planted, 3, PLANTED.sample, join(dir, 'p.warc.gz'), join(dir, 'p.csv'));
     expect(w.records).toBeGreaterThan(1000);
-    const cfg = {
-      ...loadExperiment('focused', { quick: true }),
-      name: 'planted',
-      archive: {
-        ...structuredClone(ARCHIVE_DEFAULTS),
-        warc: [w.warc],
-        labels: w.labels,
-        relevant: [],
-        relevantDocuments: [...PAPER_EXTENSIONS],
-        sites: [],
-        groups: w.groups,
-        starts: w.starts,
-      },
-    };
+    const cfg = await twinArchiveExperiment(w, 'planted');
     const views = await archiveViews(cfg);
     // faculty per 1,000 pages and papers per faculty member make the papers together (issue #51):
     // the recovery of the others is tested with it held at the planted value (the default, 8)
