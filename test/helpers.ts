@@ -1,5 +1,6 @@
 /** Shared test helpers: small webs, a server per test file, HTTP through the sim dispatcher. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -195,4 +196,18 @@ export async function twinArchiveExperiment(
       starts: w.starts,
     },
   };
+}
+
+/**
+ * A process a timing file starts for CPU-bound work (a queue worker, a crawl CLI), at nice 10 as
+ * main's files run (test/lower-priority.ts): beside it, other timing files measure gaps of tens of
+ * milliseconds, which a busy process at their own priority stretches (a 98 ms delay seen in CI).
+ */
+export function niced<T extends { pid?: number }>(child: T): T {
+  try {
+    if (child.pid) setPriority(child.pid, 10);
+  } catch {
+    // refused (none known): the process runs at the default priority
+  }
+  return child;
 }

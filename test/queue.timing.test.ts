@@ -20,6 +20,7 @@ import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/focused
 import { redactUrl, redisProblem, redisTarget } from '../experiments/focused/queue-redis.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { runSweep } from '../experiments/sweep/sweep.ts';
+import { niced } from './helpers.ts';
 
 const hasRedis = (() => {
   try {
@@ -142,20 +143,22 @@ function worker(
   log: string[],
   { lockMs = 5000, cwd = process.cwd(), env = {} as Record<string, string>, extra = [] as string[] } = {},
 ): ChildProcess {
-  const w = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(cwd, 'experiments/cli/worker.ts'),
-      '--queue',
-      url,
-      '--no-cache',
-      '--lock-ms',
-      String(lockMs),
-      ...extra,
-    ],
-    { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
+  const w = niced(
+    spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(cwd, 'experiments/cli/worker.ts'),
+        '--queue',
+        url,
+        '--no-cache',
+        '--lock-ms',
+        String(lockMs),
+        ...extra,
+      ],
+      { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
+    ),
   );
   w.stderr!.on('data', (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean)));
   workers.push(w);
@@ -397,7 +400,7 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
   const cli = (args: string[]): Promise<{ code: number | null; err: string; ms: number }> =>
     new Promise((done) => {
       const t0 = Date.now();
-      const p = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const p = niced(spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'ignore', 'pipe'] }));
       let err = '';
       p.stderr!.on('data', (b: Buffer) => {
         err += b.toString();

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { niced } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'stops-'));
 
@@ -18,7 +19,7 @@ function run(
   signal?: { at: RegExp; kill: NodeJS.Signals },
 ): Promise<{ code: number | null; err: string }> {
   return new Promise((done) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = niced(spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'ignore', 'pipe'] }));
     let err = '';
     let sent = false;
     p.stderr!.on('data', (b: Buffer) => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decisionProblem } from '../crawler/strategy-guard.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { niced } from './helpers.ts';
 
 const MODULE = 'test/fixtures/bad-strategy.ts';
 
@@ -38,9 +39,11 @@ function crawl(
 ): Promise<{ code: number | null; signal: string | null; err: string; ms: number; afterSignal: number }> {
   return new Promise((done) => {
     const t0 = Date.now();
-    const p = spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...args(params), ...extra], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const p = niced(
+      spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...args(params), ...extra], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }),
+    );
     let err = '';
     let sent = 0;
     p.stderr!.on('data', (b: Buffer) => {

@@ -2,7 +2,7 @@
  * The user's path to a twin (issue #51 item 6): crawl a web to a WARC, label it with sim:truth,
  * fit with sim:fit. Without a depth limit a crawl that outlasts the departments fills the archive
  * with the generator's endless calendars; with --max-depth it does not, and the fit runs on what
- * was crawled. A timing file: real crawls over loopback.
+ * was crawled. Real crawls over loopback, but nothing timed: a file of the main project.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
