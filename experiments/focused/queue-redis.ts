@@ -5,6 +5,7 @@
  * password, protected mode) instead of ioredis's multi-line dumps.
  */
 import { Redis } from 'ioredis';
+import { sleep } from '../../lib/time.ts';
 
 export const QUEUE_NAME = 'crawler-harness-runs';
 
@@ -127,7 +128,7 @@ export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): 
       } catch (e) {
         if (fatalRedisError(e) || Date.now() >= deadline) throw e;
         last = e;
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
       }
     }
   } catch (e) {

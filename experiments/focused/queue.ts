@@ -42,6 +42,7 @@ import {
   redisTarget,
   within,
 } from './queue-redis.ts';
+import { sleep } from '../../lib/time.ts';
 import { forkPoolProcess } from '../pool.ts';
 import { moduleUrl, resource } from '../../lib/paths.ts';
 import type { QueueProgress } from '../family.ts';
@@ -166,7 +167,7 @@ export async function runInQueue(
           throw new Error(`${redisProblem(err, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`);
         if (!warned) opts.say?.(`queue: ${redisProblem(err, target.shown)}; waiting for it`);
         warned = true;
-        await new Promise((r) => setTimeout(r, 1000));
+        await sleep(1000);
         continue;
       }
       firstRound = false;
@@ -178,7 +179,7 @@ export async function runInQueue(
         failed: failures.length,
         total: jobs.length,
       });
-      if (pending.size) await new Promise((r) => setTimeout(r, POLL_MS));
+      if (pending.size) await sleep(POLL_MS);
     }
     if (failures.length) throw new Error(`${failures.length} of ${jobs.length} jobs failed; ${failures[0]}`);
 
