@@ -1,9 +1,12 @@
 /**
  * Figures, one theme for every experiment: Vega-Lite specs compiled and rendered in Node
- * (vega's headless SVG renderer), then passed through resvg, which converts every glyph to a path
- * using DejaVu Sans from the dejavu-fonts-ttf package, so the SVG renders the same anywhere and
- * needs no font. From that SVG: a PNG (resvg) and a vector PDF (pdfkit + svg-to-pdfkit) for
- * LaTeX.
+ * (vega's headless SVG renderer) with text set in DejaVu Sans (the dejavu-fonts-ttf package). Vega
+ * measures text with that font's own advance widths (fontkit), not its default estimate, so legends
+ * and labels are laid out at the size they are drawn. From one SVG: the SVG itself, with real text
+ * (selectable, searchable) and the subset of DejaVu Sans it uses embedded as WOFF2 (subset-font),
+ * so it renders the same anywhere; a PNG (resvg with the same font file); a vector PDF for LaTeX
+ * (pdfkit + svg-to-pdfkit, real text, the font subset embedded) -- as matplotlib's svg.fonttype
+ * 'none' and pdf.fonttype 42, with the font carried along.
  *
  * Journal sizes: a one-column figure is 3.3 in wide, a two-column one 7 in. The SVG carries its
  * physical size; text is 10 px, and renderFigure refuses a figure whose text would print below
@@ -12,6 +15,7 @@
  * No titles: the caption line under each figure in report.md says what it shows. Okabe-Ito
  * colours (colour-blind safe) and a dash pattern per strategy; the oracle is a thin grey line.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
@@ -23,6 +27,15 @@ import { BUILT_INS } from './strategies.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
+/** fontkit and subset-font ship no types: the two calls used here. */
+const fontkit = require('fontkit') as {
+  openSync(path: string): { unitsPerEm: number; layout(text: string): { advanceWidth: number } };
+};
+const subsetFont = require('subset-font') as (
+  font: Buffer,
+  text: string,
+  options: { targetFormat: 'woff2' },
+) => Promise<Buffer>;
 
 /** Points per inch, and the printed widths of journal figures. */
 const PT = 72;
@@ -35,7 +48,67 @@ const DPI = 360;
 
 /** Layout of every curve figure: plot area and padding in px (330 x 235 with a legend of up to two rows). */
 const CURVE = { width: 260, height: 150, padding: { left: 58, right: 12, top: 8, bottom: 77 } };
-const LEGEND_ROW = 14;
+const LEGEND_ROW = 15;
+/** A legend entry: the stroke symbol and the gap before its label (px), and the gap between columns. */
+const LEGEND_SYMBOL = 19;
+const LEGEND_COLUMN_PADDING = 10;
+
+let font: ReturnType<typeof fontkit.openSync> | undefined;
+const widthCache = new Map<string, number>();
+
+/** Width in px of one line of text set in DejaVu Sans at `sizePx`: what resvg, a browser and the PDF draw. */
+export function textWidth(text: string, sizePx = FONT_PX): number {
+  const key = `${sizePx}|${text}`;
+  let w = widthCache.get(key);
+  if (w === undefined) {
+    font ??= fontkit.openSync(FONT_FILE);
+    w = (font.layout(text).advanceWidth / font.unitsPerEm) * sizePx;
+    if (widthCache.size > 10_000) widthCache.clear();
+    widthCache.set(key, w);
+  }
+  return w;
+}
+
+// Vega's documented hook for text measurement (vl-convert sets it too): without a canvas it guesses
+// 0.8 em a character, half as wide again as DejaVu Sans, which misplaces legends and labels.
+// (the hook is not in vega's typings)
+(
+  vega as unknown as { textMetrics: { width: (item: { fontSize?: number }, text: unknown) => number } }
+).textMetrics.width = (item, text) =>
+  textWidth(text == null ? '' : String(text).trim(), item.fontSize != null ? Number(item.fontSize) || 0 : 11);
+
+/**
+ * How a curve figure's legend fits its canvas: as many columns (up to `maxColumns`) as the labels
+ * allow in the width from the plot's left edge to the canvas's right edge -- entries fill rows left
+ * to right and each column is as wide as its widest entry, as vega lays them out -- then as many
+ * rows as the series need. A label too long for even one column is cut with an ellipsis (`cut`:
+ * name -> label), here rather than by vega's labelLimit, whose layout counts the uncut width.
+ */
+export function legendLayout(
+  series: readonly string[],
+  maxColumns = 3,
+  available = CURVE.width + CURVE.padding.right,
+): { columns: number; rows: number; cut: Map<string, string> } {
+  const room = available - LEGEND_SYMBOL;
+  const cut = new Map<string, string>();
+  for (const s of series) {
+    if (textWidth(s) <= room) continue;
+    let keep = s.length;
+    while (keep > 1 && textWidth(`${s.slice(0, keep)}\u2026`) > room) keep--;
+    cut.set(s, `${s.slice(0, keep)}\u2026`);
+  }
+  const entries = series.map((s) => LEGEND_SYMBOL + textWidth(cut.get(s) ?? s));
+  const width = (columns: number): number => {
+    const widest = Array.from({ length: columns }, () => 0);
+    entries.forEach((w, i) => {
+      widest[i % columns] = Math.max(widest[i % columns], w);
+    });
+    return widest.reduce((a, b) => a + b, 0) + (columns - 1) * LEGEND_COLUMN_PADDING;
+  };
+  let columns = Math.max(1, Math.min(maxColumns, series.length));
+  while (columns > 1 && width(columns) > available) columns--;
+  return { columns, rows: Math.ceil(series.length / columns), cut };
+}
 
 /** The deep-web methods (experiments/deepweb/), which are not crawl strategies. */
 const DEEPWEB_STYLE: Record<string, [string, number[]]> = {
@@ -85,7 +158,7 @@ export function themeConfig(legendColumns = 3): Record<string, unknown> {
       symbolType: 'stroke',
       symbolOpacity: 1,
       labelLimit: 0,
-      columnPadding: 10,
+      columnPadding: LEGEND_COLUMN_PADDING,
       rowPadding: 2,
       offset: 14,
       symbolLimit: 0,
@@ -100,19 +173,38 @@ export function seriesOrder(names: Iterable<string>): string[] {
   );
 }
 
-/** The house colour of each series (Okabe-Ito; series without one of their own take the spare ones in turn). */
+/** The colour of each series (Okabe-Ito house colours; series without one take spare ones, seriesStyles). */
 export function seriesColours(series: readonly string[]): string[] {
-  let extra = 0;
-  return series.map((s) => STYLE[s]?.[0] ?? EXTRA[extra++ % EXTRA.length]);
+  return seriesStyles(series).map((s) => s[0]);
+}
+
+/**
+ * Colour and dash of every series in one figure: the house style where there is one, else the
+ * first spare colour x dash pair no other series of the figure draws, so no two lines look alike.
+ */
+export function seriesStyles(series: readonly string[]): [colour: string, dash: number[]][] {
+  const key = (c: string, d: readonly number[]): string => `${c.toLowerCase()}|${d.join(',')}`;
+  const taken = new Set(series.filter((s) => STYLE[s]).map((s) => key(STYLE[s][0], STYLE[s][1])));
+  const spare: [string, number[]][] = [];
+  for (const d of DASHES) for (const c of EXTRA) if (!taken.has(key(c, d))) spare.push([c, d]);
+  let next = 0;
+  return series.map((s) => {
+    const own = STYLE[s];
+    if (own) return [own[0], [...own[1]]];
+    const pick = spare[next++ % spare.length];
+    return [pick[0], [...pick[1]]];
+  });
 }
 
 function seriesScales(series: readonly string[]): {
   colour: { domain: string[]; range: string[] };
   dash: { domain: string[]; range: number[][] };
 } {
-  const colours = seriesColours(series);
-  const dashes = series.map((s, i) => STYLE[s]?.[1] ?? DASHES[i % DASHES.length]);
-  return { colour: { domain: [...series], range: colours }, dash: { domain: [...series], range: dashes } };
+  const styles = seriesStyles(series);
+  return {
+    colour: { domain: [...series], range: styles.map((s) => s[0]) },
+    dash: { domain: [...series], range: styles.map((s) => s[1]) },
+  };
 }
 
 export interface CurveOptions {
@@ -147,7 +239,7 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
     ...(opts.logX ? { scale: { type: 'log' as const } } : {}),
   };
   const yScale = opts.yDomain === null ? { zero: false } : { domain: opts.yDomain ?? [0, 1] };
-  const color = { field: seriesField, type: 'nominal' as const, scale: colour, sort: series };
+  const color: Record<string, unknown> = { field: seriesField, type: 'nominal', scale: colour, sort: series };
   const layers: unknown[] = [
     {
       transform: [{ filter: `datum.${seriesField} !== 'oracle'` }],
@@ -176,18 +268,24 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
       mark: { type: 'rule', color: '#444', strokeWidth: 0.8 },
       encoding: { y: { datum: 0, type: 'quantitative' } },
     });
+  const legend = legendLayout(series, opts.legendColumns ?? 3);
+  const config = themeConfig(legend.columns);
+  if (legend.cut.size)
+    color.legend = {
+      labelExpr: [...legend.cut].reduceRight(
+        (rest, [name, label]) => `datum.label === ${JSON.stringify(name)} ? ${JSON.stringify(label)} : ${rest}`,
+        'datum.label',
+      ),
+    };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     width: CURVE.width,
     height: CURVE.height,
     autosize: { type: 'none', contains: 'content' },
-    padding: {
-      ...CURVE.padding,
-      bottom: CURVE.padding.bottom + LEGEND_ROW * Math.max(0, Math.ceil(series.length / (opts.legendColumns ?? 3)) - 2),
-    },
+    padding: { ...CURVE.padding, bottom: CURVE.padding.bottom + LEGEND_ROW * Math.max(0, legend.rows - 2) },
     data: { values: rows.map((r) => ({ ...r })) },
     layer: layers,
-    config: themeConfig(opts.legendColumns ?? 3),
+    config,
   } as TopLevelSpec;
 }
 
@@ -195,7 +293,13 @@ async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
-  return svg;
+  // vega numbers clip paths with a counter shared by every figure of the process: number them
+  // per figure, so a figure's SVG is the same whatever was drawn before it
+  const ids = new Map<string, string>();
+  return svg.replace(/\bclip\d+\b/g, (id) => {
+    if (!ids.has(id)) ids.set(id, `clip${ids.size + 1}`);
+    return ids.get(id) as string;
+  });
 }
 
 export interface Figure {
@@ -212,6 +316,33 @@ const resvgOptions = {
   background: 'white',
 };
 
+let fontBytes: Buffer | undefined;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** The characters an SVG's text elements draw (entities decoded). */
+function drawnCharacters(svg: string): string {
+  const chars = new Set<string>();
+  for (const [, inner] of svg.matchAll(/<text\b[^>]*>([\s\S]*?)<\/text>/g)) {
+    const text = inner
+      .replace(/<[^>]*>/g, '')
+      .replace(/&(#x[\da-f]+|#\d+|\w+);/gi, (m, e: string) =>
+        e[0] === '#' ? String.fromCodePoint(Number(e[1] === 'x' ? `0${e.slice(1)}` : e.slice(1))) : (ENTITIES[e] ?? m),
+      );
+    for (const c of text) chars.add(c);
+  }
+  return [...chars].sort().join('');
+}
+
+/** The SVG with the subset of DejaVu Sans its text draws embedded as WOFF2, so it needs no installed font. */
+async function withEmbeddedFont(svg: string): Promise<string> {
+  const chars = drawnCharacters(svg);
+  if (!chars) return svg;
+  fontBytes ??= readFileSync(FONT_FILE);
+  const woff2 = await subsetFont(fontBytes, chars, { targetFormat: 'woff2' });
+  const style = `<defs><style>@font-face{font-family:"DejaVu Sans";src:url(data:font/woff2;base64,${woff2.toString('base64')}) format("woff2")}</style></defs>`;
+  return svg.replace(/<svg\b[^>]*>/, (open) => open + style);
+}
+
 /**
  * Renders a spec to the three files of a figure, `columns` wide (1: 3.3 in, 2: 7 in). Throws if
  * the text would print below MIN_PT at that width.
@@ -227,32 +358,26 @@ export async function renderFigure(spec: TopLevelSpec, columns: 1 | 2 = 1): Prom
     throw new Error(
       `figure ${widthPx} px wide: text would print at ${fontPt.toFixed(1)} pt at ${widthIn} in (minimum ${MIN_PT} pt)`,
     );
-  // glyphs to paths: the SVG no longer depends on a font being installed
-  const flat = new Resvg(raw, resvgOptions).toString();
   const heightIn = (widthIn * heightPx) / widthPx;
-  const svg = flat.replace(
+  const sized = raw.replace(
     /<svg([^>]*?)\swidth="[\d.]+"\s+height="[\d.]+"/,
     `<svg$1 width="${widthIn}in" height="${heightIn.toFixed(4)}in"`,
   );
-  // the flattened SVG has no text left, so the PNG needs no font: loading DejaVu was 60 of the PNG's
-  // 90 ms per figure, and the PNG is byte-identical without it
-  const png = new Resvg(flat, {
-    background: resvgOptions.background,
-    font: { loadSystemFonts: false },
-    fitTo: { mode: 'width', value: Math.round(widthIn * DPI) },
-  })
+  const svg = await withEmbeddedFont(sized);
+  const png = new Resvg(raw, { ...resvgOptions, fitTo: { mode: 'width', value: Math.round(widthIn * DPI) } })
     .render()
     .asPng();
-  return { svg, png, pdf: await svgToPdf(flat, widthIn * PT, heightIn * PT), widthPx, heightPx, fontPt };
+  return { svg, png, pdf: await svgToPdf(raw, widthIn * PT, heightIn * PT), widthPx, heightPx, fontPt };
 }
 
-/** A one-page vector PDF of a (paths-only) SVG at the given size in points; no timestamp, so reruns match. */
+/** A one-page vector PDF of an SVG at the given size in points, text in embedded DejaVu Sans; no timestamp, so reruns match. */
 function svgToPdf(svg: string, widthPt: number, heightPt: number): Promise<Buffer> {
   const doc = new PDFDocument({
     size: [widthPt, heightPt],
     margin: 0,
     info: { Producer: 'crawler-harness', Creator: 'crawler-harness', CreationDate: new Date(0) },
   });
+  doc.registerFont('DejaVu Sans', FONT_FILE);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -268,6 +393,7 @@ function svgToPdf(svg: string, widthPt: number, heightPt: number): Promise<Buffe
     height: heightPt,
     assumePt: false,
     preserveAspectRatio: 'xMinYMin meet',
+    fontCallback: () => 'DejaVu Sans',
   });
   doc.end();
   return done;

@@ -1,12 +1,10 @@
 /**
  * Verdicts a reviewer would accept: seed-level CIs against hand-computed values, paired claim
  * verdicts on constructed curves (pass, fail, tie, infeasible), the oracle's order on a
- * hand-built graph, recall AUC, and the figure theme (one size, text as paths, PDF, minimum
- * print size).
+ * hand-built graph and recall AUC (the figure theme: experiments/figures.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { aggregate, checkClaims } from '../experiments/focused/analysis.ts';
-import { curveSpec, renderFigure } from '../experiments/figures.ts';
 import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../experiments/focused/oracle.ts';
 import { recallAuc, type CurveRow } from '../experiments/focused/run-one.ts';
 import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/stats.ts';
@@ -197,30 +195,5 @@ describe('the oracle', () => {
       ),
     ).toBeCloseTo(0.75, 9);
     expect(recallAuc([], 100)).toBe(0);
-  });
-});
-
-describe('figures', () => {
-  const rows = (names: string[], lo: number): object[] =>
-    names.flatMap((strategy) =>
-      [100, 200].map((pages) => ({ strategy, pages, recall: 0.5, recall_lo: lo, recall_hi: 0.6 })),
-    );
-
-  it('share one size, print text at 7 pt or more, carry no font dependency and come as PDF too', async () => {
-    const a = await renderFigure(curveSpec(rows(['oracle', 'bfs', 'adaptive'], 0.4), 'recall', { y: 'recall' }));
-    const b = await renderFigure(
-      curveSpec(rows(['future'], -0.4), 'recall', { y: 'recall minus immediate', yDomain: null, zero: true }),
-    );
-    expect(a.png.readUInt32BE(16)).toBe(b.png.readUInt32BE(16));
-    expect(a.png.readUInt32BE(20)).toBe(b.png.readUInt32BE(20));
-    expect(a.fontPt).toBeGreaterThanOrEqual(7);
-    expect(a.svg).toMatch(/^<svg width="3.3in"/);
-    expect(a.svg).not.toContain('<text');
-    expect(a.pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    // a figure too wide for one column would print its text too small
-    const wide = { ...curveSpec(rows(['bfs'], 0.4), 'recall', { y: 'recall' }), width: 900 } as Parameters<
-      typeof renderFigure
-    >[0];
-    await expect(renderFigure(wide)).rejects.toThrow(/pt at 3.3 in/);
   });
 });

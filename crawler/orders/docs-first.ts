@@ -26,6 +26,6 @@ export const DOCS_FIRST = defineStrategy({
   rank: 40,
   summary: 'probe: links to document files first, else breadth-first (no topic, no training)',
   reads: 'probe',
-  style: ['#999999', [1, 3]],
+  style: ['#999999', [5, 2, 1, 2]],
   make: () => new DocsFirstStrategy(),
 });
