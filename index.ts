@@ -31,7 +31,14 @@ export {
   listExperiments,
   loadExperiment,
 } from './experiments/focused/config.ts';
-export { type ExperimentData, type RunOptions, runExperiment } from './experiments/focused/runner.ts';
-export { BUILT_INS, loadStrategyModule, type StrategyFactory, strategyNames } from './experiments/strategies.ts';
+export { type ExperimentData, type RunOptions, runExperiment, writeResults } from './experiments/focused/runner.ts';
+export type { WriteOptions, Written } from './experiments/focused/report.ts';
+export {
+  BUILT_INS,
+  type InMemoryStrategy,
+  loadStrategyModule,
+  type StrategyFactory,
+  strategyNames,
+} from './experiments/strategies.ts';
 // where the shipped files are (a config's "data/webs/paper.json" is found from any folder)
 export { ROOT, resource } from './lib/paths.ts';

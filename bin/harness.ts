@@ -89,6 +89,11 @@ export function help(): string {
     'Shipped configs and webs (experiments/configs/, data/) are found by name from any folder;',
     'results/ and .cache/ are written in the working directory.',
     '',
+    'The docs write commands as a clone runs them; installed, each is this command:',
+    ...Object.entries(COMMANDS).map(
+      ([k, c]) => `${`  npm run ${c.npm} -- ARGS`.padEnd(w + 28)}crawler-harness ${k} ARGS`,
+    ),
+    '',
   ].join('\n');
 }
 

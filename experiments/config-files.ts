@@ -67,15 +67,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function resolveBySchema<T extends TSchema>(
   schema: T,
   raw: Record<string, unknown>,
-  o: { name: string; quick?: boolean; seeds?: number; prefix?: string },
+  o: { name: string; quick?: boolean; seeds?: number; prefix?: string; overrides?: readonly string[] },
 ): Static<T> & { name: string } {
   const fail = (m: string): ExperimentConfigError => new ExperimentConfigError(o.prefix ? `${o.prefix}: ${m}` : m);
   const quick = o.quick ? (raw.quick ?? (defaultsOf(schema) as { quick?: unknown }).quick ?? {}) : {};
   if (!isObject(quick)) throw fail('quick: expected an object of fields');
-  const filled = withDefaults(schema, overlay(schema, raw, quick));
+  const merged = overlay(schema, raw, quick);
+  const filled = withDefaults(schema, o.overrides?.length ? withOverrides(merged, o.overrides) : merged);
   const why = problemOf(schema, filled);
   if (why) throw fail(why);
-  const c = { ...commentsOf(raw), ...(filled as object), name: o.name } as Static<T> & {
+  // a config may carry its own name (a results folder's config.json does: a rerun writes the same folder)
+  const name = typeof (filled as { name?: unknown }).name === 'string' ? (filled as { name: string }).name : o.name;
+  const c = { ...commentsOf(raw), ...(filled as object), name } as Static<T> & {
     name: string;
     seeds?: number[];
   };
@@ -102,3 +105,56 @@ export type FamilyConfig<S extends TSchema> = Omit<Static<S>, 'name' | 'quick'> 
   name: string;
   quick: Partial<Omit<Static<S>, 'quick' | 'name' | 'kind'>>;
 };
+
+/**
+ * The text of a results folder's config.json: the resolved config (`body`, whose "quick" fields
+ * were applied already, so the file holds none) and, as a comment, the command that made it.
+ * Resolving the file gives the same config: `npm run experiment -- DIR/config.json` reruns it as is
+ * (test/config-rerun.test.ts, for every family and shipped config).
+ */
+export function configFileText(rerun: string, body: Record<string, unknown>): string {
+  const { quick: _quick, _rerun: _old, ...rest } = body;
+  return `${JSON.stringify({ _rerun: rerun, ...rest, quick: {} }, null, 2)}\n`;
+}
+
+/** One `--set PATH=VALUE`: its dotted path and its value (JSON, else the string). */
+export function parseOverride(set: string): { path: string; value: unknown } {
+  const eq = set.indexOf('=');
+  const path = eq < 0 ? '' : set.slice(0, eq).trim();
+  if (eq < 0 || !/^[A-Za-z_$][\w$-]*(\.[A-Za-z_$][\w$-]*)*$/.test(path))
+    throw new ExperimentConfigError(
+      `--set: "${set}": expected PATH=VALUE with a dotted field path (e.g. crawl.delayMs=0)`,
+    );
+  const text = set.slice(eq + 1);
+  try {
+    return { path, value: JSON.parse(text) };
+  } catch {
+    // a bare word or path: the string itself
+    return { path, value: text };
+  }
+}
+
+/**
+ * A config with `--set PATH=VALUE` overrides laid over it (as Hydra's): PATH is a dotted field path
+ * (`budget`, `crawl.delayMs`, `archive.holes`), VALUE JSON when it parses as JSON (`600`, `true`,
+ * `["bfs","future"]`, `null`), else the string itself (`data/webs/small.json`). Laid over the
+ * config after its "quick" fields (resolveBySchema), so an override wins. The schema then checks every
+ * field as usual (an unknown path is an unknown field, with its did-you-mean), and the results'
+ * config.json records the values. Throws an ExperimentConfigError on a malformed override.
+ */
+export function withOverrides(raw: Record<string, unknown>, sets: readonly string[]): Record<string, unknown> {
+  const out = structuredClone(raw);
+  for (const set of sets) {
+    const { path, value } = parseOverride(set);
+    const parts = path.split('.');
+    let o = out;
+    for (const p of parts.slice(0, -1)) {
+      if (o[p] === undefined || o[p] === null) o[p] = {};
+      if (!isObject(o[p]))
+        throw new ExperimentConfigError(`--set: "${set}": ${p} is not a section of fields, so ${path} names nothing`);
+      o = o[p] as Record<string, unknown>;
+    }
+    o[parts[parts.length - 1]] = value;
+  }
+  return out;
+}

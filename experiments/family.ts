@@ -6,7 +6,7 @@
  * distributed/); experiments/families.ts lists them and `npm run experiment` dispatches by it.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** Jobs of a run on the job queue (experiments/focused/queue.ts), as its progress reports them. */
 export interface QueueProgress {
@@ -40,6 +40,8 @@ export interface FamilyContext {
   queueKeepDays?: number;
   /** Where the family tells what it is about to do (stderr). */
   say(line: string): void;
+  /** The command line's --set PATH=VALUE overrides, already applied to the config (for the rerun line). */
+  overrides?: readonly string[];
   /** The verdicts of the paper's claims, for a family that judges them (experiment --fail-on-claims). */
   onClaims?: (claims: readonly { id: string; verdict: string }[]) => void;
 }
@@ -48,8 +50,17 @@ export interface ExperimentFamily<C = unknown> {
   id: string;
   claims(raw: unknown): boolean;
   /** The resolved config; an ExperimentConfigError names what is wrong. */
-  resolve(raw: Record<string, unknown>, base: string, ctx: Pick<FamilyContext, 'asked' | 'quick' | 'seeds'>): C;
+  resolve(
+    raw: Record<string, unknown>,
+    base: string,
+    ctx: Pick<FamilyContext, 'asked' | 'quick' | 'seeds' | 'overrides'>,
+  ): C;
   description(cfg: C): string;
+  /**
+   * The config as its results' config.json holds it (configFileText adds the command that made
+   * it): resolving that file gives this config again, so the folder's config reruns as is.
+   */
+  configFile(cfg: C): Record<string, unknown>;
   /** The folder a run writes its outputs to (the CLI marks it INCOMPLETE until the run ends). */
   outDir(cfg: C, ctx: Pick<FamilyContext, 'out' | 'asked' | 'quick'>): string;
   /** Runs it and writes its outputs; returns what `npm run experiment` prints. Throws on failure. */
@@ -62,8 +73,15 @@ export interface ExperimentFamily<C = unknown> {
   rereport?: { claims(dir: string): boolean; write(dir: string): Promise<string[]> };
 }
 
-export const defaultOut = (name: string, ctx: Pick<FamilyContext, 'out' | 'quick'>): string =>
-  ctx.out ?? `results/${name}${ctx.quick ? '-quick' : ''}`;
+/**
+ * Where a run writes by default: results/NAME (-quick), or, for a results folder's config.json, that
+ * folder (a rerun replaces its outputs, never another experiment's).
+ */
+export const defaultOut = (name: string, ctx: Pick<FamilyContext, 'out' | 'quick'> & { asked?: string }): string =>
+  ctx.out ??
+  (ctx.asked && basename(ctx.asked) === 'config.json'
+    ? dirname(ctx.asked)
+    : `results/${name}${ctx.quick ? '-quick' : ''}`);
 
 /** The marker of a results folder whose run has not ended (killed, failed, or still running). */
 export const INCOMPLETE = 'INCOMPLETE';

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resource } from '../lib/paths.ts';
+import { resolveOwnNameToSources } from '../lib/self-import.ts';
 import { CORE_STRATEGIES, type Strategy, type StrategyDescriptor, StrategyError } from '../crawler/index.ts';
 import { FOCUSED_STRATEGIES, type StrategyContext } from '../crawler/focused/index.ts';
 
@@ -82,6 +83,64 @@ export function resolveParams(name: string, given: Readonly<Record<string, unkno
 
 const plugins = new Map<string, { file: string; factory: StrategyFactory }>();
 
+/** Where a strategy given in memory "lives", for messages (a module's entry holds its path). */
+const IN_MEMORY = '(in memory)';
+
+/**
+ * A strategy a program gives in memory (library use, `runExperiment`): a descriptor made by
+ * defineStrategy, `{ name, factory, params? }`, or a named factory function. It runs in the
+ * program's own process; a config that names it is written with `"inMemory": true`.
+ */
+export type InMemoryStrategy =
+  | StrategyDescriptor<StrategyContext>
+  | { name: string; factory: StrategyFactory; params?: Record<string, number> }
+  | StrategyFactory;
+
+const descriptorFactories = new WeakMap<object, StrategyFactory>();
+
+/** The name, factory and parameters of an in-memory strategy, or null when `v` is not one. */
+export function asInMemoryStrategy(
+  v: unknown,
+): { name: string; factory: StrategyFactory; params?: Record<string, number> } | null {
+  if (typeof v === 'function') return { name: v.name, factory: v as StrategyFactory };
+  if (typeof v !== 'object' || v === null) return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.factory === 'function')
+    return { name: String(o.name ?? ''), factory: o.factory as StrategyFactory, params: o.params as Params };
+  if (typeof o.make === 'function') {
+    const d = v as StrategyDescriptor<StrategyContext>;
+    // one factory per descriptor, so registering it again (a second run) is not a conflict
+    let factory = descriptorFactories.get(d);
+    if (!factory) {
+      // the descriptor's declared defaults, overridden by the config's parameters
+      factory = (ctx) => d.make(ctx, { ...(d.params ?? {}), ...((ctx.params ?? {}) as Params) });
+      descriptorFactories.set(d, factory);
+    }
+    return { name: d.name, factory };
+  }
+  return null;
+}
+
+/**
+ * Registers an in-memory strategy under `name` for this process. A built-in's name, or a name
+ * another strategy (module or in-memory) already holds, is refused: two runs in one process must
+ * not crawl each other's strategy under one name.
+ */
+export function registerStrategy(name: string, factory: StrategyFactory): void {
+  if (name in BUILT_IN) throw new StrategyError(`strategy "${name}" is a built-in; give yours another name`);
+  const held = plugins.get(name);
+  if (held && held.factory !== factory)
+    throw new StrategyError(
+      `strategy "${name}" is already registered in this process (${held.file === IN_MEMORY ? 'another in-memory strategy' : `module ${held.file}`}); give yours another name`,
+    );
+  plugins.set(name, { file: IN_MEMORY, factory });
+}
+
+/** Whether `name` is an in-memory strategy registered in this process. */
+export function isInMemoryStrategy(name: string): boolean {
+  return plugins.get(name)?.file === IN_MEMORY;
+}
+
 /**
  * Loads a plugin module (a path, relative to the working directory) under `name`; a module that
  * does not load or does not default-export a function throws a StrategyError with one line.
@@ -89,10 +148,16 @@ const plugins = new Map<string, { file: string; factory: StrategyFactory }>();
 export async function loadStrategyModule(name: string, file: string): Promise<void> {
   const path = resolve(resource(file));
   if (plugins.get(name)?.file === path) return;
+  if (isInMemoryStrategy(name))
+    throw new StrategyError(
+      `strategy module ${file}: "${name}" is an in-memory strategy in this process; give the module another name`,
+    );
   if (name in BUILT_IN)
     throw new StrategyError(`strategy module ${file}: "${name}" is a built-in strategy; give the module another name`);
   if (!existsSync(path)) throw new StrategyError(`strategy module ${file}: no such file`);
   let mod: { default?: unknown };
+  // the module may import the harness by its package name, in a clone too
+  resolveOwnNameToSources();
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (e) {
@@ -138,10 +203,13 @@ export function makeStrategy(name: string, ctx: StrategyContext): Strategy {
     } catch (e) {
       if (e instanceof StrategyError || e instanceof Deferred) throw e;
       throw new StrategyError(
-        `strategy module ${plugin.file}: its factory threw: ${String((e as Error).message ?? e).split('\n')[0]}`,
+        `${plugin.file === IN_MEMORY ? `strategy "${name}" (in memory)` : `strategy module ${plugin.file}`}: its factory threw: ${String((e as Error).message ?? e).split('\n')[0]}`,
       );
     }
-    return checkStrategy(s, `strategy module ${plugin.file}:`);
+    return checkStrategy(
+      s,
+      plugin.file === IN_MEMORY ? `strategy "${name}" (in memory):` : `strategy module ${plugin.file}:`,
+    );
   }
   const b = BUILT_IN[name];
   if (!b)

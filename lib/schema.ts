@@ -431,6 +431,12 @@ export function publishedSchema(schema: TSchema, o: { id: string; title: string;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
       if (k === 'flag' || k === 'expected' || k === 'additionalItems') continue;
+      // what only the published schema says (e.g. the built-in strategies' names as an enum, for
+      // editors; the loader checks names itself, with a did-you-mean)
+      if (k === 'published') {
+        Object.assign(out, v);
+        continue;
+      }
       // a tuple (TypeBox writes draft-07's items array) in draft 2020-12's words
       if (k === 'items' && Array.isArray(v)) {
         out.prefixItems = clean(v, false);

@@ -51,6 +51,10 @@ describe('experiment CLI and configs', () => {
       [['a', 'b'], /^error: one experiment at a time, got a b\n$/],
       [['twin-validation'], /^error: twin-validation: name one archive experiment config\n$/],
       [['twin-validation', 'focused'], /^error: twin-validation: focused is not an archive experiment/],
+      [['--set', 'budget'], /^error: --set: "budget": expected PATH=VALUE with a dotted field path/],
+      [['--set', 'budgte=60'], /^error: focused: budgte: unknown field \(did you mean budget\?\)\n$/],
+      [['--set', 'budget=-1'], /^error: focused: budget: /],
+      [['--set', 'budget.x=1'], /^error: --set: "budget.x=1": budget is not a section of fields/],
     ];
     // in this process (test/cli-inprocess.ts); the broken-module test below runs the experiment
     // CLI's error as a real process
@@ -83,6 +87,44 @@ describe('experiment CLI and configs', () => {
       expect(r.stderr, args.join(' ')).toMatch(re);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
+  });
+
+  it('--set overrides fields (over "quick" too); the written config records them and reruns to the same CSVs', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'set-')), 'run');
+    const sets = [
+      '--set',
+      'budget=60',
+      '--set',
+      'every=20',
+      '--set',
+      'strategies=["bfs","immediate"]',
+      '--set',
+      'sites=["cs.alpha-university.test"]',
+      '--set',
+      'web=data/webs/small.json',
+    ];
+    const first = await runCliInProcess('experiments/cli/experiment.ts', [
+      '--quick',
+      ...sets,
+      '--workers',
+      '0',
+      '--out',
+      out,
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(join(out, 'config.json'), 'utf8')) as Record<string, unknown>;
+    expect(written).toMatchObject({
+      budget: 60,
+      every: 20,
+      strategies: ['bfs', 'immediate'],
+      web: 'data/webs/small.json',
+    });
+    expect(String(written._rerun)).toContain("--set 'budget=60'");
+    const curves = readFileSync(join(out, 'curves.csv'), 'utf8');
+    expect(curves.split('\n').filter((l) => l.includes(',bfs,')).length).toBe(3);
+    const again = await runCliInProcess('experiments/cli/experiment.ts', [join(out, 'config.json'), '--workers', '0']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(join(out, 'curves.csv'), 'utf8')).toBe(curves);
   });
 
   // a real process: the crawl CLI's usage error ends it with exit code 2 and this one line

@@ -1,8 +1,10 @@
 /**
  * The installable package (issue #37): `npm pack`, installed into an empty project, runs its bin
- * and the quick experiment (the same CSVs as the reference a clone writes), and a TypeScript
- * program that defines a strategy type-checks against the package's types and crawls. npm
- * installs the dependencies from its cache (`npm ci` filled it) or the registry.
+ * and the quick experiment (the same CSVs as the reference a clone writes); the programs it ships
+ * (examples/library/: a strategy crawling, and one given in memory to the experiment runner, its
+ * results written) type-check against the package's types and run; the example strategy module,
+ * which imports the harness by its name, crawls through the bin. npm installs the dependencies from
+ * its cache (`npm ci` filled it) or the registry.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +33,6 @@ describe('the package installed into an empty project', () => {
       JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
     ).devDependencies;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    for (const f of ['program.ts', 'tsconfig.json']) copyFileSync(join(ROOT, 'test/fixtures/package', f), join(dir, f));
     const install = run('npm', [
       'install',
       '--prefer-offline',
@@ -63,10 +64,35 @@ describe('the package installed into an empty project', () => {
         readFileSync(join(ROOT, 'results/reference/focused-quick', f), 'utf8'),
       );
 
+    // the programs the package ships, as its README says to use them
+    const shippedExamples = join(dir, 'node_modules/crawler-harness/examples/library');
+    for (const f of ['crawl.ts', 'experiment.ts', 'tsconfig.json'])
+      copyFileSync(join(shippedExamples, f), join(dir, f));
     const tsc = run('npx', ['tsc', '-p', '.']);
     expect(tsc.status, tsc.out + tsc.err).toBe(0);
-    const program = run('node', ['out/program.js']);
-    expect(program.status, program.err).toBe(0);
-    expect(JSON.parse(program.out)).toMatchObject({ strategy: 'shortest-url', pages: 60 });
+    const crawl = run('node', ['out/crawl.js']);
+    expect(crawl.status, crawl.err).toBe(0);
+    expect(JSON.parse(crawl.out)).toMatchObject({ strategy: 'shortest-url', pages: 60 });
+    const experiment = run('node', ['out/experiment.js']);
+    expect(experiment.status, experiment.err).toBe(0);
+    expect(JSON.parse(experiment.out)).toMatchObject({ strategies: ['bfs', 'immediate', 'paper-words'] });
+    expect(readFileSync(join(dir, 'results/my-strategy/config.json'), 'utf8')).toContain('"inMemory": true');
+    // the example strategy module, named as the docs name it, from the package
+    const mine = run('npx', [
+      'crawler-harness',
+      'crawl',
+      '--web',
+      'data/webs/small.json',
+      '--strategy',
+      'examples/strategies/depth-best-first.ts',
+      '--max-pages',
+      '30',
+      '--delay-ms',
+      '0',
+      '--out',
+      'out/mine',
+    ]);
+    expect(mine.status, mine.err).toBe(0);
+    expect(mine.out).toMatch(/"pages": 30,/);
   }, 300_000);
 });

@@ -18,9 +18,17 @@
  * context.seed the run's seed, context.judge() the experiment's relevance judgement and
  * context.models() the models trained on the other sites (when the experiment trains).
  */
-import type { PageDecision, PageView, ParsedLink, Strategy } from '../../crawler/index.ts';
-import { judgedTokens, Topic } from '../../crawler/focused/index.ts';
-import type { StrategyContext } from '../../experiments/strategies.ts';
+// the harness by its package name, as in any project that installed it (a clone resolves the name
+// to its sources: lib/self-import.ts)
+import {
+  judgedTokens,
+  type PageDecision,
+  type PageView,
+  type ParsedLink,
+  type Strategy,
+  type StrategyContext,
+  Topic,
+} from 'crawler-harness';
 
 export default function depthBestFirst(context: StrategyContext): Strategy {
   if (!context.keywords) throw new Error('depth-best-first needs the topic keywords');

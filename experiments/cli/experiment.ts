@@ -2,16 +2,19 @@
  * npm run experiment [-- NAME] [--list] [--quick] [--seeds K] [--out DIR] [--workers N]
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseOrFail } from './args.ts';
 import { type CliIo, failed, runAsProcess, usage } from '../../lib/cli.ts';
 import {
+  configForFile,
   ExperimentSchema,
   ExperimentConfigError,
   listExperiments,
   type loadExperiment,
   readExperimentJson,
 } from '../focused/config.ts';
+import { configFileText, parseOverride } from '../config-files.ts';
 import { DeepwebSchema } from '../deepweb/config.ts';
 import { schemaHelp } from '../../lib/schema.ts';
 import { DistributedSchema } from '../distributed/config.ts';
@@ -49,6 +52,9 @@ Options:
   --clean         with --queue and no experiment: remove every job and kept result of the queue
   --fail-on-claims  exit 1 when a claim of the paper FAILs (the results are written first); for a
                   gate on recall itself, see npm run compare
+  --set PATH=VALUE  override a field of the config, repeatable: --set budget=600 --set crawl.delayMs=0
+                  --set 'strategies=["bfs","future"]' (VALUE as JSON, else a string; it wins over
+                  "quick" fields; results/NAME/config.json records it)
 
 Fields of a config, default, range and help, from each family's schema (editors check a config
 that names its JSON Schema: "$schema": "../../schemas/experiment.schema.json"):
@@ -80,10 +86,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       'keep-days': { type: 'string' },
       clean: { type: 'boolean' },
       'fail-on-claims': { type: 'boolean' },
+      set: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const v = parsed.values as Record<string, string | boolean | undefined>;
+  const sets = (parsed.values as { set?: string[] }).set ?? [];
   if (v.help) {
     io.out(USAGE);
     return 0;
@@ -135,9 +143,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   let family: ReturnType<typeof familyOf>;
   let resolved: unknown;
   try {
+    // a malformed override is refused before the config is read
+    for (const s of sets) parseOverride(s);
     const { name: base, raw } = readExperimentJson(name);
     family = familyOf(raw);
-    resolved = family.resolve(raw as Record<string, unknown>, base, { asked: name, quick: !!v.quick, seeds });
+    resolved = family.resolve(raw as Record<string, unknown>, base, {
+      asked: name,
+      quick: !!v.quick,
+      seeds,
+      overrides: sets,
+    });
   } catch (e) {
     if (e instanceof ExperimentConfigError) usage(e.message);
     throw e;
@@ -163,7 +178,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         workers,
         cacheDir: v['no-cache'] ? null : '.cache/models',
         onProgress: (step) => io.err(`  ${step}\n`),
-      }).then(async (d) => ({ d, w: await writeTwinOutputs(d, out) })),
+      }).then(async (d) => {
+        // the experiment it validated, as a file that reruns the validation
+        writeFileSync(
+          join(out, 'config.json'),
+          configFileText(
+            `npm run experiment -- twin-validation ${name}${v.quick ? ' --quick' : ''} (or: npm run experiment -- twin-validation ${join(out, 'config.json')})`,
+            configForFile(cfg),
+          ),
+        );
+        return { d, w: await writeTwinOutputs(d, out) };
+      }),
     ).catch(refused);
     const { d: data, w } = twinRun;
     io.out(
@@ -190,6 +215,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       queueKeepDays: keepDays,
       say: (line) => io.err(`${line}\n`),
       onClaims: (claims) => verdicts.push(...claims),
+      overrides: sets,
     }),
   )
     .catch(refused)

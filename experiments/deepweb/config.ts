@@ -104,7 +104,7 @@ export function isDeepwebConfig(raw: unknown): boolean {
 export function resolveDeepweb(
   raw: Record<string, unknown>,
   name: string,
-  opts: { quick?: boolean; seeds?: number } = {},
+  opts: { quick?: boolean; seeds?: number; overrides?: readonly string[] } = {},
 ): DeepwebConfig {
   const c = resolveBySchema(DeepwebSchema, raw, { name, ...opts }) as DeepwebConfig;
   if (!existsSync(resource(c.web))) bad('web', `no such file "${c.web}"`);

@@ -15,7 +15,9 @@ export const deepweb: ExperimentFamily<DeepwebConfig> = {
     },
   },
   claims: (raw) => isDeepwebConfig(raw),
-  resolve: (raw, base, ctx) => resolveDeepweb(raw, base, { quick: ctx.quick, seeds: ctx.seeds }),
+  resolve: (raw, base, ctx) =>
+    resolveDeepweb(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
+  configFile: (cfg) => ({ ...cfg }),
   outDir: (cfg, ctx) => defaultOut(cfg.name, ctx),
   description: (cfg) => cfg.description,
   async run(cfg, ctx) {

@@ -39,9 +39,12 @@ export function isDeepOutputs(dir: string): boolean {
 }
 
 export function readDeepOutputs(dir: string): DeepwebData {
-  const { rerun: _rerun, ...config } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as DeepwebConfig & {
-    rerun?: string;
-  };
+  // "_rerun" (older folders: "rerun") is the comment naming the command that made it
+  const {
+    rerun: _old,
+    _rerun,
+    ...config
+  } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as DeepwebConfig & { rerun?: string; _rerun?: string };
   const read = (file: string): unknown[] => {
     const text = existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '';
     if (!text.trim()) return [];

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { configFileText } from '../config-files.ts';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import {
@@ -303,7 +304,12 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   csv('typed.csv', d.typed);
   csv('audit.csv', d.audit);
   csv('skipped-forms.csv', d.skippedForms);
-  put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
+  put(
+    'config.json',
+    configFileText(`npm run experiment -- ${d.config.name} (or: npm run experiment -- ${join(dir, 'config.json')})`, {
+      ...d.config,
+    }),
+  );
   // the wall time is the one figure not in a CSV; report.md is made again from these files
   put('run.json', `${JSON.stringify({ wall_ms: d.wallMs })}\n`);
   // the claims and the report before the figures: a figure that cannot be drawn loses nothing else

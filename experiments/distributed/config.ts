@@ -102,7 +102,7 @@ export function isDistributedConfig(raw: unknown): boolean {
 export function resolveDistributed(
   raw: Record<string, unknown>,
   name: string,
-  opts: { quick?: boolean; seeds?: number } = {},
+  opts: { quick?: boolean; seeds?: number; overrides?: readonly string[] } = {},
 ): DistributedConfig {
   const c = resolveBySchema(DistributedSchema, raw, { name, ...opts }) as DistributedConfig;
   if (!existsSync(resource(c.web))) bad('web', `no such file "${c.web}"`);

@@ -9,6 +9,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { join } from 'node:path';
+import { configFileText } from '../config-files.ts';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { resolveConfig } from '../../sim/config.ts';
@@ -222,7 +223,12 @@ export async function writeDistributedOutputs(
   };
   put('runs.csv', stringify(d.runs, { header: true, columns: Object.keys(d.runs[0] ?? {}) }));
   put('processes.csv', stringify(d.processes, { header: true, columns: Object.keys(d.processes[0] ?? {}) }));
-  put('config.json', `${JSON.stringify({ ...d.config, rerun: `npm run experiment -- ${d.config.name}` }, null, 2)}\n`);
+  put(
+    'config.json',
+    configFileText(`npm run experiment -- ${d.config.name} (or: npm run experiment -- ${join(dir, 'config.json')})`, {
+      ...d.config,
+    }),
+  );
   const assign = d.runs.filter((r) => r.experiment === 'assignment');
   const scale = d.runs.filter((r) => r.experiment === 'scaling');
   for (const [name, spec] of [

@@ -5,7 +5,9 @@ import { type DistributedConfig, isDistributedConfig, resolveDistributed } from 
 export const distributed: ExperimentFamily<DistributedConfig> = {
   id: 'distributed',
   claims: (raw) => isDistributedConfig(raw),
-  resolve: (raw, base, ctx) => resolveDistributed(raw, base, { quick: ctx.quick, seeds: ctx.seeds }),
+  resolve: (raw, base, ctx) =>
+    resolveDistributed(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
+  configFile: (cfg) => ({ ...cfg }),
   outDir: (cfg, ctx) => defaultOut(cfg.name, ctx),
   description: (cfg) => cfg.description,
   async run(cfg, ctx) {

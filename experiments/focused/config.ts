@@ -36,13 +36,27 @@ import {
   withDefaults,
 } from '../../lib/schema.ts';
 import { CrawlSettingsSchema } from '../../crawler/index.ts';
-import { resolveParams, StrategyError, strategyNames, strategyNeeds } from '../strategies.ts';
+import {
+  asInMemoryStrategy,
+  isInMemoryStrategy,
+  registerStrategy,
+  resolveParams,
+  StrategyError,
+  strategyNames,
+  strategyNeeds,
+} from '../strategies.ts';
 import { resource } from '../../lib/paths.ts';
 
 export { ExperimentConfigError, listExperiments, readExperimentJson };
 
 const SPEC = obj({
   module: optional(str({ help: 'a strategy module (path from the working directory), run under this name' })),
+  inMemory: optional(
+    Type.Boolean({
+      description:
+        'given in memory by the program that ran it (runExperiment); a rerun needs that program, or a "module"',
+    }),
+  ),
   params: optional(map(any({ help: 'a parameter' }), { help: "the strategy's parameters (see its descriptor)" })),
 });
 
@@ -76,18 +90,20 @@ export const ExperimentSchema = obj({
   /**
    * Strategy names (built-in or plugin). An entry may also be an object { "name", "module"?,
    * "params"? }: a built-in with parameters, or a strategy module run under that name; it is
-   * moved to strategyParams on load.
+   * moved to strategyParams on load. A program may also give a strategy in memory (loadExperiment
+   * with an object: InMemoryStrategy); it is written as { "name", "inMemory": true }.
    */
   strategies: list(
     Type.Union([
-      Type.String({ minLength: 1 }),
+      // the published JSON Schema lists the built-ins, so an editor flags "adaptiv"
+      Type.String({ minLength: 1, published: { enum: strategyNames() } }),
       obj({ name: str({ help: 'the name it runs under' }), ...SPEC.properties }),
     ]),
     {
       default: ['bfs', 'random', 'immediate', 'future', 'adaptive'],
       minItems: 1,
       expected: 'a non-empty list',
-      help: 'names, or { "name", "module"?, "params"? } (npm run crawl -- --help lists them)',
+      help: 'built-in names, or { "name", "module"?, "params"? } (npm run crawl -- --help lists them)',
     },
   ),
   strategyParams: map(SPEC, { default: {}, help: 'per strategy: { "module"?, "params"? }' }),
@@ -285,15 +301,28 @@ function hasPath(obj: unknown, path: string): boolean {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Loads and validates a focused-crawling experiment config (see readExperimentJson). */
+/**
+ * Loads and validates a focused-crawling experiment config: by name, from a file (see
+ * readExperimentJson), or given as an object by a program, whose `strategies` may then hold
+ * strategies in memory (InMemoryStrategy: a defineStrategy descriptor, { name, factory }, or a
+ * named factory), registered for this process and named in the config as { "name", "inMemory": true }.
+ */
 export function loadExperiment(
-  nameOrFile: string,
-  opts: { quick?: boolean; seeds?: number } = {},
+  nameOrFile: string | Record<string, unknown>,
+  opts: { quick?: boolean; seeds?: number; overrides?: readonly string[] } = {},
   dir = CONFIG_DIR,
 ): ExperimentConfig {
-  const read = readExperimentJson(nameOrFile, dir);
-  const raw = read.raw;
-  let name = read.name;
+  const read = typeof nameOrFile === 'string' ? readExperimentJson(nameOrFile, dir) : fromObject(nameOrFile);
+  return resolveExperiment(read.raw, read.name, opts);
+}
+
+/** Resolves and validates a parsed config (`name`: its file's base name, unless it carries its own). */
+export function resolveExperiment(
+  raw: unknown,
+  fileName: string,
+  opts: { quick?: boolean; seeds?: number; overrides?: readonly string[] } = {},
+): ExperimentConfig {
+  let name = fileName;
   if (!isObj(raw)) throw new ExperimentConfigError(`${name}.json: expected a JSON object`);
   // a config may carry its own name (results/NAME/config.json does, so a rerun writes the same CSVs)
   if (raw.name !== undefined && (typeof raw.name !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,99}$/i.test(raw.name)))
@@ -304,19 +333,55 @@ export function loadExperiment(
   return validate(c);
 }
 
+/** A config a program gives as an object: its in-memory strategies registered and named. */
+function fromObject(given: Record<string, unknown>): { name: string; raw: unknown } {
+  const name = typeof given.name === 'string' ? given.name : 'experiment';
+  if (!Array.isArray(given.strategies)) return { name, raw: { ...given } };
+  const strategies = given.strategies.map((s, i) => {
+    const mem = typeof s === 'string' ? null : asInMemoryStrategy(s);
+    if (!mem) return s;
+    if (!/^[a-z0-9][a-z0-9_-]*$/i.test(mem.name) || mem.name === 'oracle')
+      throw new ExperimentConfigError(
+        `${name}: strategies[${i}]: an in-memory strategy needs a name of letters, digits, - and _ (not "oracle"), got ${JSON.stringify(mem.name)}`,
+      );
+    try {
+      registerStrategy(mem.name, mem.factory);
+    } catch (e) {
+      if (e instanceof StrategyError) throw new ExperimentConfigError(`${name}: strategies: ${e.message}`);
+      throw e;
+    }
+    return { name: mem.name, inMemory: true, ...(mem.params ? { params: mem.params } : {}) };
+  });
+  return { name, raw: { ...given, strategies } };
+}
+
+/**
+ * The config as a file that reruns it: strategies with a spec (module, in memory, parameters) as
+ * { "name", ... } entries of `strategies`, so each entry says what it is and the published schema
+ * can list the built-ins' names.
+ */
+export function configForFile(c: ExperimentConfig): Record<string, unknown> {
+  const { quick: _quick, strategyParams, ...rest } = c;
+  return {
+    ...rest,
+    strategies: c.strategies.map((n) => (strategyParams[n] ? { name: n, ...strategyParams[n] } : n)),
+    strategyParams: {},
+  };
+}
+
 /** Moves { name, module?, params? } entries of `strategies` to strategyParams, leaving names. */
 function moveStrategySpecs(c: ExperimentConfig): void {
   c.strategyParams = { ...c.strategyParams };
-  c.strategies = (c.strategies as (string | { name: string; module?: string; params?: Record<string, unknown> })[]).map(
-    (s) => {
-      if (typeof s === 'string') return s;
-      c.strategyParams[s.name] = {
-        ...(s.module !== undefined ? { module: s.module } : {}),
-        ...(s.params !== undefined ? { params: s.params } : {}),
-      };
-      return s.name;
-    },
-  );
+  type Entry = string | { name: string; module?: string; inMemory?: boolean; params?: Record<string, unknown> };
+  c.strategies = (c.strategies as Entry[]).map((s) => {
+    if (typeof s === 'string') return s;
+    c.strategyParams[s.name] = {
+      ...(s.module !== undefined ? { module: s.module } : {}),
+      ...(s.inMemory ? { inMemory: true } : {}),
+      ...(s.params !== undefined ? { params: s.params } : {}),
+    };
+    return s.name;
+  });
 }
 
 function validate(c: ExperimentConfig): ExperimentConfig {
@@ -342,8 +407,13 @@ function validate(c: ExperimentConfig): ExperimentConfig {
       }
     }
   }
+  for (const [n, spec] of Object.entries(c.strategyParams))
+    if (spec.inMemory && !isInMemoryStrategy(n))
+      bad(
+        `strategies: "${n}" was given in memory by the program that ran this config: rerun it from that program (runExperiment), or give { "name": "${n}", "module": "path/to/strategy.ts" }`,
+      );
   for (const s of c.strategies)
-    if (!strategyNames().includes(s) && !c.strategyParams[s]?.module)
+    if (!strategyNames().includes(s) && !c.strategyParams[s]?.module && !c.strategyParams[s]?.inMemory)
       bad(
         `strategies: "${s}" is not one of ${strategyNames().join(', ')}${didYouMean(s, strategyNames())} (or give { "name": "${s}", "module": "path/to/strategy.ts" })`,
       );

@@ -1,18 +1,15 @@
 /** The focused-crawling family (experiments/family.ts): the paper's head-to-head comparison. */
 import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
-import { type ExperimentConfig, loadExperiment, slowRunWarning } from './config.ts';
+import { join } from 'node:path';
+import { defaultOut, type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
+import { configForFile, type ExperimentConfig, resolveExperiment, slowRunWarning } from './config.ts';
 
 /** What a focused experiment writes that its page is made from (replay.json too, when recorded). */
 export const FOCUSED_OUTPUTS = ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv'];
 
 /** Where a focused run writes: results/X/config.json reruns into results/X (identical CSVs), never over another experiment's results. */
 export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out' | 'asked' | 'quick'>): string {
-  return (
-    ctx.out ??
-    (basename(ctx.asked) === 'config.json' ? dirname(ctx.asked) : `results/${cfg.name}${ctx.quick ? '-quick' : ''}`)
-  );
+  return defaultOut(cfg.name, ctx);
 }
 
 /** Focused crawling head to head (the default family: any config no other family claims). */
@@ -23,7 +20,9 @@ export const focused: ExperimentFamily<ExperimentConfig> = {
     write: async (dir) => [await (await import('./report.ts')).rewritePage(dir)],
   },
   claims: () => true,
-  resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
+  resolve: (raw, base, ctx) =>
+    resolveExperiment(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
+  configFile: configForFile,
   outDir: focusedOut,
   description: (cfg) => cfg.description,
   async run(cfg, ctx) {
@@ -69,6 +68,7 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
     ctx.asked,
     ctx.quick ? '--quick' : '',
     ctx.seeds !== undefined ? `--seeds ${ctx.seeds}` : '',
+    ...(ctx.overrides ?? []).map((s) => `--set '${s}'`),
   ]
     .filter(Boolean)
     .join(' ');

@@ -21,7 +21,7 @@ import {
   type Aggregate,
   type Claim,
 } from './analysis.ts';
-import { loadExperiment, relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
+import { configForFile, loadExperiment, relevanceOf, targetOf, type ExperimentConfig } from './config.ts';
 import type { RelevanceMode } from '../../crawler/focused/index.ts';
 
 const MODE_TEXT: Record<RelevanceMode, string> = {
@@ -32,6 +32,7 @@ const MODE_TEXT: Record<RelevanceMode, string> = {
   learned: 'a Naive Bayes page classifier trained on the labelled pages of the training sites, leave-one-site-out',
 };
 import { curveSpec, writeFigure } from '../figures.ts';
+import { configFileText } from '../config-files.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
 import { type CurveRow, ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
@@ -86,10 +87,12 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   const diffs = differences(d.curves, reference);
   csv('differences.csv', diffs);
   const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
-  const { quick: _quick, ...rest } = cfg;
   put(
     'config.json',
-    `${JSON.stringify({ _rerun: `${rerun} (or: npm run experiment -- ${join(dir, 'config.json')})`, ...rest, sites: cfg.archive ? cfg.sites : d.sites, quick: {} }, null, 2)}\n`,
+    configFileText(`${rerun} (or: npm run experiment -- ${join(dir, 'config.json')})`, {
+      ...configForFile(cfg),
+      sites: cfg.archive ? cfg.sites : d.sites,
+    }),
   );
   const figs: Record<string, number> = {};
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {

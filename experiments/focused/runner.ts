@@ -25,9 +25,11 @@ import type { ReplayRun } from './replay.ts';
 import type { QueueProgress } from './queue.ts';
 import { runInProcesses } from '../pool.ts';
 import { moduleUrl } from '../../lib/paths.ts';
+import { writingInto } from '../family.ts';
+import type { WriteOptions, Written } from './report.ts';
 
 export interface RunOptions {
-  /** Worker processes; 0 runs in this process. Default: the machine's cores. */
+  /** Worker processes; 0 runs in this process. Default: the machine's cores (0 when a strategy is in memory). */
   workers?: number;
   /** Model cache directory (null: no cache). */
   cacheDir?: string | null;
@@ -96,10 +98,16 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     throw new ExperimentConfigError(
       `${cfg.name}: leave-one-site-out training needs at least two sites, got ${trainingSites.join(', ')}`,
     );
+  // a strategy given in memory lives in this process: no worker process or queue can build it
+  const inMemory = cfg.strategies.filter((s) => cfg.strategyParams[s]?.inMemory);
+  if (inMemory.length && (opts.queue || (opts.workers ?? 0) > 0))
+    throw new ExperimentConfigError(
+      `${cfg.name}: ${inMemory.join(', ')} ${inMemory.length === 1 ? 'is a strategy' : 'are strategies'} in memory, which ${opts.queue ? 'a queue worker' : 'a worker process'} cannot build: run with workers 0 (the default for it), or give it as { "name", "module": "path/to/strategy.ts" }`,
+    );
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
-  const workers = Math.min(opts.workers ?? availableParallelism(), jobs.length);
+  const workers = inMemory.length ? 0 : Math.min(opts.workers ?? availableParallelism(), jobs.length);
   const results: JobResult[] = new Array(jobs.length);
   let done = 0;
   if (opts.queue) {
@@ -200,4 +208,15 @@ async function runInWorkers(
       cleanup: { module, fn: 'closeSeedState' },
     },
   );
+}
+
+/**
+ * Writes an experiment's results into `dir` as `npm run experiment` does (CSVs, config.json that
+ * reruns it, figures, report.md, index.html); `dir/INCOMPLETE` marks the folder until the last file
+ * is written, so a run killed midway never leaves a folder that looks complete. The figures' modules
+ * load on the first call, not with the library.
+ */
+export async function writeResults(result: ExperimentData, dir: string, opts: WriteOptions = {}): Promise<Written> {
+  const { writeOutputs } = await import('./report.ts');
+  return writingInto(dir, () => writeOutputs(result, dir, opts));
 }

@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
-import { type ExperimentConfig, loadExperiment } from '../focused/config.ts';
+import { configForFile, type ExperimentConfig, resolveExperiment } from '../focused/config.ts';
+import { configFileText } from '../config-files.ts';
 import { focused, focusedOut } from '../focused/family.ts';
 
 /** A non-empty "sweep" grid in an object. */
@@ -28,7 +29,9 @@ const mentionsSweep = (raw: unknown): boolean =>
 export const sweep: ExperimentFamily<ExperimentConfig> = {
   id: 'sweep',
   claims: mentionsSweep,
-  resolve: (_raw, _base, ctx) => loadExperiment(ctx.asked, { quick: ctx.quick, seeds: ctx.seeds }),
+  resolve: (raw, base, ctx) =>
+    resolveExperiment(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
+  configFile: configForFile,
   outDir: focusedOut,
   description: (cfg) => cfg.description,
   run: (cfg, ctx) =>
@@ -53,10 +56,12 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
       onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
     }),
   );
-  const { quick: _quick, ...rest } = cfg;
   writeFileSync(
     join(out, 'config.json'),
-    `${JSON.stringify({ _rerun: `npm run experiment -- ${ctx.asked}${ctx.quick ? ' --quick' : ''}`, ...rest, quick: {} }, null, 2)}\n`,
+    configFileText(
+      `npm run experiment -- ${ctx.asked}${ctx.quick ? ' --quick' : ''} (or: npm run experiment -- ${join(out, 'config.json')})`,
+      configForFile(cfg),
+    ),
   );
   const w = await writeSweepOutputs(data, out);
   return [
