@@ -22,6 +22,8 @@ export interface QueueProgress {
 export interface ProgressBar {
   update(done: number, payload?: Record<string, unknown>): void;
   setTotal(total: number): void;
+  /** A line of its own: above the bar on a terminal, in sequence in a log. */
+  log(line: string): void;
   stop(): void;
 }
 

@@ -120,6 +120,11 @@ describe('experiment CLI and configs', () => {
       web: 'data/webs/small.json',
     });
     expect(String(written._rerun)).toContain("--set 'budget=60'");
+    // a line per run as it ends (one site x two strategies)
+    expect(first.stderr).toMatch(
+      /^ {2}seed 1 cs\.alpha-university\.test bfs: \d+ requests, recall AUC [\d.]+, [\d.]+ s$/m,
+    );
+    expect(first.stderr).toMatch(/^ {2}seed 1 cs\.alpha-university\.test immediate: \d+ requests/m);
     const curves = readFileSync(join(out, 'curves.csv'), 'utf8');
     expect(curves.split('\n').filter((l) => l.includes(',bfs,')).length).toBe(3);
     const again = await runCliInProcess('experiments/cli/experiment.ts', [join(out, 'config.json'), '--workers', '0']);

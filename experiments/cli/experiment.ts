@@ -210,7 +210,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       workers,
       queue,
       cacheDir: v['no-cache'] ? null : '.cache/models',
-      progress,
+      // a bar on a terminal; elsewhere lines through io (a test's capture, a CI log)
+      progress: (total, unit, format) =>
+        progress(total, unit, format, {
+          stream: process.stderr.isTTY
+            ? process.stderr
+            : ({ write: (s: string) => (io.err(s), true) } as unknown as NodeJS.WritableStream),
+        }),
       onQueueProgress: queue ? queueProgress.update : undefined,
       queueKeepDays: keepDays,
       say: (line) => io.err(`${line}\n`),

@@ -57,7 +57,14 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
       onQueueMessage: ctx.say,
       queueKeepDays: ctx.queueKeepDays,
       cacheDir: ctx.cacheDir,
-      onJobDone: (d) => bar.update(d, {}),
+      // a line per run as its job ends (a job runs every strategy on one seed's site), then the bar
+      onJobDone: (d, _total, job) => {
+        for (const r of job.runs)
+          bar.log(
+            `  seed ${job.seed} ${job.site} ${r.strategy}: ${r.requests} requests, recall AUC ${r.recallAuc.toFixed(3)}, ${(r.ms / 1000).toFixed(1)} s`,
+          );
+        bar.update(d, {});
+      },
     }),
   );
   // an experiment whose runs fetched nothing has nothing to judge: no verdicts

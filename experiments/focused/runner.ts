@@ -33,7 +33,8 @@ export interface RunOptions {
   workers?: number;
   /** Model cache directory (null: no cache). */
   cacheDir?: string | null;
-  onJobDone?: (done: number, total: number) => void;
+  /** After each (seed, site) job: how many are done, and its runs (one per strategy, the oracle aside). */
+  onJobDone?: (done: number, total: number, job: JobDone) => void;
   /** Run the jobs on a BullMQ queue at this Redis URL (experiments/focused/queue.ts) instead of local processes. */
   queue?: string;
   onQueueProgress?: (p: QueueProgress) => void;
@@ -41,6 +42,29 @@ export interface RunOptions {
   onQueueMessage?: (line: string) => void;
   /** How long the queue keeps finished jobs and their results (days; default KEEP_DAYS). */
   queueKeepDays?: number;
+}
+
+/** A finished job, for progress lines: each strategy's run on one seed's site. */
+export interface JobDone {
+  seed: number;
+  site: string;
+  runs: { strategy: string; ms: number; requests: number; recallAuc: number }[];
+}
+
+function jobDone(j: Job, r: JobResult): JobDone {
+  const ms = new Map(r.timings.map((t) => [t.strategy, t.ms]));
+  return {
+    seed: j.seed,
+    site: j.site,
+    runs: r.summaries
+      .filter((s) => s.strategy !== 'oracle')
+      .map((s) => ({
+        strategy: s.strategy,
+        ms: ms.get(s.strategy) ?? 0,
+        requests: s.requests,
+        recallAuc: s.recall_auc,
+      })),
+  };
 }
 
 export interface ExperimentData {
@@ -119,20 +143,20 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
       jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === 0, code, opts.queueKeepDays) })),
       (id, r) => {
         results[id] = r;
-        opts.onJobDone?.(++done, jobs.length);
+        opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
       },
       { onProgress: opts.onQueueProgress, say: opts.onQueueMessage },
     );
   } else if (workers <= 0) {
     for (const j of jobs) {
       results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === 0);
-      opts.onJobDone?.(++done, jobs.length);
+      opts.onJobDone?.(++done, jobs.length, jobDone(j, results[j.id]));
     }
     await closeSeedState();
   } else {
     await runInWorkers(cfg, jobs, workers, cacheDir, (id, r) => {
       results[id] = r;
-      opts.onJobDone?.(++done, jobs.length);
+      opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
     });
   }
   const curves = results.flatMap((r) => r.curves).sort(byKeys);
