@@ -233,6 +233,16 @@ export const wordsOf = (text: string): string[] => text.toLowerCase().match(/[a-
  * the anchor words of the links to it. One definition for the generated web's diagnostics
  * (sim/structure.ts) and an archive's (experiments/twin/), so both count the same leak.
  */
+/**
+ * The shape of a file name (its extension left out): runs of 4 or more letters as W, of 1-3
+ * letters as s, of digits as 9, every other character kept: 'syllabus-12' -> 'W-9', 'tr-45' ->
+ * 's-9', 'smith12-45' -> 'W9-9', 'paper45' -> 'W9', 'neural_45' -> 'W_9', a CGI's '123' -> '9'.
+ * What a naming convention looks like to a rule that reads no words.
+ */
+export function fileShape(stem: string): string {
+  return stem.toLowerCase().replace(/[a-z]+|\d+/g, (m) => (/\d/.test(m) ? '9' : m.length >= 4 ? 'W' : 's'));
+}
+
 export function targetFeatures(path: string, anchorWords: Iterable<string>): string[] {
   const parts = path.toLowerCase().split('/');
   const file = parts.pop() ?? '';
@@ -240,7 +250,9 @@ export function targetFeatures(path: string, anchorWords: Iterable<string>): str
   const features = new Set<string>();
   for (const w of anchorWords) features.add(`anchor:${w}`);
   for (const d of parts) if (d) features.add(`dir:${d.replace(/\d+/g, '#')}`);
-  for (const w of wordsOf(file.replace(/\.[a-z0-9.]+$/, ''))) features.add(`file:${w}`);
+  const stem = file.replace(/\.[a-z0-9.]+$/, '');
+  for (const w of wordsOf(stem)) features.add(`file:${w}`);
+  features.add(`shape:${fileShape(stem)}`);
   features.add(`ext:${ext}`);
   return [...features];
 }

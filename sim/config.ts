@@ -220,6 +220,17 @@ export const WebSchema = obj({
       max: 1,
       help: 'share of departments with their own document forms (.ps.gz, abstract pages)',
     }),
+    /**
+     * Share of departments that name every kind of document from one pool of file-name schemes
+     * (sim/conventions.ts DOC_NAME_POOLS, issue #52); 0 = the names before, where a paper's file
+     * name shape alone told it from every other document. Default 1: no shape marks papers for free.
+     */
+    documentNames: num({
+      default: 1,
+      min: 0,
+      max: 1,
+      help: "share of departments naming every document kind by one pool of schemes (0: papers' own names, a leak)",
+    }),
     /** Where relevant documents are linked from, besides their owner's publication list. */
     papersFrom: obj({
       ownerHomeShare: num({

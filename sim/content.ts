@@ -18,6 +18,9 @@ import {
   COURSE_NAMES,
   CV_ANCHORS,
   CV_FILES,
+  DOC_ABBR,
+  DOC_NAME_POOLS,
+  DOC_NAMES,
   FILE_ANCHORS,
   FORM_DIRS,
   GROUP_DIRS,
@@ -249,6 +252,33 @@ export class Renderer {
     return COURSE_NAMES[this.conv(course).courseName].replace('NUM', String(this.courseNumber(course)));
   }
 
+  /**
+   * A document's file name (no extension) from its department's naming pool (DOC_NAME_POOLS), or
+   * null when the department keeps the former names. The scheme: the pool's entry picked by a hash
+   * of the document's number, so a department names all its kinds of document alike.
+   */
+  private pooledName(id: number, abbr: string, word: string, login: string): string | null {
+    const pool = DOC_NAME_POOLS[this.web.sites[this.web.siteOf[id]].docNames];
+    if (!pool?.length) return null;
+    const scheme = DOC_NAMES[pool[Math.floor(unit(this.web.seed, id, 59) * pool.length)]];
+    // the tokens are upper case, the values lower case: no value is read as a token
+    return scheme
+      .replace('WORD', word)
+      .replace('ABBR', abbr)
+      .replace('LOGIN', login)
+      .replace('ID', String(this.web.local(id)));
+  }
+
+  /**
+   * Where a department whose papers a CGI serves by number (and which names its documents from a
+   * pool) serves half of its other documents: the same CGI, so a bare number marks no kind; else null.
+   */
+  private cgiPath(id: number): string | null {
+    const at = PAPER_HOMES[this.conv(id).paperHome];
+    if (!at.startsWith('/htbin/') || !this.web.sites[this.web.siteOf[id]].docNames) return null;
+    return unit(this.web.seed, id, 61) < 0.5 ? `${at}${this.web.local(id)}` : null;
+  }
+
   private makePath(id: number): string {
     const w = this.web;
     const local = w.local(id);
@@ -283,14 +313,17 @@ export class Renderer {
         return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
       case Kind.Paper: {
         const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
-        if (owner === id) return `/papers/${first()}-${local}.${ext}`;
+        if (owner === id)
+          return `/papers/${this.pooledName(id, DOC_ABBR.paper, first(), 'papers') ?? `${first()}-${local}`}.${ext}`;
         const at = PAPER_HOMES[c.paperHome];
         // the CGI serves papers by number: no file name, no extension
         if (at.startsWith('/htbin/')) return `${at}${local}`;
-        const file = PAPER_FILES[c.paperFile]
-          .replace('FIRST', first())
-          .replace('LOGIN', this.login(owner))
-          .replace('ID', String(local));
+        const file =
+          this.pooledName(id, DOC_ABBR.paper, first(), this.login(owner)) ??
+          PAPER_FILES[c.paperFile]
+            .replace('FIRST', first())
+            .replace('LOGIN', this.login(owner))
+            .replace('ID', String(local));
         return `${this.folder(at, id, owner)}${file}.${ext}`;
       }
       case Kind.Course:
@@ -298,20 +331,31 @@ export class Renderer {
       case Kind.Lecture:
         return `/${courses}/${this.courseName(owner)}/lecture${w.aux[id]}-${local}.html`;
       case Kind.Syllabus: {
-        if (w.aux[id] === 0) return `/${courses}/${this.courseName(owner)}/syllabus-${local}.pdf`;
         const instructor = w.aux[owner];
+        const cgi = this.cgiPath(id);
+        if (cgi) return cgi;
+        const by = instructor >= 0 ? this.login(instructor) : this.courseName(owner);
+        if (w.aux[id] === 0)
+          return `/${courses}/${this.courseName(owner)}/${this.pooledName(id, DOC_ABBR.syllabus, 'syllabus', by) ?? `syllabus-${local}`}.pdf`;
         const at = TEACHING_DOCS[c.teachingDocs].dir;
         // a teaching document kept in the instructor's home needs one; without, the course's folder
         const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
-        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${first()}-${local}.${this.docExt(id)}`;
+        const abbr = w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
+        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${this.pooledName(id, abbr, first(), by) ?? `${first()}-${local}`}.${this.docExt(id)}`;
       }
       case Kind.News:
         return `/news/${first()}-${local}.html`;
       case Kind.Admin:
         return `/admin/${first()}-${local}.html`;
-      case Kind.Form:
-        if (w.aux[id] === 0) return `${FORM_DIRS[c.formDir]}${first()}-${local}.pdf`;
-        return `${this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first()}-${local}.${this.docExt(id)}`;
+      case Kind.Form: {
+        const cgi = this.cgiPath(id);
+        if (cgi) return cgi;
+        if (w.aux[id] === 0)
+          return `${FORM_DIRS[c.formDir]}${this.pooledName(id, DOC_ABBR.form, first(), 'forms') ?? `${first()}-${local}`}.pdf`;
+        const word = w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first();
+        const name = this.pooledName(id, w.aux[id] === 1 ? DOC_ABBR.cv : DOC_ABBR.talk, word, this.login(owner));
+        return `${this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${name ?? `${word}-${local}`}.${this.docExt(id)}`;
+      }
       case Kind.Gap:
         return `/info/${first()}-${local}.html`;
       case Kind.Personal:

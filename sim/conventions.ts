@@ -243,3 +243,52 @@ export function drawDocForms(seed: number, host: string, share: number): number 
   const pick = r.int(DOC_FORMS.length);
   return own ? pick : 0;
 }
+
+/**
+ * How a department names its document files, issue #52: one pool of schemes for every kind of
+ * document (papers, syllabi, slides, assignments, CVs, talk slides, forms), each document drawing
+ * its scheme from the pool by a hash of its number, so that no file-name shape tells a paper from
+ * another document (before, every non-paper was WORD-N and papers used tr-N, LOGIN-N, paperN,
+ * WORD_N: "a document not named WORD-N" found the papers with precision 0.92-0.96 and recall 1 on
+ * paper.json). WORD: a word of the document (a paper's first title word, "syllabus", the CV's
+ * name, a subject word); ABBR: its kind's prefix (DOC_ABBR); LOGIN: its owner's login (a course
+ * document: its instructor's, else the course's name); ID: its number. A department whose papers a
+ * CGI serves by number serves half of its other documents that way too.
+ */
+export const DOC_NAMES = ['WORD-ID', 'ABBR-ID', 'LOGIN-ID', 'WORDID', 'WORD_ID'] as const;
+
+/** Pools of DOC_NAMES entries. 0: off, the names before #52 (papers by PAPER_FILES, the rest WORD-ID); 1: the template. */
+export const DOC_NAME_POOLS: readonly (readonly number[])[] = [
+  [],
+  [0],
+  [0, 1],
+  [2, 3],
+  [1, 4, 0],
+  [3, 1],
+  [4, 2],
+  [0, 3, 2],
+];
+
+/** Each kind's prefix in the ABBR scheme (a paper's is the technical report's). */
+export const DOC_ABBR = {
+  paper: 'tr',
+  syllabus: 'syl',
+  slides: 'sl',
+  assignment: 'hw',
+  cv: 'cv',
+  talk: 'tk',
+  form: 'fm',
+} as const;
+
+/**
+ * Department `host`'s naming pool (a generator of its own, "docnames:SEED:HOST", so it moves
+ * nothing else): with probability `share` a pool, else 0 (the former names); a department that
+ * keeps the conventions' template (probability 1 - heterogeneity) keeps the template pool.
+ */
+export function drawDocNames(seed: number, host: string, share: number, heterogeneity: number): number {
+  const r = makeRng(`docnames:${seed}:${host}`);
+  const named = r.next() < share;
+  const own = r.next() < heterogeneity;
+  const pick = 2 + r.int(DOC_NAME_POOLS.length - 2);
+  return !named ? 0 : own ? pick : 1;
+}

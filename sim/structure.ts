@@ -62,6 +62,14 @@ export interface SiteStructure {
   documentPrecision: number;
   documentRecall: number;
   /**
+   * A rule with no topic and no training that reads a file name's shape (lib/rules.ts fileShape):
+   * "a document-like URL (a document extension, or a CGI's bare number) whose file name is not a
+   * word of 4+ letters, a dash and a number". On the generator before issue #52 it found the papers
+   * with precision 0.98-0.99 and recall 1.00: non-papers were all named WORD-N.
+   */
+  shapePrecision: number;
+  shapeRecall: number;
+  /**
    * Research communities apart as the topic keywords see them: fewest pages whose keyword cosine
    * (tf-idf, idf over the site's pages) is below r1 between one community and the next (null
    * when keywords were not asked for).
@@ -85,6 +93,8 @@ export interface StructureStats {
   sharedAnchorWords: string[];
   documentPrecision: number;
   documentRecall: number;
+  shapePrecision: number;
+  shapeRecall: number;
   /** The keyword gaps over every site, and the threshold (null: not measured). */
   keywordGapHistogram: Record<string, number> | null;
   keywordGapMin: number | null;
@@ -327,11 +337,19 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
     let dtp = 0,
       dfp = 0,
       dfn = 0;
+    let stp = 0,
+      sfp = 0,
+      sfn = 0;
     for (const t of targets[i]) {
       const doc = t.features.some((f) => f.startsWith('ext:') && DOCUMENT_EXT.has(f.slice(4)));
       if (doc && t.positive) dtp++;
       else if (doc) dfp++;
       else if (t.positive) dfn++;
+      const shaped = doc || (t.features.includes('ext:none') && t.features.includes('shape:9'));
+      const byShape = shaped && !t.features.includes('shape:W-9');
+      if (byShape && t.positive) stp++;
+      else if (byShape) sfp++;
+      else if (t.positive) sfn++;
     }
     let html = 0,
       direct = 0,
@@ -372,6 +390,8 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
       sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
       documentPrecision: round(dtp / Math.max(1, dtp + dfp)),
       documentRecall: round(dtp / Math.max(1, dtp + dfn)),
+      shapePrecision: round(stp / Math.max(1, stp + sfp)),
+      shapeRecall: round(stp / Math.max(1, stp + sfn)),
       keywordGapHistogram,
       keywordGapMin,
     };
@@ -395,7 +415,14 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
   const finite = sites.map((s) => s.gapMin).filter((g): g is number => g !== null);
   const keywordMins = sites.map((s) => s.keywordGapMin).filter((g): g is number => g !== null);
   const mean = (
-    k: 'transferPrecision' | 'transferRecall' | 'sharedAnchorShare' | 'documentPrecision' | 'documentRecall',
+    k:
+      | 'transferPrecision'
+      | 'transferRecall'
+      | 'sharedAnchorShare'
+      | 'documentPrecision'
+      | 'documentRecall'
+      | 'shapePrecision'
+      | 'shapeRecall',
   ): number => round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
   return {
     sites,
@@ -409,6 +436,8 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
     sharedAnchorWords: [...everywhere].sort(),
     documentPrecision: mean('documentPrecision'),
     documentRecall: mean('documentRecall'),
+    shapePrecision: mean('shapePrecision'),
+    shapeRecall: mean('shapeRecall'),
     keywordGapHistogram: keywordHist,
     keywordGapMin: keywordMins.length ? Math.min(...keywordMins) : null,
     keywordGapR1: r1 ?? null,
@@ -430,15 +459,16 @@ export function formatStructure(s: StructureStats): string[] {
         ]
       : []),
     `a rule with no topic and no training, "the URL names a document file": precision ${s.documentPrecision}, recall ${s.documentRecall}`,
+    `a rule with no topic and no training, "a document file not named WORD-N": precision ${s.shapePrecision}, recall ${s.shapeRecall}`,
     `conventions across departments: URL templates Jaccard ${s.templateJaccard}, anchor words on links to relevant documents and their lists, total-variation distance ${s.anchorDistance}`,
-    `transfer leak (rules learnt on the other departments from URL folders, file words, extension and anchor words; lib/rules.ts): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
+    `transfer leak (rules learnt on the other departments from URL folders, file words, file-name shapes, extension and anchor words; lib/rules.ts): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
     `anchor words linking to relevant items in every department: ${s.sharedAnchorWords.slice(0, 20).join(', ') || 'none'}${s.sharedAnchorWords.length > 20 ? ` (+${s.sharedAnchorWords.length - 20})` : ''}; links to relevant items with one of them: ${s.sharedAnchorShare}`,
     '',
     'department                 groups  gap pairs (hops:count)        fewest  direct-link share  links from outside  shared anchors  held-out precision / recall of the rules learnt on the others',
     ...s.sites.flatMap((d) => [
       `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)} ${String(d.sharedAnchorShare).padStart(15)}  ${d.transferPrecision} / ${d.transferRecall}`,
       `  rules learnt on the others: ${d.transferRule}`,
-      `  document-file rule: precision ${d.documentPrecision}, recall ${d.documentRecall}${d.keywordGapHistogram ? `; gap pairs as the keywords see them: ${hist(d.keywordGapHistogram)}` : ''}`,
+      `  document-file rule: precision ${d.documentPrecision}, recall ${d.documentRecall}; file-name shape rule: precision ${d.shapePrecision}, recall ${d.shapeRecall}${d.keywordGapHistogram ? `; gap pairs as the keywords see them: ${hist(d.keywordGapHistogram)}` : ''}`,
     ]),
   ];
 }

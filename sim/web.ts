@@ -12,6 +12,7 @@ import {
   DOC_FORMS,
   drawConventions,
   drawDocForms,
+  drawDocNames,
   HOME_DOCS,
   POSTSCRIPT_SHARES,
   TEACHING_DOCS,
@@ -86,6 +87,8 @@ export interface Site {
   conventions: Conventions;
   /** Index into DOC_FORMS (0: plain .pdf/.ps files linked directly). */
   docForms: number;
+  /** Index into DOC_NAME_POOLS (0: the names before issue #52). */
+  docNames: number;
 }
 
 export interface Community {
@@ -192,12 +195,16 @@ class WebBuilder {
     return this.w.communities.length - 1;
   }
 
-  private addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms'>): Site {
+  private addSite(
+    s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms' | 'docNames'>,
+  ): Site {
     const dept = s.kind === 'department';
     const conventions = dept
       ? drawConventions(this.w.seed, s.host, this.w.sites.length, this.w.config.structure.conventions)
       : TEMPLATE;
     const docForms = dept ? drawDocForms(this.w.seed, s.host, this.w.config.structure.documentForms) : 0;
+    const { documentNames, conventions: heterogeneity } = this.w.config.structure;
+    const docNames = dept ? drawDocNames(this.w.seed, s.host, documentNames, heterogeneity) : 0;
     const site: Site = {
       ...s,
       index: this.w.sites.length,
@@ -206,6 +213,7 @@ class WebBuilder {
       sections: new Map(),
       conventions,
       docForms,
+      docNames,
     };
     this.w.sites.push(site);
     this.w.hosts.set(site.host, site);

@@ -37,10 +37,17 @@ export function tinyConfig(over: Record<string, unknown> = {}): WebConfig {
  * slow pages are not delayed. For crawls whose logs are timing-free (deterministic mode) or that
  * test nothing about waiting; one-second holds were most of their time.
  */
-export function smallWebWithoutWaits(): string {
+export function smallWebWithoutWaits(structure: Record<string, unknown> = {}): string {
   const web = JSON.parse(readFileSync('data/webs/small.json', 'utf8')) as Record<string, unknown>;
   const file = join(mkdtempSync(join(tmpdir(), 'small-nowait-')), 'small.json');
-  writeFileSync(file, JSON.stringify({ ...web, faults: { retryAfterSec: 0, slowMs: 0 } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...web,
+      faults: { retryAfterSec: 0, slowMs: 0 },
+      structure: { ...(web.structure as object | undefined), ...structure },
+    }),
+  );
   return file;
 }
 

@@ -215,7 +215,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         progress(total, unit, format, {
           stream: process.stderr.isTTY
             ? process.stderr
-            : ({ write: (s: string) => (io.err(s), true) } as unknown as NodeJS.WritableStream),
+            : ({
+                write: (s: string) => {
+                  io.err(s);
+                  return true;
+                },
+              } as unknown as NodeJS.WritableStream),
         }),
       onQueueProgress: queue ? queueProgress.update : undefined,
       queueKeepDays: keepDays,

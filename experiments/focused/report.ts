@@ -427,8 +427,8 @@ function report(
       '',
     );
     L.push(
-      '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall | document-file rule precision / recall |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall | document-file rule precision / recall | file-name shape rule precision / recall |',
+      '|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const { seed, stats: st } of d.structure) {
       const h = st.gapHistogram;
@@ -442,7 +442,7 @@ function report(
       const mean = (k: 'directLinkShare' | 'relevantLinksFromOutside'): string =>
         f3(st.sites.reduce((a, x) => a + x[k], 0) / Math.max(1, st.sites.length));
       L.push(
-        `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} | ${f3(st.documentPrecision)} / ${f3(st.documentRecall)} |`,
+        `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} | ${f3(st.documentPrecision)} / ${f3(st.documentRecall)} | ${f3(st.shapePrecision)} / ${f3(st.shapeRecall)} |`,
       );
     }
     L.push('');
