@@ -231,6 +231,20 @@ export const WebSchema = obj({
       max: 1,
       help: "share of departments naming every document kind by one pool of schemes (0: papers' own names, a leak)",
     }),
+    /**
+     * Whether document bodies have their own structure by kind with sizes that overlap (issue #52):
+     * papers with 3-7 sections from a pool, slides with an outline and often references, talk
+     * slides often with an abstract, CVs with publications, syllabi with readings. 0: the bodies
+     * before, where only papers had an abstract, sections and references and were 3-5 times larger
+     * than any other document, so "a PDF with an abstract and references" judged papers almost free.
+     */
+    documentBodies: num({
+      default: 1,
+      min: 0,
+      max: 1,
+      integer: true,
+      help: '1: every kind of document structured, sizes overlapping; 0: the former bodies (only papers structured)',
+    }),
     /** Where relevant documents are linked from, besides their owner's publication list. */
     papersFrom: obj({
       ownerHomeShare: num({

@@ -70,6 +70,35 @@ function poolsOf(web: Web): Map<number, string[]> {
 const SYLLABUS_KEYS = ['syllabusAnchors', 'slidesAnchors', 'assignmentAnchors'] as const;
 
 const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
+
+/** Middle sections of a paper (issue #52: papers do not all carry the same ones). */
+const PAPER_SECTIONS = [
+  'Background',
+  'Related Work',
+  'Model',
+  'Method',
+  'Approach',
+  'Algorithm',
+  'Analysis',
+  'Experiments',
+  'Evaluation',
+  'Results',
+  'Discussion',
+  'Future Work',
+];
+
+/** n distinct entries of a list, in the list's order, drawn by r. */
+function pick<T>(r: Rng, from: readonly T[], n: number): T[] {
+  const idx = from.map((_, i) => i);
+  for (let i = idx.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [idx[i], idx[j]] = [idx[j], idx[i]];
+  }
+  return idx
+    .slice(0, n)
+    .sort((a, b) => a - b)
+    .map((i) => from[i]);
+}
 const slug = (w: string): string =>
   w
     .toLowerCase()
@@ -626,19 +655,27 @@ export class Renderer {
       .join(', ');
     const abstract = this.mixture(r, id, r.range(60, 110), 0.55);
     const keywords = this.topicWords(r, w.topic[id], 5).join(', ');
-    const sections = ['Introduction', 'Related Work', 'Approach', 'Evaluation', 'Conclusion'].map(
-      (s, i) => `${i + 1} ${s}\n${this.mixture(r, id, r.range(40, 90), 0.5)}`,
+    const structured = w.config.structure.documentBodies === 1;
+    // structured: 3-7 sections (an introduction, a pool's middle, a conclusion), 25-110 words each
+    const names = structured
+      ? ['Introduction', ...pick(r, PAPER_SECTIONS, r.range(1, 5)), 'Conclusion']
+      : ['Introduction', 'Related Work', 'Approach', 'Evaluation', 'Conclusion'];
+    const sections = names.map(
+      (s, i) => `${i + 1} ${s}\n${this.mixture(r, id, structured ? r.range(25, 110) : r.range(40, 90), 0.5)}`,
     );
     const refs = Array.from(
       { length: r.range(4, 10) },
       (_, i) =>
         `[${i + 1}] ${this.topicWords(r, w.topic[id], r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`,
     );
+    // structured: a workshop paper or a scanned report now and then has no abstract heading (its
+    // summary opens the text) and no keywords line
+    const headed = !structured || r.next() >= 0.1;
     const lines = [
       `Title: ${this.title(id)}`,
       `Authors: ${authors}`,
-      `Abstract: ${abstract}`,
-      `Keywords: ${keywords}`,
+      headed ? `Abstract: ${abstract}` : abstract,
+      ...(headed ? [`Keywords: ${keywords}`] : []),
       ...sections,
       'References',
       ...refs,
@@ -661,9 +698,65 @@ export class Renderer {
     const r = this.rng(id, 3);
     const aux = w.aux[id];
     const topical = aux === 2 || (w.kind[id] === Kind.Syllabus && aux === 1);
-    const body = this.mixture(r, id, r.range(80, 200), topical ? w.config.text.topicShare : 0.25);
-    if (aux > 0 && this.path(id).endsWith('.ps')) return this.ps(this.title(id), [`Title: ${this.title(id)}`, body]);
-    return this.pdf([`Title: ${this.title(id)}`, body]);
+    const share = topical ? w.config.text.topicShare : 0.25;
+    const lines =
+      w.config.structure.documentBodies === 1
+        ? [`Title: ${this.title(id)}`, ...this.docBody(id, r, share)]
+        : [`Title: ${this.title(id)}`, this.mixture(r, id, r.range(80, 200), share)];
+    if (aux > 0 && this.path(id).endsWith('.ps')) return this.ps(this.title(id), lines);
+    return this.pdf(lines);
+  }
+
+  /**
+   * The body of a document other than a paper, structured as its kind is (issue #52), at sizes that
+   * overlap a paper's (about 150-900 words against 250-900): lecture slides an outline, numbered
+   * parts and often references; talk slides often an abstract and references, as a talk announced
+   * from a paper; a CV its sections and a publication list (references, in all but name); a
+   * syllabus its readings; an assignment its problems; a form its fields.
+   */
+  private docBody(id: number, r: Rng, share: number): string[] {
+    const w = this.web;
+    const topic = w.topic[id];
+    const text = (lo: number, hi: number): string => this.mixture(r, id, r.range(lo, hi), share);
+    const refs = (lo: number, hi: number): string[] =>
+      Array.from(
+        { length: r.range(lo, hi) },
+        (_, i) => `[${i + 1}] ${this.topicWords(r, topic, r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`,
+      );
+    const parts = (n: number, lo: number, hi: number): string[] =>
+      Array.from({ length: n }, (_, i) => `${i + 1} ${cap(this.topicWords(r, topic, 1)[0])}\n${text(lo, hi)}`);
+    const kind = w.kind[id];
+    const aux = w.aux[id];
+    if (kind === Kind.Syllabus && aux === 0)
+      return [
+        `Description: ${text(60, 160)}`,
+        `Schedule\n${text(60, 200)}`,
+        ...(r.next() < 0.6 ? ['Readings', ...refs(3, 10)] : []),
+      ];
+    if (kind === Kind.Syllabus && aux === 1)
+      return [
+        `Outline\n${text(15, 40)}`,
+        ...parts(r.range(4, 10), 20, 70),
+        ...(r.next() < 0.4 ? ['References', ...refs(2, 8)] : []),
+      ];
+    if (kind === Kind.Syllabus)
+      return [...parts(r.range(2, 6), 30, 110), ...(r.next() < 0.2 ? ['References', ...refs(1, 4)] : [])];
+    if (kind === Kind.Form && aux === 1)
+      return [
+        `Education\n${text(20, 60)}`,
+        `Employment\n${text(30, 100)}`,
+        `Research Interests\n${text(30, 90)}`,
+        'Publications',
+        ...refs(5, 25),
+        ...(r.next() < 0.5 ? ['References available upon request.'] : []),
+      ];
+    if (kind === Kind.Form && aux === 2)
+      return [
+        ...(r.next() < 0.6 ? [`Abstract: ${text(50, 110)}`] : []),
+        ...parts(r.range(4, 9), 20, 80),
+        ...(r.next() < 0.5 ? ['References', ...refs(2, 8)] : []),
+      ];
+    return [text(80, 260)];
   }
 
   private pdf(lines: string[]): RenderedPage {
