@@ -161,6 +161,7 @@ export class CrawlEngine {
       record: opts.warc && ((url, res) => opts.warc!.record(url, res, headers)),
       onLog: opts.onLog,
       elapsedMs: () => performance.now() - this.started,
+      stop: (reason) => this.stop(reason),
       parseCache: opts.parseCache,
     });
   }

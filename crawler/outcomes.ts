@@ -15,8 +15,8 @@ import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './stats.ts';
-import type { PageView, Strategy } from './strategy.ts';
-import { decide } from './strategy-guard.ts';
+import { type PageView, type Strategy, StrategyError } from './strategy.ts';
+import { decide, linksProblem } from './strategy-guard.ts';
 import { normalizeUrl, type FingerprintSet } from './url.ts';
 import { hostOf } from '../lib/url.ts';
 
@@ -52,6 +52,8 @@ export interface OutcomeContext {
   elapsedMs(): number;
   /** Parsed pages shared with other crawls of the same settings (crawler/parse-cache.ts). */
   parseCache?: ParseCache;
+  /** Ends the crawl (a strategy's decision asked to). */
+  stop(reason: string): void;
 }
 
 export class OutcomeHandler {
@@ -59,6 +61,8 @@ export class OutcomeHandler {
   seq = 0;
   /** URLs a redirect chain passed through, by the chain's latest target (for loop detection). */
   private readonly redirectChains = new Map<string, string[]>();
+  /** Links the strategy discarded (gave null), which it may re-admit (PageDecision.readmit). */
+  private readonly discarded = new Set<string>();
 
   constructor(private readonly ctx: OutcomeContext) {}
 
@@ -157,16 +161,40 @@ export class OutcomeHandler {
       const score = d.scores[i];
       if (score === null || score === undefined) {
         ctx.stats.summary.discarded++;
+        if (ctx.strategy.readmits) this.discarded.add(cands[i].url);
         continue;
       }
       const url = cands[i].url;
       ctx.admit({ url, host: hostOf(url), score, depth: e.depth + 1, parent: seq, redirects: 0, seq: 0 });
     }
-    for (const u of d.updates ?? []) {
-      const updated = ctx.frontier.update(u.url, u.score);
-      if (updated) ctx.journal?.queued(updated); // the journal's last line for a URL wins on resume
+    this.reprioritise(d.updates);
+    if (d.readmit?.length && !ctx.strategy.readmits)
+      throw new StrategyError(
+        `strategy "${ctx.strategy.name}" on ${page.url}: readmit needs the strategy to say readmits: true (the engine then remembers what it discards)`,
+      );
+    for (const r of d.readmit ?? []) {
+      if (!this.discarded.delete(r.url)) continue;
+      ctx.stats.summary.readmitted++;
+      const depth = r.depth ?? e.depth + 1;
+      ctx.admit({ url: r.url, host: hostOf(r.url), score: r.score, depth, parent: seq, redirects: 0, seq: 0 });
     }
+    if (d.reprioritise && ctx.strategy.reprioritise) {
+      const queued = [...ctx.frontier.entries()].map((q) => ({ url: q.url, score: q.score, depth: q.depth }));
+      const ups = ctx.strategy.reprioritise(queued);
+      const why = linksProblem('reprioritise()', ups);
+      if (why) throw new StrategyError(`strategy "${ctx.strategy.name}" after ${page.url}: ${why}`);
+      this.reprioritise(ups);
+    }
+    if (d.stop) ctx.stop(`strategy ${ctx.strategy.name}: ${d.stop}`);
     return d.relevance === undefined ? undefined : round(d.relevance);
+  }
+
+  /** New priorities for queued URLs; URLs no longer queued are ignored. */
+  private reprioritise(ups: readonly { url: string; score: number }[] | undefined): void {
+    for (const u of ups ?? []) {
+      const updated = this.ctx.frontier.update(u.url, u.score);
+      if (updated) this.ctx.journal?.queued(updated); // the journal's last line for a URL wins on resume
+    }
   }
 
   private parsePage(seq: number, e: QueueEntry, res: FetchResult, contentType: string): PageView {

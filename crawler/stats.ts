@@ -25,6 +25,8 @@ export interface CrawlSummary {
   depthLimited: number;
   hostCapped: number;
   discarded: number;
+  /** Discarded links the strategy re-admitted (PageDecision.readmit). */
+  readmitted: number;
   redirectsQueued: number;
   redirectLoops: number;
   truncated: number;
@@ -67,6 +69,7 @@ export class CrawlStats {
     depthLimited: 0,
     hostCapped: 0,
     discarded: 0,
+    readmitted: 0,
     redirectsQueued: 0,
     redirectLoops: 0,
     truncated: 0,

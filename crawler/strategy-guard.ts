@@ -29,7 +29,7 @@ function describe(v: unknown): string {
 /** What is wrong with a decision for n links, or null. */
 export function decisionProblem(d: unknown, n: number): string | null {
   if (typeof d !== 'object' || d === null) return `onPage returned ${describe(d)}, not { scores }`;
-  const { scores, relevance, updates } = d as PageDecision;
+  const { scores, relevance, updates, readmit, reprioritise, stop } = d as PageDecision;
   if (!Array.isArray(scores)) return `scores is ${describe(scores)}, not an array`;
   if (scores.length !== n) return `${scores.length} scores for ${n} links (one per link: a number, or null to discard)`;
   for (let i = 0; i < n; i++) {
@@ -39,13 +39,28 @@ export function decisionProblem(d: unknown, n: number): string | null {
   }
   if (relevance !== undefined && !(typeof relevance === 'number' && relevance >= 0 && relevance <= 1))
     return `relevance is ${describe(relevance)} (expected a number from 0 to 1)`;
-  if (updates !== undefined) {
-    if (!Array.isArray(updates)) return `updates is ${describe(updates)}, not an array`;
-    for (let i = 0; i < updates.length; i++) {
-      const u = updates[i] as { url?: unknown; score?: unknown } | null;
-      if (typeof u?.url !== 'string' || typeof u.score !== 'number' || !Number.isFinite(u.score))
-        return `updates[${i}] is ${describe(u)} (expected { url, score } with a finite score)`;
-    }
+  const listProblem = linksProblem('updates', updates) ?? linksProblem('readmit', readmit);
+  if (listProblem) return listProblem;
+  for (let i = 0; i < (readmit?.length ?? 0); i++) {
+    const depth = readmit![i].depth;
+    if (depth !== undefined && !(Number.isInteger(depth) && depth >= 0))
+      return `readmit[${i}].depth is ${describe(depth)} (expected a whole number >= 0)`;
+  }
+  if (reprioritise !== undefined && typeof reprioritise !== 'boolean')
+    return `reprioritise is ${describe(reprioritise)} (expected true or false)`;
+  if (stop !== undefined && (typeof stop !== 'string' || !stop.trim()))
+    return `stop is ${describe(stop)} (expected a reason, a non-empty string)`;
+  return null;
+}
+
+/** What is wrong with a list of { url, score } (updates, readmit, reprioritise()'s answer), or null. */
+export function linksProblem(what: string, list: unknown): string | null {
+  if (list === undefined) return null;
+  if (!Array.isArray(list)) return `${what} is ${describe(list)}, not an array`;
+  for (let i = 0; i < list.length; i++) {
+    const u = list[i] as { url?: unknown; score?: unknown } | null;
+    if (typeof u?.url !== 'string' || typeof u.score !== 'number' || !Number.isFinite(u.score))
+      return `${what}[${i}] is ${describe(u)} (expected { url, score } with a finite score)`;
   }
   return null;
 }

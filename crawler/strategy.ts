@@ -41,6 +41,27 @@ export interface PageDecision {
    * to a URL). URLs no longer queued are ignored.
    */
   updates?: { url: string; score: number }[];
+  /**
+   * URLs this strategy discarded earlier (gave null) that it now wants fetched after all, with
+   * their priorities and depths (default: this page's depth + 1): the engine saw them, so no one
+   * else will queue them. A URL it did not discard, or re-admitted already, is ignored; a queued one
+   * takes `updates`. (Discards are remembered for the crawl's process; a resumed crawl starts anew.)
+   */
+  readmit?: { url: string; score: number; depth?: number }[];
+  /**
+   * Asks the engine to call reprioritise() with every queued URL once this page is done: a
+   * strategy that retrained can re-rank the whole frontier, not only the links it scores next.
+   */
+  reprioritise?: boolean;
+  /** Ends the crawl after this page, saying why (the summary's stopped: "strategy NAME: WHY"). */
+  stop?: string;
+}
+
+/** A queued URL, as reprioritise() sees it. */
+export interface QueuedLink {
+  url: string;
+  score: number;
+  depth: number;
 }
 
 export interface Strategy {
@@ -51,14 +72,25 @@ export interface Strategy {
    * link is queued at once (best-first).
    */
   readonly batch?: number;
+  /** The strategy may re-admit links it discarded (PageDecision.readmit): the engine then remembers them. */
+  readonly readmits?: boolean;
   seedScore(url: string): number;
   /** candidates: the page's links that are new and in scope, in page order. */
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision;
   /** State for checkpoints (JSON-serialisable) and its restoration on resume. */
   snapshot?(): unknown;
   restore?(state: unknown): void;
-  /** Counters for the summary (links scored, discarded, retrainings...). */
+  /**
+   * Counters for the summary (links scored, retrainings...): every counter reaches an experiment's
+   * summary.csv by name (linksScored as links_scored, the adaptive crawler's as their columns,
+   * any other as counter_NAME) and the report's table of strategies' counters.
+   */
   stats?(): Record<string, number>;
+  /**
+   * Called after a page whose decision asked for it (reprioritise: true), with every queued URL:
+   * new priorities for any of them (the rest keep theirs). Checked as updates are.
+   */
+  reprioritise?(queued: readonly QueuedLink[]): { url: string; score: number }[];
   /**
    * Called when the frontier is empty but budget is left: links the strategy discarded earlier
    * and now wants fetched after all (a discarded link is never queued by anyone else, since

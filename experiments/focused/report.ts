@@ -68,7 +68,9 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
     writeFileSync(join(dir, name), content);
     files.push(name);
   };
-  const csv = (name: string, rows: readonly object[], columns = Object.keys(rows[0] ?? {})): void =>
+  // every row's columns, in the order they first appear (a plug-in's own counters are its rows' alone)
+  const union = (rows: readonly object[]): string[] => [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const csv = (name: string, rows: readonly object[], columns = union(rows)): void =>
     put(
       name,
       stringify(rows as Record<string, unknown>[], {
@@ -458,7 +460,7 @@ function report(
       `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${method}. A band that contains 0 is a tie at that point.*`,
       '',
     );
-  L.push('Each figure also as .svg and .pdf (vector, text as paths, 3.3 in wide).', '');
+  L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');
   L.push(`## Results at ${cfg.budget} pages`, '');
   L.push(
     '| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |',
@@ -477,6 +479,26 @@ function report(
     L.push(
       `| ${s === ORACLE ? '*oracle*' : s} | ${pm(xs, 'recall')} | ${pm(xs, 'recall_reachable')} | ${pm(xs, 'recall_auc')} | ${pm(xs, 'precision')} | ${t.pagesPerRelevant === null ? 'n/a' : t.pagesPerRelevant.toFixed(2)} | ${outcomes} | ${s === ORACLE ? 'n/a' : avg('links_scored')} | ${s === ORACLE ? 'n/a' : avg('discarded')} |`,
     );
+  }
+  // what strategies count themselves (stats()) beyond the columns above, by name
+  const counters = [...new Set(d.summaries.flatMap((x) => Object.keys(x).filter((k) => k.startsWith('counter_'))))];
+  if (counters.length) {
+    L.push(
+      '',
+      "Strategies' own counters (their stats(), mean per run; summary.csv has each run's):",
+      '',
+      `| strategy | ${counters.map((c) => c.slice('counter_'.length)).join(' | ')} |`,
+      `|---|${counters.map(() => '---').join('|')}|`,
+    );
+    for (const s of rows) {
+      const xs = d.summaries.filter((x) => x.strategy === s && counters.some((c) => c in x));
+      if (!xs.length) continue;
+      const cell = (c: string): string => {
+        const v = xs.map((x) => (x as unknown as Record<string, unknown>)[c]).filter((v) => typeof v === 'number');
+        return v.length ? fc(Math.round(((v as number[]).reduce((a, b) => a + b, 0) / v.length) * 10) / 10) : '';
+      };
+      L.push(`| ${s} | ${counters.map(cell).join(' | ')} |`);
+    }
   }
   const sums = d.summaries.filter((x) => x.strategy === ORACLE);
   const unreachable = sums.filter((x) => x.relevant_reachable < x.relevant_total);

@@ -59,6 +59,10 @@ export interface SummaryRow {
   tunnel_pages: number;
   discard_pages: number;
   rescued_links: number;
+  /** Discarded links the strategy re-admitted (PageDecision.readmit). */
+  readmitted: number;
+  /** A strategy's own counters (stats() beyond the columns above), by name: counter_NAME. */
+  [counter: `counter_${string}`]: number;
   /** URLs still queued when the run ended (a run that ends before its budget with 0 here ran out of links). */
   frontier_left: number;
   r1: number | null;
@@ -383,9 +387,11 @@ async function runJobOn(
       tunnel_pages: ss.tunnelPages ?? 0,
       discard_pages: ss.discardPages ?? 0,
       rescued_links: ss.rescuedLinks ?? 0,
+      readmitted: s.readmitted,
       frontier_left: s.frontierLeft,
       r1: isAdaptive(name) ? (cfg.adaptive.r1 ?? getModels().calibration.r1) : null,
       r2: isAdaptive(name) ? (cfg.adaptive.r2 ?? getModels().calibration.r2) : null,
+      ...ownCounters(ss),
     });
     if (models) result.modelCached = (models as TrainedModels).cached;
   }
@@ -412,6 +418,7 @@ async function runJobOn(
     links_scored: 0,
     discarded: 0,
     retrainings: 0,
+    readmitted: 0,
     exploit_pages: 0,
     tunnel_pages: 0,
     discard_pages: 0,
@@ -575,4 +582,24 @@ class RunMeter {
       pages_per_relevant: r6(found ? pages / found : 0),
     };
   }
+}
+
+/** The strategy counters summary.csv has a column of its own for (stats() names -> column). */
+const KNOWN_COUNTERS: Record<string, string> = {
+  linksScored: 'links_scored',
+  retrainings: 'retrainings',
+  exploitPages: 'exploit_pages',
+  tunnelPages: 'tunnel_pages',
+  discardPages: 'discard_pages',
+  rescuedLinks: 'rescued_links',
+};
+
+/** A strategy's other counters (a plug-in's own), as summary.csv columns counter_NAME, in name order. */
+export function ownCounters(stats: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(
+    Object.keys(stats)
+      .filter((k) => !(k in KNOWN_COUNTERS) && Number.isFinite(stats[k]))
+      .sort()
+      .map((k) => [`counter_${k}`, stats[k]]),
+  );
 }
