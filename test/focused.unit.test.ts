@@ -317,6 +317,61 @@ describe('adaptive crawler', () => {
     expect(a.classifier.posteriors(['a:public'])[2]).not.toBe(before.posteriors(['a:public'])[2]);
   });
 
+  it('retrainUpdates: only "frontier" readings re-rank the queued tunnelling links, only the last re-admits discarded ones', () => {
+    const paperText = 'Title: neural learning Abstract: network References [1] neural';
+    // a crawl of three pages (T = 3); the retraining after the third learns that "football" links
+    // lead to the paper
+    const run = (retrainUpdates: 'new-links' | 'frontier' | 'frontier-and-discarded') => {
+      const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+        ...opts,
+        r1: 0.9,
+        r2: 0.3,
+        retrainUpdates,
+      });
+      // the paper first; then a tunnelling page whose "football" link leads to it (what the
+      // retraining learns from), queuing two more; then a page whose football link is discarded
+      a.onPage(view(0, 'http://s.test/p.pdf', paperText, [], 'pdf'), []);
+      const tunnel = [
+        link('http://s.test/publications.html', 'publications'),
+        link('http://s.test/f1.html', 'football'),
+      ];
+      const people = view(1, 'http://s.test/people', 'staff directory', [
+        ...tunnel,
+        link('http://s.test/p.pdf', 'football'),
+      ]);
+      a.onPage(people, tunnel);
+      const dropped = [link('http://s.test/f2.html', 'football')];
+      const d2 = a.onPage(view(2, 'http://s.test/sports', 'pizza', dropped), dropped);
+      expect(d2.scores).toEqual([null]);
+      return { a, d2 };
+    };
+    const plain = run('new-links');
+    expect(plain.d2.reprioritise).toBeUndefined();
+    expect(plain.d2.readmit).toBeUndefined();
+    const front = run('frontier');
+    expect(front.a.stats().retrainings).toBe(1);
+    expect(front.d2.reprioritise).toBe(true);
+    expect(front.d2.readmit).toBeUndefined();
+    const queued = [
+      { url: 'http://s.test/publications.html', score: 0.9, depth: 2 },
+      { url: 'http://s.test/f1.html', score: 0.1, depth: 2 },
+      { url: 'http://s.test/elsewhere.html', score: 2, depth: 1 },
+    ];
+    const ups = front.a.reprioritise(queued);
+    // the two links it scored, at the new classifier's priorities; a link it did not score is left alone
+    expect(ups.map((u) => u.url).sort()).toEqual(['http://s.test/f1.html', 'http://s.test/publications.html']);
+    expect(ups.every((u) => u.score >= 0 && u.score < 1)).toBe(true);
+    expect(front.a.stats()).toMatchObject({ rerankedLinks: 2, readmittedLinks: 0 });
+    const all = run('frontier-and-discarded');
+    expect(all.a.readmits).toBe(true);
+    expect(all.d2.reprioritise).toBe(true);
+    // football's new Q reaches r2: the link it discarded comes back, at depth 2, tunnelling priority
+    expect(all.d2.readmit?.map((r) => r.url)).toEqual(['http://s.test/f2.html']);
+    expect(all.d2.readmit?.[0]).toMatchObject({ depth: 2 });
+    expect(all.a.stats()).toMatchObject({ readmittedLinks: 1 });
+    expect(plain.a.readmits).toBe(false);
+  });
+
   it('immediate value ranks on-topic links first', () => {
     const s = new ImmediateStrategy(new Topic(['query optimization', 'database']));
     const ls = [

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment, type ExperimentConfig } from '../experiments/focused/config.ts';
-import { gridPoints, runSweep, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
+import { gridPoints, runSweep, type SweepData, wilson, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
+import type { CurveRow } from '../experiments/focused/run-one.ts';
 
 function cfg(): ExperimentConfig {
   const base = loadExperiment('focused', { quick: true });
@@ -23,6 +24,89 @@ function cfg(): ExperimentConfig {
 }
 
 describe('sweeps', () => {
+  it("judges the paper's claims at every point of readings (a multiverse), with a share and its interval", async () => {
+    // two readings' curves, made by hand: at the first adaptive overtakes both after the early
+    // phase, at the second it does not (four sites, checkpoints every 25 pages to 200)
+    const curve = (point: number, strategy: string, site: string, pages: number): CurveRow => {
+      const late = pages > 50;
+      const jitter = (site.length % 4) * 0.001;
+      const recall =
+        strategy === 'oracle'
+          ? Math.min(1, pages / 100)
+          : strategy === 'immediate'
+            ? (late ? 0.3 : 0.2) + jitter
+            : strategy === 'future'
+              ? (late ? 0.35 : 0.05) + jitter
+              : point === 0
+                ? (late ? 0.6 : 0.15) + jitter
+                : (late ? 0.1 : 0.15) + jitter;
+      return {
+        experiment: 'm',
+        strategy,
+        site,
+        seed: 1,
+        pages,
+        recall,
+        recall_reachable: recall,
+        precision: recall / 2,
+        harvest: recall / 2,
+      };
+    };
+    const sites = ['a.test', 'bb.test', 'ccc.test', 'dddd.test'];
+    const d = {
+      config: {
+        ...cfg(),
+        name: 'readings-test',
+        strategies: ['immediate', 'future', 'adaptive'],
+        budget: 200,
+        every: 25,
+        earlyPhase: 0.25,
+        sweep: { 'adaptive.retrainUpdates': ['new-links', 'frontier'] },
+      },
+      points: [0, 1].map((index) => ({
+        index,
+        values: { 'adaptive.retrainUpdates': index ? 'frontier' : 'new-links' },
+        curves: ['oracle', 'immediate', 'future', 'adaptive'].flatMap((st) =>
+          sites.flatMap((site) => [25, 50, 75, 100, 125, 150, 175, 200].map((p) => curve(index, st, site, p))),
+        ),
+        // what the phase table ranks by: a run's recall AUC (here its mean recall)
+        summaries: ['immediate', 'future', 'adaptive', 'oracle'].flatMap((strategy) =>
+          sites.map((site) => ({
+            experiment: 'm',
+            strategy,
+            site,
+            seed: 1,
+            recall_auc: curve(index, strategy, site, 200).recall,
+          })),
+        ),
+      })),
+      computed: 2,
+      wallMs: 1,
+    } as unknown as SweepData;
+    const dir = mkdtempSync(join(tmpdir(), 'sweep-m-'));
+    const w = await writeSweepOutputs(d, dir);
+    expect(w.files).toContain('claims.csv');
+    const rows = readFileSync(join(dir, 'claims.csv'), 'utf8').trim().split('\n');
+    expect(rows[0]).toBe('point,adaptive.retrainUpdates,claim,verdict');
+    // C1-C5 at each of the two readings (C6 needs bfs and random)
+    expect(rows).toHaveLength(1 + 2 * 5);
+    expect(rows).toContain('0,new-links,C4,PASS');
+    expect(rows).toContain('1,frontier,C4,FAIL');
+    const report = readFileSync(join(dir, 'report.md'), 'utf8');
+    // C4 holds under one reading of two: share 0.50, Wilson [0.09, 0.91]
+    expect(report).toMatch(
+      /^\| C4 Adaptive overtakes both[^|]*\| 1 \| 1 \| 0 \| 0 \| 0 \| 0\.50 \[0\.09, 0\.91\] \|$/m,
+    );
+  });
+
+  it("gives Wilson's interval for a share", () => {
+    const [lo, hi] = wilson(3, 6);
+    expect(lo).toBeCloseTo(0.188, 3);
+    expect(hi).toBeCloseTo(0.812, 3);
+    expect(wilson(0, 3)[0]).toBe(0);
+    expect(wilson(0, 3)[1]).toBeCloseTo(0.5615, 4);
+  });
+
   it('enumerates the grid, first parameter slowest', () => {
     expect(gridPoints({ a: [1, 2], b: [true, false] }).map((p) => p.values)).toEqual([
       { a: 1, b: true },

@@ -19,7 +19,12 @@ export interface AdaptiveSettings {
   sourceWeight: number;
   r1: number | null;
   r2: number | null;
+  /** What a retraining updates (a reading of the paper's silent point: crawler/focused/strategies.ts RETRAIN_UPDATES). */
+  retrainUpdates: RetrainUpdates;
 }
+
+/** What a retraining of the adaptive crawler's link classifier updates (see RETRAIN_UPDATES). */
+export type RetrainUpdates = 'new-links' | 'frontier' | 'frontier-and-discarded';
 
 export interface StrategyContext extends BaseContext {
   /** Topic keywords (the experiment's keyword file). */

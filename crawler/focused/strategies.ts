@@ -24,8 +24,15 @@
  * sites); the adaptive crawler learns from it. None sees the web's ground truth.
  */
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type RescuedLink, type Strategy } from '../strategy.ts';
-import { need, type StrategyContext, topicOf } from './context.ts';
+import {
+  defineStrategy,
+  type PageDecision,
+  type PageView,
+  type QueuedLink,
+  type RescuedLink,
+  type Strategy,
+} from '../strategy.ts';
+import { need, type RetrainUpdates, type StrategyContext, topicOf } from './context.ts';
 import { linkWords } from './features.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
@@ -119,7 +126,20 @@ export interface AdaptiveOptions {
   seed: number;
   /** Our fallback, not the paper's: tunnel through discarded links when the frontier runs dry. */
   rescue: boolean;
+  /** What a retraining updates (RETRAIN_UPDATES). */
+  retrainUpdates: RetrainUpdates;
 }
+
+/**
+ * Readings of a point the paper leaves open. Its text (as summarised in the project's reference
+ * notes): "Every interval T the link classifier is retrained with the top-100 most topic-relevant
+ * pages crawled so far and their forward links" -- it does not say which priorities the new
+ * classifier sets. "new-links" (the default; what an implementation does that scores a link once,
+ * when found): only links found after the retraining; "frontier": also every queued link the
+ * classifier scored (tunnelling links), re-ranked at once; "frontier-and-discarded": also links it
+ * discarded, re-admitted when their new future value reaches r2.
+ */
+export const RETRAIN_UPDATES: readonly RetrainUpdates[] = ['new-links', 'frontier', 'frontier-and-discarded'];
 
 /** Discarded links queued at a time when the frontier runs dry (a few batches of a crawl's concurrency). */
 export const RESCUE_BATCH = 32;
@@ -133,6 +153,7 @@ export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   sourceWeight: 0.3,
   seed: 1,
   rescue: false,
+  retrainUpdates: 'new-links',
 };
 
 interface CrawledPage {
@@ -163,9 +184,21 @@ export class AdaptiveStrategy implements Strategy {
     retrainings: 0,
     onlineExamples: 0,
     linksScored: 0,
+    rerankedLinks: 0,
+    readmittedLinks: 0,
   };
-  /** Links of discarded pages with their Q, in case the frontier runs dry (see rescue()). */
-  private readonly discarded: { url: string; q: number; depth: number; order: number }[] = [];
+  /** Links of discarded pages with their Q, in case the frontier runs dry (see rescue()); their link and page title when a retraining may re-admit them. */
+  private readonly discarded: {
+    url: string;
+    q: number;
+    depth: number;
+    order: number;
+    link?: ParsedLink;
+    title?: string;
+  }[] = [];
+  /** Queued links the classifier scored (tunnelling), when a retraining re-ranks the frontier: their link and page title. */
+  private readonly tunnelled = new Map<string, { link: ParsedLink; title: string }>();
+  readonly readmits: boolean;
 
   constructor(
     private readonly topic: Topic,
@@ -175,6 +208,7 @@ export class AdaptiveStrategy implements Strategy {
     private readonly judge: RelevanceJudge = PAPER_JUDGE,
   ) {
     this.name = o.rescue ? 'adaptive-rescue' : 'adaptive';
+    this.readmits = o.retrainUpdates === 'frontier-and-discarded';
     this.model = model;
     // the offline links, labelled with the offline bins, sampled once (seeded)
     const labelled = offline.map((e) => ({ tokens: e.tokens, label: binOf(model.bins, e.q) }));
@@ -205,18 +239,64 @@ export class AdaptiveStrategy implements Strategy {
       if (fv >= this.o.r2 || page.depth === 0) {
         this.counters.tunnelPages++;
         const qmax = Math.max(...this.model.bins.means, 1e-9);
+        if (this.o.retrainUpdates !== 'new-links')
+          for (const l of candidates) this.tunnelled.set(l.url, { link: l, title: page.title });
         decision = { relevance: j.relevance, scores: qs.map((q) => Math.min(0.999, q / qmax)) };
       } else {
         this.counters.discardPages++;
         this.counters.linksDiscarded += candidates.length;
+        const keep = this.readmits;
         candidates.forEach((l, i) =>
-          this.discarded.push({ url: l.url, q: qs[i], depth: page.depth + 1, order: this.discarded.length }),
+          this.discarded.push({
+            url: l.url,
+            q: qs[i],
+            depth: page.depth + 1,
+            order: this.discarded.length,
+            ...(keep ? { link: l, title: page.title } : {}),
+          }),
         );
         decision = { relevance: j.relevance, scores: candidates.map(() => null) };
       }
     }
-    if (++this.pages % this.o.retrainEvery === 0) this.retrain();
+    if (++this.pages % this.o.retrainEvery === 0 && this.retrain() && this.o.retrainUpdates !== 'new-links')
+      decision = { ...decision, reprioritise: true, ...(this.readmits ? { readmit: this.readmitted() } : {}) };
     return decision;
+  }
+
+  /** A link's priority as a tunnelling link under the current classifier. */
+  private tunnelScore(link: ParsedLink, title: string): { q: number; score: number } {
+    const q = this.model.expectedQ(featuresOfLink(link, title));
+    return { q, score: Math.min(0.999, q / Math.max(...this.model.bins.means, 1e-9)) };
+  }
+
+  /** After a retraining ("frontier" readings): the queued tunnelling links at the new classifier's priorities. */
+  reprioritise(queued: readonly QueuedLink[]): { url: string; score: number }[] {
+    const still = new Set(queued.map((q) => q.url));
+    // links fetched since they were queued are forgotten
+    for (const url of this.tunnelled.keys()) if (!still.has(url)) this.tunnelled.delete(url);
+    const out: { url: string; score: number }[] = [];
+    for (const q of queued) {
+      const t = this.tunnelled.get(q.url);
+      if (t) out.push({ url: q.url, score: this.tunnelScore(t.link, t.title).score });
+    }
+    this.counters.rerankedLinks += out.length;
+    return out;
+  }
+
+  /** After a retraining ("frontier-and-discarded"): discarded links whose new future value reaches r2. */
+  private readmitted(): { url: string; score: number; depth: number }[] {
+    const out: { url: string; score: number; depth: number }[] = [];
+    for (let i = this.discarded.length - 1; i >= 0; i--) {
+      const d = this.discarded[i];
+      if (!d.link) continue;
+      const { q, score } = this.tunnelScore(d.link, d.title ?? '');
+      d.q = q;
+      if (q < this.o.r2) continue;
+      out.push({ url: d.url, score, depth: d.depth });
+      this.discarded.splice(i, 1);
+    }
+    this.counters.readmittedLinks += out.length;
+    return out.reverse();
   }
 
   private remember(page: PageView, j: Judged): void {
@@ -243,8 +323,8 @@ export class AdaptiveStrategy implements Strategy {
     return take.map((d) => ({ url: d.url, score: Math.min(0.999, d.q / qmax), depth: d.depth }));
   }
 
-  /** Retrains from the top-K most relevant pages crawled so far and their forward links. */
-  retrain(): void {
+  /** Retrains from the top-K most relevant pages crawled so far and their forward links; false if there was nothing to learn. */
+  retrain(): boolean {
     const urls = [...this.crawled.keys()];
     const index = new Map(urls.map((u, i) => [u, i]));
     const nodes = urls.map((u) => this.crawled.get(u)!);
@@ -271,7 +351,7 @@ export class AdaptiveStrategy implements Strategy {
         online.push({ vector: p.vectors![k], label: binOf(this.model.bins, V[v]) });
       });
     }
-    if (!online.length) return;
+    if (!online.length) return false;
     this.counters.retrainings++;
     this.counters.onlineExamples = online.length;
     // offline counts + online counts over the offline feature space (see LinkClassifier.fromCounts)
@@ -281,6 +361,7 @@ export class AdaptiveStrategy implements Strategy {
       featureCounts: this.offlineCounts.featureCounts.map((row, c) => row.map((x, j) => x + on.featureCounts[c][j])),
     };
     this.model = LinkClassifier.fromCounts(this.model.space, sum, this.model.bins);
+    return true;
   }
 
   get classifier(): LinkClassifier {
@@ -341,6 +422,7 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
       r1: a?.r1 ?? m.calibration.r1,
       r2: a?.r2 ?? m.calibration.r2,
       rescue,
+      retrainUpdates: a?.retrainUpdates ?? DEFAULT_ADAPTIVE.retrainUpdates,
     },
     ctx.judge?.(),
   );

@@ -201,6 +201,15 @@ export const ExperimentSchema = obj({
       help: 'immediate-value threshold (null: calibrated on the training sites)',
     }),
     r2: numOrNull({ default: null, min: 0, help: 'future-value threshold (null: calibrated on the training sites)' }),
+    /**
+     * A reading of a point the paper leaves open (crawler/focused/strategies.ts RETRAIN_UPDATES, with
+     * the paper's words): what a retraining updates. The default is the reading that scores a link
+     * once, when it is found.
+     */
+    retrainUpdates: oneOf(['new-links', 'frontier', 'frontier-and-discarded'] as const, {
+      default: DEFAULT_ADAPTIVE.retrainUpdates,
+      help: 'what a retraining updates: links found after it ("new-links"), also the queued ones ("frontier"), also discarded ones whose new Q reaches r2 ("frontier-and-discarded")',
+    }),
   }),
   immediate: obj({
     sourceWeight: num({

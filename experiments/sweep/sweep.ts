@@ -27,7 +27,8 @@ import type { ExperimentConfig } from '../focused/config.ts';
 import { seriesColours, seriesOrder, themeConfig, writeFigure } from '../figures.ts';
 import { ORACLE, type CurveRow, type SummaryRow } from '../focused/run-one.ts';
 import { runExperiment, type RunOptions } from '../focused/runner.ts';
-import { ciMethod, pairedCi, unitCi, unitOf } from '../stats.ts';
+import { checkClaims } from '../focused/analysis.ts';
+import { ciMethod, pairedCi, unitCi, unitOf, type Verdict } from '../stats.ts';
 import { setPath } from '../../lib/fields.ts';
 import { resource } from '../../lib/paths.ts';
 
@@ -332,6 +333,73 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
     `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
   ];
+  // the paper's claims at every point: a multiverse when the points are readings of the paper
+  const claims = claimsAcrossPoints(d);
+  if (claims.rows.length) {
+    put(
+      'claims.csv',
+      stringify(claims.rows as Record<string, unknown>[], {
+        header: true,
+        columns: ['point', ...params, 'claim', 'verdict'],
+      }),
+    );
+    L.push(
+      "## The paper's claims at every point",
+      '',
+      `Each claim judged at each of the ${d.points.length} points as a focused experiment judges it (paired CIs over ${unitOf(runs) === 'seed' ? 'seeds' : 'sites'}); the share of points where it holds (PASS), with a Wilson 95% interval over the points (claims.csv has every verdict). When the points are readings of what the paper leaves open, the share is how much the claim depends on the reading.`,
+      '',
+      '| claim | PASS | FAIL | TIE | NO DATA | INFEASIBLE | holds at (share [95% CI]) |',
+      '|---|---|---|---|---|---|---|',
+      ...claims.table.map(
+        (c) =>
+          `| ${c.id} ${c.claim} | ${c.counts.PASS} | ${c.counts.FAIL} | ${c.counts.TIE} | ${c.counts['NO DATA']} | ${c.counts.INFEASIBLE} | ${c.share.toFixed(2)} [${c.lo.toFixed(2)}, ${c.hi.toFixed(2)}] |`,
+      ),
+      '',
+    );
+  }
   put('report.md', L.join('\n'));
   return { files, phase };
+}
+
+/** Wilson's 95% interval for k successes in n trials. */
+export function wilson(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 1];
+  const z = 1.959964;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, c - h), Math.min(1, c + h)];
+}
+
+/** The paper's claims (checkClaims) at every point, and per claim the verdicts' counts and the share that hold. */
+export function claimsAcrossPoints(d: SweepData): {
+  rows: Record<string, unknown>[];
+  table: { id: string; claim: string; counts: Record<Verdict, number>; share: number; lo: number; hi: number }[];
+} {
+  const cfg = d.config;
+  const rows: Record<string, unknown>[] = [];
+  const byClaim = new Map<string, { claim: string; counts: Record<Verdict, number> }>();
+  for (const p of d.points) {
+    const curves = p.curves;
+    if (!['immediate', 'future', 'adaptive'].every((s) => curves.some((c) => c.strategy === s))) continue;
+    // a point may set these itself (a sweep over the budget, say)
+    const num = (k: 'budget' | 'every' | 'earlyPhase'): number =>
+      typeof p.values[k] === 'number' ? (p.values[k] as number) : cfg[k];
+    for (const c of checkClaims(curves, num('budget'), num('every'), num('earlyPhase'))) {
+      rows.push({ point: p.index, ...p.values, claim: c.id, verdict: c.verdict });
+      const e = byClaim.get(c.id) ?? {
+        claim: c.claim,
+        counts: { PASS: 0, FAIL: 0, TIE: 0, 'NO DATA': 0, INFEASIBLE: 0, 'n/a': 0 },
+      };
+      e.counts[c.verdict]++;
+      byClaim.set(c.id, e);
+    }
+  }
+  const table = [...byClaim].map(([id, e]) => {
+    const n = Object.values(e.counts).reduce((a, b) => a + b, 0);
+    const [lo, hi] = wilson(e.counts.PASS, n);
+    return { id, claim: e.claim, counts: e.counts, share: n ? e.counts.PASS / n : 0, lo, hi };
+  });
+  return { rows, table };
 }
