@@ -62,14 +62,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ),
     onWarning: (line) => io.err(`${stamp()} warning: ${line}\n`),
   }).catch((e: Error) => failed(e.message));
-  io.err(`worker ${process.pid}: waiting for jobs on ${shown}\n`);
   let cut = false;
+  // the stop handler before the line that says the worker is ready: a SIGTERM sent on seeing that
+  // line (a supervisor, a test) once met the default handler and ended the process by signal
   io.onStop?.(() => {
     io.err(`worker ${process.pid}: stopping after the current job (at most ${graceS} s; signal again to stop now)\n`);
     void worker.stop(graceS * 1000).then((clean) => {
       cut = !clean;
     });
   });
+  io.err(`worker ${process.pid}: waiting for jobs on ${shown}\n`);
   try {
     await worker.done;
   } catch (e) {
