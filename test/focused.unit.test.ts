@@ -372,6 +372,27 @@ describe('adaptive crawler', () => {
     expect(plain.a.readmits).toBe(false);
   });
 
+  it('tunnel "thread": a tunnelled page\'s links come next, above exploiting links, for three pages in a row', () => {
+    const make = (tunnel: 'priority' | 'thread') =>
+      new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+        ...opts,
+        r1: 0.9,
+        r2: 0.3,
+        tunnel,
+      });
+    const hop = (i: number) => [link(`http://s.test/pubs${i + 1}.html`, 'publications')];
+    const walk = (a: AdaptiveStrategy) =>
+      [0, 1, 2, 3].map(
+        (i) => a.onPage(view(i, `http://s.test/pubs${i}.html`, 'staff directory', hop(i)), hop(i)).scores[0]!,
+      );
+    const thread = walk(make('thread'));
+    // pubs0 starts the thread; pubs1 and pubs2 continue it; pubs3 is the fourth tunnelling page in a row
+    expect(thread.slice(0, 3).every((s) => s >= 2)).toBe(true);
+    expect(thread[3]).toBeLessThan(1);
+    // the paper's default reading queues them by Q below every exploiting link (which score 1 and up)
+    expect(walk(make('priority')).every((s) => s < 1)).toBe(true);
+  });
+
   it('immediate value ranks on-topic links first', () => {
     const s = new ImmediateStrategy(new Topic(['query optimization', 'database']));
     const ls = [

@@ -21,7 +21,12 @@ export interface AdaptiveSettings {
   r2: number | null;
   /** What a retraining updates (a reading of the paper's silent point: crawler/focused/strategies.ts RETRAIN_UPDATES). */
   retrainUpdates: RetrainUpdates;
+  /** How tunnelling links are followed (a reading: crawler/focused/strategies.ts TUNNEL_MODES). */
+  tunnel: TunnelMode;
 }
+
+/** How the adaptive crawler follows the links of a page it tunnels through (see TUNNEL_MODES). */
+export type TunnelMode = 'priority' | 'thread';
 
 /** What a retraining of the adaptive crawler's link classifier updates (see RETRAIN_UPDATES). */
 export type RetrainUpdates = 'new-links' | 'frontier' | 'frontier-and-discarded';

@@ -32,7 +32,7 @@ import {
   type RescuedLink,
   type Strategy,
 } from '../strategy.ts';
-import { need, type RetrainUpdates, type StrategyContext, topicOf } from './context.ts';
+import { need, type RetrainUpdates, type StrategyContext, type TunnelMode, topicOf } from './context.ts';
 import { linkWords } from './features.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
@@ -128,7 +128,20 @@ export interface AdaptiveOptions {
   rescue: boolean;
   /** What a retraining updates (RETRAIN_UPDATES). */
   retrainUpdates: RetrainUpdates;
+  /** How tunnelling links are followed (TUNNEL_MODES). */
+  tunnel: TunnelMode;
 }
+
+/**
+ * Readings of "otherwise future value above r2 -> keep following from this node" (the project's
+ * reference notes). "priority" (the default): the node's links are queued by Q below every
+ * exploiting link, so they are followed when nothing topical is left; "thread": they are followed
+ * next, ahead of everything queued, for at most TUNNEL_STEPS tunnelling pages in a row.
+ */
+export const TUNNEL_MODES: readonly TunnelMode[] = ['priority', 'thread'];
+
+/** Tunnelling pages in a row a thread follows before its links fall back to priority. */
+export const TUNNEL_STEPS = 3;
 
 /**
  * Readings of a point the paper leaves open. Its text (as summarised in the project's reference
@@ -154,6 +167,7 @@ export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   seed: 1,
   rescue: false,
   retrainUpdates: 'new-links',
+  tunnel: 'priority',
 };
 
 interface CrawledPage {
@@ -186,6 +200,7 @@ export class AdaptiveStrategy implements Strategy {
     linksScored: 0,
     rerankedLinks: 0,
     readmittedLinks: 0,
+    threadLinks: 0,
   };
   /** Links of discarded pages with their Q, in case the frontier runs dry (see rescue()); their link and page title when a retraining may re-admit them. */
   private readonly discarded: {
@@ -198,6 +213,8 @@ export class AdaptiveStrategy implements Strategy {
   }[] = [];
   /** Queued links the classifier scored (tunnelling), when a retraining re-ranks the frontier: their link and page title. */
   private readonly tunnelled = new Map<string, { link: ParsedLink; title: string }>();
+  /** "thread" tunnelling: queued links of a thread, with the tunnelling pages in a row that led to them. */
+  private readonly threadSteps = new Map<string, number>();
   readonly readmits: boolean;
 
   constructor(
@@ -224,6 +241,8 @@ export class AdaptiveStrategy implements Strategy {
     const j = judgePage(this.topic, this.judge, page);
     this.remember(page, j);
     this.counters.linksScored += candidates.length;
+    const inThread = this.threadSteps.get(page.url) ?? 0;
+    this.threadSteps.delete(page.url);
     let decision: PageDecision;
     if (j.similarity >= this.o.r1) {
       this.counters.exploitPages++;
@@ -241,7 +260,16 @@ export class AdaptiveStrategy implements Strategy {
         const qmax = Math.max(...this.model.bins.means, 1e-9);
         if (this.o.retrainUpdates !== 'new-links')
           for (const l of candidates) this.tunnelled.set(l.url, { link: l, title: page.title });
-        decision = { relevance: j.relevance, scores: qs.map((q) => Math.min(0.999, q / qmax)) };
+        // a thread: the links come next (above every exploiting link, which scores below 2)
+        const thread = this.o.tunnel === 'thread' && inThread < TUNNEL_STEPS;
+        if (thread) {
+          this.counters.threadLinks += candidates.length;
+          for (const l of candidates) this.threadSteps.set(l.url, inThread + 1);
+        }
+        decision = {
+          relevance: j.relevance,
+          scores: qs.map((q) => (thread ? 2 : 0) + Math.min(0.999, q / qmax)),
+        };
       } else {
         this.counters.discardPages++;
         this.counters.linksDiscarded += candidates.length;
@@ -277,7 +305,12 @@ export class AdaptiveStrategy implements Strategy {
     const out: { url: string; score: number }[] = [];
     for (const q of queued) {
       const t = this.tunnelled.get(q.url);
-      if (t) out.push({ url: q.url, score: this.tunnelScore(t.link, t.title).score });
+      // a thread's link keeps its place ahead of the rest
+      if (t)
+        out.push({
+          url: q.url,
+          score: (this.threadSteps.has(q.url) ? 2 : 0) + this.tunnelScore(t.link, t.title).score,
+        });
     }
     this.counters.rerankedLinks += out.length;
     return out;
@@ -423,6 +456,7 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
       r2: a?.r2 ?? m.calibration.r2,
       rescue,
       retrainUpdates: a?.retrainUpdates ?? DEFAULT_ADAPTIVE.retrainUpdates,
+      tunnel: a?.tunnel ?? DEFAULT_ADAPTIVE.tunnel,
     },
     ctx.judge?.(),
   );

@@ -210,6 +210,11 @@ export const ExperimentSchema = obj({
       default: DEFAULT_ADAPTIVE.retrainUpdates,
       help: 'what a retraining updates: links found after it ("new-links"), also the queued ones ("frontier"), also discarded ones whose new Q reaches r2 ("frontier-and-discarded")',
     }),
+    /** A reading of "keep following from this node" (crawler/focused/strategies.ts TUNNEL_MODES, with the paper's words). */
+    tunnel: oneOf(['priority', 'thread'] as const, {
+      default: DEFAULT_ADAPTIVE.tunnel,
+      help: 'how a tunnelled page\'s links are followed: by Q below every exploiting link ("priority"), or next, for up to 3 tunnelling pages in a row ("thread")',
+    }),
   }),
   immediate: obj({
     sourceWeight: num({
