@@ -25,8 +25,11 @@ import {
 export const CONFIG_DIR = shipped('experiments/configs');
 
 /** A config that cannot run: exit code 2, one line naming the field. */
+/** Codes of the user's errors an experiment reports (exit 2): a config, a fit. */
+export type ExperimentErrorCode = 'EXP_ERR_CONFIG' | 'EXP_ERR_FIT';
+
 export class ExperimentConfigError extends Error {
-  readonly code = 'EXP_ERR_CONFIG';
+  readonly code: ExperimentErrorCode = 'EXP_ERR_CONFIG';
 }
 
 export function listExperiments(dir = CONFIG_DIR): string[] {

@@ -69,8 +69,7 @@ The web a config names has its own fields: npm run sim -- --help.
 `;
 
 /** A run that stopped: a config it found wrong is a usage error (exit 2), anything else a failure (exit 1). */
-const refused = (e: Error): never =>
-  e instanceof ExperimentConfigError || e.name === 'FitError' ? usage(e.message) : failed(e.message);
+const refused = (e: Error): never => (e instanceof ExperimentConfigError ? usage(e.message) : failed(e.message));
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseOrFail(argv, {

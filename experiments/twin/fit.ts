@@ -17,6 +17,7 @@
  *   their mean (a fit that only one seed supports shows it).
  */
 import { resolveConfig, type WebConfig } from '../../sim/config.ts';
+import { ExperimentConfigError } from '../config-files.ts';
 import { Renderer } from '../../sim/content.ts';
 import { makeRng } from '../../sim/rng.ts';
 import { hasExtension } from '../../lib/documents.ts';
@@ -117,8 +118,13 @@ export type KnobValues = Record<string, number>;
 /** Points tried per knob and round of the line search. */
 const LINE = 4;
 
-export class FitError extends Error {
+/**
+ * A fit that cannot be made from what it was given (too few sites, a knob out of range): the
+ * user's input, so an ExperimentConfigError (exit 2 from every command), with a code of its own.
+ */
+export class FitError extends ExperimentConfigError {
   override name = 'FitError';
+  override readonly code = 'EXP_ERR_FIT';
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
