@@ -26,7 +26,7 @@ const TIMING = ['**/*.timing.test.ts'];
  */
 const LONGEST = [
   'test/experiment.regression.test.ts', // 32 (60 in a clean clone on 2026-12-03)
-  'test/package.test.ts', // 43 alone, 129 in a clean-clone suite (2026-12-03): npm pack, install, the quick experiment
+  'test/package.test.ts', // npm pack, install, a small experiment twice (installed and from sources), two programs
   'test/twin.test.ts', // 41 in a clean clone on 2026-12-03: 80 generator evaluations
   'test/deepweb.regression.test.ts', // 28
   'test/distributed.timing.test.ts', // 18
