@@ -10,8 +10,8 @@ const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 
 /** Archive AUC against twin AUC, one point per strategy with its CIs, and the line y = x. */
 function twinSpec(d: TwinValidation): TopLevelSpec {
-  const names = seriesOrder(d.strategies.map((s) => s.strategy));
-  const values = d.strategies.map((s) => ({
+  const names = seriesOrder(d.ranking.strategies.map((s) => s.strategy));
+  const values = d.ranking.strategies.map((s) => ({
     strategy: s.strategy,
     archive: s.archive.mean,
     twin: s.twin.mean,
@@ -86,7 +86,7 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   put(
     'twin-strategies.csv',
     stringify(
-      d.strategies.map((s) => ({
+      d.ranking.strategies.map((s) => ({
         strategy: s.strategy,
         archive: s.archive.mean,
         archive_lo: s.archive.lo,
@@ -99,6 +99,11 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
         difference_hi: s.difference.hi,
         detectable: s.detectable,
         verdict: s.verdict,
+        control: s.control.mean,
+        control_lo: s.control.lo,
+        control_hi: s.control.hi,
+        control_detectable: s.controlDetectable,
+        control_verdict: s.controlVerdict,
       })),
       { header: true },
     ),
@@ -110,12 +115,23 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
       { header: true },
     ),
   );
+  const r = d.ranking;
+  put(
+    'twin-tau.csv',
+    stringify(
+      r.perSite.map((x) => ({ held_out: x.site, twin_tau: x.twin, control_tau: x.control })),
+      { header: true },
+    ),
+  );
   await writeFigure(put, 'fig-twin', twinSpec(d));
   const cfg = d.config;
-  const agree = d.strategies.filter((s) => s.verdict === 'agrees').length;
+  const agree = r.strategies.filter((s) => s.verdict === 'agrees').length;
+  const controlAgree = r.strategies.filter((s) => s.controlVerdict === 'agrees').length;
+  const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
   const lines = [
-    `Kendall tau between the two rankings of the ${d.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle aside): ${f3(d.tau)} (exact one-sided p ${f3(d.p)})`,
-    `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${d.strategies.length}`,
+    `Kendall tau between the two rankings of the ${r.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle aside): ${f3(r.tau)} (exact one-sided p ${f3(r.p)})`,
+    `per held-out site, tau with the site's own ranking: twin ${ci(r.twinTau)}, control (the archive's other sites) ${ci(r.controlTau)}; twin minus control ${ci(r.tauDifference)}`,
+    `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${r.strategies.length}; the control's: ${controlAgree} of ${r.strategies.length}`,
   ];
   const L: string[] = [
     `# Twin validation: ${cfg.name}`,
@@ -128,14 +144,23 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     '',
     '*Recall AUC on the archive (x) and on its twin (y), one point per strategy, 95% t intervals over the held-out sites; dashed: y = x. Also .svg and .pdf.*',
     '',
-    '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict |',
-    '|---|---|---|---|---|---|',
-    ...d.strategies.map(
+    '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict | control minus archive [95% CI] | detectable | verdict |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...r.strategies.map(
       (s) =>
-        `| ${s.strategy} | ${f3(s.archive.mean)} [${f3(s.archive.lo)}, ${f3(s.archive.hi)}] | ${f3(s.twin.mean)} [${f3(s.twin.lo)}, ${f3(s.twin.hi)}] | ${f3(s.difference.mean)} [${f3(s.difference.lo)}, ${f3(s.difference.hi)}] | ${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} |`,
+        `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} | ${ci(s.control)} | ${f3(s.controlDetectable)} | ${s.controlVerdict === 'agrees' ? 'agrees' : '**off**'} |`,
     ),
     '',
-    '"agrees": the interval of the paired difference contains 0; with so few sites that is weak evidence, and "detectable" is the smallest difference these sites would have shown with 80% power. Kendall tau compares the orders of the mean AUCs.',
+    '"agrees": the interval of the paired difference contains 0; with so few sites that is weak evidence, and "detectable" is the smallest difference these sites would have shown with 80% power. The control predicts each held-out site by the mean of the archive\'s other sites: how well the archive agrees with itself, the yardstick for the twin. Kendall tau compares the orders of the mean AUCs.',
+    '',
+    '## Rankings per held-out site',
+    '',
+    "Kendall tau of each prediction's ranking of the strategies (the oracle aside) with the held-out site's own: the twin fitted without the site, and the control (the mean over the other sites). A twin whose tau is near the control's ranks as well as the archive's own sites rank each other.",
+    '',
+    '| held out | twin tau | control tau |',
+    '|---|---|---|',
+    ...r.perSite.map((x) => `| ${x.site} | ${f3(x.twin)} | ${f3(x.control)} |`),
+    `| mean [95% CI] | ${ci(r.twinTau)} | ${ci(r.controlTau)} |`,
     '',
     '## The fits',
     '',

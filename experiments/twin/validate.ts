@@ -13,6 +13,14 @@
  * (the oracle aside: first on both by construction): Kendall's tau between the two rankings of mean AUC, with its exact one-sided p (every
  * permutation of the strategies: the chance of a tau at least as large if the twin's ranking were
  * unrelated to the archive's).
+ *
+ * The control (issue #51 item 5): how well does the archive rank like itself? For held-out site h
+ * the twin predicts h from the other sites through the generator; the control predicts h from the
+ * other sites directly (a strategy's mean AUC over them). Both are judged the same way: per
+ * held-out site, Kendall's tau of the prediction's ranking with h's, and per strategy the
+ * difference of levels. A twin that ranks like the archive only as well as the archive's own sites
+ * rank like each other says little; one that ranks far worse than the control says the generator
+ * misses what orders the strategies.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +52,30 @@ export interface StrategyComparison {
   difference: Ci;
   detectable: number;
   verdict: 'agrees' | 'off';
+  /** The control's level: a strategy's mean AUC over the other sites minus the held-out site's. */
+  control: Ci;
+  controlDetectable: number;
+  controlVerdict: 'agrees' | 'off';
+}
+
+/** Per held-out site: tau of the twin's ranking and of the control's with the site's own. */
+export interface SiteTau {
+  site: string;
+  twin: number;
+  control: number;
+}
+
+/** The rankings judged against the control (computed from the rows alone: testable without a crawl). */
+export interface RankingComparison {
+  strategies: StrategyComparison[];
+  /** Tau between the rankings of mean AUC over the held-out sites (archive vs twin). */
+  tau: number;
+  p: number;
+  perSite: SiteTau[];
+  /** Per-site tau: the twin's, the control's, and their paired difference (twin - control). */
+  twinTau: Ci;
+  controlTau: Ci;
+  tauDifference: Ci;
 }
 
 export interface TwinValidation {
@@ -53,10 +85,8 @@ export interface TwinValidation {
   fits: { site: string; fit: FitResult; table: ReturnType<typeof fitTable> }[];
   /** recall AUC per (strategy, site): the archive's and the twin's (mean over the twin's departments and seeds). */
   rows: { strategy: string; site: string; archive: number; twin: number }[];
-  strategies: StrategyComparison[];
-  tau: number;
-  /** Exact one-sided p of tau (permutations of the strategies). */
-  p: number;
+  /** The comparison (strategies, tau and p of the mean rankings, per-site tau beside the control). */
+  ranking: RankingComparison;
   wallMs: number;
 }
 
@@ -155,34 +185,70 @@ export async function runTwinValidation(cfg: ExperimentConfig, opts: TwinValidat
       rows.push({ strategy: s, site, archive: ar[0], twin: tw.reduce((x, y) => x + y, 0) / tw.length });
     }
   }
-  const comparisons: StrategyComparison[] = strategies
-    .filter((s) => rows.some((r) => r.strategy === s))
-    .map((s) => {
-      const mine = rows.filter((r) => r.strategy === s);
-      const difference = meanCi(mine.map((r) => r.twin - r.archive));
-      const off = difference.n >= 2 && (difference.lo > 0 || difference.hi < 0);
-      return {
-        strategy: s,
-        archive: meanCi(mine.map((r) => r.archive)),
-        twin: meanCi(mine.map((r) => r.twin)),
-        difference,
-        detectable: detectable(difference),
-        verdict: off ? 'off' : 'agrees',
-      };
-    });
-  // the rankings of the strategies: the oracle, first on both by construction, would inflate tau
-  const ranked = comparisons.filter((c) => c.strategy !== 'oracle');
-  const am = ranked.map((c) => c.archive.mean);
-  const tm = ranked.map((c) => c.twin.mean);
+  return { config: cfg, sites, fits, rows, ranking: compareRankings(rows), wallMs: performance.now() - t0 };
+}
+
+const avg = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
+
+/**
+ * Per strategy the twin's and the control's level against the archive's, and per held-out site
+ * their rankings' tau with the site's. Strategies without a row for every site are left out; the
+ * oracle is first on every side by construction and stays out of every tau.
+ */
+export function compareRankings(rows: TwinValidation['rows']): RankingComparison {
+  const sites = [...new Set(rows.map((r) => r.site))];
+  const strategies = [...new Set(rows.map((r) => r.strategy))].filter(
+    (s) => rows.filter((r) => r.strategy === s).length === sites.length,
+  );
+  const at = (s: string, site: string) => rows.find((r) => r.strategy === s && r.site === site)!;
+  const controlOf = (s: string, site: string): number =>
+    avg(sites.filter((x) => x !== site).map((x) => at(s, x).archive));
+  const verdict = (c: Ci): 'agrees' | 'off' => (c.n >= 2 && (c.lo > 0 || c.hi < 0) ? 'off' : 'agrees');
+  const comparisons: StrategyComparison[] = strategies.map((s) => {
+    const mine = sites.map((site) => at(s, site));
+    const difference = meanCi(mine.map((r) => r.twin - r.archive));
+    const control = meanCi(sites.map((site) => controlOf(s, site) - at(s, site).archive));
+    return {
+      strategy: s,
+      archive: meanCi(mine.map((r) => r.archive)),
+      twin: meanCi(mine.map((r) => r.twin)),
+      difference,
+      detectable: detectable(difference),
+      verdict: verdict(difference),
+      control,
+      controlDetectable: detectable(control),
+      controlVerdict: verdict(control),
+    };
+  });
+  const ranked = strategies.filter((s) => s !== 'oracle');
+  const am = ranked.map((s) => avg(sites.map((site) => at(s, site).archive)));
+  const tm = ranked.map((s) => avg(sites.map((site) => at(s, site).twin)));
   const tau = kendallTau(am, tm);
+  // with one site there are no other sites: no control
+  const perSite: SiteTau[] =
+    sites.length < 2
+      ? []
+      : sites.map((site) => {
+          const own = ranked.map((s) => at(s, site).archive);
+          return {
+            site,
+            twin: kendallTau(
+              own,
+              ranked.map((s) => at(s, site).twin),
+            ),
+            control: kendallTau(
+              own,
+              ranked.map((s) => controlOf(s, site)),
+            ),
+          };
+        });
   return {
-    config: cfg,
-    sites,
-    fits,
-    rows,
     strategies: comparisons,
     tau,
-    p: kendallExactP(am, tm, tau),
-    wallMs: performance.now() - t0,
+    p: ranked.length >= 2 && ranked.length <= 10 ? kendallExactP(am, tm, tau) : NaN,
+    perSite,
+    twinTau: meanCi(perSite.map((x) => x.twin)),
+    controlTau: meanCi(perSite.map((x) => x.control)),
+    tauDifference: meanCi(perSite.map((x) => x.twin - x.control)),
   };
 }

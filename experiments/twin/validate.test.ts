@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { compareRankings, kendallExactP, kendallTau, type TwinValidation } from './validate.ts';
+
+describe("Kendall's tau and its exact p", () => {
+  it('is 1 for the same order, -1 for the reverse, and p is the share of permutations at least as concordant', () => {
+    expect(kendallTau([1, 2, 3, 4], [10, 20, 30, 40])).toBe(1);
+    expect(kendallTau([1, 2, 3, 4], [4, 3, 2, 1])).toBe(-1);
+    // 4 items: 1 of 24 permutations has tau 1
+    expect(kendallExactP([1, 2, 3, 4], [1, 2, 3, 4], 1)).toBeCloseTo(1 / 24, 10);
+    expect(kendallExactP([1, 2, 3, 4], [4, 3, 2, 1], -1)).toBe(1);
+  });
+});
+
+/** Rows of a validation: per site and strategy, the archive's AUC and the twin's. */
+function rowsOf(
+  archive: Record<string, number[]>,
+  twin: Record<string, number[]>,
+  sites = ['a', 'b', 'c'],
+): TwinValidation['rows'] {
+  return sites.flatMap((site, i) =>
+    Object.keys(archive).map((strategy) => ({
+      strategy,
+      site,
+      archive: archive[strategy][i],
+      twin: twin[strategy][i],
+    })),
+  );
+}
+
+describe('the twin judged against the control (the archive predicting a held-out site by its other sites)', () => {
+  // four strategies whose order is the same on every archive site, levels differing by site
+  const archive = {
+    bfs: [0.1, 0.2, 0.15],
+    immediate: [0.2, 0.3, 0.25],
+    future: [0.3, 0.4, 0.35],
+    adaptive: [0.4, 0.5, 0.45],
+    oracle: [0.9, 0.95, 0.92],
+  };
+
+  it('a twin that reverses the order: tau -1 per site against a control of 1, and the levels beside', () => {
+    const reversed = {
+      bfs: [0.4, 0.4, 0.4],
+      immediate: [0.3, 0.3, 0.3],
+      future: [0.2, 0.2, 0.2],
+      adaptive: [0.1, 0.1, 0.1],
+      oracle: [0.9, 0.9, 0.9],
+    };
+    const r = compareRankings(rowsOf(archive, reversed));
+    expect(r.tau).toBe(-1);
+    expect(r.perSite.map((x) => [x.site, x.twin, x.control])).toEqual([
+      ['a', -1, 1],
+      ['b', -1, 1],
+      ['c', -1, 1],
+    ]);
+    expect(r.twinTau.mean).toBe(-1);
+    expect(r.controlTau.mean).toBe(1);
+    expect(r.tauDifference.mean).toBe(-2);
+    // the control's level of bfs at a: the mean of b and c (0.175) minus a's 0.1, and so on
+    const bfs = r.strategies.find((s) => s.strategy === 'bfs')!;
+    expect(bfs.control.mean).toBeCloseTo((0.075 + (0.125 - 0.2) + (0.15 - 0.15)) / 3, 12);
+    expect(bfs.difference.mean).toBeCloseTo((0.3 + 0.2 + 0.25) / 3, 12);
+    expect(bfs.verdict).toBe('off');
+    expect(r.strategies.map((s) => s.strategy)).toEqual(['bfs', 'immediate', 'future', 'adaptive', 'oracle']);
+  });
+
+  it('a twin as good as the archive itself: the same per-site tau as the control, nothing off', () => {
+    const r = compareRankings(rowsOf(archive, archive));
+    expect(r.tau).toBe(1);
+    expect(r.perSite.every((x) => x.twin === 1 && x.control === 1)).toBe(true);
+    expect(r.tauDifference.mean).toBe(0);
+    expect(r.strategies.every((s) => s.verdict === 'agrees')).toBe(true);
+  });
+
+  it("an archive whose sites disagree with each other: the control's tau is low, so is the bar", () => {
+    // site c reverses a and b's order: predicting c from a and b fails, as a twin would
+    const split = {
+      bfs: [0.1, 0.1, 0.4],
+      immediate: [0.2, 0.2, 0.3],
+      future: [0.3, 0.3, 0.2],
+      adaptive: [0.4, 0.4, 0.1],
+    };
+    const r = compareRankings(rowsOf(split, split));
+    expect(r.perSite.find((x) => x.site === 'c')!.control).toBe(-1);
+    expect(r.perSite.find((x) => x.site === 'c')!.twin).toBe(1);
+    expect(r.controlTau.mean).toBeLessThan(r.twinTau.mean);
+  });
+
+  it('leaves out a strategy missing at a site and the oracle from every tau', () => {
+    const rows = rowsOf(archive, archive).filter((x) => !(x.strategy === 'future' && x.site === 'b'));
+    const r = compareRankings(rows);
+    expect(r.strategies.map((s) => s.strategy)).toEqual(['bfs', 'immediate', 'adaptive', 'oracle']);
+    // three strategies ranked, the oracle aside: 3 pairs, all concordant
+    expect(r.tau).toBe(1);
+    expect(r.p).toBeCloseTo(1 / 6, 12);
+  });
+});
