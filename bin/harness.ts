@@ -45,6 +45,11 @@ export const COMMANDS: Record<string, Command> = {
     npm: 'sim:fit',
     load: () => import('../experiments/cli/fit.ts'),
   },
+  'fit-blind': {
+    summary: "check the twin fit blind: webs drawn from the knobs' ranges, fitted back, intervals checked",
+    npm: 'sim:fit-blind',
+    load: () => import('../experiments/cli/fit-blind.ts'),
+  },
   worker: {
     summary: 'run experiment jobs from a Redis queue until stopped',
     npm: 'worker',

@@ -1,9 +1,9 @@
 /**
- * The twin's round trip without real data (issue #36 item 4): a web generated with knob values
- * off the defaults, written as an archive (a sample of its pages, as a collection keeps them) with
- * labels, measured through the archive code, fitted: the fit finds the planted values within
- * stated tolerances and meets the statistics; the generator's defaults (the fit switched off) do
- * not. A broken fit is a clear error.
+ * The twin's round trip without real data (issues #36 item 4, #51 item 4): a web generated with
+ * knob values off the defaults, written as an archive (a sample of its pages, as a collection keeps
+ * them) with labels, measures as the generator does; webs drawn blind from the knobs' ranges are
+ * fitted back and come back within the fit's stated intervals and their own noise. A broken fit
+ * is a clear error.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAPER_EXTENSIONS } from '../lib/documents.ts';
 import { resolveConfig } from '../sim/config.ts';
-import { archiveViews, fitToSites, specOf } from '../experiments/twin/archive.ts';
+import { archiveViews, specOf } from '../experiments/twin/archive.ts';
+import { blindRoundTrip } from '../experiments/twin/blind.ts';
 import {
   FitError,
-  fitTable,
   fitTwin,
   type KnobValues,
   lossOf,
@@ -22,10 +22,11 @@ import {
   measureWeb,
   twinConfig,
 } from '../experiments/twin/fit.ts';
-import { kendallExactP, kendallTau } from '../experiments/twin/validate.ts';
 import { webStats } from '../experiments/twin/stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
 import { twinArchiveExperiment } from './helpers.ts';
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
 
 const PLANTED: KnobValues = {
   sample: 0.5,
@@ -39,53 +40,76 @@ const PLANTED: KnobValues = {
   'structure.conventions': 0,
   'structure.bypass.navBar': 1,
 };
-/**
- * How close the fit must come to a planted value: the knobs the statistics identify. Not listed:
- * links.extraMin, which trades against the sample (an induced graph of fewer pages with more links
- * each has the same out-degree: measured 3 for a planted 1 at sample 0.35 for 0.5), and the knobs
- * whose statistics are flat at these sizes (gaps with the bypasses on, directGroupShare).
- */
-const RECOVER: Record<string, (got: number, want: number) => boolean> = {
-  sample: (g, w) => Math.abs(g - w) <= 0.2,
-  'structure.papersPerFaculty': (g, w) => Math.abs(g - w) <= 0.5 * w,
-  'structure.conventions': (g, w) => Math.abs(g - w) <= 0.5,
-};
-const recovered = (values: KnobValues): boolean =>
-  Object.entries(RECOVER).every(([k, ok]) => ok(values[k], PLANTED[k]));
-
 describe('a twin fitted to an archive of a generated web', () => {
-  it('recovers the planted knobs and meets the statistics; the defaults do not', { timeout: 180_000 }, async () => {
+  it('the archive path and the generator path measure the same; the defaults are far off', {
+    timeout: 60_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'twin-'));
     const planted = resolveConfig(twinConfig('planted', [500, 450, 550, 500], PLANTED));
     const w = await writeTwinArchive(planted, 3, PLANTED.sample, join(dir, 'p.warc.gz'), join(dir, 'p.csv'));
     expect(w.records).toBeGreaterThan(1000);
     const cfg = await twinArchiveExperiment(w, 'planted');
-    const views = await archiveViews(cfg);
-    // faculty per 1,000 pages and papers per faculty member make the papers together (issue #51):
-    // the recovery of the others is tested with it held at the planted value (the default, 8)
-    const { fit, stats } = fitToSites('rt', views, null, specOf(cfg), {
-      budget: 80,
-      seed: 1,
-      checkSeeds: [1],
-      fixed: { 'structure.facultyPerK': 8 },
-    });
-    const table = fitTable(fit);
-    const met = table.filter((r) => r.met).length;
-    expect(recovered(fit.values), JSON.stringify(fit.values)).toBe(true);
-    expect(met, JSON.stringify(table)).toBeGreaterThanOrEqual(table.length - 3);
-    // the archive path and the fitting loop's path measure the same: the planted web, its own seed
-    // and sizes, read straight from the generator
+    const stats = webStats(await archiveViews(cfg));
+    // the planted web, its own seed and sizes, read straight from the generator as the fit reads it
     const direct = measureWeb(planted, 3, specOf(cfg), PLANTED.sample);
     expect(lossOf(meanStats(stats), meanStats(direct))).toBeLessThan(0.05);
-    // the fit switched off: the generator's defaults
+    // the generator's defaults against the planted values, both at another seed
     const sizes = stats.map((s) => s.htmlPages);
+    const at = (v: KnobValues) =>
+      lossOf(
+        meanStats(stats),
+        meanStats(measureWeb(resolveConfig(twinConfig('x', sizes, v)), 1, specOf(cfg), v.sample)),
+      );
     const off: KnobValues = { sample: 1, scale: 1, 'structure.papersPerFaculty': 8, 'structure.conventions': 1 };
-    const offStats = measureWeb(resolveConfig(twinConfig('off', sizes, off)), 1, specOf(cfg), 1);
-    expect(recovered(off)).toBe(false);
-    expect(lossOf(meanStats(stats), meanStats(offStats))).toBeGreaterThan(3 * fit.loss);
+    expect(at(off)).toBeGreaterThan(3 * at({ ...PLANTED, scale: (PLANTED.scale * 500) / mean(sizes) }));
   });
 
-  it('the loss it reports is the loss it minimised (every evaluation at every reported seed); the profile brackets each knob', {
+  it("blind: webs drawn from the knobs' ranges come back, each identified knob within its interval", {
+    timeout: 240_000,
+  }, async () => {
+    // nobody chose these webs: every knob drawn uniformly from its range (seeded); the first is
+    // read through its WARC as a real archive is. Papers by URL, as webkb-papers.
+    const spec = { documents: [...PAPER_EXTENSIONS], relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] };
+    const common = { seed: 1, sizes: [400, 400, 400], archiveSeed: 101, spec };
+    const webs = [
+      ...(await blindRoundTrip({
+        ...common,
+        webs: 1,
+        viaArchive: true,
+        fit: { seed: 1, budget: 48, restarts: 2, checkSeeds: [1], profile: 3 },
+      })),
+      // departments without heterogeneity (conventions 0) and two knobs free: there the statistics
+      // identify both, so the check below cannot pass by calling everything flat
+      ...(await blindRoundTrip({
+        ...common,
+        seed: 2,
+        webs: 1,
+        set: { 'structure.conventions': 0 },
+        free: ['sample', 'structure.papersPerFaculty'],
+        fit: { seed: 1, budget: 30, restarts: 2, checkSeeds: [1], profile: 5 },
+      })),
+    ];
+    for (const [i, w] of webs.entries()) {
+      const what = `web ${i}: ${JSON.stringify(w.knobs)} loss ${w.fit.loss} truth ${w.truthLosses}`;
+      // within the web's own seed-to-seed noise: no worse than the drawn values do at other seeds
+      expect(w.lossWithinNoise, what).toBe(true);
+      for (const k of w.knobs) {
+        expect(k.lo, what).toBeLessThanOrEqual(k.fitted);
+        expect(k.hi, what).toBeGreaterThanOrEqual(k.fitted);
+        if (k.identified) expect(k.covered, `${k.path} ${what}`).toBe(true);
+      }
+      expect(w.fit.accepted).toBeGreaterThanOrEqual(1);
+    }
+    // every knob free at the collection's size: the departments' own variation leaves all of them
+    // flat (docs/twin.md); without it the two searched knobs are identified, and come back
+    expect(webs[0].knobs.filter((k) => k.identified).map((k) => k.path)).toEqual([]);
+    expect(webs[1].knobs.filter((k) => k.identified).map((k) => k.path)).toEqual([
+      'sample',
+      'structure.papersPerFaculty',
+    ]);
+  });
+
+  it('the loss it reports is the loss it minimised (every evaluation at every reported seed); intervals bracket the fit', {
     timeout: 60_000,
   }, () => {
     const web = resolveConfig(twinConfig('avg', [400, 400, 400], { 'structure.conventions': 0.5 }));
@@ -111,6 +135,10 @@ describe('a twin fitted to an archive of a generated web', () => {
       expect(k.profile.length).toBeGreaterThanOrEqual(2);
     }
     expect(fit.noise).toBeGreaterThan(0);
+    // the acceptance threshold is what the fitted web scores against itself, or just above the fit
+    expect(fit.threshold).toBeGreaterThanOrEqual(fit.selfLoss);
+    expect(fit.threshold).toBeGreaterThan(fit.loss);
+    expect(fit.restarts).toHaveLength(1);
   });
 
   it('a fit on one site, or on sites of a few pages, is a clear error', () => {
@@ -123,15 +151,5 @@ describe('a twin fitted to an archive of a generated web', () => {
     const tiny = stats.map((s) => ({ ...s, pages: 20 }));
     expect(() => fitTwin('x', tiny, [300, 300], spec, opts)).toThrow(/too few pages/);
     expect(webStats([]).length).toBe(0);
-  });
-});
-
-describe("Kendall's tau and its exact p", () => {
-  it('is 1 for the same order, -1 for the reverse, and p is the share of permutations at least as concordant', () => {
-    expect(kendallTau([1, 2, 3, 4], [10, 20, 30, 40])).toBe(1);
-    expect(kendallTau([1, 2, 3, 4], [4, 3, 2, 1])).toBe(-1);
-    // 4 items: 1 of 24 permutations has tau 1
-    expect(kendallExactP([1, 2, 3, 4], [1, 2, 3, 4], 1)).toBeCloseTo(1 / 24, 10);
-    expect(kendallExactP([1, 2, 3, 4], [4, 3, 2, 1], -1)).toBe(1);
   });
 });

@@ -28,11 +28,16 @@ label is a site, holes closed, known documents as in any archive experiment.
 
 Options:
   --hold-out SITE   fit to the other sites only (the twin validation does this for each site)
-  --budget N        generator evaluations (default 96)
+  --budget N        generator evaluations of the search, shared by the restarts (default 96)
+  --restarts N      independent searches, the first from the generator's defaults (default 3, fewer
+                    if a search would get under 16 evaluations)
   --seed S          the optimiser's seed and the web seed of each evaluation (default 1)
   --check-seeds K   web seeds 1..K every evaluation is measured at, the loss over all of them (default 3)
-  --profile N       points of the loss profile along each knob (default 7; 0: none): a knob whose
-                    values within the loss's noise span over half its range is flat (not identified)
+  --profile N       points of the loss profile along each knob, the others at the fit (default 7;
+                    0: none). Every point evaluated (restarts and profile) whose loss is at most what
+                    the fitted web scores against itself at other web seeds (90th percentile) fits as
+                    well as the true knobs would: a knob whose values over those points span more
+                    than half its range is flat, not identified by the statistics
   --out FILE        the twin's config (default data/webs/NAME-twin.json)
   --scale K,...     also write the twin at K times its departments' size (NAME-twin-xK.json): a
                     larger web of the same kind, unsampled; an extrapolation, and its _doc says so
@@ -52,6 +57,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       seed: { type: 'string' },
       'check-seeds': { type: 'string' },
       profile: { type: 'string' },
+      restarts: { type: 'string' },
       out: { type: 'string' },
       scale: { type: 'string' },
       warc: { type: 'string' },
@@ -84,6 +90,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
   const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
   const profile = whole('profile', v.profile, 7, 0, 50);
+  // three searches unless the budget would give one fewer than 16 evaluations
+  const restarts = whole('restarts', v.restarts, Math.max(1, Math.min(3, Math.floor(budget / 16))), 1, 20);
+  if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
   const scales = (v.scale ?? '')
     .split(',')
     .filter(Boolean)
@@ -136,6 +145,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       seed,
       checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
       profile,
+      restarts,
       onEvaluation: (d, t, loss) => io.err(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
     });
   } catch (e) {
@@ -149,7 +159,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const doc = {
     // editors complete and check the twin against the web schema (a path from the file's folder)
     $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
-    _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations (search and profile), each measured at web seeds 1-${checks}; "_fit.knobs" gives each knob's interval within the loss's noise along its profile: a flat knob is not identified by the statistics, a pinned one only locally (one knob moved at a time). A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
+    _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations (${restarts} searches, the profile and the fitted web against itself), each measured at web seeds 1-${checks}; "_fit.knobs" gives each knob's interval: its values over every evaluated point whose loss is at most "_fit.threshold" (what the fitted web scores against itself at other web seeds, 90th percentile), a 90% set by test inversion; a knob whose interval spans more than half its range is not identified by the statistics. A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
     ...fit.config,
     _fit: {
       archive: cfg.name,
@@ -160,6 +170,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       checkSeeds: checks,
       loss: Math.round(fit.loss * 1000) / 1000,
       values: fit.values,
+      restarts: fit.restarts.map((r) => ({ loss: Math.round(r.loss * 1000) / 1000, values: r.values })),
+      selfLoss: Math.round(fit.selfLoss * 1000) / 1000,
+      threshold: Math.round(fit.threshold * 1000) / 1000,
       noise: Math.round(fit.noise * 1000) / 1000,
       knobs: fit.knobs.map(({ profile: _p, ...k }) => k),
       table,
@@ -180,13 +193,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       .map(([k, x]) => `${k} ${x}`)
       .join(', ')}\n`,
   );
-  if (fit.knobs.length) {
-    io.out(`knob intervals (loss within its noise ${fit.noise.toFixed(3)} of the fit's, ${profile} points a knob):\n`);
-    for (const k of fit.knobs)
-      io.out(
-        `  ${k.path.padEnd(36)} ${String(k.value).padStart(7)}  [${k.lo}, ${k.hi}]  ${k.pinned ? 'pinned (locally)' : 'FLAT: not identified'}\n`,
-      );
-  }
+  io.out(`restarts: ${fit.restarts.map((r) => r.loss.toFixed(3)).join(', ')} (loss of each search's best)\n`);
+  io.out(
+    `knob intervals: the ${fit.accepted} points with loss at most ${fit.threshold.toFixed(3)} (the fitted web against itself at other seeds, 90th percentile ${fit.selfLoss.toFixed(3)}${fit.loss > fit.selfLoss ? `; the fit's loss is above it: the generator found nothing as like the archive as itself, the intervals are around the best it found` : ''}):\n`,
+  );
+  for (const k of fit.knobs)
+    io.out(
+      `  ${k.path.padEnd(36)} ${String(k.value).padStart(7)}  [${k.lo}, ${k.hi}]  ${k.identified ? 'identified' : 'not identified'}\n`,
+    );
   io.out(`wrote ${out}\n`);
   for (const k of scales) {
     const file = `${out.replace(/\.json$/, '')}-x${k}.json`;

@@ -9,12 +9,13 @@
  * - The loss is the mean over TWIN_TARGETS of ((twin - archive) / tolerance)^2, each side the
  *   mean over its sites; a statistic meets its target when |twin - archive| <= tolerance. The
  *   tolerances are conditions: about the spread of the statistic between the four WebKB sites.
- * - The optimiser: the generator's defaults, then seeded uniform random search over the box for a fifth of the budget, then a
- *   coordinate line search from the best point: each knob in turn tried at 4 points spread over
- *   a window around its best value (the whole range in the first round), the window halved
- *   after each round, for the rest. Every evaluation generates the web at one web seed; the
- *   chosen point is then measured at `checkSeeds` web seeds and the reported statistics are
- *   their mean (a fit that only one seed supports shows it).
+ * - The optimiser, per restart: a start (the generator's defaults, then a random point), seeded
+ *   uniform random search over the box for a fifth of the restart's budget, then a coordinate
+ *   line search from the best point: each knob in turn tried at 4 points spread over a window
+ *   around its best value (the whole range in the first round), the window halved after each
+ *   round, for the rest. Every evaluation is measured at the `checkSeeds` web seeds, and the
+ *   loss is over their pooled statistics.
+ * - Identification: see KnobInterval.
  */
 import { resolveConfig, type WebConfig } from '../../sim/config.ts';
 import { ExperimentConfigError } from '../config-files.ts';
@@ -197,12 +198,18 @@ export function measureWeb(config: WebConfig, seed: number, spec: TwinSpec, samp
 }
 
 export interface FitOptions {
-  /** Generator evaluations (at least 4). */
+  /** Generator evaluations of the search, shared between the restarts (at least 4 each). */
   budget: number;
-  /** The optimiser's seed and the web seed every evaluation uses. */
+  /** The optimiser's seed (restart i uses seed + i). */
   seed: number;
   /** Web seeds every evaluation is measured at (the loss is over their pooled statistics): the seeds the fit reports. */
   checkSeeds: readonly number[];
+  /**
+   * Independent searches (default 1), the first from the generator's defaults, the others from a
+   * random point: fits that end equally good with different values show a knob the statistics do
+   * not identify.
+   */
+  restarts?: number;
   /** Points of the loss profile along each knob, the others at the fit (0: no profile). */
   profile?: number;
   /** Knobs held fixed (not searched), e.g. by a test. */
@@ -221,29 +228,65 @@ export interface FitResult {
   /** Per-seed twin statistics of the chosen point. */
   twinSites: SiteStats[];
   config: Record<string, unknown>;
-  /** Per knob: the values whose loss is within the loss's own noise of the fit's, and whether that pins it (locally). */
+  /** Per knob: the values of every point that fits as well as the fit (within the noise), and whether that pins it. */
   knobs: KnobInterval[];
-  /** The loss's noise at the fit: the standard deviation of the loss measured at each seed alone. */
+  /**
+   * The fitted web against itself: its statistics at each of SELF_SEEDS alone taken as the archive
+   * against the twin's. `selfLoss` is their ACCEPT_QUANTILE (what a perfect twin scores), `noise`
+   * their standard deviation.
+   */
+  selfLoss: number;
   noise: number;
+  /**
+   * Points with a loss at most this fit as well as the fit: max(selfLoss, loss + noise). When
+   * the fit's loss is above selfLoss the generator found nothing like the archive, and the
+   * intervals are around the best it found, not a confidence set.
+   */
+  threshold: number;
+  /** Each restart's best point and loss. */
+  restarts: { values: KnobValues; loss: number }[];
+  /** Points evaluated whose loss was at most the threshold (the fit included). */
+  accepted: number;
 }
 
 /**
- * How well the statistics identify a knob: along its range (the other knobs at the fit), the
- * values whose loss is within the noise of the fit's loss, bracketed by their neighbours on the
- * profile's grid. A knob whose interval spans more than half its range is flat: the statistics do
- * not identify it, the fit's value is one of many that fit as well. A pinned knob is identified
- * only locally: a profile moves one knob at a time, so two knobs that trade against each other
- * (papers per faculty member and faculty per 1,000 pages make the papers together) each look
- * pinned by the other, and a search stopped in another valley pins other values.
+ * How well the statistics identify a knob, read from every point the fit evaluated (every
+ * restart's search and the profile): a point whose loss is no more than what the fitted web scores
+ * against itself at another web seed (FitResult.threshold) fits the archive as well as the true
+ * knobs would, as far as the loss can tell: the accepted points are a confidence set by test
+ * inversion (the true knobs' loss is one draw of that self-loss), in the spirit of approximate
+ * Bayesian computation's acceptance region. A knob's interval is the span of its values over those
+ * points, widened to the neighbouring points of its profile grid (between them the loss is not
+ * known). A knob whose interval spans more than half its range is flat: the statistics do not
+ * identify it. An identified knob's interval holds only what the search visited: two knobs that
+ * trade against each other (papers per faculty member and faculty per 1,000 pages make the papers
+ * together) are flat only if the restarts and the profile found the trade.
  */
 export interface KnobInterval {
   path: string;
   value: number;
   lo: number;
   hi: number;
-  /** Whether the interval spans at most half the knob's range (moving this knob alone). */
-  pinned: boolean;
+  /**
+   * The statistics identify the knob: the interval spans at most half its range, the fit is as
+   * good as a perfect twin (loss <= selfLoss) and a profile scanned the range.
+   */
+  identified: boolean;
   profile: { value: number; loss: number }[];
+}
+
+/** The quantile of the fitted web's loss against itself that a point must be within: a 90% set. */
+export const ACCEPT_QUANTILE = 0.9;
+/** Web seeds the fitted web is measured at alone, each against the twin (the check seeds left out). */
+const SELF_SEEDS = [1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008];
+
+/** The q-quantile of xs, linear between order statistics (type 7, as R's and numpy's default). */
+export function quantile(xs: readonly number[], q: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const h = (s.length - 1) * q;
+  const i = Math.floor(h);
+  return s[i] + (h - i) * ((s[Math.min(i + 1, s.length - 1)] ?? s[i]) - s[i]);
 }
 
 /** Fits the knobs to the archive sites' statistics; `sizes` are the HTML pages of the twin departments' archives. */
@@ -262,19 +305,23 @@ export function fitTwin(
     throw new FitError(
       `too few pages to fit: ${small.map((s) => `${s.site} has ${s.pages} pages and ${s.relevant} relevant`).join('; ')} (at least 50 and 5)`,
     );
-  if (!(opts.budget >= 4)) throw new FitError(`fit budget ${opts.budget}: at least 4 evaluations`);
+  const restarts = opts.restarts ?? 1;
+  if (!(Number.isInteger(restarts) && restarts >= 1))
+    throw new FitError(`fit restarts ${restarts}: a whole number, 1 or more`);
+  if (!(opts.budget >= 4 * restarts))
+    throw new FitError(`fit budget ${opts.budget}: at least 4 evaluations a restart (${restarts} restarts)`);
   const archive = meanStats(archiveStats);
   const free = TWIN_KNOBS.filter(
     (k) => !(opts.fixed && k.path in opts.fixed) && !(k.labels && spec.relevantLabels.length === 0),
   );
-  const rng = makeRng(`twin-fit:${name}:${opts.seed}`);
   let evaluations = 0;
   const points = opts.profile ?? 0;
-  const total = opts.budget + (points >= 2 ? free.length * points : 0);
+  const seeds = opts.checkSeeds.length ? opts.checkSeeds : [opts.seed];
+  const total = opts.budget + (points >= 2 ? free.length * points : 0) + SELF_SEEDS.length;
   const cache = new Map<string, number>();
+  const visited: { values: KnobValues; loss: number }[] = [];
   // every evaluation is measured at the seeds the fit reports: a loss at one seed was as noisy as
   // 0.86 / 11.59 / 1.29 at three seeds of one point (issue #51)
-  const seeds = opts.checkSeeds.length ? opts.checkSeeds : [opts.seed];
   const measure = (all: KnobValues, at: readonly number[] = seeds): SiteStats[] => {
     const cfg = resolveConfig(twinConfig(name, sizes, all));
     return at.flatMap((s) => measureWeb(cfg, s, spec, all.sample ?? 1));
@@ -286,6 +333,7 @@ export function fitTwin(
     const all = { ...values, ...opts.fixed };
     const loss = lossOf(archive, meanStats(measure(all)));
     cache.set(key, loss);
+    visited.push({ values, loss });
     evaluations++;
     opts.onEvaluation?.(evaluations, total, loss);
     return loss;
@@ -294,9 +342,7 @@ export function fitTwin(
     const c = Math.min(k.max, Math.max(k.min, x));
     return k.integer ? Math.round(c) : Math.round(c * 1000) / 1000;
   };
-  const draw = (): KnobValues =>
-    Object.fromEntries(free.map((k) => [k.path, clamp(k, k.min + rng.next() * (k.max - k.min))]));
-  // the search starts from the generator's defaults (sample 1, scale 1), then explores
+  // the first search starts from the generator's defaults (sample 1, scale 1)
   const defaults = resolveConfig(twinConfig(name, sizes, {})) as unknown as Record<string, unknown>;
   const at = (path: string): number => {
     if (path === 'sample' || path === 'scale') return 1;
@@ -304,72 +350,105 @@ export function fitTwin(
     const o = getPath(defaults, path);
     return typeof o === 'boolean' ? (o ? 1 : 0) : Number(o);
   };
-  let best: KnobValues = Object.fromEntries(free.map((k) => [k.path, clamp(k, at(k.path))]));
-  let bestLoss = evaluate(best);
-  const explore = Math.max(1, Math.floor(opts.budget / 5));
-  while (evaluations < explore) {
-    const v = draw();
-    const l = evaluate(v);
-    if (l < bestLoss) [best, bestLoss] = [v, l];
-  }
-  // coordinate line search: each knob in turn tried at LINE points spread over a window around
-  // the best value (the whole range at first), the window halved after every round of the knobs
-  const width = new Map(free.map((k) => [k.path, k.max - k.min]));
-  for (let round = 0; evaluations < opts.budget && round < 12; round++) {
-    let moved = false;
-    for (const k of free) {
-      if (evaluations >= opts.budget) break;
-      const w = width.get(k.path)!;
-      const lo = Math.max(k.min, best[k.path] - w / 2);
-      const hi = Math.min(k.max, best[k.path] + w / 2);
-      for (let j = 0; j < LINE && evaluations < opts.budget; j++) {
-        // the window's ends included: a knob at the end of its range is often where a fit wants it
-        const v = { ...best, [k.path]: clamp(k, lo + (j / (LINE - 1)) * (hi - lo)) };
-        if (v[k.path] === best[k.path]) continue;
-        const l = evaluate(v);
-        if (l < bestLoss) {
-          [best, bestLoss, moved] = [v, l, true];
-        }
-      }
-      width.set(k.path, w / 2);
+  const search = (restart: number, budget: number): { values: KnobValues; loss: number } => {
+    const rng = makeRng(`twin-fit:${name}:${opts.seed + restart}`);
+    const draw = (): KnobValues =>
+      Object.fromEntries(free.map((k) => [k.path, clamp(k, k.min + rng.next() * (k.max - k.min))]));
+    const stop = evaluations + budget;
+    let best: KnobValues = restart === 0 ? Object.fromEntries(free.map((k) => [k.path, clamp(k, at(k.path))])) : draw();
+    let bestLoss = evaluate(best);
+    // explores the box at random for a fifth of the budget, then searches from the best point
+    const explore = evaluations + Math.max(0, Math.floor(budget / 5) - 1);
+    while (evaluations < explore) {
+      const v = draw();
+      const l = evaluate(v);
+      if (l < bestLoss) [best, bestLoss] = [v, l];
     }
-    if (!moved && [...width.values()].every((w, i) => w < (free[i].integer ? 1 : 0.01 * (free[i].max - free[i].min))))
-      break;
+    // coordinate line search: each knob in turn tried at LINE points spread over a window around
+    // the best value (the whole range at first), the window halved after every round of the knobs
+    const width = new Map(free.map((k) => [k.path, k.max - k.min]));
+    for (let round = 0; evaluations < stop && round < 12; round++) {
+      let moved = false;
+      for (const k of free) {
+        if (evaluations >= stop) break;
+        const w = width.get(k.path)!;
+        const lo = Math.max(k.min, best[k.path] - w / 2);
+        const hi = Math.min(k.max, best[k.path] + w / 2);
+        for (let j = 0; j < LINE && evaluations < stop; j++) {
+          // the window's ends included: a knob at the end of its range is often where a fit wants it
+          const v = { ...best, [k.path]: clamp(k, lo + (j / (LINE - 1)) * (hi - lo)) };
+          if (v[k.path] === best[k.path]) continue;
+          const l = evaluate(v);
+          if (l < bestLoss) [best, bestLoss, moved] = [v, l, true];
+        }
+        width.set(k.path, w / 2);
+      }
+      const converged = [...width.values()].every(
+        (w, i) => w < (free[i].integer ? 1 : 0.01 * (free[i].max - free[i].min)),
+      );
+      if (!moved && converged) break;
+    }
+    return { values: best, loss: bestLoss };
+  };
+  const ends: { values: KnobValues; loss: number }[] = [];
+  for (let i = 0; i < restarts; i++) {
+    const share = Math.floor((opts.budget - evaluations) / (restarts - i));
+    ends.push(search(i, share));
   }
+  const { values: best, loss: bestLoss } = ends.reduce((a, b) => (b.loss < a.loss ? b : a));
   const values = { ...best, ...opts.fixed };
   const config = twinConfig(name, sizes, values);
   const twinSites = measure(values);
   const twin = meanStats(twinSites);
   const loss = lossOf(archive, twin);
-  // the loss's own noise: the loss at each seed alone, their standard deviation (at least 0.01)
-  const perSeed = seeds.map((s) => lossOf(archive, meanStats(measure(values, [s]))));
-  const m = mean(perSeed);
-  const noise = Math.max(0.01, Math.sqrt(mean(perSeed.map((x) => (x - m) ** 2))));
-  const knobs: KnobInterval[] = [];
+  // what a perfect twin would score: the fitted web at other seeds, each taken as the archive
+  // (one draw of departments, as the archive is) against the twin's statistics
+  const self = SELF_SEEDS.filter((x) => !seeds.includes(x)).map((x) => lossOf(meanStats(measure(values, [x])), twin));
+  evaluations += self.length;
+  const m = mean(self);
+  const noise = Math.sqrt(self.reduce((a, x) => a + (x - m) ** 2, 0) / Math.max(1, self.length - 1));
+  const selfLoss = quantile(self, ACCEPT_QUANTILE);
+  const threshold = Math.max(selfLoss, bestLoss + Math.max(0.01, noise));
+  const profiles = new Map<string, { value: number; loss: number }[]>();
   if (points >= 2)
-    for (const k of free) {
-      const profile = Array.from({ length: points }, (_, j) => clamp(k, k.min + (j / (points - 1)) * (k.max - k.min)))
-        .filter((x, j, xs) => xs.indexOf(x) === j)
-        .map((x) => ({ value: x, loss: x === best[k.path] ? bestLoss : evaluate({ ...best, [k.path]: x }) }));
-      // the interval brackets the good points by their neighbours on the grid: between two grid
-      // points the loss is unknown, so the interval is as wide as the profile's resolution makes it
-      const grid = [
-        ...profile,
-        ...(profile.some((p) => p.value === values[k.path]) ? [] : [{ value: values[k.path], loss }]),
-      ].sort((a, b) => a.value - b.value);
-      const good = grid.flatMap((p, j) => (p.loss <= loss + noise ? [j] : []));
-      const lo = grid[Math.max(0, Math.min(...good) - 1)].value;
-      const hi = grid[Math.min(grid.length - 1, Math.max(...good) + 1)].value;
-      knobs.push({
-        path: k.path,
-        value: values[k.path],
-        lo,
-        hi,
-        pinned: hi - lo <= 0.5 * (k.max - k.min),
-        profile,
-      });
-    }
-  return { values, loss, evaluations, archive, twin, twinSites, config, knobs, noise };
+    for (const k of free)
+      profiles.set(
+        k.path,
+        Array.from({ length: points }, (_, j) => clamp(k, k.min + (j / (points - 1)) * (k.max - k.min)))
+          .filter((x, j, xs) => xs.indexOf(x) === j)
+          .map((x) => ({ value: x, loss: x === best[k.path] ? bestLoss : evaluate({ ...best, [k.path]: x }) })),
+      );
+  const good = visited.filter((p) => p.loss <= threshold);
+  const knobs: KnobInterval[] = free.map((k) => {
+    const xs = good.map((p) => p.values[k.path]);
+    let lo = Math.min(...xs);
+    let hi = Math.max(...xs);
+    // widened to the profile's neighbouring grid points: between them the loss is unknown
+    const profile = profiles.get(k.path) ?? [];
+    const below = profile.filter((p) => p.value < lo).map((p) => p.value);
+    const above = profile.filter((p) => p.value > hi).map((p) => p.value);
+    if (below.length) lo = Math.max(...below);
+    if (above.length) hi = Math.min(...above);
+    // a fit worse than a perfect twin, or without a profile (nothing scanned the knob's range),
+    // identifies nothing: its accepted points are only where the search happened to look
+    const identified = loss <= selfLoss && profile.length >= 2 && hi - lo <= 0.5 * (k.max - k.min);
+    return { path: k.path, value: values[k.path], lo, hi, identified, profile };
+  });
+  return {
+    values,
+    loss,
+    evaluations,
+    archive,
+    twin,
+    twinSites,
+    config,
+    knobs,
+    noise,
+    selfLoss,
+    threshold,
+    restarts: ends,
+    accepted: good.length,
+  };
 }
 
 /** The side-by-side table: statistic, archive, twin, tolerance, met. */

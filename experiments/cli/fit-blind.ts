@@ -1,0 +1,120 @@
+/**
+ * npm run sim:fit-blind -- [--webs N] [--draw S] [--departments D] [--pages P] [fit options]
+ * The twin fit checked blind (experiments/twin/blind.ts): webs drawn at random from the knobs'
+ * ranges, fitted back; per knob whether it is identified and whether the drawn value lies in its
+ * interval, per web whether the fit's loss is within the web's own noise.
+ */
+import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
+import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
+import { TWIN_KNOBS } from '../twin/fit.ts';
+import { parseOrFail } from './args.ts';
+
+const USAGE = `Usage: npm run sim:fit-blind -- [options]
+
+Draws webs whose knobs are uniform over their ranges (npm run sim:fit -- --help lists them),
+writes each as an archive at web seed 101 (a sample of its pages, as sim:fit reads a collection),
+fits the generator back and reports, per knob, the drawn value, the fit, its interval and whether
+it is identified; per web, whether the fit's loss is within the web's own seed-to-seed noise (at
+most the 90th percentile of the drawn values' loss against the archive at web seeds 1-8). Papers
+by URL are the target, as in webkb-papers.
+
+Options:
+  --webs N          webs drawn (default 4)
+  --draw S          the draw's seed (default 1)
+  --departments D   departments a web (default 4, as WebKB)
+  --pages P         HTML pages a department (default 1000, about a WebKB department's)
+  --budget N        generator evaluations of each fit's search (default 96)
+  --restarts N      searches a fit (default 3)
+  --profile N       points of each knob's profile (default 5)
+  --check-seeds K   web seeds 1..K every evaluation is measured at (default 1)
+  --free K,...      knobs searched (default all); the others held at their drawn values
+  --conventions X   set structure.conventions to X instead of drawing it (0: no heterogeneity)
+`;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseOrFail(argv, {
+    options: {
+      webs: { type: 'string' },
+      draw: { type: 'string' },
+      departments: { type: 'string' },
+      pages: { type: 'string' },
+      budget: { type: 'string' },
+      restarts: { type: 'string' },
+      profile: { type: 'string' },
+      'check-seeds': { type: 'string' },
+      free: { type: 'string' },
+      conventions: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const v = parsed.values;
+  if (v.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number => {
+    if (raw === undefined) return dflt;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max)
+      usage(`--${flag}: "${raw}" must be a whole number from ${min} to ${max}`);
+    return n;
+  };
+  const webs = whole('webs', v.webs, 4, 1, 1000);
+  const draw = whole('draw', v.draw, 1, 0, 2 ** 31);
+  const departments = whole('departments', v.departments, 4, 2, 50);
+  const pages = whole('pages', v.pages, 1000, 100, 100_000);
+  const budget = whole('budget', v.budget, 96, 4, 10_000);
+  const restarts = whole('restarts', v.restarts, 3, 1, 20);
+  const profile = whole('profile', v.profile, 5, 0, 50);
+  const checks = whole('check-seeds', v['check-seeds'], 1, 1, 20);
+  if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
+  const free = v.free?.split(',').filter(Boolean);
+  for (const k of free ?? [])
+    if (!TWIN_KNOBS.some((t) => t.path === k))
+      usage(`--free: "${k}" is not a knob (${TWIN_KNOBS.map((t) => t.path).join(', ')})`);
+  let set: Record<string, number> | undefined;
+  if (v.conventions !== undefined) {
+    const x = Number(v.conventions);
+    if (!(x >= 0 && x <= 1)) usage(`--conventions: "${v.conventions}" must be a number from 0 to 1`);
+    set = { 'structure.conventions': x };
+  }
+  const spec = { documents: [...PAPER_EXTENSIONS], relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] };
+  const t0 = performance.now();
+  io.out(
+    `blind round trip: ${webs} webs of ${departments} departments x ${pages} HTML pages (draw ${draw}), fits of ${budget} evaluations in ${restarts} searches, profile ${profile}, check seeds 1-${checks}\n`,
+  );
+  const all: BlindWeb[] = [];
+  await blindRoundTrip(
+    {
+      webs,
+      seed: draw,
+      sizes: Array(departments).fill(pages),
+      archiveSeed: 101,
+      spec,
+      viaArchive: true,
+      free,
+      set,
+      fit: { seed: 1, budget, restarts, profile, checkSeeds: Array.from({ length: checks }, (_, i) => i + 1) },
+    },
+    (i, w) => {
+      all.push(w);
+      io.out(
+        `\nweb ${i}: fit loss ${w.fit.loss.toFixed(3)} (restarts ${w.fit.restarts.map((r) => r.loss.toFixed(2)).join(', ')}); the drawn values' own loss at seeds 1-8: ${w.truthLosses.map((x) => x.toFixed(2)).join(', ')}: ${w.lossWithinNoise ? 'within' : 'NOT within'} its noise; threshold ${w.fit.threshold.toFixed(3)}, ${w.fit.accepted} points accepted (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
+      );
+      io.out(`  ${'knob'.padEnd(36)} ${'drawn'.padStart(8)} ${'fitted'.padStart(8)}  interval         verdict\n`);
+      for (const k of w.knobs)
+        io.out(
+          `  ${k.path.padEnd(36)} ${String(k.drawn).padStart(8)} ${String(k.fitted).padStart(8)}  ${`[${k.lo}, ${k.hi}]`.padEnd(16)} ${k.identified ? (k.covered ? 'identified, covers the drawn value' : 'identified, MISSES the drawn value') : 'not identified'}\n`,
+        );
+    },
+  );
+  const knobs = all.flatMap((w) => w.knobs);
+  const identified = knobs.filter((k) => k.identified);
+  io.out(
+    `\n${all.filter((w) => w.lossWithinNoise).length} of ${all.length} fits within their web's own noise; ${identified.length} of ${knobs.length} knob fits identified, ${identified.filter((k) => k.covered).length} of them covering the drawn value; ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+  );
+  return all.every((w) => w.lossWithinNoise) && identified.every((k) => k.covered) ? 0 : 1;
+}
+
+await runAsProcess(main, import.meta);

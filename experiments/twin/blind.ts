@@ -1,0 +1,172 @@
+/**
+ * The blind round trip (issue #51 item 4): webs whose knob values are drawn at random from the
+ * declared ranges (TWIN_KNOBS, seeded: nobody chose them), each written as an archive at a web seed
+ * the fit never measures, fitted back, and judged on two things:
+ * - every knob the fit calls identified holds the drawn value within its interval;
+ * - the fit's loss is within the web's own seed-to-seed noise: at most the 90th percentile of what
+ *   the drawn values themselves score against the same archive at TRUTH_SEEDS, each alone (the
+ *   truth is a candidate the fit could have found; what it scores is what a fit can be held to).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveConfig } from '../../sim/config.ts';
+import { makeRng } from '../../sim/rng.ts';
+import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
+import { archiveViews } from './archive.ts';
+import { type SiteStats, webStats } from './stats.ts';
+import {
+  ACCEPT_QUANTILE,
+  type FitOptions,
+  type FitResult,
+  fitTwin,
+  type KnobValues,
+  lossOf,
+  quantile,
+  meanStats,
+  measureWeb,
+  TWIN_KNOBS,
+  type TwinSpec,
+  twinConfig,
+} from './fit.ts';
+import { writeTwinArchive } from './writer.ts';
+
+/** Web seeds the drawn values are measured at against their own archive. */
+const TRUTH_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
+
+export interface BlindOptions {
+  /** Webs drawn. */
+  webs: number;
+  /** The draw's seed. */
+  seed: number;
+  /** HTML pages each department's archive should hold (one department each). */
+  sizes: readonly number[];
+  /** The web seed the archive is written at (the fit measures at its own check seeds). */
+  archiveSeed: number;
+  spec: TwinSpec;
+  /** The fit's options (its seed, budget, restarts, check seeds, profile). */
+  fit: Omit<FitOptions, 'onEvaluation' | 'fixed'>;
+  /** The knobs searched (default every knob); the others are held at their drawn values. */
+  free?: readonly string[];
+  /** Values set instead of drawn (e.g. conventions 0: departments without heterogeneity). */
+  set?: KnobValues;
+  /**
+   * Through a WARC and the archive reader (as a real archive is read), or straight from the
+   * generator (the two measure the same: test/twin.test.ts).
+   */
+  viaArchive?: boolean;
+}
+
+export interface BlindKnob {
+  path: string;
+  drawn: number;
+  fitted: number;
+  lo: number;
+  hi: number;
+  identified: boolean;
+  /** The drawn value lies in the interval (only a promise for an identified knob). */
+  covered: boolean;
+}
+
+export interface BlindWeb {
+  /** The drawn values, scale as the fit reads it (relative to the archive's HTML pages). */
+  drawn: KnobValues;
+  fit: FitResult;
+  knobs: BlindKnob[];
+  /** The drawn values' own loss against the archive at each of TRUTH_SEEDS alone. */
+  truthLosses: number[];
+  /** fit.loss <= the ACCEPT_QUANTILE of truthLosses: within the web's own seed-to-seed noise. */
+  lossWithinNoise: boolean;
+}
+
+/** Values drawn uniformly from each knob's declared range (whole numbers where the knob is). */
+export function drawKnobs(seed: number, index: number): KnobValues {
+  const rng = makeRng(`twin-blind:${seed}:${index}`);
+  const out: KnobValues = {};
+  for (const k of TWIN_KNOBS) {
+    const x = k.min + rng.next() * (k.max - k.min);
+    out[k.path] = k.integer ? Math.round(x) : Math.round(x * 1000) / 1000;
+  }
+  return out;
+}
+
+export async function blindRoundTrip(
+  opts: BlindOptions,
+  onWeb?: (i: number, web: BlindWeb) => void,
+): Promise<BlindWeb[]> {
+  const out: BlindWeb[] = [];
+  for (let i = 0; i < opts.webs; i++) {
+    const drawn = { ...drawKnobs(opts.seed, i), ...opts.set };
+    const name = `blind-${opts.seed}-${i}`;
+    const config = resolveConfig(twinConfig(name, opts.sizes, drawn));
+    let stats: SiteStats[];
+    if (opts.viaArchive) {
+      const dir = mkdtempSync(join(tmpdir(), 'twin-blind-'));
+      try {
+        const w = await writeTwinArchive(
+          config,
+          opts.archiveSeed,
+          drawn.sample,
+          join(dir, 'b.warc.gz'),
+          join(dir, 'b.csv'),
+        );
+        const cfg = {
+          ...loadExperiment('focused', { quick: true }),
+          name,
+          archive: {
+            ...structuredClone(ARCHIVE_DEFAULTS),
+            warc: [w.warc],
+            labels: w.labels,
+            sites: [],
+            groups: w.groups,
+            starts: w.starts,
+            documents: [...opts.spec.documents],
+            relevantDocuments: [...opts.spec.relevantDocuments],
+            relevant: [...opts.spec.relevantLabels],
+            source: `blind web ${i} of draw ${opts.seed}`,
+          },
+        };
+        stats = webStats(await archiveViews(cfg));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } else stats = measureWeb(config, opts.archiveSeed, opts.spec, drawn.sample);
+    // the fit sizes its departments by the archive's HTML pages (TwinKnob scale): the drawn scale in
+    // those terms is the one it can come back to
+    const sizes = stats.map((x) => x.htmlPages);
+    const truth: KnobValues = {
+      ...drawn,
+      scale: Math.round(((drawn.scale * mean(opts.sizes)) / mean(sizes)) * 1000) / 1000,
+    };
+    const free = opts.free;
+    const fit = fitTwin(name, stats, sizes, opts.spec, {
+      ...opts.fit,
+      ...(free ? { fixed: Object.fromEntries(Object.entries(truth).filter(([k]) => !free.includes(k))) } : {}),
+    });
+    const archive = meanStats(stats);
+    const truthLosses = TRUTH_SEEDS.map((s) =>
+      lossOf(archive, meanStats(measureWeb(config, s, opts.spec, drawn.sample))),
+    );
+    const knobs = fit.knobs.map((k) => ({
+      path: k.path,
+      drawn: truth[k.path],
+      fitted: k.value,
+      lo: k.lo,
+      hi: k.hi,
+      identified: k.identified,
+      covered: k.lo <= truth[k.path] && truth[k.path] <= k.hi,
+    }));
+    const web = {
+      drawn: truth,
+      fit,
+      knobs,
+      truthLosses,
+      lossWithinNoise: fit.loss <= quantile(truthLosses, ACCEPT_QUANTILE),
+    };
+    onWeb?.(i, web);
+    out.push(web);
+  }
+  return out;
+}
