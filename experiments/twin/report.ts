@@ -99,11 +99,12 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
         difference_hi: s.difference.hi,
         detectable: s.detectable,
         verdict: s.verdict,
-        control: s.control.mean,
-        control_lo: s.control.lo,
-        control_hi: s.control.hi,
-        control_detectable: s.controlDetectable,
-        control_verdict: s.controlVerdict,
+        twin_error: s.twinError.mean,
+        control_error: s.controlError.mean,
+        error_difference: s.errorDifference.mean,
+        error_difference_lo: s.errorDifference.lo,
+        error_difference_hi: s.errorDifference.hi,
+        level_verdict: s.levelVerdict,
       })),
       { header: true },
     ),
@@ -126,12 +127,13 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   await writeFigure(put, 'fig-twin', twinSpec(d));
   const cfg = d.config;
   const agree = r.strategies.filter((s) => s.verdict === 'agrees').length;
-  const controlAgree = r.strategies.filter((s) => s.controlVerdict === 'agrees').length;
+  const further = r.strategies.filter((s) => s.levelVerdict === 'further').map((s) => s.strategy);
   const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
   const lines = [
     `Kendall tau between the two rankings of the ${r.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle aside): ${f3(r.tau)} (exact one-sided p ${f3(r.p)})`,
     `per held-out site, tau with the site's own ranking: twin ${ci(r.twinTau)}, control (the archive's other sites) ${ci(r.controlTau)}; twin minus control ${ci(r.tauDifference)}`,
-    `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${r.strategies.length}; the control's: ${controlAgree} of ${r.strategies.length}`,
+    `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${r.strategies.length}`,
+    `strategies the twin misses by more than the control does (paired CI of |twin - archive| - |control - archive| above 0): ${further.length ? further.join(', ') : 'none'}`,
   ];
   const L: string[] = [
     `# Twin validation: ${cfg.name}`,
@@ -144,14 +146,14 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     '',
     '*Recall AUC on the archive (x) and on its twin (y), one point per strategy, 95% t intervals over the held-out sites; dashed: y = x. Also .svg and .pdf.*',
     '',
-    '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict | control minus archive [95% CI] | detectable | verdict |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict | twin misses by | control misses by | difference [95% CI] | level |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...r.strategies.map(
       (s) =>
-        `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} | ${ci(s.control)} | ${f3(s.controlDetectable)} | ${s.controlVerdict === 'agrees' ? 'agrees' : '**off**'} |`,
+        `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} | ${f3(s.twinError.mean)} | ${f3(s.controlError.mean)} | ${ci(s.errorDifference)} | ${s.levelVerdict === 'further' ? '**further**' : s.levelVerdict} |`,
     ),
     '',
-    '"agrees": the interval of the paired difference contains 0; with so few sites that is weak evidence, and "detectable" is the smallest difference these sites would have shown with 80% power. The control predicts each held-out site by the mean of the archive\'s other sites: how well the archive agrees with itself, the yardstick for the twin. Kendall tau compares the orders of the mean AUCs.',
+    '"agrees": the interval of the paired difference contains 0; with so few sites that is weak evidence, and "detectable" is the smallest difference these sites would have shown with 80% power. The control predicts each held-out site by the mean of the archive\'s other sites: how well the archive agrees with itself, the yardstick for the twin. "misses by": the mean over held-out sites of |prediction - archive AUC|; "further" when the twin misses by detectably more than the control. Kendall tau compares the orders of the mean AUCs.',
     '',
     '## Rankings per held-out site',
     '',

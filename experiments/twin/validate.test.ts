@@ -55,11 +55,15 @@ describe('the twin judged against the control (the archive predicting a held-out
     expect(r.twinTau.mean).toBe(-1);
     expect(r.controlTau.mean).toBe(1);
     expect(r.tauDifference.mean).toBe(-2);
-    // the control's level of bfs at a: the mean of b and c (0.175) minus a's 0.1, and so on
+    // the control's miss of bfs at a: |mean of b and c (0.175) - a's 0.1|, and so on
     const bfs = r.strategies.find((s) => s.strategy === 'bfs')!;
-    expect(bfs.control.mean).toBeCloseTo((0.075 + (0.125 - 0.2) + (0.15 - 0.15)) / 3, 12);
+    expect(bfs.controlError.mean).toBeCloseTo((0.075 + 0.075 + 0) / 3, 12);
+    expect(bfs.twinError.mean).toBeCloseTo((0.3 + 0.2 + 0.25) / 3, 12);
     expect(bfs.difference.mean).toBeCloseTo((0.3 + 0.2 + 0.25) / 3, 12);
     expect(bfs.verdict).toBe('off');
+    // the twin misses by more than the control at every site: further, detectably
+    expect(bfs.errorDifference.lo).toBeGreaterThan(0);
+    expect(bfs.levelVerdict).toBe('further');
     expect(r.strategies.map((s) => s.strategy)).toEqual(['bfs', 'immediate', 'future', 'adaptive', 'oracle']);
   });
 
@@ -69,6 +73,9 @@ describe('the twin judged against the control (the archive predicting a held-out
     expect(r.perSite.every((x) => x.twin === 1 && x.control === 1)).toBe(true);
     expect(r.tauDifference.mean).toBe(0);
     expect(r.strategies.every((s) => s.verdict === 'agrees')).toBe(true);
+    // a twin that hits every site exactly: never further than the control, which misses by the sites' spread
+    expect(r.strategies.every((s) => s.twinError.mean === 0 && s.levelVerdict !== 'further')).toBe(true);
+    expect(r.strategies.find((s) => s.strategy === 'bfs')!.controlError.mean).toBeCloseTo(0.05, 12);
   });
 
   it("an archive whose sites disagree with each other: the control's tau is low, so is the bar", () => {

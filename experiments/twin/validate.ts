@@ -17,8 +17,8 @@
  * The control (issue #51 item 5): how well does the archive rank like itself? For held-out site h
  * the twin predicts h from the other sites through the generator; the control predicts h from the
  * other sites directly (a strategy's mean AUC over them). Both are judged the same way: per
- * held-out site, Kendall's tau of the prediction's ranking with h's, and per strategy the
- * difference of levels. A twin that ranks like the archive only as well as the archive's own sites
+ * held-out site, Kendall's tau of the prediction's ranking with h's, and per strategy how far the
+ * prediction misses h's AUC. A twin that ranks like the archive only as well as the archive's own sites
  * rank like each other says little; one that ranks far worse than the control says the generator
  * misses what orders the strategies.
  */
@@ -52,10 +52,17 @@ export interface StrategyComparison {
   difference: Ci;
   detectable: number;
   verdict: 'agrees' | 'off';
-  /** The control's level: a strategy's mean AUC over the other sites minus the held-out site's. */
-  control: Ci;
-  controlDetectable: number;
-  controlVerdict: 'agrees' | 'off';
+  /**
+   * How far each prediction of a held-out site's AUC is from it: |twin - archive| and
+   * |control - archive| (the control: the strategy's mean AUC over the other sites), and their
+   * paired difference over the held-out sites. (The control's signed difference has mean 0 by
+   * construction, so levels are compared by the size of the miss.)
+   */
+  twinError: Ci;
+  controlError: Ci;
+  errorDifference: Ci;
+  /** 'further': the twin misses by more than the control (the CI of the paired difference above 0). */
+  levelVerdict: 'as close' | 'further' | 'closer';
 }
 
 /** Per held-out site: tau of the twin's ranking and of the control's with the site's own. */
@@ -207,7 +214,9 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
   const comparisons: StrategyComparison[] = strategies.map((s) => {
     const mine = sites.map((site) => at(s, site));
     const difference = meanCi(mine.map((r) => r.twin - r.archive));
-    const control = meanCi(sites.map((site) => controlOf(s, site) - at(s, site).archive));
+    const twinMiss = mine.map((r) => Math.abs(r.twin - r.archive));
+    const controlMiss = sites.map((site) => Math.abs(controlOf(s, site) - at(s, site).archive));
+    const errorDifference = meanCi(twinMiss.map((x, j) => x - controlMiss[j]));
     return {
       strategy: s,
       archive: meanCi(mine.map((r) => r.archive)),
@@ -215,9 +224,15 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
       difference,
       detectable: detectable(difference),
       verdict: verdict(difference),
-      control,
-      controlDetectable: detectable(control),
-      controlVerdict: verdict(control),
+      twinError: meanCi(twinMiss),
+      controlError: meanCi(controlMiss),
+      errorDifference,
+      levelVerdict:
+        errorDifference.n >= 2 && errorDifference.lo > 0
+          ? 'further'
+          : errorDifference.n >= 2 && errorDifference.hi < 0
+            ? 'closer'
+            : 'as close',
     };
   });
   const ranked = strategies.filter((s) => s !== 'oracle');
