@@ -24,8 +24,8 @@ Options:
   --draw S          the draw's seed (default 1)
   --departments D   departments a web (default 4, as WebKB)
   --pages P         HTML pages a department (default 1000, about a WebKB department's)
-  --budget N        generator evaluations of each fit's search (default 96)
-  --restarts N      searches a fit (default 3)
+  --budget N        generator evaluations of each fit's search (default 288, as sim:fit)
+  --restarts N      searches a fit (default: one per 96 evaluations, 1 to 3, as sim:fit)
   --profile N       points of each knob's profile (default 5)
   --check-seeds K   web seeds 1..K every evaluation is measured at (default 1)
   --free K,...      knobs searched (default all); the others held at their drawn values
@@ -64,8 +64,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const draw = whole('draw', v.draw, 1, 0, 2 ** 31);
   const departments = whole('departments', v.departments, 4, 2, 50);
   const pages = whole('pages', v.pages, 1000, 100, 100_000);
-  const budget = whole('budget', v.budget, 96, 4, 10_000);
-  const restarts = whole('restarts', v.restarts, 3, 1, 20);
+  const budget = whole('budget', v.budget, 288, 4, 10_000);
+  const restarts = whole('restarts', v.restarts, Math.max(1, Math.min(3, Math.floor(budget / 96))), 1, 20);
   const profile = whole('profile', v.profile, 5, 0, 50);
   const checks = whole('check-seeds', v['check-seeds'], 1, 1, 20);
   if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
