@@ -3,7 +3,7 @@
  * --web (that wiring is why this command lives in experiments/: crawler/ never imports sim/).
  */
 import { parseOrFail } from './args.ts';
-import { type CliIo, failed, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, failed, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
 import {
   CrawlEngine,
   CrawlError,
@@ -100,12 +100,7 @@ function numberFlags(): string {
     .join('\n');
 }
 
-function int(name: string, v: string | undefined, min = 0): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) usage(`--${name}: "${v}" must be a whole number >= ${min}`);
-  return n;
-}
+const int = (name: string, v: string | undefined, min = 0): number | undefined => intFlag(name, v, min);
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const values: Record<string, string | string[] | boolean | undefined> = parseOrFail(argv, {

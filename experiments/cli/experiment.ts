@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseOrFail } from './args.ts';
-import { type CliIo, failed, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, failed, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
 import {
   configForFile,
   ExperimentSchema,
@@ -113,10 +113,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (twin && parsed.positionals.length !== 1) usage('twin-validation: name one archive experiment config');
   if (parsed.positionals.length > 1) usage(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
   const name = parsed.positionals[0] ?? 'focused';
-  const seeds = v.seeds === undefined ? undefined : Number(v.seeds);
-  if (seeds !== undefined && (!Number.isInteger(seeds) || seeds < 1 || seeds > 100))
-    usage(`--seeds: "${v.seeds}" must be a whole number from 1 to 100`);
-  const workers = v.workers === undefined ? undefined : Number(v.workers);
+  const seeds = intFlag('seeds', v.seeds as string | undefined, 1, 100);
+  const workers = intFlag('workers', v.workers as string | undefined, 0, 64);
   const queue = v.queue as string | undefined;
   if (queue !== undefined) {
     const { redisTarget } = await import('../focused/queue.ts');
@@ -137,8 +135,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const queueProgress = queueProgressLine(io);
-  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64))
-    usage(`--workers: "${v.workers}" must be a whole number from 0 to 64`);
   let family: ReturnType<typeof familyOf>;
   let resolved: unknown;
   try {

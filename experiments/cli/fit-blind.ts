@@ -5,7 +5,7 @@
  * interval, per web whether the fit's loss is within the web's own noise.
  */
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
-import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
 import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
 import { TWIN_KNOBS } from '../twin/fit.ts';
 import { parseOrFail } from './args.ts';
@@ -53,13 +53,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(USAGE);
     return 0;
   }
-  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number => {
-    if (raw === undefined) return dflt;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max)
-      usage(`--${flag}: "${raw}" must be a whole number from ${min} to ${max}`);
-    return n;
-  };
+  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
+    intFlag(flag, raw, min, max) ?? dflt;
   const webs = whole('webs', v.webs, 4, 1, 1000);
   const draw = whole('draw', v.draw, 1, 0, 2 ** 31);
   const departments = whole('departments', v.departments, 4, 2, 50);

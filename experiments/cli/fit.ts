@@ -11,7 +11,7 @@ import { WarcArchive } from '../../sim/warc.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { parseOrFail } from './args.ts';
-import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
 import { resource, shipped } from '../../lib/paths.ts';
 
 const USAGE = `Usage: npm run sim:fit -- CONFIG [options]
@@ -79,13 +79,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     );
   if (byFiles && !(v.warc && v.labels)) usage('--warc and --labels go together');
   if (byFiles && !v.relevant === !v.papers) usage('say what is relevant: --relevant LABEL[,...] or --papers');
-  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number => {
-    if (raw === undefined) return dflt;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max)
-      usage(`--${flag}: "${raw}" must be a whole number from ${min} to ${max}`);
-    return n;
-  };
+  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
+    intFlag(flag, raw, min, max) ?? dflt;
   const budget = whole('budget', v.budget, 288, 4, 10_000);
   const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
   const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);

@@ -1,5 +1,5 @@
 /** What the sim commands share: the web config and the random seed, checked (lib/cli.ts is the rest). */
-import { usage } from '../../lib/cli.ts';
+import { intFlag, usage } from '../../lib/cli.ts';
 import { ConfigError, loadConfig, type WebConfig } from '../config.ts';
 
 export const DEFAULT_WEB = 'data/webs/paper.json';
@@ -13,8 +13,6 @@ export function webAndSeed(values: { web?: string; seed?: string }): { config: W
     if (e instanceof ConfigError) usage(e.message);
     throw e;
   }
-  const seed = Number(values.seed ?? '1');
-  if (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)
-    usage(`--seed: "${values.seed}" must be a whole number from 0 to 4294967295`);
+  const seed = intFlag('seed', values.seed, 0, 2 ** 32 - 1) ?? 1;
   return { config, seed };
 }

@@ -8,7 +8,7 @@ import { ReplayServer } from '../replay.ts';
 import { SimServer } from '../server.ts';
 import { WarcArchive } from '../warc.ts';
 import { Web } from '../web.ts';
-import { type CliIo, failed, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { webAndSeed } from './args.ts';
 import { WebSchema } from '../config.ts';
 import { schemaHelp } from '../../lib/schema.ts';
@@ -48,9 +48,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     usage(`--holes: "${v.holes}" is not one of ${HOLE_POLICIES.join(', ')}`);
   if ((v.holes !== undefined || v.documents) && !v.warc?.length)
     usage('--holes and --documents apply to --warc archives');
-  const port = Number(v.port ?? '0');
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    usage(`--port: "${v.port}" must be a whole number from 0 to 65535`);
+  const port = intFlag('port', v.port as string | undefined, 0, 65535) ?? 0;
   const listenFailed = (e: NodeJS.ErrnoException): never =>
     failed(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`);
 
