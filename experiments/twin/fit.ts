@@ -258,8 +258,10 @@ export interface FitResult {
  * inversion (the true knobs' loss is one draw of that self-loss), in the spirit of approximate
  * Bayesian computation's acceptance region. A knob's interval is the span of its values over those
  * points, widened to the neighbouring points of its profile grid (between them the loss is not
- * known). A knob whose interval spans more than half its range is flat: the statistics do not
- * identify it. An identified knob's interval holds only what the search visited: two knobs that
+ * known). The self-loss is measured where fits landed, and a knob can set the departments' own
+ * variation (conventions does): before a knob is called identified, each profile point outside its
+ * interval is tested against its own self-loss, nearest first. A knob whose interval spans more
+ * than half its range is flat: the statistics do not identify it. An identified knob's interval holds only what the search visited: two knobs that
  * trade against each other (papers per faculty member and faculty per 1,000 pages make the papers
  * together) are flat only if the restarts and the profile found the trade.
  */
@@ -436,11 +438,30 @@ export function fitTwin(
       );
   const good = visited.filter((p) => p.loss <= threshold);
   const knobs: KnobInterval[] = free.map((k) => {
+    const profile = profiles.get(k.path) ?? [];
     const xs = good.map((p) => p.values[k.path]);
+    // a profile point the shared threshold rejects may still fit as well as a truth there would:
+    // the knob can set the departments' own variation (conventions does), so an interval narrow
+    // enough to identify the knob is checked against each rejected grid point's own self-loss
+    // (nearest first, on each side until one is rejected by its own)
+    const narrow = (): boolean => Math.max(...xs) - Math.min(...xs) <= 0.5 * (k.max - k.min);
+    if (narrow() && loss <= selfLoss)
+      for (const side of [-1, 1]) {
+        const out = profile
+          .filter((p) => p.loss > threshold && side * (p.value - values[k.path]) > 0)
+          .sort((p, q) => side * (p.value - q.value));
+        for (const p of out) {
+          if (!narrow()) break;
+          const v = { ...best, [k.path]: p.value, ...opts.fixed };
+          const own = selfAt(v, meanStats(measure(v)));
+          evaluations += own.length + 1;
+          if (p.loss > quantile(own, ACCEPT_QUANTILE)) break;
+          xs.push(p.value);
+        }
+      }
     let lo = Math.min(...xs);
     let hi = Math.max(...xs);
     // widened to the profile's neighbouring grid points: between them the loss is unknown
-    const profile = profiles.get(k.path) ?? [];
     const below = profile.filter((p) => p.value < lo).map((p) => p.value);
     const above = profile.filter((p) => p.value > hi).map((p) => p.value);
     if (below.length) lo = Math.max(...below);
