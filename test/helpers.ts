@@ -187,22 +187,9 @@ export async function twinArchiveExperiment(
   w: { warc: string; labels: string; groups: Record<string, string[]>; starts: Record<string, string> },
   name: string,
 ) {
-  const { ARCHIVE_DEFAULTS, loadExperiment } = await import('../experiments/focused/config.ts');
+  const { twinExperiment } = await import('../experiments/twin/archive.ts');
   const { PAPER_EXTENSIONS } = await import('../lib/documents.ts');
-  return {
-    ...loadExperiment('focused', { quick: true }),
-    name,
-    archive: {
-      ...structuredClone(ARCHIVE_DEFAULTS),
-      warc: [w.warc],
-      labels: w.labels,
-      relevant: [],
-      relevantDocuments: [...PAPER_EXTENSIONS],
-      sites: [],
-      groups: w.groups,
-      starts: w.starts,
-    },
-  };
+  return twinExperiment(w, name, { relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] });
 }
 
 /**

@@ -2,7 +2,7 @@
  * An archive experiment's sites as statistics (experiments/twin/stats.ts), and the twin fitted to
  * them: the command `npm run sim:fit -- CONFIG` and the twin validation share this.
  */
-import type { ExperimentConfig } from '../focused/config.ts';
+import { ARCHIVE_DEFAULTS, type ExperimentConfig, loadExperiment } from '../focused/config.ts';
 import { archiveEnv, archiveSites } from '../focused/env.ts';
 import { type FitOptions, type FitResult, fitTwin, type TwinSpec } from './fit.ts';
 import { type SiteStats, type SiteView, viewOfEnv, webStats } from './stats.ts';
@@ -34,6 +34,37 @@ export function fitToSites(
   const sizes = stats.map((s) => s.htmlPages);
   if (heldOut !== null) sizes.push(Math.round(sizes.reduce((a, x) => a + x, 0) / Math.max(1, sizes.length)));
   return { fit: fitTwin(name, stats, sizes, spec, opts), stats };
+}
+
+/**
+ * The archive experiment that replays a written twin (experiments/twin/writer.ts) as a real
+ * archive is replayed: the quick focused experiment with the twin's WARC, labels, sites and start
+ * pages, the archive defaults (holes closed) and the given target. `documents` defaults to the
+ * archive defaults' known documents.
+ */
+export function twinExperiment(
+  w: { warc: string; labels: string; groups: Record<string, string[]>; starts: Record<string, string> },
+  name: string,
+  target: Pick<TwinSpec, 'relevantDocuments' | 'relevantLabels'> & { documents?: readonly string[] },
+  source = `twin archive ${name}`,
+): ExperimentConfig {
+  const defaults = structuredClone(ARCHIVE_DEFAULTS);
+  return {
+    ...loadExperiment('focused', { quick: true }),
+    name,
+    archive: {
+      ...defaults,
+      warc: [w.warc],
+      labels: w.labels,
+      relevant: [...target.relevantLabels],
+      relevantDocuments: [...target.relevantDocuments],
+      documents: target.documents ? [...target.documents] : defaults.documents,
+      sites: [],
+      groups: w.groups,
+      starts: w.starts,
+      source,
+    },
+  };
 }
 
 /** The twin's comparison terms from an archive experiment's config. */

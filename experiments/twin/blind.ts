@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../sim/config.ts';
 import { makeRng } from '../../sim/rng.ts';
-import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
-import { archiveViews } from './archive.ts';
+import { archiveViews, twinExperiment } from './archive.ts';
 import { type SiteStats, webStats } from './stats.ts';
 import {
   ACCEPT_QUANTILE,
@@ -112,22 +111,7 @@ export async function blindRoundTrip(
           join(dir, 'b.warc.gz'),
           join(dir, 'b.csv'),
         );
-        const cfg = {
-          ...loadExperiment('focused', { quick: true }),
-          name,
-          archive: {
-            ...structuredClone(ARCHIVE_DEFAULTS),
-            warc: [w.warc],
-            labels: w.labels,
-            sites: [],
-            groups: w.groups,
-            starts: w.starts,
-            documents: [...opts.spec.documents],
-            relevantDocuments: [...opts.spec.relevantDocuments],
-            relevant: [...opts.spec.relevantLabels],
-            source: `blind web ${i} of draw ${opts.seed}`,
-          },
-        };
+        const cfg = twinExperiment(w, name, opts.spec, `blind web ${i} of draw ${opts.seed}`);
         stats = webStats(await archiveViews(cfg));
       } finally {
         rmSync(dir, { recursive: true, force: true });
