@@ -48,8 +48,16 @@ export interface FamilyContext {
   onClaims?: (claims: readonly { id: string; verdict: string }[]) => void;
 }
 
+/** The run-time flags of `npm run experiment` a family may honour. */
+export type RunFlag = 'workers' | 'queue' | 'no-cache';
+
 export interface ExperimentFamily<C = unknown> {
   id: string;
+  /**
+   * The run-time flags its runs honour; the CLI refuses the others with exit 2 (a flag a family
+   * ignored, as --queue on a deep-web config, ran the experiment somewhere the user did not ask).
+   */
+  flags: readonly RunFlag[];
   claims(raw: unknown): boolean;
   /** The resolved config; an ExperimentConfigError names what is wrong. */
   resolve(

@@ -55,6 +55,16 @@ describe('experiment CLI and configs', () => {
       [['--set', 'budgte=60'], /^error: focused: budgte: unknown field \(did you mean budget\?\)\n$/],
       [['--set', 'budget=-1'], /^error: focused: budget: /],
       [['--set', 'budget.x=1'], /^error: --set: "budget.x=1": budget is not a section of fields/],
+      // a run flag the family would ignore is refused, not silently dropped
+      [
+        ['deepweb', '--queue', 'redis://127.0.0.1:6379/0'],
+        /^error: --queue: a deepweb experiment does not use it \(it takes --workers\)\n$/,
+      ],
+      [['deepweb', '--no-cache'], /^error: --no-cache: a deepweb experiment does not use it/],
+      [
+        ['distributed', '--workers', '2'],
+        /^error: --workers: a distributed experiment does not use it \(it runs in this process and trains nothing\)\n$/,
+      ],
     ];
     // in this process (test/cli-inprocess.ts); the broken-module test below runs the experiment
     // CLI's error as a real process

@@ -20,7 +20,7 @@ import { schemaHelp } from '../../lib/schema.ts';
 import { DistributedSchema } from '../distributed/config.ts';
 import { familyOf } from '../families.ts';
 import { progress } from './progress.ts';
-import { type QueueProgress, writingInto } from '../family.ts';
+import { type QueueProgress, type RunFlag, writingInto } from '../family.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
 // take seconds to load (vega, resvg, pdfkit), and a mistyped flag should not wait for them.
@@ -152,6 +152,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (e instanceof ExperimentConfigError) usage(e.message);
     throw e;
   }
+  const given: [RunFlag, boolean][] = [
+    ['workers', workers !== undefined],
+    ['queue', queue !== undefined],
+    ['no-cache', !!v['no-cache']],
+  ];
+  for (const [flag, on] of given)
+    if (on && !family.flags.includes(flag))
+      usage(
+        `--${flag}: a ${family.id} experiment does not use it (${family.flags.length ? `it takes ${family.flags.map((f) => `--${f}`).join(', ')}` : 'it runs in this process and trains nothing'})`,
+      );
   if (twin) {
     if (family.id !== 'focused' && family.id !== 'sweep')
       usage(`twin-validation: ${name} is not a focused-crawling config`);

@@ -5,6 +5,7 @@ import { isDeepOutputs } from './load.ts';
 
 export const deepweb: ExperimentFamily<DeepwebConfig> = {
   id: 'deepweb',
+  flags: ['workers'],
   rereport: {
     claims: isDeepOutputs,
     // its report, figures and CSVs made again from its CSVs

@@ -4,6 +4,7 @@ import { type DistributedConfig, isDistributedConfig, resolveDistributed } from 
 
 export const distributed: ExperimentFamily<DistributedConfig> = {
   id: 'distributed',
+  flags: [],
   claims: (raw) => isDistributedConfig(raw),
   resolve: (raw, base, ctx) =>
     resolveDistributed(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),

@@ -15,6 +15,7 @@ export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out'
 /** Focused crawling head to head (the default family: any config no other family claims). */
 export const focused: ExperimentFamily<ExperimentConfig> = {
   id: 'focused',
+  flags: ['workers', 'queue', 'no-cache'],
   rereport: {
     claims: (dir) => FOCUSED_OUTPUTS.every((f) => existsSync(join(dir, f))),
     write: async (dir) => [await (await import('./report.ts')).rewritePage(dir)],

@@ -28,6 +28,7 @@ const mentionsSweep = (raw: unknown): boolean =>
 
 export const sweep: ExperimentFamily<ExperimentConfig> = {
   id: 'sweep',
+  flags: ['workers', 'queue', 'no-cache'],
   claims: mentionsSweep,
   resolve: (raw, base, ctx) =>
     resolveExperiment(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
