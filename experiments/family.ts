@@ -5,6 +5,7 @@
  * family is one module in its own folder (experiments/focused/family.ts, sweep/, deepweb/,
  * distributed/); experiments/families.ts lists them and `npm run experiment` dispatches by it.
  */
+import type { TSchema } from '@sinclair/typebox';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -58,6 +59,11 @@ export interface ExperimentFamily<C = unknown> {
    * ignored, as --queue on a deep-web config, ran the experiment somewhere the user did not ask).
    */
   flags: readonly RunFlag[];
+  /**
+   * Its config's published JSON Schema (`npm run schemas` writes schemas/NAME.schema.json; a
+   * config names it as "$schema"). None: it shares another family's (the sweep, the focused one's).
+   */
+  schema?: { name: string; schema: TSchema; title: string; description: string };
   claims(raw: unknown): boolean;
   /** The resolved config; an ExperimentConfigError names what is wrong. */
   resolve(

@@ -13,11 +13,9 @@ import { type CliIo, failed, parseCommand, runAsProcess } from '../../lib/cli.ts
 import { shipped } from '../../lib/paths.ts';
 import { publishedSchema } from '../../lib/schema.ts';
 import { WebSchema } from '../../sim/config.ts';
-import { ExperimentSchema } from '../focused/config.ts';
-import { DeepwebSchema } from '../deepweb/config.ts';
-import { DistributedSchema } from '../distributed/config.ts';
+import { FAMILIES } from '../families.ts';
 
-/** Every published schema: its file name, the schema and what it describes. */
+/** Every published schema: its file name, the schema and what it describes (the web's, every family's, the crawl settings'). */
 export const SCHEMAS: { name: string; schema: TSchema; title: string; description: string }[] = [
   {
     name: 'web',
@@ -26,25 +24,8 @@ export const SCHEMAS: { name: string; schema: TSchema; title: string; descriptio
     description:
       'A generated web (data/webs/*.json): every field may be left out and takes its default (sim/config.ts).',
   },
-  {
-    name: 'experiment',
-    schema: ExperimentSchema,
-    title: 'Focused-crawling experiment config',
-    description:
-      'experiments/configs/*.json without "kind": strategies, target, budget, web or archive (experiments/focused/config.ts).',
-  },
-  {
-    name: 'deepweb',
-    schema: DeepwebSchema,
-    title: 'Deep-web experiment config',
-    description: 'experiments/configs/*.json with "kind": "deepweb" (experiments/deepweb/config.ts).',
-  },
-  {
-    name: 'distributed',
-    schema: DistributedSchema,
-    title: 'Distributed-crawling experiment config',
-    description: 'experiments/configs/*.json with "kind": "distributed" (experiments/distributed/config.ts).',
-  },
+  // each family's, in the registry's order from the default (experiments/family.ts `schema`)
+  ...[...FAMILIES].reverse().flatMap((f) => (f.schema ? [f.schema] : [])),
   {
     name: 'crawl',
     schema: CrawlSettingsSchema,

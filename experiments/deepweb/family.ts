@@ -1,11 +1,17 @@
 /** The deep-web family (experiments/family.ts): configs with "kind": "deepweb". */
 import { defaultOut, type ExperimentFamily, withBar } from '../family.ts';
-import { type DeepwebConfig, isDeepwebConfig, resolveDeepweb } from './config.ts';
+import { type DeepwebConfig, DeepwebSchema, isDeepwebConfig, resolveDeepweb } from './config.ts';
 import { isDeepOutputs } from './load.ts';
 
 export const deepweb: ExperimentFamily<DeepwebConfig> = {
   id: 'deepweb',
   flags: ['workers'],
+  schema: {
+    name: 'deepweb',
+    schema: DeepwebSchema,
+    title: 'Deep-web experiment config',
+    description: 'experiments/configs/*.json with "kind": "deepweb" (experiments/deepweb/config.ts).',
+  },
   rereport: {
     claims: isDeepOutputs,
     // its report, figures and CSVs made again from its CSVs

@@ -1,10 +1,16 @@
 /** The distributed-crawling family (experiments/family.ts): configs with "kind": "distributed". */
 import { defaultOut, type ExperimentFamily, withBar } from '../family.ts';
-import { type DistributedConfig, isDistributedConfig, resolveDistributed } from './config.ts';
+import { type DistributedConfig, DistributedSchema, isDistributedConfig, resolveDistributed } from './config.ts';
 
 export const distributed: ExperimentFamily<DistributedConfig> = {
   id: 'distributed',
   flags: [],
+  schema: {
+    name: 'distributed',
+    schema: DistributedSchema,
+    title: 'Distributed-crawling experiment config',
+    description: 'experiments/configs/*.json with "kind": "distributed" (experiments/distributed/config.ts).',
+  },
   claims: (raw) => isDistributedConfig(raw),
   resolve: (raw, base, ctx) =>
     resolveDistributed(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultOut, type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
-import { configForFile, type ExperimentConfig, resolveExperiment, slowRunWarning } from './config.ts';
+import { configForFile, type ExperimentConfig, ExperimentSchema, resolveExperiment, slowRunWarning } from './config.ts';
 
 /** What a focused experiment writes that its page is made from (replay.json too, when recorded). */
 export const FOCUSED_OUTPUTS = ['config.json', 'curves.csv', 'aggregates.csv', 'summary.csv'];
@@ -16,6 +16,13 @@ export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out'
 export const focused: ExperimentFamily<ExperimentConfig> = {
   id: 'focused',
   flags: ['workers', 'queue', 'no-cache'],
+  schema: {
+    name: 'experiment',
+    schema: ExperimentSchema,
+    title: 'Focused-crawling experiment config',
+    description:
+      'experiments/configs/*.json without "kind": strategies, target, budget, web or archive (experiments/focused/config.ts).',
+  },
   rereport: {
     claims: (dir) => FOCUSED_OUTPUTS.every((f) => existsSync(join(dir, f))),
     write: async (dir) => [await (await import('./report.ts')).rewritePage(dir)],
