@@ -7,7 +7,7 @@
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
 import { type CliIo, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
 import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
-import { TWIN_KNOBS } from '../twin/fit.ts';
+import { defaultRestarts, FIT_BUDGET, TWIN_KNOBS } from '../twin/fit.ts';
 import { parseOrFail } from './args.ts';
 
 const USAGE = `Usage: npm run sim:fit-blind -- [options]
@@ -59,8 +59,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const draw = whole('draw', v.draw, 1, 0, 2 ** 31);
   const departments = whole('departments', v.departments, 4, 2, 50);
   const pages = whole('pages', v.pages, 1000, 100, 100_000);
-  const budget = whole('budget', v.budget, 288, 4, 10_000);
-  const restarts = whole('restarts', v.restarts, Math.max(1, Math.min(3, Math.floor(budget / 96))), 1, 20);
+  const budget = whole('budget', v.budget, FIT_BUDGET, 4, 10_000);
+  const restarts = whole('restarts', v.restarts, defaultRestarts(budget), 1, 20);
   const profile = whole('profile', v.profile, 5, 0, 50);
   const checks = whole('check-seeds', v['check-seeds'], 1, 1, 20);
   if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);

@@ -9,7 +9,7 @@ import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../focu
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
-import { FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
+import { defaultRestarts, FIT_BUDGET, FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { parseOrFail } from './args.ts';
 import { type CliIo, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
 import { resource, shipped } from '../../lib/paths.ts';
@@ -81,13 +81,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (byFiles && !v.relevant === !v.papers) usage('say what is relevant: --relevant LABEL[,...] or --papers');
   const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
     intFlag(flag, raw, min, max) ?? dflt;
-  const budget = whole('budget', v.budget, 288, 4, 10_000);
+  const budget = whole('budget', v.budget, FIT_BUDGET, 4, 10_000);
   const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
   const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
   const profile = whole('profile', v.profile, 7, 0, 50);
-  // a search of fewer than about 96 evaluations does not finish two rounds of its line search over
-  // eleven knobs (measured blind: 3 searches of 32 left 3 of 4 fits above the truth's own loss)
-  const restarts = whole('restarts', v.restarts, Math.max(1, Math.min(3, Math.floor(budget / 96))), 1, 20);
+  const restarts = whole('restarts', v.restarts, defaultRestarts(budget), 1, 20);
   if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
   const scales = (v.scale ?? '')
     .split(',')

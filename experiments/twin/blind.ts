@@ -21,8 +21,9 @@ import {
   fitTwin,
   type KnobValues,
   lossOf,
-  quantile,
+  mean,
   meanStats,
+  quantile,
   measureWeb,
   TWIN_KNOBS,
   type TwinSpec,
@@ -32,8 +33,6 @@ import { writeTwinArchive } from './writer.ts';
 
 /** Web seeds the drawn values are measured at against their own archive. */
 const TRUTH_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
-
-const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
 
 export interface BlindOptions {
   /** Webs drawn. */

@@ -100,7 +100,8 @@ export const TWIN_GROUPS = 4;
 
 export type KnobValues = Record<string, number>;
 
-const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
+/** The mean, 0 for none. */
+export const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
 
 /** The mean of every target statistic over sites. */
 export function meanStats(stats: readonly SiteStats[]): Record<NumericStat, number> {
