@@ -200,6 +200,24 @@ describe('crawl CLI', () => {
       [['--bogus'], /^error: Unknown option '--bogus' \(see --help\)\n$/],
       [[], /^error: give at least one --start URL/],
       [['--resume', '/nonexistent/dir'], /^error: \/nonexistent\/dir: no crawl-settings\.json, nothing to resume\n$/],
+      // refused before the web is served or a model trained: the one line is the refusal, with no
+      // "synthetic web ... on 127.0.0.1" or "training on" before it
+      [
+        ['--web', 'data/webs/small.json', '--strategy', 'adaptive-rescue', '--processes', '2', '--assignment', 'nope'],
+        /^error: --assignment: "nope" is not one of/,
+      ],
+      [
+        ['--web', 'data/webs/small.json', '--processes', '2', '--warc', 'x.warc'],
+        /^error: --warc is not supported in distributed crawls yet\n$/,
+      ],
+      [
+        ['--start', 'http://a.test/', '--strategy', 'adaptive-rescue', '--processes', '2'],
+        /^error: --strategy adaptive-rescue learns from labelled sites: give --web or --replay/,
+      ],
+      [
+        ['--web', 'data/webs/small.json', '--strategy', 'future', '--site', 'nowhere.test'],
+        /^error: --site: "nowhere.test" is not one of the sites: cs\.alpha-university\.test/,
+      ],
     ];
     // in this process (test/cli-inprocess.ts); experiment.cli.test.ts runs the crawl CLI's usage
     // error as a real process

@@ -17,8 +17,8 @@ export interface DistributedCliInput {
   strategy: string;
   outDir: string;
   processes: number;
-  values: Record<string, string | undefined>;
-  quiet: boolean;
+  /** The distributed flags, checked by distributedFlags(). */
+  flags: DistributedFlags;
   /** For future and adaptive: the synthetic web the models were trained on. */
   models?: ModelSource;
 }
@@ -49,51 +49,87 @@ function readGeo(file: string): Record<string, string> {
   return out;
 }
 
-export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
-  const v = o.values;
-  if (MODEL_STRATEGIES.includes(o.strategy) && !o.models)
+/** The distributed flags of one machine, checked (every refusal before anything starts). */
+export interface DistributedFlags {
+  assignment: Assignment;
+  datacentres: { name: string; region: string }[];
+  datacentre: string;
+  region: string;
+  hostRegions: Record<string, string>;
+  redis?: { url: string; name: string; reset: boolean };
+  idBase: string;
+  expect: number;
+}
+
+/**
+ * Checks the distributed flags and the strategy (a built-in the processes can build; one that
+ * needs models only with the web they are trained on): the crawl command calls it before it starts
+ * a web or trains.
+ */
+export function distributedFlags(
+  v: Record<string, string | boolean | undefined>,
+  strategy: string,
+  hasModels: boolean,
+): DistributedFlags {
+  const s = (k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
+  if (MODEL_STRATEGIES.includes(strategy) && !hasModels)
     usage(
-      `--strategy ${o.strategy} learns from labelled departments: give --web (each process loads the models trained on the other departments)`,
+      `--strategy ${strategy} learns from labelled departments: give --web (each process loads the models trained on the other departments)`,
     );
-  if (!WORKER_STRATEGIES.includes(o.strategy) && !MODEL_STRATEGIES.includes(o.strategy))
-    usage(`--strategy ${o.strategy} is not available in distributed crawls`);
-  const assignment = (v.assignment ?? 'hash') as Assignment;
+  if (!WORKER_STRATEGIES.includes(strategy) && !MODEL_STRATEGIES.includes(strategy))
+    usage(`--strategy ${strategy} is not available in distributed crawls`);
+  const assignment = (s('assignment') ?? 'hash') as Assignment;
   if (!ASSIGNMENTS.includes(assignment))
-    usage(`--assignment: "${v.assignment}" is not one of ${ASSIGNMENTS.join(', ')}`);
-  if (assignment === 'geo' && !v.geo) usage('--assignment geo needs --geo FILE (host,region lines)');
-  const dcName = v.datacentre ?? 'dc1';
-  if (!/^[a-z0-9-]+$/.test(dcName)) usage(`--datacentre: "${dcName}" must be lowercase letters, digits and -`);
-  const datacentres = v.datacentres ? parseDatacentres(v.datacentres) : [{ name: dcName, region: v.region ?? '' }];
-  const mine = datacentres.find((d) => d.name === dcName);
-  if (!mine) usage(`--datacentre ${dcName} is not in --datacentres ${v.datacentres}`);
-  const region = v.region ?? mine.region;
-  if (v.redis && !/^rediss?:\/\//.test(v.redis)) usage(`--redis: "${v.redis}" must look like redis://HOST:PORT`);
-  const expect = v['expect-processes'] === undefined ? 0 : Number(v['expect-processes']);
+    usage(`--assignment: "${s('assignment')}" is not one of ${ASSIGNMENTS.join(', ')}`);
+  const geo = s('geo');
+  if (assignment === 'geo' && !geo) usage('--assignment geo needs --geo FILE (host,region lines)');
+  const datacentre = s('datacentre') ?? 'dc1';
+  if (!/^[a-z0-9-]+$/.test(datacentre)) usage(`--datacentre: "${datacentre}" must be lowercase letters, digits and -`);
+  const spec = s('datacentres');
+  const datacentres = spec ? parseDatacentres(spec) : [{ name: datacentre, region: s('region') ?? '' }];
+  const mine = datacentres.find((d) => d.name === datacentre);
+  if (!mine) usage(`--datacentre ${datacentre} is not in --datacentres ${spec}`);
+  const redis = s('redis');
+  if (redis && !/^rediss?:\/\//.test(redis)) usage(`--redis: "${redis}" must look like redis://HOST:PORT`);
+  const expect = s('expect-processes') === undefined ? 0 : Number(s('expect-processes'));
   if (!Number.isInteger(expect) || expect < 0)
-    usage(`--expect-processes: "${v['expect-processes']}" must be a whole number`);
+    usage(`--expect-processes: "${s('expect-processes')}" must be a whole number`);
+  return {
+    assignment,
+    datacentres,
+    datacentre,
+    region: s('region') ?? mine.region,
+    hostRegions: geo ? readGeo(geo) : {},
+    redis: redis ? { url: redis, name: s('crawl-name') ?? 'crawl', reset: !!v.fresh } : undefined,
+    idBase:
+      s('process-id') ??
+      `${hostname()
+        .toLowerCase()
+        .replace(/[^a-z0-9-]/g, '-')}-${process.pid}`,
+    expect,
+  };
+}
+
+export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
+  const f = o.flags;
   const budget = o.settings.maxPages ?? 1000;
-  const idBase =
-    v['process-id'] ??
-    `${hostname()
-      .toLowerCase()
-      .replace(/[^a-z0-9-]/g, '-')}-${process.pid}`;
   const started = Date.now();
   const r = await runCluster({
-    datacentres: datacentres.map((d) => ({
+    datacentres: f.datacentres.map((d) => ({
       ...d,
-      region: d.name === dcName ? region : d.region,
-      processes: d.name === dcName ? o.processes : 0,
+      region: d.name === f.datacentre ? f.region : d.region,
+      processes: d.name === f.datacentre ? o.processes : 0,
     })),
-    assignment,
-    hostRegions: v.geo ? readGeo(v.geo) : {},
+    assignment: f.assignment,
+    hostRegions: f.hostRegions,
     budget,
     strategy: o.strategy,
     models: o.models,
     settings: o.settings,
     outDir: o.outDir,
-    redis: v.redis ? { url: v.redis, name: v['crawl-name'] ?? 'crawl', reset: !!v.fresh } : undefined,
-    idPrefix: v.redis ? idBase : undefined,
-    expectMembers: expect,
+    redis: f.redis,
+    idPrefix: f.redis ? f.idBase : undefined,
+    expectMembers: f.expect,
   });
   const pages = r.processes.reduce((a, p) => a + p.summary.pages, 0);
   for (const p of r.processes)
