@@ -523,20 +523,41 @@ export class Renderer {
     return this.title(target);
   }
 
-  private href(src: number, e: number, target: number, flags: number): string {
+  /** The host and path link e of page src leads to: a special target, or the target's own (moved) path. */
+  private place(src: number, e: number, target: number, flags: number): { host: string; path: string } {
     const w = this.web;
-    const site = w.sites[w.siteOf[src]];
-    if (target === Target.Calendar) return '/events/calendar/2026/11/';
-    if (target === Target.RedirectLoop) return '/loop/a.html';
+    const host = w.sites[w.siteOf[src]].host;
+    if (target === Target.Calendar) return { host, path: '/events/calendar/2026/11/' };
+    if (target === Target.RedirectLoop) return { host, path: '/loop/a.html' };
     if (target === Target.Broken)
-      return `/${SECTIONS[hash32(w.seed, src, e) % SECTIONS.length]}/missing-${9_000_000 + (hash32(w.seed, src, e, 5) % 1_000_000)}.html`;
-    const tsite = w.sites[w.siteOf[target]];
+      return {
+        host,
+        path: `/${SECTIONS[hash32(w.seed, src, e) % SECTIONS.length]}/missing-${9_000_000 + (hash32(w.seed, src, e, 5) % 1_000_000)}.html`,
+      };
     let path = this.path(target);
     if (flags & LinkFlag.Redirect) {
       const k = w.kind[target];
       path = k === Kind.Faculty || k === Kind.Student ? path.slice(0, -1) : `/old${path}`;
     }
-    if (tsite !== site) return `http://${tsite.host}${path}`;
+    return { host: w.sites[w.siteOf[target]].host, path };
+  }
+
+  /**
+   * The absolute URL link e of page src leads to as a crawler fetches it (session ids stripped):
+   * what a collection of the rendered pages would see linked, without rendering them.
+   */
+  linkUrl(src: number, e: number): string {
+    const { host, path } = this.place(src, e, this.web.outTarget[e], this.web.outFlags[e]);
+    return `http://${host}${path}`;
+  }
+
+  private href(src: number, e: number, target: number, flags: number): string {
+    const w = this.web;
+    const site = w.sites[w.siteOf[src]];
+    const to = this.place(src, e, target, flags);
+    if (target < 0) return to.path;
+    let path = to.path;
+    if (to.host !== site.host) return `http://${to.host}${path}`;
     if (site.sessionIds) path += `${path.includes('?') ? '&' : '?'}sid=${hash32(w.seed, src, e, 9).toString(16)}`;
     return hash32(w.seed, src, e, 13) % 5 === 0 ? `http://${site.host}${path}` : path;
   }

@@ -16,6 +16,8 @@
  * - topical locality: the share of pages that link a relevant item (hubs), relevant links per
  *   hub, and the share of a hub's other links that lead to a relevant item;
  * - the share of links whose target URL names a document file (lib/documents.ts);
+ * - the share of linked in-site URLs the collection does not hold (holes): what a collection
+ *   kept, which the induced graph alone confounds with how many links a page has;
  * - the directory depth of URLs (folders in the path);
  * - gaps between relevant regions: hubs joined by a direct link form a region; the fewest
  *   non-hub pages from one region to the next (ordered pairs), as a histogram and a mean;
@@ -38,6 +40,11 @@ export interface SiteView {
   urls: string[];
   /** Anchor words of every link into each node. */
   anchors: string[][];
+  /**
+   * Distinct in-site URLs the site's pages link (known documents aside) and how many of them the
+   * collection does not hold (holes), as sim/archive-web.ts shape() counts them; absent: no holes.
+   */
+  linked?: { urls: number; holes: number };
 }
 
 export interface SiteStats {
@@ -58,6 +65,8 @@ export interface SiteStats {
   relevantPerHub: number;
   hubPrecision: number;
   documentLinkShare: number;
+  /** Holes over the distinct in-site URLs linked (what the collection missed; 0 on a whole web). */
+  holeShare: number;
   dirDepth: number;
   gapHistogram: Record<string, number>;
   gapMean: number;
@@ -260,6 +269,7 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
       relevantPerHub: round(relLinks / Math.max(1, hubs), 2),
       hubPrecision: round(relLinks / Math.max(1, hubLinks)),
       documentLinkShare: round(docLinks / Math.max(1, links)),
+      holeShare: round((v.linked?.holes ?? 0) / Math.max(1, v.linked?.urls ?? 0)),
       dirDepth: round(dirs / Math.max(1, v.urls.length), 2),
       gapHistogram,
       gapMean: round(gaps.reduce((a, x) => a + x, 0) / Math.max(1, gaps.length), 2),
@@ -289,7 +299,14 @@ export function viewOfEnv(env: Env, site: string): SiteView {
       anchors[t].push(...wordsOf(l.anchor));
     }
   }
-  return { name: site, graph, urls, anchors };
+  const shape = env.archiveShape(site);
+  return {
+    name: site,
+    graph,
+    urls,
+    anchors,
+    linked: shape ? { urls: shape.linkedUrls, holes: shape.holes } : undefined,
+  };
 }
 
 /**
@@ -340,6 +357,23 @@ export function viewOfWeb(
       if (sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents)) add(t);
     }
   }
+  // distinct in-site URLs the kept pages link, known documents aside, keyed as the archive of the
+  // rendered pages keys them (sim/archive-web.ts): a link named without its directory's slash is
+  // its target; a moved page's old URL, a broken link, the calendar and the loop are holes
+  const linked = new Set<string>();
+  const holes = new Set<string>();
+  for (let k = 0; k < pages; k++)
+    for (let e = web.outStart[ids[k]]; e < web.outStart[ids[k] + 1]; e++) {
+      const t = web.outTarget[e];
+      if (t >= 0 && !inSite(t)) continue;
+      const url = renderer.linkUrl(ids[k], e);
+      if (t >= 0 && !web.isHtml(t) && (sampling.documents.length === 0 || hasExtension(url, sampling.documents)))
+        continue;
+      const own = t >= 0 && node.has(t) ? renderer.url(t) : null;
+      const key = own !== null && `${url}/` === own ? own : url;
+      linked.add(key);
+      if (own === null || key !== own) holes.add(key);
+    }
   const lists: number[][] = ids.map(() => []);
   const anchors: string[][] = ids.map(() => []);
   for (let k = 0; k < pages; k++) {
@@ -362,5 +396,6 @@ export function viewOfWeb(
     ),
     urls,
     anchors,
+    linked: { urls: linked.size, holes: holes.size },
   };
 }

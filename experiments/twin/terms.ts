@@ -87,6 +87,9 @@ export const TWIN_TARGETS: readonly TwinTarget[] = [
   { stat: 'relevantPerHub', tolerance: 0.25, relative: true },
   { stat: 'hubPrecision', tolerance: 0.1 },
   { stat: 'documentLinkShare', tolerance: 0.05 },
+  // what the collection kept: the WebKB sites miss 69-81% of the URLs they link (a spread of 0.12);
+  // without it the sample trades freely against extra links per page (one induced out-degree)
+  { stat: 'holeShare', tolerance: 0.1 },
   { stat: 'gapMean', tolerance: 1 },
   { stat: 'leakPrecision', tolerance: 0.15 },
   { stat: 'leakRecall', tolerance: 0.15 },
