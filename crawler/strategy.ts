@@ -144,10 +144,21 @@ export interface StrategyDescriptor<C extends BaseContext = BaseContext> {
    * those that say so).
    */
   distributed?: boolean;
+  /**
+   * The settings sections of its context that make() reads (an experiment config's sections of
+   * those names); omitted: any, as a strategy module may read whatever its context holds. A sweep
+   * reuses a strategy's runs between points that differ only in sections it does not read (the
+   * models' training reads "future", so a strategy that needs models reads it too).
+   */
+  settings?: readonly StrategySettingsSection[];
   /** Figure style: colour and dash pattern (Okabe-Ito colours; the same in every figure). */
   style: readonly [colour: string, dash: readonly number[]];
   make(ctx: C, params: Record<string, number>): Strategy;
 }
+
+/** The settings sections a strategy's context carries (crawler/focused/context.ts StrategyContext). */
+export const STRATEGY_SETTINGS_SECTIONS = ['immediate', 'future', 'adaptive'] as const;
+export type StrategySettingsSection = (typeof STRATEGY_SETTINGS_SECTIONS)[number];
 
 const DESCRIPTOR = Symbol.for('crawler-harness.strategy-descriptor');
 
@@ -201,6 +212,7 @@ export const BFS = defineStrategy({
   distributed: true,
   summary: 'breadth-first: links in the order they were found',
   reads: 'nothing',
+  settings: [],
   style: ['#000000', [2, 2]],
   make: () => new BfsStrategy(),
 });
@@ -211,6 +223,7 @@ export const RANDOM = defineStrategy({
   distributed: true,
   summary: 'random order (a seeded hash of the URL)',
   reads: 'nothing',
+  settings: [],
   style: ['#E69F00', [6, 3]],
   make: (ctx) => new RandomStrategy(ctx.seed),
 });

@@ -60,6 +60,17 @@ export function strategyNeeds(name: string): 'models' | 'pages' | null {
   return BUILT_IN[name]?.needs ?? null;
 }
 
+/**
+ * The settings sections (immediate, future, adaptive) a strategy's runs depend on, or null for
+ * any (a strategy module): those its descriptor reads, and "future" when it is trained (training
+ * data is built with it: experiments/focused/env.ts).
+ */
+export function strategySettings(name: string): readonly string[] | null {
+  const d = BUILT_IN[name];
+  if (!d?.settings) return null;
+  return d.needs && !d.settings.includes('future') ? [...d.settings, 'future'] : d.settings;
+}
+
 /** A built-in's parameters: its defaults overridden by `given`; unknown names and bad values throw. */
 export function resolveParams(name: string, given: Readonly<Record<string, unknown>> = {}): Params {
   const defaults = strategyDefaults(name);

@@ -393,6 +393,65 @@ describe('adaptive crawler', () => {
     expect(walk(make('priority')).every((s) => s < 1)).toBe(true);
   });
 
+  it('thresholds "online": r1 and r2 chosen again at each retraining from the pages crawled, with its own judgements', () => {
+    const paperText = 'Title: neural learning Abstract: network References [1] neural';
+    // r1 = 2 is out of reach (a cosine is at most 1): calibrated, no page is ever exploited
+    const make = (thresholds: 'calibrated' | 'online') =>
+      new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+        ...opts,
+        r1: 2,
+        r2: 0.3,
+        thresholds,
+      });
+    const crawl = (a: AdaptiveStrategy) => {
+      // the paper; a topical page linking it; an off-topic page linking that one (T = 3: a retraining)
+      a.onPage(view(0, 'http://s.test/p.pdf', paperText, [], 'pdf'), []);
+      const l1 = [link('http://s.test/p.pdf', 'publications'), link('http://s.test/x', 'football')];
+      a.onPage(view(1, 'http://s.test/list', 'neural network learning pizza', l1), l1);
+      const l2 = [link('http://s.test/list', 'football')];
+      a.onPage(view(2, 'http://s.test/junk', 'pizza', l2), l2);
+      // another topical page, after the retraining
+      const l3 = [link('http://s.test/more', 'neural network')];
+      return a.onPage(view(3, 'http://s.test/list2', 'neural network learning', l3), l3).scores[0]!;
+    };
+    const calibrated = make('calibrated');
+    const fixed = crawl(calibrated);
+    expect(calibrated.thresholds).toEqual({ r1: 2, r2: 0.3 });
+    expect(calibrated.stats().recalibrations).toBe(0);
+    expect(fixed).toBeLessThan(1);
+    const online = make('online');
+    const exploited = crawl(online);
+    // the page linking the crawler's judged paper sets r1 at its own immediate value
+    expect(online.stats().recalibrations).toBe(1);
+    expect(online.thresholds.r1).toBeGreaterThan(0);
+    expect(online.thresholds.r1).toBeLessThan(1);
+    expect(exploited).toBeGreaterThanOrEqual(1);
+  });
+
+  it('startPage "exploit": the start page\'s links by immediate score; "tunnel" (default): by Q', () => {
+    const make = (startPage: 'tunnel' | 'exploit') =>
+      new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+        ...opts,
+        r1: 0.9,
+        r2: 100,
+        startPage,
+      });
+    const links = [link('http://s.test/nn.html', 'neural network'), link('http://s.test/pubs.html', 'publications')];
+    const start = { ...view(0, 'http://s.test/', 'department of computer science', links), depth: 0 };
+    const tunnel = make('tunnel').onPage(start, links).scores;
+    expect(tunnel.every((x) => x !== null && x < 1)).toBe(true);
+    // by Q: the publications link first
+    expect(tunnel[1]!).toBeGreaterThan(tunnel[0]!);
+    const exploit = make('exploit').onPage(start, links).scores;
+    expect(exploit.every((x) => x !== null && x >= 1)).toBe(true);
+    // by immediate score: the topical link first
+    expect(exploit[0]!).toBeGreaterThan(exploit[1]!);
+    // below the start page the rule is the paper's: an off-topic page without promise is discarded
+    const a = make('exploit');
+    a.onPage(start, links);
+    expect(a.onPage(view(1, 'http://s.test/x', 'pizza', links), links).scores).toEqual([null, null]);
+  });
+
   it('immediate value ranks on-topic links first', () => {
     const s = new ImmediateStrategy(new Topic(['query optimization', 'database']));
     const ls = [

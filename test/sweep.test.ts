@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment, type ExperimentConfig } from '../experiments/focused/config.ts';
-import { gridPoints, runSweep, type SweepData, wilson, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
+import {
+  gridPoints,
+  RunReuse,
+  runSweep,
+  type SweepData,
+  wilson,
+  writeSweepOutputs,
+} from '../experiments/sweep/sweep.ts';
 import type { CurveRow } from '../experiments/focused/run-one.ts';
 
 function cfg(): ExperimentConfig {
@@ -166,5 +173,47 @@ describe('sweeps', () => {
     const rows = readFileSync(join(clean, 'sweep.csv'), 'utf8').trim().split('\n');
     expect(rows[0]).toContain('web.structure.conventions');
     expect(rows).toHaveLength(1 + 2 * 3); // header, two points x (oracle, bfs, immediate)
+  });
+
+  it("reuses a strategy's runs between readings that differ only in settings it does not read, with the same rows", {
+    timeout: 180_000,
+  }, async () => {
+    const readings: ExperimentConfig = {
+      ...cfg(),
+      strategies: ['bfs', 'immediate', 'future', 'adaptive'],
+      budget: 60,
+      every: 20,
+      sites: ['cs.alpha-university.test'],
+      sweep: { 'adaptive.startPage': ['tunnel', 'exploit'], 'future.horizon': [1, 2] },
+    };
+    // what each point runs: the strategies whose runs no earlier point made
+    const ran: string[][] = [];
+    const reuse = new RunReuse(true);
+    const fake = (pc: ExperimentConfig) => {
+      ran.push(pc.strategies);
+      const row = (strategy: string) => ({ strategy, site: 'a', seed: 1, pages: 10 }) as never;
+      return Promise.resolve({ curves: [...pc.strategies, 'oracle'].map(row), summaries: [] });
+    };
+    for (const p of gridPoints(readings.sweep))
+      await reuse.point(p, { ...readings, sweep: {} }, fake).then((r) => expect(r.curves).toHaveLength(5));
+    // immediate and bfs once; future once per horizon; adaptive at every point
+    expect(ran).toEqual([
+      ['bfs', 'immediate', 'future', 'adaptive'],
+      ['future', 'adaptive'],
+      ['adaptive'],
+      ['adaptive'],
+    ]);
+    // and the rows are those of every point run in full
+    const full = await runSweep(readings, mkdtempSync(join(tmpdir(), 'sweep-full-')), {
+      workers: 0,
+      cacheDir: null,
+      reuse: false,
+    });
+    const reused = await runSweep(readings, mkdtempSync(join(tmpdir(), 'sweep-reuse-')), {
+      workers: 2,
+      cacheDir: null,
+    });
+    expect(reused.points.map((p) => p.curves)).toEqual(full.points.map((p) => p.curves));
+    expect(reused.points.map((p) => p.summaries)).toEqual(full.points.map((p) => p.summaries));
   });
 });

@@ -56,6 +56,7 @@ export const BEST_FIRST = defineStrategy({
   rank: 60,
   summary: "best-first (Cho et al. 1998): a link's priority is its page's similarity to the topic",
   reads: 'topic',
+  settings: [],
   style: ['#0072B2', []],
   make: (ctx: StrategyContext) => new BestFirstStrategy(topicOf(ctx, 'best-first'), ctx.judge?.()),
 });
@@ -66,6 +67,7 @@ export const BEST_N_FIRST = defineStrategy({
   summary: 'Best-N-First (Pant & Menczer): the best n URLs fetched as a batch, then re-ranked',
   params: DEFAULT_BEST_N,
   reads: 'topic',
+  settings: [],
   style: ['#0072B2', [6, 3]],
   make: (ctx: StrategyContext, p) => new BestNFirstStrategy(topicOf(ctx, 'best-n-first'), { n: p.n }, ctx.judge?.()),
 });

@@ -22,7 +22,8 @@ export interface Calibration {
   pages: number;
 }
 
-function bestThreshold(xs: readonly { v: number; y: boolean }[]): { t: number; f1: number } {
+/** The threshold on v that best predicts y by F1 (v >= t predicts y); t Infinity when nothing does. */
+export function bestThreshold(xs: readonly { v: number; y: boolean }[]): { t: number; f1: number } {
   const sorted = [...xs].sort((a, b) => b.v - a.v);
   const pos = xs.filter((x) => x.y).length;
   let tp = 0;

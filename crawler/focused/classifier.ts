@@ -42,6 +42,7 @@ export const CLASSIFIER = defineStrategy({
     "soft focus (Chakrabarti et al. 1999): a link's priority is its page's class probability, the page classifier trained on the other sites",
   needs: 'pages',
   reads: 'topic',
+  settings: [],
   style: ['#CC79A7', [2, 2]],
   make: (ctx: StrategyContext) => {
     const pages = need(ctx.models, 'training data', 'classifier')().pages;

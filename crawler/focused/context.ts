@@ -23,7 +23,17 @@ export interface AdaptiveSettings {
   retrainUpdates: RetrainUpdates;
   /** How tunnelling links are followed (a reading: crawler/focused/strategies.ts TUNNEL_MODES). */
   tunnel: TunnelMode;
+  /** How r1 and r2 are chosen (a reading: crawler/focused/strategies.ts THRESHOLD_MODES). */
+  thresholds: ThresholdMode;
+  /** What the start page's links get (a reading: crawler/focused/strategies.ts START_PAGE_MODES). */
+  startPage: StartPageMode;
 }
+
+/** How the adaptive crawler's thresholds are chosen (see THRESHOLD_MODES). */
+export type ThresholdMode = 'calibrated' | 'online';
+
+/** What the adaptive crawler does with the start page's links (see START_PAGE_MODES). */
+export type StartPageMode = 'tunnel' | 'exploit';
 
 /** How the adaptive crawler follows the links of a page it tunnels through (see TUNNEL_MODES). */
 export type TunnelMode = 'priority' | 'thread';

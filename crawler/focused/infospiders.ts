@@ -201,6 +201,7 @@ export const INFOSPIDERS = defineStrategy({
     number
   >,
   reads: 'topic',
+  settings: [],
   style: ['#882255', [4, 4]],
   make: (ctx: StrategyContext, p) =>
     new InfoSpidersStrategy(

@@ -98,6 +98,7 @@ export const SHARK_SEARCH = defineStrategy({
   summary: 'SharkSearch (Hersovici et al. 1998): inherited and anchor/context scores, fading with depth',
   params: DEFAULT_SHARK as unknown as Record<string, number>,
   reads: 'topic',
+  settings: [],
   style: ['#CC79A7', []],
   make: (ctx: StrategyContext, p) =>
     new SharkSearchStrategy(topicOf(ctx, 'shark-search'), { ...DEFAULT_SHARK, ...p }, ctx.judge?.()),

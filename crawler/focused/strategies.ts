@@ -32,7 +32,16 @@ import {
   type RescuedLink,
   type Strategy,
 } from '../strategy.ts';
-import { need, type RetrainUpdates, type StrategyContext, type TunnelMode, topicOf } from './context.ts';
+import { bestThreshold } from './calibrate.ts';
+import {
+  need,
+  type RetrainUpdates,
+  type StartPageMode,
+  type StrategyContext,
+  type ThresholdMode,
+  type TunnelMode,
+  topicOf,
+} from './context.ts';
 import { linkWords } from './features.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
@@ -130,7 +139,32 @@ export interface AdaptiveOptions {
   retrainUpdates: RetrainUpdates;
   /** How tunnelling links are followed (TUNNEL_MODES). */
   tunnel: TunnelMode;
+  /** How r1 and r2 are chosen (THRESHOLD_MODES). */
+  thresholds: ThresholdMode;
+  /** What the start page's links get (START_PAGE_MODES). */
+  startPage: StartPageMode;
 }
+
+/**
+ * Readings of how r1 and r2 are chosen; the paper gives no values and no rule ("immediate value
+ * above r1 -> follow by immediate score; otherwise future value above r2 -> keep following from
+ * this node"). "calibrated" (the default): chosen once, before the crawl, on the training sites
+ * (crawler/focused/calibrate.ts: the values that best separate, by F1, pages of topical
+ * communities and pages with a relevant document within Q's horizon). "online": the crawler is
+ * "online incremental", so at every retraining the same rule chooses them again from the pages
+ * crawled so far, judged by the crawler's own relevance judgement (the threshold kept when the
+ * crawl has nothing to separate yet).
+ */
+export const THRESHOLD_MODES: readonly ThresholdMode[] = ['calibrated', 'online'];
+
+/**
+ * Readings of what happens at the start page, on which the paper is silent: read literally, a
+ * start page below both thresholds would have its links discarded and the crawl would end at
+ * its first page, which the paper's own curves rule out. "tunnel" (the default): the start
+ * page's links are never all discarded; below r1 they are queued by Q like a tunnelled page's.
+ * "exploit": the start page is a community's entry, its links followed by immediate score.
+ */
+export const START_PAGE_MODES: readonly StartPageMode[] = ['tunnel', 'exploit'];
 
 /**
  * Readings of "otherwise future value above r2 -> keep following from this node" (the project's
@@ -168,6 +202,8 @@ export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   rescue: false,
   retrainUpdates: 'new-links',
   tunnel: 'priority',
+  thresholds: 'calibrated',
+  startPage: 'tunnel',
 };
 
 interface CrawledPage {
@@ -175,11 +211,15 @@ interface CrawledPage {
   /** The crawler's own judgement (its reward). */
   relevant: boolean;
   relevance: number;
+  /** The page's immediate value when it was crawled (what was compared with r1). */
+  similarity: number;
   /** The page's links and title, kept to compute link features if the page enters the top-K. */
   parsed: readonly ParsedLink[];
   title: string;
   /** Feature vectors of the links, computed once when the page first reaches the top-K. */
   vectors: Map<number, number>[] | null;
+  /** Feature tokens of the links, computed once when online thresholds first need the page's Q. */
+  features: string[][] | null;
 }
 
 export class AdaptiveStrategy implements Strategy {
@@ -201,7 +241,11 @@ export class AdaptiveStrategy implements Strategy {
     rerankedLinks: 0,
     readmittedLinks: 0,
     threadLinks: 0,
+    recalibrations: 0,
   };
+  /** The thresholds in force (re-chosen at each retraining under "online" thresholds). */
+  private r1: number;
+  private r2: number;
   /** Links of discarded pages with their Q, in case the frontier runs dry (see rescue()); their link and page title when a retraining may re-admit them. */
   private readonly discarded: {
     url: string;
@@ -226,6 +270,8 @@ export class AdaptiveStrategy implements Strategy {
   ) {
     this.name = o.rescue ? 'adaptive-rescue' : 'adaptive';
     this.readmits = o.retrainUpdates === 'frontier-and-discarded';
+    this.r1 = o.r1;
+    this.r2 = o.r2;
     this.model = model;
     // the offline links, labelled with the offline bins, sampled once (seeded)
     const labelled = offline.map((e) => ({ tokens: e.tokens, label: binOf(model.bins, e.q) }));
@@ -244,7 +290,7 @@ export class AdaptiveStrategy implements Strategy {
     const inThread = this.threadSteps.get(page.url) ?? 0;
     this.threadSteps.delete(page.url);
     let decision: PageDecision;
-    if (j.similarity >= this.o.r1) {
+    if (j.similarity >= this.r1 || (page.depth === 0 && this.o.startPage === 'exploit')) {
       this.counters.exploitPages++;
       const b = this.o.sourceWeight;
       decision = {
@@ -255,7 +301,7 @@ export class AdaptiveStrategy implements Strategy {
       const qs = candidates.map((l) => this.model.expectedQ(featuresOf(l, page)));
       const fv = qs.length ? Math.max(...qs) : 0;
       // the start page's links are never all discarded: the crawl would end at its first page
-      if (fv >= this.o.r2 || page.depth === 0) {
+      if (fv >= this.r2 || page.depth === 0) {
         this.counters.tunnelPages++;
         const qmax = Math.max(...this.model.bins.means, 1e-9);
         if (this.o.retrainUpdates !== 'new-links')
@@ -324,7 +370,7 @@ export class AdaptiveStrategy implements Strategy {
       if (!d.link) continue;
       const { q, score } = this.tunnelScore(d.link, d.title ?? '');
       d.q = q;
-      if (q < this.o.r2) continue;
+      if (q < this.r2) continue;
       out.push({ url: d.url, score, depth: d.depth });
       this.discarded.splice(i, 1);
     }
@@ -337,9 +383,11 @@ export class AdaptiveStrategy implements Strategy {
       links: page.links.map((l) => l.url),
       relevant: j.relevant,
       relevance: j.relevance,
+      similarity: j.similarity,
       parsed: page.links,
       title: page.title,
       vectors: null,
+      features: null,
     });
   }
 
@@ -394,7 +442,43 @@ export class AdaptiveStrategy implements Strategy {
       featureCounts: this.offlineCounts.featureCounts.map((row, c) => row.map((x, j) => x + on.featureCounts[c][j])),
     };
     this.model = LinkClassifier.fromCounts(this.model.space, sum, this.model.bins);
+    if (this.o.thresholds === 'online') this.recalibrate(nodes, index, V);
     return true;
+  }
+
+  /**
+   * "online" thresholds: r1 and r2 chosen again by the calibration's rule (crawler/focused/calibrate.ts)
+   * over the pages crawled so far that have links, with the crawler's own judgements: r1 the
+   * immediate value that best separates pages linking a page judged relevant; r2, among pages
+   * below it, the future value (under the retrained classifier) that best predicts a crawled page
+   * of value within Q's horizon through one of its links. A threshold with nothing to separate is kept.
+   */
+  private recalibrate(nodes: readonly CrawledPage[], index: ReadonlyMap<string, number>, V: ArrayLike<number>): void {
+    const withLinks = nodes.filter((p) => p.links.length > 0);
+    const reaches = (p: CrawledPage, ok: (v: number) => boolean): boolean =>
+      p.links.some((l) => {
+        const v = index.get(l);
+        return v !== undefined && ok(v);
+      });
+    const r1 = bestThreshold(withLinks.map((p) => ({ v: p.similarity, y: reaches(p, (v) => nodes[v].relevant) })));
+    if (r1.f1 > 0) this.r1 = r1.t;
+    const below = withLinks
+      .filter((p) => p.similarity < this.r1)
+      .map((p) => {
+        p.features ??= p.parsed.map((l) => featuresOfLink(l, p.title));
+        return {
+          v: Math.max(0, ...p.features.map((f) => this.model.expectedQ(f))),
+          y: reaches(p, (v) => V[v] >= this.model.bins.thresholds[0]),
+        };
+      });
+    const r2 = bestThreshold(below);
+    if (r2.f1 > 0) this.r2 = r2.t;
+    this.counters.recalibrations++;
+  }
+
+  /** The thresholds in force: the calibrated ones, or the last chosen online. */
+  get thresholds(): { r1: number; r2: number } {
+    return { r1: this.r1, r2: this.r2 };
   }
 
   get classifier(): LinkClassifier {
@@ -418,6 +502,7 @@ export const IMMEDIATE = defineStrategy({
   distributed: true,
   summary: "the paper's immediate value: tf-idf cosine of a link's words to the topic",
   reads: 'topic',
+  settings: ['immediate'],
   style: ['#56B4E9', [8, 3, 2, 3]],
   make: (ctx: StrategyContext) =>
     new ImmediateStrategy(topicOf(ctx, 'immediate'), ctx.immediate ?? { sourceWeight: 0.3 }, ctx.judge?.()),
@@ -431,6 +516,7 @@ export const FUTURE = defineStrategy({
     "the paper's future value (Rennie & McCallum): Q predicted by Naive Bayes over link words, trained on the other sites",
   needs: 'models',
   reads: 'topic',
+  settings: ['future'],
   style: ['#009E73', [4, 4]],
   make: (ctx: StrategyContext) =>
     new FutureStrategy(topicOf(ctx, 'future'), need(ctx.models, 'training data', 'future')().future, ctx.judge?.()),
@@ -457,6 +543,8 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
       rescue,
       retrainUpdates: a?.retrainUpdates ?? DEFAULT_ADAPTIVE.retrainUpdates,
       tunnel: a?.tunnel ?? DEFAULT_ADAPTIVE.tunnel,
+      thresholds: a?.thresholds ?? DEFAULT_ADAPTIVE.thresholds,
+      startPage: a?.startPage ?? DEFAULT_ADAPTIVE.startPage,
     },
     ctx.judge?.(),
   );
@@ -470,6 +558,7 @@ export const ADAPTIVE = defineStrategy({
     "the paper's online incremental adaptive crawler: immediate value inside communities, Q between them, retrained every T",
   needs: 'models',
   reads: 'topic',
+  settings: ['adaptive', 'future'],
   style: ['#D55E00', []],
   make: (ctx: StrategyContext) => adaptive(ctx, false),
 });
@@ -481,6 +570,7 @@ export const ADAPTIVE_RESCUE = defineStrategy({
   summary: 'adaptive plus our fallback: tunnels through discarded links when the frontier runs dry',
   needs: 'models',
   reads: 'topic',
+  settings: ['adaptive', 'future'],
   style: ['#D55E00', [2, 2]],
   make: (ctx: StrategyContext) => adaptive(ctx, true),
 });

@@ -46,6 +46,7 @@ export const URL_PRIOR = defineStrategy({
   summary: 'probe: future value reading only URL words, trained on the other sites (no topic)',
   needs: 'models',
   reads: 'probe',
+  settings: [],
   style: ['#666666', [1, 3]],
   make: (ctx: StrategyContext) => {
     const m = need(ctx.models, 'training data', 'url-prior')();

@@ -26,6 +26,7 @@ export const DOCS_FIRST = defineStrategy({
   rank: 40,
   summary: 'probe: links to document files first, else breadth-first (no topic, no training)',
   reads: 'probe',
+  settings: [],
   style: ['#999999', [5, 2, 1, 2]],
   make: () => new DocsFirstStrategy(),
 });

@@ -53,6 +53,7 @@ export const OPIC = defineStrategy({
   rank: 30,
   summary: 'OPIC (Abiteboul et al. 2003): cash flows along links, the richest URL first',
   reads: 'nothing',
+  settings: [],
   style: ['#E69F00', [8, 3, 2, 3]],
   make: () => new OpicStrategy(),
 });

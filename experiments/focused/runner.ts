@@ -186,7 +186,8 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   };
 }
 
-function byKeys(
+/** The order of curve and summary rows: strategy, site, seed, pages. */
+export function byKeys(
   a: { strategy: string; site: string; seed: number; pages?: number },
   b: { strategy: string; site: string; seed: number; pages?: number },
 ): number {

@@ -26,7 +26,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { seriesColours, seriesOrder, themeConfig, writeFigure } from '../figures.ts';
 import { ORACLE, type CurveRow, type SummaryRow } from '../focused/run-one.ts';
-import { runExperiment, type RunOptions } from '../focused/runner.ts';
+import { byKeys, runExperiment, type RunOptions } from '../focused/runner.ts';
+import { strategySettings } from '../strategies.ts';
+import { STRATEGY_SETTINGS_SECTIONS } from '../../crawler/index.ts';
 import { checkClaims } from '../focused/analysis.ts';
 import { ciMethod, pairedCi, unitCi, unitOf, type Verdict } from '../stats.ts';
 import { setPath } from '../../lib/fields.ts';
@@ -84,11 +86,98 @@ export interface SweepData {
   wallMs: number;
 }
 
+type Rows = { curves: CurveRow[]; summaries: SummaryRow[] };
+
+/**
+ * A strategy's runs at a sweep point are those of any other point whose values differ only in
+ * settings sections the strategy does not read (experiments/strategies.ts strategySettings): the
+ * readings of the adaptive crawler change none of immediate's runs, so a multiverse of 48 readings
+ * runs immediate once. The first point to need a strategy's runs computes them; a point that needs
+ * runs another point is computing waits for them after computing its own. The oracle reads no
+ * strategy's settings. With reuse off, every point runs every strategy (the test compares both).
+ */
+export class RunReuse {
+  private readonly memo = new Map<string, Promise<Rows>>();
+  constructor(private readonly on: boolean) {}
+
+  /** The key of a strategy's runs at a point: the point's values it can depend on. */
+  private keyOf(p: Point, strategy: string): string {
+    const reads = strategy === ORACLE ? [] : strategySettings(strategy);
+    const values = Object.entries(p.values).filter(([k]) => {
+      const section = k.split('.')[0];
+      return (
+        reads === null ||
+        !(STRATEGY_SETTINGS_SECTIONS as readonly string[]).includes(section) ||
+        reads.includes(section)
+      );
+    });
+    return JSON.stringify([strategy, values]);
+  }
+
+  /** A finished point's rows (found on disk), offered to the points still to run. */
+  offer(p: Point, strategies: readonly string[], rows: Rows): void {
+    if (!this.on) return;
+    for (const s of strategies) {
+      const k = this.keyOf(p, s);
+      if (!this.memo.has(k)) this.memo.set(k, Promise.resolve(only(rows, s)));
+    }
+  }
+
+  /** A point's rows: its own strategies' runs computed by `run`, the others' taken from the points that computed them. */
+  async point(p: Point, pc: ExperimentConfig, run: (c: ExperimentConfig) => Promise<Rows>): Promise<Rows> {
+    if (!this.on) return run(pc);
+    const all = [...pc.strategies, ORACLE];
+    const mine: string[] = [];
+    const theirs: Promise<Rows>[] = [];
+    const settle = new Map<string, { resolve: (r: Rows) => void; reject: (e: unknown) => void }>();
+    for (const s of all) {
+      const k = this.keyOf(p, s);
+      const known = this.memo.get(k);
+      if (known) theirs.push(known);
+      else {
+        mine.push(s);
+        const promise = new Promise<Rows>((resolve, reject) => settle.set(s, { resolve, reject }));
+        // a point that fails fails its own run; a point waiting on it fails with it, not unhandled
+        promise.catch(() => {});
+        this.memo.set(k, promise);
+      }
+    }
+    const strategies = mine.filter((s) => s !== ORACLE);
+    let own: Rows = { curves: [], summaries: [] };
+    if (mine.length) {
+      try {
+        // the oracle comes with any run; a point whose strategies were all computed elsewhere but
+        // not its oracle (impossible: the oracle reads what every strategy reads) runs the first
+        own = await run({ ...pc, strategies: strategies.length ? strategies : [pc.strategies[0]] });
+      } catch (e) {
+        for (const s of mine) settle.get(s)!.reject(e);
+        throw e;
+      }
+      for (const s of mine) settle.get(s)!.resolve(only(own, s));
+    }
+    const parts = [...mine.map((s) => only(own, s)), ...(await Promise.all(theirs))];
+    return {
+      curves: parts.flatMap((x) => x.curves).sort(byKeys),
+      summaries: parts.flatMap((x) => x.summaries).sort(byKeys),
+    };
+  }
+}
+
+/** The rows of one strategy. */
+const only = (r: Rows, strategy: string): Rows => ({
+  curves: r.curves.filter((x) => x.strategy === strategy),
+  summaries: r.summaries.filter((x) => x.strategy === strategy),
+});
+
 /** Runs (or resumes) a sweep; onPoint is called after each point is computed or found done. */
 export async function runSweep(
   cfg: ExperimentConfig,
   dir: string,
-  opts: RunOptions & { onPoint?: (done: number, total: number, resumed: boolean) => void } = {},
+  opts: RunOptions & {
+    onPoint?: (done: number, total: number, resumed: boolean) => void;
+    /** Reuse a strategy's runs between points that differ only in settings it does not read (default true). */
+    reuse?: boolean;
+  } = {},
 ): Promise<SweepData> {
   const t0 = performance.now();
   const points = gridPoints(cfg.sweep);
@@ -96,6 +185,7 @@ export async function runSweep(
   const out: SweepData['points'] = new Array(points.length);
   let computed = 0;
   let finished = 0;
+  const runs = new RunReuse(opts.reuse ?? true);
   const one = async (p: Point, runOpts: RunOptions): Promise<void> => {
     const pc = pointConfig(cfg, p, dir);
     const key = createHash('sha256')
@@ -109,9 +199,10 @@ export async function runSweep(
       if (saved.key === key) r = saved;
     }
     const resumed = r !== null;
-    if (!r) {
-      const data = await runExperiment(pc, runOpts);
-      r = { key, values: p.values, curves: data.curves, summaries: data.summaries };
+    if (r) runs.offer(p, [...pc.strategies, ORACLE], r);
+    else {
+      const rows = await runs.point(p, pc, (c) => runExperiment(c, runOpts));
+      r = { key, values: p.values, ...rows };
       writeFileSync(file, JSON.stringify(r));
       computed++;
     }
