@@ -7,8 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { parseOrFail } from './args.ts';
-import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { withoutBom } from '../../lib/input.ts';
 import { type Ci, pairedCi, unitCi, unitOf } from '../stats.ts';
 
@@ -70,20 +69,19 @@ const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseOrFail(argv, {
-    allowPositionals: true,
-    options: {
+  const parsed = parseCommand(
+    argv,
+    io,
+    USAGE,
+    {
       'max-drop': { type: 'string' },
       metric: { type: 'string' },
       strategy: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
-  });
+    true,
+  );
+  if (!parsed) return 0;
   const v = parsed.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   if (parsed.positionals.length !== 2) usage('give two results folders: REF CAND (see --help)');
   const [ref, cand] = parsed.positionals;
   const maxDrop = v['max-drop'] === undefined ? 0.02 : Number(v['max-drop']);

@@ -7,8 +7,7 @@
  */
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { parseOrFail } from './args.ts';
-import { type CliIo, failed, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, failed, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import {
   CrawlEngine,
   CrawlError,
@@ -93,50 +92,44 @@ function numberFlags(): string {
     .join('\n');
 }
 
-/** The command's flags (node:util parseArgs, strict). */
-function parseCrawlArgs(argv: string[]): Record<string, string | string[] | boolean | undefined> {
-  return parseOrFail(argv, {
-    allowPositionals: false,
-    options: {
-      seed: { type: 'string' },
-      strategy: { type: 'string' },
-      out: { type: 'string' },
-      resume: { type: 'string' },
-      scope: { type: 'string', multiple: true },
-      resolve: { type: 'string', multiple: true },
-      'allow-private': { type: 'boolean' },
-      'no-autothrottle': { type: 'boolean' },
-      'timeout-ms': { type: 'string' },
-      'user-agent': { type: 'string' },
-      deterministic: { type: 'boolean' },
-      quiet: { type: 'boolean' },
-      web: { type: 'string' },
-      start: { type: 'string', multiple: true },
-      warc: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      replay: { type: 'string', multiple: true },
-      labels: { type: 'string' },
-      relevant: { type: 'string' },
-      site: { type: 'string' },
-      relevance: { type: 'string' },
-      target: { type: 'string' },
-      param: { type: 'string', multiple: true },
-      processes: { type: 'string' },
-      redis: { type: 'string' },
-      datacentre: { type: 'string' },
-      datacentres: { type: 'string' },
-      assignment: { type: 'string' },
-      geo: { type: 'string' },
-      region: { type: 'string' },
-      'crawl-name': { type: 'string' },
-      fresh: { type: 'boolean' },
-      'process-id': { type: 'string' },
-      'expect-processes': { type: 'string' },
-      'no-cache': { type: 'boolean' },
-      ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
-    },
-  }).values;
-}
+/** The command's flags (lib/cli.ts parseCommand: node:util parseArgs, strict, --help). */
+const OPTIONS = {
+  seed: { type: 'string' },
+  strategy: { type: 'string' },
+  out: { type: 'string' },
+  resume: { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  resolve: { type: 'string', multiple: true },
+  'allow-private': { type: 'boolean' },
+  'no-autothrottle': { type: 'boolean' },
+  'timeout-ms': { type: 'string' },
+  'user-agent': { type: 'string' },
+  deterministic: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  web: { type: 'string' },
+  start: { type: 'string', multiple: true },
+  warc: { type: 'string' },
+  replay: { type: 'string', multiple: true },
+  labels: { type: 'string' },
+  relevant: { type: 'string' },
+  site: { type: 'string' },
+  relevance: { type: 'string' },
+  target: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  processes: { type: 'string' },
+  redis: { type: 'string' },
+  datacentre: { type: 'string' },
+  datacentres: { type: 'string' },
+  assignment: { type: 'string' },
+  geo: { type: 'string' },
+  region: { type: 'string' },
+  'crawl-name': { type: 'string' },
+  fresh: { type: 'boolean' },
+  'process-id': { type: 'string' },
+  'expect-processes': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  ...Object.fromEntries(NUMBER_SETTINGS.filter((d) => d.flag).map((d) => [d.flag!, { type: 'string' as const }])),
+} as const;
 
 /** The crawl on several processes (worker threads, or this machine's share of a Redis crawl). */
 async function runDistributed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Promise<number> {
@@ -229,12 +222,9 @@ async function runOne(
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const values = parseCrawlArgs(argv);
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  const plan = await planCrawl(values);
+  const parsed = parseCommand(argv, io, USAGE, OPTIONS);
+  if (!parsed) return 0;
+  const plan = await planCrawl(parsed.values);
   const env = await openEnvironment(plan, io);
   try {
     const trained = train(plan, env.training, io);

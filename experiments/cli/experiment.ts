@@ -4,8 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseOrFail } from './args.ts';
-import { type CliIo, failed, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import {
   configForFile,
   ExperimentSchema,
@@ -72,9 +71,11 @@ The web a config names has its own fields: npm run sim -- --help.
 const refused = (e: Error): never => (e instanceof ExperimentConfigError ? usage(e.message) : failed(e.message));
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseOrFail(argv, {
-    allowPositionals: true,
-    options: {
+  const parsed = parseCommand(
+    argv,
+    io,
+    USAGE,
+    {
       list: { type: 'boolean' },
       quick: { type: 'boolean' },
       seeds: { type: 'string' },
@@ -86,15 +87,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       clean: { type: 'boolean' },
       'fail-on-claims': { type: 'boolean' },
       set: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
     },
-  });
+    true,
+  );
+  if (!parsed) return 0;
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const sets = (parsed.values as { set?: string[] }).set ?? [];
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   if (v.list) {
     for (const n of listExperiments()) {
       try {

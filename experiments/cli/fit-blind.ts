@@ -5,10 +5,9 @@
  * interval, per web whether the fit's loss is within the web's own noise.
  */
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
-import { type CliIo, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
 import { defaultRestarts, FIT_BUDGET, TWIN_KNOBS } from '../twin/fit.ts';
-import { parseOrFail } from './args.ts';
 
 const USAGE = `Usage: npm run sim:fit-blind -- [options]
 
@@ -33,8 +32,11 @@ Options:
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseOrFail(argv, {
-    options: {
+  const parsed = parseCommand(
+    argv,
+    io,
+    USAGE,
+    {
       webs: { type: 'string' },
       draw: { type: 'string' },
       departments: { type: 'string' },
@@ -45,14 +47,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       'check-seeds': { type: 'string' },
       free: { type: 'string' },
       conventions: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
-  });
+    false,
+  );
+  if (!parsed) return 0;
   const v = parsed.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
     intFlag(flag, raw, min, max) ?? dflt;
   const webs = whole('webs', v.webs, 4, 1, 1000);

@@ -10,8 +10,7 @@ import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { defaultRestarts, FIT_BUDGET, FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
-import { parseOrFail } from './args.ts';
-import { type CliIo, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { resource, shipped } from '../../lib/paths.ts';
 
 const USAGE = `Usage: npm run sim:fit -- CONFIG [options]
@@ -49,9 +48,11 @@ ${TWIN_TARGETS.map((t) => `  ${t.stat.padEnd(20)} ${t.relative ? `${t.tolerance 
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseOrFail(argv, {
-    allowPositionals: true,
-    options: {
+  const parsed = parseCommand(
+    argv,
+    io,
+    USAGE,
+    {
       'hold-out': { type: 'string' },
       budget: { type: 'string' },
       seed: { type: 'string' },
@@ -64,14 +65,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       labels: { type: 'string' },
       relevant: { type: 'string' },
       papers: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     },
-  });
+    true,
+  );
+  if (!parsed) return 0;
   const v = parsed.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   const byFiles = v.warc !== undefined || v.labels !== undefined;
   if (byFiles ? parsed.positionals.length !== 0 : parsed.positionals.length !== 1)
     usage(

@@ -5,8 +5,7 @@
  * adaptive thresholds chosen on the training departments, and the most informative words of
  * each bin.
  */
-import { parseOrFail } from './args.ts';
-import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { loadKeywords, DEFAULT_FUTURE } from '../../crawler/focused/index.ts';
 import { ConfigError, loadConfig } from '../../sim/config.ts';
 import { Web } from '../../sim/web.ts';
@@ -14,20 +13,21 @@ import { sitePages, TrainingData, webKey } from '../training.ts';
 
 const USAGE = `Usage: npm run model -- [--web data/webs/paper.json] [--seed 1] [--site HOST] [--top 15] [--json]\n`;
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const v: Record<string, string | boolean | undefined> = parseOrFail(argv, {
-    options: {
+  const parsed = parseCommand(
+    argv,
+    io,
+    USAGE,
+    {
       web: { type: 'string' },
       seed: { type: 'string' },
       site: { type: 'string' },
       top: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     },
-  }).values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
+    false,
+  );
+  if (!parsed) return 0;
+  const v: Record<string, string | boolean | undefined> = parsed.values;
   const file = (v.web as string) ?? 'data/webs/paper.json';
   const seed = Number(v.seed ?? 1);
   if (!Number.isInteger(seed) || seed < 0) usage(`--seed: "${v.seed}" must be a whole number`);

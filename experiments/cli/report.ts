@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { ExperimentConfigError } from '../config-files.ts';
 import { FAMILIES } from '../families.ts';
 import { FOCUSED_OUTPUTS } from '../focused/family.ts';
-import { parseOrFail } from './args.ts';
-import { type CliIo, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 
 const USAGE = `Usage: npm run report -- DIR
 Writes an experiment's report again from its outputs in DIR, by the family that wrote them
@@ -19,14 +18,9 @@ Writes an experiment's report again from its outputs in DIR, by the family that 
 deep-web experiment its report.md, figures and CSVs, from its CSVs.
 `;
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOrFail(argv, {
-    allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const parsed = parseCommand(argv, io, USAGE, {}, true);
+  if (!parsed) return 0;
+  const { positionals } = parsed;
   if (positionals.length !== 1)
     usage('give one results directory, e.g. npm run report -- results/focused (see --help)');
   const dir = positionals[0];

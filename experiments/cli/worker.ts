@@ -2,8 +2,7 @@
  * npm run worker -- --queue redis://HOST:PORT [--no-cache] [--lock-ms N] [--grace-s N]
  * Runs experiment jobs from the queue (experiments/focused/queue.ts) until stopped (Ctrl-C, SIGTERM).
  */
-import { parseOrFail } from './args.ts';
-import { type CliIo, failed, intFlag, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 
 const USAGE = `Usage: npm run worker -- --queue redis://[:PASSWORD@]HOST:PORT [options]
 
@@ -28,20 +27,20 @@ password, or the job was cut; 2 a bad flag or URL.
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseOrFail(argv, {
-    options: {
+  const parsed = parseCommand(
+    argv,
+    io,
+    USAGE,
+    {
       queue: { type: 'string' },
       'no-cache': { type: 'boolean' },
       'lock-ms': { type: 'string' },
       'grace-s': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
-  });
+    false,
+  );
+  if (!parsed) return 0;
   const v = parsed.values;
-  if (v.help) {
-    io.out(USAGE);
-    return 0;
-  }
   if (!v.queue) usage('--queue: give the Redis URL the submitter uses (redis://HOST:PORT)');
   const lockMs = intFlag('lock-ms', v['lock-ms'], 1000, 3_600_000) ?? 60_000;
   const graceS = intFlag('grace-s', v['grace-s'], 0, 86_400) ?? 600;
