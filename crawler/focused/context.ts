@@ -19,13 +19,13 @@ export interface AdaptiveSettings {
   sourceWeight: number;
   r1: number | null;
   r2: number | null;
-  /** What a retraining updates (a reading of the paper's silent point: crawler/focused/strategies.ts RETRAIN_UPDATES). */
+  /** What a retraining updates (a reading of the paper's silent point: crawler/focused/adaptive.ts RETRAIN_UPDATES). */
   retrainUpdates: RetrainUpdates;
-  /** How tunnelling links are followed (a reading: crawler/focused/strategies.ts TUNNEL_MODES). */
+  /** How tunnelling links are followed (a reading: crawler/focused/adaptive.ts TUNNEL_MODES). */
   tunnel: TunnelMode;
-  /** How r1 and r2 are chosen (a reading: crawler/focused/strategies.ts THRESHOLD_MODES). */
+  /** How r1 and r2 are chosen (a reading: crawler/focused/adaptive.ts THRESHOLD_MODES). */
   thresholds: ThresholdMode;
-  /** What the start page's links get (a reading: crawler/focused/strategies.ts START_PAGE_MODES). */
+  /** What the start page's links get (a reading: crawler/focused/adaptive.ts START_PAGE_MODES). */
   startPage: StartPageMode;
 }
 

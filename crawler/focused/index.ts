@@ -27,18 +27,8 @@ export {
   type QExample,
 } from './training.ts';
 export { calibrateAdaptive, pageTokens, type Calibration } from './calibrate.ts';
-export {
-  ADAPTIVE,
-  ADAPTIVE_RESCUE,
-  AdaptiveStrategy,
-  DEFAULT_ADAPTIVE,
-  FUTURE,
-  FutureStrategy,
-  IMMEDIATE,
-  ImmediateStrategy,
-  judgePage,
-  judgedTokens,
-} from './strategies.ts';
+export { FUTURE, FutureStrategy, IMMEDIATE, ImmediateStrategy, judgePage, judgedTokens } from './strategies.ts';
+export { ADAPTIVE, ADAPTIVE_RESCUE, AdaptiveStrategy, DEFAULT_ADAPTIVE } from './adaptive.ts';
 export { BEST_FIRST, BEST_N_FIRST, BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from './best-first.ts';
 export { CLASSIFIER, ClassifierStrategy } from './classifier.ts';
 export { URL_PRIOR, UrlPriorStrategy } from './url-prior.ts';

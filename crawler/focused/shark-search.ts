@@ -22,7 +22,8 @@ import type { ParsedLink } from '../parser.ts';
 import { defineStrategy, type PageDecision, type PageView, type RescuedLink, type Strategy } from '../strategy.ts';
 import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
-import { judgePage, RESCUE_BATCH } from './strategies.ts';
+import { RESCUE_BATCH } from './adaptive.ts';
+import { judgePage } from './strategies.ts';
 import { tokenize } from '../../lib/text.ts';
 import type { Topic } from './topic.ts';
 

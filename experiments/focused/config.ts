@@ -202,7 +202,7 @@ export const ExperimentSchema = obj({
     }),
     r2: numOrNull({ default: null, min: 0, help: 'future-value threshold (null: calibrated on the training sites)' }),
     /**
-     * A reading of a point the paper leaves open (crawler/focused/strategies.ts RETRAIN_UPDATES, with
+     * A reading of a point the paper leaves open (crawler/focused/adaptive.ts RETRAIN_UPDATES, with
      * the paper's words): what a retraining updates. The default is the reading that scores a link
      * once, when it is found.
      */
@@ -210,17 +210,17 @@ export const ExperimentSchema = obj({
       default: DEFAULT_ADAPTIVE.retrainUpdates,
       help: 'what a retraining updates: links found after it ("new-links"), also the queued ones ("frontier"), also discarded ones whose new Q reaches r2 ("frontier-and-discarded")',
     }),
-    /** A reading of "keep following from this node" (crawler/focused/strategies.ts TUNNEL_MODES, with the paper's words). */
+    /** A reading of "keep following from this node" (crawler/focused/adaptive.ts TUNNEL_MODES, with the paper's words). */
     tunnel: oneOf(['priority', 'thread'] as const, {
       default: DEFAULT_ADAPTIVE.tunnel,
       help: 'how a tunnelled page\'s links are followed: by Q below every exploiting link ("priority"), or next, for up to 3 tunnelling pages in a row ("thread")',
     }),
-    /** A reading of how r1 and r2 are chosen (crawler/focused/strategies.ts THRESHOLD_MODES, with the paper's words). */
+    /** A reading of how r1 and r2 are chosen (crawler/focused/adaptive.ts THRESHOLD_MODES, with the paper's words). */
     thresholds: oneOf(['calibrated', 'online'] as const, {
       default: DEFAULT_ADAPTIVE.thresholds,
       help: 'how r1 and r2 are chosen: once on the training sites ("calibrated"), or again at every retraining from the pages crawled so far ("online"); r1/r2 given here are the starting values',
     }),
-    /** A reading of what happens at the start page (crawler/focused/strategies.ts START_PAGE_MODES). */
+    /** A reading of what happens at the start page (crawler/focused/adaptive.ts START_PAGE_MODES). */
     startPage: oneOf(['tunnel', 'exploit'] as const, {
       default: DEFAULT_ADAPTIVE.startPage,
       help: 'the start page\'s links below r1: queued by Q like a tunnelled page\'s ("tunnel"), or followed by immediate score as a community\'s entry ("exploit")',
