@@ -12,8 +12,8 @@
  * - Outputs: sweep.csv (point x strategy: recall AUC, recall at a quarter, half and all of the
  *   budget, precision at the budget, each with its CI at the seed level), phase.csv (winner,
  *   runner-up, the paired margin in recall AUC and its CI; a CI containing 0 is a tie), and
- *   fig-phase (.svg, .png, .pdf): the grid of the first two parameters (columns of panels for
- *   the others), each cell coloured by the winner, lighter the smaller the margin, with the
+ *   fig-phase (.svg, .png, .pdf): the grid of the first two parameters (panels for the others,
+ *   wrapped into rows), each cell coloured by the winner, lighter the smaller the margin, with the
  *   margin and the runner-up written in it ("=" on ties).
  */
 import { CURVE_METRICS, type MetricKey } from '../focused/metrics.ts';
@@ -323,7 +323,10 @@ function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
 
 const label = (k: string): string => k.replace(/^web\.structure\./, '').replace(/^web\./, '');
 
-/** The phase figure: the first two parameters as axes, the others as columns of panels. */
+/** Width in pixels a row of the phase figure's panels may take (two columns of a page at 7 pt or more). */
+const PHASE_ROW_WIDTH = 700;
+
+/** The phase figure: the first two parameters as axes, the others as panels (wrapped into rows). */
 function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLevelSpec {
   const [a, b, ...rest] = params;
   const winners = seriesOrder(phase.map((p) => p.winner));
@@ -340,6 +343,11 @@ function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLe
   const xs = [...new Set(phase.map((p) => String(p[a])))];
   const ys = b ? [...new Set(phase.map((p) => String(p[b])))] : [''];
   const cell = Math.max(40, Math.min(80, Math.floor(240 / Math.max(xs.length, 1))));
+  const panels = [...new Set(values.map((v) => v.panel))];
+  // a panel's width: its cells, the y axis's labels and title, or its own title if wider (about
+  // 6 px a character at the theme's sizes)
+  const longest = (xs: readonly string[]): number => Math.max(0, ...xs.map((x) => x.length));
+  const panelWidth = Math.max(cell * xs.length + 6 * longest(ys) + 50, 6 * longest(panels)) + 20;
   const layer = {
     width: cell * xs.length,
     height: cell * ys.length,
@@ -371,7 +379,15 @@ function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLe
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
-    ...(rest.length ? { facet: { column: { field: 'panel', type: 'nominal', title: null } }, spec: layer } : layer),
+    // panels wrap into rows, as many to a row as fit the figure's width (a multiverse of five
+    // parameters has eight panels: in one row their text printed at 2.3 pt)
+    ...(rest.length
+      ? {
+          facet: { field: 'panel', type: 'nominal', title: null, sort: panels },
+          columns: Math.max(1, Math.floor(PHASE_ROW_WIDTH / panelWidth)),
+          spec: layer,
+        }
+      : layer),
     config: (() => {
       const t = themeConfig(2);
       return { ...t, axis: { ...(t.axis as object), grid: false } };
