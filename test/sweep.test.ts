@@ -160,6 +160,9 @@ describe('sweeps', () => {
     const b = await runSweep(cfg(), killed, { workers: 0, cacheDir: null, onPoint: (_d, _t, r) => resumed.push(r) });
     expect(resumed).toEqual([true, false]);
     expect(b.computed).toBe(1);
+    // a comment changed (the config's "_" keys): the same experiment, nothing runs again
+    const reworded = { ...cfg(), _doc: 'reworded' } as ExperimentConfig;
+    expect((await runSweep(reworded, killed, { workers: 0, cacheDir: null })).computed).toBe(0);
     await writeSweepOutputs(b, killed);
     for (const f of ['sweep.csv', 'phase.csv'])
       expect(readFileSync(join(killed, f), 'utf8'), f).toBe(readFileSync(join(clean, f), 'utf8'));

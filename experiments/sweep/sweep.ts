@@ -188,8 +188,13 @@ export async function runSweep(
   const runs = new RunReuse(opts.reuse ?? true);
   const one = async (p: Point, runOpts: RunOptions): Promise<void> => {
     const pc = pointConfig(cfg, p, dir);
+    // what the point computes from: its config without comments ("_" keys: a reworded _doc would
+    // run a finished multiverse of 48 points again), and its web's file when the point has one
+    const uncommented = Object.fromEntries(Object.entries(pc).filter(([k]) => !k.startsWith('_')));
     const key = createHash('sha256')
-      .update(JSON.stringify({ ...pc, web: pc.web === cfg.web ? pc.web : readFileSync(resource(pc.web), 'utf8') }))
+      .update(
+        JSON.stringify({ ...uncommented, web: pc.web === cfg.web ? pc.web : readFileSync(resource(pc.web), 'utf8') }),
+      )
       .digest('hex')
       .slice(0, 16);
     const file = join(dir, 'points', `p${p.index}.json`);
