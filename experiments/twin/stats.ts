@@ -357,36 +357,35 @@ export function viewOfWeb(
       if (sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents)) add(t);
     }
   }
-  // distinct in-site URLs the kept pages link, known documents aside, keyed as the archive of the
-  // rendered pages keys them (sim/archive-web.ts): a link named without its directory's slash is
-  // its target; a moved page's old URL, a broken link, the calendar and the loop are holes
-  const linked = new Set<string>();
-  const holes = new Set<string>();
-  for (let k = 0; k < pages; k++)
-    for (let e = web.outStart[ids[k]]; e < web.outStart[ids[k] + 1]; e++) {
-      const t = web.outTarget[e];
-      if (t >= 0 && !inSite(t)) continue;
-      const url = renderer.linkUrl(ids[k], e);
-      if (t >= 0 && !web.isHtml(t) && (sampling.documents.length === 0 || hasExtension(url, sampling.documents)))
-        continue;
-      const own = t >= 0 && node.has(t) ? renderer.url(t) : null;
-      const key = own !== null && `${url}/` === own ? own : url;
-      linked.add(key);
-      if (own === null || key !== own) holes.add(key);
-    }
+  const urls = ids.map((id) => renderer.url(id));
   const lists: number[][] = ids.map(() => []);
   const anchors: string[][] = ids.map(() => []);
+  // and the distinct in-site URLs the kept pages link, known documents aside, keyed as the archive
+  // of the rendered pages keys them (sim/archive-web.ts): a link named without its directory's
+  // slash is its target; a moved page's old URL, a broken link, the calendar and the loop are holes
+  const linked = new Set<string>();
+  const holes = new Set<string>();
   for (let k = 0; k < pages; k++) {
     const id = ids[k];
     for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
       const t = web.outTarget[e];
       const v = node.get(t);
+      if (t < 0 || inSite(t)) {
+        const url = renderer.linkUrl(id, e);
+        const knownDocument =
+          t >= 0 && !web.isHtml(t) && (sampling.documents.length === 0 || hasExtension(url, sampling.documents));
+        if (!knownDocument) {
+          const own = v === undefined ? null : urls[v];
+          const key = own !== null && `${url}/` === own ? own : url;
+          linked.add(key);
+          if (own === null || key !== own) holes.add(key);
+        }
+      }
       if (v === undefined) continue;
       lists[k].push(v);
       anchors[v].push(...wordsOf(renderer.anchorText(id, e, t, web.outFlags[e])));
     }
   }
-  const urls = ids.map((id) => renderer.url(id));
   return {
     name: host,
     graph: graphFromLists(
