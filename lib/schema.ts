@@ -370,6 +370,29 @@ function leaves(schema: TSchema, path = '', optional = false): Leaf[] {
   return [{ path, schema: s, optional }];
 }
 
+/**
+ * The field at a dotted path of a schema (into objects, and the object member of a nullable
+ * section), as a descriptor: its kind, and for numbers their range. Null when no field is there.
+ */
+export function fieldAt(
+  schema: TSchema,
+  path: string,
+): { kind: 'number' | 'boolean' | 'string' | 'other'; min: number; max: number; integer: boolean } | null {
+  let s = schema as Schema;
+  for (const key of path.split('.')) {
+    const object = s.properties ? s : s.anyOf?.find((m) => m.type === 'object' && m.properties);
+    const next = object?.properties?.[key];
+    if (!next) return null;
+    s = next;
+  }
+  if (s.type === 'number' || s.type === 'integer') return { kind: 'number', ...numberRange(s) };
+  const member = s.anyOf?.find((m) => m.type === 'number' || m.type === 'integer');
+  if (member) return { kind: 'number', ...numberRange(member) };
+  const kind =
+    s.type === 'boolean' ? 'boolean' : s.type === 'string' || s.anyOf?.every((m) => 'const' in m) ? 'string' : 'other';
+  return { kind, min: -Infinity, max: Infinity, integer: false };
+}
+
 /** The numeric fields of a schema as descriptor rows (the crawl CLI's flags, sweeps). */
 export function numberFieldsOf(schema: TSchema): (NumberField & { flag?: string })[] {
   return leaves(schema)

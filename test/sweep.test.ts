@@ -94,11 +94,19 @@ describe('sweeps', () => {
     const w = await writeSweepOutputs(d, dir);
     expect(w.files).toContain('claims.csv');
     const rows = readFileSync(join(dir, 'claims.csv'), 'utf8').trim().split('\n');
-    expect(rows[0]).toBe('point,adaptive.retrainUpdates,claim,verdict');
+    expect(rows[0]).toBe('point,adaptive.retrainUpdates,claim,verdict,margin');
     // C1-C5 at each of the two readings (C6 needs bfs and random)
     expect(rows).toHaveLength(1 + 2 * 5);
-    expect(rows).toContain('0,new-links,C4,PASS');
-    expect(rows).toContain('1,frontier,C4,FAIL');
+    const row = (point: string, claim: string): string[] =>
+      rows.find((r) => r.startsWith(`${point},`) && r.includes(`,${claim},`))!.split(',');
+    expect(row('0', 'C4')[3]).toBe('PASS');
+    expect(row('1', 'C4')[3]).toBe('FAIL');
+    // a margin above 0 where the claim holds, below where it fails: how far the runs were from it
+    expect(Number(row('0', 'C4')[4])).toBeGreaterThan(0);
+    expect(Number(row('1', 'C4')[4])).toBeLessThan(0);
+    for (const r of rows.slice(1).map((x) => x.split(',')))
+      if (r[3] === 'PASS') expect(Number(r[4])).toBeGreaterThan(0);
+      else if (r[3] === 'FAIL' || r[3] === 'TIE') expect(Number(r[4])).toBeLessThanOrEqual(0);
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     // C4 holds under one reading of two: share 0.50, Wilson [0.09, 0.91]
     expect(report).toMatch(

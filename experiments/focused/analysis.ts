@@ -94,6 +94,14 @@ export interface Claim {
   source: string;
   measured: string;
   verdict: Verdict;
+  /**
+   * How far the claim clears its bounds, as a number: the smallest of the CI bounds that must lie
+   * above 0 for a PASS (a lower bound of a difference that must be positive, an upper bound of one
+   * that must not be negative, the lower bound of precision minus 0.5). Above 0 at a PASS; how far
+   * below is how far the runs were from showing it (a search for a web where claims hold minimises
+   * the shortfall: experiments/sweep/search.ts). Absent for claims without one.
+   */
+  margin?: number;
 }
 
 /** A paired difference as text; a TIE also says what the experiment could have detected (stats.ts detectable). */
@@ -125,8 +133,8 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
   const diff = (a: CurveRow[], b: CurveRow[], k: 'recall' | 'precision' = 'recall'): Ci =>
     pairedCi(a, b, (r) => r[k], unit);
   const claims: Claim[] = [];
-  const push = (id: string, claim: string, source: string, verdict: Verdict, measured: string): void => {
-    claims.push({ id, claim, source, measured, verdict });
+  const push = (id: string, claim: string, source: string, verdict: Verdict, measured: string, margin?: number) => {
+    claims.push({ id, claim, source, measured, verdict, ...(margin === undefined ? {} : { margin: r4(margin) }) });
   };
   if (has('immediate', 'future', 'adaptive')) {
     const iF = diff(at('immediate', early), at('future', early)),
@@ -137,6 +145,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
       'paper, fig. 2',
       allOf([signVerdict(iF), signVerdict(iA)]),
       `recall at ${early}, immediate minus future ${fd(iF)}, minus adaptive ${fd(iA)}`,
+      Math.min(iF.lo, iA.lo),
     );
     push(
       'C2',
@@ -144,6 +153,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
       'paper, fig. 2',
       signVerdict(iF),
       `recall at ${early}, immediate minus future ${fd(iF)}`,
+      iF.lo,
     );
     push(
       'C3',
@@ -151,6 +161,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
       'paper, fig. 2',
       signVerdict(iA),
       `recall at ${early}, immediate minus adaptive ${fd(iA)}`,
+      iA.lo,
     );
     const aI = diff(after('adaptive'), after('immediate')),
       aF = diff(after('adaptive'), after('future'));
@@ -167,6 +178,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
         signVerdict(bF) === 'FAIL' ? 'FAIL' : 'PASS',
       ]),
       `mean recall after ${early}, adaptive minus immediate ${fd(aI)}, minus future ${fd(aF)}; at ${budget}: ${fd(bI)}, ${fd(bF)}`,
+      Math.min(aI.lo, aF.lo, bI.hi, bF.hi),
     );
     // C5 is decided where it can be met: the checkpoints after the early phase at which the
     // oracle's mean precision is above 50% (the oracle bounds every crawler's precision there)
@@ -181,9 +193,13 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
     const feasible = runsOf.has(ORACLE)
       ? points.filter((p) => unitCi(at(ORACLE, p), (r) => r.precision, unit).mean > 0.5)
       : points;
-    const prec = feasible
-      .map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) }))
-      .sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
+    const lowest = (ps: readonly number[]) =>
+      ps
+        .map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) }))
+        .sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
+    const prec = lowest(feasible);
+    // where no crawler can meet it, the shortfall is still adaptive's, over every checkpoint
+    const shortfall = prec ?? lowest(points);
     const window = feasible.length
       ? feasible.length === points.length
         ? `after ${early} pages`
@@ -197,6 +213,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
       feasible.length
         ? `lowest mean precision of adaptive ${window}: ${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}`
         : `the oracle's mean precision is 0.5 or below at every checkpoint after ${early} pages: no crawler can meet the claim here`,
+      shortfall ? shortfall.ci.lo - 0.5 : undefined,
     );
   }
   // the standard evaluation of topical crawlers (Menczer, Pant & Srinivasan, ACM TOIT 2004)

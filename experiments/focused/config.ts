@@ -46,6 +46,7 @@ import {
   strategyNeeds,
 } from '../strategies.ts';
 import { resource } from '../../lib/paths.ts';
+import { dimensionsOf } from '../sweep/space.ts';
 
 export { ExperimentConfigError, listExperiments, readExperimentJson };
 
@@ -290,6 +291,44 @@ export const ExperimentSchema = obj({
     }),
     { default: {}, help: 'parameter -> values ("web.PATH" for the web config)' },
   ),
+  /**
+   * A search over parameters instead of a grid (experiments/sweep/search.ts): seeded Latin-hypercube
+   * points, then a coordinate search from the closest, for the point where the paper's claims come
+   * closest to holding.
+   */
+  search: Type.Union(
+    [
+      Type.Null(),
+      obj({
+        evaluations: num({
+          default: 24,
+          min: 2,
+          max: 1000,
+          integer: true,
+          help: 'points run in all (half sampled, half refining the closest)',
+        }),
+        seed: num({ default: 1, min: 0, max: 2 ** 31, integer: true, help: 'seed of the sampled points' }),
+        space: map(
+          list(Type.Union([Type.Number(), Type.Boolean(), Type.String()]), {
+            minItems: 2,
+            expected: 'a range [low, high] of numbers, or a list of two or more choices',
+            help: 'range or choices',
+          }),
+          { default: {}, help: 'parameter -> [low, high] (whole numbers where the field is) or choices' },
+        ),
+        confirm: list(Type.Integer({ minimum: 0, maximum: 4_294_967_295 }), {
+          default: [],
+          expected: 'a list of whole numbers',
+          help: 'web seeds the closest point runs again at (the search chose it on its own seeds; fresh ones confirm it)',
+        }),
+        compare: Type.Union([Type.String(), Type.Null()], {
+          default: null,
+          description: 'an archive experiment whose sites the closest web is measured against (null: none)',
+        }),
+      }),
+    ],
+    { default: null, description: 'search the parameters for where the claims hold (null: none); its fields:' },
+  ),
   quick: Type.Unknown({
     default: { web: 'data/webs/small.json', seeds: [1], budget: 600, every: 25 },
     description: 'fields --quick overrides (a small web, one seed, a small budget)',
@@ -479,6 +518,24 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     if (!k.startsWith('web.') && !hasPath(DEFAULT_EXPERIMENT, k))
       bad(`sweep.${k}: not a field of the experiment config (web fields start with "web.")`);
     if (k.startsWith('web.') && c.archive) bad(`sweep.${k}: an archive has no web config to sweep`);
+  }
+  if (c.search) {
+    if (Object.keys(c.sweep).length) bad('search: a config has a sweep grid or a search, not both');
+    if (c.archive) bad('search: an archive has no web config to search');
+    const { problem } = dimensionsOf(c.search.space, ExperimentSchema);
+    if (problem) bad(`search.space${problem}`);
+    const reused = c.search.confirm.find((s) => c.seeds.includes(s));
+    if (reused !== undefined) bad(`search.confirm: seed ${reused} is one of the search's seeds; confirm on fresh ones`);
+    if (c.search.compare !== null) {
+      const cmp = c.search.compare;
+      let archive = false;
+      try {
+        archive = loadExperiment(cmp).archive !== null;
+      } catch (e) {
+        bad(`search.compare: ${(e as Error).message}`);
+      }
+      if (!archive) bad(`search.compare: "${cmp}" is not an archive experiment (no "archive" section)`);
+    }
   }
   if (c.keywords !== null) file('keywords', c.keywords);
   return c;

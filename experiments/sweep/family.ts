@@ -9,10 +9,14 @@ import { configForFile, type ExperimentConfig, resolveExperiment } from '../focu
 import { configFileText } from '../config-files.ts';
 import { focused, focusedOut } from '../focused/family.ts';
 
-/** A non-empty "sweep" grid in an object. */
+/** A non-empty "sweep" grid, or a "search", in an object. */
 const grid = (o: unknown): boolean => {
   const s = (o as { sweep?: unknown } | null)?.sweep;
-  return typeof s === 'object' && s !== null && Object.keys(s).length > 0;
+  const search = (o as { search?: unknown } | null)?.search;
+  return (
+    (typeof s === 'object' && s !== null && Object.keys(s).length > 0) ||
+    (typeof search === 'object' && search !== null)
+  );
 };
 
 /**
@@ -36,8 +40,58 @@ export const sweep: ExperimentFamily<ExperimentConfig> = {
   outDir: focusedOut,
   description: (cfg) => cfg.description,
   run: (cfg, ctx) =>
-    Object.keys(cfg.sweep).length ? runSweepFamily(cfg, focusedOut(cfg, ctx), ctx) : focused.run(cfg, ctx),
+    cfg.search
+      ? runSearchFamily(cfg, focusedOut(cfg, ctx), ctx)
+      : Object.keys(cfg.sweep).length
+        ? runSweepFamily(cfg, focusedOut(cfg, ctx), ctx)
+        : focused.run(cfg, ctx),
 };
+
+/** The config that reruns an experiment, written beside its outputs. */
+function writeConfig(cfg: ExperimentConfig, out: string, ctx: FamilyContext): void {
+  writeFileSync(
+    join(out, 'config.json'),
+    configFileText(
+      `npm run experiment -- ${ctx.asked}${ctx.quick ? ' --quick' : ''} (or: npm run experiment -- ${join(out, 'config.json')})`,
+      configForFile(cfg),
+    ),
+  );
+}
+
+async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyContext): Promise<string> {
+  const { runSearch, writeSearchOutputs } = await import('./search.ts');
+  const n = cfg.search!.evaluations;
+  ctx.say(
+    `search ${cfg.name}: ${n} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)`,
+  );
+  const bar = ctx.progress(n, 'search points', '{bar} {value}/{total} {label} {last}');
+  const data = await withBar(bar, () =>
+    runSearch(cfg, out, {
+      workers: ctx.workers,
+      queue: ctx.queue,
+      onQueueProgress: ctx.onQueueProgress,
+      onQueueMessage: ctx.say,
+      queueKeepDays: ctx.queueKeepDays,
+      cacheDir: ctx.cacheDir,
+      onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
+    }),
+  );
+  writeConfig(cfg, out, ctx);
+  const w = await writeSearchOutputs(data, out);
+  const b = data.points.find((p) => p.index === w.best.index)!;
+  return [
+    `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+    `closest: point ${b.index} ${JSON.stringify(b.values)}: ${b.held} of ${b.claims.length} claims hold, shortfall ${b.shortfall}\n`,
+    ...b.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),
+    ...(data.confirmed
+      ? [
+          `confirmed at fresh web seeds ${cfg.search!.confirm.join(', ')}: ${data.confirmed.held} of ${data.confirmed.claims.length} claims hold, shortfall ${data.confirmed.shortfall}\n`,
+          ...data.confirmed.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n`),
+        ]
+      : []),
+    `wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`,
+  ].join('');
+}
 
 async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyContext): Promise<string> {
   const { gridPoints, runSweep, writeSweepOutputs } = await import('./sweep.ts');
@@ -57,13 +111,7 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
       onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
     }),
   );
-  writeFileSync(
-    join(out, 'config.json'),
-    configFileText(
-      `npm run experiment -- ${ctx.asked}${ctx.quick ? ' --quick' : ''} (or: npm run experiment -- ${join(out, 'config.json')})`,
-      configForFile(cfg),
-    ),
-  );
+  writeConfig(cfg, out, ctx);
   const w = await writeSweepOutputs(data, out);
   return [
     `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,

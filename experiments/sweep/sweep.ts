@@ -22,15 +22,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import type { TopLevelSpec } from 'vega-lite';
 import type { ExperimentConfig } from '../focused/config.ts';
-import { seriesColours, seriesOrder, themeConfig, writeFigure } from '../figures.ts';
+import { seriesOrder, writeFigure } from '../figures.ts';
+import { label, phaseSpec } from './phase.ts';
 import { ORACLE, type CurveRow, type SummaryRow } from '../focused/run-one.ts';
 import { byKeys, runExperiment, type RunOptions } from '../focused/runner.ts';
 import { strategySettings } from '../strategies.ts';
 import { STRATEGY_SETTINGS_SECTIONS } from '../../crawler/index.ts';
-import { checkClaims } from '../focused/analysis.ts';
-import { ciMethod, pairedCi, unitCi, unitOf, type Verdict } from '../stats.ts';
+import { claimsAcrossPoints } from './claims.ts';
+import { ciMethod, pairedCi, unitCi, unitOf } from '../stats.ts';
 import { setPath } from '../../lib/fields.ts';
 import { resource } from '../../lib/paths.ts';
 
@@ -169,71 +169,110 @@ const only = (r: Rows, strategy: string): Rows => ({
   summaries: r.summaries.filter((x) => x.strategy === strategy),
 });
 
-/** Runs (or resumes) a sweep; onPoint is called after each point is computed or found done. */
-export async function runSweep(
-  cfg: ExperimentConfig,
-  dir: string,
-  opts: RunOptions & {
-    onPoint?: (done: number, total: number, resumed: boolean) => void;
-    /** Reuse a strategy's runs between points that differ only in settings it does not read (default true). */
-    reuse?: boolean;
-  } = {},
-): Promise<SweepData> {
-  const t0 = performance.now();
-  const points = gridPoints(cfg.sweep);
-  mkdirSync(join(dir, 'points'), { recursive: true });
-  const out: SweepData['points'] = new Array(points.length);
-  let computed = 0;
-  let finished = 0;
-  const runs = new RunReuse(opts.reuse ?? true);
-  const one = async (p: Point, runOpts: RunOptions): Promise<void> => {
-    const pc = pointConfig(cfg, p, dir);
+export type SweepOptions = RunOptions & {
+  onPoint?: (done: number, total: number, resumed: boolean) => void;
+  /** Reuse a strategy's runs between points that differ only in settings it does not read (default true). */
+  reuse?: boolean;
+};
+
+export type PointData = Point & { curves: CurveRow[]; summaries: SummaryRow[] };
+
+/**
+ * Runs points of one config, each once: a point finished before (OUT/points/pK.json with the same
+ * key) is read back. The grid sweep and the search (experiments/sweep/search.ts) both run their
+ * points through it, so both resume the same way.
+ */
+export class PointRunner {
+  computed = 0;
+  private readonly runs: RunReuse;
+  constructor(
+    private readonly cfg: ExperimentConfig,
+    private readonly dir: string,
+    reuse: boolean,
+  ) {
+    this.runs = new RunReuse(reuse);
+    mkdirSync(join(dir, 'points'), { recursive: true });
+  }
+
+  /** A point's runs, computed with runOpts or found done; `resumed` says which. */
+  async run(p: Point, runOpts: RunOptions): Promise<{ data: PointData; resumed: boolean }> {
+    const pc = pointConfig(this.cfg, p, this.dir);
     // what the point computes from: its config without comments ("_" keys: a reworded _doc would
     // run a finished multiverse of 48 points again), and its web's file when the point has one
     const uncommented = Object.fromEntries(Object.entries(pc).filter(([k]) => !k.startsWith('_')));
     const key = createHash('sha256')
       .update(
-        JSON.stringify({ ...uncommented, web: pc.web === cfg.web ? pc.web : readFileSync(resource(pc.web), 'utf8') }),
+        JSON.stringify({
+          ...uncommented,
+          web: pc.web === this.cfg.web ? pc.web : readFileSync(resource(pc.web), 'utf8'),
+        }),
       )
       .digest('hex')
       .slice(0, 16);
-    const file = join(dir, 'points', `p${p.index}.json`);
+    const file = join(this.dir, 'points', `p${p.index}.json`);
     let r: PointResult | null = null;
     if (existsSync(file)) {
       const saved = JSON.parse(readFileSync(file, 'utf8')) as PointResult;
       if (saved.key === key) r = saved;
     }
     const resumed = r !== null;
-    if (r) runs.offer(p, [...pc.strategies, ORACLE], r);
+    if (r) this.runs.offer(p, [...pc.strategies, ORACLE], r);
     else {
-      const rows = await runs.point(p, pc, (c) => runExperiment(c, runOpts));
+      const rows = await this.runs.point(p, pc, (c) => runExperiment(c, runOpts));
       r = { key, values: p.values, ...rows };
       writeFileSync(file, JSON.stringify(r));
-      computed++;
+      this.computed++;
     }
-    out[p.index] = { ...p, curves: r.curves, summaries: r.summaries };
-    opts.onPoint?.(++finished, points.length, resumed);
+    return { data: { ...p, curves: r.curves, summaries: r.summaries }, resumed };
+  }
+}
+
+/**
+ * Runs points side by side: on a queue every point's jobs are enqueued at once, so the workers
+ * never wait for a point to be merged. Locally, as many points as there are worker processes, each
+ * on its share of them: one point on every core left a core idle while each point's last jobs ran
+ * and its workers started. Results come back in the points' order, so the CSVs are the same.
+ */
+export async function runPoints(
+  runner: PointRunner,
+  points: readonly Point[],
+  opts: SweepOptions,
+  onDone?: (resumed: boolean) => void,
+): Promise<PointData[]> {
+  const out: PointData[] = new Array(points.length);
+  const one = async (i: number, runOpts: RunOptions): Promise<void> => {
+    const r = await runner.run(points[i], runOpts);
+    out[i] = r.data;
+    onDone?.(r.resumed);
   };
-  // on a queue every point's jobs are enqueued at once, so the workers never wait for a point to
-  // be merged. Locally, points run side by side, as many as there are worker processes, each on
-  // its share of them: one point on every core left a core idle while each point's last jobs
-  // ran and its workers started. Results are merged in point order, so the CSVs are the same.
-  if (opts.queue) await Promise.all(points.map((p) => one(p, opts)));
+  if (opts.queue) await Promise.all(points.map((_, i) => one(i, opts)));
   else {
     const workers = opts.workers ?? availableParallelism();
-    if (workers <= 0) for (const p of points) await one(p, opts);
+    if (workers <= 0) for (let i = 0; i < points.length; i++) await one(i, opts);
     else {
       const side = Math.min(workers, points.length);
       const each = { ...opts, workers: Math.max(1, Math.floor(workers / side)) };
-      const todo = [...points];
+      let next = 0;
       await Promise.all(
         Array.from({ length: side }, async () => {
-          for (let p = todo.shift(); p; p = todo.shift()) await one(p, each);
+          for (let i = next++; i < points.length; i = next++) await one(i, each);
         }),
       );
     }
   }
-  return { config: cfg, points: out, computed, wallMs: Math.round(performance.now() - t0) };
+  return out;
+}
+
+export { wilson } from './claims.ts';
+
+/** Runs (or resumes) a sweep; onPoint is called after each point is computed or found done. */
+export async function runSweep(cfg: ExperimentConfig, dir: string, opts: SweepOptions = {}): Promise<SweepData> {
+  const t0 = performance.now();
+  const points = gridPoints(cfg.sweep);
+  const runner = new PointRunner(cfg, dir, opts.reuse ?? true);
+  let finished = 0;
+  const out = await runPoints(runner, points, opts, (resumed) => opts.onPoint?.(++finished, points.length, resumed));
+  return { config: cfg, points: out, computed: runner.computed, wallMs: Math.round(performance.now() - t0) };
 }
 
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -326,80 +365,6 @@ function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
   return { rows, phase };
 }
 
-const label = (k: string): string => k.replace(/^web\.structure\./, '').replace(/^web\./, '');
-
-/** Width in pixels a row of the phase figure's panels may take (two columns of a page at 7 pt or more). */
-const PHASE_ROW_WIDTH = 700;
-
-/** The phase figure: the first two parameters as axes, the others as panels (wrapped into rows). */
-function phaseSpec(phase: readonly PhaseRow[], params: readonly string[]): TopLevelSpec {
-  const [a, b, ...rest] = params;
-  const winners = seriesOrder(phase.map((p) => p.winner));
-  const maxMargin = Math.max(1e-9, ...phase.map((p) => p.margin));
-  const values = phase.map((p) => ({
-    x: String(p[a]),
-    y: b ? String(p[b]) : '',
-    panel: rest.map((k) => `${label(k)} ${String(p[k])}`).join(', '),
-    winner: p.winner,
-    strength: 0.35 + 0.65 * Math.min(1, p.margin / maxMargin),
-    margin: p.margin,
-    mark: `${p.tie ? '= ' : ''}+${p.margin.toFixed(2)}\n${p.runner_up}`,
-  }));
-  const xs = [...new Set(phase.map((p) => String(p[a])))];
-  const ys = b ? [...new Set(phase.map((p) => String(p[b])))] : [''];
-  const cell = Math.max(40, Math.min(80, Math.floor(240 / Math.max(xs.length, 1))));
-  const panels = [...new Set(values.map((v) => v.panel))];
-  // a panel's width: its cells, the y axis's labels and title, or its own title if wider (about
-  // 6 px a character at the theme's sizes)
-  const longest = (xs: readonly string[]): number => Math.max(0, ...xs.map((x) => x.length));
-  const panelWidth = Math.max(cell * xs.length + 6 * longest(ys) + 50, 6 * longest(panels)) + 20;
-  const layer = {
-    width: cell * xs.length,
-    height: cell * ys.length,
-    layer: [
-      {
-        mark: { type: 'rect', stroke: 'white', strokeWidth: 1 },
-        encoding: {
-          x: { field: 'x', type: 'ordinal', sort: xs, title: label(a), axis: { labelAngle: 0 } },
-          y: { field: 'y', type: 'ordinal', sort: ys, title: b ? label(b) : null },
-          color: {
-            field: 'winner',
-            type: 'nominal',
-            title: 'winner (recall AUC)',
-            scale: { domain: winners, range: seriesColours(winners) },
-          },
-          opacity: { field: 'strength', type: 'quantitative', scale: { domain: [0, 1], range: [0, 1] }, legend: null },
-        },
-      },
-      {
-        mark: { type: 'text', fontSize: 10, color: 'white', lineBreak: '\n', fontWeight: 'bold' },
-        encoding: {
-          x: { field: 'x', type: 'ordinal', sort: xs },
-          y: { field: 'y', type: 'ordinal', sort: ys },
-          text: { field: 'mark' },
-        },
-      },
-    ],
-  };
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    // panels wrap into rows, as many to a row as fit the figure's width (a multiverse of five
-    // parameters has eight panels: in one row their text printed at 2.3 pt)
-    ...(rest.length
-      ? {
-          facet: { field: 'panel', type: 'nominal', title: null, sort: panels },
-          columns: Math.max(1, Math.floor(PHASE_ROW_WIDTH / panelWidth)),
-          spec: layer,
-        }
-      : layer),
-    config: (() => {
-      const t = themeConfig(2);
-      return { ...t, axis: { ...(t.axis as object), grid: false } };
-    })(),
-  } as TopLevelSpec;
-}
-
 /** Writes sweep.csv, phase.csv, fig-phase and report.md. */
 export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ files: string[]; phase: PhaseRow[] }> {
   const files: string[] = [];
@@ -452,7 +417,7 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
       'claims.csv',
       stringify(claims.rows as Record<string, unknown>[], {
         header: true,
-        columns: ['point', ...params, 'claim', 'verdict'],
+        columns: ['point', ...params, 'claim', 'verdict', 'margin'],
       }),
     );
     L.push(
@@ -471,47 +436,4 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
   }
   put('report.md', L.join('\n'));
   return { files, phase };
-}
-
-/** Wilson's 95% interval for k successes in n trials. */
-export function wilson(k: number, n: number): [number, number] {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - h), Math.min(1, c + h)];
-}
-
-/** The paper's claims (checkClaims) at every point, and per claim the verdicts' counts and the share that hold. */
-export function claimsAcrossPoints(d: SweepData): {
-  rows: Record<string, unknown>[];
-  table: { id: string; claim: string; counts: Record<Verdict, number>; share: number; lo: number; hi: number }[];
-} {
-  const cfg = d.config;
-  const rows: Record<string, unknown>[] = [];
-  const byClaim = new Map<string, { claim: string; counts: Record<Verdict, number> }>();
-  for (const p of d.points) {
-    const curves = p.curves;
-    if (!['immediate', 'future', 'adaptive'].every((s) => curves.some((c) => c.strategy === s))) continue;
-    // a point may set these itself (a sweep over the budget, say)
-    const num = (k: 'budget' | 'every' | 'earlyPhase'): number =>
-      typeof p.values[k] === 'number' ? (p.values[k] as number) : cfg[k];
-    for (const c of checkClaims(curves, num('budget'), num('every'), num('earlyPhase'))) {
-      rows.push({ point: p.index, ...p.values, claim: c.id, verdict: c.verdict });
-      const e = byClaim.get(c.id) ?? {
-        claim: c.claim,
-        counts: { PASS: 0, FAIL: 0, TIE: 0, 'NO DATA': 0, INFEASIBLE: 0, 'n/a': 0 },
-      };
-      e.counts[c.verdict]++;
-      byClaim.set(c.id, e);
-    }
-  }
-  const table = [...byClaim].map(([id, e]) => {
-    const n = Object.values(e.counts).reduce((a, b) => a + b, 0);
-    const [lo, hi] = wilson(e.counts.PASS, n);
-    return { id, claim: e.claim, counts: e.counts, share: n ? e.counts.PASS / n : 0, lo, hi };
-  });
-  return { rows, table };
 }
