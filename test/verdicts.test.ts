@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate, checkClaims } from '../experiments/focused/analysis.ts';
 import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../experiments/focused/oracle.ts';
 import { recallAuc, type CurveRow } from '../experiments/focused/run-one.ts';
+import { replayRun } from '../experiments/focused/replay.ts';
 import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/stats.ts';
 
 describe('statistics at the level of the random factor', () => {
@@ -181,6 +182,79 @@ describe('the oracle', () => {
     expect(oracleOrder(g, 100)).toEqual([0, 1, 10, 11, 12, 3, 4, 5, 14, 15, 16, 17, 18, 2, 13]);
     expect(oracleOrder(g, 4)).toEqual([0, 1, 10, 11]);
     expect(oracleOrder({ ...g, start: -1 }, 10)).toEqual([]);
+  });
+
+  it("the oracle's every choice has the highest yield a search of the whole site finds", () => {
+    // random sites (seeded), each choice checked against a breadth-first search of the unfetched
+    // pages from the discovered ones, as the oracle once did before every choice
+    let state = 7;
+    const rand = (k: number): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return (state >>> 8) % k;
+    };
+    let chosen = 0;
+    for (let trial = 0; trial < 12; trial++) {
+      const n = 60 + rand(140);
+      const lists = Array.from({ length: n }, () => Array.from({ length: rand(5) }, () => rand(n)));
+      const relevant = Array.from({ length: n }, (_, i) => i > 0 && rand(5) === 0);
+      const g = graphFromLists(lists, 0, relevant);
+      const choices: { page: number; score: number; best: number }[] = [];
+      const order = oracleOrder(g, n, (page, score, soFar) => {
+        const fetched = new Set(soFar);
+        const dist = new Map<number, number>();
+        const queue: number[] = [];
+        for (const u of fetched)
+          for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+            const v = g.outTarget[e];
+            if (!fetched.has(v) && !dist.has(v)) {
+              dist.set(v, 1);
+              queue.push(v);
+            }
+          }
+        for (let h = 0; h < queue.length; h++) {
+          const u = queue[h];
+          for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+            const v = g.outTarget[e];
+            if (!fetched.has(v) && !dist.has(v)) {
+              dist.set(v, dist.get(u)! + 1);
+              queue.push(v);
+            }
+          }
+        }
+        let best = 0;
+        for (const [v, d] of dist) {
+          let gain = 0;
+          for (let e = g.outStart[v]; e < g.outStart[v + 1]; e++)
+            if (g.relevant[g.outTarget[e]] && !fetched.has(g.outTarget[e])) gain++;
+          if (gain > 0) best = Math.max(best, gain / (d + gain));
+        }
+        choices.push({ page, score, best });
+      });
+      chosen += choices.length;
+      for (const c of choices) expect(c.score).toBeCloseTo(c.best, 12);
+      // no page twice, and every reachable relevant document fetched
+      expect(new Set(order).size).toBe(order.length);
+      const reach = reachable(g);
+      for (let v = 0; v < n; v++) if (reach[v] && g.relevant[v]) expect(order).toContain(v);
+    }
+    expect(chosen).toBeGreaterThan(50);
+  });
+
+  it('draws a site larger than the replay limit by its first pages in breadth-first order', () => {
+    // 0 -> 3, 1; 1 -> 2, 4; 3 -> 5; 2 -> 6: breadth-first (by hops, then index) 0, 1, 3, 2, 4, 5, 6
+    const lists = [[3, 1], [2, 4], [6], [5], [], [], []];
+    const g = graphFromLists(lists, 0, [false, false, true, false, false, true, true]);
+    const whole = replayRun('s', 1, g, [0, 0, 1, 1, 2, 2, 2]);
+    expect(whole.indexOf).toBeNull();
+    expect(whole.n).toBe(7);
+    const r = replayRun('s', 1, g, [0, 0, 1, 1, 2, 2, 2], 4);
+    expect(r.n).toBe(4);
+    expect([...r.indexOf!]).toEqual([0, 1, 3, 2, -1, -1, -1]);
+    // links among the drawn pages only: 0 -> 2 (page 3), 1 (page 1); 1 -> 3 (page 2)
+    expect(r.outStart).toEqual([0, 2, 3, 3, 3]);
+    expect(r.outTarget).toEqual([2, 1, 3]);
+    expect(r.relevant).toEqual([3]);
+    expect(r.groups).toEqual([0, 0, 1, 1]);
   });
 
   it('recall AUC is the normalised area under the recall curve', () => {

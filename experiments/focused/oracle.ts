@@ -91,8 +91,20 @@ export function reachableRelevant(g: SiteGraph): number {
 /**
  * The oracle's fetch order for a budget: node ids, at most `budget` of them (fewer when every
  * reachable relevant document has been fetched: the rest of the budget cannot add recall).
+ *
+ * Ties between pages of the same yield go to the nearer page, then the lower node id; the path
+ * fetched is the chain of the links by which the page's distance was last shortened. Distances
+ * are kept up to date as pages are fetched rather than found again by a search over the site
+ * before every choice (that cost a breadth-first search of the unfetched site per choice, so the
+ * oracle's time grew with the site times the budget): fetching a page makes every page it links
+ * discovered (distance 1), so no distance ever grows, and each fetch only shortens distances
+ * downstream of the pages it discovers. `onChoice` sees each page chosen by yield (tests).
  */
-export function oracleOrder(g: SiteGraph, budget: number): number[] {
+export function oracleOrder(
+  g: SiteGraph,
+  budget: number,
+  onChoice?: (page: number, score: number, fetchedSoFar: readonly number[]) => void,
+): number[] {
   const { n, outStart, outTarget, relevant } = g;
   // in-links of relevant documents, to keep gain() current as documents are fetched
   const inCount = new Int32Array(n + 1);
@@ -107,32 +119,69 @@ export function oracleOrder(g: SiteGraph, budget: number): number[] {
   const gain = new Int32Array(n);
   for (let u = 0; u < n; u++) for (let e = outStart[u]; e < outStart[u + 1]; e++) gain[u] += relevant[outTarget[e]];
 
+  const FAR = 0x3fffffff;
   const fetched = new Uint8Array(n);
   const discovered = new Uint8Array(n);
+  // pages on the cheapest path of unfetched pages from the fetched set (the page included), and
+  // the page before it on that path (-1: a discovered page, the path's first)
+  const dist = new Int32Array(n).fill(FAR);
+  const parent = new Int32Array(n).fill(-1);
+  const heap = new YieldHeap();
+  const offer = (v: number): void => {
+    if (gain[v] > 0) heap.push(v, dist[v], gain[v]);
+  };
+  // breadth-first from pages whose distance just shortened, through unfetched pages
+  const queue = new Int32Array(n);
+  const shorten = (from: number): void => {
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+      const u = queue[head++];
+      const d = dist[u] + 1;
+      for (let e = outStart[u]; e < outStart[u + 1]; e++) {
+        const v = outTarget[e];
+        if (fetched[v] || dist[v] <= d) continue;
+        dist[v] = d;
+        parent[v] = u;
+        offer(v);
+        queue[tail++] = v;
+      }
+    }
+  };
   const order: number[] = [];
   const pendingRelevant: number[] = [];
   let nextRelevant = 0;
-  const frontier = new Set<number>();
+  const found: number[] = [];
   const discover = (v: number): void => {
     if (discovered[v]) return;
     discovered[v] = 1;
     if (relevant[v]) pendingRelevant.push(v);
-    else frontier.add(v);
+    else if (!fetched[v]) found.push(v);
   };
   const fetch = (u: number): void => {
     fetched[u] = 1;
-    frontier.delete(u);
     order.push(u);
-    if (relevant[u]) for (let e = inStart[u]; e < inStart[u + 1]; e++) gain[inSource[e]]--;
+    if (relevant[u])
+      for (let e = inStart[u]; e < inStart[u + 1]; e++) {
+        const p = inSource[e];
+        gain[p]--;
+        // its queued entries now overstate it: the heap re-files an entry whose gain has changed
+      }
+    found.length = 0;
     for (let e = outStart[u]; e < outStart[u + 1]; e++) discover(outTarget[e]);
+    for (const v of found) {
+      if (dist[v] === 1) continue;
+      dist[v] = 1;
+      parent[v] = -1;
+      offer(v);
+      shorten(v);
+    }
   };
   if (g.start < 0 || budget < 1) return order;
   discovered[g.start] = 1;
   fetch(g.start);
 
-  const dist = new Int32Array(n);
-  const parent = new Int32Array(n);
-  const queue = new Int32Array(n);
   while (order.length < budget) {
     if (nextRelevant < pendingRelevant.length) {
       // documents in the order they were found: the same order every run
@@ -140,38 +189,97 @@ export function oracleOrder(g: SiteGraph, budget: number): number[] {
       if (!fetched[v]) fetch(v);
       continue;
     }
-    // multi-source BFS from the discovered, unfetched pages (each costs one page) through unfetched pages
-    dist.fill(-1);
-    let head = 0;
-    let tail = 0;
-    for (const v of [...frontier].sort((a, b) => a - b)) {
-      dist[v] = 1;
-      parent[v] = -1;
-      queue[tail++] = v;
-    }
-    let best = -1;
-    let bestScore = 0;
-    while (head < tail) {
-      const u = queue[head++];
-      if (gain[u] > 0) {
-        const score = gain[u] / (dist[u] + gain[u]);
-        if (score > bestScore) {
-          bestScore = score;
-          best = u;
-        }
-      }
-      for (let e = outStart[u]; e < outStart[u + 1]; e++) {
-        const v = outTarget[e];
-        if (fetched[v] || dist[v] >= 0) continue;
-        dist[v] = dist[u] + 1;
-        parent[v] = u;
-        queue[tail++] = v;
-      }
-    }
+    const best = heap.popBest(fetched, dist, gain);
     if (best < 0) break; // every reachable relevant document is fetched
+    onChoice?.(best, gain[best] / (dist[best] + gain[best]), order);
     const path: number[] = [];
     for (let v = best; v >= 0; v = parent[v]) path.push(v);
-    for (let i = path.length - 1; i >= 0 && order.length < budget; i--) fetch(path[i]);
+    for (let i = path.length - 1; i >= 0 && order.length < budget; i--) if (!fetched[path[i]]) fetch(path[i]);
   }
   return order;
+}
+
+/**
+ * Pages by yield gain / (dist + gain), highest first, then the nearer, then the lower id. Entries
+ * are filed with the distance and gain they had; an entry whose page has been fetched or has come
+ * nearer since (a newer entry was filed then) is dropped when it surfaces, and one whose gain has
+ * fallen is filed again with its gain now: a page's yield only rises by coming nearer, which files
+ * an entry, so the top entry that survives is the best page.
+ */
+class YieldHeap {
+  private page: number[] = [];
+  private dist: number[] = [];
+  private gain: number[] = [];
+
+  /** Whether entry i comes before entry j. */
+  private before(i: number, j: number): boolean {
+    // gi / (di + gi) > gj / (dj + gj), in integers: gi * dj > gj * di
+    const a = this.gain[i] * this.dist[j];
+    const b = this.gain[j] * this.dist[i];
+    if (a !== b) return a > b;
+    if (this.dist[i] !== this.dist[j]) return this.dist[i] < this.dist[j];
+    return this.page[i] < this.page[j];
+  }
+
+  private swap(i: number, j: number): void {
+    const { page, dist, gain } = this;
+    const p = page[i];
+    page[i] = page[j];
+    page[j] = p;
+    const d = dist[i];
+    dist[i] = dist[j];
+    dist[j] = d;
+    const g = gain[i];
+    gain[i] = gain[j];
+    gain[j] = g;
+  }
+
+  push(page: number, dist: number, gain: number): void {
+    let i = this.page.length;
+    this.page.push(page);
+    this.dist.push(dist);
+    this.gain.push(gain);
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (!this.before(i, up)) break;
+      this.swap(i, up);
+      i = up;
+    }
+  }
+
+  private pop(): void {
+    const last = this.page.length - 1;
+    this.swap(0, last);
+    this.page.pop();
+    this.dist.pop();
+    this.gain.pop();
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.page.length && this.before(l, m)) m = l;
+      if (r < this.page.length && this.before(r, m)) m = r;
+      if (m === i) return;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  /** The best unfetched page with something to gain (-1: none). */
+  popBest(fetched: Uint8Array, dist: Int32Array, gain: Int32Array): number {
+    while (this.page.length) {
+      const v = this.page[0];
+      const d = this.dist[0];
+      const g = this.gain[0];
+      this.pop();
+      if (fetched[v] || d !== dist[v] || gain[v] <= 0) continue;
+      if (g !== gain[v]) {
+        this.push(v, d, gain[v]);
+        continue;
+      }
+      return v;
+    }
+    return -1;
+  }
 }

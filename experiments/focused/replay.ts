@@ -50,19 +50,82 @@ export interface ReplayView {
 /** Iterations of ForceAtlas2: about 5 s for a 6,000-page department on this machine. */
 const ITERATIONS = 100;
 
-export function replayRun(site: string, seed: number, graph: SiteGraph, groups: number[]): ReplayRun {
+/**
+ * Pages the replay draws at most. A larger site is drawn by its first REPLAY_PAGES pages in
+ * breadth-first order from the start page (by hops, then page index), with the links among them:
+ * the part every crawl meets first; fetches of other pages are left out of the drawing. The layout
+ * costs about its iterations times n log n, so drawing a 475,000-page department whole would have
+ * cost more than crawling it; every site of the shipped experiments is smaller and is drawn whole.
+ */
+export const REPLAY_PAGES = 20_000;
+
+/**
+ * The replay of a site and, for a site larger than `limit`, the index of each graph node in it
+ * (-1: not drawn); null when every node is drawn as itself.
+ */
+export function replayRun(
+  site: string,
+  seed: number,
+  graph: SiteGraph,
+  groups: number[],
+  limit = REPLAY_PAGES,
+): ReplayRun & { indexOf: Int32Array | null } {
+  let indexOf: Int32Array | null = null;
+  let g = graph;
+  let kept = groups;
+  if (graph.n > limit && graph.start >= 0) {
+    // breadth-first from the start page: the first `limit` pages met
+    indexOf = new Int32Array(graph.n).fill(-1);
+    const order: number[] = [graph.start];
+    indexOf[graph.start] = 0;
+    for (let h = 0; h < order.length && order.length < limit; h++) {
+      const u = order[h];
+      const next: number[] = [];
+      for (let e = graph.outStart[u]; e < graph.outStart[u + 1]; e++) {
+        const v = graph.outTarget[e];
+        if (indexOf[v] < 0) {
+          indexOf[v] = -2;
+          next.push(v);
+        }
+      }
+      for (const v of next.sort((a, b) => a - b)) {
+        if (order.length < limit) {
+          indexOf[v] = order.length;
+          order.push(v);
+        } else indexOf[v] = -1;
+      }
+    }
+    for (let v = 0; v < graph.n; v++) if (indexOf[v] < 0) indexOf[v] = -1;
+    const outStart = new Int32Array(order.length + 1);
+    const targets: number[] = [];
+    for (let i = 0; i < order.length; i++) {
+      const u = order[i];
+      for (let e = graph.outStart[u]; e < graph.outStart[u + 1]; e++)
+        if (indexOf[graph.outTarget[e]] >= 0) targets.push(indexOf[graph.outTarget[e]]);
+      outStart[i + 1] = targets.length;
+    }
+    g = {
+      n: order.length,
+      start: 0,
+      relevant: Uint8Array.from(order, (v) => graph.relevant[v]),
+      outStart,
+      outTarget: Int32Array.from(targets),
+    };
+    kept = order.map((v) => groups[v]);
+  }
   const relevant: number[] = [];
-  for (let i = 0; i < graph.n; i++) if (graph.relevant[i]) relevant.push(i);
+  for (let i = 0; i < g.n; i++) if (g.relevant[i]) relevant.push(i);
   return {
     site,
     seed,
-    n: graph.n,
-    start: graph.start,
-    outStart: [...graph.outStart],
-    outTarget: [...graph.outTarget],
+    n: g.n,
+    start: g.start,
+    outStart: [...g.outStart],
+    outTarget: [...g.outTarget],
     relevant,
-    groups,
+    groups: kept,
     orders: {},
+    indexOf,
   };
 }
 

@@ -79,10 +79,37 @@ export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
   for (const [name, spec] of Object.entries(cfg.strategyParams))
     if (spec.module) await loadStrategyModule(name, spec.module);
 }
+/**
+ * Where a job's time went (npm run bench:scale reads them): the environment (the web generated,
+ * served and its ground truth built: reported by the first job on it), the site's facts (graph,
+ * reachability, structure, the judgement's quality), training, each strategy's crawl and the
+ * oracle; wall and CPU milliseconds of this process (in a worker process, one job at a time), and
+ * the pages a crawl fetched. Not part of any CSV: timings differ from run to run.
+ */
+export interface PhaseTime {
+  phase: 'environment' | 'facts' | 'training' | 'crawl' | 'oracle';
+  /** The strategy of a crawl ('' for the other phases). */
+  strategy: string;
+  ms: number;
+  cpuMs: number;
+  pages: number;
+}
+
+/** Wall and CPU time since it was started. */
+function stopwatch(): () => { ms: number; cpuMs: number } {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  return () => {
+    const c = process.cpuUsage(c0);
+    return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
+  };
+}
+
 export interface JobResult {
   curves: CurveRow[];
   summaries: SummaryRow[];
   timings: { strategy: string; ms: number }[];
+  phases: PhaseTime[];
   modelCached: boolean | null;
   /** The web's structural diagnostics (synthetic webs), for the report. */
   structure: StructureStats | null;
@@ -152,6 +179,8 @@ export function rocAuc(scores: readonly number[], labels: readonly boolean[]): n
  */
 interface EnvSlot {
   env: Promise<Env>;
+  /** How long the environment took to make, until the first job on it reports it. */
+  made: PhaseTime | null;
   users: number;
   /** Settles when the job ahead of the next one has finished with the environment. */
   turn: Promise<void>;
@@ -163,14 +192,29 @@ let topic: { file: string; words: string[] } | null = null;
 const r6 = (x: number): number => Math.round(x * 1e6) / 1e6;
 
 /** The environment of a job: the seed's synthetic web, or the archive; reused across jobs. */
-async function withEnv<T>(cfg: ExperimentConfig, seed: number, job: (env: Env) => Promise<T>): Promise<T> {
+async function withEnv<T>(
+  cfg: ExperimentConfig,
+  seed: number,
+  job: (env: Env, made: PhaseTime | null) => Promise<T>,
+): Promise<T> {
   // the web file's text is part of the key: a file rewritten in place (a sweep run again in its folder) is another web
   const key = cfg.archive
     ? `archive:${JSON.stringify(cfg.archive)}`
     : `sim:${cfg.web}:${seed}:${cfg.faults}:${readFileSync(resource(cfg.web), 'utf8')}`;
   let slot = envs.get(key);
   if (!slot) {
-    slot = { env: cfg.archive ? archiveEnv(cfg) : simEnv(cfg, seed), users: 0, turn: Promise.resolve() };
+    const made = stopwatch();
+    const fresh: EnvSlot = {
+      env: cfg.archive ? archiveEnv(cfg) : simEnv(cfg, seed),
+      made: null,
+      users: 0,
+      turn: Promise.resolve(),
+    };
+    fresh.env = fresh.env.then((e) => {
+      fresh.made = { phase: 'environment', strategy: '', ...made(), pages: 0 };
+      return e;
+    });
+    slot = fresh;
     envs.set(key, slot);
   }
   slot.users++;
@@ -181,7 +225,10 @@ async function withEnv<T>(cfg: ExperimentConfig, seed: number, job: (env: Env) =
   });
   try {
     await ahead;
-    return await job(await slot.env);
+    const env = await slot.env;
+    const made = slot.made;
+    slot.made = null;
+    return await job(env, made);
   } finally {
     slot.users--;
     done();
@@ -238,11 +285,12 @@ export async function runJob(
   cacheDir: string | null,
   record = false,
 ): Promise<JobResult> {
-  return withEnv(cfg, seed, (env) => runJobOn(env, cfg, seed, site, cacheDir, record));
+  return withEnv(cfg, seed, (env, made) => runJobOn(env, made, cfg, seed, site, cacheDir, record));
 }
 
 async function runJobOn(
   env: Env,
+  made: PhaseTime | null,
   cfg: ExperimentConfig,
   seed: number,
   site: string,
@@ -256,15 +304,30 @@ async function runJobOn(
   const relevant = env.relevant(site);
   let models: TrainedModels | null = null;
   const mode = relevanceOf(cfg);
-  const getModels = (): TrainedModels =>
-    (models ??= env.training.models(
+  const phases: PhaseTime[] = made ? [made] : [];
+  const facts = stopwatch();
+  // training runs when first asked for, inside another phase: its time is taken out of that one
+  let trained = { ms: 0, cpuMs: 0 };
+  const getModels = (): TrainedModels => {
+    if (models) return models;
+    const t = stopwatch();
+    models = env.training.models(
       site,
       keywords,
       cacheDir,
       env.cacheKey,
       cfg.adaptive.offlineSample,
       needsPageClassifier(cfg),
-    ));
+    );
+    trained = t();
+    phases.push({ phase: 'training', strategy: '', ...trained, pages: 0 });
+    return models;
+  };
+  /** A phase's time without the training that ran inside it. */
+  const without = (t: { ms: number; cpuMs: number }, before: { ms: number; cpuMs: number }) => ({
+    ms: t.ms - (trained.ms - before.ms),
+    cpuMs: t.cpuMs - (trained.cpuMs - before.cpuMs),
+  });
   let judge: RelevanceJudge | null = null;
   const getJudge = (): RelevanceJudge =>
     (judge ??= new RelevanceJudge(mode, mode === 'learned' ? getModels().pages : null));
@@ -272,6 +335,7 @@ async function runJobOn(
     curves: [],
     summaries: [],
     timings: [],
+    phases,
     modelCached: null,
     // the web's structure is the same for every site of a seed: measured (about 2 s on paper.json)
     // by the job of the seed's first crawled site only, which the runner reads it from
@@ -281,8 +345,16 @@ async function runJobOn(
   };
   const { graph, keys } = env.graphOf(site);
   const nodeOf = new Map(keys.map((k, i) => [k, i] as const));
-  const replay = record ? replayRun(site, seed, graph, env.groupsOf(site)) : null;
-  if (replay) replay.xy = layoutXY(replay);
+  const drawn = record ? replayRun(site, seed, graph, env.groupsOf(site)) : null;
+  // a large site is drawn by a sample of its pages (replay.ts REPLAY_PAGES): a fetch is drawn by its index in it
+  const drawnIndex = drawn?.indexOf ?? null;
+  const drawnAs = (node: number): number => (drawnIndex ? drawnIndex[node] : node);
+  let replay: ReplayRun | null = null;
+  if (drawn) {
+    const { indexOf: _, ...run } = drawn;
+    replay = run;
+    replay.xy = layoutXY(replay);
+  }
   result.replay = replay;
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
@@ -303,6 +375,7 @@ async function runJobOn(
   const byPages = cfg.budgetCounts === 'pages';
   // closed holes: the budget pays for no hole, so the engine may send more requests than the budget
   const freeHoles = env.holes === 'closed';
+  phases.push({ phase: 'facts', strategy: '', ...without(facts(), { ms: 0, cpuMs: 0 }), pages: 0 });
   await loadPlugins(cfg);
   // the strategies crawl the same site with the same settings, and training read the same pages:
   // each page is parsed once per environment (env.parses)
@@ -344,7 +417,7 @@ async function runJobOn(
         if (order && ok) {
           const key = env.keyOf(e.url);
           const node = key === null ? undefined : nodeOf.get(key);
-          if (node !== undefined) order.push(node);
+          if (node !== undefined && drawnAs(node) >= 0) order.push(drawnAs(node));
         }
         const hole = e.status === 404 && env.isHole(e.url);
         if (hole) holes.hole_fetches++;
@@ -359,8 +432,11 @@ async function runJobOn(
       },
     });
     const t0 = performance.now();
+    const before = trained;
+    const crawl = stopwatch();
     const s = await engine.run();
     result.timings.push({ strategy: name, ms: performance.now() - t0 });
+    phases.push({ phase: 'crawl', strategy: name, ...without(crawl(), before), pages: s.pages });
     const rows = run.finish();
     result.curves.push(...rows);
     const hosts = env.scopeOf(site).length ? env.scopeOf(site) : [new URL(env.startUrl(site)).host];
@@ -397,11 +473,13 @@ async function runJobOn(
   }
   // the oracle (ground truth, evaluator only): its pages are all 2xx, and it keeps spending the
   // budget after the last reachable document, so its precision at p pages is found / p
+  const oracleTime = stopwatch();
   const oracle = new RunMeter(cfg, ORACLE, site, seed, relevant, reach);
   const order = oracleOrder(graph, cfg.budget);
   for (let p = 0; p < cfg.budget; p++) oracle.fetched(p < order.length ? keys[order[p]] : null);
-  if (replay) replay.orders[ORACLE] = [...order];
+  if (replay) replay.orders[ORACLE] = order.map(drawnAs).filter((i) => i >= 0);
   const rows = oracle.finish();
+  phases.push({ phase: 'oracle', strategy: ORACLE, ...oracleTime(), pages: cfg.budget });
   result.curves.push(...rows);
   result.summaries.push({
     ...oracle.summary(cfg.budget, rows),

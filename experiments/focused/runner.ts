@@ -17,6 +17,7 @@ import {
   type JobResult,
   type SiteFacts,
   type SummaryRow,
+  type PhaseTime,
 } from './run-one.ts';
 import { probeStrategy, StrategyError } from '../strategies.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
@@ -74,6 +75,8 @@ export interface ExperimentData {
   summaries: SummaryRow[];
   /** Mean wall ms per strategy run (for the report; never in the CSVs). */
   timings: Record<string, number>;
+  /** Where every job's time went (run-one.ts PhaseTime; npm run bench:scale; never in the CSVs). */
+  phases?: PhaseTime[];
   /** Structural diagnostics of each seed's synthetic web (none for an archive). */
   structure: { seed: number; stats: StructureStats }[];
   /** What each (seed, site) rests on: graph, target depth, archive holes, the judgement's quality. */
@@ -179,6 +182,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     curves,
     summaries,
     timings,
+    phases: results.flatMap((r) => r.phases ?? []),
     structure,
     facts: results.map((r) => r.facts).sort((a, b) => a.seed - b.seed || a.site.localeCompare(b.site)),
     replay: results[0]?.replay ?? null,

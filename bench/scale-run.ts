@@ -1,0 +1,95 @@
+/**
+ * One focused comparison at one web size, measured (issue #55): npm run bench:scale runs it at
+ * 10^4, 10^5 and 10^6 pages, each size in a process of its own (peak memory is the process's),
+ * and test/scale.test.ts at 10^3 and 10^4.
+ *
+ * The web: two departments of 47.5% of the pages each (a strategy that trains does so on the
+ * other one, as in every experiment) and background sites of 20-80 pages making the rest; research
+ * groups one per 2,500 department pages (4 to 200: the paper's departments have 6-8 in 5,000-7,000
+ * pages). The comparison: bfs, immediate, future, adaptive and the oracle, web seed 1, both
+ * departments, a budget of 10% of the web per run (the issue's condition), 8 requests in flight,
+ * in this process one job after another, so the CPU time of a phase is the crawl's and the
+ * server's together (the server runs in this process).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadExperiment } from '../experiments/focused/config.ts';
+import { runExperiment, writeResults } from '../experiments/focused/runner.ts';
+
+export const SCALE_STRATEGIES = ['bfs', 'immediate', 'future', 'adaptive'] as const;
+
+export interface ScaleResult {
+  pages: number;
+  budget: number;
+  /** Seconds in each phase, summed over the two jobs (environment: generating and serving the web, once). */
+  phases: Record<'environment' | 'facts' | 'training' | 'crawl' | 'oracle' | 'outputs', number>;
+  /** CPU microseconds per page fetched, per strategy (crawl phases), and the oracle's per page of budget. */
+  cpuPerPage: Record<string, number>;
+  /** Pages each strategy fetched over both departments. */
+  crawled: Record<string, number>;
+  wallS: number;
+  /** Peak resident memory of this process, MB. */
+  peakMb: number;
+}
+
+/** The web config of a size. */
+export function scaleWeb(pages: number): Record<string, unknown> {
+  const dept = Math.round(pages * 0.475);
+  const groups = Math.max(4, Math.min(200, Math.round(dept / 2500)));
+  return {
+    name: `scale-${pages}`,
+    _doc: `npm run bench:scale: a web of about ${pages} pages (bench/scale-run.ts)`,
+    departments: [
+      { host: 'cs.alpha-university.test', name: 'Alpha University', pages: dept, groups },
+      { host: 'cs.beta-university.test', name: 'Beta University', pages: dept, groups },
+    ],
+    background: { sites: Math.max(4, Math.round((pages * 0.05) / 50)), pagesMin: 20, pagesMax: 80 },
+  };
+}
+
+/** Runs the comparison on a web of about `pages` pages and measures it. */
+export async function measureScale(pages: number): Promise<ScaleResult> {
+  const dir = mkdtempSync(join(tmpdir(), `scale-${pages}-`));
+  try {
+    const web = join(dir, 'web.json');
+    writeFileSync(web, JSON.stringify(scaleWeb(pages)));
+    const budget = Math.round(pages / 10);
+    const cfg = {
+      ...loadExperiment('focused'),
+      name: `scale-${pages}`,
+      web,
+      seeds: [1],
+      strategies: [...SCALE_STRATEGIES],
+      budget,
+      every: Math.max(1, Math.round(budget / 20)),
+      crawl: { ...loadExperiment('focused').crawl, concurrency: 8, perHostConcurrency: 8, delayMs: 0 },
+    };
+    const t0 = performance.now();
+    const data = await runExperiment(cfg, { workers: 0, cacheDir: null });
+    const t1 = performance.now();
+    await writeResults(data, join(dir, 'out'));
+    const outputs = (performance.now() - t1) / 1000;
+    const phases = { environment: 0, facts: 0, training: 0, crawl: 0, oracle: 0, outputs };
+    const cpu: Record<string, number> = {};
+    const crawled: Record<string, number> = {};
+    for (const p of data.phases ?? []) {
+      phases[p.phase] += p.ms / 1000;
+      if (p.phase === 'crawl' || p.phase === 'oracle') {
+        cpu[p.strategy] = (cpu[p.strategy] ?? 0) + p.cpuMs;
+        crawled[p.strategy] = (crawled[p.strategy] ?? 0) + p.pages;
+      }
+    }
+    return {
+      pages,
+      budget,
+      phases,
+      cpuPerPage: Object.fromEntries(Object.keys(cpu).map((s) => [s, (cpu[s] * 1000) / Math.max(1, crawled[s])])),
+      crawled,
+      wallS: (performance.now() - t0) / 1000,
+      peakMb: process.resourceUsage().maxRSS / 1024,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * npm run bench:scale: one focused comparison (bfs, immediate, future, adaptive, the oracle) on
+ * webs of 10^4, 10^5 and 10^6 pages with a budget of 10% of the web per run (bench/scale-run.ts),
+ * each size in a child process of its own so its peak memory is its own. Prints per size: wall
+ * time, the seconds of each phase, CPU microseconds per page per strategy and peak memory; and how
+ * each strategy's cost per page grew from the smallest size to the largest (issue #55 asks for
+ * within 1.5x). `--sizes 10000,100000` for others; `--one N` measures one size in this process and
+ * prints it as JSON (what the parent runs).
+ */
+import { spawnSync } from 'node:child_process';
+import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/cli.ts';
+import { measureScale, type ScaleResult } from './scale-run.ts';
+
+const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--one N]
+
+One focused comparison per web size, budget 10% of the web: wall time, phases, CPU per page per
+strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes about half an hour on
+2 cores and about 3 GB).
+`;
+
+/** Heap a child may use: the 10^6 web and its crawls need more than Node's default 4 GB limit may leave. */
+const HEAP_MB = 12_288;
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(argv, io, USAGE, { sizes: { type: 'string' }, one: { type: 'string' } });
+  if (!parsed) return 0;
+  const v = parsed.values;
+  if (v.one !== undefined) {
+    const n = intFlag('one', v.one, 1_000, 4_000_000)!;
+    io.out(`${JSON.stringify(await measureScale(n))}\n`);
+    return 0;
+  }
+  const sizes = (v.sizes ?? '10000,100000,1000000').split(',').map((x) => intFlag('sizes', x, 1_000, 4_000_000)!);
+  if (!sizes.length) usage('--sizes: name one size or more');
+  const results: ScaleResult[] = [];
+  for (const n of sizes) {
+    io.err(`measuring a web of ${n.toLocaleString('en')} pages ...\n`);
+    const child = spawnSync(
+      process.execPath,
+      [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', 'bench/scale.ts', '--one', String(n)],
+      { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    if (child.status !== 0) throw new Error(`bench:scale --one ${n} failed (exit ${child.status ?? child.signal})`);
+    const line = child.stdout.trim().split('\n').at(-1) ?? '';
+    results.push(JSON.parse(line) as ScaleResult);
+    io.out(table(results));
+  }
+  return 0;
+}
+
+const f0 = (x: number): string => x.toFixed(0);
+const f1 = (x: number): string => x.toFixed(1);
+
+/** The results as a markdown table, and the growth of each strategy's cost per page. */
+export function table(rs: readonly ScaleResult[]): string {
+  const strategies = Object.keys(rs[0].cpuPerPage);
+  const L = [
+    '',
+    `| pages | budget | wall s | environment s | facts s | training s | crawl s | oracle s | outputs s | peak MB | ${strategies.map((s) => `${s} CPU us/page`).join(' | ')} |`,
+    `|${'---|'.repeat(10 + strategies.length)}`,
+    ...rs.map(
+      (r) =>
+        `| ${r.pages.toLocaleString('en')} | ${r.budget.toLocaleString('en')} | ${f1(r.wallS)} | ${f1(r.phases.environment)} | ${f1(r.phases.facts)} | ${f1(r.phases.training)} | ${f1(r.phases.crawl)} | ${f1(r.phases.oracle)} | ${f1(r.phases.outputs)} | ${f0(r.peakMb)} | ${strategies.map((s) => f0(r.cpuPerPage[s])).join(' | ')} |`,
+    ),
+    '',
+  ];
+  if (rs.length > 1) {
+    const a = rs[0];
+    const b = rs[rs.length - 1];
+    L.push(
+      `CPU per page at ${b.pages.toLocaleString('en')} over ${a.pages.toLocaleString('en')} pages: ${strategies.map((s) => `${s} ${(b.cpuPerPage[s] / a.cpuPerPage[s]).toFixed(2)}x`).join(', ')}`,
+      '',
+    );
+  }
+  return `${L.join('\n')}\n`;
+}
+
+await runAsProcess(main, import.meta);
