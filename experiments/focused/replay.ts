@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { UndirectedGraph } from 'graphology';
 import type { SiteGraph } from './oracle.ts';
+import { breadthFirstPrefix } from '../../lib/graph.ts';
 
 /** The parts of graphology-layout-forceatlas2 used here (a CommonJS module without ESM types). */
 interface ForceAtlas2 {
@@ -57,7 +58,7 @@ const ITERATIONS = 100;
  * costs about its iterations times n log n, so drawing a 475,000-page department whole would have
  * cost more than crawling it; every site of the shipped experiments is smaller and is drawn whole.
  */
-export const REPLAY_PAGES = 20_000;
+export const REPLAY_PAGES = 10_000;
 
 /**
  * The replay of a site and, for a site larger than `limit`, the index of each graph node in it
@@ -75,27 +76,11 @@ export function replayRun(
   let kept = groups;
   if (graph.n > limit && graph.start >= 0) {
     // breadth-first from the start page: the first `limit` pages met
+    const order = breadthFirstPrefix(graph, graph.start, limit);
     indexOf = new Int32Array(graph.n).fill(-1);
-    const order: number[] = [graph.start];
-    indexOf[graph.start] = 0;
-    for (let h = 0; h < order.length && order.length < limit; h++) {
-      const u = order[h];
-      const next: number[] = [];
-      for (let e = graph.outStart[u]; e < graph.outStart[u + 1]; e++) {
-        const v = graph.outTarget[e];
-        if (indexOf[v] < 0) {
-          indexOf[v] = -2;
-          next.push(v);
-        }
-      }
-      for (const v of next.sort((a, b) => a - b)) {
-        if (order.length < limit) {
-          indexOf[v] = order.length;
-          order.push(v);
-        } else indexOf[v] = -1;
-      }
-    }
-    for (let v = 0; v < graph.n; v++) if (indexOf[v] < 0) indexOf[v] = -1;
+    order.forEach((v, i) => {
+      indexOf![v] = i;
+    });
     const outStart = new Int32Array(order.length + 1);
     const targets: number[] = [];
     for (let i = 0; i < order.length; i++) {
