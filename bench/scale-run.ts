@@ -48,8 +48,11 @@ export function scaleWeb(pages: number): Record<string, unknown> {
   };
 }
 
-/** Runs the comparison on a web of about `pages` pages and measures it. */
-export async function measureScale(pages: number): Promise<ScaleResult> {
+/**
+ * Runs the comparison on a web of about `pages` pages and measures it. With `queue`, its jobs go
+ * through the Redis queue (workers started by the caller); with `out`, the outputs are kept there.
+ */
+export async function measureScale(pages: number, o: { queue?: string; out?: string } = {}): Promise<ScaleResult> {
   const dir = mkdtempSync(join(tmpdir(), `scale-${pages}-`));
   try {
     const web = join(dir, 'web.json');
@@ -66,9 +69,12 @@ export async function measureScale(pages: number): Promise<ScaleResult> {
       crawl: { ...loadExperiment('focused').crawl, concurrency: 8, perHostConcurrency: 8, delayMs: 0 },
     };
     const t0 = performance.now();
-    const data = await runExperiment(cfg, { workers: 0, cacheDir: null });
+    const data = await runExperiment(
+      cfg,
+      o.queue ? { queue: o.queue, cacheDir: null } : { workers: 0, cacheDir: null },
+    );
     const t1 = performance.now();
-    await writeResults(data, join(dir, 'out'));
+    await writeResults(data, o.out ?? join(dir, 'out'));
     const outputs = (performance.now() - t1) / 1000;
     const phases = { environment: 0, facts: 0, training: 0, crawl: 0, oracle: 0, outputs };
     const cpu: Record<string, number> = {};

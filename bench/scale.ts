@@ -7,45 +7,111 @@
  * within 1.5x). `--sizes 10000,100000` for others; `--one N` measures one size in this process and
  * prints it as JSON (what the parent runs).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/cli.ts';
 import { measureScale, type ScaleResult } from './scale-run.ts';
 
-const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--one N]
+const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K]]
 
 One focused comparison per web size, budget 10% of the web: wall time, phases, CPU per page per
 strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes about half an hour on
-2 cores and about 3 GB).
+2 cores). With --queue, each size also runs through the Redis queue at URL on K worker processes
+(default 2) started here, and its CSVs are compared with the local run's, byte for byte.
+Also: --one N [--out DIR] [--queue URL] measures one size in this process and prints JSON.
 `;
 
 /** Heap a child may use: the 10^6 web and its crawls need more than Node's default 4 GB limit may leave. */
 const HEAP_MB = 12_288;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(argv, io, USAGE, { sizes: { type: 'string' }, one: { type: 'string' } });
+  const parsed = parseCommand(argv, io, USAGE, {
+    sizes: { type: 'string' },
+    one: { type: 'string' },
+    out: { type: 'string' },
+    queue: { type: 'string' },
+    'queue-workers': { type: 'string' },
+  });
   if (!parsed) return 0;
   const v = parsed.values;
   if (v.one !== undefined) {
     const n = intFlag('one', v.one, 1_000, 4_000_000)!;
-    io.out(`${JSON.stringify(await measureScale(n))}\n`);
+    io.out(`${JSON.stringify(await measureScale(n, { queue: v.queue, out: v.out }))}\n`);
     return 0;
   }
+  const queueWorkers = intFlag('queue-workers', v['queue-workers'], 1, 64) ?? 2;
   const sizes = (v.sizes ?? '10000,100000,1000000').split(',').map((x) => intFlag('sizes', x, 1_000, 4_000_000)!);
   if (!sizes.length) usage('--sizes: name one size or more');
   const results: ScaleResult[] = [];
+  let same = true;
   for (const n of sizes) {
     io.err(`measuring a web of ${n.toLocaleString('en')} pages ...\n`);
-    const child = spawnSync(
-      process.execPath,
-      [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', 'bench/scale.ts', '--one', String(n)],
-      { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    if (child.status !== 0) throw new Error(`bench:scale --one ${n} failed (exit ${child.status ?? child.signal})`);
-    const line = child.stdout.trim().split('\n').at(-1) ?? '';
-    results.push(JSON.parse(line) as ScaleResult);
+    const local = mkdtempSync(join(tmpdir(), 'scale-local-'));
+    results.push(one(n, ['--out', local]));
     io.out(table(results));
+    if (v.queue) {
+      io.err(`the same through the queue on ${queueWorkers} workers ...\n`);
+      const queued = mkdtempSync(join(tmpdir(), 'scale-queue-'));
+      const workers = Array.from({ length: queueWorkers }, () =>
+        spawn(
+          process.execPath,
+          [
+            `--max-old-space-size=${HEAP_MB}`,
+            '--import',
+            'tsx',
+            'experiments/cli/worker.ts',
+            '--queue',
+            v.queue!,
+            '--no-cache',
+          ],
+          { stdio: ['ignore', 'ignore', 'inherit'] },
+        ),
+      );
+      try {
+        const q = one(n, ['--out', queued, '--queue', v.queue]);
+        const diff = compareCsvs(local, queued);
+        same &&= diff.length === 0;
+        io.out(
+          `${n.toLocaleString('en')} pages through the queue (${queueWorkers} workers): wall ${f1(q.wallS)} s; CSVs ${diff.length ? `DIFFER: ${diff.join(', ')}` : `the same (${csvs(local).join(', ')})`}\n`,
+        );
+      } finally {
+        for (const w of workers) w.kill('SIGTERM');
+        rmSync(queued, { recursive: true, force: true });
+      }
+    }
+    rmSync(local, { recursive: true, force: true });
   }
-  return 0;
+  return same ? 0 : 1;
+}
+
+/** One size in a child process of its own (its peak memory is its own). */
+function one(n: number, extra: string[]): ScaleResult {
+  const child = spawnSync(
+    process.execPath,
+    [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', 'bench/scale.ts', '--one', String(n), ...extra],
+    { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  if (child.status !== 0) throw new Error(`bench:scale --one ${n} failed (exit ${child.status ?? child.signal})`);
+  return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as ScaleResult;
+}
+
+const csvs = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.csv'))
+    .sort();
+
+/** The CSVs that differ between two output folders (or are in one only). */
+function compareCsvs(a: string, b: string): string[] {
+  const names = [...new Set([...csvs(a), ...csvs(b)])].sort();
+  return names.filter((f) => {
+    try {
+      return !readFileSync(join(a, f)).equals(readFileSync(join(b, f)));
+    } catch {
+      return true;
+    }
+  });
 }
 
 const f0 = (x: number): string => x.toFixed(0);

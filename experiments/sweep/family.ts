@@ -80,7 +80,7 @@ async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCo
   const w = await writeSearchOutputs(data, out);
   const b = data.points.find((p) => p.index === w.best.index)!;
   return [
-    `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+    `\n${cfg.name}: ${data.points.length} points (${data.computed} computed${data.confirmed ? ', and the confirmation' : ''}), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
     `closest: point ${b.index} ${JSON.stringify(b.values)}: ${b.held} of ${b.claims.length} claims hold, shortfall ${b.shortfall}\n`,
     ...b.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),
     ...(data.confirmed

@@ -126,7 +126,7 @@ export async function runSearch(cfg: ExperimentConfig, dir: string, opts: SweepO
   // the closest point was chosen on these runs, so its verdicts flatter it (a winner's curse):
   // run again at seeds the search never saw, it says what holds of the web rather than of the runs
   let confirmed: SearchData['confirmed'] = null;
-  let computed = runner.computed;
+  const computed = runner.computed;
   if (search.confirm.length) {
     const best = ranked(points)[0];
     const again = { ...cfg, seeds: [...search.confirm] };
@@ -134,7 +134,6 @@ export async function runSearch(cfg: ExperimentConfig, dir: string, opts: SweepO
     const [p] = await runPoints(confirmRunner, [{ index: best.index, values: best.values }], opts);
     const claims = claimsAt(again, p);
     confirmed = { ...p, claims, ...closeness(claims) };
-    computed += confirmRunner.computed;
   }
   return {
     config: cfg,
@@ -185,9 +184,11 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     ),
     ...Object.fromEntries(strategies.map((s) => [`${s}_recall_auc`, auc(p, s)])),
   }));
+  // booleans as true / false (csv-stringify writes 1 and an empty field)
+  const cast = { boolean: (b: boolean) => String(b) };
   put(
     'search.csv',
-    stringify(rows as Record<string, unknown>[], { header: true, columns: Object.keys(rows[0] ?? {}) }),
+    stringify(rows as Record<string, unknown>[], { header: true, columns: Object.keys(rows[0] ?? {}), cast }),
   );
   const claims = claimsAcrossPoints({ config: cfg, points: d.points });
   put(
@@ -195,6 +196,7 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     stringify(claims.rows as Record<string, unknown>[], {
       header: true,
       columns: ['point', ...keys, 'claim', 'verdict', 'margin'],
+      cast,
     }),
   );
   const order = ranked(d.points);
@@ -266,7 +268,7 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
   const webFile = keys.some((k) => k.startsWith('web.')) ? join(dir, 'webs', `p${best.index}.json`) : cfg.web;
   if (search.compare) L.push(...(await comparison(cfg, search.compare, webFile)));
   L.push(
-    `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
+    `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
   );
   put('report.md', L.join('\n'));
