@@ -31,7 +31,7 @@ import {
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
 import { moduleUrl } from '../lib/paths.ts';
-import { breadthFirstPrefix } from '../lib/graph.ts';
+import { pathSample } from '../lib/graph.ts';
 
 /**
  * Part of every model's cache key: a hash of the code that trains models, so a change to
@@ -63,11 +63,12 @@ export function webKey(web: Web): string {
 export type PageSource = Pick<Renderer, 'render' | 'url'>;
 
 /**
- * Pages of one department training reads at most. A larger department is read by its first
- * TRAINING_PAGES pages in breadth-first order from its home page (by hops, then page index: the
- * part a crawl of it meets first, links and paths kept whole within it). Reading every page made
- * training's time and memory grow with the web (120 s and most of 4 GB at 10^5 pages, issue #55);
- * every department of the shipped webs is smaller and is read whole.
+ * Pages of one department training reads at most. A larger department is read by a sample that
+ * keeps the paths to its targets (lib/graph.ts pathSample: the shortest paths from the home page to
+ * up to TRAINING_PAGES / 4 targets evenly spaced, the targets those paths' pages link, then the
+ * pages nearest the home page). Reading every page made training's time and memory grow with the
+ * web (120 s and most of 4 GB at 10^5 pages, issue #55); every department of the shipped webs is
+ * smaller and is read whole.
  */
 export const TRAINING_PAGES = 20_000;
 
@@ -91,7 +92,7 @@ export function sitePages(
   const ids =
     site.count <= limit
       ? Array.from({ length: site.count }, (_, i) => site.first + i)
-      : breadthFirstPrefix(web, site.first, limit, site.first, site.first + site.count);
+      : pathSample(web, site.first, limit, isTarget, site.first, site.first + site.count);
   for (const id of ids) {
     const r = renderer.render(id);
     const url = renderer.url(id);

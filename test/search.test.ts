@@ -10,7 +10,7 @@ import { resource } from '../lib/paths.ts';
 import { ExperimentConfigError } from '../experiments/config-files.ts';
 import { ExperimentSchema, loadExperiment } from '../experiments/focused/config.ts';
 import { closer, optimise, type Scored } from '../experiments/sweep/search.ts';
-import { type Dimension, dimensionsOf, latinHypercube, neighbours } from '../experiments/sweep/space.ts';
+import { type Dimension, dimensionsOf, latinHypercube, neighbours } from '../experiments/search-space.ts';
 import type { Point } from '../experiments/sweep/sweep.ts';
 
 const dims: Dimension[] = [

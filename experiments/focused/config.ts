@@ -46,7 +46,7 @@ import {
   strategyNeeds,
 } from '../strategies.ts';
 import { resource } from '../../lib/paths.ts';
-import { dimensionsOf } from '../sweep/space.ts';
+import { dimensionsOf } from '../search-space.ts';
 
 export { ExperimentConfigError, listExperiments, readExperimentJson };
 

@@ -5,7 +5,7 @@
  * claims (experiments/sweep/claims.ts closeness: the claims that hold, then the sum of the others'
  * shortfalls).
  *
- * - The optimiser: half the evaluations a seeded Latin hypercube over the space (space.ts), then a
+ * - The optimiser: half the evaluations a seeded Latin hypercube over the space (../search-space.ts), then a
  *   coordinate search from the closest point: each parameter in turn tried half a window either
  *   side (every other choice), the window a half of each range at first and halved after every
  *   round; a closer point becomes the centre at once. Points already run are not run again.
@@ -24,7 +24,7 @@ import { type ExperimentConfig, ExperimentSchema, loadExperiment } from '../focu
 import { ORACLE } from '../focused/run-one.ts';
 import { unitCi, unitOf } from '../stats.ts';
 import { claimsAcrossPoints, claimsAt, closeness } from './claims.ts';
-import { type Dimension, dimensionsOf, latinHypercube, neighbours } from './space.ts';
+import { type Dimension, dimensionsOf, latinHypercube, neighbours } from '../search-space.ts';
 import { type Point, type PointData, PointRunner, runPoints, type SweepOptions, type Value } from './sweep.ts';
 import { label } from './phase.ts';
 import { loadConfig } from '../../sim/config.ts';

@@ -34,7 +34,8 @@ import { ciMethod, pairedCi, unitCi, unitOf } from '../stats.ts';
 import { setPath } from '../../lib/fields.ts';
 import { resource } from '../../lib/paths.ts';
 
-export type Value = number | boolean | string;
+export type { Value } from '../search-space.ts';
+import type { Value } from '../search-space.ts';
 export interface Point {
   index: number;
   values: Record<string, Value>;

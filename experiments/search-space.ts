@@ -3,11 +3,14 @@
  * [low, high] of a numeric field (whole numbers where the field's schema says so) or a list of
  * choices, checked against the web's and the experiment's schemas; and the points a search tries:
  * a seeded Latin hypercube over the space, and a parameter's neighbours in a window around a point.
+ * Shared by the focused config (which checks a search's space) and the sweep family (which runs it).
  */
-import { type TSchema, fieldAt } from '../../lib/schema.ts';
-import { WebSchema } from '../../sim/config.ts';
-import { makeRng } from '../../sim/rng.ts';
-import type { Value } from './sweep.ts';
+import { type TSchema, fieldAt } from '../lib/schema.ts';
+import { WebSchema } from '../sim/config.ts';
+import { makeRng } from '../sim/rng.ts';
+
+/** A parameter's value at a point of a sweep or a search. */
+export type Value = number | boolean | string;
 
 export type Dimension =
   | { key: string; kind: 'range'; lo: number; hi: number; integer: boolean }
