@@ -28,6 +28,7 @@ const LONGEST = [
   'test/experiment.regression.test.ts', // 32 (60 in a clean clone on 2026-12-03)
   'test/package.test.ts', // npm pack, install, a small experiment twice (installed and from sources), two programs
   'test/twin.test.ts', // a blind round trip: two fits of 30-48 evaluations, a WARC written and read
+  'test/scale.test.ts', // the focused comparison at 10^3 and 10^4 pages
   'test/deepweb.regression.test.ts', // 28
   'test/distributed.timing.test.ts', // 18
   'test/webkb.test.ts', // 16

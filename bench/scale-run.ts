@@ -52,7 +52,10 @@ export function scaleWeb(pages: number): Record<string, unknown> {
  * Runs the comparison on a web of about `pages` pages and measures it. With `queue`, its jobs go
  * through the Redis queue (workers started by the caller); with `out`, the outputs are kept there.
  */
-export async function measureScale(pages: number, o: { queue?: string; out?: string } = {}): Promise<ScaleResult> {
+export async function measureScale(
+  pages: number,
+  o: { queue?: string; out?: string; strategies?: readonly string[] } = {},
+): Promise<ScaleResult> {
   const dir = mkdtempSync(join(tmpdir(), `scale-${pages}-`));
   try {
     const web = join(dir, 'web.json');
@@ -63,7 +66,7 @@ export async function measureScale(pages: number, o: { queue?: string; out?: str
       name: `scale-${pages}`,
       web,
       seeds: [1],
-      strategies: [...SCALE_STRATEGIES],
+      strategies: [...(o.strategies ?? SCALE_STRATEGIES)],
       budget,
       every: Math.max(1, Math.round(budget / 20)),
       crawl: { ...loadExperiment('focused').crawl, concurrency: 8, perHostConcurrency: 8, delayMs: 0 },

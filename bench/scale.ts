@@ -20,7 +20,8 @@ One focused comparison per web size, budget 10% of the web: wall time, phases, C
 strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes about half an hour on
 2 cores). With --queue, each size also runs through the Redis queue at URL on K worker processes
 (default 2) started here, and its CSVs are compared with the local run's, byte for byte.
-Also: --one N [--out DIR] [--queue URL] measures one size in this process and prints JSON.
+Also: --one N [--out DIR] [--queue URL] [--strategies a,b] measures one size in this process and
+prints JSON.
 `;
 
 /** Heap a child may use: the 10^6 web and its crawls need more than Node's default 4 GB limit may leave. */
@@ -31,6 +32,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     sizes: { type: 'string' },
     one: { type: 'string' },
     out: { type: 'string' },
+    strategies: { type: 'string' },
     queue: { type: 'string' },
     'queue-workers': { type: 'string' },
   });
@@ -38,7 +40,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const v = parsed.values;
   if (v.one !== undefined) {
     const n = intFlag('one', v.one, 1_000, 4_000_000)!;
-    io.out(`${JSON.stringify(await measureScale(n, { queue: v.queue, out: v.out }))}\n`);
+    const strategies = v.strategies?.split(',').filter(Boolean);
+    io.out(`${JSON.stringify(await measureScale(n, { queue: v.queue, out: v.out, strategies }))}\n`);
     return 0;
   }
   const queueWorkers = intFlag('queue-workers', v['queue-workers'], 1, 64) ?? 2;

@@ -67,8 +67,8 @@ export type PageSource = Pick<Renderer, 'render' | 'url'>;
  * keeps the paths to its targets (lib/graph.ts pathSample: the shortest paths from the home page to
  * up to TRAINING_PAGES / 4 targets evenly spaced, the targets those paths' pages link, then the
  * pages nearest the home page). Reading every page made training's time and memory grow with the
- * web (120 s and most of 4 GB at 10^5 pages, issue #55); every department of the shipped webs is
- * smaller and is read whole.
+ * web, and the crawls beside the data it held slower per page (npm run bench:scale,
+ * docs/benchmarks.md); every department of the shipped webs is smaller and is read whole.
  */
 export const TRAINING_PAGES = 20_000;
 

@@ -112,8 +112,8 @@ const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
 
 /**
  * Research communities a site's gaps are measured from, at most. Each source costs a search of the
- * whole site, and sites grow their communities with their pages (190 in a 475,000-page department
- * of npm run bench:scale: 168 s of a 10^6-page run's 314 s of site facts). A site with more is
+ * whole site, and sites grow their communities with their pages, so measuring from every one grew
+ * with the square of the site (npm run bench:scale, docs/benchmarks.md). A site with more is
  * measured from GAP_SOURCES of them evenly spaced by index, to every other; every shipped
  * experiment's sites have at most 8 and are measured whole.
  */

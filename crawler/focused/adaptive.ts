@@ -151,7 +151,15 @@ export class AdaptiveStrategy implements Strategy {
   private model: LinkClassifier;
   private readonly offline: Example[];
   private readonly offlineCounts: NbCounts;
-  private readonly crawled = new Map<string, CrawledPage>();
+  /** Pages crawled, in the order first crawled, and each URL's place in it. */
+  private readonly nodes: CrawledPage[] = [];
+  private readonly indexOf = new Map<string, number>();
+  /**
+   * The top-K most relevant pages crawled so far among those with links, kept as pages are crawled
+   * (relevance descending, then URL): sorting every crawled page at every retraining made a crawl's
+   * cost per page grow with the pages crawled (npm run bench:scale, docs/benchmarks.md).
+   */
+  private top: { i: number; r: number; u: string }[] = [];
   private pages = 0;
   private readonly counters = {
     exploitPages: 0,
@@ -303,7 +311,7 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   private remember(page: PageView, j: Judged): void {
-    this.crawled.set(page.url, {
+    const node: CrawledPage = {
       links: page.links.map((l) => l.url),
       relevant: j.relevant,
       relevance: j.relevance,
@@ -312,7 +320,39 @@ export class AdaptiveStrategy implements Strategy {
       title: page.title,
       vectors: null,
       features: null,
-    });
+    };
+    const known = this.indexOf.get(page.url);
+    if (known !== undefined) {
+      // a page crawled again (a URL seen twice): its place stays, the top-K is ranked afresh
+      this.nodes[known] = node;
+      this.top = this.nodes
+        .map((p, i) => ({ i, r: p.relevance, u: this.urlAt(i) }))
+        .filter((x) => this.nodes[x.i].links.length > 0)
+        .sort(byRelevance)
+        .slice(0, this.o.topK);
+      return;
+    }
+    const i = this.nodes.length;
+    this.indexOf.set(page.url, i);
+    this.nodes.push(node);
+    this.urls.push(page.url);
+    if (!node.links.length) return;
+    const entry = { i, r: node.relevance, u: page.url };
+    let lo = 0;
+    let hi = this.top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byRelevance(this.top[mid], entry) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo >= this.o.topK) return;
+    this.top.splice(lo, 0, entry);
+    if (this.top.length > this.o.topK) this.top.pop();
+  }
+
+  private readonly urls: string[] = [];
+  private urlAt(i: number): string {
+    return this.urls[i];
   }
 
   /**
@@ -330,21 +370,34 @@ export class AdaptiveStrategy implements Strategy {
 
   /** Retrains from the top-K most relevant pages crawled so far and their forward links; false if there was nothing to learn. */
   retrain(): boolean {
-    const urls = [...this.crawled.keys()];
-    const index = new Map(urls.map((u, i) => [u, i]));
-    const nodes = urls.map((u) => this.crawled.get(u)!);
-    const V = stateValues(
-      { out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)), reward: nodes.map((p) => (p.relevant ? 1 : 0)) },
-      this.o.gamma,
-      this.o.horizon,
-    );
+    const nodes = this.nodes;
+    const index = this.indexOf;
+    // Q of the crawled graph: over all of it when online thresholds read every page's, else only
+    // where the top-K's links lead (the same values: stateValues' sum, its documents in crawl order)
+    const V =
+      this.o.thresholds === 'online'
+        ? stateValues(
+            {
+              out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)),
+              reward: nodes.map((p) => (p.relevant ? 1 : 0)),
+            },
+            this.o.gamma,
+            this.o.horizon,
+          )
+        : null;
+    const memo = new Map<number, number>();
+    const qOf = (v: number): number => {
+      if (V) return V[v];
+      let x = memo.get(v);
+      if (x === undefined) {
+        x = localValue(nodes, index, v, this.o.gamma, this.o.horizon);
+        memo.set(v, x);
+      }
+      return x;
+    };
     // the top-K most relevant pages crawled so far among those with forward links: papers are leaves,
     // and once K papers are found they would otherwise fill the top-K and leave nothing to learn from
-    const top = urls
-      .map((u, i) => ({ i, r: nodes[i].relevance, u }))
-      .filter((x) => nodes[x.i].links.length > 0)
-      .sort((a, b) => b.r - a.r || (a.u < b.u ? -1 : 1))
-      .slice(0, this.o.topK);
+    const top = this.top;
     const online: { vector: Map<number, number>; label: number }[] = [];
     const space = this.model.space;
     for (const { i } of top) {
@@ -353,7 +406,7 @@ export class AdaptiveStrategy implements Strategy {
       p.links.forEach((l, k) => {
         const v = index.get(l);
         if (v === undefined) return; // not crawled yet: its Q is unknown
-        online.push({ vector: p.vectors![k], label: binOf(this.model.bins, V[v]) });
+        online.push({ vector: p.vectors![k], label: binOf(this.model.bins, qOf(v)) });
       });
     }
     if (!online.length) return false;
@@ -366,7 +419,7 @@ export class AdaptiveStrategy implements Strategy {
       featureCounts: this.offlineCounts.featureCounts.map((row, c) => row.map((x, j) => x + on.featureCounts[c][j])),
     };
     this.model = LinkClassifier.fromCounts(this.model.space, sum, this.model.bins);
-    if (this.o.thresholds === 'online') this.recalibrate(nodes, index, V);
+    if (V) this.recalibrate(nodes, index, V);
     return true;
   }
 
@@ -472,3 +525,37 @@ export const ADAPTIVE_RESCUE = defineStrategy({
   style: ['#D55E00', [2, 2]],
   make: (ctx: StrategyContext) => adaptive(ctx, true),
 });
+
+/** The top-K's order: relevance descending, then URL. */
+const byRelevance = (a: { r: number; u: string }, b: { r: number; u: string }): number =>
+  b.r - a.r || (a.u < b.u ? -1 : a.u > b.u ? 1 : 0);
+
+/**
+ * stateValues (crawler/focused/qvalue.ts) at one page: the documents within `horizon` links of it
+ * among the crawled pages, each gamma^distance, summed in crawl order as stateValues sums them.
+ */
+function localValue(
+  nodes: readonly { links: readonly string[]; relevant: boolean }[],
+  index: ReadonlyMap<string, number>,
+  v: number,
+  gamma: number,
+  horizon: number,
+): number {
+  const dist = new Map<number, number>([[v, 0]]);
+  let frontier = [v];
+  for (let k = 0; k < horizon && frontier.length; k++) {
+    const next: number[] = [];
+    for (const u of frontier)
+      for (const l of nodes[u].links) {
+        const w = index.get(l);
+        if (w === undefined || dist.has(w)) continue;
+        dist.set(w, k + 1);
+        next.push(w);
+      }
+    frontier = next;
+  }
+  let x = 0;
+  const documents = [...dist].filter(([d]) => nodes[d].relevant).sort((a, b) => a[0] - b[0]);
+  for (const [, k] of documents) x += 1 * gamma ** k;
+  return x;
+}

@@ -55,8 +55,8 @@ const ITERATIONS = 100;
  * Pages the replay draws at most. A larger site is drawn by its first REPLAY_PAGES pages in
  * breadth-first order from the start page (by hops, then page index), with the links among them:
  * the part every crawl meets first; fetches of other pages are left out of the drawing. The layout
- * costs about its iterations times n log n, so drawing a 475,000-page department whole would have
- * cost more than crawling it; every site of the shipped experiments is smaller and is drawn whole.
+ * costs about its iterations times n log n, so drawing a large department whole would cost more
+ * than crawling it; every site of the shipped experiments is smaller and is drawn whole.
  */
 export const REPLAY_PAGES = 10_000;
 
