@@ -49,6 +49,18 @@ export interface FamilyContext {
   onClaims?: (claims: readonly { id: string; verdict: string }[]) => void;
 }
 
+/** Where a run's jobs go, from the command line: what runExperiment, runSweep and runSearch take. */
+export function runOptionsOf(ctx: FamilyContext) {
+  return {
+    workers: ctx.workers,
+    queue: ctx.queue,
+    onQueueProgress: ctx.onQueueProgress,
+    onQueueMessage: ctx.say,
+    queueKeepDays: ctx.queueKeepDays,
+    cacheDir: ctx.cacheDir,
+  };
+}
+
 /** The run-time flags of `npm run experiment` a family may honour. */
 export type RunFlag = 'workers' | 'queue' | 'no-cache';
 

@@ -1,7 +1,7 @@
 /** The focused-crawling family (experiments/family.ts): the paper's head-to-head comparison. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultOut, type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
+import { defaultOut, type ExperimentFamily, type FamilyContext, runOptionsOf, withBar } from '../family.ts';
 import { configForFile, type ExperimentConfig, ExperimentSchema, resolveExperiment, slowRunWarning } from './config.ts';
 
 /** What a focused experiment writes that its page is made from (replay.json too, when recorded). */
@@ -59,12 +59,7 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
   );
   const data = await withBar(bar, () =>
     runExperiment(cfg, {
-      workers: ctx.workers,
-      queue: ctx.queue,
-      onQueueProgress: ctx.onQueueProgress,
-      onQueueMessage: ctx.say,
-      queueKeepDays: ctx.queueKeepDays,
-      cacheDir: ctx.cacheDir,
+      ...runOptionsOf(ctx),
       // a line per run as its job ends (a job runs every strategy on one seed's site), then the bar
       onJobDone: (d, _total, job) => {
         for (const r of job.runs)

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ExperimentFamily, type FamilyContext, withBar } from '../family.ts';
+import { type ExperimentFamily, type FamilyContext, runOptionsOf, withBar } from '../family.ts';
 import { configForFile, type ExperimentConfig, resolveExperiment } from '../focused/config.ts';
 import { configFileText } from '../config-files.ts';
 import { focused, focusedOut } from '../focused/family.ts';
@@ -67,12 +67,7 @@ async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCo
   const bar = ctx.progress(n, 'search points', '{bar} {value}/{total} {label} {last}');
   const data = await withBar(bar, () =>
     runSearch(cfg, out, {
-      workers: ctx.workers,
-      queue: ctx.queue,
-      onQueueProgress: ctx.onQueueProgress,
-      onQueueMessage: ctx.say,
-      queueKeepDays: ctx.queueKeepDays,
-      cacheDir: ctx.cacheDir,
+      ...runOptionsOf(ctx),
       onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
     }),
   );
@@ -102,12 +97,7 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
   const bar = ctx.progress(points, 'sweep points', '{bar} {value}/{total} {label} {last}');
   const data = await withBar(bar, () =>
     runSweep(cfg, out, {
-      workers: ctx.workers,
-      queue: ctx.queue,
-      onQueueProgress: ctx.onQueueProgress,
-      onQueueMessage: ctx.say,
-      queueKeepDays: ctx.queueKeepDays,
-      cacheDir: ctx.cacheDir,
+      ...runOptionsOf(ctx),
       onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
     }),
   );
