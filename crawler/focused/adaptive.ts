@@ -151,8 +151,9 @@ export class AdaptiveStrategy implements Strategy {
   private model: LinkClassifier;
   private readonly offline: Example[];
   private readonly offlineCounts: NbCounts;
-  /** Pages crawled, in the order first crawled, and each URL's place in it. */
+  /** Pages crawled, in the order first crawled, their URLs, and each URL's place in it. */
   private readonly nodes: CrawledPage[] = [];
+  private readonly urls: string[] = [];
   private readonly indexOf = new Map<string, number>();
   /**
    * The top-K most relevant pages crawled so far among those with links, kept as pages are crawled
@@ -326,7 +327,7 @@ export class AdaptiveStrategy implements Strategy {
       // a page crawled again (a URL seen twice): its place stays, the top-K is ranked afresh
       this.nodes[known] = node;
       this.top = this.nodes
-        .map((p, i) => ({ i, r: p.relevance, u: this.urlAt(i) }))
+        .map((p, i) => ({ i, r: p.relevance, u: this.urls[i] }))
         .filter((x) => this.nodes[x.i].links.length > 0)
         .sort(byRelevance)
         .slice(0, this.o.topK);
@@ -350,10 +351,6 @@ export class AdaptiveStrategy implements Strategy {
     if (this.top.length > this.o.topK) this.top.pop();
   }
 
-  private readonly urls: string[] = [];
-  private urlAt(i: number): string {
-    return this.urls[i];
-  }
 
   /**
    * The frontier ran dry while links were discarded: tunnel through the best of them, highest Q
@@ -556,6 +553,6 @@ function localValue(
   }
   let x = 0;
   const documents = [...dist].filter(([d]) => nodes[d].relevant).sort((a, b) => a[0] - b[0]);
-  for (const [, k] of documents) x += 1 * gamma ** k;
+  for (const [, k] of documents) x += gamma ** k;
   return x;
 }
