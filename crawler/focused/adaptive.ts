@@ -351,7 +351,6 @@ export class AdaptiveStrategy implements Strategy {
     if (this.top.length > this.o.topK) this.top.pop();
   }
 
-
   /**
    * The frontier ran dry while links were discarded: tunnel through the best of them, highest Q
    * first (ties in discard order), RESCUE_BATCH at a time, queued like tunnelling links.
