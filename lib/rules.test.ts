@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { hash32, Sfc32 } from './rng.ts';
-import { formatRules, learnRules, scoreRules, type Literal, type RuleExample, type RuleList } from './rules.ts';
+import {
+  formatRules,
+  learnAlternatives,
+  learnRules,
+  scoreRules,
+  type Literal,
+  type RuleExample,
+  type RuleList,
+} from './rules.ts';
 
 /** Links of a toy department: papers are .pdf/.ps outside /courses/; syllabi are .pdf inside it. */
 function site(seed: number): RuleExample[] {
@@ -116,5 +124,34 @@ describe('the rule learner against its definition', () => {
         learnPlainly(xs, opts, first),
       );
     }
+  });
+
+  it("learns the alternatives as from examples with the earlier lists' features removed", () => {
+    let several = 0;
+    for (let trial = 0; trial < 12; trial++) {
+      const rng = new Sfc32(hash32(trial, 7), hash32(trial, 8), hash32(trial, 9), 8);
+      const xs: RuleExample[] = Array.from({ length: 60 + rng.int(300) }, () => {
+        const features = [...new Set(Array.from({ length: 1 + rng.int(6) }, () => `f${rng.int(12)}`))];
+        const positive = features.includes('f1');
+        // stand-ins for f1, each a little noisier: what the later lists find once f1 is banned
+        if (positive && rng.chance(0.99)) features.push('g1');
+        if (positive && rng.chance(0.98)) features.push('h1');
+        return { features, positive };
+      });
+      // the definition: each list learnt again from the examples without every feature used so far
+      const plain: RuleList[] = [];
+      const banned = new Set<string>();
+      for (let k = 0; k < 6; k++) {
+        const list = learnRules(xs.map((e) => ({ ...e, features: e.features.filter((f) => !banned.has(f)) })));
+        if (!list.rules.length || (plain.length && list.f1 < plain[0].f1 - 0.02)) break;
+        plain.push(list);
+        for (const r of list.rules) for (const l of r) banned.add(l.feature);
+      }
+      expect(plain.length, `trial ${trial}`).toBeGreaterThan(0);
+      expect(learnAlternatives(xs), `trial ${trial}`).toEqual(plain);
+      if (plain.length > 1) several++;
+    }
+    // the banning is exercised: most trials learn more than one list
+    expect(several).toBeGreaterThan(6);
   });
 });

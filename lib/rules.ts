@@ -63,18 +63,26 @@ function f1Of(tp: number, fp: number, positives: number): number {
   return tp ? (2 * tp) / (2 * tp + fp + (positives - tp)) : 0;
 }
 
-export function learnRules(
-  examples: readonly RuleExample[],
-  opts: Partial<LearnOptions> = {},
-  /** A literal the first rule must start with (learnAlternatives tries several). */
-  first?: Literal,
-): RuleList {
-  const o = { ...DEFAULT_LEARN, ...opts };
+/**
+ * Examples counted once: each feature's examples as a sparse bitset, the words where it has any
+ * (ascending) and their bits; most features occur in few examples, and every count of the learner
+ * runs over those words only. learnAlternatives learns several lists from one index.
+ */
+interface RuleIndex {
+  n: number;
+  W: number;
+  pos: Uint32Array;
+  positives: number;
+  /** Sorted; a feature's number is its place here. */
+  features: string[];
+  nonzero: Int32Array[];
+  bits: Uint32Array[];
+}
+
+function indexExamples(examples: readonly RuleExample[]): RuleIndex {
   const n = examples.length;
   const W = words(n);
   const pos = new Uint32Array(W);
-  // each feature's examples as a sparse bitset: the words where it has any (ascending) and their
-  // bits; most features occur in few examples, and every count below runs over those words only
   const build = new Map<string, { at: number[]; val: number[] }>();
   examples.forEach((e, i) => {
     const w = i >>> 5;
@@ -91,13 +99,37 @@ export function learnRules(
       }
     }
   });
-  const positives = count(pos);
+  const features = [...build.keys()].sort();
+  return {
+    n,
+    W,
+    pos,
+    positives: count(pos),
+    features,
+    nonzero: features.map((f) => Int32Array.from(build.get(f)!.at)),
+    bits: features.map((f) => Uint32Array.from(build.get(f)!.val)),
+  };
+}
+
+export function learnRules(
+  examples: readonly RuleExample[],
+  opts: Partial<LearnOptions> = {},
+  /** A literal the first rule must start with (learnAlternatives tries several). */
+  first?: Literal,
+): RuleList {
+  return learnIndexed(indexExamples(examples), { ...DEFAULT_LEARN, ...opts }, first, new Set());
+}
+
+/** learnRules on indexed examples, as if the banned features (their numbers) were in no example. */
+function learnIndexed(
+  ix: RuleIndex,
+  o: LearnOptions,
+  first: Literal | undefined,
+  banned: ReadonlySet<number>,
+): RuleList {
+  const { n, W, pos, positives, features, nonzero, bits } = ix;
   // examples the list covers so far, and the positives not yet covered
   const covered = new Uint32Array(W);
-  const features = [...build.keys()].sort();
-  const nonzero = features.map((f) => Int32Array.from(build.get(f)!.at));
-  const bits = features.map((f) => Uint32Array.from(build.get(f)!.val));
-  build.clear();
   const rules: Rule[] = [];
   let listF1 = 0;
   for (let r = 0; r < o.maxRules && positives; r++) {
@@ -109,6 +141,7 @@ export function learnRules(
       // candidates: the features most frequent among the examples the rule still matches
       const freq: { f: string; k: number; c: number }[] = [];
       for (let k = 0; k < features.length; k++) {
+        if (banned.has(k)) continue;
         const b = bits[k];
         const at = nonzero[k];
         let c = 0;
@@ -132,7 +165,8 @@ export function learnRules(
         freshTp += popcount(fresh & pos[i]);
       }
       let best: { lit: Literal; f1: number; k: number } | null = null;
-      const forcedAt = r === 0 && l === 0 && first ? features.indexOf(first.feature) : -1;
+      let forcedAt = r === 0 && l === 0 && first ? features.indexOf(first.feature) : -1;
+      if (banned.has(forcedAt)) forcedAt = -1;
       const forced = forcedAt >= 0 ? first! : null;
       for (const { f, k } of forced ? [{ f: forced.feature, k: forcedAt }] : freq) {
         const b = bits[k];
@@ -186,14 +220,15 @@ export function learnAlternatives(
   opts: Partial<LearnOptions> & { alternatives?: number; slack?: number } = {},
 ): RuleList[] {
   const out: RuleList[] = [];
-  const banned = new Set<string>();
-  let xs = examples;
+  const ix = indexExamples(examples);
+  const number = new Map(ix.features.map((f, k) => [f, k]));
+  const banned = new Set<number>();
+  const o = { ...DEFAULT_LEARN, ...opts };
   for (let k = 0; k < (opts.alternatives ?? 6); k++) {
-    const list = learnRules(xs, opts);
+    const list = learnIndexed(ix, o, undefined, banned);
     if (!list.rules.length || (out.length && list.f1 < out[0].f1 - (opts.slack ?? 0.02))) break;
     out.push(list);
-    for (const r of list.rules) for (const l of r) banned.add(l.feature);
-    xs = examples.map((e) => ({ ...e, features: e.features.filter((f) => !banned.has(f)) }));
+    for (const r of list.rules) for (const l of r) banned.add(number.get(l.feature)!);
   }
   return out;
 }

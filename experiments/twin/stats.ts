@@ -200,6 +200,8 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
     const hub = new Uint8Array(g.n);
     let relLinks = 0;
     let hubLinks = 0;
+    // whether each item is a document, read once per item rather than once per link to it
+    const isDoc = v.urls.map((u) => hasExtension(u, DEFAULT_DOCUMENT_EXTENSIONS));
     for (let u = 0; u < g.n; u++) {
       const k = g.outStart[u + 1] - g.outStart[u];
       if (k > 0) outs.push(k);
@@ -207,7 +209,7 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
         const t = g.outTarget[e];
         indeg[t]++;
         links++;
-        if (hasExtension(v.urls[t], DEFAULT_DOCUMENT_EXTENSIONS)) docLinks++;
+        if (isDoc[t]) docLinks++;
         if (g.relevant[t]) hub[u] = 1;
       }
       if (hub[u])
@@ -256,7 +258,7 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
     return {
       site: v.name,
       pages: g.n,
-      htmlPages: v.urls.filter((u) => !hasExtension(u, DEFAULT_DOCUMENT_EXTENSIONS)).length,
+      htmlPages: isDoc.filter((x) => !x).length,
       relevant,
       relevantShare: round(relevant / Math.max(1, g.n)),
       reachableShare: round(reach / Math.max(1, relevant)),
@@ -347,6 +349,14 @@ export function viewOfWeb(
     }
   };
   const inSite = (t: number): boolean => t >= site.first && t < site.first + site.count;
+  // whether a document of the site is one the sampling keeps, read once per document, not per link
+  const keptDoc = new Map<number, boolean>();
+  const isKeptDoc = (t: number): boolean => {
+    let k = keptDoc.get(t);
+    if (k === undefined)
+      keptDoc.set(t, (k = sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents)));
+    return k;
+  };
   for (let id = site.first; id < site.first + site.count; id++) if (kept(web, id, sampling.sample)) add(id);
   const pages = ids.length;
   for (let k = 0; k < pages; k++) {
@@ -354,7 +364,7 @@ export function viewOfWeb(
     for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
       const t = web.outTarget[e];
       if (!inSite(t) || web.isHtml(t)) continue;
-      if (sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents)) add(t);
+      if (isKeptDoc(t)) add(t);
     }
   }
   const urls = ids.map((id) => renderer.url(id));
@@ -365,6 +375,13 @@ export function viewOfWeb(
   // slash is its target; a moved page's old URL, a broken link, the calendar and the loop are holes
   const linked = new Set<string>();
   const holes = new Set<string>();
+  const sampledName = new Map<string, boolean>();
+  const isSampledName = (url: string): boolean => {
+    let k = sampledName.get(url);
+    if (k === undefined)
+      sampledName.set(url, (k = sampling.documents.length === 0 || hasExtension(url, sampling.documents)));
+    return k;
+  };
   for (let k = 0; k < pages; k++) {
     const id = ids[k];
     for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
@@ -372,8 +389,7 @@ export function viewOfWeb(
       const v = node.get(t);
       if (t < 0 || inSite(t)) {
         const url = renderer.linkUrl(id, e);
-        const knownDocument =
-          t >= 0 && !web.isHtml(t) && (sampling.documents.length === 0 || hasExtension(url, sampling.documents));
+        const knownDocument = t >= 0 && !web.isHtml(t) && isSampledName(url);
         if (!knownDocument) {
           const own = v === undefined ? null : urls[v];
           const key = own !== null && `${url}/` === own ? own : url;
