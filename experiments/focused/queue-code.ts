@@ -70,8 +70,18 @@ export function treeHash(): string {
   return treeMemo;
 }
 
-/** The checkout's commit, "+changes" when its working tree differs; null outside a git checkout. */
+let commitMemo: { commit: string | null } | null = null;
+
+/**
+ * The checkout's commit, "+changes" when its working tree differs; null outside a git checkout.
+ * Read once per process, as the tree's hash is (a sweep submits every point: a git status each).
+ */
 function gitCommit(): string | null {
+  commitMemo ??= { commit: readGitCommit() };
+  return commitMemo.commit;
+}
+
+function readGitCommit(): string | null {
   try {
     const run = (args: string[]): string =>
       execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })

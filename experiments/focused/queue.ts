@@ -54,8 +54,12 @@ export { QueueUrlError, redactUrl, redisTarget } from './queue-redis.ts';
 export const KEEP_DAYS = 7;
 /** A job whose worker died this many times (lock expired) fails instead of running again. */
 export const MAX_STALLS = 2;
-/** How often the submitter reads the jobs' states (ms). */
-const POLL_MS = 500;
+/**
+ * How often the submitter reads the jobs' states (ms): soon after a round that brought a result,
+ * twice as long after each round that brought none, up to the most. A short job's result is seen
+ * within tens of milliseconds; a long run's wait costs Redis one round every half second.
+ */
+const POLL_MS = { least: 25, most: 500 };
 
 export interface QueueJobData {
   cfg: ExperimentConfig;
@@ -146,6 +150,7 @@ export async function runInQueue(
     let firstRound = true;
     let lastOk = Date.now();
     let warned = false;
+    let pollMs = POLL_MS.least;
     const enqueue = (jobId: string, data: QueueJobData): Promise<unknown> =>
       queue.add('run', data, {
         jobId,
@@ -155,6 +160,7 @@ export async function runInQueue(
       });
     while (pending.size) {
       let round: { running: number; waiting: number };
+      const before = pending.size;
       try {
         round = await within(poll(), timeoutMs, () => `no answer from Redis at ${target.shown} (timed out)`);
         lastOk = Date.now();
@@ -179,7 +185,8 @@ export async function runInQueue(
         failed: failures.length,
         total: jobs.length,
       });
-      if (pending.size) await sleep(POLL_MS);
+      pollMs = pending.size < before ? POLL_MS.least : Math.min(POLL_MS.most, 2 * pollMs);
+      if (pending.size) await sleep(pollMs);
     }
     if (failures.length) throw new Error(`${failures.length} of ${jobs.length} jobs failed; ${failures[0]}`);
 
