@@ -43,6 +43,12 @@ export interface RunOptions {
   onQueueMessage?: (line: string) => void;
   /** How long the queue keeps finished jobs and their results (days; default KEEP_DAYS). */
   queueKeepDays?: number;
+  /**
+   * Record the first job's fetch orders and lay its site out for replay.json (the results page);
+   * default true. A sweep's or search's points write no page: the layout alone cost a fifth of a
+   * small point's CPU.
+   */
+  replay?: boolean;
 }
 
 /** A finished job, for progress lines: each strategy's run on one seed's site. */
@@ -133,6 +139,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     );
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
+  const recorded = opts.replay === false ? -1 : 0;
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
   const workers = inMemory.length ? 0 : Math.min(opts.workers ?? availableParallelism(), jobs.length);
   const results: JobResult[] = new Array(jobs.length);
@@ -143,7 +150,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     const code = codeVersionOf(cfg);
     await runInQueue(
       opts.queue,
-      jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === 0, code, opts.queueKeepDays) })),
+      jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === recorded, code, opts.queueKeepDays) })),
       (id, r) => {
         results[id] = r;
         opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
@@ -152,12 +159,12 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     );
   } else if (workers <= 0) {
     for (const j of jobs) {
-      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === 0);
+      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === recorded);
       opts.onJobDone?.(++done, jobs.length, jobDone(j, results[j.id]));
     }
     await closeSeedState();
   } else {
-    await runInWorkers(cfg, jobs, workers, cacheDir, (id, r) => {
+    await runInWorkers(cfg, jobs, workers, cacheDir, recorded, (id, r) => {
       results[id] = r;
       opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
     });
@@ -213,6 +220,8 @@ async function runInWorkers(
   jobs: Job[],
   n: number,
   cacheDir: string | null,
+  /** The job that records the replay (-1: none). */
+  recorded: number,
   onResult: (id: number, r: JobResult) => void,
 ): Promise<void> {
   const module = moduleUrl(import.meta.url, './run-one').href;
@@ -221,7 +230,7 @@ async function runInWorkers(
     jobs.map((j) => ({
       module,
       fn: 'runJobTask',
-      arg: { cfg, seed: j.seed, site: j.site, cacheDir, record: j.id === 0 } satisfies JobTask,
+      arg: { cfg, seed: j.seed, site: j.site, cacheDir, record: j.id === recorded } satisfies JobTask,
     })),
     n,
     (i, r) => onResult(jobs[i].id, r),

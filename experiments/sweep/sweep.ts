@@ -219,7 +219,7 @@ export class PointRunner {
     const resumed = r !== null;
     if (r) this.runs.offer(p, [...pc.strategies, ORACLE], r);
     else {
-      const rows = await this.runs.point(p, pc, (c) => runExperiment(c, runOpts));
+      const rows = await this.runs.point(p, pc, (c) => runExperiment(c, { ...runOpts, replay: false }));
       r = { key, values: p.values, ...rows };
       writeFileSync(file, JSON.stringify(r));
       this.computed++;

@@ -147,7 +147,7 @@ export async function runTwinValidation(cfg: ExperimentConfig, opts: TwinValidat
   opts.onProgress?.('measuring the archive');
   const views = await archiveViews(cfg);
   opts.onProgress?.('crawling the archive');
-  const real = await runExperiment(cfg, { workers: opts.workers, cacheDir: opts.cacheDir ?? null });
+  const real = await runExperiment(cfg, { workers: opts.workers, cacheDir: opts.cacheDir ?? null, replay: false });
   const aucOf = (rows: typeof real.summaries, strategy: string, site?: string): number[] =>
     rows.filter((r) => r.strategy === strategy && (site === undefined || r.site === site)).map((r) => r.recall_auc);
   const strategies = [...cfg.strategies, 'oracle'];
@@ -182,7 +182,11 @@ export async function runTwinValidation(cfg: ExperimentConfig, opts: TwinValidat
           source: `twin of ${cfg.name} without ${site}`,
         },
       };
-      const data = await runExperiment(twinCfg, { workers: opts.workers, cacheDir: opts.cacheDir ?? null });
+      const data = await runExperiment(twinCfg, {
+        workers: opts.workers,
+        cacheDir: opts.cacheDir ?? null,
+        replay: false,
+      });
       twinRows.push(...data.summaries);
     }
     for (const s of strategies) {
