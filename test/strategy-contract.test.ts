@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrawlEngine, type PageDecision, type ParsedLink, type Strategy } from '../crawler/index.ts';
-import { ownCounters } from '../experiments/focused/run-one.ts';
+import { ownCounters } from '../experiments/focused/meter.ts';
 import { SimServer } from '../sim/server.ts';
 import { Web } from '../sim/web.ts';
 import { DIST_HOSTS, finiteWeb } from './helpers.ts';

@@ -15,7 +15,7 @@ import {
   wilson,
   writeSweepOutputs,
 } from '../experiments/sweep/sweep.ts';
-import type { CurveRow } from '../experiments/focused/run-one.ts';
+import type { CurveRow } from '../experiments/focused/rows.ts';
 
 function cfg(): ExperimentConfig {
   const base = loadExperiment('focused', { quick: true });

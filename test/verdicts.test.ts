@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate, checkClaims } from '../experiments/focused/analysis.ts';
 import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../experiments/focused/oracle.ts';
-import { recallAuc, type CurveRow } from '../experiments/focused/run-one.ts';
+import { recallAuc } from '../experiments/focused/meter.ts';
+import type { CurveRow } from '../experiments/focused/rows.ts';
 import { replayRun } from '../experiments/focused/replay.ts';
 import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/stats.ts';
 

@@ -5,8 +5,8 @@
  * difference the runs could have detected), NO DATA when every run gave the same zero, and
  * INFEASIBLE when the ground-truth oracle itself cannot meet an absolute claim.
  */
-import type { CurveRow, SummaryRow } from './run-one.ts';
-import { ORACLE, recallAuc } from './run-one.ts';
+import { recallAuc } from './meter.ts';
+import { type CurveRow, ORACLE, type SummaryRow } from './rows.ts';
 import {
   allOf,
   detectable,

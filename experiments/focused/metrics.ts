@@ -1,6 +1,6 @@
 /**
  * The curve metrics of a focused run, declared once (issue #37 item 2). Each is a column of
- * curves.csv, computed at every checkpoint where run-one.ts records a curve row (the one place a
+ * curves.csv, computed at every checkpoint where meter.ts records a curve row (the one place a
  * new metric needs code besides its entry here); aggregates.csv gives its mean and CI per
  * strategy and checkpoint. A metric with a `figure` also gets fig-KEY (SVG, PNG, PDF), a section
  * of report.md and a chart on the results page; one with `sweepEnd` a KEY_end column (mean and

@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { ExperimentConfig } from './config.ts';
-import type { JobResult, JobTask } from './run-one.ts';
+import type { JobResult, JobTask } from './rows.ts';
 import { type CodeVersion, codeVersionOf, refusal } from './queue-code.ts';
 import {
   connectRedis,

@@ -35,7 +35,7 @@ import { curveSpec, writeFigure } from '../figures.ts';
 import { configFileText } from '../config-files.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
-import { type CurveRow, ORACLE, type SiteFacts, type SummaryRow } from './run-one.ts';
+import { type CurveRow, ORACLE, type SiteFacts, type SummaryRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
 import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../stats.ts';
 import { f3 } from '../../lib/format.ts';

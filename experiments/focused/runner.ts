@@ -8,17 +8,8 @@ import { availableParallelism } from 'node:os';
 import { loadConfig } from '../../sim/config.ts';
 import { ExperimentConfigError, trains, type ExperimentConfig } from './config.ts';
 import { archiveSites, checkArchive } from './env.ts';
-import {
-  closeSeedState,
-  loadPlugins,
-  runJob,
-  type JobTask,
-  type CurveRow,
-  type JobResult,
-  type SiteFacts,
-  type SummaryRow,
-  type PhaseTime,
-} from './run-one.ts';
+import { closeSeedState, loadPlugins, runJob } from './run-one.ts';
+import type { CurveRow, JobResult, JobTask, PhaseTime, SiteFacts, SummaryRow } from './rows.ts';
 import { probeStrategy, StrategyError } from '../strategies.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import type { StructureStats } from '../../sim/structure.ts';
@@ -81,7 +72,7 @@ export interface ExperimentData {
   summaries: SummaryRow[];
   /** Mean wall ms per strategy run (for the report; never in the CSVs). */
   timings: Record<string, number>;
-  /** Where every job's time went (run-one.ts PhaseTime; npm run bench:scale; never in the CSVs). */
+  /** Where every job's time went (rows.ts PhaseTime; npm run bench:scale; never in the CSVs). */
   phases?: PhaseTime[];
   /** Structural diagnostics of each seed's synthetic web (none for an archive). */
   structure: { seed: number; stats: StructureStats }[];

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { Claim } from '../focused/analysis.ts';
 import { type ExperimentConfig, ExperimentSchema, loadExperiment } from '../focused/config.ts';
-import { ORACLE } from '../focused/run-one.ts';
+import { ORACLE } from '../focused/rows.ts';
 import { unitCi, unitOf } from '../stats.ts';
 import { claimsAcrossPoints, claimsAt, closeness } from './claims.ts';
 import { type Dimension, dimensionsOf, latinHypercube, neighbours } from '../search-space.ts';

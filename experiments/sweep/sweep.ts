@@ -25,7 +25,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { seriesOrder, writeFigure } from '../figures.ts';
 import { label, phaseSpec } from './phase.ts';
-import { ORACLE, type CurveRow, type SummaryRow } from '../focused/run-one.ts';
+import { ORACLE, type CurveRow, type SummaryRow } from '../focused/rows.ts';
 import { byKeys, runExperiment, type RunOptions } from '../focused/runner.ts';
 import { strategySettings } from '../strategies.ts';
 import { STRATEGY_SETTINGS_SECTIONS } from '../../crawler/index.ts';
