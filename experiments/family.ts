@@ -67,6 +67,13 @@ export type RunFlag = 'workers' | 'queue' | 'no-cache';
 export interface ExperimentFamily<C = unknown> {
   id: string;
   /**
+   * What its configs are and what a run writes, for `npm run experiment -- --help` (a paragraph;
+   * the help adds the fields of its schema).
+   */
+  help: string;
+  /** Whether a run of cfg judges the paper's claims (what --fail-on-claims needs); none: never. */
+  judgesClaims?(cfg: C): boolean;
+  /**
    * The run-time flags its runs honour; the CLI refuses the others with exit 2 (a flag a family
    * ignored, as --queue on a deep-web config, ran the experiment somewhere the user did not ask).
    */
@@ -98,7 +105,25 @@ export interface ExperimentFamily<C = unknown> {
    * and writing its report (and page) again from them; returns the files written. A
    * ExperimentConfigError or a missing file is the user's (exit 2). None: the family has no report to redo.
    */
-  rereport?: { claims(dir: string): boolean; write(dir: string): Promise<string[]> };
+  rereport?: {
+    claims(dir: string): boolean;
+    write(dir: string): Promise<string[]>;
+    /** What it writes again and from which files, for `npm run report -- --help` and its refusals. */
+    help: string;
+  };
+}
+
+/**
+ * A command of `npm run experiment -- VERB CONFIG` that runs on another family's config (the twin
+ * validation takes an archive experiment's): listed in experiments/families.ts beside the families.
+ */
+export interface ExperimentCommand {
+  verb: string;
+  /** Its usage line and what it does, for `npm run experiment -- --help`. */
+  help: string;
+  flags: readonly RunFlag[];
+  /** Runs it on the config named `name` (checked: one line and exit 2 when wrong); returns what to print. */
+  run(name: string, ctx: FamilyContext): Promise<string>;
 }
 
 /**

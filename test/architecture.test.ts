@@ -42,11 +42,13 @@ describe('dependencies run one way', () => {
     expect(seen).toBeGreaterThan(10);
   });
   it('experiment families stand side by side over a shared core: the core imports no family but through the registry, and a family imports another only if it builds on it', async () => {
-    // the families are the registry's (experiments/families.ts): one folder each, whatever it holds
+    // the families and commands are the registry's (experiments/families.ts): one folder each,
+    // whatever it holds
     const registry = readFileSync('experiments/families.ts', 'utf8');
-    const folders = [...registry.matchAll(/from '\.\/([\w-]+)\/family\.ts'/g)].map((m) => m[1]);
-    const { FAMILIES } = await import('../experiments/families.ts');
-    expect(folders).toHaveLength(FAMILIES.length);
+    const folders = [...registry.matchAll(/from '\.\/([\w-]+)\/(?:family|command)\.ts'/g)].map((m) => m[1]);
+    const { COMMANDS, FAMILIES } = await import('../experiments/families.ts');
+    expect(folders).toHaveLength(FAMILIES.length + COMMANDS.length);
+    expect(folders).toContain('twin');
     // the folder an import of `file` lands in below experiments/ (null: the core, or outside)
     const folderOf = (file: string, spec: string): string | null => {
       if (!spec.startsWith('.')) return null;
@@ -59,8 +61,9 @@ describe('dependencies run one way', () => {
     expect(core.length).toBeGreaterThan(5);
     for (const f of core)
       for (const i of imports(f)) expect(folders, `${f} imports ${i}`).not.toContain(folderOf(f, i));
-    // the sweep runs focused experiments over a grid of webs
-    const buildsOn: Record<string, string[]> = { sweep: ['focused'] };
+    // the sweep runs focused experiments over a grid of webs (a search measures its closest web as
+    // the twin measures an archive); the twin validation runs a focused archive experiment and its twins
+    const buildsOn: Record<string, string[]> = { sweep: ['focused', 'twin'], twin: ['focused'] };
     let checked = 0;
     for (const me of folders)
       for (const f of files(join('experiments', me))) {

@@ -49,7 +49,11 @@ describe('experiment CLI and configs', () => {
       [['--seeds', '-2'], /^error: --seeds: "-2" must be a whole number from 1 to 100\n$/],
       [['--frobnicate'], /^error: Unknown option '--frobnicate' \(see --help\)\n$/],
       [['a', 'b'], /^error: one experiment at a time, got a b\n$/],
-      [['twin-validation'], /^error: twin-validation: name one archive experiment config\n$/],
+      [['twin-validation'], /^error: twin-validation: name one experiment config\n$/],
+      [
+        ['twin-validation', 'focused', '--queue', 'redis://127.0.0.1:1'],
+        /^error: --queue: twin-validation does not use it \(it takes --workers, --no-cache\)\n$/,
+      ],
       [['twin-validation', 'focused'], /^error: twin-validation: focused is not an archive experiment/],
       [['--set', 'budget'], /^error: --set: "budget": expected PATH=VALUE with a dotted field path/],
       [['--set', 'budgte=60'], /^error: focused: budgte: unknown field \(did you mean budget\?\)\n$/],

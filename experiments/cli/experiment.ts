@@ -2,40 +2,28 @@
  * npm run experiment [-- NAME] [--list] [--quick] [--seeds K] [--out DIR] [--workers N]
  * Runs an experiment config from experiments/configs/ and writes results/<NAME>/.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
-import {
-  configForFile,
-  ExperimentSchema,
-  ExperimentConfigError,
-  listExperiments,
-  type loadExperiment,
-  readExperimentJson,
-} from '../focused/config.ts';
-import { configFileText, parseOverride } from '../config-files.ts';
-import { DeepwebSchema } from '../deepweb/config.ts';
 import { schemaHelp } from '../../lib/schema.ts';
-import { DistributedSchema } from '../distributed/config.ts';
-import { familyOf } from '../families.ts';
+import { ExperimentConfigError, listExperiments, parseOverride, readExperimentJson } from '../config-files.ts';
+import { COMMANDS, FAMILIES, familyOf } from '../families.ts';
+import { type FamilyContext, type QueueProgress, type RunFlag, writingInto } from '../family.ts';
 import { progress } from './progress.ts';
-import { type QueueProgress, type RunFlag, writingInto } from '../family.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
 // take seconds to load (vega, resvg, pdfkit), and a mistyped flag should not wait for them.
 
 const USAGE = `Usage: npm run experiment [-- NAME] [options]
 
-Runs experiments/configs/NAME.json (default: focused), or a config file given by its path,
-and writes CSVs, figures (SVG and PNG) and report.md to results/NAME/. Focused-crawling
-configs (focused, future-horizon) write curves, summary, aggregates, differences, and
-fig-recall, fig-precision, fig-harvest and fig-difference (SVG, PNG, PDF); results/NAME/config.json
-is itself a config that reruns the experiment; deep-web configs ("kind": "deepweb": deepweb) write coverage curves, template
-diagnostics, the tau and database-size sweeps and the politeness audit.
+Runs experiments/configs/NAME.json (default: focused), or a config file given by its path, and
+writes its results to results/NAME/ (CSVs, figures, report.md); results/NAME/config.json reruns it.
+The family that runs a config (experiments/families.ts) decides what it writes:
 
-Or: npm run experiment -- twin-validation CONFIG [--quick] [--seeds K] [--out DIR]
-fits a synthetic twin to an archive experiment's sites (each held out in turn), crawls archive
-and twins with the same experiment, and compares their rankings (results/NAME-twin/).
+${[...FAMILIES]
+  .reverse()
+  .map((f) => f.help)
+  .join('\n\n')}
+
+${COMMANDS.map((c) => c.help).join('\n\n')}
 
 Options:
   --list          list the experiments
@@ -57,13 +45,12 @@ Options:
 
 Fields of a config, default, range and help, from each family's schema (editors check a config
 that names its JSON Schema: "$schema": "../../schemas/experiment.schema.json"):
-
-A focused-crawling config (experiments/focused/config.ts, schemas/experiment.schema.json):
-${schemaHelp(ExperimentSchema)}
-A deep-web config (experiments/deepweb/config.ts, schemas/deepweb.schema.json):
-${schemaHelp(DeepwebSchema)}
-A distributed config (experiments/distributed/config.ts, schemas/distributed.schema.json):
-${schemaHelp(DistributedSchema)}
+${[...FAMILIES]
+  .reverse()
+  .flatMap((f) =>
+    f.schema ? [`\n${f.schema.title} (schemas/${f.schema.name}.schema.json):\n${schemaHelp(f.schema.schema)}`] : [],
+  )
+  .join('')}
 The web a config names has its own fields: npm run sim -- --help.
 `;
 
@@ -106,9 +93,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     return 0;
   }
-  const twin = parsed.positionals[0] === 'twin-validation';
-  if (twin) parsed.positionals.shift();
-  if (twin && parsed.positionals.length !== 1) usage('twin-validation: name one archive experiment config');
+  const command = COMMANDS.find((c) => c.verb === parsed.positionals[0]);
+  if (command) parsed.positionals.shift();
+  if (command && parsed.positionals.length !== 1) usage(`${command.verb}: name one experiment config`);
   if (parsed.positionals.length > 1) usage(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
   const name = parsed.positionals[0] ?? 'focused';
   const seeds = intFlag('seeds', v.seeds as string | undefined, 1, 100);
@@ -133,6 +120,51 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const queueProgress = queueProgressLine(io);
+  const given: [RunFlag, boolean][] = [
+    ['workers', workers !== undefined],
+    ['queue', queue !== undefined],
+    ['no-cache', !!v['no-cache']],
+  ];
+  /** Refuses a flag the family or command does not use (exit 2). */
+  const honoured = (what: string, flags: readonly RunFlag[]): void => {
+    for (const [flag, on] of given)
+      if (on && !flags.includes(flag))
+        usage(
+          `--${flag}: ${what} does not use it (${flags.length ? `it takes ${flags.map((f) => `--${f}`).join(', ')}` : 'it runs in this process and trains nothing'})`,
+        );
+  };
+  const ctx = (out: string | undefined, onClaims?: FamilyContext['onClaims']): FamilyContext => ({
+    asked: name,
+    out,
+    quick: !!v.quick,
+    seeds,
+    workers,
+    queue,
+    cacheDir: v['no-cache'] ? null : '.cache/models',
+    // a bar on a terminal; elsewhere lines through io (a test's capture, a CI log)
+    progress: (total, unit, format) =>
+      progress(total, unit, format, {
+        stream: process.stderr.isTTY
+          ? process.stderr
+          : ({
+              write: (s: string) => {
+                io.err(s);
+                return true;
+              },
+            } as unknown as NodeJS.WritableStream),
+      }),
+    onQueueProgress: queue ? queueProgress.update : undefined,
+    queueKeepDays: keepDays,
+    say: (line) => io.err(`${line}\n`),
+    onClaims,
+    overrides: sets,
+  });
+  if (command) {
+    honoured(command.verb, command.flags);
+    if (v['fail-on-claims']) usage(`--fail-on-claims: ${command.verb} judges no claims (a focused experiment does)`);
+    io.out(await command.run(name, ctx(v.out as string | undefined)).catch(refused));
+    return 0;
+  }
   let family: ReturnType<typeof familyOf>;
   let resolved: unknown;
   try {
@@ -150,87 +182,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (e instanceof ExperimentConfigError) usage(e.message);
     throw e;
   }
-  const given: [RunFlag, boolean][] = [
-    ['workers', workers !== undefined],
-    ['queue', queue !== undefined],
-    ['no-cache', !!v['no-cache']],
-  ];
-  for (const [flag, on] of given)
-    if (on && !family.flags.includes(flag))
-      usage(
-        `--${flag}: a ${family.id} experiment does not use it (${family.flags.length ? `it takes ${family.flags.map((f) => `--${f}`).join(', ')}` : 'it runs in this process and trains nothing'})`,
-      );
-  if (twin) {
-    if (family.id !== 'focused' && family.id !== 'sweep')
-      usage(`twin-validation: ${name} is not a focused-crawling config`);
-    const cfg = resolved as ReturnType<typeof loadExperiment>;
-    if (!cfg.archive) usage(`twin-validation: ${cfg.name} is not an archive experiment (no "archive" section)`);
-    const out = (v.out as string | undefined) ?? `results/${cfg.name}-twin${v.quick ? '-quick' : ''}`;
-    const twinSeeds = Array.from({ length: seeds ?? (v.quick ? 1 : 3) }, (_, i) => i + 1);
-    const fitBudget = v.quick ? 32 : 96;
-    io.err(
-      `twin validation of ${cfg.name}: ${cfg.strategies.length} strategies, every site held out in turn, twins fitted with ${fitBudget} evaluations, web seeds ${twinSeeds.join(', ')}, ${cfg.budget} ${cfg.budgetCounts} per run\n`,
-    );
-    const { runTwinValidation } = await import('../twin/validate.ts');
-    const { writeTwinOutputs } = await import('../twin/report.ts');
-    const twinRun = await writingInto(out, () =>
-      runTwinValidation(cfg, {
-        fitBudget,
-        seeds: twinSeeds,
-        dir: join(out, 'twins'),
-        workers,
-        cacheDir: v['no-cache'] ? null : '.cache/models',
-        onProgress: (step) => io.err(`  ${step}\n`),
-      }).then(async (d) => {
-        // the experiment it validated, as a file that reruns the validation
-        writeFileSync(
-          join(out, 'config.json'),
-          configFileText(
-            `npm run experiment -- twin-validation ${name}${v.quick ? ' --quick' : ''} (or: npm run experiment -- twin-validation ${join(out, 'config.json')})`,
-            configForFile(cfg),
-          ),
-        );
-        return { d, w: await writeTwinOutputs(d, out) };
-      }),
-    ).catch(refused);
-    const { d: data, w } = twinRun;
-    io.out(
-      `\n${cfg.name} twin validation: wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`,
-    );
-    return 0;
-  }
-  const judges =
-    family.id === 'focused' || (family.id === 'sweep' && !Object.keys((resolved as { sweep: object }).sweep).length);
+  honoured(`a ${family.id} experiment`, family.flags);
+  const judges = family.judgesClaims?.(resolved) ?? false;
   if (v['fail-on-claims'] && !judges) usage(`--fail-on-claims: ${name} judges no claims (a focused experiment does)`);
   const verdicts: { id: string; verdict: string }[] = [];
   const out = family.outDir(resolved, { asked: name, out: v.out as string | undefined, quick: !!v.quick });
   const text = await writingInto(out, () =>
-    family.run(resolved, {
-      asked: name,
-      out,
-      quick: !!v.quick,
-      seeds,
-      workers,
-      queue,
-      cacheDir: v['no-cache'] ? null : '.cache/models',
-      // a bar on a terminal; elsewhere lines through io (a test's capture, a CI log)
-      progress: (total, unit, format) =>
-        progress(total, unit, format, {
-          stream: process.stderr.isTTY
-            ? process.stderr
-            : ({
-                write: (s: string) => {
-                  io.err(s);
-                  return true;
-                },
-              } as unknown as NodeJS.WritableStream),
-        }),
-      onQueueProgress: queue ? queueProgress.update : undefined,
-      queueKeepDays: keepDays,
-      say: (line) => io.err(`${line}\n`),
-      onClaims: (claims) => verdicts.push(...claims),
-      overrides: sets,
-    }),
+    family.run(
+      resolved,
+      ctx(out, (claims) => verdicts.push(...claims)),
+    ),
   )
     .catch(refused)
     .finally(() => queueProgress.stop());

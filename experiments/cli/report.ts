@@ -8,14 +8,15 @@ import { INCOMPLETE, incomplete } from '../family.ts';
 import { join } from 'node:path';
 import { ExperimentConfigError } from '../config-files.ts';
 import { FAMILIES } from '../families.ts';
-import { FOCUSED_OUTPUTS } from '../focused/family.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+
+/** What each family writes again, and from what (experiments/family.ts rereport.help). */
+const REDONE = FAMILIES.flatMap((f) => (f.rereport ? [f.rereport.help] : []));
 
 const USAGE = `Usage: npm run report -- DIR
 Writes an experiment's report again from its outputs in DIR, by the family that wrote them
-(experiments/families.ts): for a focused experiment DIR/index.html, the interactive results page
-(from config.json, curves.csv, aggregates.csv, summary.csv, and replay.json when present); for a
-deep-web experiment its report.md, figures and CSVs, from its CSVs.
+(experiments/families.ts):
+${REDONE.map((h) => `  - ${h}`).join('\n')}
 `;
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(argv, io, USAGE, {}, true);
@@ -28,9 +29,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     usage(`${dir}: its run did not end (${dir}/${INCOMPLETE}); run the experiment again to complete it`);
   const family = FAMILIES.find((f) => f.rereport?.claims(dir));
   if (!family?.rereport)
-    usage(
-      `${dir}: not the outputs of an experiment whose report can be written again (a focused one has ${FOCUSED_OUTPUTS.join(', ')}; a deep-web one a config.json of kind deepweb)`,
-    );
+    usage(`${dir}: not the outputs of an experiment whose report can be written again (${REDONE.join('; ')})`);
   let files: string[];
   try {
     files = await family.rereport.write(dir);

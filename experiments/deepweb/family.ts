@@ -5,6 +5,8 @@ import { isDeepOutputs } from './load.ts';
 
 export const deepweb: ExperimentFamily<DeepwebConfig> = {
   id: 'deepweb',
+  help: `Deep-web configs ("kind": "deepweb") write coverage curves, template diagnostics, the tau and
+database-size sweeps and the politeness audit.`,
   flags: ['workers'],
   schema: {
     name: 'deepweb',
@@ -20,6 +22,7 @@ export const deepweb: ExperimentFamily<DeepwebConfig> = {
       const { writeDeepOutputs } = await import('./report.ts');
       return (await writeDeepOutputs(readDeepOutputs(dir), dir)).files;
     },
+    help: 'a deep-web experiment: its report.md, figures and CSVs, from its CSVs and a config.json of kind deepweb',
   },
   claims: (raw) => isDeepwebConfig(raw),
   resolve: (raw, base, ctx) =>

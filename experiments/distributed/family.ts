@@ -4,6 +4,8 @@ import { type DistributedConfig, DistributedSchema, isDistributedConfig, resolve
 
 export const distributed: ExperimentFamily<DistributedConfig> = {
   id: 'distributed',
+  help: `Distributed configs ("kind": "distributed") write runs.csv, processes.csv and report.md: each
+assignment's and process count's pages, overlap and balance.`,
   flags: [],
   schema: {
     name: 'distributed',

@@ -15,6 +15,11 @@ export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out'
 /** Focused crawling head to head (the default family: any config no other family claims). */
 export const focused: ExperimentFamily<ExperimentConfig> = {
   id: 'focused',
+  help: `Focused-crawling configs (focused, future-horizon, the webkb-* archive experiments) write
+curves, summary, aggregates, differences, and fig-recall, fig-precision, fig-harvest and
+fig-difference (SVG, PNG, PDF), report.md and the results page index.html; results/NAME/config.json
+is itself a config that reruns the experiment.`,
+  judgesClaims: () => true,
   flags: ['workers', 'queue', 'no-cache'],
   schema: {
     name: 'experiment',
@@ -26,6 +31,7 @@ export const focused: ExperimentFamily<ExperimentConfig> = {
   rereport: {
     claims: (dir) => FOCUSED_OUTPUTS.every((f) => existsSync(join(dir, f))),
     write: async (dir) => [await (await import('./report.ts')).rewritePage(dir)],
+    help: `a focused experiment: its results page index.html, from ${FOCUSED_OUTPUTS.join(', ')} (and replay.json when present)`,
   },
   claims: () => true,
   resolve: (raw, base, ctx) =>

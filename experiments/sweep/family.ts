@@ -32,6 +32,11 @@ const mentionsSweep = (raw: unknown): boolean =>
 
 export const sweep: ExperimentFamily<ExperimentConfig> = {
   id: 'sweep',
+  help: `Configs with a "sweep" grid or a "search" (sweep-structure, adaptive-readings, claims-search: a
+focused config's fields) run every point on its own web and write sweep.csv, phase.csv, claims.csv
+and report.md (a search: search.csv, claims.csv, report.md); a killed one resumes.`,
+  // an empty grid is one focused run, which judges them
+  judgesClaims: (cfg) => !cfg.search && !Object.keys(cfg.sweep).length,
   flags: ['workers', 'queue', 'no-cache'],
   claims: mentionsSweep,
   resolve: (raw, base, ctx) =>
