@@ -1,14 +1,14 @@
 /**
  * npm run bench:robots : the time of one URL check against a hostile robots.txt ("Allow: /" and
  * 500,000 "*" then "z", issue #38) and against an ordinary one, for a 4,000-character path: the
- * harness's RFC 9309 matcher (lib/robots.ts) beside robots-parser (which the crawler used
+ * harness's RFC 9309 matcher (lib/robots-rules.ts) beside robots-parser (which the crawler used
  * before), runs alternated; then a crawl of a normal host alone and beside a host with that file.
  */
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
-import { parseRobots } from '../lib/robots.ts';
+import { parseRobots } from '../lib/robots-rules.ts';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 
 const USAGE = `Usage: npm run bench:robots\n`;
@@ -39,7 +39,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     for (let round = 0; round < 3; round++) {
       const a = ms(() => ours.isAllowed(url, 'bench'), name === 'hostile' ? 200 : 20_000);
       const b = ms(() => theirs.isAllowed(url, 'bench'), name === 'hostile' ? 1 : 20_000);
-      rows.push(`lib/robots.ts ${a.toFixed(4)} ms, robots-parser ${b.toFixed(4)} ms`);
+      rows.push(`lib/robots-rules.ts ${a.toFixed(4)} ms, robots-parser ${b.toFixed(4)} ms`);
     }
     io.out(`${name} robots.txt, one check of a 4,000-character path:\n  ${rows.join('\n  ')}\n`);
   }

@@ -6,7 +6,7 @@
  * task: seeding and resume, admission (dedupe, the journal, a distributed crawl's owner), robots.txt
  * and the politeness gate. When URLs are taken is the scheduler's (scheduler.ts: throughput and
  * deterministic modes, Best-N-First batches), what becomes of a finished task the outcome
- * handler's (outcomes.ts: log, links, redirects), and the counters live in stats.ts.
+ * handler's (outcomes.ts: log, links, redirects), and the counters live in summary.ts.
  */
 import type { Dispatcher } from 'undici';
 import { CrawlError } from './errors.ts';
@@ -17,19 +17,19 @@ import { Journal, recover, type LogEntry } from './journal.ts';
 import { crawlerDispatcher, parseResolveRule } from './net.ts';
 import type { ParseCache } from './parse-cache.ts';
 import { OutcomeHandler, type Outcome } from './outcomes.ts';
-import type { RobotsRules } from './robots.ts';
+import type { RobotsRules } from './robots-cache.ts';
 import { politeFetch, retryBackoff, robotsFor, type GateContext } from './polite.ts';
 import { Scheduler } from './scheduler.ts';
 import { Scope } from './scope.ts';
-import type { WarcSink } from './warc.ts';
+import type { WarcSink } from './warc-writer.ts';
 import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
 import type { PageView, Strategy } from './strategy.ts';
 import { FingerprintSet, normalizeUrl } from './url.ts';
 import { hostOf } from '../lib/url.ts';
 import { ParentUrls } from './parents.ts';
-import { CrawlStats, type Counters, type CrawlSummary } from './stats.ts';
+import { CrawlStats, type Counters, type CrawlSummary } from './summary.ts';
 
-export type { CrawlSummary } from './stats.ts';
+export type { CrawlSummary } from './summary.ts';
 
 export interface Progress {
   pages: number;

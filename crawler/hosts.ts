@@ -11,7 +11,7 @@
  * it answers, so requests a gap apart after the answer are a gap apart in the server's clock too
  * (a gap counted from the send alone read as 175 ms at 200 ms on a loaded machine).
  */
-import type { RobotsRules } from './robots.ts';
+import type { RobotsRules } from './robots-cache.ts';
 import type { SendWatch } from './sendtime.ts';
 
 export interface PolitenessSettings {

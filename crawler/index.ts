@@ -33,7 +33,7 @@ export {
 export type { LogEntry } from './journal.ts';
 export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';
 export { parseBody, parseHtml, type ParsedLink, type ParsedPage } from './parser.ts';
-export { WarcWriter } from './warc.ts';
+export { WarcWriter } from './warc-writer.ts';
 export { ParseCache } from './parse-cache.ts';
 import { ORDER_STRATEGIES } from './orders/index.ts';
 import { byRank } from './registry.ts';

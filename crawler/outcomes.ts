@@ -14,7 +14,7 @@ import type { ParseCache } from './parse-cache.ts';
 import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage } from './parser.ts';
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
-import type { CrawlStats } from './stats.ts';
+import type { CrawlStats } from './summary.ts';
 import { type PageView, type Strategy, StrategyError } from './strategy.ts';
 import { decide, linksProblem } from './strategy-guard.ts';
 import { normalizeUrl, type FingerprintSet } from './url.ts';

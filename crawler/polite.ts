@@ -7,7 +7,7 @@
 import { CrawlError, toCrawlError } from './errors.ts';
 import { Fetcher, type FetchResult, type RequestBody } from './fetcher.ts';
 import type { HostState } from './hosts.ts';
-import { ROBOTS_MAX_AGE_MS, RobotsRules, ROBOTS_MIN_BYTES } from './robots.ts';
+import { ROBOTS_MAX_AGE_MS, RobotsRules, ROBOTS_MIN_BYTES } from './robots-cache.ts';
 import type { Scope } from './scope.ts';
 import { watchSend } from './sendtime.ts';
 import type { CrawlSettings } from './settings.ts';

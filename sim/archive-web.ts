@@ -23,7 +23,7 @@ import { gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { hasExtension } from '../lib/documents.ts';
 import { SESSION_PARAMS } from '../lib/url.ts';
-import { archiveKey, type ArchivedResponse, type WarcArchive } from './warc.ts';
+import { archiveKey, type ArchivedResponse, type WarcArchive } from './warc-index.ts';
 
 export type HolePolicy = 'open' | 'closed';
 export const HOLE_POLICIES: readonly HolePolicy[] = ['open', 'closed'];

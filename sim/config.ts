@@ -87,7 +87,7 @@ export const WebSchema = obj({
         help: 'approximate number of pages (the generator lands within a few percent)',
       }),
       groups: num({ default: 4, min: 1, max: 200, integer: true, help: 'research groups (topical communities)' }),
-      robots: oneOf(ROBOTS_PROFILES, { default: 'standard', help: 'robots.txt profile (sim/robots.ts)' }),
+      robots: oneOf(ROBOTS_PROFILES, { default: 'standard', help: 'robots.txt profile (sim/robots-profiles.ts)' }),
       charset: oneOf(CHARSETS, { default: 'utf-8', help: 'character set of its pages' }),
       sessionIds: bool({
         default: false,

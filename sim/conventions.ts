@@ -56,7 +56,7 @@ export const POSTSCRIPT_SHARES: (number | null)[] = [null, 0, 0.6, 0.9, 0.1];
  * (PAPER_DIRS); GROUPS/GROUP: the group's folder; LOGIN: the owner's login. Entry 3 is a 1990s
  * CGI that serves a paper by number (PATH_INFO, no file extension: only the Content-Type says it
  * is a PDF), in CERN httpd's /htbin/ rather than /cgi-bin/, which every robots profile of the
- * synthetic web disallows (sim/robots.ts): papers no polite crawler may fetch would measure
+ * synthetic web disallows (sim/robots-profiles.ts): papers no polite crawler may fetch would measure
  * nothing. Entry 0 is the template.
  */
 export const PAPER_HOMES = [

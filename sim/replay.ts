@@ -11,10 +11,10 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Agent, Dispatcher } from 'undici';
 import { listenLoopback } from './listen.ts';
 import { AuditBook, auditHooks, type HostAudit } from './audit.ts';
-import { parseRobots, type RobotsRules } from './robots.ts';
+import { parseRobots, type RobotsRules } from './robots-profiles.ts';
 import { simDispatcher } from './server.ts';
 import { ArchiveWeb } from './archive-web.ts';
-import type { WarcArchive } from './warc.ts';
+import type { WarcArchive } from './warc-index.ts';
 
 const ADMIN_HOSTS = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/;
 

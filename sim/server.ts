@@ -12,7 +12,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { Renderer, type RenderedPage } from './content.ts';
-import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './robots.ts';
+import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './robots-profiles.ts';
 import { hash32, unit } from './rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
 import { listenLoopback } from './listen.ts';

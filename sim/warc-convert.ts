@@ -30,7 +30,7 @@ import { basename, dirname, extname, join, relative, resolve, sep } from 'node:p
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { WARCRecord, WARCSerializer } from 'warcio';
-import { serializeRecord } from '../lib/warc.ts';
+import { serializeRecord } from '../lib/warc-records.ts';
 import { appendFileSync, writeFileSync } from 'node:fs';
 
 export interface ConvertOptions {

@@ -13,7 +13,7 @@ import { ARCHIVE_DEFAULTS, loadExperiment, type ExperimentConfig } from '../expe
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { ArchiveWeb, placeholder } from '../sim/archive-web.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
-import { WarcArchive } from '../sim/warc.ts';
+import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder, readLabels } from '../sim/warc-convert.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'holes-'));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveWeb } from '../sim/archive-web.ts';
-import { WarcArchive } from '../sim/warc.ts';
+import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder, splitHeaderBlock } from '../sim/warc-convert.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'identity-'));

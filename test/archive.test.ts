@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ARCHIVE_DEFAULTS, loadExperiment, type ExperimentConfig } from '../experiments/focused/config.ts';
 import { archiveEnv } from '../experiments/focused/env.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
-import { WarcArchive } from '../sim/warc.ts';
+import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder, readLabels, splitHeaderBlock } from '../sim/warc-convert.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 

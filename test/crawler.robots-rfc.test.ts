@@ -9,7 +9,7 @@
  * below holds for RobotsRules.
  */
 import { describe, expect, it } from 'vitest';
-import { groupLines, RobotsRules } from '../crawler/robots.ts';
+import { groupLines, RobotsRules } from '../crawler/robots-cache.ts';
 
 type Case = [robots: string, agent: string, path: string, allowed: boolean];
 

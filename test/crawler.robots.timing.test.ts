@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BfsStrategy, CrawlEngine } from '../crawler/index.ts';
-import { RobotsRules } from '../crawler/robots.ts';
+import { RobotsRules } from '../crawler/robots-cache.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
 
 const rules = (txt: string, agent = 'harness-bot'): RobotsRules =>

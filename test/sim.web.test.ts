@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../sim/config.ts';
 import { Renderer } from '../sim/content.ts';
-import { computeStats } from '../sim/stats.ts';
+import { computeStats } from '../sim/web-stats.ts';
 import { GroundTruth } from '../sim/truth.ts';
 import { Kind, Web } from '../sim/web.ts';
 import { tinyConfig } from './helpers.ts';

@@ -9,7 +9,7 @@ import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../ex
 import { recallAuc } from '../experiments/focused/meter.ts';
 import type { CurveRow } from '../experiments/focused/rows.ts';
 import { replayRun } from '../experiments/focused/replay.ts';
-import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/stats.ts';
+import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/intervals.ts';
 
 describe('statistics at the level of the random factor', () => {
   it('averages sites within a seed, then takes Student t over the seed means', () => {

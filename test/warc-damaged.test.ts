@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { WarcArchive, WarcDamaged } from '../sim/warc.ts';
+import { WarcArchive, WarcDamaged } from '../sim/warc-index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-damaged-'));
 

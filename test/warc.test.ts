@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARCParser, WARCRecord, WARCSerializer } from 'warcio';
 import { createReadStream } from 'node:fs';
 import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
-import { WarcWriter } from '../crawler/warc.ts';
+import { WarcWriter } from '../crawler/warc-writer.ts';
 import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/focused/config.ts';
 import { writeOutputs } from '../experiments/focused/report.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/web.ts';
 import { ReplayServer } from '../sim/replay.ts';
 import { GroundTruth } from '../sim/truth.ts';
-import { WarcArchive } from '../sim/warc.ts';
+import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder, readLabels } from '../sim/warc-convert.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-'));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { withoutBom } from '../../lib/input.ts';
-import { type Ci, pairedCi, unitCi, unitOf } from '../stats.ts';
+import { type Ci, pairedCi, unitCi, unitOf } from '../intervals.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
 

@@ -145,7 +145,7 @@ async function replayed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Prom
   };
   if (v.labels && v.relevant)
     await checkArchive(cfg).catch((e: Error) => usage(e instanceof ExperimentConfigError ? e.message : String(e)));
-  const { WarcArchive } = await import('../../sim/warc.ts');
+  const { WarcArchive } = await import('../../sim/warc-index.ts');
   // a damaged WARC: a crawl replays it up to its last whole record and says so
   const archive = await WarcArchive.open(files);
   for (const w of archive.warnings) io.err(`warning: ${w}\n`);

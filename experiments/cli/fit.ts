@@ -7,7 +7,7 @@ import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
 import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../focused/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
-import { WarcArchive } from '../../sim/warc.ts';
+import { WarcArchive } from '../../sim/warc-index.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import { defaultRestarts, FIT_BUDGET, FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';

@@ -20,7 +20,7 @@ import {
   thresholdVerdict,
   type Ci,
   type Verdict,
-} from '../stats.ts';
+} from '../intervals.ts';
 import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
 import { logLogFit } from '../../crawler/deepweb/index.ts';
 import type { DeepwebData, DeepCurveRow, DeepSummaryRow, ScalingRow } from './run.ts';

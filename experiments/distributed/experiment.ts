@@ -16,7 +16,7 @@ import { resolveConfig } from '../../sim/config.ts';
 import { SimServer } from '../../sim/server.ts';
 import { Web } from '../../sim/web.ts';
 import type { Assignment } from '../../crawler/distributed/index.ts';
-import { meanCi, pmText } from '../stats.ts';
+import { meanCi, pmText } from '../intervals.ts';
 import { themeConfig, writeFigure } from '../figures.ts';
 import { runCluster } from './cluster.ts';
 import type { DistributedConfig } from './config.ts';

@@ -1,6 +1,6 @@
 /**
  * Metrics over runs and the paper's claims. Every CI is taken at the level of the random factor
- * (stats.ts: the web seed, or the site when there is one web); claims are decided on paired
+ * (intervals.ts: the web seed, or the site when there is one web); claims are decided on paired
  * differences between strategies (same seed and site) with verdicts PASS / FAIL / TIE (with the
  * difference the runs could have detected), NO DATA when every run gave the same zero, and
  * INFEASIBLE when the ground-truth oracle itself cannot meet an absolute claim.
@@ -22,7 +22,7 @@ import {
   groupBy,
   r4,
   share,
-} from '../stats.ts';
+} from '../intervals.ts';
 import { CURVE_METRICS, type MetricKey } from './metrics.ts';
 import { f3 } from '../../lib/format.ts';
 
@@ -104,7 +104,7 @@ export interface Claim {
   margin?: number;
 }
 
-/** A paired difference as text; a TIE also says what the experiment could have detected (stats.ts detectable). */
+/** A paired difference as text; a TIE also says what the experiment could have detected (intervals.ts detectable). */
 const fd = (c: Ci): string => {
   const base = `${c.mean >= 0 ? '+' : ''}${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
   const d = detectable(c);

@@ -16,7 +16,7 @@ import { resource } from '../../lib/paths.ts';
 import { ReplayServer } from '../../sim/replay.ts';
 import { SimServer } from '../../sim/server.ts';
 import { GroundTruth } from '../../sim/truth.ts';
-import { WarcArchive } from '../../sim/warc.ts';
+import { WarcArchive } from '../../sim/warc-index.ts';
 import { readLabels } from '../../sim/warc-convert.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
 import { structureStats, type StructureStats } from '../../sim/structure.ts';

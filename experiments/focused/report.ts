@@ -37,7 +37,7 @@ import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
 import { type CurveRow, ORACLE, type SiteFacts, type SummaryRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
-import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../stats.ts';
+import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../intervals.ts';
 import { f3 } from '../../lib/format.ts';
 import { resource } from '../../lib/paths.ts';
 import { probeStrategies, topicalStrategies } from '../strategies.ts';
@@ -172,7 +172,7 @@ function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnT
   });
   L.push(
     '',
-    'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds); "detectable": the smallest true difference these runs would have found with 80% power (paired t, stats.ts detectable). The oracle bounds every row (its recall AUC is in the results table).',
+    'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds); "detectable": the smallest true difference these runs would have found with 80% power (paired t, intervals.ts detectable). The oracle bounds every row (its recall AUC is in the results table).',
   );
   return L;
 }

@@ -4,7 +4,7 @@
  */
 import { type Claim, checkClaims } from '../focused/analysis.ts';
 import type { ExperimentConfig } from '../focused/config.ts';
-import type { Verdict } from '../stats.ts';
+import type { Verdict } from '../intervals.ts';
 import type { PointData, SweepData } from './sweep.ts';
 
 /** The paper's claims at one point (none when it lacks immediate, future or adaptive). */

@@ -14,7 +14,7 @@
  * - Outputs: search.csv (every point: its values, claims held, shortfall, each claim's verdict and
  *   margin, each strategy's recall AUC), claims.csv, report.md (the closest point's claims, every
  *   point ranked, and with "compare" the closest web's departments measured beside the archive's
- *   sites: experiments/twin/stats.ts).
+ *   sites: experiments/twin/site-stats.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Claim } from '../focused/analysis.ts';
 import { type ExperimentConfig, ExperimentSchema, loadExperiment } from '../focused/config.ts';
 import { ORACLE } from '../focused/rows.ts';
-import { unitCi, unitOf } from '../stats.ts';
+import { unitCi, unitOf } from '../intervals.ts';
 import { claimsAcrossPoints, claimsAt, closeness } from './claims.ts';
 import { type Dimension, dimensionsOf, latinHypercube, neighbours } from '../search-space.ts';
 import { type Point, type PointData, PointRunner, runPoints, type SweepOptions, type Value } from './sweep.ts';
@@ -278,7 +278,7 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
 /** The closest web's departments measured beside an archive's sites, statistic by statistic. */
 async function comparison(cfg: ExperimentConfig, compare: string, webFile: string): Promise<string[]> {
   const { archiveViews, specOf } = await import('../twin/archive.ts');
-  const { webStats } = await import('../twin/stats.ts');
+  const { webStats } = await import('../twin/site-stats.ts');
   const { fitTable, measureWeb, meanStats } = await import('../twin/terms.ts');
   const archiveCfg = loadExperiment(compare);
   const archive = meanStats(webStats(await archiveViews(archiveCfg)));
@@ -289,7 +289,7 @@ async function comparison(cfg: ExperimentConfig, compare: string, webFile: strin
   return [
     `## How the closest web differs from ${compare}`,
     '',
-    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) measured as the archive's sites are (experiments/twin/stats.ts: every page of the generated site, papers judged by URL as the archive judges them), beside the sites of ${compare} (${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread between the four WebKB sites). The archive kept a sample of each site's pages; the generated site is measured whole, so the hole share and the statistics that count links differ by the sampling as well as by the web.`,
+    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) measured as the archive's sites are (experiments/twin/site-stats.ts: every page of the generated site, papers judged by URL as the archive judges them), beside the sites of ${compare} (${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread between the four WebKB sites). The archive kept a sample of each site's pages; the generated site is measured whole, so the hole share and the statistics that count links differ by the sampling as well as by the web.`,
     '',
     '| statistic | archive | closest web | tolerance | within |',
     '|---|---|---|---|---|',

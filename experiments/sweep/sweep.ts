@@ -30,7 +30,7 @@ import { byKeys, runExperiment, type RunOptions } from '../focused/runner.ts';
 import { strategySettings } from '../strategies.ts';
 import { STRATEGY_SETTINGS_SECTIONS } from '../../crawler/index.ts';
 import { claimsAcrossPoints } from './claims.ts';
-import { ciMethod, pairedCi, unitCi, unitOf } from '../stats.ts';
+import { ciMethod, pairedCi, unitCi, unitOf } from '../intervals.ts';
 import { setPath } from '../../lib/fields.ts';
 import { resource } from '../../lib/paths.ts';
 

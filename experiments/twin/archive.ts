@@ -1,11 +1,11 @@
 /**
- * An archive experiment's sites as statistics (experiments/twin/stats.ts), and the twin fitted to
+ * An archive experiment's sites as statistics (experiments/twin/site-stats.ts), and the twin fitted to
  * them: the command `npm run sim:fit -- CONFIG` and the twin validation share this.
  */
 import { ARCHIVE_DEFAULTS, type ExperimentConfig, loadExperiment } from '../focused/config.ts';
 import { archiveEnv, archiveSites } from '../focused/env.ts';
 import { type FitOptions, type FitResult, fitTwin, type TwinSpec } from './fit.ts';
-import { type SiteStats, type SiteView, viewOfEnv, webStats } from './stats.ts';
+import { type SiteStats, type SiteView, viewOfEnv, webStats } from './site-stats.ts';
 
 /** Every site of an archive experiment as a crawler meets it under the experiment's hole policy. */
 export async function archiveViews(cfg: ExperimentConfig): Promise<SiteView[]> {

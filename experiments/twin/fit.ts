@@ -1,6 +1,6 @@
 /**
  * Fitting the generator to an archive (issue #36): a search over a stated set of the generator's
- * knobs for the web whose departments' statistics (experiments/twin/stats.ts) come closest to the
+ * knobs for the web whose departments' statistics (experiments/twin/site-stats.ts) come closest to the
  * archive sites'.
  *
  * - The knobs and their ranges are TWIN_KNOBS (experiments/twin/terms.ts, with the targets, the
@@ -22,7 +22,7 @@ import { resolveConfig } from '../../sim/config.ts';
 import { ExperimentConfigError } from '../config-files.ts';
 import { makeRng } from '../../sim/rng.ts';
 import { getPath } from '../../lib/fields.ts';
-import type { SiteStats } from './stats.ts';
+import type { SiteStats } from './site-stats.ts';
 import {
   type KnobValues,
   lossOf,

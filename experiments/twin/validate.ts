@@ -28,7 +28,7 @@ import { resolveConfig } from '../../sim/config.ts';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { archiveSites } from '../focused/env.ts';
 import { runExperiment } from '../focused/runner.ts';
-import { type Ci, detectable, meanCi } from '../stats.ts';
+import { type Ci, detectable, meanCi } from '../intervals.ts';
 import { archiveViews, fitToSites, specOf } from './archive.ts';
 import { type FitResult, fitTable } from './fit.ts';
 import { writeTwinArchive } from './writer.ts';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { ArchiveWeb, DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../archive-web.ts';
 import { ReplayServer } from '../replay.ts';
 import { SimServer } from '../server.ts';
-import { WarcArchive } from '../warc.ts';
+import { WarcArchive } from '../warc-index.ts';
 import { Web } from '../web.ts';
 import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { webAndSeed } from './args.ts';

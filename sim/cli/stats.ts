@@ -1,5 +1,5 @@
 /** npm run sim:stats -- --web F --seed S [--json] : the generated web's statistics against their targets. */
-import { computeStats, formatStats } from '../stats.ts';
+import { computeStats, formatStats } from '../web-stats.ts';
 import { KEYWORD_GAP_R1 } from '../structure.ts';
 import { Web } from '../web.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';

@@ -1,13 +1,13 @@
 /**
  * WARC output: every fetch of a crawl (robots.txt included) as a request record and a response
  * record (WARC/1.1, WARC-Date, WARC-Target-URI, payload and block digests, WARC-Concurrent-To),
- * serialised with warcio (lib/warc.ts), one gzip member per record when the file name ends in
+ * serialised with warcio (lib/warc-records.ts), one gzip member per record when the file name ends in
  * .gz. Records are appended in crawl order through a promise chain; close() waits for the last one.
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord } from 'warcio';
-import { serializeRecord } from '../lib/warc.ts';
+import { serializeRecord } from '../lib/warc-records.ts';
 import type { FetchResult } from './fetcher.ts';
 
 export interface WarcSink {

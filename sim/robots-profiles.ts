@@ -6,7 +6,7 @@
  */
 import type { RobotsProfile } from './config.ts';
 
-export { parseRobots, type RobotsRules } from '../lib/robots.ts';
+export { parseRobots, type RobotsRules } from '../lib/robots-rules.ts';
 
 const STANDARD = `User-agent: *\nDisallow: /admin/private/\nDisallow: /cgi-bin/\n`;
 

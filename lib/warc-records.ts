@@ -3,7 +3,7 @@
  * would compute (SHA-256, hex, payload first, then the block over the HTTP header block and the
  * payload) are set first with node:crypto, so it computes none. Its hashers (hash-wasm)
  * instantiate a WebAssembly module each, two per record: a gzipped 5 KB response took 2.19 ms to
- * serialise that way and takes 0.46 ms this way, byte for byte the same (lib/warc.test.ts).
+ * serialise that way and takes 0.46 ms this way, byte for byte the same (lib/warc-records.test.ts).
  * Used by the crawler's WARC output, the archive converter and the WARC benchmark.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * robots.txt per RFC 9309 (rules matched by lib/robots.ts): fetched once per host and cached (24 h at most),
+ * robots.txt per RFC 9309 (rules matched by lib/robots-rules.ts): fetched once per host and cached (24 h at most),
  * up to 5 redirects followed, at least 500 KiB parsed; 4xx other than 429 allows everything;
  * 5xx, 429 or a network error disallows everything until a later fetch succeeds (fail closed).
  * Crawl-delay (not in the RFC) is read for the engine, which honours it up to a maximum and
@@ -10,7 +10,7 @@
  * "User-agent:" lines), and a file cut at the size cap loses its partial last line instead of
  * parsing it as a rule.
  */
-import { parseRobots as robotsParser, type RobotsRules as RobotsParser } from '../lib/robots.ts';
+import { parseRobots as robotsParser, type RobotsRules as RobotsParser } from '../lib/robots-rules.ts';
 
 export const ROBOTS_MAX_AGE_MS = 24 * 3600 * 1000;
 export const ROBOTS_MIN_BYTES = 512 * 1024;

@@ -1,6 +1,6 @@
 import { WARCRecord, WARCSerializer } from 'warcio';
 import { describe, expect, it } from 'vitest';
-import { serializeRecord } from './warc.ts';
+import { serializeRecord } from './warc-records.ts';
 
 const body = new Uint8Array(
   Buffer.from(`<html><head><title>Hé ünïcode</title></head><body>${'x'.repeat(5000)}</body></html>`),
