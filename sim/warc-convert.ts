@@ -162,6 +162,23 @@ function suspiciousUrl(u: URL): string | null {
   return null;
 }
 
+/**
+ * The manifest's rows by the absolute path of their file; null when there is none (a missing
+ * manifest that was named is an error, one by the default name is not).
+ */
+function readManifest(file: string, dir: string, named: boolean): Map<string, Record<string, string>> | null {
+  try {
+    const rows = parse(readFileSync(file), { columns: true, skip_empty_lines: true, trim: true }) as Record<
+      string,
+      string
+    >[];
+    return new Map(rows.map((r) => [resolve(dir, r.file), r]));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || named) throw new Error(`${file}: ${(e as Error).message}`);
+    return null;
+  }
+}
+
 export async function convertFolder(
   dir: string,
   warcFile: string,
@@ -171,17 +188,7 @@ export async function convertFolder(
   const date = opts.date ?? '2000-01-01T00:00:00Z';
   const manifestFile = opts.manifest ?? join(dir, 'manifest.csv');
   const manifestDir = opts.manifest ? dirname(resolve(opts.manifest)) : resolve(dir);
-  let manifest: Map<string, Record<string, string>> | null = null;
-  try {
-    const rows = parse(readFileSync(manifestFile), { columns: true, skip_empty_lines: true, trim: true }) as Record<
-      string,
-      string
-    >[];
-    manifest = new Map(rows.map((r) => [resolve(manifestDir, r.file), r]));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || opts.manifest)
-      throw new Error(`${manifestFile}: ${(e as Error).message}`);
-  }
+  const manifest = readManifest(manifestFile, manifestDir, !!opts.manifest);
   const gzip = warcFile.endsWith('.gz');
   writeFileSync(
     warcFile,

@@ -99,6 +99,38 @@ export function fitZipf(points: readonly { rank: number; count: number }[]): { a
   return f && { a: f.a, b: -f.slope };
 }
 
+/**
+ * Document frequency of each word among the records surfaced so far, kept up to date: the
+ * session only ever appends records (in insertion order, text fixed), so only the ones added
+ * since the last call are read (recounting every record for each query was a third of a run).
+ */
+class DocFrequencies {
+  readonly counts = new Map<string, number>();
+  /**
+   * Every word of counts in code-unit order (as < compares), kept sorted as words arrive: the
+   * orderings of the adaptive policy break ties by word, and a stable sort of words already in
+   * that order needs no string comparison (sorting every entry by count and word for each query
+   * was most of an adaptive run on a large vocabulary).
+   */
+  readonly lexical: string[] = [];
+  private read = 0;
+  constructor(private readonly session: SurfaceSession) {}
+
+  update(): Map<string, number> {
+    let i = 0;
+    for (const text of this.session.records.values()) {
+      if (i++ < this.read) continue;
+      for (const w of new Set(words(text))) {
+        const n = this.counts.get(w);
+        if (n === undefined) this.lexical.splice(insertionPoint(this.lexical, w), 0, w);
+        this.counts.set(w, (n ?? 0) + 1);
+      }
+    }
+    this.read = i;
+    return this.counts;
+  }
+}
+
 export async function probe(
   session: SurfaceSession,
   options: Omit<ProbeOptions, keyof typeof DEFAULT_PROBE> & Partial<ProbeOptions>,
@@ -115,33 +147,9 @@ export async function probe(
   let pageSize = 1;
   let topK = Infinity;
 
-  /**
-   * Document frequency of each word among the records surfaced so far, kept up to date: the
-   * session only ever appends records (in insertion order, text fixed), so only the ones added
-   * since the last call are read (recounting every record for each query was a third of a run).
-   */
-  const dfCounts = new Map<string, number>();
-  /**
-   * Every word of dfCounts in code-unit order (as < compares), kept sorted as words arrive: the
-   * orderings below break ties by word, and a stable sort of words already in that order needs
-   * no string comparison (sorting every entry by count and word for each query was most of an
-   * adaptive run on a large vocabulary).
-   */
-  const lexical: string[] = [];
-  let dfRead = 0;
-  const df = (): Map<string, number> => {
-    let i = 0;
-    for (const text of session.records.values()) {
-      if (i++ < dfRead) continue;
-      for (const w of new Set(words(text))) {
-        const n = dfCounts.get(w);
-        if (n === undefined) lexical.splice(insertionPoint(lexical, w), 0, w);
-        dfCounts.set(w, (n ?? 0) + 1);
-      }
-    }
-    dfRead = i;
-    return dfCounts;
-  };
+  const freq = new DocFrequencies(session);
+  const lexical = freq.lexical;
+  const df = (): Map<string, number> => freq.update();
 
   /** Each word's place among the words of its count, by its position in lexical (scratch of nextAdaptive). */
   let within = new Int32Array(0);

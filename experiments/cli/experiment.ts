@@ -54,6 +54,21 @@ ${[...FAMILIES]
 The web a config names has its own fields: npm run sim -- --help.
 `;
 
+/** --list: every shipped experiment and what it is (or why its config is invalid). */
+function listAll(io: CliIo): number {
+  for (const n of listExperiments()) {
+    try {
+      const { name: base, raw } = readExperimentJson(n);
+      const family = familyOf(raw);
+      const cfg = family.resolve(raw as Record<string, unknown>, base, { asked: n, quick: false, seeds: undefined });
+      io.out(`${n.padEnd(18)} ${family.description(cfg)}\n`);
+    } catch (e) {
+      io.out(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`);
+    }
+  }
+  return 0;
+}
+
 /** A run that stopped: a config it found wrong is a usage error (exit 2), anything else a failure (exit 1). */
 const refused = (e: Error): never => (e instanceof ExperimentConfigError ? usage(e.message) : failed(e.message));
 
@@ -80,19 +95,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!parsed) return 0;
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const sets = (parsed.values as { set?: string[] }).set ?? [];
-  if (v.list) {
-    for (const n of listExperiments()) {
-      try {
-        const { name: base, raw } = readExperimentJson(n);
-        const family = familyOf(raw);
-        const cfg = family.resolve(raw as Record<string, unknown>, base, { asked: n, quick: false, seeds: undefined });
-        io.out(`${n.padEnd(18)} ${family.description(cfg)}\n`);
-      } catch (e) {
-        io.out(`${n.padEnd(18)} (invalid: ${(e as Error).message})\n`);
-      }
-    }
-    return 0;
-  }
+  if (v.list) return listAll(io);
   const command = COMMANDS.find((c) => c.verb === parsed.positionals[0]);
   if (command) parsed.positionals.shift();
   if (command && parsed.positionals.length !== 1) usage(`${command.verb}: name one experiment config`);

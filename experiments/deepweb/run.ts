@@ -421,45 +421,7 @@ async function seedStep(cfg: DeepwebConfig, seed: number): Promise<DeepStepResul
         stopped: r.stopped,
         detail: r.detail,
       });
-      if (method === 'isit' && seed === cfg.seeds[0] && r.isit) {
-        for (const p of r.isit.ranges)
-          data.ranges.push({
-            site: kind,
-            seed,
-            lo: p.lo,
-            hi: p.hi,
-            evidence: p.evidence,
-            values: p.values.length,
-            confirmed: p.confirmed,
-            probe: p.probe,
-          });
-        for (const t of r.isit.typed)
-          for (const x of t.tests)
-            data.typed.push({
-              site: kind,
-              seed,
-              input: t.name,
-              type: x.type,
-              tested: x.tested,
-              distinct: x.distinct,
-              ratio: Math.round(x.ratio * 1e4) / 1e4,
-              informative: x.informative,
-              chosen: t.type === x.type,
-            });
-      }
-      if (method === 'isit')
-        for (const t of r.templates ?? [])
-          data.templates.push({
-            site: kind,
-            seed,
-            template: t.inputs.join('+'),
-            dimension: t.dimension,
-            size: t.size,
-            tested: t.tested,
-            distinct: t.distinct,
-            ratio: Math.round(t.ratio * 1e4) / 1e4,
-            informative: t.informative,
-          });
+      if (method === 'isit') isitDiagnostics(data, kind, seed, r, seed === cfg.seeds[0]);
     }
     await client.close();
   }
@@ -515,4 +477,52 @@ async function sizeStep(cfg: DeepwebConfig, scalingSeed: number, records: number
   }
   await server.close();
   return data;
+}
+
+/** What ISIT found on a site: the ranges and input types of the first seed, every seed's templates. */
+function isitDiagnostics(
+  data: DeepStepResult,
+  kind: string,
+  seed: number,
+  r: NonNullable<Awaited<ReturnType<typeof runMethod>>>,
+  first: boolean,
+): void {
+  if (first && r.isit) {
+    for (const p of r.isit.ranges)
+      data.ranges.push({
+        site: kind,
+        seed,
+        lo: p.lo,
+        hi: p.hi,
+        evidence: p.evidence,
+        values: p.values.length,
+        confirmed: p.confirmed,
+        probe: p.probe,
+      });
+    for (const t of r.isit.typed)
+      for (const x of t.tests)
+        data.typed.push({
+          site: kind,
+          seed,
+          input: t.name,
+          type: x.type,
+          tested: x.tested,
+          distinct: x.distinct,
+          ratio: Math.round(x.ratio * 1e4) / 1e4,
+          informative: x.informative,
+          chosen: t.type === x.type,
+        });
+  }
+  for (const t of r.templates ?? [])
+    data.templates.push({
+      site: kind,
+      seed,
+      template: t.inputs.join('+'),
+      dimension: t.dimension,
+      size: t.size,
+      tested: t.tested,
+      distinct: t.distinct,
+      ratio: Math.round(t.ratio * 1e4) / 1e4,
+      informative: t.informative,
+    });
 }

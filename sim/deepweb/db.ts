@@ -258,19 +258,7 @@ export class RecordDb {
       });
       const popZ = new ZipfSampler(A, 1.0);
       const perm = permutation(A, r);
-      // each airport flies to a few destinations (hubs to more): most (from, to) pairs never occur
-      const dests: number[][] = [];
-      for (let a = 0; a < A; a++) {
-        const rank = perm.indexOf(a);
-        const k = Math.min(A - 1, 3 + Math.round(12 / Math.sqrt(rank + 1)));
-        const set = new Set<number>();
-        for (let t = 0; set.size < k; t++) {
-          // popular airports first; after many draws fall back to a uniform pick so this ends
-          const d = t < 50 * k ? perm[popZ.sample(unitOf(base, a, t, 17))] : hash32(base, a, t, 18) % A;
-          if (d !== a) set.add(d);
-        }
-        dests.push([...set]);
-      }
+      const dests = flightRoutes(A, perm, popZ, base);
       const destZ = new Map<number, ZipfSampler>();
       const from = new Uint16Array(records);
       const to = new Uint16Array(records);
@@ -497,4 +485,29 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
     else j++;
   }
   return Int32Array.from(out);
+}
+
+/**
+ * Each airport's destinations, by hashes of the base seed alone: a few per airport, more from the
+ * hubs (the popular ones), so most (from, to) pairs never occur.
+ */
+function flightRoutes(
+  A: number,
+  perm: ArrayLike<number> & { indexOf(x: number): number },
+  popZ: ZipfSampler,
+  base: number,
+): number[][] {
+  const dests: number[][] = [];
+  for (let a = 0; a < A; a++) {
+    const rank = perm.indexOf(a);
+    const k = Math.min(A - 1, 3 + Math.round(12 / Math.sqrt(rank + 1)));
+    const set = new Set<number>();
+    for (let t = 0; set.size < k; t++) {
+      // popular airports first; after many draws fall back to a uniform pick so this ends
+      const d = t < 50 * k ? perm[popZ.sample(unitOf(base, a, t, 17))] : hash32(base, a, t, 18) % A;
+      if (d !== a) set.add(d);
+    }
+    dests.push([...set]);
+  }
+  return dests;
 }
