@@ -18,8 +18,9 @@
  */
 import { linearRegression } from 'simple-statistics';
 import { drawGeneral, drawListRank, englishWordList } from '../english.ts';
-import { fastRng, hash32, seedNumber, ZipfSampler, type Rng } from '../rng.ts';
+import { fastRng, hash32, seedNumber, ZipfSampler } from '../rng.ts';
 import { loadVocab, type Topic } from '../vocab.ts';
+import { flightRoutes, gauss, permutation, placeName, scaledDomain, uniqueNames } from './draws.ts';
 
 export type DeepKind = 'jobs' | 'flights' | 'catalogue';
 export const DEEP_KINDS: readonly DeepKind[] = ['jobs', 'flights', 'catalogue'];
@@ -88,83 +89,14 @@ const INDUSTRIES = [
   'agriculture',
 ];
 const CABINS = ['economy', 'premium', 'business', 'first'];
-const SYL = [
-  'ka',
-  'lo',
-  'mi',
-  'ren',
-  'tor',
-  'va',
-  'bel',
-  'son',
-  'dor',
-  'fi',
-  'gra',
-  'hal',
-  'ix',
-  'jun',
-  'mar',
-  'nel',
-  'os',
-  'pra',
-  'quin',
-  'sar',
-  'tel',
-  'ul',
-  'ven',
-  'wick',
-  'yar',
-  'zen',
-];
 export const YEAR_MIN = 1970;
 export const YEAR_MAX = 2025;
-
-function placeName(i: number, salt: number): string {
-  const n = 2 + (hash32(i, salt) % 2);
-  let s = '';
-  for (let k = 0; k < n; k++) s += SYL[hash32(i, salt, k) % SYL.length];
-  return s[0].toUpperCase() + s.slice(1);
-}
-
-/** n distinct names; a clash gets a numeric suffix ("Kalo 2"). */
-function uniqueNames(n: number, make: (i: number) => string): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (let i = 0; out.length < n; i++) {
-    let v = make(i);
-    if (seen.has(v)) v = `${v} ${out.length}`;
-    seen.add(v);
-    out.push(v);
-  }
-  return out;
-}
-
-/** A seeded permutation, so the most popular value is not always the first option. */
-function permutation(n: number, r: Rng): Uint16Array {
-  const p = new Uint16Array(n);
-  for (let i = 0; i < n; i++) p[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    const t = p[i];
-    p[i] = p[j];
-    p[j] = t;
-  }
-  return p;
-}
 
 /**
  * Shares of a record's body words by source: its topic's own words, the topic's jargon, general
  * English. A stated condition of this bench (no published source); titles use topic words only.
  */
 const TEXT_MIX = { topic: 0.45, jargon: 0.2, general: 0.35 } as const;
-
-/** Heaps' law exponent for open-ended attribute domains. */
-const HEAPS_BETA = 0.5;
-
-/** Domain size growing as records^HEAPS_BETA: 1,000 records -> base, 100,000 -> 10 x base. */
-function scaledDomain(records: number, base: number, max: number): number {
-  return Math.max(4, Math.min(max, Math.round(base * (records / 1000) ** HEAPS_BETA)));
-}
 
 export class RecordDb {
   readonly kind: DeepKind;
@@ -455,14 +387,6 @@ function smallest(keys: Float64Array, limit: number): Float64Array {
   return heap.subarray(0, n).sort();
 }
 
-function unitOf(a: number, b: number, c: number, d: number): number {
-  return hash32(a, b, c, d) / 4294967296;
-}
-
-function gauss(r: Rng): number {
-  return Math.sqrt(-2 * Math.log(1 - r.next())) * Math.cos(2 * Math.PI * r.next());
-}
-
 function invert(column: Uint16Array, domain: number): Int32Array[] {
   const counts = new Int32Array(domain);
   for (const v of column) counts[v]++;
@@ -485,29 +409,4 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
     else j++;
   }
   return Int32Array.from(out);
-}
-
-/**
- * Each airport's destinations, by hashes of the base seed alone: a few per airport, more from the
- * hubs (the popular ones), so most (from, to) pairs never occur.
- */
-function flightRoutes(
-  A: number,
-  perm: ArrayLike<number> & { indexOf(x: number): number },
-  popZ: ZipfSampler,
-  base: number,
-): number[][] {
-  const dests: number[][] = [];
-  for (let a = 0; a < A; a++) {
-    const rank = perm.indexOf(a);
-    const k = Math.min(A - 1, 3 + Math.round(12 / Math.sqrt(rank + 1)));
-    const set = new Set<number>();
-    for (let t = 0; set.size < k; t++) {
-      // popular airports first; after many draws fall back to a uniform pick so this ends
-      const d = t < 50 * k ? perm[popZ.sample(unitOf(base, a, t, 17))] : hash32(base, a, t, 18) % A;
-      if (d !== a) set.add(d);
-    }
-    dests.push([...set]);
-  }
-  return dests;
 }
