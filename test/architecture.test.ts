@@ -89,7 +89,6 @@ describe('sizes a reader can hold', () => {
     'sim/web.ts': 635,
     'experiments/deepweb/report.ts': 618,
     'experiments/focused/config.ts': 576,
-    'test/focused.unit.test.ts': 575,
     'crawler/focused/adaptive.ts': 557,
     'sim/config.ts': 545,
     'experiments/deepweb/run.ts': 528,
