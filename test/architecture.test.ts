@@ -88,7 +88,6 @@ describe('sizes a reader can hold', () => {
     'experiments/focused/report.ts': 637,
     'sim/web.ts': 635,
     'experiments/deepweb/report.ts': 618,
-    'experiments/focused/config.ts': 576,
     'crawler/focused/adaptive.ts': 557,
     'sim/config.ts': 545,
     'experiments/deepweb/run.ts': 528,
