@@ -89,7 +89,6 @@ describe('sizes a reader can hold', () => {
     'sim/web.ts': 635,
     'experiments/deepweb/report.ts': 618,
     'crawler/focused/adaptive.ts': 557,
-    'experiments/deepweb/run.ts': 528,
   };
   it(`no source, test or script file over ${LIMIT} lines but the listed ones, and those no longer`, () => {
     const all = ['lib', 'sim', 'crawler', 'experiments', 'test', 'bench', 'examples', 'bin'].flatMap(files);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { DeepwebConfig } from './config.ts';
-import type { DeepwebData } from './run.ts';
+import type { DeepwebData } from './rows.ts';
 
 /** The CSVs a deep-web run writes, by the field of DeepwebData they hold. */
 const DEEP_TABLES = {

@@ -23,7 +23,7 @@ import {
 } from '../intervals.ts';
 import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
 import { logLogFit } from '../../crawler/deepweb/index.ts';
-import type { DeepwebData, DeepCurveRow, DeepSummaryRow, ScalingRow } from './run.ts';
+import type { DeepwebData, DeepCurveRow, DeepSummaryRow, ScalingRow } from './rows.ts';
 import { f3 } from '../../lib/format.ts';
 
 export interface DeepAggregate {
