@@ -13,7 +13,7 @@
  * the crawled graph with the crawler's own relevance judgements, together with a sample of the
  * offline training links (Naive Bayes counts added up over the offline feature space). What the
  * paper leaves open is a named reading, each quoted against its text: TUNNEL_MODES,
- * RETRAIN_UPDATES, THRESHOLD_MODES, START_PAGE_MODES.
+ * RETRAIN_UPDATES, THRESHOLD_MODES, START_PAGE_MODES (adaptive-options.ts).
  */
 import type { ParsedLink } from '../parser.ts';
 import {
@@ -25,15 +25,7 @@ import {
   type Strategy,
 } from '../strategy.ts';
 import { bestThreshold } from './calibrate.ts';
-import {
-  need,
-  type RetrainUpdates,
-  type StartPageMode,
-  type StrategyContext,
-  type ThresholdMode,
-  type TunnelMode,
-  topicOf,
-} from './context.ts';
+import { need, type StrategyContext, topicOf } from './context.ts';
 import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
 import { binOf, stateValues } from './qvalue.ts';
 import { featuresOfLink } from './tokens.ts';
@@ -41,94 +33,18 @@ import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training.ts';
 import { featuresOf, type Judged, judgePage, wordsOfLink } from './strategies.ts';
+import { type AdaptiveOptions, DEFAULT_ADAPTIVE, RESCUE_BATCH, TUNNEL_STEPS } from './adaptive-options.ts';
 
-export interface AdaptiveOptions {
-  /** Page immediate value at or above which its links are followed by immediate score. */
-  r1: number;
-  /** Page future value at or above which its links are followed by Q. */
-  r2: number;
-  /** Pages between retrainings of the link classifier (T). */
-  retrainEvery: number;
-  /** Pages whose forward links retrain the classifier (the paper: 100). */
-  topK: number;
-  gamma: number;
-  horizon: number;
-  /** Offline training links mixed into each retraining (at most this many). */
-  offlineSample: number;
-  sourceWeight: number;
-  seed: number;
-  /** Our fallback, not the paper's: tunnel through discarded links when the frontier runs dry. */
-  rescue: boolean;
-  /** What a retraining updates (RETRAIN_UPDATES). */
-  retrainUpdates: RetrainUpdates;
-  /** How tunnelling links are followed (TUNNEL_MODES). */
-  tunnel: TunnelMode;
-  /** How r1 and r2 are chosen (THRESHOLD_MODES). */
-  thresholds: ThresholdMode;
-  /** What the start page's links get (START_PAGE_MODES). */
-  startPage: StartPageMode;
-}
-
-/**
- * Readings of how r1 and r2 are chosen; the paper gives no values and no rule ("immediate value
- * above r1 -> follow by immediate score; otherwise future value above r2 -> keep following from
- * this node"). "calibrated" (the default): chosen once, before the crawl, on the training sites
- * (crawler/focused/calibrate.ts: the values that best separate, by F1, pages of topical
- * communities and pages with a relevant document within Q's horizon). "online": the crawler is
- * "online incremental", so at every retraining the same rule chooses them again from the pages
- * crawled so far, judged by the crawler's own relevance judgement (the threshold kept when the
- * crawl has nothing to separate yet).
- */
-export const THRESHOLD_MODES: readonly ThresholdMode[] = ['calibrated', 'online'];
-
-/**
- * Readings of what happens at the start page, on which the paper is silent: read literally, a
- * start page below both thresholds would have its links discarded and the crawl would end at
- * its first page, which the paper's own curves rule out. "tunnel" (the default): the start
- * page's links are never all discarded; below r1 they are queued by Q like a tunnelled page's.
- * "exploit": the start page is a community's entry, its links followed by immediate score.
- */
-export const START_PAGE_MODES: readonly StartPageMode[] = ['tunnel', 'exploit'];
-
-/**
- * Readings of "otherwise future value above r2 -> keep following from this node" (the project's
- * reference notes). "priority" (the default): the node's links are queued by Q below every
- * exploiting link, so they are followed when nothing topical is left; "thread": they are followed
- * next, ahead of everything queued, for at most TUNNEL_STEPS tunnelling pages in a row.
- */
-export const TUNNEL_MODES: readonly TunnelMode[] = ['priority', 'thread'];
-
-/** Tunnelling pages in a row a thread follows before its links fall back to priority. */
-export const TUNNEL_STEPS = 3;
-
-/**
- * Readings of a point the paper leaves open. Its text (as summarised in the project's reference
- * notes): "Every interval T the link classifier is retrained with the top-100 most topic-relevant
- * pages crawled so far and their forward links" -- it does not say which priorities the new
- * classifier sets. "new-links" (the default; what an implementation does that scores a link once,
- * when found): only links found after the retraining; "frontier": also every queued link the
- * classifier scored (tunnelling links), re-ranked at once; "frontier-and-discarded": also links it
- * discarded, re-admitted when their new future value reaches r2.
- */
-export const RETRAIN_UPDATES: readonly RetrainUpdates[] = ['new-links', 'frontier', 'frontier-and-discarded'];
-
-/** Discarded links queued at a time when the frontier runs dry (a few batches of a crawl's concurrency). */
-export const RESCUE_BATCH = 32;
-
-export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
-  retrainEvery: 250,
-  topK: 100,
-  gamma: 0.5,
-  horizon: 1,
-  offlineSample: 3000,
-  sourceWeight: 0.3,
-  seed: 1,
-  rescue: false,
-  retrainUpdates: 'new-links',
-  tunnel: 'priority',
-  thresholds: 'calibrated',
-  startPage: 'tunnel',
-};
+export {
+  type AdaptiveOptions,
+  DEFAULT_ADAPTIVE,
+  RESCUE_BATCH,
+  RETRAIN_UPDATES,
+  START_PAGE_MODES,
+  THRESHOLD_MODES,
+  TUNNEL_MODES,
+  TUNNEL_STEPS,
+} from './adaptive-options.ts';
 
 interface CrawledPage {
   links: string[];
