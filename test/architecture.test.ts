@@ -85,9 +85,7 @@ describe('sizes a reader can hold', () => {
   const LIMIT = 500;
   const OVER: Record<string, number> = {
     'sim/content.ts': 823,
-    'experiments/focused/report.ts': 637,
     'sim/web.ts': 635,
-    'experiments/deepweb/report.ts': 618,
   };
   it(`no source, test or script file over ${LIMIT} lines but the listed ones, and those no longer`, () => {
     const all = ['lib', 'sim', 'crawler', 'experiments', 'test', 'bench', 'examples', 'bin'].flatMap(files);
