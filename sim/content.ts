@@ -1,7 +1,7 @@
 /**
- * Renders pages lazily from (seed, page id): paths, titles, HTML with links, anchor and
- * around-text, and the synthetic paper format of .pdf/.ps documents. Nothing here is stored;
- * the same web and id always give byte-identical output.
+ * Renders pages lazily from (seed, page id): titles, text, HTML with links, anchor and
+ * around-text; paths and URLs are urls.ts's, papers and other documents documents.ts's. Nothing
+ * here is stored; the same web and id always give byte-identical output.
  *
  * Synthetic document format (what a crawler must extract text from):
  *   PDF: "%PDF-1.4", "%SYNTH-DOC", then "Key: value" and plain text lines, then "%%EOF".
@@ -9,36 +9,21 @@
  *        References list; non-paper PDFs (syllabi, forms) carry Title and body text only.
  *   PS:  "%!PS-Adobe-3.0", "%%Title: ...", then one "(text) show" line per text line, "showpage".
  */
-import { gzipSync } from 'node:zlib';
+import { cap, DocumentPages } from './documents.ts';
+import { flat, Memo, PageUrls, slug } from './urls.ts';
 import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
 import { Anchor, Kind, LinkFlag, SECTIONS, sectionName, Target, type Web } from './web.ts';
 import {
   ASSIGNMENT_ANCHORS,
-  COURSE_DIRS,
-  COURSE_NAMES,
   CV_ANCHORS,
-  CV_FILES,
-  DOC_ABBR,
-  DOC_NAME_POOLS,
-  DOC_NAMES,
   FILE_ANCHORS,
-  FORM_DIRS,
-  GROUP_DIRS,
   GROUP_PUBLIST_TITLES,
-  HOME_DIRS,
-  HOME_DOCS,
   PAPER_ANCHORS,
-  PAPER_DIRS,
-  PAPER_FILES,
-  PAPER_HOMES,
-  POSTSCRIPT_SHARES,
-  PUBLIST_FILES,
   PUBLIST_HEADINGS,
   PUBLIST_TITLES,
   SLIDES_ANCHORS,
   SYLLABUS_ANCHORS,
   TALK_ANCHORS,
-  TEACHING_DOCS,
   type Conventions,
 } from './conventions.ts';
 
@@ -69,64 +54,6 @@ function poolsOf(web: Web): Map<number, string[]> {
 /** The convention that words the link to a teaching document, by its aux (syllabus, slides, assignment). */
 const SYLLABUS_KEYS = ['syllabusAnchors', 'slidesAnchors', 'assignmentAnchors'] as const;
 
-const cap = (w: string): string => w.charAt(0).toUpperCase() + w.slice(1);
-
-/** Middle sections of a paper (issue #52: papers do not all carry the same ones). */
-const PAPER_SECTIONS = [
-  'Background',
-  'Related Work',
-  'Model',
-  'Method',
-  'Approach',
-  'Algorithm',
-  'Analysis',
-  'Experiments',
-  'Evaluation',
-  'Results',
-  'Discussion',
-  'Future Work',
-];
-
-/** n distinct entries of a list, in the list's order, drawn by r. */
-function pick<T>(r: Rng, from: readonly T[], n: number): T[] {
-  const idx = from.map((_, i) => i);
-  for (let i = idx.length - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    [idx[i], idx[j]] = [idx[j], idx[i]];
-  }
-  return idx
-    .slice(0, n)
-    .sort((a, b) => a - b)
-    .map((i) => from[i]);
-}
-const slug = (w: string): string =>
-  w
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '') || 'x';
-
-/**
- * A sequential copy of a string. Memoised strings built by concatenation are trees of fragments
- * that V8 flattens again, into fresh old-space memory, whenever a page reads them as a whole
- * (profiled: page faults and copies on every render). Lossless here: titles and paths hold
- * letters, digits and punctuation only (the vocabulary is validated), no lone surrogates.
- */
-const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
-
-/** Per-page memo in a dense array (titles and paths are asked for once per link rendered). */
-class Memo<V> {
-  private readonly a: (V | undefined)[];
-  constructor(n: number) {
-    this.a = new Array<V | undefined>(n);
-  }
-  get(k: number, make: () => V): V {
-    let v = this.a[k];
-    if (v === undefined) this.a[k] = v = make();
-    return v;
-  }
-}
-
 export interface RenderedPage {
   status: number;
   contentType: string;
@@ -135,7 +62,10 @@ export interface RenderedPage {
 
 export class Renderer {
   private readonly titles: Memo<string>;
-  private readonly paths: Memo<string>;
+  /** Where each page lives (paths and URLs by the site's conventions). */
+  private readonly urls: PageUrls;
+  /** Papers, other documents and images. */
+  private readonly documents: DocumentPages;
   /** Extra list items per page id (links into the deep-web search sites). */
   readonly extraItems = new Map<number, string[]>();
   /** The web's text pools, shared by every renderer of its seed and vocabulary (poolsOf). */
@@ -143,11 +73,13 @@ export class Renderer {
 
   constructor(readonly web: Web) {
     this.titles = new Memo(web.n);
-    this.paths = new Memo(web.n);
+    this.urls = new PageUrls(web, this);
+    this.documents = new DocumentPages(web, this);
     this.pools = poolsOf(web);
   }
 
-  private rng(id: number, what: number): Rng {
+  /** The generator of a page's draws of one kind (`what`): the same for a page whoever asks. */
+  rng(id: number, what: number): Rng {
     return fastRng(this.web.seed, id, what, 0x5eed);
   }
 
@@ -241,178 +173,23 @@ export class Renderer {
     }
   }
 
-  /** Canonical path of a page on its own host. */
+  /** Canonical path of a page on its own host (urls.ts). */
   path(id: number): string {
-    return this.paths.get(id, () => flat(this.makePath(id)));
+    return this.urls.path(id);
+  }
+
+  url(id: number): string {
+    return this.urls.url(id);
+  }
+
+  /** Finds the page of a canonical path on a host, or -1. */
+  resolve(host: string, path: string): number {
+    return this.urls.resolve(host, path);
   }
 
   /** The site's conventions for page id. */
   private conv(id: number): Conventions {
     return this.web.sites[this.web.siteOf[id]].conventions;
-  }
-
-  /** Home directory of a person, by the site's convention ("/~login/" in the template). */
-  private home(person: number): string {
-    return HOME_DIRS[this.conv(person).homeDir].replace('LOGIN', this.login(person));
-  }
-
-  /** The extension of a non-paper document: PostScript by the department's share, decided by a hash. */
-  private docExt(id: number): string {
-    const ps = POSTSCRIPT_SHARES[this.conv(id).postscript] ?? this.web.config.structure.postscriptShare;
-    return unit(this.web.seed, id, 43) < ps ? 'ps' : 'pdf';
-  }
-
-  /** A folder template (HOME, PDIR, GROUPS, GROUP, LOGIN, COURSE, CNAME) filled in for a page's owner and course. */
-  private folder(template: string, id: number, owner: number, course = -1): string {
-    const w = this.web;
-    const c = this.conv(id);
-    return template
-      .replace('HOME', owner >= 0 ? this.home(owner) : '/')
-      .replace('PDIR', PAPER_DIRS[c.paperDir])
-      .replace('GROUPS', GROUP_DIRS[c.groupDir])
-      .replace('GROUP', slug(w.vocab.topics[w.topic[owner >= 0 ? owner : id]].label))
-      .replace('LOGIN', owner >= 0 ? this.login(owner) : 'pub')
-      .replace('COURSE', course >= 0 ? `/${COURSE_DIRS[c.courseDir]}/${this.courseName(course)}/` : '/')
-      .replace('CNAME', course >= 0 ? this.courseName(course) : 'course');
-  }
-
-  /** Folder name of a course by the site's convention ("cs123" in the template). */
-  private courseName(course: number): string {
-    return COURSE_NAMES[this.conv(course).courseName].replace('NUM', String(this.courseNumber(course)));
-  }
-
-  /**
-   * A document's file name (no extension) from its department's naming pool (DOC_NAME_POOLS), or
-   * null when the department keeps the former names. The scheme: the pool's entry picked by a hash
-   * of the document's number, so a department names all its kinds of document alike.
-   */
-  private pooledName(id: number, abbr: string, word: string, login: string): string | null {
-    const pool = DOC_NAME_POOLS[this.web.sites[this.web.siteOf[id]].docNames];
-    if (!pool?.length) return null;
-    const scheme = DOC_NAMES[pool[Math.floor(unit(this.web.seed, id, 59) * pool.length)]];
-    // the tokens are upper case, the values lower case: no value is read as a token
-    return scheme
-      .replace('WORD', word)
-      .replace('ABBR', abbr)
-      .replace('LOGIN', login)
-      .replace('ID', String(this.web.local(id)));
-  }
-
-  /**
-   * Where a department whose papers a CGI serves by number (and which names its documents from a
-   * pool) serves half of its other documents: the same CGI, so a bare number marks no kind; else null.
-   */
-  private cgiPath(id: number): string | null {
-    const at = PAPER_HOMES[this.conv(id).paperHome];
-    if (!at.startsWith('/htbin/') || !this.web.sites[this.web.siteOf[id]].docNames) return null;
-    return unit(this.web.seed, id, 61) < 0.5 ? `${at}${this.web.local(id)}` : null;
-  }
-
-  private makePath(id: number): string {
-    const w = this.web;
-    const local = w.local(id);
-    const c = this.conv(id);
-    const groups = GROUP_DIRS[c.groupDir];
-    const courses = COURSE_DIRS[c.courseDir];
-    const first = (): string =>
-      slug(
-        this.title(id)
-          .replace(/^(Lecture \d+|CS \d+): /, '')
-          .split(' ')[0],
-      );
-    const owner = w.owner[id];
-    switch (w.kind[id]) {
-      case Kind.Home:
-      case Kind.BgHome:
-        return '/';
-      case Kind.Index:
-        return `/${sectionName(c, w.aux[id])}/`;
-      case Kind.Faculty:
-      case Kind.Student:
-        return this.home(id);
-      case Kind.Group:
-        return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
-      case Kind.Project:
-        return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
-      case Kind.Publist:
-        return w.kind[owner] === Kind.Group
-          ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/${PUBLIST_FILES[c.groupPublistFile]}-${local}.html`
-          : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
-      case Kind.Abstract:
-        return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
-      case Kind.Paper: {
-        const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
-        if (owner === id)
-          return `/papers/${this.pooledName(id, DOC_ABBR.paper, first(), 'papers') ?? `${first()}-${local}`}.${ext}`;
-        const at = PAPER_HOMES[c.paperHome];
-        // the CGI serves papers by number: no file name, no extension
-        if (at.startsWith('/htbin/')) return `${at}${local}`;
-        const file =
-          this.pooledName(id, DOC_ABBR.paper, first(), this.login(owner)) ??
-          PAPER_FILES[c.paperFile]
-            .replace('FIRST', first())
-            .replace('LOGIN', this.login(owner))
-            .replace('ID', String(local));
-        return `${this.folder(at, id, owner)}${file}.${ext}`;
-      }
-      case Kind.Course:
-        return `/${courses}/${this.courseName(id)}-${local}/`;
-      case Kind.Lecture:
-        return `/${courses}/${this.courseName(owner)}/lecture${w.aux[id]}-${local}.html`;
-      case Kind.Syllabus: {
-        const instructor = w.aux[owner];
-        const cgi = this.cgiPath(id);
-        if (cgi) return cgi;
-        const by = instructor >= 0 ? this.login(instructor) : this.courseName(owner);
-        if (w.aux[id] === 0)
-          return `/${courses}/${this.courseName(owner)}/${this.pooledName(id, DOC_ABBR.syllabus, 'syllabus', by) ?? `syllabus-${local}`}.pdf`;
-        const at = TEACHING_DOCS[c.teachingDocs].dir;
-        // a teaching document kept in the instructor's home needs one; without, the course's folder
-        const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
-        const abbr = w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
-        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${this.pooledName(id, abbr, first(), by) ?? `${first()}-${local}`}.${this.docExt(id)}`;
-      }
-      case Kind.News:
-        return `/news/${first()}-${local}.html`;
-      case Kind.Admin:
-        return `/admin/${first()}-${local}.html`;
-      case Kind.Form: {
-        const cgi = this.cgiPath(id);
-        if (cgi) return cgi;
-        if (w.aux[id] === 0)
-          return `${FORM_DIRS[c.formDir]}${this.pooledName(id, DOC_ABBR.form, first(), 'forms') ?? `${first()}-${local}`}.pdf`;
-        const word = w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first();
-        const name = this.pooledName(id, w.aux[id] === 1 ? DOC_ABBR.cv : DOC_ABBR.talk, word, this.login(owner));
-        return `${this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${name ?? `${word}-${local}`}.${this.docExt(id)}`;
-      }
-      case Kind.Gap:
-        return `/info/${first()}-${local}.html`;
-      case Kind.Personal:
-        return `${this.home(owner)}${first()}-${local}.html`;
-      case Kind.Image:
-        return `/images/${slug(this.title(id).split(' ')[1] ?? 'photo')}-${local}.jpg`;
-      default:
-        return `/${first()}/${slug(this.title(id).split(' ')[1] ?? 'page')}-${local}.html`;
-    }
-  }
-
-  url(id: number): string {
-    return `http://${this.web.sites[this.web.siteOf[id]].host}${this.path(id)}`;
-  }
-
-  /** Finds the page of a canonical path on a host, or -1. */
-  resolve(host: string, path: string): number {
-    const site = this.web.siteByHost(host);
-    if (!site) return -1;
-    if (path === '/') return site.first;
-    const sec = site.sections.get(path);
-    if (sec !== undefined) return sec;
-    const m = /(\d+)(?:\/|\.html|\.pdf|\.ps|\.ps\.gz|\.jpg)?$/.exec(path);
-    if (!m) return -1;
-    const local = Number(m[1]);
-    if (!(local < site.count)) return -1;
-    const id = site.first + local;
-    return this.path(id) === path ? id : -1;
   }
 
   // ---- text ----
@@ -577,8 +354,8 @@ export class Renderer {
     const w = this.web;
     const k = w.kind[id];
     if (k === Kind.Paper) return this.paper(id);
-    if (k === Kind.Syllabus || k === Kind.Form) return this.pdfDoc(id);
-    if (k === Kind.Image) return this.image(id);
+    if (k === Kind.Syllabus || k === Kind.Form) return this.documents.pdfDoc(id);
+    if (k === Kind.Image) return this.documents.image(id);
     return this.html(id);
   }
 
@@ -663,149 +440,9 @@ export class Renderer {
     };
   }
 
-  /** A research paper in the synthetic .pdf or .ps format. */
+  /** A research paper in the synthetic .pdf or .ps format (documents.ts). */
   paper(id: number): RenderedPage {
-    const w = this.web;
-    const r = this.rng(id, 3);
-    const owner = w.owner[id];
-    const authors = [
-      owner === id ? this.name(hash32(w.seed, id) % w.n) : this.name(owner),
-      this.name(hash32(w.seed, id, 1) % w.n),
-    ]
-      .map((n) => `${n.first} ${n.last}`)
-      .join(', ');
-    const abstract = this.mixture(r, id, r.range(60, 110), 0.55);
-    const keywords = this.topicWords(r, w.topic[id], 5).join(', ');
-    const structured = w.config.structure.documentBodies === 1;
-    // structured: 3-7 sections (an introduction, a pool's middle, a conclusion), 25-110 words each
-    const names = structured
-      ? ['Introduction', ...pick(r, PAPER_SECTIONS, r.range(1, 5)), 'Conclusion']
-      : ['Introduction', 'Related Work', 'Approach', 'Evaluation', 'Conclusion'];
-    const sections = names.map(
-      (s, i) => `${i + 1} ${s}\n${this.mixture(r, id, structured ? r.range(25, 110) : r.range(40, 90), 0.5)}`,
-    );
-    const refs = Array.from(
-      { length: r.range(4, 10) },
-      (_, i) =>
-        `[${i + 1}] ${this.topicWords(r, w.topic[id], r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`,
-    );
-    // structured: a workshop paper or a scanned report now and then has no abstract heading (its
-    // summary opens the text) and no keywords line
-    const headed = !structured || r.next() >= 0.1;
-    const lines = [
-      `Title: ${this.title(id)}`,
-      `Authors: ${authors}`,
-      headed ? `Abstract: ${abstract}` : abstract,
-      ...(headed ? [`Keywords: ${keywords}`] : []),
-      ...sections,
-      'References',
-      ...refs,
-    ];
-    if (w.aux[id] === 2) {
-      // gzipped PostScript, as departments served it; gzip output is deterministic (no timestamp)
-      const ps = this.ps(this.title(id), lines);
-      return { status: 200, contentType: 'application/gzip', body: gzipSync(Buffer.from(ps.body as string, 'utf8')) };
-    }
-    return w.aux[id] === 1 ? this.ps(this.title(id), lines) : this.pdf(lines);
-  }
-
-  /**
-   * A non-paper document (syllabus, slides, assignment, form, CV, talk slides): no abstract, no
-   * references. Slides, assignments and talks are as topical as a lecture page; a PostScript path
-   * is served as PostScript.
-   */
-  private pdfDoc(id: number): RenderedPage {
-    const w = this.web;
-    const r = this.rng(id, 3);
-    const aux = w.aux[id];
-    const topical = aux === 2 || (w.kind[id] === Kind.Syllabus && aux === 1);
-    const share = topical ? w.config.text.topicShare : 0.25;
-    const lines =
-      w.config.structure.documentBodies === 1
-        ? [`Title: ${this.title(id)}`, ...this.docBody(id, r, share)]
-        : [`Title: ${this.title(id)}`, this.mixture(r, id, r.range(80, 200), share)];
-    if (aux > 0 && this.path(id).endsWith('.ps')) return this.ps(this.title(id), lines);
-    return this.pdf(lines);
-  }
-
-  /**
-   * The body of a document other than a paper, structured as its kind is (issue #52), at sizes that
-   * overlap a paper's (about 150-900 words against 250-900): lecture slides an outline, numbered
-   * parts and often references; talk slides often an abstract and references, as a talk announced
-   * from a paper; a CV its sections and a publication list (references, in all but name); a
-   * syllabus its readings; an assignment its problems; a form its fields.
-   */
-  private docBody(id: number, r: Rng, share: number): string[] {
-    const w = this.web;
-    const topic = w.topic[id];
-    const text = (lo: number, hi: number): string => this.mixture(r, id, r.range(lo, hi), share);
-    const refs = (lo: number, hi: number): string[] =>
-      Array.from(
-        { length: r.range(lo, hi) },
-        (_, i) => `[${i + 1}] ${this.topicWords(r, topic, r.range(4, 7)).map(cap).join(' ')}. ${r.range(1980, 2026)}.`,
-      );
-    const parts = (n: number, lo: number, hi: number): string[] =>
-      Array.from({ length: n }, (_, i) => `${i + 1} ${cap(this.topicWords(r, topic, 1)[0])}\n${text(lo, hi)}`);
-    const kind = w.kind[id];
-    const aux = w.aux[id];
-    if (kind === Kind.Syllabus && aux === 0)
-      return [
-        `Description: ${text(60, 160)}`,
-        `Schedule\n${text(60, 200)}`,
-        ...(r.next() < 0.6 ? ['Readings', ...refs(3, 10)] : []),
-      ];
-    if (kind === Kind.Syllabus && aux === 1)
-      return [
-        `Outline\n${text(15, 40)}`,
-        ...parts(r.range(4, 10), 20, 70),
-        ...(r.next() < 0.4 ? ['References', ...refs(2, 8)] : []),
-      ];
-    if (kind === Kind.Syllabus)
-      return [...parts(r.range(2, 6), 30, 110), ...(r.next() < 0.2 ? ['References', ...refs(1, 4)] : [])];
-    if (kind === Kind.Form && aux === 1)
-      return [
-        `Education\n${text(20, 60)}`,
-        `Employment\n${text(30, 100)}`,
-        `Research Interests\n${text(30, 90)}`,
-        'Publications',
-        ...refs(5, 25),
-        ...(r.next() < 0.5 ? ['References available upon request.'] : []),
-      ];
-    if (kind === Kind.Form && aux === 2)
-      return [
-        ...(r.next() < 0.6 ? [`Abstract: ${text(50, 110)}`] : []),
-        ...parts(r.range(4, 9), 20, 80),
-        ...(r.next() < 0.5 ? ['References', ...refs(2, 8)] : []),
-      ];
-    return [text(80, 260)];
-  }
-
-  private pdf(lines: string[]): RenderedPage {
-    return { status: 200, contentType: 'application/pdf', body: `%PDF-1.4\n%SYNTH-DOC\n${lines.join('\n')}\n%%EOF\n` };
-  }
-
-  private ps(title: string, lines: string[]): RenderedPage {
-    const esc = (s: string): string => s.replace(/[()\\]/g, (c) => `\\${c}`);
-    return {
-      status: 200,
-      contentType: 'application/postscript',
-      body: `%!PS-Adobe-3.0\n%%Title: ${esc(title)}\n%%Creator: synthetic-web\n%%EndComments\n${lines.map((l) => `(${esc(l)}) show`).join('\n')}\nshowpage\n%%EOF\n`,
-    };
-  }
-
-  private image(id: number): RenderedPage {
-    const buf = Buffer.alloc(512 + (hash32(this.web.seed, id) % 2048));
-    let x = hash32(this.web.seed, id, 4) | 1;
-    for (let i = 0; i < buf.length; i++) {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      buf[i] = x & 0xff;
-    }
-    buf[0] = 0xff;
-    buf[1] = 0xd8;
-    buf[2] = 0xff; // JPEG magic
-    return { status: 200, contentType: 'image/jpeg', body: buf };
+    return this.documents.paper(id);
   }
 
   /** The infinite calendar (a spider trap): every month links to the next and previous one. */

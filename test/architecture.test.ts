@@ -84,7 +84,6 @@ describe('sizes a reader can hold', () => {
   // and a listed file may not grow.
   const LIMIT = 500;
   const OVER: Record<string, number> = {
-    'sim/content.ts': 823,
     'sim/web.ts': 635,
   };
   it(`no source, test or script file over ${LIMIT} lines but the listed ones, and those no longer`, () => {

@@ -1,0 +1,247 @@
+/**
+ * Where each page of a synthetic web lives: its canonical path and URL on its host, by its site's
+ * conventions (sim/conventions.ts), and the page a path names. A file name takes the first word
+ * of the page's title and a home directory its owner's login, so the renderer's text is asked for
+ * both (content.ts). Paths are memoised per page; the same web and id always give the same path.
+ */
+import type { Conventions } from './conventions.ts';
+import {
+  COURSE_DIRS,
+  COURSE_NAMES,
+  CV_FILES,
+  DOC_ABBR,
+  DOC_NAME_POOLS,
+  DOC_NAMES,
+  FORM_DIRS,
+  GROUP_DIRS,
+  HOME_DIRS,
+  HOME_DOCS,
+  PAPER_DIRS,
+  PAPER_FILES,
+  PAPER_HOMES,
+  POSTSCRIPT_SHARES,
+  PUBLIST_FILES,
+  TEACHING_DOCS,
+} from './conventions.ts';
+import { unit } from './rng.ts';
+import { Kind, sectionName, type Web } from './web.ts';
+
+export const slug = (w: string): string =>
+  w
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'x';
+
+/**
+ * A sequential copy of a string. Memoised strings built by concatenation are trees of fragments
+ * that V8 flattens again, into fresh old-space memory, whenever a page reads them as a whole
+ * (profiled: page faults and copies on every render). Lossless here: titles and paths hold
+ * letters, digits and punctuation only (the vocabulary is validated), no lone surrogates.
+ */
+export const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
+
+/** Per-page memo in a dense array (titles and paths are asked for once per link rendered). */
+export class Memo<V> {
+  private readonly a: (V | undefined)[];
+  constructor(n: number) {
+    this.a = new Array<V | undefined>(n);
+  }
+  get(k: number, make: () => V): V {
+    let v = this.a[k];
+    if (v === undefined) this.a[k] = v = make();
+    return v;
+  }
+}
+
+/** What a path needs of the page's text. */
+export interface PathText {
+  title(id: number): string;
+  login(id: number): string;
+  courseNumber(courseId: number): number;
+}
+
+export class PageUrls {
+  private readonly paths: Memo<string>;
+  constructor(
+    private readonly web: Web,
+    private readonly text: PathText,
+  ) {
+    this.paths = new Memo(web.n);
+  }
+
+  /** Canonical path of a page on its own host. */
+  path(id: number): string {
+    return this.paths.get(id, () => flat(this.makePath(id)));
+  }
+
+  /** The site's conventions for page id. */
+  private conv(id: number): Conventions {
+    return this.web.sites[this.web.siteOf[id]].conventions;
+  }
+
+  /** Home directory of a person, by the site's convention ("/~login/" in the template). */
+  private home(person: number): string {
+    return HOME_DIRS[this.conv(person).homeDir].replace('LOGIN', this.text.login(person));
+  }
+
+  /** The extension of a non-paper document: PostScript by the department's share, decided by a hash. */
+  private docExt(id: number): string {
+    const ps = POSTSCRIPT_SHARES[this.conv(id).postscript] ?? this.web.config.structure.postscriptShare;
+    return unit(this.web.seed, id, 43) < ps ? 'ps' : 'pdf';
+  }
+
+  /** A folder template (HOME, PDIR, GROUPS, GROUP, LOGIN, COURSE, CNAME) filled in for a page's owner and course. */
+  private folder(template: string, id: number, owner: number, course = -1): string {
+    const w = this.web;
+    const c = this.conv(id);
+    return template
+      .replace('HOME', owner >= 0 ? this.home(owner) : '/')
+      .replace('PDIR', PAPER_DIRS[c.paperDir])
+      .replace('GROUPS', GROUP_DIRS[c.groupDir])
+      .replace('GROUP', slug(w.vocab.topics[w.topic[owner >= 0 ? owner : id]].label))
+      .replace('LOGIN', owner >= 0 ? this.text.login(owner) : 'pub')
+      .replace('COURSE', course >= 0 ? `/${COURSE_DIRS[c.courseDir]}/${this.courseName(course)}/` : '/')
+      .replace('CNAME', course >= 0 ? this.courseName(course) : 'course');
+  }
+
+  /** Folder name of a course by the site's convention ("cs123" in the template). */
+  private courseName(course: number): string {
+    return COURSE_NAMES[this.conv(course).courseName].replace('NUM', String(this.text.courseNumber(course)));
+  }
+
+  /**
+   * A document's file name (no extension) from its department's naming pool (DOC_NAME_POOLS), or
+   * null when the department keeps the former names. The scheme: the pool's entry picked by a hash
+   * of the document's number, so a department names all its kinds of document alike.
+   */
+  private pooledName(id: number, abbr: string, word: string, login: string): string | null {
+    const pool = DOC_NAME_POOLS[this.web.sites[this.web.siteOf[id]].docNames];
+    if (!pool?.length) return null;
+    const scheme = DOC_NAMES[pool[Math.floor(unit(this.web.seed, id, 59) * pool.length)]];
+    // the tokens are upper case, the values lower case: no value is read as a token
+    return scheme
+      .replace('WORD', word)
+      .replace('ABBR', abbr)
+      .replace('LOGIN', login)
+      .replace('ID', String(this.web.local(id)));
+  }
+
+  /**
+   * Where a department whose papers a CGI serves by number (and which names its documents from a
+   * pool) serves half of its other documents: the same CGI, so a bare number marks no kind; else null.
+   */
+  private cgiPath(id: number): string | null {
+    const at = PAPER_HOMES[this.conv(id).paperHome];
+    if (!at.startsWith('/htbin/') || !this.web.sites[this.web.siteOf[id]].docNames) return null;
+    return unit(this.web.seed, id, 61) < 0.5 ? `${at}${this.web.local(id)}` : null;
+  }
+
+  private makePath(id: number): string {
+    const w = this.web;
+    const local = w.local(id);
+    const c = this.conv(id);
+    const groups = GROUP_DIRS[c.groupDir];
+    const courses = COURSE_DIRS[c.courseDir];
+    const first = (): string =>
+      slug(
+        this.text
+          .title(id)
+          .replace(/^(Lecture \d+|CS \d+): /, '')
+          .split(' ')[0],
+      );
+    const owner = w.owner[id];
+    switch (w.kind[id]) {
+      case Kind.Home:
+      case Kind.BgHome:
+        return '/';
+      case Kind.Index:
+        return `/${sectionName(c, w.aux[id])}/`;
+      case Kind.Faculty:
+      case Kind.Student:
+        return this.home(id);
+      case Kind.Group:
+        return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}-${local}/`;
+      case Kind.Project:
+        return `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/projects/${first()}-${local}.html`;
+      case Kind.Publist:
+        return w.kind[owner] === Kind.Group
+          ? `/${groups}/${slug(w.vocab.topics[w.topic[id]].label)}/${PUBLIST_FILES[c.groupPublistFile]}-${local}.html`
+          : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
+      case Kind.Abstract:
+        return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
+      case Kind.Paper: {
+        const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
+        if (owner === id)
+          return `/papers/${this.pooledName(id, DOC_ABBR.paper, first(), 'papers') ?? `${first()}-${local}`}.${ext}`;
+        const at = PAPER_HOMES[c.paperHome];
+        // the CGI serves papers by number: no file name, no extension
+        if (at.startsWith('/htbin/')) return `${at}${local}`;
+        const file =
+          this.pooledName(id, DOC_ABBR.paper, first(), this.text.login(owner)) ??
+          PAPER_FILES[c.paperFile]
+            .replace('FIRST', first())
+            .replace('LOGIN', this.text.login(owner))
+            .replace('ID', String(local));
+        return `${this.folder(at, id, owner)}${file}.${ext}`;
+      }
+      case Kind.Course:
+        return `/${courses}/${this.courseName(id)}-${local}/`;
+      case Kind.Lecture:
+        return `/${courses}/${this.courseName(owner)}/lecture${w.aux[id]}-${local}.html`;
+      case Kind.Syllabus: {
+        const instructor = w.aux[owner];
+        const cgi = this.cgiPath(id);
+        if (cgi) return cgi;
+        const by = instructor >= 0 ? this.text.login(instructor) : this.courseName(owner);
+        if (w.aux[id] === 0)
+          return `/${courses}/${this.courseName(owner)}/${this.pooledName(id, DOC_ABBR.syllabus, 'syllabus', by) ?? `syllabus-${local}`}.pdf`;
+        const at = TEACHING_DOCS[c.teachingDocs].dir;
+        // a teaching document kept in the instructor's home needs one; without, the course's folder
+        const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
+        const abbr = w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
+        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${this.pooledName(id, abbr, first(), by) ?? `${first()}-${local}`}.${this.docExt(id)}`;
+      }
+      case Kind.News:
+        return `/news/${first()}-${local}.html`;
+      case Kind.Admin:
+        return `/admin/${first()}-${local}.html`;
+      case Kind.Form: {
+        const cgi = this.cgiPath(id);
+        if (cgi) return cgi;
+        if (w.aux[id] === 0)
+          return `${FORM_DIRS[c.formDir]}${this.pooledName(id, DOC_ABBR.form, first(), 'forms') ?? `${first()}-${local}`}.pdf`;
+        const word = w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first();
+        const name = this.pooledName(id, w.aux[id] === 1 ? DOC_ABBR.cv : DOC_ABBR.talk, word, this.text.login(owner));
+        return `${this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${name ?? `${word}-${local}`}.${this.docExt(id)}`;
+      }
+      case Kind.Gap:
+        return `/info/${first()}-${local}.html`;
+      case Kind.Personal:
+        return `${this.home(owner)}${first()}-${local}.html`;
+      case Kind.Image:
+        return `/images/${slug(this.text.title(id).split(' ')[1] ?? 'photo')}-${local}.jpg`;
+      default:
+        return `/${first()}/${slug(this.text.title(id).split(' ')[1] ?? 'page')}-${local}.html`;
+    }
+  }
+
+  url(id: number): string {
+    return `http://${this.web.sites[this.web.siteOf[id]].host}${this.path(id)}`;
+  }
+
+  /** Finds the page of a canonical path on a host, or -1. */
+  resolve(host: string, path: string): number {
+    const site = this.web.siteByHost(host);
+    if (!site) return -1;
+    if (path === '/') return site.first;
+    const sec = site.sections.get(path);
+    if (sec !== undefined) return sec;
+    const m = /(\d+)(?:\/|\.html|\.pdf|\.ps|\.ps\.gz|\.jpg)?$/.exec(path);
+    if (!m) return -1;
+    const local = Number(m[1]);
+    if (!(local < site.count)) return -1;
+    const id = site.first + local;
+    return this.path(id) === path ? id : -1;
+  }
+}
