@@ -1,0 +1,438 @@
+/**
+ * Builds a synthetic web in place from its config and seed: the departments (people, groups,
+ * projects, courses, papers and the gaps to them, by each site's conventions), the background
+ * sites, the heavy-tailed extra links, then the compact arrays of web.ts. One seeded generator
+ * drives every draw, in this order: the same config and seed give the same web.
+ */
+import type { WebConfig } from './config.ts';
+import {
+  DOC_FORMS,
+  drawConventions,
+  drawDocForms,
+  drawDocNames,
+  HOME_DOCS,
+  POSTSCRIPT_SHARES,
+  TEACHING_DOCS,
+  TEMPLATE,
+} from './conventions.ts';
+import { lowerBound, makeRng, type Rng, unit } from './rng.ts';
+import { topicByKey } from './vocab.ts';
+import type { Web } from './web.ts';
+import { Anchor, Kind, LinkFlag, SECTIONS, type Site, sectionName, Target } from './web-kinds.ts';
+import { IntList } from '../lib/typed.ts';
+import { addBackground } from './web-background.ts';
+
+/** Builds a Web in place: pages and communities first, then structural links, then extra links. */
+export class WebBuilder {
+  readonly w: Web;
+  readonly rng: Rng;
+  readonly kinds = new IntList();
+  private readonly topics = new IntList();
+  private readonly sitesOf = new IntList();
+  private readonly comms = new IntList();
+  private readonly owners = new IntList();
+  private readonly auxs = new IntList();
+  private readonly src = new IntList(1 << 16);
+  private readonly dst = new IntList(1 << 16);
+  private readonly flg = new IntList(1 << 16);
+  private readonly campus: number;
+  readonly news: number;
+  readonly lifeTopics: number[];
+  readonly offTopics: number[];
+
+  constructor(w: Web) {
+    this.w = w;
+    this.rng = makeRng(`web:${w.seed}`);
+    const v = w.vocab;
+    this.campus = topicByKey(v, 'campus').id;
+    this.news = topicByKey(v, 'news').id;
+    this.lifeTopics = ['sports', 'food', 'travel', 'arts', 'family'].map((k) => topicByKey(v, k).id);
+    this.offTopics = v.topics.filter((t) => !t.computing).map((t) => t.id);
+  }
+
+  page(kind: number, topic: number, community: number, owner = -1, aux = 0): number {
+    const id = this.kinds.length;
+    this.kinds.push(kind);
+    this.topics.push(topic);
+    this.sitesOf.push(this.w.sites.length - 1);
+    this.comms.push(community);
+    this.owners.push(owner < 0 ? id : owner);
+    this.auxs.push(aux);
+    return id;
+  }
+
+  link(from: number, to: number, anchor: number, flags = 0): void {
+    this.src.push(from);
+    this.dst.push(to);
+    this.flg.push(anchor | flags);
+  }
+
+  community(topic: number, topical: boolean): number {
+    this.w.communities.push({ site: this.w.sites.length - 1, topic, topical });
+    return this.w.communities.length - 1;
+  }
+
+  addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms' | 'docNames'>): Site {
+    const dept = s.kind === 'department';
+    const conventions = dept
+      ? drawConventions(this.w.seed, s.host, this.w.sites.length, this.w.config.structure.conventions)
+      : TEMPLATE;
+    const docForms = dept ? drawDocForms(this.w.seed, s.host, this.w.config.structure.documentForms) : 0;
+    const { documentNames, conventions: heterogeneity } = this.w.config.structure;
+    const docNames = dept ? drawDocNames(this.w.seed, s.host, documentNames, heterogeneity) : 0;
+    const site: Site = {
+      ...s,
+      index: this.w.sites.length,
+      first: this.kinds.length,
+      count: 0,
+      sections: new Map(),
+      conventions,
+      docForms,
+      docNames,
+    };
+    this.w.sites.push(site);
+    this.w.hosts.set(site.host, site);
+    return site;
+  }
+
+  /** Geometric count with the given mean (at least 1), capped at 6 x mean. */
+  private geometric(mean: number): number {
+    if (mean <= 0) return 0;
+    return Math.min(Math.ceil(mean * 6), 1 + Math.floor(-(mean - 0.5) * Math.log(1 - this.rng.next())));
+  }
+
+  run(): void {
+    const c = this.w.config;
+    for (const d of c.departments) this.department(d);
+    addBackground(this);
+    this.extraLinks();
+    this.finish();
+  }
+
+  private department(d: WebConfig['departments'][number]): void {
+    const { rng } = this;
+    const s = this.w.config.structure;
+    const v = this.w.vocab;
+    const site = this.addSite({
+      host: d.host,
+      name: d.name,
+      kind: 'department',
+      robots: d.robots,
+      charset: d.charset,
+      sessionIds: d.sessionIds,
+      minGapMs: d.minGapMs,
+    });
+    const per = (k: number): number => Math.max(1, Math.round((d.pages / 1000) * k));
+    const cAdmin = this.community(this.campus, false);
+    const cNews = this.community(this.news, false);
+    const cTeach = this.community(this.campus, false);
+    const cLife = this.community(this.lifeTopics[0], false);
+
+    const home = this.page(Kind.Home, this.campus, cAdmin);
+    const idx: number[] = SECTIONS.map((name, i) => {
+      const id = this.page(
+        Kind.Index,
+        name === 'news' ? this.news : this.campus,
+        name === 'news' ? cNews : name === 'courses' ? cTeach : cAdmin,
+        -1,
+        i,
+      );
+      site.sections.set(`/${sectionName(site.conventions, i)}/`, id);
+      return id;
+    });
+    const [people, facultyList, studentList, research, courses, newsIdx, adminIdx] = idx;
+    this.link(home, people, Anchor.People);
+    this.link(home, research, Anchor.Research);
+    this.link(home, courses, Anchor.Nav);
+    this.link(home, newsIdx, Anchor.Nav);
+    this.link(home, adminIdx, Anchor.Nav);
+    this.link(people, facultyList, Anchor.People);
+    this.link(people, studentList, Anchor.People);
+
+    // research groups: one topical community each, sub-topics drawn without replacement
+    const order = v.topics.filter((t) => t.computing).map((t) => t.id);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const groups = Array.from({ length: d.groups }, (_, g) => {
+      const topic = order[g % order.length];
+      const comm = this.community(topic, true);
+      const ghome = this.page(Kind.Group, topic, comm);
+      // the way in: a chain of off-topic pages from the research index (the gap to tunnel through)
+      const len = rng.range(s.gapMin, s.gapMax);
+      let prev = research;
+      for (let j = 0; j < len; j++) {
+        const gap = this.page(Kind.Gap, rng.chance(0.5) ? this.campus : this.news, rng.chance(0.5) ? cAdmin : cNews);
+        this.link(prev, gap, j === 0 ? Anchor.Research : Anchor.Misc);
+        prev = gap;
+      }
+      this.link(prev, ghome, len > 0 ? Anchor.Research : Anchor.Title);
+      if (len > 0 && rng.chance(s.directGroupShare)) this.link(research, ghome, Anchor.Title);
+      const gpub = this.page(Kind.Publist, topic, comm, ghome);
+      this.link(ghome, gpub, Anchor.Papers);
+      return { topic, comm, ghome, gpub, faculty: [] as number[], papers: [] as number[], projects: [] as number[] };
+    });
+
+    const psShare = POSTSCRIPT_SHARES[site.conventions.postscript] ?? s.postscriptShare;
+    const forms = DOC_FORMS[site.docForms];
+    const paper = (ownerHome: number, g: (typeof groups)[number], list: number): number => {
+      const topic = rng.chance(0.85) ? g.topic : order[rng.int(order.length)];
+      // the document form is decided by hashes of the page id, never by rng, so forms off change nothing
+      const next = this.kinds.length;
+      const ps = rng.chance(psShare);
+      const p = this.page(
+        Kind.Paper,
+        topic,
+        g.comm,
+        ownerHome,
+        ps ? (unit(this.w.seed, next, 42) < forms.gzip ? 2 : 1) : 0,
+      );
+      if (unit(this.w.seed, p, 41) < forms.abstract) {
+        const a = this.page(Kind.Abstract, topic, g.comm, ownerHome, p);
+        this.link(list, a, Anchor.Title);
+        this.link(a, p, Anchor.Misc);
+      } else this.link(list, p, Anchor.Title);
+      g.papers.push(p);
+      return p;
+    };
+    const personalChain = (ownerHome: number, length: number): void => {
+      let prev = ownerHome;
+      for (let j = 0; j < length; j++) {
+        const pp = this.page(Kind.Personal, rng.pick(this.lifeTopics), cLife, ownerHome);
+        this.link(prev, pp, rng.chance(0.5) ? Anchor.Title : Anchor.Misc);
+        if (rng.chance(0.3))
+          this.link(pp, this.page(Kind.Image, rng.pick(this.lifeTopics), cLife, ownerHome), Anchor.Misc);
+        prev = pp;
+      }
+    };
+
+    // teaching and home documents: their own generator, so a department without them (the
+    // template) draws exactly what it drew before they existed
+    const docs = makeRng(`docs:${this.w.seed}:${d.host}`);
+    const teachDocs = TEACHING_DOCS[site.conventions.teachingDocs];
+    const homeDocs = HOME_DOCS[site.conventions.homeDocs];
+    const faculty: number[] = [];
+    for (let f = 0; f < per(s.facultyPerK); f++) {
+      const g = groups[f % groups.length];
+      const fh = this.page(Kind.Faculty, g.topic, g.comm);
+      faculty.push(fh);
+      g.faculty.push(fh);
+      if (s.bypass.peopleDirectory) this.link(facultyList, fh, Anchor.People);
+      this.link(g.ghome, fh, Anchor.People);
+      this.link(fh, g.ghome, Anchor.Title);
+      const pub = this.page(Kind.Publist, g.topic, g.comm, fh);
+      this.link(fh, pub, Anchor.Papers);
+      const n = this.geometric(s.papersPerFaculty);
+      for (let i = 0; i < n; i++) {
+        const p = paper(fh, g, pub);
+        if (rng.chance(s.papersFrom.ownerHomeShare)) this.link(fh, p, Anchor.Title); // "selected papers" on the homepage
+      }
+      if (homeDocs.cv > 0 && docs.next() < homeDocs.cv)
+        this.link(fh, this.page(Kind.Form, this.campus, cAdmin, fh, 1), Anchor.Misc);
+      for (let t = homeDocs.talks > 0 ? docs.int(homeDocs.talks + 1) : 0; t > 0; t--)
+        this.link(fh, this.page(Kind.Form, g.topic, g.comm, fh, 2), Anchor.Misc);
+      personalChain(fh, rng.range(0, 3));
+    }
+    for (const g of groups) {
+      for (let j = rng.range(2, 6); j > 0; j--) {
+        const pr = this.page(Kind.Project, g.topic, g.comm, g.ghome);
+        g.projects.push(pr);
+        this.link(g.ghome, pr, Anchor.Title);
+        this.link(pr, g.ghome, Anchor.Nav);
+        for (let k = 0; k < 3 && g.faculty.length; k++) this.link(pr, rng.pick(g.faculty), Anchor.People);
+        for (let k = 0; k < s.papersFrom.projectLinks && g.papers.length; k++)
+          this.link(pr, rng.pick(g.papers), Anchor.Title);
+      }
+      // the group's publication list repeats up to 60 of its members' papers
+      if (s.papersFrom.groupList)
+        for (let k = 0; k < Math.min(60, g.papers.length); k++) this.link(g.gpub, g.papers[k], Anchor.Title);
+    }
+    for (let st = 0; st < per(s.studentsPerK); st++) {
+      const inGroup = rng.chance(0.75);
+      const g = rng.pick(groups);
+      const sh = this.page(Kind.Student, inGroup ? g.topic : rng.pick(this.lifeTopics), inGroup ? g.comm : cLife);
+      if (s.bypass.peopleDirectory) this.link(studentList, sh, Anchor.People);
+      if (inGroup && g.faculty.length) this.link(rng.pick(g.faculty), sh, Anchor.People);
+      if (inGroup && rng.chance(s.studentPublishShare)) {
+        const pub = this.page(Kind.Publist, g.topic, g.comm, sh);
+        this.link(sh, pub, Anchor.Papers);
+        for (let i = this.geometric(s.papersPerStudent); i > 0; i--) paper(sh, g, pub);
+      }
+      personalChain(sh, rng.range(1, 5));
+    }
+    const courseList: number[] = [];
+    // which courses are on a computing sub-topic: its own generator, so the knob moves nothing else
+    const teach = makeRng(`teaching:${this.w.seed}:${d.host}`);
+    for (let ci = 0; ci < per(s.coursesPerK); ci++) {
+      const computing = rng.pick(order);
+      const topic = teach.next() < s.lectureTopicality ? computing : this.campus;
+      // a course's aux is its instructor (-1: none), where its documents may live
+      const ch = this.page(Kind.Course, topic, cTeach, -1, -1);
+      courseList.push(ch);
+      this.link(courses, ch, Anchor.Title);
+      if (faculty.length) {
+        const instructor = rng.pick(faculty);
+        this.link(instructor, ch, Anchor.Title);
+        this.auxs.data[ch] = instructor;
+      }
+      this.link(ch, this.page(Kind.Syllabus, topic, cTeach, ch), Anchor.Misc);
+      let prev = ch;
+      for (let l = 1, n = rng.range(s.lecturesMin, s.lecturesMax); l <= n; l++) {
+        const lec = this.page(Kind.Lecture, topic, cTeach, ch, l);
+        this.link(ch, lec, Anchor.Title);
+        if (prev !== ch) this.link(prev, lec, Anchor.Nav);
+        this.link(lec, ch, Anchor.Nav);
+        if (teachDocs.slides > 0 && docs.next() < teachDocs.slides)
+          this.link(lec, this.page(Kind.Syllabus, topic, cTeach, ch, 1), Anchor.Misc);
+        prev = lec;
+      }
+      for (let a = teachDocs.assignments; a > 0; a--)
+        this.link(ch, this.page(Kind.Syllabus, topic, cTeach, ch, 2), Anchor.Misc);
+    }
+    const chain = (kind: number, topic: () => number, comm: number, index: number, count: number): number[] => {
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const id = this.page(kind, topic(), comm);
+        if (i < 25) this.link(index, id, Anchor.Title);
+        if (i > 0) this.link(ids[i - 1], id, Anchor.Nav);
+        ids.push(id);
+      }
+      return ids;
+    };
+    chain(Kind.News, () => this.news, cNews, newsIdx, per(s.newsPerK));
+    this.link(newsIdx, Target.Calendar, Anchor.Misc);
+    const admins = chain(
+      Kind.Admin,
+      () => (rng.chance(0.7) ? this.campus : topicByKey(v, 'finance').id),
+      cAdmin,
+      adminIdx,
+      per(s.adminPerK),
+    );
+    for (let i = 0; i < Math.ceil(admins.length / 4); i++)
+      this.link(rng.pick(admins), this.page(Kind.Form, this.campus, cAdmin), Anchor.Misc);
+    this.link(adminIdx, Target.RedirectLoop, Anchor.Misc);
+    // fill up to the configured size with personal pages of students and faculty
+    const owners = this.kinds.length;
+    const people0: number[] = [];
+    for (let id = site.first; id < owners; id++)
+      if (this.kinds.data[id] === Kind.Student || this.kinds.data[id] === Kind.Faculty) people0.push(id);
+    while (this.kinds.length - site.first < d.pages) personalChain(rng.pick(people0), rng.range(1, 4));
+    site.count = this.kinds.length - site.first;
+  }
+
+  /**
+   * Extra links give every HTML page a heavy-tailed number of links beyond its structure:
+   * count ~ extraMin * U^(-1/(outExp-1)); target chosen by attractiveness (Pareto with the
+   * in-degree exponent, so in-degree follows the same power law), inside the source's
+   * community with probability 1 - mu, otherwise in another community of the site or, with
+   * probability crossSiteShare, anywhere.
+   */
+  private extraLinks(): void {
+    const { rng } = this;
+    const l = this.w.config.links;
+    const n = this.kinds.length;
+    const kinds = this.kinds.data;
+    const comms = this.comms.data;
+    const sites = this.sitesOf.data;
+    const weight = new Float64Array(n);
+    const aExp = -1 / (l.inDegreeExponent - 1);
+    const s = this.w.config.structure;
+    for (let i = 0; i < n; i++)
+      weight[i] = kinds[i] === Kind.Image || kinds[i] === Kind.Home ? 0 : (1 - rng.next()) ** aExp;
+    // relevant documents as targets of extra links: papersFrom.extraWeight times a page's weight
+    if (s.papersFrom.extraWeight !== 1)
+      for (let i = 0; i < n; i++) if (kinds[i] === Kind.Paper) weight[i] *= s.papersFrom.extraWeight;
+    // without the extra-link bypass no extra link lands inside a gap chain either (it would skip the gap)
+    if (!s.bypass.extraLinks) for (let i = 0; i < n; i++) if (kinds[i] === Kind.Gap) weight[i] = 0;
+    const topical = this.w.communities.map((c) => c.topical);
+    // cumulative weights grouped by community, by site and overall (members are contiguous per site)
+    const nc = this.w.communities.length;
+    const cStart = new Int32Array(nc + 1);
+    for (let i = 0; i < n; i++) cStart[comms[i] + 1]++;
+    for (let c = 0; c < nc; c++) cStart[c + 1] += cStart[c];
+    const members = new Int32Array(n);
+    const fill = cStart.slice(0, nc);
+    for (let i = 0; i < n; i++) members[fill[comms[i]]++] = i;
+    const cCum = new Float64Array(n);
+    for (let c = 0; c < nc; c++) {
+      let t = 0;
+      for (let k = cStart[c]; k < cStart[c + 1]; k++) cCum[k] = t += weight[members[k]];
+    }
+    const allCum = new Float64Array(n);
+    {
+      let t = 0;
+      for (let i = 0; i < n; i++) allCum[i] = t += weight[i];
+    }
+    /** Weighted pick in [lo, hi) of a cumulative array; `base` is the cumulative value before lo. */
+    const pickIn = (lo: number, hi: number, cum: Float64Array, base: number): number =>
+      lowerBound(cum, base + rng.next() * (cum[hi - 1] - base), lo, hi);
+    const beforeAll = (lo: number): number => (lo > 0 ? allCum[lo - 1] : 0);
+    const outExp = -1 / (l.outDegreeExponent - 1);
+    for (let i = 0; i < n; i++) {
+      const k = kinds[i];
+      if (k === Kind.Paper || k === Kind.Syllabus || k === Kind.Form || k === Kind.Image) continue;
+      const count = Math.min(l.extraMax, Math.floor(l.extraMin * (1 - rng.next()) ** outExp));
+      const site = this.w.sites[sites[i]];
+      // navigation bar of department pages: home, people, research
+      if (site.kind === 'department' && k !== Kind.Home) {
+        this.link(i, site.first, Anchor.Nav);
+        if (s.bypass.navBar) {
+          this.link(i, site.sections.get('/people/')!, Anchor.Nav);
+          this.link(i, site.sections.get('/research/')!, Anchor.Nav);
+        }
+      }
+      for (let j = 0; j < count; j++) {
+        if (rng.chance(l.brokenShare)) {
+          this.link(i, Target.Broken, Anchor.Title, LinkFlag.Extra);
+          continue;
+        }
+        let t: number;
+        const c = comms[i];
+        if (!rng.chance(l.mu)) {
+          t = members[pickIn(cStart[c], cStart[c + 1], cCum, 0)];
+        } else if (site.kind !== 'department' || rng.chance(l.crossSiteShare)) {
+          // single-community sites can only be left by linking elsewhere
+          t = pickIn(0, n, allCum, 0);
+        } else {
+          t = i;
+          for (let tries = 0; tries < 4 && (t === i || comms[t] === c); tries++)
+            t = pickIn(site.first, site.first + site.count, allCum, beforeAll(site.first));
+        }
+        if (t === i || weight[t] === 0) continue;
+        // without the extra-link bypass no extra link enters another research community of the site
+        if (!s.bypass.extraLinks && sites[t] === sites[i] && topical[comms[t]] && comms[t] !== c) continue;
+        const redirect = sites[t] === sites[i] && rng.chance(l.redirectShare) ? LinkFlag.Redirect : 0;
+        this.link(i, t, Anchor.Title, LinkFlag.Extra | redirect);
+      }
+    }
+  }
+
+  /** Copies the buffers into the Web and sorts edges by source into CSR (stable). */
+  private finish(): void {
+    const w = this.w;
+    const n = (w.n = this.kinds.length);
+    w.kind = Uint8Array.from(this.kinds.view());
+    w.topic = Uint8Array.from(this.topics.view());
+    w.siteOf = Uint16Array.from(this.sitesOf.view());
+    w.community = this.comms.view().slice();
+    w.owner = this.owners.view().slice();
+    w.aux = this.auxs.view().slice();
+    const m = this.src.length;
+    const start = new Uint32Array(n + 1);
+    const src = this.src.data;
+    for (let e = 0; e < m; e++) start[src[e] + 1]++;
+    for (let i = 0; i < n; i++) start[i + 1] += start[i];
+    const pos = start.slice(0, n);
+    const tgt = new Int32Array(m);
+    const fl = new Uint8Array(m);
+    for (let e = 0; e < m; e++) {
+      const p = pos[src[e]]++;
+      tgt[p] = this.dst.data[e];
+      fl[p] = this.flg.data[e];
+    }
+    w.outStart = start;
+    w.outTarget = tgt;
+    w.outFlags = fl;
+  }
+}
