@@ -91,32 +91,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .map((x) => whole('scale', x, 1, 2, 1000));
   let cfg: ReturnType<typeof loadExperiment>;
   try {
-    if (byFiles) {
-      const warc = v.warc!.split(',').filter(Boolean);
-      for (const f of [...warc, v.labels!]) if (!existsSync(resource(f))) usage(`${f}: no such file`);
-      const name = basename(warc[0]).replace(/\.warc(\.gz)?$/, '');
-      cfg = {
-        ...loadExperiment('focused'),
-        name,
-        archive: {
-          ...structuredClone(ARCHIVE_DEFAULTS),
-          warc,
-          labels: v.labels!,
-          relevant: v.relevant ? v.relevant.split(',').filter(Boolean) : [],
-          relevantDocuments: v.papers ? [...PAPER_EXTENSIONS] : [],
-          source: `${warc.join(', ')} with ${v.labels}`,
-        },
-      };
-      // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
-      const archive = await WarcArchive.open(warc, { strict: true }).catch((e: Error) => usage(e.message));
-      const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
-      if (sites.length < 2)
-        usage(
-          `${name}: ${sites.length} host${sites.length === 1 ? '' : 's'} with a relevant label and an archived home page; a fit needs two or more (name sites and groups in a config)`,
-        );
-      cfg.archive!.sites = sites;
-      await checkArchive(cfg);
-    } else cfg = loadExperiment(parsed.positionals[0]);
+    if (byFiles) cfg = await configFromFiles(v.warc!, v.labels!, v.relevant, !!v.papers);
+    else cfg = loadExperiment(parsed.positionals[0]);
   } catch (e) {
     if (e instanceof ExperimentConfigError) usage(e.message);
     throw e;
@@ -175,6 +151,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   io.out(
     `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
   );
+  printFit(io, fit, table);
+  io.out(`wrote ${out}\n`);
+  for (const k of scales) {
+    const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
+    const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
+    const scaled = {
+      ...doc,
+      _doc: `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
+      name: `${name}-x${k}`,
+      departments,
+    };
+    writeFileSync(file, `${JSON.stringify(scaled, null, 2)}\n`);
+    io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
+  }
+  return 0;
+}
+
+/** The fit as the command prints it: each statistic against the archive, the knobs and their intervals. */
+function printFit(io: CliIo, fit: ReturnType<typeof fitToSites>['fit'], table: ReturnType<typeof fitTable>): void {
   io.out(`${'statistic'.padEnd(20)} ${'archive'.padStart(9)} ${'twin'.padStart(9)} ${'tolerance'.padStart(9)}  met\n`);
   for (const r of table)
     io.out(
@@ -193,20 +188,43 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(
       `  ${k.path.padEnd(36)} ${String(k.value).padStart(7)}  [${k.lo}, ${k.hi}]  ${k.identified ? 'identified' : 'not identified'}\n`,
     );
-  io.out(`wrote ${out}\n`);
-  for (const k of scales) {
-    const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
-    const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
-    const scaled = {
-      ...doc,
-      _doc: `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
-      name: `${name}-x${k}`,
-      departments,
-    };
-    writeFileSync(file, `${JSON.stringify(scaled, null, 2)}\n`);
-    io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
-  }
-  return 0;
+}
+
+/**
+ * An archive experiment made from --warc and --labels: its sites the hosts with a relevant label
+ * whose home page the archive holds (a crawl starts there); at least two, or a usage error.
+ */
+async function configFromFiles(
+  warcs: string,
+  labels: string,
+  relevant: string | undefined,
+  papers: boolean,
+): Promise<ReturnType<typeof loadExperiment>> {
+  const warc = warcs.split(',').filter(Boolean);
+  for (const f of [...warc, labels]) if (!existsSync(resource(f))) usage(`${f}: no such file`);
+  const name = basename(warc[0]).replace(/\.warc(\.gz)?$/, '');
+  const cfg: ReturnType<typeof loadExperiment> = {
+    ...loadExperiment('focused'),
+    name,
+    archive: {
+      ...structuredClone(ARCHIVE_DEFAULTS),
+      warc,
+      labels,
+      relevant: relevant ? relevant.split(',').filter(Boolean) : [],
+      relevantDocuments: papers ? [...PAPER_EXTENSIONS] : [],
+      source: `${warc.join(', ')} with ${labels}`,
+    },
+  };
+  // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
+  const archive = await WarcArchive.open(warc, { strict: true }).catch((e: Error) => usage(e.message));
+  const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
+  if (sites.length < 2)
+    usage(
+      `${name}: ${sites.length} host${sites.length === 1 ? '' : 's'} with a relevant label and an archived home page; a fit needs two or more (name sites and groups in a config)`,
+    );
+  cfg.archive!.sites = sites;
+  await checkArchive(cfg);
+  return cfg;
 }
 
 await runAsProcess(main, import.meta);
