@@ -180,40 +180,14 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
       `mean recall after ${early}, adaptive minus immediate ${fd(aI)}, minus future ${fd(aF)}; at ${budget}: ${fd(bI)}, ${fd(bF)}`,
       Math.min(aI.lo, aF.lo, bI.hi, bF.hi),
     );
-    // C5 is decided where it can be met: the checkpoints after the early phase at which the
-    // oracle's mean precision is above 50% (the oracle bounds every crawler's precision there)
-    const points = [
-      ...new Set(
-        runsOf
-          .get('adaptive')!
-          .filter((c) => c.pages > early)
-          .map((c) => c.pages),
-      ),
-    ].sort((a, b) => a - b);
-    const feasible = runsOf.has(ORACLE)
-      ? points.filter((p) => unitCi(at(ORACLE, p), (r) => r.precision, unit).mean > 0.5)
-      : points;
-    const lowest = (ps: readonly number[]) =>
-      ps
-        .map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) }))
-        .sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
-    const prec = lowest(feasible);
-    // where no crawler can meet it, the shortfall is still adaptive's, over every checkpoint
-    const shortfall = prec ?? lowest(points);
-    const window = feasible.length
-      ? feasible.length === points.length
-        ? `after ${early} pages`
-        : `at ${feasible.length} of the ${points.length} checkpoints after ${early} pages (${excludedCheckpoints(points, feasible)}, where the oracle's mean precision is 0.5 or below, left out)`
-      : '';
+    const c5 = precisionClaim(runsOf, early, at, unit);
     push(
       'C5',
       'Adaptive precision stays above 50% after the early phase (where the oracle can)',
       'paper, fig. 3',
-      !feasible.length ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',
-      feasible.length
-        ? `lowest mean precision of adaptive ${window}: ${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}`
-        : `the oracle's mean precision is 0.5 or below at every checkpoint after ${early} pages: no crawler can meet the claim here`,
-      shortfall ? shortfall.ci.lo - 0.5 : undefined,
+      c5.verdict,
+      c5.measured,
+      c5.margin,
     );
   }
   // the standard evaluation of topical crawlers (Menczer, Pant & Srinivasan, ACM TOIT 2004)
@@ -291,4 +265,47 @@ function excludedCheckpoints(points: readonly number[], kept: readonly number[])
   return out.length <= 6
     ? `checkpoint${out.length === 1 ? '' : 's'} ${out.join(', ')}`
     : `${out.length} checkpoints between ${out[0]} and ${out[out.length - 1]}`;
+}
+
+/**
+ * C5, decided where it can be met: the checkpoints after the early phase at which the oracle's
+ * mean precision is above 50% (the oracle bounds every crawler's precision there); INFEASIBLE
+ * where there is none, its margin then adaptive's shortfall over every checkpoint.
+ */
+function precisionClaim(
+  runsOf: ReadonlyMap<string, CurveRow[]>,
+  early: number,
+  at: (s: string, pages: number) => CurveRow[],
+  unit: Unit,
+): { verdict: Verdict; measured: string; margin: number | undefined } {
+  const points = [
+    ...new Set(
+      runsOf
+        .get('adaptive')!
+        .filter((c) => c.pages > early)
+        .map((c) => c.pages),
+    ),
+  ].sort((a, b) => a - b);
+  const feasible = runsOf.has(ORACLE)
+    ? points.filter((p) => unitCi(at(ORACLE, p), (r) => r.precision, unit).mean > 0.5)
+    : points;
+  const lowest = (ps: readonly number[]) =>
+    ps
+      .map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) }))
+      .sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
+  const prec = lowest(feasible);
+  // where no crawler can meet it, the shortfall is still adaptive's, over every checkpoint
+  const shortfall = prec ?? lowest(points);
+  const window = feasible.length
+    ? feasible.length === points.length
+      ? `after ${early} pages`
+      : `at ${feasible.length} of the ${points.length} checkpoints after ${early} pages (${excludedCheckpoints(points, feasible)}, where the oracle's mean precision is 0.5 or below, left out)`
+    : '';
+  return {
+    verdict: !feasible.length ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',
+    measured: feasible.length
+      ? `lowest mean precision of adaptive ${window}: ${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}`
+      : `the oracle's mean precision is 0.5 or below at every checkpoint after ${early} pages: no crawler can meet the claim here`,
+    margin: shortfall ? shortfall.ci.lo - 0.5 : undefined,
+  };
 }
