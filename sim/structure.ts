@@ -347,42 +347,8 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
         if (g !== null && (keywordGapMin === null || g < keywordGapMin)) keywordGapMin = g;
       }
     }
-    // the rule no one has to learn: a link whose URL names a document file
-    let dtp = 0,
-      dfp = 0,
-      dfn = 0;
-    let stp = 0,
-      sfp = 0,
-      sfn = 0;
-    for (const t of targets[i]) {
-      const doc = t.features.some((f) => f.startsWith('ext:') && DOCUMENT_EXT.has(f.slice(4)));
-      if (doc && t.positive) dtp++;
-      else if (doc) dfp++;
-      else if (t.positive) dfn++;
-      const shaped = doc || (t.features.includes('ext:none') && t.features.includes('shape:9'));
-      const byShape = shaped && !t.features.includes('shape:W-9');
-      if (byShape && t.positive) stp++;
-      else if (byShape) sfp++;
-      else if (t.positive) sfn++;
-    }
-    let html = 0,
-      direct = 0,
-      toRel = 0,
-      outside = 0;
-    for (let u = s.first; u < s.first + s.count; u++) {
-      let has = false;
-      for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
-        const v = web.outTarget[e];
-        if (v < s.first || v >= s.first + s.count || !web.isRelevant(v)) continue;
-        has = true;
-        toRel++;
-        if (web.community[u] !== web.community[v]) outside++;
-      }
-      if (web.isHtml(u)) {
-        html++;
-        if (has) direct++;
-      }
-    }
+    const free = freeRules(targets[i]);
+    const links = relevantLinkShares(web, s.first, s.count);
     // the transfer leak: the rules a learner finds on the other sites, scored here
     // (every list that fits the other sites as well as the best: the leak is the best of them here)
     const lists = learnAlternatives(targets.filter((_, j) => j !== i).flat());
@@ -396,16 +362,13 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
       groups,
       gapHistogram: h,
       gapMin: finite.length ? Math.min(...finite) : null,
-      directLinkShare: round(direct / Math.max(1, html)),
-      relevantLinksFromOutside: round(outside / Math.max(1, toRel)),
+      directLinkShare: links.directLinkShare,
+      relevantLinksFromOutside: links.relevantLinksFromOutside,
       transferRule: `${formatRules(rules)}${scored.length > 1 ? ` (best here of ${scored.length} rule lists that fit the others equally well; the worst scores ${round(scored[scored.length - 1].s.precision)} / ${round(scored[scored.length - 1].s.recall)})` : ''}`,
       transferPrecision: round(held.precision),
       transferRecall: round(held.recall),
       sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
-      documentPrecision: round(dtp / Math.max(1, dtp + dfp)),
-      documentRecall: round(dtp / Math.max(1, dtp + dfn)),
-      shapePrecision: round(stp / Math.max(1, stp + sfp)),
-      shapeRecall: round(stp / Math.max(1, stp + sfn)),
+      ...free,
       keywordGapHistogram,
       keywordGapMin,
     };
@@ -485,4 +448,72 @@ export function formatStructure(s: StructureStats): string[] {
       `  document-file rule: precision ${d.documentPrecision}, recall ${d.documentRecall}; file-name shape rule: precision ${d.shapePrecision}, recall ${d.shapeRecall}${d.keywordGapHistogram ? `; gap pairs as the keywords see them: ${hist(d.keywordGapHistogram)}` : ''}`,
     ]),
   ];
+}
+
+/**
+ * The rules no one has to learn, on a department's link targets: a link whose URL names a document
+ * file, and the same with a bare number's or a non-WORD-N file name (issue #52's shape rule).
+ */
+function freeRules(targets: readonly RuleExample[]): {
+  documentPrecision: number;
+  documentRecall: number;
+  shapePrecision: number;
+  shapeRecall: number;
+} {
+  let dtp = 0,
+    dfp = 0,
+    dfn = 0;
+  let stp = 0,
+    sfp = 0,
+    sfn = 0;
+  for (const t of targets) {
+    const doc = t.features.some((f) => f.startsWith('ext:') && DOCUMENT_EXT.has(f.slice(4)));
+    if (doc && t.positive) dtp++;
+    else if (doc) dfp++;
+    else if (t.positive) dfn++;
+    const shaped = doc || (t.features.includes('ext:none') && t.features.includes('shape:9'));
+    const byShape = shaped && !t.features.includes('shape:W-9');
+    if (byShape && t.positive) stp++;
+    else if (byShape) sfp++;
+    else if (t.positive) sfn++;
+  }
+  return {
+    documentPrecision: round(dtp / Math.max(1, dtp + dfp)),
+    documentRecall: round(dtp / Math.max(1, dtp + dfn)),
+    shapePrecision: round(stp / Math.max(1, stp + sfp)),
+    shapeRecall: round(stp / Math.max(1, stp + sfn)),
+  };
+}
+
+/**
+ * Of a department's HTML pages, the share that links a relevant item directly; of the links to
+ * relevant items, the share from outside the item's community.
+ */
+function relevantLinkShares(
+  web: Web,
+  first: number,
+  count: number,
+): { directLinkShare: number; relevantLinksFromOutside: number } {
+  let html = 0,
+    direct = 0,
+    toRel = 0,
+    outside = 0;
+  for (let u = first; u < first + count; u++) {
+    let has = false;
+    for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+      const v = web.outTarget[e];
+      if (v < first || v >= first + count || !web.isRelevant(v)) continue;
+      has = true;
+      toRel++;
+      if (web.community[u] !== web.community[v]) outside++;
+    }
+    if (web.isHtml(u)) {
+      html++;
+      if (has) direct++;
+    }
+  }
+  return {
+    directLinkShare: round(direct / Math.max(1, html)),
+    relevantLinksFromOutside: round(outside / Math.max(1, toRel)),
+  };
 }

@@ -172,65 +172,15 @@ export function computeStats(
   for (const c of topicCount.values()) baseline += (c / n) ** 2;
   const inFit = fitPowerLaw(indeg);
   const outFit = fitPowerLaw(outdeg);
-  // anchor quality on a fixed sample of Title links into computing pages
   const r = new Renderer(web);
-  const rng = makeRng(`stats:${web.seed}`);
-  let named = 0;
-  let sampled = 0;
-  const topicWordSets = web.vocab.topics.map((t) => new Set(t.words));
-  for (let tries = 0; sampled < 5000 && tries < 200_000; tries++) {
-    const src = rng.int(n);
-    const deg = web.outStart[src + 1] - web.outStart[src];
-    if (deg === 0) continue;
-    const e = web.outStart[src] + rng.int(deg);
-    const t = web.outTarget[e];
-    const f = web.outFlags[e];
-    if (t < 0 || (f & 7) !== Anchor.Title || web.topic[t] >= web.vocab.computingCount) continue;
-    if (web.kind[t] === Kind.Faculty || web.kind[t] === Kind.Student) continue;
-    sampled++;
-    const words = r
-      .anchorText(src, e, t, f)
-      .toLowerCase()
-      .split(/[^a-z0-9-]+/);
-    if (words.some((x) => topicWordSets[web.topic[t]].has(x))) named++;
-  }
-  const departments: SiteStats[] = web.sites
-    .filter((s) => s.kind === 'department')
-    .map((s) => {
-      const dist = truth.siteDistances(s.index);
-      let rel = 0;
-      let unreach = 0;
-      let sum = 0;
-      let max = 0;
-      const hist: Record<string, number> = {};
-      for (let id = s.first; id < s.first + s.count; id++) {
-        if (!web.isRelevant(id)) continue;
-        rel++;
-        const d = dist[id - s.first];
-        if (d < 0) {
-          unreach++;
-          continue;
-        }
-        sum += d;
-        max = Math.max(max, d);
-        hist[d] = (hist[d] ?? 0) + 1;
-      }
-      return {
-        host: s.host,
-        pages: s.count,
-        relevant: rel,
-        unreachableRelevant: unreach,
-        meanDistance: round(sum / Math.max(1, rel - unreach), 2),
-        maxDistance: max,
-        distanceHistogram: hist,
-      };
-    });
+  const anchors = anchorsNamingTopic(web, r);
+  const departments = departmentDistances(web, truth);
   const tg = web.config.targets;
   const mu = web.config.links.mu;
   const meanOut = outdeg.reduce((a, b) => a + b, 0) / Math.max(1, outdeg.length);
   const muExtra = extra ? extraLeave / extra : 0;
   const locality = nonNav ? sameTopic / nonNav : 0;
-  const anchorRate = sampled ? named / sampled : 0;
+  const anchorRate = anchors.sampled ? anchors.named / anchors.sampled : 0;
   const inRange = (v: number, [lo, hi]: [number, number]): boolean => v >= lo && v <= hi;
   const checks: Check[] = [
     {
@@ -337,4 +287,65 @@ export function formatStats(s: WebStats): string {
     ),
   ];
   return lines.join('\n');
+}
+
+/** Anchor quality on a fixed sample of up to 5,000 Title links into computing pages (people aside). */
+function anchorsNamingTopic(web: Web, r: Renderer): { named: number; sampled: number } {
+  const n = web.n;
+  const rng = makeRng(`stats:${web.seed}`);
+  let named = 0;
+  let sampled = 0;
+  const topicWordSets = web.vocab.topics.map((t) => new Set(t.words));
+  for (let tries = 0; sampled < 5000 && tries < 200_000; tries++) {
+    const src = rng.int(n);
+    const deg = web.outStart[src + 1] - web.outStart[src];
+    if (deg === 0) continue;
+    const e = web.outStart[src] + rng.int(deg);
+    const t = web.outTarget[e];
+    const f = web.outFlags[e];
+    if (t < 0 || (f & 7) !== Anchor.Title || web.topic[t] >= web.vocab.computingCount) continue;
+    if (web.kind[t] === Kind.Faculty || web.kind[t] === Kind.Student) continue;
+    sampled++;
+    const words = r
+      .anchorText(src, e, t, f)
+      .toLowerCase()
+      .split(/[^a-z0-9-]+/);
+    if (words.some((x) => topicWordSets[web.topic[t]].has(x))) named++;
+  }
+  return { named, sampled };
+}
+
+/** Each department's relevant documents by hops from its homepage (unreachable ones counted apart). */
+function departmentDistances(web: Web, truth: GroundTruth): SiteStats[] {
+  return web.sites
+    .filter((s) => s.kind === 'department')
+    .map((s) => {
+      const dist = truth.siteDistances(s.index);
+      let rel = 0;
+      let unreach = 0;
+      let sum = 0;
+      let max = 0;
+      const hist: Record<string, number> = {};
+      for (let id = s.first; id < s.first + s.count; id++) {
+        if (!web.isRelevant(id)) continue;
+        rel++;
+        const d = dist[id - s.first];
+        if (d < 0) {
+          unreach++;
+          continue;
+        }
+        sum += d;
+        max = Math.max(max, d);
+        hist[d] = (hist[d] ?? 0) + 1;
+      }
+      return {
+        host: s.host,
+        pages: s.count,
+        relevant: rel,
+        unreachableRelevant: unreach,
+        meanDistance: round(sum / Math.max(1, rel - unreach), 2),
+        maxDistance: max,
+        distanceHistogram: hist,
+      };
+    });
 }
