@@ -120,28 +120,10 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
     draft = null;
     const skip = (reason: string): void => void skipped.push({ pageUrl, index: d.index, reason });
     if (d.problems.length) return skip(d.problems[0]);
-    const method = d.method.toLowerCase();
-    if (method === 'dialog') return skip('method "dialog" submits nothing');
-    let action: URL;
-    try {
-      action = new URL(d.action === undefined || d.action.trim() === '' ? pageUrl : d.action.trim(), pageUrl);
-    } catch {
-      return skip(`action "${d.action}" is not a URL`);
-    }
-    if (action.protocol !== 'http:' && action.protocol !== 'https:')
-      return skip(`action uses the ${action.protocol} scheme`);
-    action.hash = '';
-    const m: 'GET' | 'POST' = method === 'post' ? 'POST' : 'GET'; // HTML: a missing or unknown method is GET
-    if (m === 'GET') action.search = '';
-    // radio buttons of one name become one input
-    const merged: FormInput[] = [];
-    for (const inp of d.inputs) {
-      const prev = inp.type === 'radio' ? merged.find((x) => x.type === 'radio' && x.name === inp.name) : undefined;
-      if (prev) {
-        prev.options.push(...inp.options);
-        if (inp.defaultValue) prev.defaultValue = inp.defaultValue;
-      } else merged.push({ ...inp, options: [...inp.options] });
-    }
+    const target = formTarget(d, pageUrl);
+    if (typeof target === 'string') return skip(target);
+    const { action, m } = target;
+    const merged = mergeRadios(d.inputs);
     const form: SearchForm = { pageUrl, action: action.href, method: m, inputs: merged, index: d.index };
     if (!merged.some((x) => x.type !== 'hidden')) {
       // a button with hidden values is how POST result pages link their next page
@@ -186,58 +168,7 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
         }
         if (!draft) return;
         const d: Draft = draft;
-        if (name === 'input') {
-          const type = (a.type ?? 'text').toLowerCase();
-          if (type === 'password') {
-            d.problems.push('login form (password input)');
-            return;
-          }
-          if (type === 'file') {
-            d.problems.push('file upload');
-            return;
-          }
-          if (IGNORED_TYPES.has(type)) {
-            if (type === 'submit' && a.value) d.buttonText ||= a.value;
-            return;
-          }
-          const fieldName = a.name;
-          if (!fieldName) return;
-          const value = a.value ?? '';
-          const label = lastText.trim();
-          if (type === 'hidden') {
-            d.inputs.push({ name: fieldName, type: 'hidden', label, options: [value], defaultValue: value });
-            d.values.push([fieldName, value]);
-          } else if (type === 'radio') {
-            const v = a.value ?? 'on';
-            d.inputs.push({
-              name: fieldName,
-              type: 'radio',
-              label,
-              options: [v],
-              defaultValue: a.checked !== undefined ? v : '',
-            });
-            if (a.checked !== undefined) d.values.push([fieldName, v]);
-          } else if (type === 'checkbox') {
-            const v = a.value ?? 'on';
-            d.inputs.push({
-              name: fieldName,
-              type: 'checkbox',
-              label,
-              options: [v],
-              defaultValue: a.checked !== undefined ? v : '',
-            });
-            if (a.checked !== undefined) d.values.push([fieldName, v]);
-          } else if (TEXT_TYPES.has(type) || ['email', 'tel', 'number', 'date', 'url'].includes(type)) {
-            const hints = {
-              htmlType: type || 'text',
-              ...(a.min !== undefined ? { min: a.min } : {}),
-              ...(a.max !== undefined ? { max: a.max } : {}),
-            };
-            d.inputs.push({ name: fieldName, type: 'text', label, options: [], defaultValue: value, ...hints });
-            d.values.push([fieldName, value]);
-          }
-          return;
-        }
+        if (name === 'input') return addInput(d, a, lastText.trim());
         if (name === 'textarea' && a.name) {
           d.inputs.push({ name: a.name, type: 'text', label: lastText.trim(), options: [], defaultValue: '' });
           d.values.push([a.name, '']);
@@ -310,4 +241,86 @@ export function queryInputs(form: SearchForm): FormInput[] {
 /** Values of an input other than its default (the "any" option of a select is the default). */
 export function bindableValues(input: FormInput): string[] {
   return input.options.filter((v) => v !== input.defaultValue && v !== '');
+}
+
+/** An <input> of a form being read: a query's field, a hidden value, or a reason to skip the form. */
+function addInput(d: Draft, a: Record<string, string>, label: string): void {
+  const type = (a.type ?? 'text').toLowerCase();
+  if (type === 'password') {
+    d.problems.push('login form (password input)');
+    return;
+  }
+  if (type === 'file') {
+    d.problems.push('file upload');
+    return;
+  }
+  if (IGNORED_TYPES.has(type)) {
+    if (type === 'submit' && a.value) d.buttonText ||= a.value;
+    return;
+  }
+  const fieldName = a.name;
+  if (!fieldName) return;
+  const value = a.value ?? '';
+  if (type === 'hidden') {
+    d.inputs.push({ name: fieldName, type: 'hidden', label, options: [value], defaultValue: value });
+    d.values.push([fieldName, value]);
+  } else if (type === 'radio') {
+    const v = a.value ?? 'on';
+    d.inputs.push({
+      name: fieldName,
+      type: 'radio',
+      label,
+      options: [v],
+      defaultValue: a.checked !== undefined ? v : '',
+    });
+    if (a.checked !== undefined) d.values.push([fieldName, v]);
+  } else if (type === 'checkbox') {
+    const v = a.value ?? 'on';
+    d.inputs.push({
+      name: fieldName,
+      type: 'checkbox',
+      label,
+      options: [v],
+      defaultValue: a.checked !== undefined ? v : '',
+    });
+    if (a.checked !== undefined) d.values.push([fieldName, v]);
+  } else if (TEXT_TYPES.has(type) || ['email', 'tel', 'number', 'date', 'url'].includes(type)) {
+    const hints = {
+      htmlType: type || 'text',
+      ...(a.min !== undefined ? { min: a.min } : {}),
+      ...(a.max !== undefined ? { max: a.max } : {}),
+    };
+    d.inputs.push({ name: fieldName, type: 'text', label, options: [], defaultValue: value, ...hints });
+    d.values.push([fieldName, value]);
+  }
+}
+
+/** A form's inputs with the radio buttons of one name merged into one input. */
+function mergeRadios(inputs: readonly FormInput[]): FormInput[] {
+  const merged: FormInput[] = [];
+  for (const inp of inputs) {
+    const prev = inp.type === 'radio' ? merged.find((x) => x.type === 'radio' && x.name === inp.name) : undefined;
+    if (prev) {
+      prev.options.push(...inp.options);
+      if (inp.defaultValue) prev.defaultValue = inp.defaultValue;
+    } else merged.push({ ...inp, options: [...inp.options] });
+  }
+  return merged;
+}
+
+/** Where and how a form submits (HTML's defaults: this page, GET), or why it cannot be submitted. */
+function formTarget(d: Draft, pageUrl: string): { action: URL; m: 'GET' | 'POST' } | string {
+  const method = d.method.toLowerCase();
+  if (method === 'dialog') return 'method "dialog" submits nothing';
+  let action: URL;
+  try {
+    action = new URL(d.action === undefined || d.action.trim() === '' ? pageUrl : d.action.trim(), pageUrl);
+  } catch {
+    return `action "${d.action}" is not a URL`;
+  }
+  if (action.protocol !== 'http:' && action.protocol !== 'https:') return `action uses the ${action.protocol} scheme`;
+  action.hash = '';
+  const m: 'GET' | 'POST' = method === 'post' ? 'POST' : 'GET'; // HTML: a missing or unknown method is GET
+  if (m === 'GET') action.search = '';
+  return { action, m };
 }
