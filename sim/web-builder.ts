@@ -15,12 +15,24 @@ import {
   TEACHING_DOCS,
   TEMPLATE,
 } from './conventions.ts';
-import { lowerBound, makeRng, type Rng, unit } from './rng.ts';
+import { makeRng, type Rng, unit } from './rng.ts';
 import { topicByKey } from './vocab.ts';
 import type { Web } from './web.ts';
-import { Anchor, Kind, LinkFlag, SECTIONS, type Site, sectionName, Target } from './web-kinds.ts';
+import { Anchor, Kind, SECTIONS, type Site, sectionName, Target } from './web-kinds.ts';
 import { IntList } from '../lib/typed.ts';
 import { addBackground } from './web-background.ts';
+import { addExtraLinks } from './web-links.ts';
+
+/** A research group as the builder fills it: its topic, community, home and list, members, papers, projects. */
+interface Group {
+  topic: number;
+  comm: number;
+  ghome: number;
+  gpub: number;
+  faculty: number[];
+  papers: number[];
+  projects: number[];
+}
 
 /** Builds a Web in place: pages and communities first, then structural links, then extra links. */
 export class WebBuilder {
@@ -28,8 +40,8 @@ export class WebBuilder {
   readonly rng: Rng;
   readonly kinds = new IntList();
   private readonly topics = new IntList();
-  private readonly sitesOf = new IntList();
-  private readonly comms = new IntList();
+  readonly sitesOf = new IntList();
+  readonly comms = new IntList();
   private readonly owners = new IntList();
   private readonly auxs = new IntList();
   private readonly src = new IntList(1 << 16);
@@ -105,14 +117,13 @@ export class WebBuilder {
     const c = this.w.config;
     for (const d of c.departments) this.department(d);
     addBackground(this);
-    this.extraLinks();
+    addExtraLinks(this);
     this.finish();
   }
 
   private department(d: WebConfig['departments'][number]): void {
     const { rng } = this;
     const s = this.w.config.structure;
-    const v = this.w.vocab;
     const site = this.addSite({
       host: d.host,
       name: d.name,
@@ -149,30 +160,7 @@ export class WebBuilder {
     this.link(people, facultyList, Anchor.People);
     this.link(people, studentList, Anchor.People);
 
-    // research groups: one topical community each, sub-topics drawn without replacement
-    const order = v.topics.filter((t) => t.computing).map((t) => t.id);
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = rng.int(i + 1);
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    const groups = Array.from({ length: d.groups }, (_, g) => {
-      const topic = order[g % order.length];
-      const comm = this.community(topic, true);
-      const ghome = this.page(Kind.Group, topic, comm);
-      // the way in: a chain of off-topic pages from the research index (the gap to tunnel through)
-      const len = rng.range(s.gapMin, s.gapMax);
-      let prev = research;
-      for (let j = 0; j < len; j++) {
-        const gap = this.page(Kind.Gap, rng.chance(0.5) ? this.campus : this.news, rng.chance(0.5) ? cAdmin : cNews);
-        this.link(prev, gap, j === 0 ? Anchor.Research : Anchor.Misc);
-        prev = gap;
-      }
-      this.link(prev, ghome, len > 0 ? Anchor.Research : Anchor.Title);
-      if (len > 0 && rng.chance(s.directGroupShare)) this.link(research, ghome, Anchor.Title);
-      const gpub = this.page(Kind.Publist, topic, comm, ghome);
-      this.link(ghome, gpub, Anchor.Papers);
-      return { topic, comm, ghome, gpub, faculty: [] as number[], papers: [] as number[], projects: [] as number[] };
-    });
+    const { order, groups } = this.addGroups(d.groups, research, cAdmin, cNews);
 
     const psShare = POSTSCRIPT_SHARES[site.conventions.postscript] ?? s.postscriptShare;
     const forms = DOC_FORMS[site.docForms];
@@ -261,10 +249,123 @@ export class WebBuilder {
       }
       personalChain(sh, rng.range(1, 5));
     }
+    this.addCourses(d, per(s.coursesPerK), { order, cTeach, courses, faculty, docs, teachDocs });
+    this.addNewsAndAdmin(per(s.newsPerK), per(s.adminPerK), { cNews, cAdmin, newsIdx, adminIdx });
+    this.fillWithPersonalPages(site.first, d.pages, personalChain);
+    site.count = this.kinds.length - site.first;
+  }
+
+  /** Fills a department up to its configured size with personal pages of its students and faculty. */
+  private fillWithPersonalPages(
+    first: number,
+    pages: number,
+    personalChain: (owner: number, length: number) => void,
+  ): void {
+    const { rng } = this;
+    const owners = this.kinds.length;
+    const people0: number[] = [];
+    for (let id = first; id < owners; id++)
+      if (this.kinds.data[id] === Kind.Student || this.kinds.data[id] === Kind.Faculty) people0.push(id);
+    while (this.kinds.length - first < pages) personalChain(rng.pick(people0), rng.range(1, 4));
+  }
+
+  /** The news chain (and the calendar trap) and the administrative pages (and a redirect loop). */
+  private addNewsAndAdmin(
+    newsCount: number,
+    adminCount: number,
+    c: { cNews: number; cAdmin: number; newsIdx: number; adminIdx: number },
+  ): void {
+    const { rng } = this;
+    const v = this.w.vocab;
+    const { cNews, cAdmin, newsIdx, adminIdx } = c;
+    const chain = (kind: number, topic: () => number, comm: number, index: number, count: number): number[] => {
+      const ids: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const id = this.page(kind, topic(), comm);
+        if (i < 25) this.link(index, id, Anchor.Title);
+        if (i > 0) this.link(ids[i - 1], id, Anchor.Nav);
+        ids.push(id);
+      }
+      return ids;
+    };
+    chain(Kind.News, () => this.news, cNews, newsIdx, newsCount);
+    this.link(newsIdx, Target.Calendar, Anchor.Misc);
+    const admins = chain(
+      Kind.Admin,
+      () => (rng.chance(0.7) ? this.campus : topicByKey(v, 'finance').id),
+      cAdmin,
+      adminIdx,
+      adminCount,
+    );
+    for (let i = 0; i < Math.ceil(admins.length / 4); i++)
+      this.link(rng.pick(admins), this.page(Kind.Form, this.campus, cAdmin), Anchor.Misc);
+    this.link(adminIdx, Target.RedirectLoop, Anchor.Misc);
+  }
+
+  /**
+   * The research groups: one topical community each, sub-topics drawn without replacement, each
+   * reached from the research index through a chain of off-topic pages (the gap to tunnel through).
+   */
+  private addGroups(
+    count: number,
+    research: number,
+    cAdmin: number,
+    cNews: number,
+  ): { order: number[]; groups: Group[] } {
+    const { rng } = this;
+    const s = this.w.config.structure;
+    const v = this.w.vocab;
+    // research groups: one topical community each, sub-topics drawn without replacement
+    const order = v.topics.filter((t) => t.computing).map((t) => t.id);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const groups = Array.from({ length: count }, (_, g) => {
+      const topic = order[g % order.length];
+      const comm = this.community(topic, true);
+      const ghome = this.page(Kind.Group, topic, comm);
+      // the way in: a chain of off-topic pages from the research index (the gap to tunnel through)
+      const len = rng.range(s.gapMin, s.gapMax);
+      let prev = research;
+      for (let j = 0; j < len; j++) {
+        const gap = this.page(Kind.Gap, rng.chance(0.5) ? this.campus : this.news, rng.chance(0.5) ? cAdmin : cNews);
+        this.link(prev, gap, j === 0 ? Anchor.Research : Anchor.Misc);
+        prev = gap;
+      }
+      this.link(prev, ghome, len > 0 ? Anchor.Research : Anchor.Title);
+      if (len > 0 && rng.chance(s.directGroupShare)) this.link(research, ghome, Anchor.Title);
+      const gpub = this.page(Kind.Publist, topic, comm, ghome);
+      this.link(ghome, gpub, Anchor.Papers);
+      return { topic, comm, ghome, gpub, faculty: [], papers: [], projects: [] } as Group;
+    });
+    return { order, groups };
+  }
+
+  /**
+   * The department's courses, each on a computing sub-topic or not (by its own generator, so the
+   * knob moves nothing else): its syllabus, lectures (with slides, by the site's conventions) and
+   * assignments; an instructor from the faculty links it.
+   */
+  private addCourses(
+    d: WebConfig['departments'][number],
+    count: number,
+    c: {
+      order: readonly number[];
+      cTeach: number;
+      courses: number;
+      faculty: readonly number[];
+      docs: Rng;
+      teachDocs: (typeof TEACHING_DOCS)[number];
+    },
+  ): void {
+    const { rng } = this;
+    const s = this.w.config.structure;
+    const { order, cTeach, courses, faculty, docs, teachDocs } = c;
     const courseList: number[] = [];
     // which courses are on a computing sub-topic: its own generator, so the knob moves nothing else
     const teach = makeRng(`teaching:${this.w.seed}:${d.host}`);
-    for (let ci = 0; ci < per(s.coursesPerK); ci++) {
+    for (let ci = 0; ci < count; ci++) {
       const computing = rng.pick(order);
       const topic = teach.next() < s.lectureTopicality ? computing : this.campus;
       // a course's aux is its instructor (-1: none), where its documents may live
@@ -289,122 +390,6 @@ export class WebBuilder {
       }
       for (let a = teachDocs.assignments; a > 0; a--)
         this.link(ch, this.page(Kind.Syllabus, topic, cTeach, ch, 2), Anchor.Misc);
-    }
-    const chain = (kind: number, topic: () => number, comm: number, index: number, count: number): number[] => {
-      const ids: number[] = [];
-      for (let i = 0; i < count; i++) {
-        const id = this.page(kind, topic(), comm);
-        if (i < 25) this.link(index, id, Anchor.Title);
-        if (i > 0) this.link(ids[i - 1], id, Anchor.Nav);
-        ids.push(id);
-      }
-      return ids;
-    };
-    chain(Kind.News, () => this.news, cNews, newsIdx, per(s.newsPerK));
-    this.link(newsIdx, Target.Calendar, Anchor.Misc);
-    const admins = chain(
-      Kind.Admin,
-      () => (rng.chance(0.7) ? this.campus : topicByKey(v, 'finance').id),
-      cAdmin,
-      adminIdx,
-      per(s.adminPerK),
-    );
-    for (let i = 0; i < Math.ceil(admins.length / 4); i++)
-      this.link(rng.pick(admins), this.page(Kind.Form, this.campus, cAdmin), Anchor.Misc);
-    this.link(adminIdx, Target.RedirectLoop, Anchor.Misc);
-    // fill up to the configured size with personal pages of students and faculty
-    const owners = this.kinds.length;
-    const people0: number[] = [];
-    for (let id = site.first; id < owners; id++)
-      if (this.kinds.data[id] === Kind.Student || this.kinds.data[id] === Kind.Faculty) people0.push(id);
-    while (this.kinds.length - site.first < d.pages) personalChain(rng.pick(people0), rng.range(1, 4));
-    site.count = this.kinds.length - site.first;
-  }
-
-  /**
-   * Extra links give every HTML page a heavy-tailed number of links beyond its structure:
-   * count ~ extraMin * U^(-1/(outExp-1)); target chosen by attractiveness (Pareto with the
-   * in-degree exponent, so in-degree follows the same power law), inside the source's
-   * community with probability 1 - mu, otherwise in another community of the site or, with
-   * probability crossSiteShare, anywhere.
-   */
-  private extraLinks(): void {
-    const { rng } = this;
-    const l = this.w.config.links;
-    const n = this.kinds.length;
-    const kinds = this.kinds.data;
-    const comms = this.comms.data;
-    const sites = this.sitesOf.data;
-    const weight = new Float64Array(n);
-    const aExp = -1 / (l.inDegreeExponent - 1);
-    const s = this.w.config.structure;
-    for (let i = 0; i < n; i++)
-      weight[i] = kinds[i] === Kind.Image || kinds[i] === Kind.Home ? 0 : (1 - rng.next()) ** aExp;
-    // relevant documents as targets of extra links: papersFrom.extraWeight times a page's weight
-    if (s.papersFrom.extraWeight !== 1)
-      for (let i = 0; i < n; i++) if (kinds[i] === Kind.Paper) weight[i] *= s.papersFrom.extraWeight;
-    // without the extra-link bypass no extra link lands inside a gap chain either (it would skip the gap)
-    if (!s.bypass.extraLinks) for (let i = 0; i < n; i++) if (kinds[i] === Kind.Gap) weight[i] = 0;
-    const topical = this.w.communities.map((c) => c.topical);
-    // cumulative weights grouped by community, by site and overall (members are contiguous per site)
-    const nc = this.w.communities.length;
-    const cStart = new Int32Array(nc + 1);
-    for (let i = 0; i < n; i++) cStart[comms[i] + 1]++;
-    for (let c = 0; c < nc; c++) cStart[c + 1] += cStart[c];
-    const members = new Int32Array(n);
-    const fill = cStart.slice(0, nc);
-    for (let i = 0; i < n; i++) members[fill[comms[i]]++] = i;
-    const cCum = new Float64Array(n);
-    for (let c = 0; c < nc; c++) {
-      let t = 0;
-      for (let k = cStart[c]; k < cStart[c + 1]; k++) cCum[k] = t += weight[members[k]];
-    }
-    const allCum = new Float64Array(n);
-    {
-      let t = 0;
-      for (let i = 0; i < n; i++) allCum[i] = t += weight[i];
-    }
-    /** Weighted pick in [lo, hi) of a cumulative array; `base` is the cumulative value before lo. */
-    const pickIn = (lo: number, hi: number, cum: Float64Array, base: number): number =>
-      lowerBound(cum, base + rng.next() * (cum[hi - 1] - base), lo, hi);
-    const beforeAll = (lo: number): number => (lo > 0 ? allCum[lo - 1] : 0);
-    const outExp = -1 / (l.outDegreeExponent - 1);
-    for (let i = 0; i < n; i++) {
-      const k = kinds[i];
-      if (k === Kind.Paper || k === Kind.Syllabus || k === Kind.Form || k === Kind.Image) continue;
-      const count = Math.min(l.extraMax, Math.floor(l.extraMin * (1 - rng.next()) ** outExp));
-      const site = this.w.sites[sites[i]];
-      // navigation bar of department pages: home, people, research
-      if (site.kind === 'department' && k !== Kind.Home) {
-        this.link(i, site.first, Anchor.Nav);
-        if (s.bypass.navBar) {
-          this.link(i, site.sections.get('/people/')!, Anchor.Nav);
-          this.link(i, site.sections.get('/research/')!, Anchor.Nav);
-        }
-      }
-      for (let j = 0; j < count; j++) {
-        if (rng.chance(l.brokenShare)) {
-          this.link(i, Target.Broken, Anchor.Title, LinkFlag.Extra);
-          continue;
-        }
-        let t: number;
-        const c = comms[i];
-        if (!rng.chance(l.mu)) {
-          t = members[pickIn(cStart[c], cStart[c + 1], cCum, 0)];
-        } else if (site.kind !== 'department' || rng.chance(l.crossSiteShare)) {
-          // single-community sites can only be left by linking elsewhere
-          t = pickIn(0, n, allCum, 0);
-        } else {
-          t = i;
-          for (let tries = 0; tries < 4 && (t === i || comms[t] === c); tries++)
-            t = pickIn(site.first, site.first + site.count, allCum, beforeAll(site.first));
-        }
-        if (t === i || weight[t] === 0) continue;
-        // without the extra-link bypass no extra link enters another research community of the site
-        if (!s.bypass.extraLinks && sites[t] === sites[i] && topical[comms[t]] && comms[t] !== c) continue;
-        const redirect = sites[t] === sites[i] && rng.chance(l.redirectShare) ? LinkFlag.Redirect : 0;
-        this.link(i, t, Anchor.Title, LinkFlag.Extra | redirect);
-      }
     }
   }
 
