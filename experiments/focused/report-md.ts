@@ -3,26 +3,14 @@
  * archive, its structure, the target, the judgement and its quality), what the probes with no
  * topic say, every claim's verdict, and the command that reruns it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { RelevanceMode } from '../../crawler/focused/index.ts';
 import { f3 } from '../../lib/format.ts';
-import { resource } from '../../lib/paths.ts';
 import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../intervals.ts';
 import { probeStrategies, topicalStrategies } from '../strategies.ts';
 import { type Aggregate, type Claim, curvesCiMethod, pagesToRecall, totals } from './analysis.ts';
-import { relevanceOf, targetOf } from './config.ts';
-import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
-import { ORACLE, type SiteFacts, type SummaryRow } from './rows.ts';
+import { FIGURE_METRICS } from './metrics.ts';
+import { ORACLE, type SummaryRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
-
-const MODE_TEXT: Record<RelevanceMode, string> = {
-  paper: 'hand-written: a .pdf/.ps with an abstract and references, plus topic similarity',
-  'paper-url':
-    "the paper's definition by URL: a document whose URL ends in .pdf or .ps (compressed forms included), plus topic similarity; the bodies were not kept",
-  keywords: 'the topic keywords alone: cosine similarity of the page to the topic',
-  learned: 'a Naive Bayes page classifier trained on the labelled pages of the training sites, leave-one-site-out',
-};
+import { fc, restsOn, setupSection, structureSection } from './report-setup.ts';
 
 /**
  * Strategies ranked by mean recall AUC, each with its CI and its paired difference to the next
@@ -54,137 +42,6 @@ function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnT
   );
   return L;
 }
-/** One row of sites.csv: what a (seed, site) rests on, flat. */
-export function factRow(f: SiteFacts): Record<string, string | number | null> {
-  const a = f.archive;
-  const j = f.judgement;
-  return {
-    seed: f.seed,
-    site: f.site,
-    nodes: f.nodes,
-    relevant: f.relevant,
-    relevant_reachable: f.reachable,
-    relevant_by_depth: f.depths.join(' '),
-    holes_policy: a?.policy ?? null,
-    archived_pages: a?.pages ?? null,
-    linked_urls: a?.linkedUrls ?? null,
-    hole_urls: a?.holes ?? null,
-    known_documents: a?.documents ?? null,
-    relevant_labelled: a?.relevantLabelled ?? null,
-    relevant_documents: a?.relevantDocuments ?? null,
-    collected: a?.collected ? a.collected.join('/') : null,
-    judgement: j?.mode ?? null,
-    judgement_auc: j ? (Number.isNaN(j.auc) ? null : j.auc) : null,
-    judgement_precision: j?.precision ?? null,
-    judgement_recall: j?.recall ?? null,
-    judgement_accuracy: j?.accuracy ?? null,
-    all_negative_accuracy: j?.allNegative ?? null,
-    judgement_threshold: j?.threshold ?? null,
-  };
-}
-
-/** Relevant items by depth as "d1: n, d2: n, ...", the deeper ones summed into "5+". */
-function depthText(depths: readonly number[]): string {
-  const parts: string[] = [];
-  for (let d = 0; d < Math.min(5, depths.length); d++) if (depths[d]) parts.push(`${d}: ${depths[d]}`);
-  const deep = depths.slice(5).reduce((a, b) => a + b, 0);
-  if (deep) parts.push(`5+: ${deep}`);
-  return parts.join(', ') || 'none';
-}
-
-/**
- * "What this rests on": per site the ground truth's size, where the relevant items lie from the
- * start page, an archive's holes and known documents and the policy they were crawled under,
- * what each run spent on holes, and how good the crawler's own relevance judgement is there.
- */
-function restsOn(d: ExperimentData): string[] {
-  const cfg = d.config;
-  const a = cfg.archive;
-  const L = ['## What this rests on', ''];
-  if (a) {
-    const dates = d.facts.flatMap((f) => f.archive?.collected ?? []).sort();
-    L.push(
-      `- Collection: ${a.source || a.warc.join(', ')}${dates.length ? `; pages captured ${dates[0]} to ${dates[dates.length - 1]} (their saved Date headers)` : ''}.`,
-      `- Holes (in-site links to URLs the collection lacks): policy **${a.holes}**: ${
-        a.holes === 'closed'
-          ? "the web is the collection's induced graph: links to holes are not offered (served as data-archive-hole=), and a hole fetched anyway (an archived redirect, a URL written two ways) is answered 404 and charged to no one: every strategy and the oracle pay only for collected pages and known documents"
-          : 'a hole is a 404 charged to the budget of whoever fetches it; the oracle never fetches one, so it and the strategies do not pay alike'
-      }.`,
-      `- Known documents: links to ${a.documents.join(' ')} files the collection lacks are served as placeholders (status 200, the type's media type, no text). ${
-        a.relevantDocuments.length
-          ? `Relevant documents are judged **by URL** (ending in ${a.relevantDocuments.join(' ')}), as the paper defines them, because the collection kept the links, not the bodies: nothing says a placeholder is a paper on the topic.`
-          : ''
-      }`,
-      '',
-      '| site | pages collected | in-site URLs linked | holes (share) | known documents | relevant | reachable from the start | relevant by hops from the start page |',
-      '|---|---|---|---|---|---|---|---|',
-    );
-    for (const f of d.facts) {
-      const s = f.archive!;
-      L.push(
-        `| ${f.site} | ${s.pages} | ${s.linkedUrls} | ${s.holes} (${f3(s.linkedUrls ? s.holes / s.linkedUrls : 0)}) | ${s.documents} | ${f.relevant}${s.relevantLabelled && s.relevantDocuments ? ` (${s.relevantLabelled} labelled, ${s.relevantDocuments} documents)` : ''} | ${f.reachable} | ${depthText(f.depths)} |`,
-      );
-    }
-    L.push(
-      '',
-      '"In-site URLs linked": distinct targets on the site\'s hosts of links from collected pages, documents left out; "holes": those never collected.',
-      '',
-    );
-    const spend = cfg.strategies
-      .map((s) => {
-        const xs = d.summaries.filter((x) => x.strategy === s);
-        if (!xs.length) return null;
-        const m = (k: 'hole_fetches' | 'hole_charged'): string =>
-          fc(Math.round((xs.reduce((t, x) => t + x[k], 0) / xs.length) * 10) / 10);
-        return `${s} ${m('hole_fetches')} (${m('hole_charged')} charged)`;
-      })
-      .filter((x) => x !== null);
-    L.push(`Hole fetches per run (mean): ${spend.join('; ')}; the oracle 0 (0 charged).`, '');
-  } else if (d.facts.length) {
-    L.push(
-      '| seed | site | pages | relevant | reachable from the start | relevant by hops from the start page |',
-      '|---|---|---|---|---|---|',
-    );
-    for (const f of d.facts)
-      L.push(`| ${f.seed} | ${f.site} | ${f.nodes} | ${f.relevant} | ${f.reachable} | ${depthText(f.depths)} |`);
-    L.push('');
-  }
-  const judged = d.facts.filter((f) => f.judgement);
-  if (judged.length) {
-    const mode = judged[0].judgement!.mode;
-    L.push(
-      `The crawler's relevance judgement (**${mode}**) on each held-out site's pages, against ground truth${
-        mode === 'learned'
-          ? ': trained on the other sites only (features seen on two of them or more), its threshold chosen there (best F1, leave-one-training-site-out)'
-          : mode === 'paper-url'
-            ? ": the URL rule is the target's own definition, so it agrees with ground truth by construction; what it cannot say is whether a placeholder is a paper on the topic"
-            : ''
-      }. Accuracy must clear the all-negative baseline (calling every page irrelevant) to mean anything.`,
-      '',
-      '| site | pages | relevant | AUC | precision | recall | accuracy | all-negative accuracy | threshold |',
-      '|---|---|---|---|---|---|---|---|---|',
-    );
-    for (const f of judged) {
-      const j = f.judgement!;
-      L.push(
-        `| ${f.site}${cfg.archive ? '' : ` (seed ${f.seed})`} | ${j.pages} | ${j.positives} | ${Number.isNaN(j.auc) ? 'n/a' : f3(j.auc)} | ${f3(j.precision)} | ${f3(j.recall)} | ${f3(j.accuracy)} | ${f3(j.allNegative)} | ${j.threshold === null ? 'none (a rule)' : f3(j.threshold)} |`,
-      );
-    }
-    L.push('');
-  }
-  return L;
-}
-
-/** The _doc of a web config written by npm run sim:fit (it has a _fit section), or null. */
-function twinOf(file: string): string | null {
-  try {
-    const raw = JSON.parse(readFileSync(resource(file), 'utf8')) as { _fit?: unknown; _doc?: string };
-    return raw._fit ? (raw._doc ?? 'fitted by npm run sim:fit (docs/twin.md)') : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The probes: strategies with no topic that show what the web gives away (issue #35). */
 export const PROBES = probeStrategies();
 /** The strategies that read the topic or learn the target, which a probe must not match. */
@@ -237,9 +94,6 @@ function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnTy
   return L;
 }
 
-/** A count or mean count: whole numbers without decimals, others with one (never locale-formatted). */
-const fc = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
-
 /** report.md: what the runs found, what they rest on, the claims' verdicts, how to rerun it. */
 export function reportMarkdown(
   d: ExperimentData,
@@ -260,74 +114,9 @@ export function reportMarkdown(
     pmText(unitCi(xs, (r) => r[k], unit));
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
-  L.push('## Setup', '');
-  if (cfg.archive) {
-    L.push(
-      `- Web: real pages replayed from the archive ${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth: the labels in \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}. One web: the runs differ only by site.`,
-    );
-  } else {
-    L.push(
-      `- Web: \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')} (one generated web per seed); departments crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}.`,
-    );
-    // a twin (npm run sim:fit) says what it was fitted to, and a scaled one that it extrapolates
-    const twin = twinOf(cfg.web);
-    if (twin) L.push(`- **A synthetic twin**, not a measured web: ${twin}`);
-  }
-  const mode = relevanceOf(cfg);
-  L.push(
-    `- Target: ${targetOf(cfg)}; topic keywords (immediate value's topic): \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`. The crawler's relevance judgement (its reward, top-K and logged relevance): **${mode}** (${MODE_TEXT[mode]}).`,
-  );
-  L.push(
-    `- Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages per run (other responses are fetched but not counted; precision = relevant / 2xx pages)' : 'requests per run, every response counted (3xx, 4xx and errors included; precision = relevant / requests), as in the paper'}.`,
-  );
-  L.push(
-    `- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`,
-  );
-  L.push(
-    `- Future value and adaptive: leave-one-site-out (each site crawled with a classifier trained on the other sites of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`,
-  );
-  L.push(
-    `- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered relevant document is fetched at once; otherwise the path of unfetched pages that yields the most relevant documents per page spent. It fetches only pages linked from pages it fetched, from the same start page, and keeps spending the budget after the last reachable document. It is a strong reference, not a proven optimum.`,
-  );
-  L.push(
-    `- Metrics every ${cfg.every} pages: ${CURVE_METRICS.map((m) => `${m.key} = ${m.help.replace('`every`', String(cfg.every))}`).join('; ')}; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`,
-  );
-  L.push(
-    `- Statistics: ${method}. Claims are decided on paired differences (same seed and site), averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle itself cannot meet the claim at this budget.`,
-  );
-  L.push(
-    `- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`,
-    '',
-  );
+  L.push(...setupSection(d, strategies, runs, method, unit, rerun, dir));
   L.push(...restsOn(d));
-  if (d.structure.length) {
-    L.push(
-      "## The web's structure",
-      '',
-      'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): off-topic pages between research communities (ordered pairs of groups of a department; "0" means a crawler can step from one community into another), where relevant documents are linked from, how alike the departments\' conventions are, the transfer leak (the best URL rule learnt on the other departments, scored on each one), and the rule nobody learns, "the URL names a document file" (what documents-first knows).',
-      '',
-    );
-    L.push(
-      '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall | document-file rule precision / recall | file-name shape rule precision / recall |',
-      '|---|---|---|---|---|---|---|---|---|---|',
-    );
-    for (const { seed, stats: st } of d.structure) {
-      const h = st.gapHistogram;
-      const total = Object.values(h).reduce((a, b) => a + b, 0) || 1;
-      const share = (k: (x: string) => boolean): string =>
-        f3(
-          Object.entries(h)
-            .filter(([x]) => k(x))
-            .reduce((a, [, v]) => a + v, 0) / total,
-        );
-      const mean = (k: 'directLinkShare' | 'relevantLinksFromOutside'): string =>
-        f3(st.sites.reduce((a, x) => a + x[k], 0) / Math.max(1, st.sites.length));
-      L.push(
-        `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} | ${f3(st.documentPrecision)} / ${f3(st.documentRecall)} | ${f3(st.shapePrecision)} / ${f3(st.shapeRecall)} |`,
-      );
-    }
-    L.push('');
-  }
+  L.push(...structureSection(d));
   L.push('## Figures', '');
   const caption = (what: string): string =>
     `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
@@ -359,68 +148,7 @@ export function reportMarkdown(
       `| ${s === ORACLE ? '*oracle*' : s} | ${pm(xs, 'recall')} | ${pm(xs, 'recall_reachable')} | ${pm(xs, 'recall_auc')} | ${pm(xs, 'precision')} | ${t.pagesPerRelevant === null ? 'n/a' : t.pagesPerRelevant.toFixed(2)} | ${outcomes} | ${s === ORACLE ? 'n/a' : avg('links_scored')} | ${s === ORACLE ? 'n/a' : avg('discarded')} |`,
     );
   }
-  // what strategies count themselves (stats()) beyond the columns above, by name
-  const counters = [...new Set(d.summaries.flatMap((x) => Object.keys(x).filter((k) => k.startsWith('counter_'))))];
-  if (counters.length) {
-    L.push(
-      '',
-      "Strategies' own counters (their stats(), mean per run; summary.csv has each run's):",
-      '',
-      `| strategy | ${counters.map((c) => c.slice('counter_'.length)).join(' | ')} |`,
-      `|---|${counters.map(() => '---').join('|')}|`,
-    );
-    for (const s of rows) {
-      const xs = d.summaries.filter((x) => x.strategy === s && counters.some((c) => c in x));
-      if (!xs.length) continue;
-      const cell = (c: string): string => {
-        const v = xs.map((x) => (x as unknown as Record<string, unknown>)[c]).filter((v) => typeof v === 'number');
-        return v.length ? fc(Math.round(((v as number[]).reduce((a, b) => a + b, 0) / v.length) * 10) / 10) : '';
-      };
-      L.push(`| ${s} | ${counters.map(cell).join(' | ')} |`);
-    }
-  }
-  const sums = d.summaries.filter((x) => x.strategy === ORACLE);
-  const unreachable = sums.filter((x) => x.relevant_reachable < x.relevant_total);
-  L.push(
-    '',
-    `Relevant documents per site: ${fc(Math.min(...sums.map((x) => x.relevant_total)))} to ${fc(Math.max(...sums.map((x) => x.relevant_total)))}; ` +
-      (unreachable.length
-        ? `${unreachable.length} of ${sums.length} runs' sites have documents not reachable from the start page (${unreachable
-            .map((x) => `${x.site} seed ${x.seed}: ${x.relevant_reachable} of ${x.relevant_total}`)
-            .slice(0, 6)
-            .join('; ')}).`
-        : 'all reachable from the start page inside the scope.') +
-      ' Pages per relevant is total pages over total relevant found (a ratio of totals).',
-  );
-  const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
-    fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
-  for (const name of ['adaptive', 'adaptive-rescue']) {
-    const ad = d.summaries.filter((x) => x.strategy === name && x.r1 !== null);
-    if (!ad.length) continue;
-    const none = ad.filter((x) => x.retrainings === 0);
-    const pages = ad.reduce((t, x) => t + x.exploit_pages + x.tunnel_pages + x.discard_pages, 0);
-    const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
-    L.push(
-      '',
-      `${name === 'adaptive' ? "Adaptive (the paper's algorithm)" : 'Adaptive-rescue (ours: adaptive plus the fallback that tunnels through discarded links when the frontier runs dry)'}: thresholds chosen on the training sites of each run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ${meanOf(ad, 'retrainings')} retrainings per run. ` +
-        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.` +
-        (none.length
-          ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`
-          : '') +
-        (pages && exploited === pages
-          ? ' Every page it judged was at or above r1, so it never used its future value: on these runs it is immediate value.'
-          : ''),
-    );
-  }
-  const stranded = d.summaries.filter((x) => x.strategy !== ORACLE && x.pages < cfg.budget);
-  if (stranded.length)
-    L.push(
-      '',
-      `Runs that ended before the budget (out of links): ${stranded
-        .map((x) => `${x.strategy} ${x.site} seed ${x.seed} at ${x.pages}`)
-        .slice(0, 8)
-        .join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`,
-    );
+  L.push(...runNotes(d, rows));
   if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
   L.push(...probes(d, strategies, unit));
   L.push(
@@ -486,4 +214,76 @@ export function reportMarkdown(
     '',
   );
   return L.join('\n');
+}
+
+/**
+ * What the runs did beyond the tables: the strategies' own counters, the relevant documents per
+ * site and their reach, the adaptive crawler's thresholds and modes, the runs that stranded.
+ */
+function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
+  const cfg = d.config;
+  const out: string[] = [];
+  // what strategies count themselves (stats()) beyond the columns above, by name
+  const counters = [...new Set(d.summaries.flatMap((x) => Object.keys(x).filter((k) => k.startsWith('counter_'))))];
+  if (counters.length) {
+    out.push(
+      '',
+      "Strategies' own counters (their stats(), mean per run; summary.csv has each run's):",
+      '',
+      `| strategy | ${counters.map((c) => c.slice('counter_'.length)).join(' | ')} |`,
+      `|---|${counters.map(() => '---').join('|')}|`,
+    );
+    for (const s of rows) {
+      const xs = d.summaries.filter((x) => x.strategy === s && counters.some((c) => c in x));
+      if (!xs.length) continue;
+      const cell = (c: string): string => {
+        const v = xs.map((x) => (x as unknown as Record<string, unknown>)[c]).filter((v) => typeof v === 'number');
+        return v.length ? fc(Math.round(((v as number[]).reduce((a, b) => a + b, 0) / v.length) * 10) / 10) : '';
+      };
+      out.push(`| ${s} | ${counters.map(cell).join(' | ')} |`);
+    }
+  }
+  const sums = d.summaries.filter((x) => x.strategy === ORACLE);
+  const unreachable = sums.filter((x) => x.relevant_reachable < x.relevant_total);
+  out.push(
+    '',
+    `Relevant documents per site: ${fc(Math.min(...sums.map((x) => x.relevant_total)))} to ${fc(Math.max(...sums.map((x) => x.relevant_total)))}; ` +
+      (unreachable.length
+        ? `${unreachable.length} of ${sums.length} runs' sites have documents not reachable from the start page (${unreachable
+            .map((x) => `${x.site} seed ${x.seed}: ${x.relevant_reachable} of ${x.relevant_total}`)
+            .slice(0, 6)
+            .join('; ')}).`
+        : 'all reachable from the start page inside the scope.') +
+      ' Pages per relevant is total pages over total relevant found (a ratio of totals).',
+  );
+  const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
+    fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
+  for (const name of ['adaptive', 'adaptive-rescue']) {
+    const ad = d.summaries.filter((x) => x.strategy === name && x.r1 !== null);
+    if (!ad.length) continue;
+    const none = ad.filter((x) => x.retrainings === 0);
+    const pages = ad.reduce((t, x) => t + x.exploit_pages + x.tunnel_pages + x.discard_pages, 0);
+    const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
+    out.push(
+      '',
+      `${name === 'adaptive' ? "Adaptive (the paper's algorithm)" : 'Adaptive-rescue (ours: adaptive plus the fallback that tunnels through discarded links when the frontier runs dry)'}: thresholds chosen on the training sites of each run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ${meanOf(ad, 'retrainings')} retrainings per run. ` +
+        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.` +
+        (none.length
+          ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`
+          : '') +
+        (pages && exploited === pages
+          ? ' Every page it judged was at or above r1, so it never used its future value: on these runs it is immediate value.'
+          : ''),
+    );
+  }
+  const stranded = d.summaries.filter((x) => x.strategy !== ORACLE && x.pages < cfg.budget);
+  if (stranded.length)
+    out.push(
+      '',
+      `Runs that ended before the budget (out of links): ${stranded
+        .map((x) => `${x.strategy} ${x.site} seed ${x.seed} at ${x.pages}`)
+        .slice(0, 8)
+        .join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`,
+    );
+  return out;
 }

@@ -17,7 +17,8 @@ import { curveSpec, writeFigure } from '../figures.ts';
 import { configFileText } from '../config-files.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
-import { factRow, reportMarkdown } from './report-md.ts';
+import { reportMarkdown } from './report-md.ts';
+import { factRow } from './report-setup.ts';
 import type { CurveRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
 
