@@ -206,6 +206,62 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       ]),
     ),
   );
+  out.push(...submissionsSection(d, sites, methods));
+  out.push('', '## ISIT template diagnostics (first seed)', '');
+  const first = cfg.seeds[0];
+  out.push(
+    table(
+      ['site', 'dimension', 'templates tested', 'informative', 'mean distinctness', 'informative templates'],
+      sites.flatMap((s) => {
+        const t = d.templates.filter((x) => x.site === s && x.seed === first);
+        return [...new Set(t.map((x) => x.dimension))].map((dim) => {
+          const td = t.filter((x) => x.dimension === dim);
+          return [
+            s,
+            dim,
+            td.length,
+            td.filter((x) => x.informative).length,
+            f3(td.reduce((a, x) => a + x.ratio, 0) / td.length),
+            td
+              .filter((x) => x.informative)
+              .map((x) => x.template)
+              .join(', ') || '-',
+          ];
+        });
+      }),
+    ),
+  );
+  out.push(
+    '',
+    'Every template, its sample and its distinctness: templates.csv. Pages without records (errors, no results, "choose a criterion") do not count as distinct signatures; presentation inputs (sort, results per page) therefore never pass alone, and Apriori growth keeps them out of larger templates.',
+    '',
+  );
+  out.push(...tauSection(d));
+  out.push(...rangesSection(d));
+  out.push(...scalingSection(d, sites));
+  out.push('## Published anchors and claims', '');
+  out.push(
+    "- Madhavan et al. (VLDB 2008): ISIT's URL count grows about linearly with database size; CARTESIAN grows far faster; tau = 0.2 (0.25 also reported), dimension at most 3.",
+  );
+  out.push(
+    '- Ntoulas, Zerfos & Cho (JCDL 2005): adaptive probing downloaded more than 90% of PubMed (14 million documents) in fewer than 100 queries; generic-frequency next; random dictionary last.',
+    '',
+  );
+  out.push(
+    table(
+      ['', 'claim', 'measured', 'verdict'],
+      claims.map((c) => [c.id, c.claim, c.measured, c.verdict]),
+    ),
+  );
+  out.push(...politenessSection(d));
+  out.push('');
+  return out.join('\n');
+}
+
+/** The submissions each method spent, its queries and its waste, per site. */
+function submissionsSection(d: DeepwebData, sites: readonly string[], methods: readonly string[]): string[] {
+  const sum = (site: string, m: string) => d.summaries.filter((s) => s.site === site && s.method === m);
+  const out: string[] = [];
   out.push('', '## Submissions, queries and waste', '');
   out.push(
     table(
@@ -245,35 +301,12 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       ),
     ),
   );
-  out.push('', '## ISIT template diagnostics (first seed)', '');
-  const first = cfg.seeds[0];
-  out.push(
-    table(
-      ['site', 'dimension', 'templates tested', 'informative', 'mean distinctness', 'informative templates'],
-      sites.flatMap((s) => {
-        const t = d.templates.filter((x) => x.site === s && x.seed === first);
-        return [...new Set(t.map((x) => x.dimension))].map((dim) => {
-          const td = t.filter((x) => x.dimension === dim);
-          return [
-            s,
-            dim,
-            td.length,
-            td.filter((x) => x.informative).length,
-            f3(td.reduce((a, x) => a + x.ratio, 0) / td.length),
-            td
-              .filter((x) => x.informative)
-              .map((x) => x.template)
-              .join(', ') || '-',
-          ];
-        });
-      }),
-    ),
-  );
-  out.push(
-    '',
-    'Every template, its sample and its distinctness: templates.csv. Pages without records (errors, no results, "choose a criterion") do not count as distinct signatures; presentation inputs (sort, results per page) therefore never pass alone, and Apriori growth keeps them out of larger templates.',
-    '',
-  );
+  return out;
+}
+
+/** ISIT's tau sweep (first seed): templates tested and chosen, and the coverage they buy. */
+function tauSection(d: DeepwebData): string[] {
+  const out: string[] = [];
   if (d.tau.length) {
     out.push('## Sweep of tau (first seed)', '');
     out.push(
@@ -292,6 +325,12 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
     );
     out.push('');
   }
+  return out;
+}
+
+/** ISIT's value ranges and input types (first seed). */
+function rangesSection(d: DeepwebData): string[] {
+  const out: string[] = [];
   if (d.ranges.length || d.typed.length) {
     out.push('## Range pairs and typed inputs (first seed)', '');
     if (d.ranges.length)
@@ -324,6 +363,13 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       '',
     );
   }
+  return out;
+}
+
+/** The database-size sweep: submissions to a coverage target as the databases grow. */
+function scalingSection(d: DeepwebData, sites: readonly string[]): string[] {
+  const cfg = d.config;
+  const out: string[] = [];
   if (d.scaling.length) {
     const seeds = cfg.scaling.seeds;
     out.push(
@@ -372,20 +418,12 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
     );
     out.push('');
   }
-  out.push('## Published anchors and claims', '');
-  out.push(
-    "- Madhavan et al. (VLDB 2008): ISIT's URL count grows about linearly with database size; CARTESIAN grows far faster; tau = 0.2 (0.25 also reported), dimension at most 3.",
-  );
-  out.push(
-    '- Ntoulas, Zerfos & Cho (JCDL 2005): adaptive probing downloaded more than 90% of PubMed (14 million documents) in fewer than 100 queries; generic-frequency next; random dictionary last.',
-    '',
-  );
-  out.push(
-    table(
-      ['', 'claim', 'measured', 'verdict'],
-      claims.map((c) => [c.id, c.claim, c.measured, c.verdict]),
-    ),
-  );
+  return out;
+}
+
+/** The politeness audit per site and seed, and the forms the crawler skipped. */
+function politenessSection(d: DeepwebData): string[] {
+  const out: string[] = [];
   out.push('', '## Politeness', '');
   out.push(
     table(
@@ -413,6 +451,5 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       ),
     );
   }
-  out.push('');
-  return out.join('\n');
+  return out;
 }
