@@ -264,25 +264,10 @@ function addInput(d: Draft, a: Record<string, string>, label: string): void {
   if (type === 'hidden') {
     d.inputs.push({ name: fieldName, type: 'hidden', label, options: [value], defaultValue: value });
     d.values.push([fieldName, value]);
-  } else if (type === 'radio') {
+  } else if (type === 'radio' || type === 'checkbox') {
+    // one option each: a form's radios of one name are merged into one input when it is finished
     const v = a.value ?? 'on';
-    d.inputs.push({
-      name: fieldName,
-      type: 'radio',
-      label,
-      options: [v],
-      defaultValue: a.checked !== undefined ? v : '',
-    });
-    if (a.checked !== undefined) d.values.push([fieldName, v]);
-  } else if (type === 'checkbox') {
-    const v = a.value ?? 'on';
-    d.inputs.push({
-      name: fieldName,
-      type: 'checkbox',
-      label,
-      options: [v],
-      defaultValue: a.checked !== undefined ? v : '',
-    });
+    d.inputs.push({ name: fieldName, type, label, options: [v], defaultValue: a.checked !== undefined ? v : '' });
     if (a.checked !== undefined) d.values.push([fieldName, v]);
   } else if (TEXT_TYPES.has(type) || ['email', 'tel', 'number', 'date', 'url'].includes(type)) {
     const hints = {
