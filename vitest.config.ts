@@ -6,41 +6,42 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * *.timing.test.ts, whose servers measure gaps, delays and deadlines (politeness, Crawl-delay, slow
  * responses, audits under load, Redis heartbeats), at the default CPU priority. "main": the rest, CPU-bound, at nice 10
  * (test/lower-priority.ts), so that a timing file gets a core whenever it needs one and main's
- * files use what it leaves; most timing files mostly wait on timers. Run after main, two at a time
- * (groupOrder 1), the warm suite took 92.4 and 82.7 s against 74.3 and 74.1 s this way, alternated
- * (2026-12-03): a slow hour on this machine (up to half slower) would take that past 120 s. Beside two
- * busy processes at their own priority (a worse case than niced ones) they passed 3 runs of 3, and
- * 10 full runs of 10 passed this way.
- * Files share their worker process (isolate: false): one fresh process per file loaded undici,
- * fastify, vega and the crawler again each time (22 s of imports in a run, 9 s shared). A file
- * must therefore leave no state behind that another could see: no global dispatcher, no env
- * changes, module caches keyed by what they depend on (test/experiment.inprocess.test.ts).
+ * files use what it leaves; most timing files mostly wait on timers (run after main instead, the
+ * suite took longer, and the timing files passed beside busy processes either way).
+ * Files share their worker process (isolate: false): a fresh process per file would load undici,
+ * fastify, vega and the crawler again for each. A file must therefore leave no state behind that
+ * another could see: no global dispatcher, no env changes, module caches keyed by what they depend
+ * on (test/experiment.inprocess.test.ts).
  */
 const TIMING = ['**/*.timing.test.ts'];
 
 /**
- * The files that take longest (seconds in a clean-clone suite, at the commit that last listed them),
- * longest first. Vitest orders by the durations it cached from an earlier run, and without a cache
- * (a clean clone: CI) by file size, which started the deep-web regression and the Redis file late
- * and left a core idle at the end while one long file finished.
+ * The files that take longest, longest first, as the latest clean-clone run lists them
+ * (docs/testing.md "How long it takes"; re-order when it changes). Vitest orders by the durations
+ * it cached from an earlier run, and without a cache (a clean clone: CI) by file size, which
+ * started long files late and left a core idle at the end while one long file finished.
  */
 const LONGEST = [
-  'test/experiment.regression.test.ts', // 32 (60 in a clean clone on 2026-12-03)
-  'test/package.test.ts', // npm pack, install, a small experiment twice (installed and from sources), two programs
-  'test/twin.test.ts', // a blind round trip: two fits of 30-48 evaluations, a WARC written and read
+  'test/twin.test.ts', // a blind round trip: two fits, a WARC written and read
+  'test/package.test.ts', // npm pack and install, the bin, the shipped programs, a crawl from both
+  'test/sweep.test.ts', // sweeps run, killed, resumed and side by side, and the readings' reuse
+  'test/experiment.regression.test.ts', // the quick experiment against its reference
+  'test/twin-writer.test.ts', // every shipped web written as an archive and read back
+  'test/deepweb.regression.test.ts', // two deep-web quick runs against their references
   'test/scale.test.ts', // the focused comparison at 10^3 and 10^4 pages
-  'test/deepweb.regression.test.ts', // 28
-  'test/distributed.timing.test.ts', // 18
-  'test/webkb.test.ts', // 16
-  'test/crawler.golden.test.ts', // 15
-  'test/distributed.threads.test.ts', // 12
-  'test/warc.test.ts', // 12
-  'test/archive.test.ts', // 10
-  'test/page.test.ts', // 10
-  'test/experiment.cli.test.ts', // 10
-  'test/hostile.timing.test.ts', // 9
-  'test/crawler.engine.test.ts', // 9
-  'test/deepweb.timing.test.ts', // 7
+  'test/sim.web.test.ts', // paper.json's statistics at two seeds
+  'test/twin-user-path.test.ts', // crawl to a WARC, label, fit
+  'test/distributed.timing.test.ts',
+  'test/webkb.test.ts',
+  'test/crawler.golden.test.ts',
+  'test/distributed.threads.test.ts',
+  'test/warc.test.ts',
+  'test/archive.test.ts',
+  'test/page.test.ts',
+  'test/experiment.cli.test.ts',
+  'test/hostile.timing.test.ts',
+  'test/crawler.engine.test.ts',
+  'test/deepweb.timing.test.ts',
 ];
 
 /** How many of main's longest files start before the timing files (one worker each). */

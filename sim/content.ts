@@ -35,8 +35,8 @@ const POOL = 1024;
  * Text pools (Renderer.pool) are a function of the seed and the vocabulary alone (the vocabulary of
  * a Zipf exponent), so every web of one seed and exponent shares them: the server, the training
  * data and the truth renderers of one web, and the webs a process generates again (each test's
- * server, a sweep's points, the CLI crawls of one process). Building them took about 120 ms per web.
- * The pools of the last POOL_SEEDS (seed, exponent) pairs are kept, about 10 MB each (measured).
+ * server, a sweep's points, the CLI crawls of one process), instead of building them for each web.
+ * The pools of the last POOL_SEEDS (seed, exponent) pairs are kept.
  */
 const POOL_SEEDS = 4;
 const POOLS = new Map<string, Map<number, string[]>>();

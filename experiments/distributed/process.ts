@@ -3,7 +3,7 @@
  * loads the trained models), runs its CrawlNode against a coordinator and returns its summary
  * and the pages it fetched. Run in a worker thread (worker.ts), or, when this machine runs only
  * one process (`npm run crawl -- --redis URL`), in the calling thread: a worker thread loads tsx
- * and the crawler again (about 0.7 s to boot), for nothing when there is no other process to
+ * and the crawler again (seconds to boot), for nothing when there is no other process to
  * isolate it from.
  */
 import { loadKeywords } from '../../crawler/focused/index.ts';

@@ -147,8 +147,8 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
     timings: [],
     phases,
     modelCached: null,
-    // the web's structure is the same for every site of a seed: measured (about 2 s on paper.json)
-    // by the job of the seed's first crawled site only, which the runner reads it from
+    // the web's structure is the same for every site of a seed, and costly: measured by the job of
+    // the seed's first crawled site only, which the runner reads it from
     structure: cfg.archive || site !== firstSite(cfg) ? null : env.structure(),
     replay: null,
     facts: { site, seed: job.seed, nodes: 0, relevant: 0, reachable: 0, depths: [], archive: null, judgement: null },
