@@ -15,6 +15,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadExperiment } from '../experiments/focused/config.ts';
+import { simEnv } from '../experiments/focused/env.ts';
+import { oracleOrder } from '../experiments/focused/oracle.ts';
 import { runExperiment, writeResults } from '../experiments/focused/runner.ts';
 
 export const SCALE_STRATEGIES = ['bfs', 'immediate', 'future', 'adaptive'] as const;
@@ -99,6 +101,34 @@ export async function measureScale(
       peakMb: process.resourceUsage().maxRSS / 1024,
     };
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The oracle's CPU microseconds per page of budget on each department of a web of about `pages`
+ * pages, its search alone, the least of `repeats` runs: the oracle's whole phase at 10^4 pages is
+ * a few tens of milliseconds, within what a collection of the crawls' garbage on another thread adds
+ * to the process's CPU time; the least of several runs is the search's own cost.
+ */
+export async function measureOracle(pages: number, repeats = 5): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), `oracle-${pages}-`));
+  const web = join(dir, 'web.json');
+  writeFileSync(web, JSON.stringify(scaleWeb(pages)));
+  const budget = Math.round(pages / 10);
+  const env = await simEnv({ ...loadExperiment('focused'), web, budget }, 1);
+  try {
+    const graphs = (scaleWeb(pages).departments as { host: string }[]).map((d) => env.graphOf(d.host).graph);
+    let least = Number.POSITIVE_INFINITY;
+    for (let r = 0; r < repeats; r++) {
+      const t = process.cpuUsage();
+      for (const g of graphs) oracleOrder(g, budget);
+      const u = process.cpuUsage(t);
+      least = Math.min(least, (u.user + u.system) / (graphs.length * budget));
+    }
+    return least;
+  } finally {
+    await env.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
