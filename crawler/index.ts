@@ -25,6 +25,8 @@ export {
   type BaseContext,
   type StrategySettingsSection,
   type StrategyDescriptor,
+  type ParamSpec,
+  paramSpec,
   type PageDecision,
   type PageView,
   type RescuedLink,

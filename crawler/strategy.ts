@@ -129,8 +129,16 @@ export interface StrategyDescriptor<C extends BaseContext = BaseContext> {
   rank?: number;
   /** One line for tables and --help. */
   summary: string;
-  /** Declared parameters and their defaults (numbers); none: it takes no parameters. */
-  params?: Readonly<Record<string, number>>;
+  /**
+   * Declared parameters: each a default with its range and help (checked for every run, listed by
+   * --help), or a bare default (a number >= 0); none: it takes no parameters.
+   */
+  params?: Readonly<Record<string, number | ParamSpec>>;
+  /**
+   * The counters its stats() reports, each with what it counts (the conformance test holds every
+   * built-in to them; summary.csv and the report carry them by name).
+   */
+  counters?: Readonly<Record<string, string>>;
   /** Trained on the other sites: "models" (future value, thresholds), "pages" (the page classifier). */
   needs?: 'models' | 'pages';
   /**
@@ -154,6 +162,27 @@ export interface StrategyDescriptor<C extends BaseContext = BaseContext> {
   /** Figure style: colour and dash pattern (Okabe-Ito colours; the same in every figure). */
   style: readonly [colour: string, dash: readonly number[]];
   make(ctx: C, params: Record<string, number>): Strategy;
+}
+
+/**
+ * A strategy parameter: its default, range (min and max included) and what it does, as a config's
+ * number fields declare theirs (lib/schema.ts num()).
+ */
+export interface ParamSpec {
+  default: number;
+  min: number;
+  max?: number;
+  /** Whole numbers only. */
+  integer?: boolean;
+  help: string;
+}
+
+/** The counter every scoring strategy keeps. */
+export const LINKS_SCORED = { linksScored: 'links given a score' } as const;
+
+/** A declared parameter as a spec: a bare default is "a number >= 0". */
+export function paramSpec(p: number | ParamSpec): ParamSpec {
+  return typeof p === 'number' ? { default: p, min: 0, help: '' } : p;
 }
 
 /** The settings sections a strategy's context carries (crawler/focused/context.ts StrategyContext). */

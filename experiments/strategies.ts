@@ -14,7 +14,15 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resource } from '../lib/paths.ts';
 import { resolveOwnNameToSources } from '../lib/self-import.ts';
-import { CORE_STRATEGIES, type Strategy, type StrategyDescriptor, StrategyError } from '../crawler/index.ts';
+import { numberProblem, rangeText } from '../lib/fields.ts';
+import {
+  CORE_STRATEGIES,
+  type ParamSpec,
+  paramSpec,
+  type Strategy,
+  type StrategyDescriptor,
+  StrategyError,
+} from '../crawler/index.ts';
 import { FOCUSED_STRATEGIES, type StrategyContext } from '../crawler/focused/index.ts';
 
 export { StrategyError, type StrategyContext };
@@ -33,9 +41,6 @@ const BUILT_IN: Record<string, StrategyDescriptor<StrategyContext>> = Object.fro
   BUILT_INS.map((d) => [d.name, d]),
 );
 
-/** Parameters that must be whole numbers >= 1. */
-const WHOLE = new Set(['n', 'depth', 'agents', 'maxAgents']);
-
 /** A built-in's descriptor, or undefined. */
 export function strategyDescriptor(name: string): StrategyDescriptor<StrategyContext> | undefined {
   return BUILT_IN[name];
@@ -50,9 +55,14 @@ export function strategyNames(): string[] {
   return Object.keys(BUILT_IN);
 }
 
+/** A built-in's declared parameters ({} if it takes none). */
+export function strategyParams(name: string): Record<string, ParamSpec> {
+  return Object.fromEntries(Object.entries(BUILT_IN[name]?.params ?? {}).map(([k, p]) => [k, paramSpec(p)]));
+}
+
 /** A built-in's declared parameters with their defaults ({} if it takes none). */
 export function strategyDefaults(name: string): Params {
-  return { ...(BUILT_IN[name]?.params ?? {}) };
+  return Object.fromEntries(Object.entries(strategyParams(name)).map(([k, p]) => [k, p.default]));
 }
 
 /** What a strategy is trained with, if anything ("pages" implies the page classifier). */
@@ -73,21 +83,19 @@ export function strategySettings(name: string): readonly string[] | null {
 
 /** A built-in's parameters: its defaults overridden by `given`; unknown names and bad values throw. */
 export function resolveParams(name: string, given: Readonly<Record<string, unknown>> = {}): Params {
-  const defaults = strategyDefaults(name);
-  const out = { ...defaults };
+  const specs = strategyParams(name);
+  const out = strategyDefaults(name);
   for (const [k, v] of Object.entries(given)) {
-    if (!(k in defaults)) {
-      const known = Object.keys(defaults);
+    if (!(k in specs)) {
+      const known = Object.keys(specs);
       throw new StrategyError(
         `${name}: parameter "${k}" is not one of ${known.length ? known.join(', ') : '(none: it takes no parameters)'}`,
       );
     }
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (WHOLE.has(k) && (!Number.isInteger(v) || v < 1))) {
-      throw new StrategyError(
-        `${name}: parameter "${k}" must be ${WHOLE.has(k) ? 'a whole number >= 1' : 'a number >= 0'}, got ${JSON.stringify(v)}`,
-      );
-    }
-    out[k] = v;
+    const range = { max: Infinity, ...specs[k] };
+    if (!Number.isFinite(v) || numberProblem(range, v) !== null)
+      throw new StrategyError(`${name}: parameter "${k}" must be ${rangeText(range)}, got ${JSON.stringify(v)}`);
+    out[k] = v as number;
   }
   return out;
 }
@@ -124,7 +132,8 @@ export function asInMemoryStrategy(
     let factory = descriptorFactories.get(d);
     if (!factory) {
       // the descriptor's declared defaults, overridden by the config's parameters
-      factory = (ctx) => d.make(ctx, { ...(d.params ?? {}), ...((ctx.params ?? {}) as Params) });
+      const defaults = Object.fromEntries(Object.entries(d.params ?? {}).map(([k, p]) => [k, paramSpec(p).default]));
+      factory = (ctx) => d.make(ctx, { ...defaults, ...((ctx.params ?? {}) as Params) });
       descriptorFactories.set(d, factory);
     }
     return { name: d.name, factory };

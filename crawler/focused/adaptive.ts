@@ -18,6 +18,7 @@
 import type { ParsedLink } from '../parser.ts';
 import {
   defineStrategy,
+  LINKS_SCORED,
   type PageDecision,
   type PageView,
   type QueuedLink,
@@ -413,6 +414,22 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
   );
 }
 
+/** What the adaptive crawler counts (stats()). */
+const ADAPTIVE_COUNTERS = {
+  ...LINKS_SCORED,
+  exploitPages: 'pages whose links it exploited (relevance >= r1)',
+  tunnelPages: 'pages it tunnelled through (Q >= r2)',
+  discardPages: 'pages whose links it discarded',
+  linksDiscarded: 'links not queued',
+  rescuedLinks: 'discarded links queued when the frontier ran dry',
+  retrainings: 'times the Q model was retrained',
+  onlineExamples: 'examples the retrainings learnt from',
+  rerankedLinks: 'queued links given a new priority after a retraining',
+  readmittedLinks: 'discarded links queued again after a retraining',
+  threadLinks: 'links followed as a tunnelling thread',
+  recalibrations: 'times r1 and r2 were chosen again',
+};
+
 export const ADAPTIVE = defineStrategy({
   name: 'adaptive',
   rank: 130,
@@ -420,6 +437,7 @@ export const ADAPTIVE = defineStrategy({
   summary:
     "the paper's online incremental adaptive crawler: immediate value inside communities, Q between them, retrained every T",
   needs: 'models',
+  counters: ADAPTIVE_COUNTERS,
   reads: 'topic',
   settings: ['adaptive', 'future'],
   style: ['#D55E00', []],
@@ -432,6 +450,7 @@ export const ADAPTIVE_RESCUE = defineStrategy({
   distributed: true,
   summary: 'adaptive plus our fallback: tunnels through discarded links when the frontier runs dry',
   needs: 'models',
+  counters: ADAPTIVE_COUNTERS,
   reads: 'topic',
   settings: ['adaptive', 'future'],
   style: ['#D55E00', [2, 2]],

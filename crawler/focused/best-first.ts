@@ -14,7 +14,7 @@
  * Both judge each page with the experiment's relevance judgement (logged, never used to order).
  */
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { judgePage } from './strategies.ts';
@@ -55,6 +55,7 @@ export const BEST_FIRST = defineStrategy({
   name: 'best-first',
   rank: 60,
   summary: "best-first (Cho et al. 1998): a link's priority is its page's similarity to the topic",
+  counters: LINKS_SCORED,
   reads: 'topic',
   settings: [],
   style: ['#0072B2', []],
@@ -65,7 +66,10 @@ export const BEST_N_FIRST = defineStrategy({
   name: 'best-n-first',
   rank: 70,
   summary: 'Best-N-First (Pant & Menczer): the best n URLs fetched as a batch, then re-ranked',
-  params: DEFAULT_BEST_N,
+  params: {
+    n: { default: DEFAULT_BEST_N.n, min: 1, integer: true, help: 'URLs fetched as one batch before re-ranking' },
+  },
+  counters: LINKS_SCORED,
   reads: 'topic',
   settings: [],
   style: ['#0072B2', [6, 3]],

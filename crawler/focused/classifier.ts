@@ -7,7 +7,7 @@
  * plays today. Chakrabarti's distiller (hub scores) is not part of this baseline.
  */
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 import { need, type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type PageClassifier, type RelevanceJudge } from './relevance.ts';
 import { judgePage } from './strategies.ts';
@@ -41,6 +41,7 @@ export const CLASSIFIER = defineStrategy({
   summary:
     "soft focus (Chakrabarti et al. 1999): a link's priority is its page's class probability, the page classifier trained on the other sites",
   needs: 'pages',
+  counters: LINKS_SCORED,
   reads: 'topic',
   settings: [],
   style: ['#CC79A7', [2, 2]],

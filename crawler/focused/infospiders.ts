@@ -29,7 +29,7 @@
  */
 import { fingerprint } from '../url.ts';
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { judgePage } from './strategies.ts';
@@ -196,10 +196,23 @@ export const INFOSPIDERS = defineStrategy({
   name: 'infospiders',
   rank: 100,
   summary: 'InfoSpiders (Menczer & Belew 2000): agents with energy and neural link estimators',
-  params: Object.fromEntries(Object.entries(DEFAULT_INFOSPIDERS).filter(([k]) => k !== 'seed')) as Record<
-    string,
-    number
-  >,
+  params: {
+    agents: { default: DEFAULT_INFOSPIDERS.agents, min: 1, integer: true, help: 'agents at the start' },
+    maxAgents: { default: DEFAULT_INFOSPIDERS.maxAgents, min: 1, integer: true, help: 'the population cap' },
+    energy: { default: DEFAULT_INFOSPIDERS.energy, min: 0, help: "an agent's energy at birth" },
+    cost: { default: DEFAULT_INFOSPIDERS.cost, min: 0, help: "a page's cost, times the mean benefit so far" },
+    theta: { default: DEFAULT_INFOSPIDERS.theta, min: 0, help: 'energy above which an agent reproduces' },
+    beta: { default: DEFAULT_INFOSPIDERS.beta, min: 0, help: 'Boltzmann selectiveness of the link choice' },
+    eta: { default: DEFAULT_INFOSPIDERS.eta, min: 0, max: 1, help: 'learning rate of the Q-learning step' },
+    mu: { default: DEFAULT_INFOSPIDERS.mu, min: 0, max: 1, help: 'discount of the next links in the Q target' },
+    noise: { default: DEFAULT_INFOSPIDERS.noise, min: 0, help: "mutation noise of an offspring's weights" },
+  },
+  counters: {
+    ...LINKS_SCORED,
+    births: 'agents born',
+    deaths: 'agents that ran out of energy',
+    agents: 'agents alive at the end',
+  },
   reads: 'topic',
   settings: [],
   style: ['#882255', [4, 4]],

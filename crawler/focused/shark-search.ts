@@ -19,7 +19,14 @@
  * depth 3, threshold 0 (the paper's "relevant" is any positive similarity).
  */
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type RescuedLink, type Strategy } from '../strategy.ts';
+import {
+  defineStrategy,
+  LINKS_SCORED,
+  type PageDecision,
+  type PageView,
+  type RescuedLink,
+  type Strategy,
+} from '../strategy.ts';
 import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { RESCUE_BATCH } from './adaptive.ts';
@@ -97,7 +104,28 @@ export const SHARK_SEARCH = defineStrategy({
   name: 'shark-search',
   rank: 80,
   summary: 'SharkSearch (Hersovici et al. 1998): inherited and anchor/context scores, fading with depth',
-  params: DEFAULT_SHARK as unknown as Record<string, number>,
+  params: {
+    delta: { default: DEFAULT_SHARK.delta, min: 0, max: 1, help: "decay of the inherited score along a link's chain" },
+    beta: { default: DEFAULT_SHARK.beta, min: 0, max: 1, help: 'weight of the anchor against the words around it' },
+    gamma: {
+      default: DEFAULT_SHARK.gamma,
+      min: 0,
+      max: 1,
+      help: 'weight of the inherited score against the neighbourhood',
+    },
+    depth: {
+      default: DEFAULT_SHARK.depth,
+      min: 1,
+      integer: true,
+      help: 'pages followed from a relevant one through irrelevant ones',
+    },
+    threshold: { default: DEFAULT_SHARK.threshold, min: 0, max: 1, help: 'similarity above which a page is relevant' },
+  },
+  counters: {
+    ...LINKS_SCORED,
+    linksDiscarded: 'links not queued: found past the depth from a relevant page',
+    rescuedLinks: 'of those, queued when the frontier ran dry',
+  },
   reads: 'topic',
   settings: [],
   style: ['#CC79A7', []],

@@ -12,7 +12,7 @@
  * sites); the adaptive crawler learns from it. None sees the web's ground truth.
  */
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 import { need, type StrategyContext, topicOf } from './context.ts';
 import { linkWords } from './features.ts';
 import type { LinkClassifier } from './nb.ts';
@@ -94,6 +94,7 @@ export const IMMEDIATE = defineStrategy({
   rank: 110,
   distributed: true,
   summary: "the paper's immediate value: tf-idf cosine of a link's words to the topic",
+  counters: LINKS_SCORED,
   reads: 'topic',
   settings: ['immediate'],
   style: ['#56B4E9', [8, 3, 2, 3]],
@@ -108,6 +109,7 @@ export const FUTURE = defineStrategy({
   summary:
     "the paper's future value (Rennie & McCallum): Q predicted by Naive Bayes over link words, trained on the other sites",
   needs: 'models',
+  counters: LINKS_SCORED,
   reads: 'topic',
   settings: ['future'],
   style: ['#009E73', [4, 4]],

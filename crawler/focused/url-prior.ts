@@ -7,7 +7,7 @@
  * sim/structure.ts, measured as a crawl).
  */
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 import { need, type StrategyContext } from './context.ts';
 import { pathWords } from './features.ts';
 import { type Example, LinkClassifier } from './nb.ts';
@@ -45,6 +45,7 @@ export const URL_PRIOR = defineStrategy({
   rank: 50,
   summary: 'probe: future value reading only URL words, trained on the other sites (no topic)',
   needs: 'models',
+  counters: LINKS_SCORED,
   reads: 'probe',
   settings: [],
   style: ['#666666', [1, 3]],

@@ -9,7 +9,7 @@
  * frontier (PageDecision.updates).
  */
 import type { ParsedLink } from '../parser.ts';
-import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
+import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 
 export class OpicStrategy implements Strategy {
   readonly name = 'opic';
@@ -52,6 +52,7 @@ export const OPIC = defineStrategy({
   name: 'opic',
   rank: 30,
   summary: 'OPIC (Abiteboul et al. 2003): cash flows along links, the richest URL first',
+  counters: { ...LINKS_SCORED, priorityUpdates: 'queued URLs re-ranked as cash reached them' },
   reads: 'nothing',
   settings: [],
   style: ['#E69F00', [8, 3, 2, 3]],

@@ -17,10 +17,25 @@ import {
   WarcWriter,
 } from '../../crawler/index.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
-import { makeStrategy, StrategyError, strategyDefaults, strategyNames, type StrategyContext } from '../strategies.ts';
+import { rangeText } from '../../lib/fields.ts';
+import { makeStrategy, StrategyError, strategyNames, strategyParams, type StrategyContext } from '../strategies.ts';
 import { progress } from './progress.ts';
 import { type CrawlPlan, planCrawl } from './crawl-plan.ts';
 import { type CrawlEnvironment, openEnvironment, train } from './crawl-env.ts';
+
+/** The built-ins' parameters for --help: default, range and what each does, from their descriptors. */
+function paramHelp(): string {
+  const pad = ' '.repeat(28);
+  return strategyNames()
+    .filter((n) => Object.keys(strategyParams(n)).length)
+    .map(
+      (n) =>
+        `${pad}${n}:\n${Object.entries(strategyParams(n))
+          .map(([k, p]) => `${pad}  ${k}=${p.default}: ${p.help} (${rangeText({ max: Infinity, ...p })})`)
+          .join('\n')}`,
+    )
+    .join('\n');
+}
 
 const USAGE = `Usage: npm run crawl -- --start URL [--start URL ...] --out DIR [options]
        npm run crawl -- --resume DIR [--max-pages N]
@@ -33,16 +48,8 @@ Crawl options (defaults in crawler/settings.ts):
   --strategy NAME|FILE    link ordering (default bfs): ${strategyNames().slice(0, 6).join(', ')},
                           ${strategyNames().slice(6).join(', ')},
                           or a strategy module (.ts/.js) default-exporting (context) => Strategy
-  --param KEY=VALUE       a parameter of the strategy (repeatable; numbers as numbers); defaults:
-${strategyNames()
-  .filter((n) => Object.keys(strategyDefaults(n)).length)
-  .map(
-    (n) =>
-      `                            ${n}: ${Object.entries(strategyDefaults(n))
-        .map(([k, x]) => `${k}=${x}`)
-        .join(' ')}`,
-  )
-  .join('\n')}
+  --param KEY=VALUE       a parameter of the strategy (repeatable; numbers as numbers):
+${paramHelp()}
   --out DIR               write crawl.jsonl, the journal, summary.json (default out/crawl)
   --resume DIR            continue a crawl that was stopped or killed
   --scope PATTERN         hosts in scope: host, *.suffix, host:port (repeatable; default the seeds' origins)
