@@ -35,6 +35,7 @@ import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training.ts';
 import { featuresOf, type Judged, judgePage, wordsOfLink } from './strategies.ts';
 import { type AdaptiveOptions, DEFAULT_ADAPTIVE, RESCUE_BATCH, TUNNEL_STEPS } from './adaptive-options.ts';
+import { HorizonOne, localValue } from './local-values.ts';
 
 export {
   type AdaptiveOptions,
@@ -72,6 +73,8 @@ export class AdaptiveStrategy implements Strategy {
   private readonly nodes: CrawledPage[] = [];
   private readonly urls: string[] = [];
   private readonly indexOf = new Map<string, number>();
+  /** Q of crawled pages at horizon 1 kept as they are crawled (local-values.ts); null: searched at each retraining. */
+  private readonly local: HorizonOne | null;
   /**
    * The top-K most relevant pages crawled so far among those with links, kept as pages are crawled
    * (relevance descending, then URL): sorting every crawled page at every retraining made a crawl's
@@ -120,6 +123,8 @@ export class AdaptiveStrategy implements Strategy {
   ) {
     this.name = o.rescue ? 'adaptive-rescue' : 'adaptive';
     this.readmits = o.retrainUpdates === 'frontier-and-discarded';
+    this.local =
+      o.horizon === 1 && o.thresholds !== 'online' ? new HorizonOne(this.nodes, this.urls, this.indexOf) : null;
     this.r1 = o.r1;
     this.r2 = o.r2;
     this.model = model;
@@ -243,6 +248,7 @@ export class AdaptiveStrategy implements Strategy {
     if (known !== undefined) {
       // a page crawled again (a URL seen twice): its place stays, the top-K is ranked afresh
       this.nodes[known] = node;
+      this.local?.replace();
       this.top = this.nodes
         .map((p, i) => ({ i, r: p.relevance, u: this.urls[i] }))
         .filter((x) => this.nodes[x.i].links.length > 0)
@@ -254,6 +260,7 @@ export class AdaptiveStrategy implements Strategy {
     this.indexOf.set(page.url, i);
     this.nodes.push(node);
     this.urls.push(page.url);
+    this.local?.add(i);
     if (!node.links.length) return;
     const entry = { i, r: node.relevance, u: page.url };
     let lo = 0;
@@ -303,7 +310,7 @@ export class AdaptiveStrategy implements Strategy {
       if (V) return V[v];
       let x = memo.get(v);
       if (x === undefined) {
-        x = localValue(nodes, index, v, this.o.gamma, this.o.horizon);
+        x = this.local ? this.local.value(v, this.o.gamma) : localValue(nodes, index, v, this.o.gamma, this.o.horizon);
         memo.set(v, x);
       }
       return x;
@@ -460,33 +467,3 @@ export const ADAPTIVE_RESCUE = defineStrategy({
 /** The top-K's order: relevance descending, then URL. */
 const byRelevance = (a: { r: number; u: string }, b: { r: number; u: string }): number =>
   b.r - a.r || (a.u < b.u ? -1 : a.u > b.u ? 1 : 0);
-
-/**
- * stateValues (crawler/focused/qvalue.ts) at one page: the documents within `horizon` links of it
- * among the crawled pages, each gamma^distance, summed in crawl order as stateValues sums them.
- */
-function localValue(
-  nodes: readonly { links: readonly string[]; relevant: boolean }[],
-  index: ReadonlyMap<string, number>,
-  v: number,
-  gamma: number,
-  horizon: number,
-): number {
-  const dist = new Map<number, number>([[v, 0]]);
-  let frontier = [v];
-  for (let k = 0; k < horizon && frontier.length; k++) {
-    const next: number[] = [];
-    for (const u of frontier)
-      for (const l of nodes[u].links) {
-        const w = index.get(l);
-        if (w === undefined || dist.has(w)) continue;
-        dist.set(w, k + 1);
-        next.push(w);
-      }
-    frontier = next;
-  }
-  let x = 0;
-  const documents = [...dist].filter(([d]) => nodes[d].relevant).sort((a, b) => a[0] - b[0]);
-  for (const [, k] of documents) x += gamma ** k;
-  return x;
-}
