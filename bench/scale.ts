@@ -12,6 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/cli.ts';
+import { WORKER_FLAGS } from '../experiments/pool.ts';
 import { measureScale, type ScaleResult } from './scale-run.ts';
 
 const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K]]
@@ -62,6 +63,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           process.execPath,
           [
             `--max-old-space-size=${HEAP_MB}`,
+            ...WORKER_FLAGS,
             '--import',
             'tsx',
             'experiments/cli/worker.ts',
@@ -93,7 +95,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 function one(n: number, extra: string[]): ScaleResult {
   const child = spawnSync(
     process.execPath,
-    [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', 'bench/scale.ts', '--one', String(n), ...extra],
+    [`--max-old-space-size=${HEAP_MB}`, ...WORKER_FLAGS, '--import', 'tsx', 'bench/scale.ts', '--one', String(n), ...extra],
     { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   if (child.status !== 0) throw new Error(`bench:scale --one ${n} failed (exit ${child.status ?? child.signal})`);

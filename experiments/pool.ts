@@ -23,7 +23,7 @@ const TSX = import.meta.resolve('tsx');
  * on the default experiment and deepweb, with the same CSVs: about 7% less wall time, each worker
  * about 150 MB more resident (docs/benchmarks.md).
  */
-const WORKER_FLAGS = ['--max-semi-space-size=64'];
+export const WORKER_FLAGS = ['--max-semi-space-size=64'];
 
 /**
  * One process of the pool (experiments/pool-worker.ts), ready for 'task' messages. `detached`
