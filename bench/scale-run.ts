@@ -30,6 +30,11 @@ export interface ScaleResult {
   cpuPerPage: Record<string, number>;
   /** Pages each strategy fetched over both departments. */
   crawled: Record<string, number>;
+  /**
+   * The share of each strategy's responses it parsed itself, the rest found in the environment's
+   * parse cache (parsed by training or by a strategy before it): what a page costs depends on it.
+   */
+  parsedAnew: Record<string, number>;
   wallS: number;
   /** Peak resident memory of this process, MB. */
   peakMb: number;
@@ -84,7 +89,9 @@ export async function measureScale(
     const phases = { environment: 0, facts: 0, training: 0, crawl: 0, oracle: 0, outputs };
     const cpu: Record<string, number> = {};
     const crawled: Record<string, number> = {};
+    const anew: Record<string, number> = {};
     for (const p of data.phases ?? []) {
+      if (p.parsedAnew !== undefined) anew[p.strategy] = (anew[p.strategy] ?? 0) + p.parsedAnew;
       phases[p.phase] += p.ms / 1000;
       if (p.phase === 'crawl' || p.phase === 'oracle') {
         cpu[p.strategy] = (cpu[p.strategy] ?? 0) + p.cpuMs;
@@ -97,6 +104,7 @@ export async function measureScale(
       phases,
       cpuPerPage: Object.fromEntries(Object.keys(cpu).map((s) => [s, (cpu[s] * 1000) / Math.max(1, crawled[s])])),
       crawled,
+      parsedAnew: Object.fromEntries(Object.keys(anew).map((s) => [s, anew[s] / Math.max(1, crawled[s])])),
       wallS: (performance.now() - t0) / 1000,
       peakMb: process.resourceUsage().maxRSS / 1024,
     };

@@ -95,7 +95,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 function one(n: number, extra: string[]): ScaleResult {
   const child = spawnSync(
     process.execPath,
-    [`--max-old-space-size=${HEAP_MB}`, ...WORKER_FLAGS, '--import', 'tsx', 'bench/scale.ts', '--one', String(n), ...extra],
+    [
+      `--max-old-space-size=${HEAP_MB}`,
+      ...WORKER_FLAGS,
+      '--import',
+      'tsx',
+      'bench/scale.ts',
+      '--one',
+      String(n),
+      ...extra,
+    ],
     { encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   if (child.status !== 0) throw new Error(`bench:scale --one ${n} failed (exit ${child.status ?? child.signal})`);
@@ -132,6 +141,15 @@ export function table(rs: readonly ScaleResult[]): string {
     ...rs.map(
       (r) =>
         `| ${r.pages.toLocaleString('en')} | ${r.budget.toLocaleString('en')} | ${f1(r.wallS)} | ${f1(r.phases.environment)} | ${f1(r.phases.facts)} | ${f1(r.phases.training)} | ${f1(r.phases.crawl)} | ${f1(r.phases.oracle)} | ${f1(r.phases.outputs)} | ${f0(r.peakMb)} | ${strategies.map((s) => f0(r.cpuPerPage[s])).join(' | ')} |`,
+    ),
+    '',
+    ...rs.map(
+      (r) =>
+        `Parsed anew at ${r.pages.toLocaleString('en')} pages (the rest from the parse cache): ${Object.entries(
+          r.parsedAnew ?? {},
+        )
+          .map(([s, x]) => `${s} ${(100 * x).toFixed(0)}%`)
+          .join(', ')}`,
     ),
     '',
   ];

@@ -76,6 +76,8 @@ export interface PhaseTime {
   ms: number;
   cpuMs: number;
   pages: number;
+  /** A crawl's responses not found in the environment's parse cache (parsed by this crawl). */
+  parsedAnew?: number;
 }
 
 /** Wall and CPU time since it was started. */

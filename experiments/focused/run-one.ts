@@ -277,10 +277,17 @@ async function crawlOne(
   });
   const t0 = performance.now();
   const before = job.trained;
+  const parsed = env.parses.misses;
   const crawl = stopwatch();
   const s = await engine.run();
   const timing = { strategy: name, ms: performance.now() - t0 };
-  job.phases.push({ phase: 'crawl', strategy: name, ...job.without(crawl(), before), pages: s.pages });
+  job.phases.push({
+    phase: 'crawl',
+    strategy: name,
+    ...job.without(crawl(), before),
+    pages: s.pages,
+    parsedAnew: env.parses.misses - parsed,
+  });
   const curves = run.finish();
   const hosts = env.scopeOf(site).length ? env.scopeOf(site) : [new URL(env.startUrl(site)).host];
   const audits = hosts.map((h) => env.audit()[h]).filter((x) => x !== undefined);
