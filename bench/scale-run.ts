@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadExperiment } from '../experiments/focused/config.ts';
-import { simEnv } from '../experiments/focused/env.ts';
+import { type Caches, simEnv } from '../experiments/focused/env.ts';
 import { oracleOrder } from '../experiments/focused/oracle.ts';
 import { runExperiment, writeResults } from '../experiments/focused/runner.ts';
 
@@ -61,7 +61,7 @@ export function scaleWeb(pages: number): Record<string, unknown> {
  */
 export async function measureScale(
   pages: number,
-  o: { queue?: string; out?: string; strategies?: readonly string[] } = {},
+  o: { queue?: string; out?: string; strategies?: readonly string[]; caches?: Caches } = {},
 ): Promise<ScaleResult> {
   const dir = mkdtempSync(join(tmpdir(), `scale-${pages}-`));
   try {
@@ -81,7 +81,7 @@ export async function measureScale(
     const t0 = performance.now();
     const data = await runExperiment(
       cfg,
-      o.queue ? { queue: o.queue, cacheDir: null } : { workers: 0, cacheDir: null },
+      o.queue ? { queue: o.queue, cacheDir: null } : { workers: 0, cacheDir: null, caches: o.caches },
     );
     const t1 = performance.now();
     await writeResults(data, o.out ?? join(dir, 'out'));

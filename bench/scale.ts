@@ -15,12 +15,14 @@ import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/c
 import { WORKER_FLAGS } from '../experiments/pool.ts';
 import { measureScale, type ScaleResult } from './scale-run.ts';
 
-const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K]]
+const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K] | --no-caches]
 
 One focused comparison per web size, budget 10% of the web: wall time, phases, CPU per page per
 strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes about half an hour on
 2 cores). With --queue, each size also runs through the Redis queue at URL on K worker processes
-(default 2) started here, and its CSVs are compared with the local run's, byte for byte.
+(default 2) started here, and its CSVs are compared with the local run's, byte for byte. With
+--no-caches, the environments keep no parsed or generated pages between training and the crawls:
+every page costs its whole render and parse, as at a size where no crawl finds another's pages.
 Also: --one N [--out DIR] [--queue URL] [--strategies a,b] measures one size in this process and
 prints JSON.
 `;
@@ -36,13 +38,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     strategies: { type: 'string' },
     queue: { type: 'string' },
     'queue-workers': { type: 'string' },
+    'no-caches': { type: 'boolean' },
   });
   if (!parsed) return 0;
   const v = parsed.values;
+  const caches = v['no-caches'] ? 'none' : 'kept';
+  if (v['no-caches'] && v.queue) usage('--no-caches: a measurement in one process, not through the queue');
   if (v.one !== undefined) {
     const n = intFlag('one', v.one, 1_000, 4_000_000)!;
     const strategies = v.strategies?.split(',').filter(Boolean);
-    io.out(`${JSON.stringify(await measureScale(n, { queue: v.queue, out: v.out, strategies }))}\n`);
+    io.out(`${JSON.stringify(await measureScale(n, { queue: v.queue, out: v.out, strategies, caches }))}\n`);
     return 0;
   }
   const queueWorkers = intFlag('queue-workers', v['queue-workers'], 1, 64) ?? 2;
@@ -53,7 +58,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   for (const n of sizes) {
     io.err(`measuring a web of ${n.toLocaleString('en')} pages ...\n`);
     const local = mkdtempSync(join(tmpdir(), 'scale-local-'));
-    results.push(one(n, ['--out', local]));
+    results.push(one(n, ['--out', local, ...(v['no-caches'] ? ['--no-caches'] : [])]));
     io.out(table(results));
     if (v.queue) {
       io.err(`the same through the queue on ${queueWorkers} workers ...\n`);

@@ -34,4 +34,24 @@ describe('experiments in one process', () => {
     // and back: the default list again gives the first run's curves, with or without the replay
     expect(await curves(null, false)).toBe(computing);
   });
+
+  it('gives the same rows without the environment caches, every page then parsed by its crawl', async () => {
+    const cfg = {
+      ...loadExperiment('focused', { quick: true }),
+      strategies: ['bfs', 'immediate'],
+      sites: ['cs.alpha-university.test'],
+      budget: 100,
+      every: 50,
+    };
+    const kept = await runExperiment(cfg, { workers: 0, cacheDir: null, replay: false });
+    const none = await runExperiment(cfg, { workers: 0, cacheDir: null, replay: false, caches: 'none' });
+    expect(JSON.stringify(none.curves)).toBe(JSON.stringify(kept.curves));
+    expect(JSON.stringify(none.summaries)).toBe(JSON.stringify(kept.summaries));
+    const crawls = (d: typeof kept) => (d.phases ?? []).filter((p) => p.phase === 'crawl');
+    // immediate, after bfs: pages bfs parsed come from the cache, unless there is none
+    const anew = (d: typeof kept, s: string) => crawls(d).find((p) => p.strategy === s)!;
+    expect(anew(kept, 'immediate').parsedAnew!).toBeLessThan(anew(none, 'immediate').parsedAnew!);
+    expect(anew(kept, 'bfs').parsedAnew!).toBeLessThanOrEqual(anew(none, 'bfs').parsedAnew!);
+    await expect(runExperiment(cfg, { workers: 2, caches: 'none' })).rejects.toThrow(/in this process/);
+  });
 });

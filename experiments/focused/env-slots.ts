@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import type { ExperimentConfig } from './config.ts';
-import { archiveEnv, type Env, simEnv } from './env.ts';
+import { archiveEnv, type Caches, type Env, simEnv } from './env.ts';
 import { type PhaseTime, stopwatch } from './rows.ts';
 
 /**
@@ -30,16 +30,19 @@ export async function withEnv<T>(
   cfg: ExperimentConfig,
   seed: number,
   job: (env: Env, made: PhaseTime | null) => Promise<T>,
+  caches: Caches = 'kept',
 ): Promise<T> {
   // the web file's text is part of the key: a file rewritten in place (a sweep run again in its folder) is another web
-  const key = cfg.archive
-    ? `archive:${JSON.stringify(cfg.archive)}`
-    : `sim:${cfg.web}:${seed}:${cfg.faults}:${readFileSync(resource(cfg.web), 'utf8')}`;
+  const key = `${caches}:${
+    cfg.archive
+      ? `archive:${JSON.stringify(cfg.archive)}`
+      : `sim:${cfg.web}:${seed}:${cfg.faults}:${readFileSync(resource(cfg.web), 'utf8')}`
+  }`;
   let slot = envs.get(key);
   if (!slot) {
     const made = stopwatch();
     const fresh: EnvSlot = {
-      env: cfg.archive ? archiveEnv(cfg) : simEnv(cfg, seed),
+      env: cfg.archive ? archiveEnv(cfg, caches) : simEnv(cfg, seed, caches),
       made: null,
       users: 0,
       turn: Promise.resolve(),

@@ -81,10 +81,20 @@ const PARSES_KEPT = 65_536;
  */
 const PAGE_BYTES_KEPT = 256 * 2 ** 20;
 
-export async function simEnv(cfg: ExperimentConfig, seed: number): Promise<Env> {
+/**
+ * An environment's caches: kept (parsed pages shared by training and the crawls, generated pages
+ * kept ready to send), or none, so that every page costs what it costs when no crawl before it
+ * fetched it (npm run bench:scale -- --no-caches).
+ */
+export type Caches = 'kept' | 'none';
+
+export async function simEnv(cfg: ExperimentConfig, seed: number, caches: Caches = 'kept'): Promise<Env> {
   const web = new Web(loadConfig(cfg.web), seed);
-  const parses = new ParseCache(PARSES_KEPT);
-  const server = await SimServer.start(web, { faults: cfg.faults, cacheBytes: PAGE_BYTES_KEPT });
+  const parses = new ParseCache(caches === 'kept' ? PARSES_KEPT : 0);
+  const server = await SimServer.start(web, {
+    faults: cfg.faults,
+    cacheBytes: caches === 'kept' ? PAGE_BYTES_KEPT : 0,
+  });
   // training reads the pages the server keeps ready to send: rendered once for both
   const served = { render: (id: number) => server.page(id), url: (id: number) => server.renderer.url(id) };
   const truth = new GroundTruth(web);
@@ -223,13 +233,13 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
   }
 }
 
-export async function archiveEnv(cfg: ExperimentConfig): Promise<Env> {
+export async function archiveEnv(cfg: ExperimentConfig, caches: Caches = 'kept'): Promise<Env> {
   const a = cfg.archive!;
   const archive = await WarcArchive.open(a.warc, { strict: true });
   // one policy for every crawler and the oracle: what the server offers is what the graph holds
   const web = await ArchiveWeb.open(archive, { holes: a.holes, documents: a.documents }, { scan: true });
   const server = await ReplayServer.start(web);
-  const parses = new ParseCache(PARSES_KEPT);
+  const parses = new ParseCache(caches === 'kept' ? PARSES_KEPT : 0);
   const labels = readLabels(a.labels);
   const sites = archiveSites(cfg);
   const hostsOf = (site: string): string[] => a.groups[site] ?? [site];

@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { loadConfig } from '../../sim/config.ts';
 import { ExperimentConfigError, trains, type ExperimentConfig } from './config.ts';
-import { archiveSites, checkArchive } from './env.ts';
+import { archiveSites, type Caches, checkArchive } from './env.ts';
 import { closeSeedState, loadPlugins, runJob } from './run-one.ts';
 import type { CurveRow, JobResult, JobTask, PhaseTime, SiteFacts, SummaryRow } from './rows.ts';
 import { probeStrategy, StrategyError } from '../strategies.ts';
@@ -40,6 +40,12 @@ export interface RunOptions {
    * small point's CPU.
    */
   replay?: boolean;
+  /**
+   * "none": the environments keep no parsed or generated pages between training and crawls, so
+   * that each page costs its whole parse and render (npm run bench:scale -- --no-caches). In this
+   * process only (workers 0, no queue). Default "kept".
+   */
+  caches?: Caches;
 }
 
 /** A finished job, for progress lines: each strategy's run on one seed's site. */
@@ -133,6 +139,8 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const recorded = opts.replay === false ? -1 : 0;
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
   const workers = inMemory.length ? 0 : Math.min(opts.workers ?? availableParallelism(), jobs.length);
+  if (opts.caches === 'none' && (opts.queue || workers > 0))
+    throw new ExperimentConfigError(`${cfg.name}: caches "none" is a measurement in this process: run with workers 0`);
   const results: JobResult[] = new Array(jobs.length);
   let done = 0;
   if (opts.queue) {
@@ -150,7 +158,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     );
   } else if (workers <= 0) {
     for (const j of jobs) {
-      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === recorded);
+      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === recorded, opts.caches);
       opts.onJobDone?.(++done, jobs.length, jobDone(j, results[j.id]));
     }
     await closeSeedState();
