@@ -5,11 +5,10 @@
  *
  * localValue() searches the page's neighbourhood at every retraining. Its cost per retraining
  * grows with the crawl: the top-K pages' link targets are thousands of pages, each scanned link by
- * link against an index of every crawled URL (npm run bench:scale, 10^6 pages: 106 ms a retraining,
- * 80 s of a 200,000-page crawl). HorizonOne keeps the same values for horizon 1, the default, as
- * pages are crawled: each page's count of relevant crawled pages it links to, those crawled before
- * it and after it apart, so that the sum is added in the same order and equals localValue's to
- * the last bit (tested).
+ * link against an index of every crawled URL (docs/benchmarks.md, "Experiments at web scale").
+ * HorizonOne keeps the same values for horizon 1, the default, as pages are crawled: each page's
+ * count of relevant crawled pages it links to, those crawled before it and after it apart, so that
+ * the sum is added in the same order and equals localValue's to the last bit (tested).
  */
 
 export interface GraphPage {
