@@ -34,7 +34,7 @@ const WEB = 'data/webs/paper.json';
 /** What one run crawls: the hosts it starts from and keeps to, its budget and requests in flight. */
 interface Scenario {
   name: string;
-  seeds: string[];
+  startUrls: string[];
   /** Hosts in scope (a glob of the crawler's scope syntax). */
   scope: string[];
   inScope: (host: string) => boolean;
@@ -78,14 +78,14 @@ async function measure(
 
 /** The ceiling: the least a crawler must do. Queue, Set, undici, htmlparser2 for hrefs. */
 async function minimalLoop(port: number, sc: Scenario): Promise<number> {
-  const { seeds, concurrency: CONCURRENCY, pages: PAGES } = sc;
+  const { startUrls, concurrency: CONCURRENCY, pages: PAGES } = sc;
   const connect = buildConnector({});
   const agent = new Agent({
     connections: 8,
     connect: (o, cb) => connect({ ...o, hostname: '127.0.0.1', host: `127.0.0.1:${port}`, port: String(port) }, cb),
   });
-  const seen = new Set<string>(seeds);
-  const queue = [...seeds];
+  const seen = new Set<string>(startUrls);
+  const queue = [...startUrls];
   let fetched = 0;
   let active = 0;
   await new Promise<void>((done) => {
@@ -140,7 +140,7 @@ export async function crawlWith(
   const outDir = mkdtempSync(join(tmpdir(), 'bench-crawl-'));
   const engine = CrawlEngine.create({
     settings: {
-      seeds: sc.seeds,
+      startUrls: sc.startUrls,
       scope: sc.scope,
       resolve: [`*.test=127.0.0.1:${port}`],
       maxPages: sc.pages,
@@ -188,7 +188,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const scenarios: Scenario[] = [
     {
       name: `one host (${dept})`,
-      seeds: [`http://${dept}/`],
+      startUrls: [`http://${dept}/`],
       scope: [dept],
       inScope: (h) => h === dept,
       pages: Math.min(PAGES, 5_000),
@@ -197,7 +197,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     },
     {
       name: `many hosts (${web.sites.length})`,
-      seeds: web.sites.map((s) => `http://${s.host}/`),
+      startUrls: web.sites.map((s) => `http://${s.host}/`),
       scope: ['*.test'],
       inScope: (h) => h.endsWith('.test'),
       pages: PAGES,

@@ -26,7 +26,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   const dir = mkdtempSync(join(tmpdir(), 'bench-journal-'));
   const settings = {
-    seeds: ['http://j.test/'],
+    startUrls: ['http://j.test/'],
     resolve: [`*.test=127.0.0.1:${port}`],
     delayMs: 0,
     autoThrottle: false,

@@ -71,7 +71,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     let normal = 0;
     await CrawlEngine.create({
       settings: {
-        seeds: ['http://normal.test/', ...(beside ? ['http://wild.test/'] : [])],
+        startUrls: ['http://normal.test/', ...(beside ? ['http://wild.test/'] : [])],
         scope: ['normal.test', 'wild.test'],
         resolve: [`*.test=127.0.0.1:${port}`],
         maxPages: beside ? 2 * PAGES : PAGES,

@@ -105,7 +105,7 @@ export class CrawlEngine {
   ) {
     this.settings = settings;
     this.strategy = opts.strategy;
-    this.scope = new Scope(settings.scope, settings.seeds, settings.allowPrivateAddresses);
+    this.scope = new Scope(settings.scope, settings.startUrls, settings.allowPrivateAddresses);
     const rules = settings.resolve.map(parseResolveRule);
     this.ownDispatcher = !opts.dispatcher;
     this.dispatcher =
@@ -194,7 +194,7 @@ export class CrawlEngine {
       );
     const engine = new CrawlEngine(opts, settings);
     engine.journal?.writeJson('crawl-settings.json', { settings, strategy: opts.strategy.name });
-    for (const raw of settings.seeds) {
+    for (const raw of settings.startUrls) {
       const url = normalizeUrl(raw, undefined, settings);
       if (raw.length > settings.maxUrlLength)
         engine.stats.seedFailed(

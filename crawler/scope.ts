@@ -1,6 +1,6 @@
 /**
  * The scope guard: which URLs a crawl may fetch. A URL is in scope when its scheme is http(s),
- * its host and port match a scope pattern (by default the seeds' own origins), and, if its host
+ * its host and port match a scope pattern (by default the start URLs' own origins), and, if its host
  * is an IP literal, the address policy allows it. Everything else is counted, never fetched.
  */
 import { isIP } from 'node:net';
@@ -18,7 +18,7 @@ export class Scope {
   private readonly patterns: Pattern[];
   constructor(
     patterns: readonly string[],
-    seeds: readonly string[],
+    startUrls: readonly string[],
     private readonly allowPrivate: boolean,
   ) {
     this.patterns = patterns.length
@@ -26,7 +26,7 @@ export class Scope {
           const m = /^(.*?)(?::(\d+))?$/.exec(p.toLowerCase())!;
           return { host: m[1], port: m[2] ? Number(m[2]) : undefined };
         })
-      : seeds.map((s) => {
+      : startUrls.map((s) => {
           const u = new URL(s);
           return { host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)) };
         });

@@ -11,10 +11,10 @@ import { SESSION_PARAMS } from '../lib/url.ts';
 import { bool, defaultsOf, list, num, numberFieldsOf, obj, problemOf, type Static, str, Type } from '../lib/schema.ts';
 
 export const CrawlSettingsSchema = obj({
-  seeds: list(Type.String(), { default: [], help: 'start URLs' }),
+  startUrls: list(Type.String(), { default: [], help: 'the URLs the crawl starts from (its seeds)' }),
   scope: list(Type.String(), {
     default: [],
-    help: 'host patterns in scope ("example.org", "*.test", "host:port"); empty: the seeds\' origins',
+    help: 'host patterns in scope ("example.org", "*.test", "host:port"); empty: the start URLs\' origins',
   }),
   resolve: list(Type.String(), {
     default: [],
@@ -253,23 +253,37 @@ export const NUMBER_SETTINGS: readonly NumberSetting[] = numberFieldsOf(CrawlSet
 export const DEFAULT_SETTINGS: CrawlSettings = defaultsOf(CrawlSettingsSchema) as CrawlSettings;
 
 /** Merges overrides onto the defaults and validates; throws CRAWL_ERR_SETTINGS naming the field. */
-export function resolveSettings(over: Partial<CrawlSettings>): CrawlSettings {
+export function resolveSettings(given: Partial<CrawlSettings>): CrawlSettings {
+  const over = startUrlsOf(given);
   for (const k of Object.keys(over))
     if (!(k in DEFAULT_SETTINGS)) throw new CrawlError('CRAWL_ERR_SETTINGS', `${k}: unknown setting`);
   const s = { ...DEFAULT_SETTINGS, ...over } as CrawlSettings;
   const why = problemOf(CrawlSettingsSchema, s);
   if (why) throw new CrawlError('CRAWL_ERR_SETTINGS', why);
-  if (!Array.isArray(s.seeds) || s.seeds.length === 0)
-    throw new CrawlError('CRAWL_ERR_SETTINGS', 'seeds: at least one seed URL is required');
-  for (const u of s.seeds) {
+  if (!Array.isArray(s.startUrls) || s.startUrls.length === 0)
+    throw new CrawlError('CRAWL_ERR_SETTINGS', 'startUrls: at least one start URL is required');
+  for (const u of s.startUrls) {
     let url: URL;
     try {
       url = new URL(u);
     } catch {
-      throw new CrawlError('CRAWL_ERR_SETTINGS', `seeds: "${u}" is not an absolute URL`);
+      throw new CrawlError('CRAWL_ERR_SETTINGS', `startUrls: "${u}" is not an absolute URL`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new CrawlError('CRAWL_ERR_SETTINGS', `seeds: "${u}" must be http or https`);
+      throw new CrawlError('CRAWL_ERR_SETTINGS', `startUrls: "${u}" must be http or https`);
   }
   return s;
+}
+
+/**
+ * The settings with start URLs under their name: "seeds", their name before, is read as
+ * startUrls (crawl directories journalled then, and programs written then, still resume and run);
+ * in an experiment "seeds" are random seeds, hence the new name.
+ */
+function startUrlsOf(given: Partial<CrawlSettings>): Partial<CrawlSettings> {
+  if (!('seeds' in given)) return given;
+  const { seeds, ...rest } = given as Partial<CrawlSettings> & { seeds?: string[] };
+  if (rest.startUrls !== undefined)
+    throw new CrawlError('CRAWL_ERR_SETTINGS', 'seeds: the former name of startUrls; give startUrls alone');
+  return { ...rest, startUrls: seeds };
 }

@@ -62,7 +62,7 @@ async function order(site: Site, strategy: Strategy): Promise<string[]> {
   const out: string[] = [];
   const engine = CrawlEngine.create({
     settings: {
-      seeds: [`http://b.test:${srv.port}/`],
+      startUrls: [`http://b.test:${srv.port}/`],
       resolve: [`b.test:${srv.port}:127.0.0.1`],
       deterministic: true,
       concurrency: 1,
@@ -185,7 +185,7 @@ describe('baseline orderings on a hand-built site', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opic-'));
     const out: string[] = [];
     const settings = {
-      seeds: [`http://b.test:${srv.port}/`],
+      startUrls: [`http://b.test:${srv.port}/`],
       resolve: [`b.test:${srv.port}:127.0.0.1`],
       deterministic: true,
       concurrency: 1,

@@ -65,7 +65,7 @@ async function crawl(strategy: Strategy, maxPages: number, dir?: string, resume 
   const urls: string[] = [];
   await CrawlEngine.create({
     settings: {
-      seeds: [env.startUrl(site)],
+      startUrls: [env.startUrl(site)],
       resolve: [`*.test=127.0.0.1:${env.port}`],
       maxPages,
       deterministic: true,

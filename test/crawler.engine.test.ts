@@ -34,7 +34,7 @@ afterAll(async () => server.close());
 
 describe('deterministic mode', () => {
   const settings = {
-    seeds: ['http://cs.gamma-university.test/', 'http://cs.beta-university.test/'],
+    startUrls: ['http://cs.gamma-university.test/', 'http://cs.beta-university.test/'],
     maxPages: 400,
     concurrency: 8,
     perHostConcurrency: 4,
@@ -122,7 +122,7 @@ describe('checkpoint and resume', () => {
 describe('resume keeps the counters (#17 item 7)', () => {
   it('a crawl stopped half-way and resumed has the summary of the uninterrupted crawl', async () => {
     const settings = {
-      seeds: ['http://cs.beta-university.test/'],
+      startUrls: ['http://cs.beta-university.test/'],
       resolve: [`*.test=127.0.0.1:${server.port}`],
       concurrency: 4,
       perHostConcurrency: 4,

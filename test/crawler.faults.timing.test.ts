@@ -72,7 +72,7 @@ describe('faults on a local server', () => {
     try {
       const t0 = performance.now();
       const { summary, log } = await crawl({
-        seeds: [`http://f.test:${srv.port}/`],
+        startUrls: [`http://f.test:${srv.port}/`],
         resolve: [`f.test:${srv.port}:127.0.0.1`],
         maxPages: 50,
         retries: 1,
@@ -130,7 +130,7 @@ describe('faults of the synthetic web', () => {
 
   it('finishes despite traps, session ids, redirect loops, 5xx, slow and oversized pages, and counts each', async () => {
     const { summary, log } = await crawl({
-      seeds: ['http://cs.trap.test/'],
+      startUrls: ['http://cs.trap.test/'],
       resolve: [`*.test=127.0.0.1:${env.server.port}`],
       maxPages: 5000,
       maxDepth: 12,
@@ -191,7 +191,7 @@ describe('scope guard', () => {
     });
     try {
       const { summary, log } = await crawl({
-        seeds: [`http://s.test:${srv.port}/`],
+        startUrls: [`http://s.test:${srv.port}/`],
         resolve: [`*.test=127.0.0.1`, `*.example=127.0.0.1:${other.port}`],
         maxPages: 50,
       });
@@ -203,7 +203,7 @@ describe('scope guard', () => {
       // even when put in scope, private and metadata addresses are refused at connect time:
       // logged with their code, counted under their own key, never robots-blocked
       const { log: log2, summary: s2 } = await crawl({
-        seeds: [`http://meta.test:${srv.port}/`],
+        startUrls: [`http://meta.test:${srv.port}/`],
         scope: [`*.test:${srv.port}`],
         resolve: ['meta.test=169.254.169.254'],
         maxPages: 5,
@@ -215,7 +215,7 @@ describe('scope guard', () => {
         1, 0, 0, 1,
       ]);
       const { log: log3 } = await crawl({
-        seeds: ['http://10.0.0.1/'],
+        startUrls: ['http://10.0.0.1/'],
         scope: ['10.0.0.1'],
         maxPages: 5,
         retries: 0,

@@ -22,7 +22,7 @@ describe('politeness, measured by the server', () => {
       const hosts = ['cs.alpha-university.test', 'cs.beta-university.test', 'cs.delta-university.test'];
       const engine = CrawlEngine.create({
         settings: {
-          seeds: hosts.map((h) => `http://${h}/`),
+          startUrls: hosts.map((h) => `http://${h}/`),
           resolve: [`*.test=127.0.0.1:${sim.port}`],
           maxPages: 90,
           concurrency: 8,

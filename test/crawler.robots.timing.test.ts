@@ -58,7 +58,7 @@ describe('robots.txt in a crawl', () => {
     const extra = typeof more === 'function' ? more(srv.port) : more;
     const engine = CrawlEngine.create({
       settings: {
-        seeds: [`http://site.test:${srv.port}/`],
+        startUrls: [`http://site.test:${srv.port}/`],
         resolve: [`site.test:${srv.port}:127.0.0.1`],
         delayMs: 0,
         autoThrottle: false,

@@ -112,7 +112,10 @@ describe('on search sites under the published conditions', () => {
   let server: SimServer;
   const forms = new Map<string, DiscoveredForm>();
   const clientFor = (host: string): FormClient =>
-    new FormClient({ settings: { seeds: [`http://${host}/`], delayMs: 0, autoThrottle: false }, dispatcher: web.http });
+    new FormClient({
+      settings: { startUrls: [`http://${host}/`], delayMs: 0, autoThrottle: false },
+      dispatcher: web.http,
+    });
   const sessionOn = (kind: string, budget = 2000): SurfaceSession => {
     const d = forms.get(kind)!;
     return new SurfaceSession(clientFor(SITES.find((s) => s.kind === kind)!.host), d.form, d.template, budget);
@@ -167,7 +170,7 @@ describe('on search sites under the published conditions', () => {
     );
     try {
       const c = new FormClient({
-        settings: { seeds: ['http://catalogue.search.test/'], delayMs: 0, autoThrottle: false },
+        settings: { startUrls: ['http://catalogue.search.test/'], delayMs: 0, autoThrottle: false },
         dispatcher: capped.http,
       });
       const d = (await discoverForms(c, 'http://catalogue.search.test/')).forms[0];

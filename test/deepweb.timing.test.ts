@@ -125,7 +125,7 @@ describe('ISIT informativeness on a hand-made form', () => {
 
   it('finds exactly the informative templates', async () => {
     const client = new FormClient({
-      settings: { seeds: [`http://127.0.0.1:${srv.port}/`], delayMs: 0, autoThrottle: false },
+      settings: { startUrls: [`http://127.0.0.1:${srv.port}/`], delayMs: 0, autoThrottle: false },
     });
     const found = await discoverForms(client, `http://127.0.0.1:${srv.port}/`);
     expect(found.forms).toHaveLength(1);
@@ -151,7 +151,10 @@ describe("on the synthetic web's search sites", () => {
   let server: SimServer;
   const forms = new Map<string, DiscoveredForm>();
   const clientFor = (host: string, delayMs = 0): FormClient =>
-    new FormClient({ settings: { seeds: [`http://${host}/`], delayMs, autoThrottle: false }, dispatcher: web.http });
+    new FormClient({
+      settings: { startUrls: [`http://${host}/`], delayMs, autoThrottle: false },
+      dispatcher: web.http,
+    });
 
   beforeAll(async () => {
     web = await startWeb(tinyConfig({ deepweb: { sites: SITES } }), 1, { faults: false });

@@ -68,7 +68,7 @@ async function treeWeb(): Promise<{ settings: Partial<CrawlSettings>; close: () 
   const port = (server.address() as AddressInfo).port;
   return {
     settings: {
-      seeds: ['http://tree.test/0'],
+      startUrls: ['http://tree.test/0'],
       scope: ['tree.test'],
       resolve: [`tree.test=127.0.0.1:${port}`],
       delayMs: 0,

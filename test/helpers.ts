@@ -84,7 +84,7 @@ export async function startWeb(
 
 /** What every crawler of the distributed-crawling tests shares, against the web served at `port`. */
 export const distributedSettings = (port: number) => ({
-  seeds: DIST_HOSTS.map((h) => `http://${h}/`),
+  startUrls: DIST_HOSTS.map((h) => `http://${h}/`),
   scope: DIST_HOSTS,
   resolve: [`*.test=127.0.0.1:${port}`],
   delayMs: 0,

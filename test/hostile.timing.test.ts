@@ -158,7 +158,7 @@ describe('a body that drips (item 1)', () => {
   it('is cut at the total deadline, logged CRAWL_ERR_DEADLINE and not retried; the crawl goes on', async () => {
     const t0 = performance.now();
     const { summary, log } = await crawl({
-      seeds: ['http://drip.test/'],
+      startUrls: ['http://drip.test/'],
       maxResponseMs: 800,
       bodyTimeoutMs: 5000,
       retries: 2,
@@ -172,7 +172,11 @@ describe('a body that drips (item 1)', () => {
 
   it('a dripping robots.txt is cut once and disallows the host (fail closed), without three deadlines', async () => {
     const t0 = performance.now();
-    const { summary, log } = await crawl({ seeds: ['http://drip-robots.test/'], maxResponseMs: 800, robotsRetries: 2 });
+    const { summary, log } = await crawl({
+      startUrls: ['http://drip-robots.test/'],
+      maxResponseMs: 800,
+      robotsRetries: 2,
+    });
     expect(performance.now() - t0).toBeLessThan(2500);
     expect([log.length, summary.robotsFetches, summary.robotsBlocked]).toEqual([0, 1, 1]);
   });
@@ -227,7 +231,7 @@ describe('bounded everything (item 2)', () => {
     const out = tmp();
     const rss0 = process.memoryUsage().rss;
     const { summary, log } = await crawl(
-      { seeds: ['http://base.test/'], maxPages: 40, concurrency: 8, perHostConcurrency: 8 },
+      { startUrls: ['http://base.test/'], maxPages: 40, concurrency: 8, perHostConcurrency: 8 },
       out,
     );
     expect(process.memoryUsage().rss - rss0).toBeLessThan(300 * 1024 * 1024);
@@ -256,7 +260,7 @@ describe('bounded everything (item 2)', () => {
     const out = tmp();
     const rss0 = process.memoryUsage().rss;
     const { summary } = await crawl(
-      { seeds: ['http://links.test/'], maxPages: 200, concurrency: 8, perHostConcurrency: 8 },
+      { startUrls: ['http://links.test/'], maxPages: 200, concurrency: 8, perHostConcurrency: 8 },
       out,
     );
     expect(summary.pages).toBe(200);
@@ -269,7 +273,7 @@ describe('bounded everything (item 2)', () => {
 
   it('keeps maxLinksPerPage links of a page, in page order, and counts the rest', async () => {
     const { summary, log } = await crawl({
-      seeds: ['http://base.test/'],
+      startUrls: ['http://base.test/'],
       maxPages: 200,
       maxLinksPerPage: 100,
       concurrency: 8,
@@ -280,7 +284,7 @@ describe('bounded everything (item 2)', () => {
   });
 
   it('reads robots.txt and pages sent gzip- or deflate-encoded unasked, and cuts a compression bomb at the cap (issue #38)', async () => {
-    const { summary, log } = await crawl({ seeds: ['http://gzip.test/'], maxPages: 20 });
+    const { summary, log } = await crawl({ startUrls: ['http://gzip.test/'], maxPages: 20 });
     expect(log.map((e) => new URL(e.url).pathname).sort()).toEqual(['/', '/bomb', '/ok', '/raw', '/z']);
     expect(summary.robotsBlocked).toBe(1);
     const bomb = log.find((e) => e.url.endsWith('/bomb'))!;
@@ -290,7 +294,7 @@ describe('bounded everything (item 2)', () => {
   });
 
   it('skips 100 and 102 interim responses it did not ask for, and reads a raw UTF-8 Location as UTF-8 (issue #38)', async () => {
-    const { summary, log } = await crawl({ seeds: ['http://interim.test/'], maxPages: 10, retries: 0 });
+    const { summary, log } = await crawl({ startUrls: ['http://interim.test/'], maxPages: 10, retries: 0 });
     expect(log.map((e) => [e.status, e.url])).toEqual([
       [200, 'http://interim.test/'],
       [302, 'http://interim.test/next'],
@@ -301,7 +305,7 @@ describe('bounded everything (item 2)', () => {
 
   it('robots.txt applies to its origin: https://h/ is not ruled by http://h/robots.txt, and fails closed here (issue #38)', async () => {
     const { summary, log } = await crawl({
-      seeds: ['http://origins.test/'],
+      startUrls: ['http://origins.test/'],
       scope: ['origins.test'],
       maxPages: 20,
       robotsRetries: 0,
@@ -312,7 +316,7 @@ describe('bounded everything (item 2)', () => {
   });
 
   it('refuses links and redirects to file:, data:, javascript:, ftp: and mailto:, and counts each (issue #38)', async () => {
-    const { summary, log } = await crawl({ seeds: ['http://schemes.test/'], maxPages: 20 });
+    const { summary, log } = await crawl({ startUrls: ['http://schemes.test/'], maxPages: 20 });
     // five links of other schemes on the page, three redirects to them
     expect(summary.outOfScope.scheme).toBe(8);
     expect(pathsOf(log).sort()).toEqual(['/', '/ok', '/r-data', '/r-file', '/r-ftp']);
@@ -320,7 +324,7 @@ describe('bounded everything (item 2)', () => {
   });
 
   it('refuses a seed longer than the URL limit with a code', async () => {
-    const { summary, log } = await crawl({ seeds: [`http://base.test/${'s'.repeat(10_000)}`] });
+    const { summary, log } = await crawl({ startUrls: [`http://base.test/${'s'.repeat(10_000)}`] });
     expect(log).toEqual([]);
     expect(summary.seedFailures[0]).toMatch(/CRAWL_ERR_URL_TOO_LONG \(10017 > 8192 characters\)/);
   });
@@ -377,7 +381,11 @@ describe('the address policy (item 4)', () => {
     });
     try {
       const before = srv.log.length;
-      const { summary, log } = await crawl({ seeds: [`http://127.0.0.1:${page.port}/`], scope: ['*'], maxPages: 30 });
+      const { summary, log } = await crawl({
+        startUrls: [`http://127.0.0.1:${page.port}/`],
+        scope: ['*'],
+        maxPages: 30,
+      });
       expect(log.map((e) => e.url)).toEqual([`http://127.0.0.1:${page.port}/`]);
       expect(summary.outOfScope.address).toBe(REFUSED.length);
       expect(srv.log.length).toBe(before);
@@ -392,7 +400,7 @@ describe('the address policy (item 4)', () => {
 
   it('a hostname that resolves to one is refused at connect time: logged with its code, counted under its own key', async () => {
     const { summary, log } = await crawl({
-      seeds: ['http://evil.test/'],
+      startUrls: ['http://evil.test/'],
       resolve: ['evil.test=[64:ff9b::a9fe:a9fe]'],
       retries: 1,
       robotsRetries: 1,
@@ -403,7 +411,11 @@ describe('the address policy (item 4)', () => {
 
   it('so is a name mapped with --resolve to an IANA special-purpose address (issue #38)', async () => {
     for (const to of ['192.0.0.170', '192.0.2.1', '[2001:db8::1]', '[::ffff:0:169.254.169.254]']) {
-      const { summary, log } = await crawl({ seeds: ['http://doc.test/'], resolve: [`doc.test=${to}`], retries: 1 });
+      const { summary, log } = await crawl({
+        startUrls: ['http://doc.test/'],
+        resolve: [`doc.test=${to}`],
+        retries: 1,
+      });
       expect(
         log.map((e) => e.error),
         to,
@@ -454,7 +466,7 @@ describe('a 503 storm without Retry-After (item 6)', () => {
     const t0 = performance.now();
     const seeds = Array.from({ length: 8 }, (_, i) => `http://storm.test/${i}`);
     const { summary } = await crawl({
-      seeds,
+      startUrls: seeds,
       delayMs: 50,
       retries: 0,
       retryBaseMs: 50,

@@ -21,7 +21,7 @@ async function crawl(strategy: Strategy, maxPages = 80): Promise<{ urls: string[
   const urls: string[] = [];
   const e = CrawlEngine.create({
     settings: {
-      seeds: [`http://${DIST_HOSTS[0]}/`],
+      startUrls: [`http://${DIST_HOSTS[0]}/`],
       resolve: [`*.test=127.0.0.1:${server.port}`],
       maxPages,
       concurrency: 1,

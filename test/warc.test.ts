@@ -140,7 +140,11 @@ describe('crawl to WARC and back', () => {
     const file = join(dir, 'crawl.warc.gz');
     const first: LogEntry[] = [];
     await CrawlEngine.create({
-      settings: { ...settings, seeds: ['http://cs.beta-university.test/'], resolve: [`*.test=127.0.0.1:${web.port}`] },
+      settings: {
+        ...settings,
+        startUrls: ['http://cs.beta-university.test/'],
+        resolve: [`*.test=127.0.0.1:${web.port}`],
+      },
       strategy: new BfsStrategy(),
       warc: new WarcWriter(file),
       onLog: (e) => first.push(e),
@@ -167,7 +171,7 @@ describe('crawl to WARC and back', () => {
       await CrawlEngine.create({
         settings: {
           ...settings,
-          seeds: ['http://cs.beta-university.test/'],
+          startUrls: ['http://cs.beta-university.test/'],
           resolve: [`*.test=127.0.0.1:${replay.port}`],
         },
         strategy: new BfsStrategy(),
@@ -190,7 +194,12 @@ describe('crawl to WARC and back', () => {
     const urls: string[] = [];
     for (const host of ['cs.alpha-university.test', 'cs.beta-university.test']) {
       await CrawlEngine.create({
-        settings: { ...settings, maxPages: 700, seeds: [`http://${host}/`], resolve: [`*.test=127.0.0.1:${web.port}`] },
+        settings: {
+          ...settings,
+          maxPages: 700,
+          startUrls: [`http://${host}/`],
+          resolve: [`*.test=127.0.0.1:${web.port}`],
+        },
         strategy: new BfsStrategy(),
         warc: { record: (u, r, h) => writer.record(u, r, h), close: async () => {} },
         onLog: (e) => urls.push(e.url),

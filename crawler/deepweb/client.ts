@@ -79,7 +79,7 @@ export class FormClient {
   sent = { GET: 0, POST: 0 };
 
   constructor(opts: FormClientOptions) {
-    this.settings = resolveSettings({ ...opts.settings, seeds: opts.settings.seeds ?? [] });
+    this.settings = resolveSettings({ ...opts.settings, startUrls: opts.settings.startUrls ?? [] });
     const s = this.settings;
     this.ownDispatcher = !opts.dispatcher;
     this.dispatcher =
@@ -97,7 +97,7 @@ export class FormClient {
     this.gate = {
       fetcher,
       settings: s,
-      scope: new Scope(s.scope, s.seeds, s.allowPrivateAddresses),
+      scope: new Scope(s.scope, s.startUrls, s.allowPrivateAddresses),
       backoff: retryBackoff(s),
     };
   }

@@ -54,7 +54,7 @@ function heldOutSite(plan: CrawlPlan, settings: Partial<CrawlSettings>, sites: r
       );
   for (const p of v.scope ?? [])
     if (p !== site) usage(`--scope ${p}: a learned strategy crawls ${site} only (it trains on the other sites)`);
-  if (!settings.seeds?.length) settings.seeds = [`http://${site}/`];
+  if (!settings.startUrls?.length) settings.startUrls = [`http://${site}/`];
   settings.scope = [site];
   return site;
 }
@@ -104,7 +104,7 @@ async function generated(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Pro
   env.settings.resolve = [...(env.settings.resolve ?? []), rule];
   io.err(`synthetic web ${v.web} seed ${plan.webSeed} on 127.0.0.1:${w.port}\n`);
   if (!trains) {
-    if (!env.settings.seeds?.length) env.settings.seeds = w.departmentHomes;
+    if (!env.settings.startUrls?.length) env.settings.startUrls = w.departmentHomes;
     if (!env.settings.scope?.length && !v.start?.length) env.settings.scope = w.departmentHosts;
     return;
   }
@@ -155,7 +155,7 @@ async function replayed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Prom
     const server = await ReplayServer.start(archive);
     env.close = () => server.close();
     env.settings.resolve = [...(env.settings.resolve ?? []), `*=127.0.0.1:${server.port}`];
-    if (!env.settings.seeds?.length) env.settings.seeds = [`http://${sites[0]}/`];
+    if (!env.settings.startUrls?.length) env.settings.startUrls = [`http://${sites[0]}/`];
     io.err(`replaying ${files.join(', ')} on 127.0.0.1:${server.port}\n`);
     return;
   }

@@ -59,7 +59,7 @@ function settingsOf(v: CrawlValues, flag: (k: string) => boolean): Partial<Crawl
   const set = <K extends keyof CrawlSettings>(k: K, x: CrawlSettings[K] | undefined): void => {
     if (x !== undefined) settings[k] = x;
   };
-  set('seeds', v.start);
+  set('startUrls', v.start);
   set('scope', v.scope);
   set('resolve', v.resolve);
   for (const d of NUMBER_SETTINGS) if (d.flag) set(d.key, intFlag(d.flag, v[d.flag], d.min));

@@ -52,7 +52,7 @@ Crawl options (defaults in crawler/settings.ts):
 ${paramHelp()}
   --out DIR               write crawl.jsonl, the journal, summary.json (default out/crawl)
   --resume DIR            continue a crawl that was stopped or killed
-  --scope PATTERN         hosts in scope: host, *.suffix, host:port (repeatable; default the seeds' origins)
+  --scope PATTERN         hosts in scope: host, *.suffix, host:port (repeatable; default the start URLs' origins)
   --resolve RULE          HOST:PORT:ADDR or PATTERN=ADDR[:PORT], like curl (repeatable)
   --allow-private         also fetch private, link-local and metadata addresses
   --no-autothrottle       do not adapt the delay to latency
@@ -155,7 +155,7 @@ async function runDistributed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo)
         ? {
             web: plan.values.web,
             seed: plan.webSeed,
-            heldOut: new URL(env.settings.seeds![0]).host,
+            heldOut: new URL(env.settings.startUrls![0]).host,
             cacheDir: plan.modelCache,
           }
         : undefined,

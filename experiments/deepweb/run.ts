@@ -167,7 +167,7 @@ const emptyTables = (): DeepStepResult => ({
 const clientFor = (cfg: DeepwebConfig, server: SimServer, host: string): FormClient =>
   new FormClient({
     settings: {
-      seeds: [`http://${host}/`],
+      startUrls: [`http://${host}/`],
       delayMs: cfg.crawl.delayMs,
       autoThrottle: false,
       perHostConcurrency: 1,

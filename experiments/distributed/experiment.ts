@@ -87,7 +87,7 @@ export async function runDistributedExperiment(
     const server = await SimServer.start(new Web(webCfg, seed), { faults: false });
     const hostRegions = Object.fromEntries(server.web.sites.map((s) => [s.host, server.regionOf(s.host)]));
     // every site's home page: enough hosts that processes, not politeness gaps, limit the crawl
-    const seeds = server.web.sites.map((s) => `http://${s.host}/`);
+    const startUrls = server.web.sites.map((s) => `http://${s.host}/`);
     for (const p of plan) {
       const r = await runCluster({
         datacentres: p.dcs,
@@ -97,7 +97,7 @@ export async function runDistributedExperiment(
         strategy: cfg.strategy,
         module: cfg.module ?? undefined,
         settings: {
-          seeds,
+          startUrls,
           scope: ['*.test'],
           resolve: [`*.test=127.0.0.1:${server.port}`],
           delayMs: cfg.crawl.delayMs,

@@ -244,7 +244,7 @@ async function crawlOne(
     // each page is parsed once per environment (env.parses)
     parseCache: env.parses,
     settings: {
-      seeds: [env.startUrl(site)],
+      startUrls: [env.startUrl(site)],
       scope: env.scopeOf(site),
       resolve: [`${cfg.archive ? '*' : '*.test'}=127.0.0.1:${env.port}`],
       maxPages: byPages || freeHoles ? cfg.budget * 20 : cfg.budget,
