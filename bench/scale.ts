@@ -21,8 +21,9 @@ One focused comparison per web size, budget 10% of the web: wall time, phases, C
 strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes about half an hour on
 2 cores). With --queue, each size also runs through the Redis queue at URL on K worker processes
 (default 2) started here, and its CSVs are compared with the local run's, byte for byte. With
---no-caches, the environments keep no parsed or generated pages between training and the crawls:
-every page costs its whole render and parse, as at a size where no crawl finds another's pages.
+--no-caches, the environments keep no parsed or generated pages between training and the crawls
+at any size (by default they keep them when a run's budget fits the parse cache, as experiments
+do: experiments/focused/env.ts cachesFor), so that every page costs its whole render and parse.
 Also: --one N [--out DIR] [--queue URL] [--strategies a,b] measures one size in this process and
 prints JSON.
 `;
@@ -42,7 +43,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   });
   if (!parsed) return 0;
   const v = parsed.values;
-  const caches = v['no-caches'] ? 'none' : 'kept';
+  const caches = v['no-caches'] ? 'none' : undefined;
   if (v['no-caches'] && v.queue) usage('--no-caches: a measurement in one process, not through the queue');
   if (v.one !== undefined) {
     const n = intFlag('one', v.one, 1_000, 4_000_000)!;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
+import { cachesFor } from '../experiments/focused/env.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 
 describe('experiments in one process', () => {
@@ -53,5 +54,8 @@ describe('experiments in one process', () => {
     expect(anew(kept, 'immediate').parsedAnew!).toBeLessThan(anew(none, 'immediate').parsedAnew!);
     expect(anew(kept, 'bfs').parsedAnew!).toBeLessThanOrEqual(anew(none, 'bfs').parsedAnew!);
     await expect(runExperiment(cfg, { workers: 2, caches: 'none' })).rejects.toThrow(/in this process/);
+    // unless told, a run whose budget the parse cache cannot hold keeps no caches
+    expect(cachesFor({ budget: 2_000 })).toBe('kept');
+    expect(cachesFor({ budget: 100_000 })).toBe('none');
   });
 });

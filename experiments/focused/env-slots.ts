@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import type { ExperimentConfig } from './config.ts';
-import { archiveEnv, type Caches, type Env, simEnv } from './env.ts';
+import { archiveEnv, type Caches, cachesFor, type Env, simEnv } from './env.ts';
 import { type PhaseTime, stopwatch } from './rows.ts';
 
 /**
@@ -30,7 +30,7 @@ export async function withEnv<T>(
   cfg: ExperimentConfig,
   seed: number,
   job: (env: Env, made: PhaseTime | null) => Promise<T>,
-  caches: Caches = 'kept',
+  caches: Caches = cachesFor(cfg),
 ): Promise<T> {
   // the web file's text is part of the key: a file rewritten in place (a sweep run again in its folder) is another web
   const key = `${caches}:${

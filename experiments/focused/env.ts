@@ -88,7 +88,18 @@ const PAGE_BYTES_KEPT = 256 * 2 ** 20;
  */
 export type Caches = 'kept' | 'none';
 
-export async function simEnv(cfg: ExperimentConfig, seed: number, caches: Caches = 'kept'): Promise<Env> {
+/**
+ * The caches an experiment's environments keep unless told: none when a run's budget exceeds what
+ * the parse cache holds. The strategies of a job crawl one after another, so a page one of them
+ * parsed is wanted again by the next about a budget of pages later; a first-in-first-out cache
+ * smaller than that has dropped it by then and only holds memory, and at 10^6 pages its collection
+ * cost more than its hits saved (docs/benchmarks.md, "Experiments at web scale").
+ */
+export function cachesFor(cfg: Pick<ExperimentConfig, 'budget'>): Caches {
+  return cfg.budget <= PARSES_KEPT ? 'kept' : 'none';
+}
+
+export async function simEnv(cfg: ExperimentConfig, seed: number, caches = cachesFor(cfg)): Promise<Env> {
   const web = new Web(loadConfig(cfg.web), seed);
   const parses = new ParseCache(caches === 'kept' ? PARSES_KEPT : 0);
   const server = await SimServer.start(web, {
@@ -233,7 +244,7 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
   }
 }
 
-export async function archiveEnv(cfg: ExperimentConfig, caches: Caches = 'kept'): Promise<Env> {
+export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg)): Promise<Env> {
   const a = cfg.archive!;
   const archive = await WarcArchive.open(a.warc, { strict: true });
   // one policy for every crawler and the oracle: what the server offers is what the graph holds

@@ -10,7 +10,7 @@ import { loadConfig } from '../../sim/config.ts';
 import { loadStrategyModule, makeStrategy } from '../strategies.ts';
 import type { TrainedModels } from '../training.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
-import type { Caches, Env } from './env.ts';
+import { type Caches, cachesFor, type Env } from './env.ts';
 import { withEnv } from './env-slots.ts';
 import { judgementQuality } from './judgement.ts';
 import { ownCounters, RunMeter } from './meter.ts';
@@ -58,7 +58,7 @@ export async function runJob(
   site: string,
   cacheDir: string | null,
   record = false,
-  caches: Caches = 'kept',
+  caches: Caches = cachesFor(cfg),
 ): Promise<JobResult> {
   return withEnv(cfg, seed, (env, made) => runJobOn(new Job(env, made, cfg, seed, site, cacheDir), record), caches);
 }

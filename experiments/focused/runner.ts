@@ -42,8 +42,8 @@ export interface RunOptions {
   replay?: boolean;
   /**
    * "none": the environments keep no parsed or generated pages between training and crawls, so
-   * that each page costs its whole parse and render (npm run bench:scale -- --no-caches). In this
-   * process only (workers 0, no queue). Default "kept".
+   * that each page costs its whole parse and render (npm run bench:scale -- --no-caches); "kept":
+   * they keep them. In this process only (workers 0, no queue). Default: as cachesFor(cfg) says.
    */
   caches?: Caches;
 }
@@ -139,8 +139,10 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const recorded = opts.replay === false ? -1 : 0;
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
   const workers = inMemory.length ? 0 : Math.min(opts.workers ?? availableParallelism(), jobs.length);
-  if (opts.caches === 'none' && (opts.queue || workers > 0))
-    throw new ExperimentConfigError(`${cfg.name}: caches "none" is a measurement in this process: run with workers 0`);
+  if (opts.caches !== undefined && (opts.queue || workers > 0))
+    throw new ExperimentConfigError(
+      `${cfg.name}: caches "${opts.caches}" is a measurement in this process: run with workers 0`,
+    );
   const results: JobResult[] = new Array(jobs.length);
   let done = 0;
   if (opts.queue) {
