@@ -26,6 +26,7 @@ export {
   type StrategySettingsSection,
   type StrategyDescriptor,
   type ParamSpec,
+  paramDefaults,
   paramSpec,
   type PageDecision,
   type PageView,

@@ -185,6 +185,11 @@ export function paramSpec(p: number | ParamSpec): ParamSpec {
   return typeof p === 'number' ? { default: p, min: 0, help: '' } : p;
 }
 
+/** The defaults of declared parameters. */
+export function paramDefaults(params: Readonly<Record<string, number | ParamSpec>> = {}): Record<string, number> {
+  return Object.fromEntries(Object.entries(params).map(([k, p]) => [k, paramSpec(p).default]));
+}
+
 /** The settings sections a strategy's context carries (crawler/focused/context.ts StrategyContext). */
 export const STRATEGY_SETTINGS_SECTIONS = ['immediate', 'future', 'adaptive'] as const;
 export type StrategySettingsSection = (typeof STRATEGY_SETTINGS_SECTIONS)[number];

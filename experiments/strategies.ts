@@ -18,6 +18,7 @@ import { numberProblem, rangeText } from '../lib/fields.ts';
 import {
   CORE_STRATEGIES,
   type ParamSpec,
+  paramDefaults,
   paramSpec,
   type Strategy,
   type StrategyDescriptor,
@@ -62,7 +63,7 @@ export function strategyParams(name: string): Record<string, ParamSpec> {
 
 /** A built-in's declared parameters with their defaults ({} if it takes none). */
 export function strategyDefaults(name: string): Params {
-  return Object.fromEntries(Object.entries(strategyParams(name)).map(([k, p]) => [k, p.default]));
+  return paramDefaults(BUILT_IN[name]?.params);
 }
 
 /** What a strategy is trained with, if anything ("pages" implies the page classifier). */
@@ -132,7 +133,7 @@ export function asInMemoryStrategy(
     let factory = descriptorFactories.get(d);
     if (!factory) {
       // the descriptor's declared defaults, overridden by the config's parameters
-      const defaults = Object.fromEntries(Object.entries(d.params ?? {}).map(([k, p]) => [k, paramSpec(p).default]));
+      const defaults = paramDefaults(d.params);
       factory = (ctx) => d.make(ctx, { ...defaults, ...((ctx.params ?? {}) as Params) });
       descriptorFactories.set(d, factory);
     }
