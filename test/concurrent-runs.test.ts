@@ -6,10 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
+import { scaledWeb } from './helpers.ts';
+
+/** small.json's departments at a quarter of their size: the runs' rows matter, not their recall. */
+const WEB = scaledWeb('data/webs/small.json', 0.25);
 
 const cfg = (seed: number, strategies: string[]) => ({
   ...loadExperiment('focused', { quick: true }),
   name: `concurrent-${seed}`,
+  web: WEB,
   seeds: [seed],
   budget: 80,
   every: 20,

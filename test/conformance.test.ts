@@ -25,7 +25,7 @@ import {
 } from '../experiments/strategies.ts';
 import type { TrainedModels } from '../experiments/training.ts';
 import { numberProblem } from '../lib/fields.ts';
-import { smallWebWithoutWaits } from './helpers.ts';
+import { scaledWeb, smallWebWithoutWaits } from './helpers.ts';
 
 const PAGES = 60;
 let env: Env;
@@ -37,7 +37,7 @@ const keywords = loadKeywords();
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  cfg = { ...loadExperiment('focused', { quick: true }), web: smallWebWithoutWaits(), faults: false };
+  cfg = { ...loadExperiment('focused', { quick: true }), web: scaledWeb(smallWebWithoutWaits(), 0.25), faults: false };
   env = await simEnv(cfg, 1);
   site = env.training.hosts[0];
   models = env.training.models(site, keywords, null, env.cacheKey, cfg.adaptive.offlineSample, true);

@@ -10,6 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { cachesFor } from '../experiments/focused/env.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
+import { scaledWeb } from './helpers.ts';
+
+/** small.json's departments at a quarter of their size: the runs' rows matter, not their recall. */
+const WEB = scaledWeb('data/webs/small.json', 0.25);
 
 describe('experiments in one process', () => {
   it('each run crawls for its own topic keywords, whatever ran before it', async () => {
@@ -17,6 +21,7 @@ describe('experiments in one process', () => {
     writeFileSync(file, 'recipe\nkitchen\nbaking\nflour\nsoup\n');
     const base = {
       ...loadExperiment('focused', { quick: true }),
+      web: WEB,
       strategies: ['immediate'],
       sites: ['cs.alpha-university.test', 'cs.beta-university.test'],
       budget: 120,
@@ -39,6 +44,7 @@ describe('experiments in one process', () => {
   it('gives the same rows without the environment caches, every page then parsed by its crawl', async () => {
     const cfg = {
       ...loadExperiment('focused', { quick: true }),
+      web: WEB,
       strategies: ['bfs', 'immediate'],
       sites: ['cs.alpha-university.test'],
       budget: 100,

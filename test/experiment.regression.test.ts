@@ -12,7 +12,7 @@ import { readFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectCurvesNear } from './helpers.ts';
+import { expectCurvesNear, scaledWeb } from './helpers.ts';
 import { checkClaims } from '../experiments/focused/analysis.ts';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { writeOutputs } from '../experiments/focused/report.ts';
@@ -115,11 +115,12 @@ describe('experiment regression (quick configuration)', () => {
     timeout: RUNS_MS,
   }, async () => {
     // one of the four departments crawled, trained on the other three (so a one-site experiment on a
-    // synthetic web trains): the behaviour is per run, and one department costs 10 CPU-s where two
-    // cost 14. One worker process: the only test of the experiment's worker path (the CLI's default),
-    // at a fraction of two workers' cost (each loads the harness and trains its own models)
+    // synthetic web trains): the behaviour is per run, so on small.json's departments at a quarter of
+    // their size. One worker process: the only test of the experiment's worker path (the CLI's
+    // default), at a fraction of two workers' cost (each loads the harness and trains its own models)
     const sites = ['cs.alpha-university.test'];
-    const cfg = { ...loadExperiment('focused-html', { quick: true }), sites };
+    const web = scaledWeb('data/webs/small.json', 0.25);
+    const cfg = { ...loadExperiment('focused-html', { quick: true }), sites, web };
     const d = await runExperiment(cfg, { workers: 1, cacheDir: mkdtempSync(join(tmpdir(), 'models-')) });
     const runs = d.summaries.filter((s) => s.strategy !== 'oracle');
     expect(runs).toHaveLength(cfg.strategies.length * sites.length);

@@ -51,6 +51,23 @@ export function smallWebWithoutWaits(structure: Record<string, unknown> = {}): s
   return file;
 }
 
+/**
+ * A file of a shipped web at a fraction of its size: every department's pages scaled by `share`
+ * (its groups kept, at most one per 60 pages), `background` other sites; every other setting as the
+ * file has it. For tests of what an experiment does with a web (resume, reuse, workers, outputs),
+ * where the quick web's 5,500 pages only cost time: generating it and training on it.
+ */
+export function scaledWeb(file: string, share: number, background = 6): string {
+  const web = JSON.parse(readFileSync(file, 'utf8')) as { departments: { pages: number; groups?: number }[] };
+  const departments = web.departments.map((d) => {
+    const pages = Math.round(d.pages * share);
+    return { ...d, pages, ...(d.groups ? { groups: Math.max(2, Math.min(d.groups, Math.floor(pages / 60))) } : {}) };
+  });
+  const out = join(mkdtempSync(join(tmpdir(), 'scaled-web-')), `scaled-${share}.json`);
+  writeFileSync(out, JSON.stringify({ ...web, departments, background: { sites: background } }));
+  return out;
+}
+
 /** The two departments of the distributed-crawling tests. */
 export const DIST_HOSTS = ['cs.alpha-university.test', 'cs.beta-university.test'];
 

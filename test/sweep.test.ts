@@ -16,12 +16,17 @@ import {
   writeSweepOutputs,
 } from '../experiments/sweep/sweep.ts';
 import type { CurveRow } from '../experiments/focused/rows.ts';
+import { scaledWeb } from './helpers.ts';
+
+/** small.json's departments at a quarter of their size: what a sweep does with a web, not its results. */
+const WEB = scaledWeb('data/webs/small.json', 0.25);
 
 function cfg(): ExperimentConfig {
   const base = loadExperiment('focused', { quick: true });
   return {
     ...base,
     name: 'sweep-test',
+    web: WEB,
     strategies: ['bfs', 'immediate'],
     budget: 100,
     every: 25,
