@@ -20,17 +20,13 @@ import {
   Type,
   withDefaults,
 } from '../lib/schema.ts';
+import { ExperimentConfigError } from '../lib/errors.ts';
 
 /** The shipped experiment configs, found by name from any folder (a researcher's own config is given by its path). */
 export const CONFIG_DIR = shipped('experiments/configs');
 
-/** A config that cannot run: exit code 2, one line naming the field. */
-/** Codes of the user's errors an experiment reports (exit 2): a config, a fit. */
-export type ExperimentErrorCode = 'EXP_ERR_CONFIG' | 'EXP_ERR_FIT';
-
-export class ExperimentConfigError extends Error {
-  readonly code: ExperimentErrorCode = 'EXP_ERR_CONFIG';
-}
+/** A config that cannot run: exit code 2, one line naming the field (lib/errors.ts). */
+export { ExperimentConfigError } from '../lib/errors.ts';
 
 export function listExperiments(dir = CONFIG_DIR): string[] {
   return readdirSync(dir)

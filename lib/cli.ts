@@ -14,6 +14,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { CommandFailed, HarnessError, UsageError } from './errors.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -32,15 +33,8 @@ export interface CliIo {
 
 export type Main = (argv: string[], io: CliIo) => Promise<number>;
 
-/** A usage or configuration error: exit code 2, nothing was started. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-/** The command ran and failed: exit code 1. */
-export class CommandFailed extends Error {
-  override name = 'CommandFailed';
-}
+/** A usage or configuration error (exit code 2, nothing was started) and a command that failed (1). */
+export { CommandFailed, UsageError } from './errors.ts';
 
 export function usage(message: string): never {
   throw new UsageError(message);
@@ -54,7 +48,8 @@ export function failed(message: string): never {
 export function exitOf(e: unknown): { code: number; line: string } {
   const message = e instanceof Error ? e.message : String(e);
   const line = `error: ${message.split('\n')[0]}\n`;
-  return { code: e instanceof UsageError ? EXIT_USAGE : EXIT_FAILED, line };
+  // the table says what each of the harness's errors stands for (lib/errors.ts); anything else failed
+  return { code: e instanceof HarnessError ? e.exitCode : EXIT_FAILED, line };
 }
 
 /**

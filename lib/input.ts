@@ -5,6 +5,7 @@
  * strings of a bounded length. Each problem is one line naming the file and, in JSON, the field.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { InputError } from './errors.ts';
 
 /** The largest config file read (bytes): the shipped ones are under 20 KB. */
 export const MAX_CONFIG_BYTES = 1 << 20;
@@ -16,9 +17,7 @@ export const MAX_JSON_STRING = 10_000;
 export const MAX_JSON_NUMBER = Number.MAX_SAFE_INTEGER;
 
 /** A named file that cannot be used: a usage error (exit 2) wherever it is caught. */
-export class InputError extends Error {
-  readonly code = 'INPUT_ERR';
-}
+export { InputError } from './errors.ts';
 
 /** What is wrong with `path` as a regular file of at most maxBytes, or null. */
 export function fileProblem(path: string, maxBytes = Number.POSITIVE_INFINITY): string | null {

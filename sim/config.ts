@@ -7,6 +7,7 @@ import { readJsonFile } from '../lib/input.ts';
 import { resource } from '../lib/paths.ts';
 import { getPath } from '../lib/fields.ts';
 import { problemOf, withDefaults } from '../lib/schema.ts';
+import { ConfigError } from '../lib/errors.ts';
 
 export {
   type BackgroundKind,
@@ -29,13 +30,8 @@ const MIN_MAX: [string, string][] = [
   ['text.wordsMin', 'text.wordsMax'],
 ];
 
-export class ConfigError extends Error {
-  readonly code = 'SIM_ERR_CONFIG';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ConfigError';
-  }
-}
+/** A web config that is not valid (lib/errors.ts: SIM_ERR_CONFIG, exit 2). */
+export { ConfigError } from '../lib/errors.ts';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -10,6 +10,7 @@
  * file and the record's offset: `strict` refuses it (a WarcDamaged error); otherwise the archive
  * is served up to its last whole record and `warnings` says what was left out.
  */
+import { WarcDamaged } from '../lib/errors.ts';
 import { resource } from '../lib/paths.ts';
 import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -139,10 +140,8 @@ export async function gzipWarcEnd(file: string, size: number): Promise<{ end: nu
   }
 }
 
-/** A WARC file that is not whole, where and how (refused when the archive is opened strict). */
-export class WarcDamaged extends Error {
-  override name = 'WarcDamaged';
-}
+/** A WARC file that is not whole, where and how (refused when the archive is opened strict; lib/errors.ts). */
+export { WarcDamaged } from '../lib/errors.ts';
 
 /**
  * The end of the last whole record of a plain (uncompressed) WARC, read header by header: each

@@ -6,16 +6,15 @@
  */
 import { Redis } from 'ioredis';
 import { sleep } from '../../lib/time.ts';
+import { QueueUrlError } from '../../lib/errors.ts';
 
 export const QUEUE_NAME = 'crawler-harness-runs';
 
 /** How long a first contact, or a lost connection, may take before the command gives up (ms). */
 export const REDIS_TIMEOUT_MS = 30_000;
 
-/** A --queue URL that is not one (exit 2 at the command line). */
-export class QueueUrlError extends Error {
-  override name = 'QueueUrlError';
-}
+/** A --queue URL that is not one (exit 2 at the command line; lib/errors.ts). */
+export { QueueUrlError } from '../../lib/errors.ts';
 
 /** ioredis options: BullMQ opens its own connections from these. */
 export interface Connection {

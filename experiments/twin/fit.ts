@@ -19,7 +19,6 @@
  * - Identification: see KnobInterval.
  */
 import { resolveConfig } from '../../sim/config.ts';
-import { ExperimentConfigError } from '../config-files.ts';
 import { makeRng } from '../../sim/rng.ts';
 import { getPath } from '../../lib/fields.ts';
 import type { SiteStats } from './site-stats.ts';
@@ -35,6 +34,7 @@ import {
   type TwinSpec,
   twinConfig,
 } from './terms.ts';
+import { FitError } from '../../lib/errors.ts';
 
 // the fit's terms, where its users have always found them
 export * from './terms.ts';
@@ -53,14 +53,8 @@ export const defaultRestarts = (budget: number): number =>
 /** Points tried per knob and round of the line search. */
 const LINE = 4;
 
-/**
- * A fit that cannot be made from what it was given (too few sites, a knob out of range): the
- * user's input, so an ExperimentConfigError (exit 2 from every command), with a code of its own.
- */
-export class FitError extends ExperimentConfigError {
-  override name = 'FitError';
-  override readonly code = 'EXP_ERR_FIT';
-}
+/** A fit that cannot be made from what it was given: EXP_ERR_FIT of lib/errors.ts, exit 2. */
+export { FitError } from '../../lib/errors.ts';
 
 export interface FitOptions {
   /** Generator evaluations of the search, shared between the restarts (at least 4 each). */
