@@ -94,7 +94,7 @@ export default defineConfig({
           // a test may sit beside its module anywhere in the tree (node_modules and results/ aside)
           include: ['**/*.test.ts'],
           exclude: [...TIMING, 'node_modules/**', 'results/**', 'dist/**'],
-          setupFiles: ['test/lower-priority.ts'],
+          setupFiles: ['test/lower-priority.ts', 'test/cpu-meter.ts'],
         },
       },
       {
@@ -102,6 +102,7 @@ export default defineConfig({
           ...shared,
           name: 'timing',
           include: TIMING,
+          setupFiles: ['test/cpu-meter.ts'],
         },
       },
     ],

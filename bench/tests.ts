@@ -1,0 +1,103 @@
+/**
+ * npm run bench:tests [-- vitest args]: where npm test's time goes. Runs what npm test runs (tsc,
+ * biome, vitest run; vitest alone when given args, e.g. a file), then prints each step's wall time,
+ * the CPU time of the whole process tree (every process vitest and the tests started and waited
+ * for, Linux's /proc/self/stat), and the test files that cost most CPU in their worker process
+ * (test/cpu-meter.ts): a file's own code and threads, not the processes it starts, whose CPU is
+ * the tree's total less the files' sum. On two cores a suite's wall time cannot fall below half its
+ * CPU time, which is why this prints CPU: wall times under the suite's contention say little about
+ * a file. vitest's output goes to a file, named at the end; a failing run prints its last lines.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const TOP = Number(process.env.BENCH_TOP ?? 20);
+const dir = mkdtempSync(join(tmpdir(), 'bench-tests-'));
+const cpuLog = join(dir, 'files.jsonl');
+const outLog = join(dir, 'vitest.log');
+writeFileSync(cpuLog, '');
+
+/** CPU seconds of the children this process waited for (user + system), Linux only; NaN elsewhere. */
+function childrenCpu(): number {
+  try {
+    // the command name may hold spaces: the fields after its closing parenthesis
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    // fields 16 and 17 of the file (cutime, cstime) are the 14th and 15th after the name
+    return (Number(f[13]) + Number(f[14])) / tick;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Runs a step, its output appended to the log; its wall seconds and exit code. */
+function step(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ wallS: number; code: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    p.stdout.on('data', (b: Buffer) => chunks.push(b));
+    p.stderr.on('data', (b: Buffer) => chunks.push(b));
+    p.on('close', (code) => {
+      writeFileSync(outLog, Buffer.concat(chunks), { flag: 'a' });
+      resolve({ wallS: (performance.now() - t0) / 1000, code: code ?? 1 });
+    });
+  });
+}
+
+const given = process.argv.slice(2);
+const bin = (name: string): string => join('node_modules', '.bin', name);
+const steps: [string, string, string[]][] = given.length
+  ? [['vitest run', bin('vitest'), ['run', ...given]]]
+  : [
+      ['tsc', bin('tsc'), ['-p', '.']],
+      ['biome', bin('biome'), ['check', '.']],
+      ['vitest run', bin('vitest'), ['run']],
+    ];
+const cpu0 = childrenCpu();
+const wall0 = performance.now();
+let failed = false;
+for (const [name, cmd, args] of steps) {
+  const r = await step(cmd, args, { TEST_CPU_LOG: cpuLog });
+  console.log(`${name.padEnd(12)} ${r.wallS.toFixed(1).padStart(7)} s wall${r.code ? `  (exit ${r.code})` : ''}`);
+  if (r.code) {
+    failed = true;
+    break;
+  }
+}
+const wallS = (performance.now() - wall0) / 1000;
+const treeS = childrenCpu() - cpu0;
+const files = readFileSync(cpuLog, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { file: string; cpuS: number; wallS: number })
+  .map((f) => ({ ...f, file: f.file.replace(`${process.cwd()}/`, '') }))
+  .sort((a, b) => b.cpuS - a.cpuS);
+const inFiles = files.reduce((a, f) => a + f.cpuS, 0);
+const commit = (() => {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim();
+    return dirty ? `${head} (with uncommitted changes)` : head;
+  } catch {
+    return '(not a git checkout)';
+  }
+})();
+console.log(
+  `\n${commit}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (${cpus()[0]?.model.trim() ?? '?'}), Node ${process.version}`,
+);
+console.log(`total        ${wallS.toFixed(1).padStart(7)} s wall, ${treeS.toFixed(0)} CPU-s in all processes`);
+console.log(
+  `test files   ${files.length} in their workers: ${inFiles.toFixed(0)} CPU-s; everything else (vitest, loading modules, the processes tests start): ${(treeS - inFiles).toFixed(0)} CPU-s`,
+);
+console.log(`\n  CPU s   wall s  file (the ${Math.min(TOP, files.length)} costliest in their worker)`);
+for (const f of files.slice(0, TOP))
+  console.log(`${f.cpuS.toFixed(1).padStart(7)}  ${f.wallS.toFixed(1).padStart(7)}  ${f.file}`);
+console.log(`\nvitest's output: ${outLog}`);
+if (failed) {
+  console.log(readFileSync(outLog, 'utf8').split('\n').slice(-40).join('\n'));
+  process.exitCode = 1;
+}
