@@ -345,9 +345,11 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     }
   });
 
-  it('finished jobs and their results expire; --clean removes them', { timeout: 60_000 }, async () => {
+  it('finished jobs and their results expire; --clean refuses while a worker is connected, then removes them', {
+    timeout: 60_000,
+  }, async () => {
     const q = fresh();
-    worker(q, []);
+    const w = worker(q, []);
     const c = cfg({ sites: ['cs.alpha-university.test'] });
     const data = jobData(c, 1, c.sites[0], false, undefined, 2);
     await runInQueue(q, [{ id: 0, data }], () => {});
@@ -365,6 +367,10 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
       // the processor returns, and --clean refuses a queue with an active job (seen in CI)
       for (let i = 0; i < 200 && (await queue.getJobCounts('active')).active; i++)
         await new Promise((r) => setTimeout(r, 25));
+      // an idle worker would write its keys again after the clean: refused until it stops
+      await expect(cleanQueue(q)).rejects.toThrow(/1 worker is connected; stop it first/);
+      w.kill('SIGTERM');
+      expect(await exited(w)).toBe(0);
       expect(await cleanQueue(q)).toEqual({ jobs: 1, results: 1 });
       expect(await r.keys(`*${t.queue}*`)).toEqual([]);
     } finally {

@@ -252,6 +252,11 @@ export async function cleanQueue(url: string): Promise<{ jobs: number; results: 
     const counts = await queue.getJobCounts();
     if (counts.active)
       throw new Error(`queue ${target.queue}: ${counts.active} jobs are running; stop the workers first`);
+    // an idle worker's BullMQ writes the queue's keys again (its stalled-jobs check): a clean with
+    // one attached would not leave the queue empty (seen in the suite under load)
+    const workers = await queue.getWorkersCount();
+    const connected = workers === 1 ? '1 worker is connected; stop it' : `${workers} workers are connected; stop them`;
+    if (workers) throw new Error(`queue ${target.queue}: ${connected} first`);
     const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
     await queue.obliterate({ force: false });
     let results = 0;
