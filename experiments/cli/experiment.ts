@@ -4,7 +4,7 @@
  */
 import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { schemaHelp } from '../../lib/schema.ts';
-import { ExperimentConfigError, listExperiments, parseOverride, readExperimentJson } from '../config-files.ts';
+import { listExperiments, parseOverride, readExperimentJson } from '../config-files.ts';
 import { COMMANDS, FAMILIES, familyOf } from '../families.ts';
 import { type FamilyContext, type QueueProgress, type RunFlag, writingInto } from '../family.ts';
 import { progress } from './progress.ts';
@@ -68,9 +68,6 @@ function listAll(io: CliIo): number {
   }
   return 0;
 }
-
-/** A run that stopped: a config it found wrong is a usage error (exit 2), anything else a failure (exit 1). */
-const refused = (e: Error): never => (e instanceof ExperimentConfigError ? usage(e.message) : failed(e.message));
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(
@@ -165,26 +162,21 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (command) {
     honoured(command.verb, command.flags);
     if (v['fail-on-claims']) usage(`--fail-on-claims: ${command.verb} judges no claims (a focused experiment does)`);
-    io.out(await command.run(name, ctx(v.out as string | undefined)).catch(refused));
+    // a run that stops on a config it found wrong ends in 2, anything else in 1 (the table, lib/errors.ts)
+    io.out(await command.run(name, ctx(v.out as string | undefined)));
     return 0;
   }
-  let family: ReturnType<typeof familyOf>;
-  let resolved: unknown;
-  try {
-    // a malformed override is refused before the config is read
-    for (const s of sets) parseOverride(s);
-    const { name: base, raw } = readExperimentJson(name);
-    family = familyOf(raw);
-    resolved = family.resolve(raw as Record<string, unknown>, base, {
-      asked: name,
-      quick: !!v.quick,
-      seeds,
-      overrides: sets,
-    });
-  } catch (e) {
-    if (e instanceof ExperimentConfigError) usage(e.message);
-    throw e;
-  }
+  // a config that cannot run is an ExperimentConfigError: exit 2 by the table (lib/errors.ts);
+  // a malformed override is refused before the config is read
+  for (const s of sets) parseOverride(s);
+  const { name: base, raw } = readExperimentJson(name);
+  const family = familyOf(raw);
+  const resolved: unknown = family.resolve(raw as Record<string, unknown>, base, {
+    asked: name,
+    quick: !!v.quick,
+    seeds,
+    overrides: sets,
+  });
   honoured(`a ${family.id} experiment`, family.flags);
   const judges = family.judgesClaims?.(resolved) ?? false;
   if (v['fail-on-claims'] && !judges) usage(`--fail-on-claims: ${name} judges no claims (a focused experiment does)`);
@@ -195,9 +187,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       resolved,
       ctx(out, (claims) => verdicts.push(...claims)),
     ),
-  )
-    .catch(refused)
-    .finally(() => queueProgress.stop());
+  ).finally(() => queueProgress.stop());
   io.out(text);
   const failing = verdicts.filter((c) => c.verdict === 'FAIL').map((c) => c.id);
   if (v['fail-on-claims'] && failing.length)

@@ -5,11 +5,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
-import { ARCHIVE_DEFAULTS, ExperimentConfigError, loadExperiment } from '../focused/config.ts';
+import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
-import { defaultRestarts, FIT_BUDGET, FitError, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
+import { defaultRestarts, FIT_BUDGET, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { resource, shipped } from '../../lib/paths.ts';
 
@@ -89,14 +89,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .split(',')
     .filter(Boolean)
     .map((x) => whole('scale', x, 1, 2, 1000));
-  let cfg: ReturnType<typeof loadExperiment>;
-  try {
-    if (byFiles) cfg = await configFromFiles(v.warc!, v.labels!, v.relevant, !!v.papers);
-    else cfg = loadExperiment(parsed.positionals[0]);
-  } catch (e) {
-    if (e instanceof ExperimentConfigError) usage(e.message);
-    throw e;
-  }
+  const cfg = byFiles
+    ? await configFromFiles(v.warc!, v.labels!, v.relevant, !!v.papers)
+    : loadExperiment(parsed.positionals[0]);
   if (!cfg.archive)
     usage(`${cfg.name}: not an archive experiment (no "archive" section); sim:fit fits a twin to an archive`);
   const sites = archiveSites(cfg);
@@ -106,20 +101,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const views = await archiveViews(cfg);
   const name = `${cfg.name}-twin${heldOut ? `-without-${heldOut}` : ''}`;
   const started = performance.now();
-  let result: ReturnType<typeof fitToSites>;
-  try {
-    result = fitToSites(name, views, heldOut, specOf(cfg), {
-      budget,
-      seed,
-      checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
-      profile,
-      restarts,
-      onEvaluation: (d, t, loss) => io.err(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
-    });
-  } catch (e) {
-    if (e instanceof FitError) usage(e.message);
-    throw e;
-  }
+  // a fit that cannot be made is a FitError: exit 2 by the table (lib/errors.ts)
+  const result = fitToSites(name, views, heldOut, specOf(cfg), {
+    budget,
+    seed,
+    checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
+    profile,
+    restarts,
+    onEvaluation: (d, t, loss) => io.err(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
+  });
   io.err('\n');
   const { fit, stats } = result;
   const table = fitTable(fit);

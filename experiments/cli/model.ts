@@ -7,7 +7,7 @@
  */
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { loadKeywords, DEFAULT_FUTURE } from '../../crawler/focused/index.ts';
-import { ConfigError, loadConfig } from '../../sim/config.ts';
+import { loadConfig } from '../../sim/config.ts';
 import { Web } from '../../sim/web.ts';
 import { sitePages, TrainingData, webKey } from '../training.ts';
 
@@ -33,13 +33,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(seed) || seed < 0) usage(`--seed: "${v.seed}" must be a whole number`);
   const top = Number(v.top ?? 15);
   if (!Number.isInteger(top) || top < 1) usage(`--top: "${v.top}" must be a whole number >= 1`);
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(file);
-  } catch (e) {
-    if (e instanceof ConfigError) usage(e.message);
-    throw e;
-  }
+  const config = loadConfig(file);
   const web = new Web(config, seed);
   const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
   const site = (v.site as string) ?? hosts[0];

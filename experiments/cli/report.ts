@@ -6,7 +6,6 @@
  */
 import { INCOMPLETE, incomplete } from '../family.ts';
 import { join } from 'node:path';
-import { ExperimentConfigError } from '../config-files.ts';
 import { FAMILIES } from '../families.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 
@@ -30,13 +29,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const family = FAMILIES.find((f) => f.rereport?.claims(dir));
   if (!family?.rereport)
     usage(`${dir}: not the outputs of an experiment whose report can be written again (${REDONE.join('; ')})`);
-  let files: string[];
-  try {
-    files = await family.rereport.write(dir);
-  } catch (e) {
-    if (e instanceof ExperimentConfigError) usage(e.message);
-    throw e;
-  }
+  const files = await family.rereport.write(dir);
   io.out(`wrote ${files.map((f) => join(dir, f)).join(', ')}\n`);
   return 0;
 }
