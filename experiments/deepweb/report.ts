@@ -4,13 +4,12 @@
  * fig-coverage-<site>.svg/.png, fig-scaling.svg/.png and report.md (with the published anchors
  * and a claims table). CSVs are a pure function of the config.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configFileText } from '../config-files.ts';
-import { stringify } from 'csv-stringify/sync';
+import { ResultsFolder, WORD_BOOLEANS } from '../results-folder.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import { meanCi, pmText } from '../intervals.ts';
-import { curveSpec, themeConfig, writeFigure } from '../figures.ts';
+import { curveSpec, themeConfig } from '../figures.ts';
 import type { DeepwebData, ScalingRow } from './rows.ts';
 import {
   aggregateDeep,
@@ -77,21 +76,9 @@ export interface DeepWritten {
 }
 
 export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<DeepWritten> {
-  mkdirSync(dir, { recursive: true });
-  const files: string[] = [];
-  const put = (name: string, content: string | Buffer): void => {
-    writeFileSync(join(dir, name), content);
-    files.push(name);
-  };
-  const csv = <T extends object>(name: string, rows: readonly T[]): void =>
-    put(
-      name,
-      stringify(rows as unknown as Record<string, unknown>[], {
-        header: true,
-        columns: Object.keys(rows[0] ?? {}),
-        cast: { boolean: (b) => String(b) },
-      }),
-    );
+  const out = new ResultsFolder(dir);
+  const { put } = out;
+  const csv = (name: string, rows: readonly object[]): void => out.csv(name, rows, { cast: WORD_BOOLEANS });
   csv('curves.csv', d.curves);
   csv('summary.csv', d.summaries);
   const aggs = aggregateDeep(d.curves);
@@ -127,10 +114,10 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
         legendColumns: 2,
       },
     );
-    await writeFigure(put, `fig-coverage-${site}`, spec);
+    await out.figure(`fig-coverage-${site}`, spec);
   }
-  if (d.scaling.length) await writeFigure(put, 'fig-scaling', scalingSpec(d.scaling, d.config.scaling.target), 2);
-  return { dir, files, claims };
+  if (d.scaling.length) await out.figure('fig-scaling', scalingSpec(d.scaling, d.config.scaling.target), 2);
+  return { dir, files: out.files, claims };
 }
 
 function table(head: string[], rows: (string | number)[][]): string {

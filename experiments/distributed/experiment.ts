@@ -6,18 +6,18 @@
  * regions and the load balance over processes; writes runs.csv, processes.csv, figures and
  * report.md.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { join } from 'node:path';
 import { configFileText } from '../config-files.ts';
-import { stringify } from 'csv-stringify/sync';
+import { ResultsFolder } from '../results-folder.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import { resolveConfig } from '../../sim/config.ts';
 import { SimServer } from '../../sim/server.ts';
 import { Web } from '../../sim/web.ts';
 import type { Assignment } from '../../crawler/distributed/index.ts';
 import { meanCi, pmText } from '../intervals.ts';
-import { themeConfig, writeFigure } from '../figures.ts';
+import { themeConfig } from '../figures.ts';
 import { runCluster } from './cluster.ts';
 import type { DistributedConfig } from './config.ts';
 
@@ -215,14 +215,10 @@ export async function writeDistributedOutputs(
   d: DistributedData,
   dir: string,
 ): Promise<{ files: string[]; lines: string[] }> {
-  mkdirSync(dir, { recursive: true });
-  const files: string[] = [];
-  const put = (n: string, c: string | Buffer): void => {
-    writeFileSync(join(dir, n), c);
-    files.push(n);
-  };
-  put('runs.csv', stringify(d.runs, { header: true, columns: Object.keys(d.runs[0] ?? {}) }));
-  put('processes.csv', stringify(d.processes, { header: true, columns: Object.keys(d.processes[0] ?? {}) }));
+  const out = new ResultsFolder(dir);
+  const { put } = out;
+  out.csv('runs.csv', d.runs);
+  out.csv('processes.csv', d.processes);
   put(
     'config.json',
     configFileText(`npm run experiment -- ${d.config.name} (or: npm run experiment -- ${join(dir, 'config.json')})`, {
@@ -237,7 +233,7 @@ export async function writeDistributedOutputs(
     ['fig-scaling', scalingSpec(scale)],
   ] as const) {
     if (name === 'fig-scaling' ? !scale.length : !assign.length) continue;
-    await writeFigure(put, name, spec);
+    await out.figure(name, spec);
   }
   const pm = (xs: number[], digits = 0): string => pmText(meanCi(xs), digits);
   const by = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
@@ -323,7 +319,7 @@ export async function writeDistributedOutputs(
     '',
   ];
   put('report.md', md.join('\n'));
-  return { files, lines };
+  return { files: out.files, lines };
 }
 
 function total(cfg: DistributedConfig): number {

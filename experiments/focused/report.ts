@@ -7,13 +7,13 @@
  * byte-identical CSVs.
  */
 import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
 import { type Aggregate, aggregate, checkClaims, type Claim, differences } from './analysis.ts';
 import { configForFile, type ExperimentConfig, loadExperiment, relevanceOf, targetOf } from './config.ts';
-import { curveSpec, writeFigure } from '../figures.ts';
+import { curveSpec } from '../figures.ts';
+import { JSON_OBJECTS, ResultsFolder } from '../results-folder.ts';
 import { configFileText } from '../config-files.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
@@ -42,23 +42,10 @@ export interface WriteOptions {
 }
 
 export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOptions = {}): Promise<Written> {
-  mkdirSync(dir, { recursive: true });
-  const files: string[] = [];
-  const put = (name: string, content: string | Buffer): void => {
-    writeFileSync(join(dir, name), content);
-    files.push(name);
-  };
-  // every row's columns, in the order they first appear (a plug-in's own counters are its rows' alone)
-  const union = (rows: readonly object[]): string[] => [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const csv = (name: string, rows: readonly object[], columns = union(rows)): void =>
-    put(
-      name,
-      stringify(rows as Record<string, unknown>[], {
-        header: true,
-        columns,
-        cast: { object: (v) => (v === null ? '' : JSON.stringify(v)) },
-      }),
-    );
+  const out = new ResultsFolder(dir);
+  const { put } = out;
+  const csv = (name: string, rows: readonly object[], columns?: readonly string[]): void =>
+    out.csv(name, rows, { columns, cast: JSON_OBJECTS });
   const cfg = d.config;
   csv('curves.csv', d.curves, CURVE_COLUMNS);
   csv('summary.csv', d.summaries);
@@ -78,19 +65,19 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   );
   const figs: Record<string, number> = {};
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {
-    figs[name] = (await writeFigure(put, name, curveSpec(aggs, metric, { y }))).fontPt;
+    figs[name] = (await out.figure(name, curveSpec(aggs, metric, { y }))).fontPt;
   };
   for (const m of FIGURE_METRICS) await curveFig(`fig-${m.key}`, m.key, m.figure.axis(cfg.every));
   if (diffs.length) {
     const spec = curveSpec(diffs, 'diff', { y: `recall minus ${reference}`, yDomain: null, zero: true });
-    figs['fig-difference'] = (await writeFigure(put, 'fig-difference', spec)).fontPt;
+    figs['fig-difference'] = (await out.figure('fig-difference', spec)).fontPt;
   }
   const claims = checkClaims(d.curves, cfg.budget, cfg.every, cfg.earlyPhase);
   put('report.md', reportMarkdown(d, aggs, claims, reference, rerun, dir));
   const replay = d.replay ? layoutReplay(d.replay) : null;
   if (replay) put('replay.json', `${JSON.stringify(replay)}\n`);
   put('index.html', buildPage(pageInput(cfg, d.sites, aggs, d.curves, d.summaries, claims, replay)));
-  return { dir, files, claims, aggregates: aggs };
+  return { dir, files: out.files, claims, aggregates: aggs };
 }
 
 /** What the results page shows, from the experiment's rows (also rebuilt from the CSVs: npm run report). */

@@ -16,9 +16,9 @@
  *   point ranked, and with "compare" the closest web's departments measured beside the archive's
  *   sites: experiments/twin/site-stats.ts).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
+import { ResultsFolder, WORD_BOOLEANS } from '../results-folder.ts';
 import type { Claim } from '../focused/analysis.ts';
 import { type ExperimentConfig, ExperimentSchema, loadExperiment } from '../focused/config.ts';
 import { ORACLE } from '../focused/rows.ts';
@@ -154,11 +154,7 @@ export function ranked<T extends Scored>(points: readonly T[]): T[] {
 
 /** Writes search.csv, claims.csv and report.md; returns the files and the closest point. */
 export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ files: string[]; best: Scored }> {
-  const files: string[] = [];
-  const put = (name: string, content: string): void => {
-    writeFileSync(join(dir, name), content);
-    files.push(name);
-  };
+  const out = new ResultsFolder(dir);
   const cfg = d.config;
   const keys = d.dimensions.map((x) => x.key);
   const claimIds = [...new Set(d.points.flatMap((p) => p.claims.map((c) => c.id)))];
@@ -184,21 +180,12 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     ),
     ...Object.fromEntries(strategies.map((s) => [`${s}_recall_auc`, auc(p, s)])),
   }));
-  // booleans as true / false (csv-stringify writes 1 and an empty field)
-  const cast = { boolean: (b: boolean) => String(b) };
-  put(
-    'search.csv',
-    stringify(rows as Record<string, unknown>[], { header: true, columns: Object.keys(rows[0] ?? {}), cast }),
-  );
+  out.csv('search.csv', rows, { cast: WORD_BOOLEANS });
   const claims = claimsAcrossPoints({ config: cfg, points: d.points });
-  put(
-    'claims.csv',
-    stringify(claims.rows as Record<string, unknown>[], {
-      header: true,
-      columns: ['point', ...keys, 'claim', 'verdict', 'margin'],
-      cast,
-    }),
-  );
+  out.csv('claims.csv', claims.rows, {
+    columns: ['point', ...keys, 'claim', 'verdict', 'margin'],
+    cast: WORD_BOOLEANS,
+  });
   const order = ranked(d.points);
   const best = order[0];
   const search = cfg.search!;
@@ -271,8 +258,8 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
   );
-  put('report.md', L.join('\n'));
-  return { files, best };
+  out.put('report.md', L.join('\n'));
+  return { files: out.files, best };
 }
 
 /** The closest web's departments measured beside an archive's sites, statistic by statistic. */

@@ -21,9 +21,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
+import { ResultsFolder, WORD_BOOLEANS } from '../results-folder.ts';
 import type { ExperimentConfig } from '../focused/config.ts';
-import { seriesOrder, writeFigure } from '../figures.ts';
+import { seriesOrder } from '../figures.ts';
 import { label, phaseSpec } from './phase.ts';
 import { ORACLE, type CurveRow, type SummaryRow } from '../focused/rows.ts';
 import { byKeys, runExperiment, type RunOptions } from '../focused/runner.ts';
@@ -368,24 +368,15 @@ function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
 
 /** Writes sweep.csv, phase.csv, fig-phase and report.md. */
 export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ files: string[]; phase: PhaseRow[] }> {
-  const files: string[] = [];
-  const put = (name: string, content: string | Buffer): void => {
-    writeFileSync(join(dir, name), content);
-    files.push(name);
-  };
+  const out = new ResultsFolder(dir);
   const { rows, phase } = sweepTables(d);
   const params = Object.keys(d.config.sweep);
-  put('sweep.csv', stringify(rows as Record<string, unknown>[], { header: true, columns: Object.keys(rows[0] ?? {}) }));
-  put(
-    'phase.csv',
-    stringify(phase as Record<string, unknown>[], {
-      header: true,
-      columns: ['point', ...params, 'winner', 'runner_up', 'margin', 'margin_lo', 'margin_hi', 'tie'],
-      cast: { boolean: (b) => String(b) },
-    }),
-  );
-  const columns = params.length > 2 ? 2 : 1;
-  await writeFigure(put, 'fig-phase', phaseSpec(phase, params), columns);
+  out.csv('sweep.csv', rows);
+  out.csv('phase.csv', phase, {
+    columns: ['point', ...params, 'winner', 'runner_up', 'margin', 'margin_lo', 'margin_hi', 'tie'],
+    cast: WORD_BOOLEANS,
+  });
+  await out.figure('fig-phase', phaseSpec(phase, params), params.length > 2 ? 2 : 1);
   const cfg = d.config;
   const runs = d.points[0]?.summaries ?? [];
   const method = ciMethod(
@@ -414,13 +405,7 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
   // the paper's claims at every point: a multiverse when the points are readings of the paper
   const claims = claimsAcrossPoints(d);
   if (claims.rows.length) {
-    put(
-      'claims.csv',
-      stringify(claims.rows as Record<string, unknown>[], {
-        header: true,
-        columns: ['point', ...params, 'claim', 'verdict', 'margin'],
-      }),
-    );
+    out.csv('claims.csv', claims.rows, { columns: ['point', ...params, 'claim', 'verdict', 'margin'] });
     L.push(
       "## The paper's claims at every point",
       '',
@@ -435,6 +420,6 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
       '',
     );
   }
-  put('report.md', L.join('\n'));
-  return { files, phase };
+  out.put('report.md', L.join('\n'));
+  return { files: out.files, phase };
 }

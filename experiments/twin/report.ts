@@ -1,9 +1,7 @@
 /** The twin validation's outputs: CSVs, the archive-vs-twin figure and report.md. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
-import { seriesColours, seriesOrder, themeConfig, writeFigure } from '../figures.ts';
+import { seriesColours, seriesOrder, themeConfig } from '../figures.ts';
+import { ResultsFolder } from '../results-folder.ts';
 import type { TwinValidation } from './validate.ts';
 
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
@@ -76,55 +74,41 @@ function twinSpec(d: TwinValidation): TopLevelSpec {
 }
 
 export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<{ files: string[]; lines: string[] }> {
-  mkdirSync(out, { recursive: true });
-  const files: string[] = [];
-  const put = (name: string, content: string | Buffer): void => {
-    writeFileSync(join(out, name), content);
-    files.push(name);
-  };
-  put('twin-auc.csv', stringify(d.rows, { header: true, columns: ['strategy', 'site', 'archive', 'twin'] }));
-  put(
+  const folder = new ResultsFolder(out);
+  folder.csv('twin-auc.csv', d.rows, { columns: ['strategy', 'site', 'archive', 'twin'] });
+  folder.csv(
     'twin-strategies.csv',
-    stringify(
-      d.ranking.strategies.map((s) => ({
-        strategy: s.strategy,
-        archive: s.archive.mean,
-        archive_lo: s.archive.lo,
-        archive_hi: s.archive.hi,
-        twin: s.twin.mean,
-        twin_lo: s.twin.lo,
-        twin_hi: s.twin.hi,
-        difference: s.difference.mean,
-        difference_lo: s.difference.lo,
-        difference_hi: s.difference.hi,
-        detectable: s.detectable,
-        verdict: s.verdict,
-        twin_error: s.twinError.mean,
-        control_error: s.controlError.mean,
-        error_difference: s.errorDifference.mean,
-        error_difference_lo: s.errorDifference.lo,
-        error_difference_hi: s.errorDifference.hi,
-        level_verdict: s.levelVerdict,
-      })),
-      { header: true },
-    ),
+    d.ranking.strategies.map((s) => ({
+      strategy: s.strategy,
+      archive: s.archive.mean,
+      archive_lo: s.archive.lo,
+      archive_hi: s.archive.hi,
+      twin: s.twin.mean,
+      twin_lo: s.twin.lo,
+      twin_hi: s.twin.hi,
+      difference: s.difference.mean,
+      difference_lo: s.difference.lo,
+      difference_hi: s.difference.hi,
+      detectable: s.detectable,
+      verdict: s.verdict,
+      twin_error: s.twinError.mean,
+      control_error: s.controlError.mean,
+      error_difference: s.errorDifference.mean,
+      error_difference_lo: s.errorDifference.lo,
+      error_difference_hi: s.errorDifference.hi,
+      level_verdict: s.levelVerdict,
+    })),
   );
-  put(
+  folder.csv(
     'twin-fits.csv',
-    stringify(
-      d.fits.flatMap((f) => f.table.map((r) => ({ held_out: f.site, loss: f.fit.loss, ...r }))),
-      { header: true },
-    ),
+    d.fits.flatMap((f) => f.table.map((r) => ({ held_out: f.site, loss: f.fit.loss, ...r }))),
   );
   const r = d.ranking;
-  put(
+  folder.csv(
     'twin-tau.csv',
-    stringify(
-      r.perSite.map((x) => ({ held_out: x.site, twin_tau: x.twin, control_tau: x.control })),
-      { header: true },
-    ),
+    r.perSite.map((x) => ({ held_out: x.site, twin_tau: x.twin, control_tau: x.control })),
   );
-  await writeFigure(put, 'fig-twin', twinSpec(d));
+  await folder.figure('fig-twin', twinSpec(d));
   const cfg = d.config;
   const agree = r.strategies.filter((s) => s.verdict === 'agrees').length;
   const further = r.strategies.filter((s) => s.levelVerdict === 'further').map((s) => s.strategy);
@@ -179,6 +163,6 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
       '',
     ]),
   ];
-  put('report.md', `${L.join('\n')}\n`);
-  return { files, lines };
+  folder.put('report.md', `${L.join('\n')}\n`);
+  return { files: folder.files, lines };
 }

@@ -1,0 +1,28 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JSON_OBJECTS, ResultsFolder, WORD_BOOLEANS } from './results-folder.ts';
+
+describe('a results folder', () => {
+  it('writes tables with every row’s columns, the casts asked for, and lists files in order', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'results-')), 'nested', 'out');
+    const out = new ResultsFolder(dir);
+    const rows = [
+      { a: 1, ok: true, x: null },
+      { a: 2, ok: false, x: { k: [1] }, extra: 'only here' },
+    ];
+    out.csv('plain.csv', rows);
+    out.csv('words.csv', rows, { columns: ['a', 'ok'], cast: WORD_BOOLEANS });
+    out.csv('json.csv', rows, { columns: ['a', 'x'], cast: JSON_OBJECTS });
+    out.put('report.md', '# r\n');
+    expect(out.files).toEqual(['plain.csv', 'words.csv', 'json.csv', 'report.md']);
+    const read = (f: string): string => readFileSync(join(dir, f), 'utf8');
+    // a column only a later row has is kept (a plug-in's own counters); csv-stringify's booleans: 1 and empty
+    expect(read('plain.csv').split('\n')[0]).toBe('a,ok,x,extra');
+    expect(read('plain.csv').split('\n')[1]).toBe('1,1,,');
+    expect(read('words.csv')).toBe('a,ok\n1,true\n2,false\n');
+    expect(read('json.csv')).toBe('a,x\n1,\n2,"{""k"":[1]}"\n');
+    expect(read('report.md')).toBe('# r\n');
+  });
+});

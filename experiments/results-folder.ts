@@ -1,0 +1,57 @@
+/**
+ * One results folder being written: every family's outputs (CSV tables, the config that reruns the
+ * run, figures, report, page) go through here, so a file is written one way, listed once, and a new
+ * kind of output is one method. The folder is marked INCOMPLETE while a run writes into it
+ * (family.ts writingInto), so a run killed mid-output never leaves one that looks complete.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import type { TopLevelSpec } from 'vega-lite';
+import { type Figure, writeFigure } from './figures.ts';
+
+type Cast = NonNullable<Parameters<typeof stringify>[1]>['cast'];
+
+/** Cells of object values (a plug-in's counter, a swept list) as JSON, null as empty. */
+export const JSON_OBJECTS: Cast = { object: (v: unknown) => (v === null ? '' : JSON.stringify(v)) };
+
+/** Booleans as true and false (csv-stringify's own default writes 1 and an empty cell). */
+export const WORD_BOOLEANS: Cast = { boolean: (b: boolean) => String(b) };
+
+/** Every row's columns, in the order they first appear (a plug-in's own counters are its rows' alone). */
+export const columnsOf = (rows: readonly object[]): string[] => [...new Set(rows.flatMap((r) => Object.keys(r)))];
+
+export class ResultsFolder {
+  /** The files written, in order, relative to the folder. */
+  readonly files: string[] = [];
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  /** A file of the folder, listed in `files`. */
+  readonly put = (name: string, content: string | Buffer): void => {
+    writeFileSync(join(this.dir, name), content);
+    this.files.push(name);
+  };
+
+  /**
+   * A CSV table with a header: `columns` (default: every row's, in the order they first appear),
+   * cells as `cast` says (csv-stringify's own when not given: a family's tables keep their bytes).
+   */
+  csv(name: string, rows: readonly object[], opts: { columns?: readonly string[]; cast?: Cast } = {}): void {
+    this.put(
+      name,
+      stringify(rows as Record<string, unknown>[], {
+        header: true,
+        columns: [...(opts.columns ?? columnsOf(rows))],
+        ...(opts.cast ? { cast: opts.cast } : {}),
+      }),
+    );
+  }
+
+  /** NAME.svg, NAME.png and NAME.pdf of a figure (experiments/figures.ts), one or two columns wide. */
+  figure(name: string, spec: TopLevelSpec, columns: 1 | 2 = 1): Promise<Figure> {
+    return writeFigure(this.put, name, spec, columns);
+  }
+}
