@@ -12,6 +12,13 @@ import { ORACLE, type SummaryRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
 import { fc, restsOn, setupSection, structureSection } from './report-setup.ts';
 
+/** How the report names the strategies that run on the adaptive thresholds (others by their name). */
+const THRESHOLD_STRATEGIES: Record<string, string> = {
+  adaptive: "Adaptive (the paper's algorithm)",
+  'adaptive-rescue':
+    'Adaptive-rescue (ours: adaptive plus the fallback that tunnels through discarded links when the frontier runs dry)',
+};
+
 /**
  * Strategies ranked by mean recall AUC, each with its CI and its paired difference to the next
  * one down: a difference whose CI contains 0 is a tie, and the ranking says so.
@@ -258,7 +265,8 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
   );
   const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
     fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
-  for (const name of ['adaptive', 'adaptive-rescue']) {
+  // every strategy that ran on the adaptive thresholds (its summaries carry r1), in the config's order
+  for (const name of cfg.strategies) {
     const ad = d.summaries.filter((x) => x.strategy === name && x.r1 !== null);
     if (!ad.length) continue;
     const none = ad.filter((x) => x.retrainings === 0);
@@ -266,7 +274,7 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
     const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
     out.push(
       '',
-      `${name === 'adaptive' ? "Adaptive (the paper's algorithm)" : 'Adaptive-rescue (ours: adaptive plus the fallback that tunnels through discarded links when the frontier runs dry)'}: thresholds chosen on the training sites of each run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ${meanOf(ad, 'retrainings')} retrainings per run. ` +
+      `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds chosen on the training sites of each run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ${meanOf(ad, 'retrainings')} retrainings per run. ` +
         `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.` +
         (none.length
           ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`

@@ -7,7 +7,7 @@
 import { CrawlEngine } from '../../crawler/index.ts';
 import { loadKeywords, RelevanceJudge } from '../../crawler/focused/index.ts';
 import { loadConfig } from '../../sim/config.ts';
-import { loadStrategyModule, makeStrategy } from '../strategies.ts';
+import { loadStrategyModule, makeStrategy, strategySettings } from '../strategies.ts';
 import type { TrainedModels } from '../training.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
 import { type Caches, cachesFor, type Env } from './env.ts';
@@ -27,8 +27,12 @@ import {
   type SummaryRow,
 } from './rows.ts';
 
-/** The paper's adaptive crawler and our variant of it (they report thresholds and modes). */
-const isAdaptive = (name: string): boolean => name === 'adaptive' || name === 'adaptive-rescue';
+/**
+ * Whether a strategy runs on the adaptive crawler's thresholds r1/r2, which its summary then
+ * reports: its descriptor reads the "adaptive" settings (the paper's crawler and our variant of it),
+ * not a list of names here that a new variant would have to join.
+ */
+const usesThresholds = (name: string): boolean => strategySettings(name)?.includes('adaptive') ?? false;
 
 /** Loads the experiment's strategy modules (in this process: each worker loads its own). */
 export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
@@ -316,8 +320,8 @@ async function crawlOne(
     rescued_links: ss.rescuedLinks ?? 0,
     readmitted: s.readmitted,
     frontier_left: s.frontierLeft,
-    r1: isAdaptive(name) ? (cfg.adaptive.r1 ?? job.getModels().calibration.r1) : null,
-    r2: isAdaptive(name) ? (cfg.adaptive.r2 ?? job.getModels().calibration.r2) : null,
+    r1: usesThresholds(name) ? (cfg.adaptive.r1 ?? job.getModels().calibration.r1) : null,
+    r2: usesThresholds(name) ? (cfg.adaptive.r2 ?? job.getModels().calibration.r2) : null,
     ...ownCounters(ss),
   };
   return { curves, summary, timing };
