@@ -22,6 +22,7 @@ export {
   RandomStrategy,
   STRATEGY_SETTINGS_SECTIONS,
   StrategyError,
+  StrategyFailed,
   type BaseContext,
   type StrategySettingsSection,
   type StrategyDescriptor,

@@ -15,7 +15,7 @@ import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './summary.ts';
-import { type PageView, type Strategy, StrategyError } from './strategy.ts';
+import { type PageView, type Strategy, StrategyFailed } from './strategy.ts';
 import { decide, linksProblem } from './strategy-guard.ts';
 import { normalizeUrl, type FingerprintSet } from './url.ts';
 import { hostOf } from '../lib/url.ts';
@@ -169,7 +169,7 @@ export class OutcomeHandler {
     }
     this.reprioritise(d.updates);
     if (d.readmit?.length && !ctx.strategy.readmits)
-      throw new StrategyError(
+      throw new StrategyFailed(
         `strategy "${ctx.strategy.name}" on ${page.url}: readmit needs the strategy to say readmits: true (the engine then remembers what it discards)`,
       );
     for (const r of d.readmit ?? []) {
@@ -182,7 +182,7 @@ export class OutcomeHandler {
       const queued = [...ctx.frontier.entries()].map((q) => ({ url: q.url, score: q.score, depth: q.depth }));
       const ups = ctx.strategy.reprioritise(queued);
       const why = linksProblem('reprioritise()', ups);
-      if (why) throw new StrategyError(`strategy "${ctx.strategy.name}" after ${page.url}: ${why}`);
+      if (why) throw new StrategyFailed(`strategy "${ctx.strategy.name}" after ${page.url}: ${why}`);
       this.reprioritise(ups);
     }
     if (d.stop) ctx.stop(`strategy ${ctx.strategy.name}: ${d.stop}`);

@@ -1,8 +1,8 @@
 /**
  * The engine's side of the strategy contract (crawler/strategy.ts), enforced on every page: a
  * strategy that throws, answers with other than one finite number or null per link, or takes
- * longer than the per-page limit stops the crawl with a StrategyError naming the strategy and
- * the page, instead of silently dropping links or ordering the frontier by NaN.
+ * longer than the per-page limit stops the crawl with a StrategyFailed error (exit 1) naming the
+ * strategy and the page, instead of silently dropping links or ordering the frontier by NaN.
  *
  * Time: JavaScript cannot interrupt a synchronous call, so the limit is checked when onPage
  * returns; one that has not returned at twice the limit (a loop) is ended by a watchdog thread,
@@ -14,7 +14,7 @@
 import { writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { ParsedLink } from './parser.ts';
-import { type PageDecision, type PageView, type Strategy, StrategyError } from './strategy.ts';
+import { type PageDecision, type PageView, type Strategy, StrategyFailed } from './strategy.ts';
 
 /** The default per-page limit of onPage (crawl setting strategyTimeoutMs). */
 export const STRATEGY_TIMEOUT_MS = 30_000;
@@ -112,7 +112,7 @@ function enter(name: string, url: string, limitMs: number): void {
 
 /**
  * The strategy's decision on a page, checked: one finite number or null per candidate, within
- * the limit; anything else a StrategyError naming the strategy and the page.
+ * the limit; anything else a StrategyFailed naming the strategy and the page.
  */
 export function decide(
   strategy: Strategy,
@@ -126,7 +126,7 @@ export function decide(
   try {
     d = strategy.onPage(page, cands);
   } catch (e) {
-    throw new StrategyError(`strategy "${strategy.name}" failed on ${page.url}: ${(e as Error)?.message ?? e}`, {
+    throw new StrategyFailed(`strategy "${strategy.name}" failed on ${page.url}: ${(e as Error)?.message ?? e}`, {
       cause: e,
     });
   } finally {
@@ -134,10 +134,10 @@ export function decide(
   }
   const ms = performance.now() - t0;
   if (ms > limitMs)
-    throw new StrategyError(
+    throw new StrategyFailed(
       `strategy "${strategy.name}" took ${(ms / 1000).toFixed(1)} s on ${page.url}, over the limit of ${limitMs / 1000} s (crawl setting strategyTimeoutMs)`,
     );
   const why = decisionProblem(d, cands.length);
-  if (why) throw new StrategyError(`strategy "${strategy.name}" on ${page.url}: ${why}`);
+  if (why) throw new StrategyFailed(`strategy "${strategy.name}" on ${page.url}: ${why}`);
   return d;
 }

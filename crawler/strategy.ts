@@ -100,7 +100,7 @@ export interface Strategy {
 }
 
 /** A strategy that cannot be built: an input it needs is missing, a parameter is bad, a module does not load. */
-export { StrategyError } from '../lib/errors.ts';
+export { StrategyError, StrategyFailed } from '../lib/errors.ts';
 
 /** What every strategy is built from; a family's context adds what its strategies read (crawler/focused/context.ts). */
 export interface BaseContext {

@@ -18,6 +18,7 @@ import {
   InputError,
   QueueUrlError,
   StrategyError,
+  StrategyFailed,
   UsageError,
   WarcDamaged,
 } from './errors.ts';
@@ -43,6 +44,7 @@ describe('errors in one table', () => {
       [new FitError('f'), 'EXP_ERR_FIT'],
       [new QueueUrlError('q'), 'QUEUE_ERR_URL'],
       [new StrategyError('s'), 'CRAWL_ERR_STRATEGY'],
+      [new StrategyFailed('s'), 'CRAWL_ERR_STRATEGY_FAILED'],
       [new CrawlError('CRAWL_ERR_NETWORK', 'n'), 'CRAWL_ERR_NETWORK'],
       [new WarcDamaged('d'), 'SIM_ERR_WARC_DAMAGED'],
     ];
@@ -54,6 +56,8 @@ describe('errors in one table', () => {
     }
     // a fit's error is a config error to every caller that catches those
     expect(new FitError('f')).toBeInstanceOf(ExperimentConfigError);
+    // a strategy that fails mid-crawl is still a strategy error to a probe before any crawl
+    expect(new StrategyFailed('s')).toBeInstanceOf(StrategyError);
   });
 
   it("a command's exit code: the user's input 2, a failure 1, anything else 1; one line", () => {

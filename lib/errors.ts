@@ -38,6 +38,10 @@ export const ERRORS = {
     exit: 1,
     help: 'the crawl stopped before the request was sent: not a result, the URL stays queued for --resume',
   },
+  CRAWL_ERR_STRATEGY_FAILED: {
+    exit: 1,
+    help: 'a strategy that threw, overran its time or broke the contract during a crawl (named, with the page)',
+  },
   // a command that ran and failed: exit 1
   CMD_ERR_FAILED: { exit: 1, help: 'the command ran and failed (a run that threw, a file it could not write)' },
 } as const satisfies Record<string, { exit: 1 | 2; help: string }>;
@@ -123,13 +127,31 @@ export class QueueUrlError extends HarnessError {
 
 /** A strategy that cannot be built: an input it needs is missing, a parameter is bad, a module does not load. */
 export class StrategyError extends HarnessError {
+  constructor(
+    message: string,
+    options?: { cause?: unknown },
+    code: 'CRAWL_ERR_STRATEGY' | 'CRAWL_ERR_STRATEGY_FAILED' = 'CRAWL_ERR_STRATEGY',
+  ) {
+    super(code, message, options);
+  }
+}
+
+/**
+ * A strategy that failed during a crawl (threw, overran strategyTimeoutMs, broke the contract): the
+ * run failed (exit 1), where a strategy that cannot be built is the user's input (exit 2). A
+ * StrategyError, so a probe before any crawl still refuses the config.
+ */
+export class StrategyFailed extends StrategyError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super('CRAWL_ERR_STRATEGY', message, options);
+    super(message, options, 'CRAWL_ERR_STRATEGY_FAILED');
   }
 }
 
 /** The codes of what the crawler raises or records for a URL or a crawl (crawler/errors.ts). */
-export type CrawlErrorCode = Exclude<Extract<ErrorCode, `CRAWL_ERR_${string}`>, 'CRAWL_ERR_STRATEGY'>;
+export type CrawlErrorCode = Exclude<
+  Extract<ErrorCode, `CRAWL_ERR_${string}`>,
+  'CRAWL_ERR_STRATEGY' | 'CRAWL_ERR_STRATEGY_FAILED'
+>;
 
 /** Every error the crawler raises or records, with its code and the underlying cause. */
 export class CrawlError extends HarnessError {
