@@ -37,6 +37,12 @@ describe('experiments in one process', () => {
     const computing = await curves(null);
     const cooking = await curves(file);
     expect(cooking).not.toBe(computing);
+    // the same file rewritten in place is the new list, not the one read before
+    writeFileSync(file, 'garden\nplant\nsoil\nflower\nseed\n');
+    const gardening = await curves(file);
+    expect(gardening).not.toBe(cooking);
+    writeFileSync(file, 'recipe\nkitchen\nbaking\nflour\nsoup\n');
+    expect(await curves(file)).toBe(cooking);
     // and back: the default list again gives the first run's curves, with or without the replay
     expect(await curves(null, false)).toBe(computing);
   });

@@ -43,9 +43,6 @@ export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
 /** The pool's clean-up call by this module's name (runner.ts, queue.ts): the environments closed. */
 export { closeSeedState } from './env-slots.ts';
 
-/** The topic keywords of the last config, by its keyword file ('' = the default list): loaded once per file. */
-let topic: { file: string; words: string[] } | null = null;
-
 /** The first site an experiment crawls: its configured sites', else its web's first department. */
 function firstSite(cfg: ExperimentConfig): string {
   return cfg.sites[0] ?? loadConfig(cfg.web).departments[0].host;
@@ -91,10 +88,9 @@ class Job {
     readonly site: string,
     private readonly cacheDir: string | null,
   ) {
-    // keyed by the file: one process may run experiments with other keyword files (in-process runs, sweeps, tests)
-    if (topic?.file !== (cfg.keywords ?? ''))
-      topic = { file: cfg.keywords ?? '', words: cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords() };
-    this.keywords = topic.words;
+    // read for each job (a few milliseconds): a file rewritten in place between two runs of one
+    // process is the new list, and what is trained on it is cached by its words, not by the file
+    this.keywords = cfg.keywords ? loadKeywords(cfg.keywords) : loadKeywords();
     this.mode = relevanceOf(cfg);
     this.phases = made ? [made] : [];
   }
