@@ -6,8 +6,9 @@
  * itself, which another process wrote at an earlier commit: the tables must be byte-identical
  * to it (a second run in this process proved less and cost a minute). Where they differ, the
  * coverage points further apart than 0.02 are named first. The same for deepweb-conditions
- * --quick against results/reference/deepweb-conditions-quick/. The first runs its steps on worker
- * processes (experiments/pool.ts), the second in this process: both give the references' tables.
+ * --quick against results/reference/deepweb-conditions-quick/. The first runs its steps on a worker
+ * process (experiments/pool.ts; one: a second built the same sites and cost 10 CPU-s), the second in
+ * this process: both give the references' tables.
  */
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,7 @@ describe('deepweb experiment regression (quick configuration)', () => {
   it(
     'matches the committed reference, deterministically, with zero politeness violations',
     async () => {
-      const a = await quick('deepweb');
+      const a = await quick('deepweb', 1);
       expect(readdirSync(a.out)).toEqual(
         expect.arrayContaining(['report.md', 'fig-coverage-jobs.png', 'fig-scaling.svg', 'audit.csv']),
       );
