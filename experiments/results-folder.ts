@@ -19,7 +19,7 @@ export const JSON_OBJECTS: Cast = { object: (v: unknown) => (v === null ? '' : J
 export const WORD_BOOLEANS: Cast = { boolean: (b: boolean) => String(b) };
 
 /** Every row's columns, in the order they first appear (a plug-in's own counters are its rows' alone). */
-export const columnsOf = (rows: readonly object[]): string[] => [...new Set(rows.flatMap((r) => Object.keys(r)))];
+const columnsOf = (rows: readonly object[]): string[] => [...new Set(rows.flatMap((r) => Object.keys(r)))];
 
 export class ResultsFolder {
   /** The files written, in order, relative to the folder. */

@@ -7,18 +7,11 @@
  */
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { type CliIo, failed, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
-import {
-  CrawlEngine,
-  CrawlError,
-  DEFAULT_SETTINGS,
-  NUMBER_SETTINGS,
-  type Strategy,
-  WarcWriter,
-} from '../../crawler/index.ts';
+import { type CliIo, failed, parseCommand, runAsProcess } from '../../lib/cli.ts';
+import { CrawlEngine, DEFAULT_SETTINGS, NUMBER_SETTINGS, type Strategy, WarcWriter } from '../../crawler/index.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { rangeText } from '../../lib/fields.ts';
-import { makeStrategy, StrategyError, strategyNames, strategyParams, type StrategyContext } from '../strategies.ts';
+import { makeStrategy, strategyNames, strategyParams, type StrategyContext } from '../strategies.ts';
 import { progress } from './progress.ts';
 import { type CrawlPlan, planCrawl } from './crawl-plan.ts';
 import { type CrawlEnvironment, openEnvironment, train } from './crawl-env.ts';
@@ -195,8 +188,8 @@ async function runOne(
       },
     });
   } catch (e) {
+    // settings, resume, address and strategy errors end in 2 by the table (lib/errors.ts)
     bar?.stop();
-    if (e instanceof CrawlError || e instanceof StrategyError) usage(e.message);
     throw e;
   }
   if (env.served) writeFileSync(join(outDir, 'web.json'), `${JSON.stringify(env.served)}\n`);
