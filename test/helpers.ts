@@ -32,41 +32,45 @@ export function tinyConfig(over: Record<string, unknown> = {}): WebConfig {
   });
 }
 
+/** A web config file read, changed by `edit` and written to a fresh temporary folder as `name`. */
+function webVariant(
+  file: string,
+  name: string,
+  edit: (web: Record<string, unknown>) => Record<string, unknown>,
+): string {
+  const web = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const out = join(mkdtempSync(join(tmpdir(), 'web-variant-')), name);
+  writeFileSync(out, JSON.stringify(edit(web)));
+  return out;
+}
+
 /**
  * A file of small.json whose faults make no one wait: transient 503s ask for Retry-After 0 and
  * slow pages are not delayed. For crawls whose logs are timing-free (deterministic mode) or that
  * test nothing about waiting; one-second holds were most of their time.
  */
-export function smallWebWithoutWaits(structure: Record<string, unknown> = {}): string {
-  const web = JSON.parse(readFileSync('data/webs/small.json', 'utf8')) as Record<string, unknown>;
-  const file = join(mkdtempSync(join(tmpdir(), 'small-nowait-')), 'small.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      ...web,
-      faults: { retryAfterSec: 0, slowMs: 0 },
-      structure: { ...(web.structure as object | undefined), ...structure },
-    }),
-  );
-  return file;
-}
+export const smallWebWithoutWaits = (structure: Record<string, unknown> = {}): string =>
+  webVariant('data/webs/small.json', 'small.json', (web) => ({
+    ...web,
+    faults: { retryAfterSec: 0, slowMs: 0 },
+    structure: { ...(web.structure as object | undefined), ...structure },
+  }));
 
 /**
  * A file of a shipped web at a fraction of its size: every department's pages scaled by `share`
- * (its groups kept, at most one per 60 pages), `background` other sites; every other setting as the
- * file has it. For tests of what an experiment does with a web (resume, reuse, workers, outputs),
- * where the quick web's 5,500 pages only cost time: generating it and training on it.
+ * (its groups kept, but at most one per 60 pages and at least two), `background` other sites; every
+ * other setting as the file has it. For tests of what an experiment does with a web (resume, reuse,
+ * workers, outputs), where the quick web's 5,500 pages only cost time: generating it and training on it.
  */
-export function scaledWeb(file: string, share: number, background = 6): string {
-  const web = JSON.parse(readFileSync(file, 'utf8')) as { departments: { pages: number; groups?: number }[] };
-  const departments = web.departments.map((d) => {
-    const pages = Math.round(d.pages * share);
-    return { ...d, pages, ...(d.groups ? { groups: Math.max(2, Math.min(d.groups, Math.floor(pages / 60))) } : {}) };
-  });
-  const out = join(mkdtempSync(join(tmpdir(), 'scaled-web-')), `scaled-${share}.json`);
-  writeFileSync(out, JSON.stringify({ ...web, departments, background: { sites: background } }));
-  return out;
-}
+export const scaledWeb = (file: string, share: number, background = 6): string =>
+  webVariant(file, `scaled-${share}.json`, (web) => ({
+    ...web,
+    departments: (web.departments as { pages: number; groups?: number }[]).map((d) => {
+      const pages = Math.round(d.pages * share);
+      return { ...d, pages, ...(d.groups ? { groups: Math.max(2, Math.min(d.groups, Math.floor(pages / 60))) } : {}) };
+    }),
+    background: { sites: background },
+  }));
 
 /** The two departments of the distributed-crawling tests. */
 export const DIST_HOSTS = ['cs.alpha-university.test', 'cs.beta-university.test'];
