@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { SOURCE_ENTRIES } from './lib/self-import.ts';
 
 /**
  * Two projects, run side by side on three worker processes. "timing": the files named
@@ -68,6 +70,18 @@ class TimingBesideMain extends BaseSequencer {
   }
 }
 
+/**
+ * A strategy module imports the harness by its package name (examples/strategies/); a process on
+ * the sources resolves it to them by a Node resolve hook (lib/self-import.ts), which the test
+ * runner's own module loader does not consult: the same map here. Without it the name resolved
+ * through package.json to dist/, which only the package test's `npm pack` builds, so a test that
+ * loads such a module passed only after that test had run.
+ */
+const SELF = Object.entries(SOURCE_ENTRIES).map(([name, file]) => ({
+  find: new RegExp(`^${name.replaceAll('/', '\\/')}$`),
+  replacement: join(import.meta.dirname, file),
+}));
+
 /** Worker processes for both projects together (vitest runs projects of one groupOrder in one pool). */
 const WORKERS = 3;
 
@@ -78,6 +92,7 @@ const shared = {
   isolate: false,
   maxWorkers: WORKERS,
   sequence: { groupOrder: 0 },
+  alias: SELF,
 };
 
 export default defineConfig({
