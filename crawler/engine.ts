@@ -10,17 +10,15 @@
  */
 import type { Dispatcher } from 'undici';
 import { CrawlError } from './errors.ts';
-import { ACCEPT, Fetcher } from './fetcher.ts';
+import { ACCEPT } from './fetcher.ts';
 import { Frontier, type QueueEntry } from './frontier.ts';
-import { HostState } from './hosts.ts';
+import type { HostState } from './hosts.ts';
 import { Journal, recover, type LogEntry } from './journal.ts';
-import { crawlerDispatcher, parseResolveRule } from './net.ts';
 import type { ParseCache } from './parse-cache.ts';
 import { OutcomeHandler, type Outcome } from './outcomes.ts';
-import type { RobotsRules } from './robots-cache.ts';
-import { politeFetch, retryBackoff, robotsFor, type GateContext } from './polite.ts';
+import { PoliteClient } from './polite.ts';
 import { Scheduler } from './scheduler.ts';
-import { Scope } from './scope.ts';
+import type { Scope } from './scope.ts';
 import type { WarcSink } from './warc-writer.ts';
 import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
 import type { PageView, Strategy } from './strategy.ts';
@@ -77,13 +75,13 @@ export class CrawlEngine {
   readonly settings: CrawlSettings;
   readonly strategy: Strategy;
   // the crawl's parts
-  private readonly dispatcher: Dispatcher;
-  private readonly ownDispatcher: boolean;
+  /** Robots, the politeness gates, retries and the fetch (polite.ts); the deep-web client uses the same. */
+  private readonly client: PoliteClient;
   private readonly scope: Scope;
-  private readonly gate: GateContext;
+  /** A distributed crawl's claim, asked before each request. */
+  private readonly claim: ((url: string) => Promise<boolean>) | undefined;
   private readonly frontier = new Frontier();
   private readonly seen = new FingerprintSet();
-  private readonly hosts = new Map<string, HostState>();
   private readonly journal: Journal | null;
   private readonly stats = new CrawlStats();
   /** Parent URLs of queued URLs, for the log. */
@@ -105,38 +103,26 @@ export class CrawlEngine {
   ) {
     this.settings = settings;
     this.strategy = opts.strategy;
-    this.scope = new Scope(settings.scope, settings.startUrls, settings.allowPrivateAddresses);
-    const rules = settings.resolve.map(parseResolveRule);
-    this.ownDispatcher = !opts.dispatcher;
-    this.dispatcher =
-      opts.dispatcher ??
-      crawlerDispatcher(rules, settings.allowPrivateAddresses, {
-        connectTimeoutMs: settings.connectTimeoutMs,
-        connections: Math.max(4, settings.perHostConcurrency),
-      });
-    const fetcher = new Fetcher(this.dispatcher, {
-      userAgent: settings.userAgent,
-      headersTimeoutMs: settings.headersTimeoutMs,
-      bodyTimeoutMs: settings.bodyTimeoutMs,
-      maxResponseMs: settings.maxResponseMs,
-      maxBodyBytes: settings.maxBodyBytes,
-      headers: settings.region ? { 'x-crawler-region': settings.region } : undefined,
-    });
     this.journal = opts.outDir ? new Journal(opts.outDir, !!opts.resume) : null;
     const s = this.stats.summary;
     const headers = { 'user-agent': settings.userAgent, accept: ACCEPT };
-    this.gate = {
-      fetcher,
+    this.client = new PoliteClient({
       settings,
-      scope: this.scope,
-      backoff: retryBackoff(settings),
+      dispatcher: opts.dispatcher,
+      connections: Math.max(4, settings.perHostConcurrency),
+      headers: settings.region ? { 'x-crawler-region': settings.region } : undefined,
       onResponse: (url, res) => this.opts.warc?.record(url, res, headers),
       onRobotsFetch: () => {
         s.robotsFetches++;
       },
-      hostState: (name) => this.host(name),
       onRobotsError: (code) => this.stats.count(s.robotsErrors, code),
-    };
+      onBackoff: () => {
+        s.hostBackoffs++;
+      },
+      onSkip: (host) => this.skipped(host),
+    });
+    this.scope = this.client.scope;
+    this.claim = opts.remote && ((url) => opts.remote!.claim(url));
     this.scheduler = new Scheduler(settings, this.frontier, opts.strategy.batch ?? 0, {
       host: (name) => this.host(name),
       take: (e) => this.take(e),
@@ -283,14 +269,7 @@ export class CrawlEngine {
   }
 
   private host(name: string): HostState {
-    let h = this.hosts.get(name);
-    if (!h) {
-      h = new HostState(name, this.settings, () => {
-        this.stats.summary.hostBackoffs++;
-      });
-      this.hosts.set(name, h);
-    }
-    return h;
+    return this.client.host(name);
   }
 
   /** The frontier ran dry: queues the links the strategy rescues; false if there are none. */
@@ -311,7 +290,7 @@ export class CrawlEngine {
    */
   stop(reason = 'stop()'): void {
     this.stoppedBy ??= reason;
-    for (const h of this.hosts.values()) h.halt();
+    this.client.halt();
     this.scheduler.stop();
   }
 
@@ -346,7 +325,7 @@ export class CrawlEngine {
     try {
       await this.scheduler.run();
     } finally {
-      for (const h of this.hosts.values()) h.halt();
+      this.client.halt();
       summary = this.stats.finish(
         performance.now() - this.started,
         this.scheduler.waiting,
@@ -361,7 +340,7 @@ export class CrawlEngine {
         this.journal.writeJson('summary.json', summary);
         this.journal.close();
       }
-      if (this.ownDispatcher) await this.dispatcher.close();
+      await this.client.close();
       await this.opts.warc?.close();
     }
     return summary;
@@ -388,42 +367,19 @@ export class CrawlEngine {
     return true;
   }
 
-  /** Robots, politeness gate, fetch, retries. Never throws. */
+  /** Robots, the politeness gates, fetch, retries (the polite client). Never throws. */
   private async task(entry: QueueEntry): Promise<Outcome> {
-    const h = this.host(entry.host);
-    let rules: RobotsRules;
-    try {
-      rules = await this.robotsFor(h, entry.url);
-    } catch (e) {
-      if (e instanceof CrawlError && e.code === 'CRAWL_ERR_STOPPED') return { kind: 'stopped', entry };
-      throw e;
-    }
-    if (h.skipped) return { kind: 'skipped', entry };
-    if (h.refused)
-      return {
-        kind: 'failed',
-        entry,
-        error: new CrawlError('CRAWL_ERR_ADDRESS_REFUSED', h.refused),
-        attempts: 0,
-        ms: 0,
-      };
-    if (!rules.isAllowed(entry.url)) return { kind: 'robots', entry };
-    if (this.opts.remote && !(await this.opts.remote.claim(entry.url))) return { kind: 'elsewhere', entry };
-    const o = await politeFetch(this.gate, h, entry.url);
-    if (!o.ok && o.error.code === 'CRAWL_ERR_STOPPED') return { kind: 'stopped', entry };
-    return o.ok
-      ? { kind: 'fetched', entry, res: o.res, attempts: o.attempts, ms: o.ms }
-      : { kind: 'failed', entry, error: o.error, attempts: o.attempts, ms: o.ms };
+    const sent = await this.client.send(entry.url, entry.host, undefined, this.claim);
+    return { ...sent, entry };
   }
 
-  private robotsFor(h: HostState, url: string): Promise<RobotsRules> {
-    return robotsFor(this.gate, h, url, (host) => {
-      // distributed: the URLs are dropped one by one as they come up, so that each is settled
-      this.stats.summary.skippedHosts.push({
-        host: host.name,
-        reason: host.skipped!,
-        urlsDropped: this.opts.remote ? 0 : this.frontier.dropHost(host.name),
-      });
+  /** A host left the crawl (Crawl-delay too long, robots.txt out of scope): its URLs are dropped. */
+  private skipped(host: HostState): void {
+    // distributed: the URLs are dropped one by one as they come up, so that each is settled
+    this.stats.summary.skippedHosts.push({
+      host: host.name,
+      reason: host.skipped!,
+      urlsDropped: this.opts.remote ? 0 : this.frontier.dropHost(host.name),
     });
   }
 

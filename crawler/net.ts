@@ -53,7 +53,7 @@ export function hostMatches(pattern: string, host: string): boolean {
   return pattern === host;
 }
 
-function findRule(rules: readonly ResolveRule[], host: string, port: number): ResolveRule | undefined {
+export function findRule(rules: readonly ResolveRule[], host: string, port: number): ResolveRule | undefined {
   return rules.find((r) => hostMatches(r.host, host) && (r.port === undefined || r.port === port));
 }
 

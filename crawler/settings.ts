@@ -6,11 +6,13 @@
  * that wants otherwise says so in its config file's "crawl" section.
  */
 import { CrawlError } from './errors.ts';
+import { RULE_SETTINGS } from './politeness/index.ts';
 import { DEFAULT_MAX_URL_LENGTH } from './url.ts';
 import { SESSION_PARAMS } from '../lib/url.ts';
 import { bool, defaultsOf, list, num, numberFieldsOf, obj, problemOf, type Static, str, Type } from '../lib/schema.ts';
 
-export const CrawlSettingsSchema = obj({
+/** The engine's own settings; the politeness rules beyond the per-host gate declare theirs (./politeness/). */
+const ENGINE_SETTINGS = {
   startUrls: list(Type.String(), { default: [], help: 'the URLs the crawl starts from (its seeds)' }),
   scope: list(Type.String(), {
     default: [],
@@ -225,7 +227,12 @@ export const CrawlSettingsSchema = obj({
     integer: true,
     help: 'pages between strategy checkpoints (the frontier is journalled continuously)',
   }),
-});
+};
+
+for (const k of Object.keys(RULE_SETTINGS))
+  if (k in ENGINE_SETTINGS) throw new Error(`a politeness rule declares ${k}, an engine setting`);
+
+export const CrawlSettingsSchema = obj({ ...ENGINE_SETTINGS, ...RULE_SETTINGS });
 
 /** The engine's settings (the schema above documents each, with default and range). */
 export type CrawlSettings = Static<typeof CrawlSettingsSchema>;

@@ -1,15 +1,12 @@
 /**
- * The deep-web crawler's HTTP side: page fetches and form submissions through the crawl core's
- * politeness path (scope, robots.txt, per-host gate, retries, Retry-After), with a cache so the
- * same request is never sent twice, and a log of every request for the metrics.
+ * The deep-web crawler's HTTP side: page fetches and form submissions through the crawl engine's
+ * polite client (crawler/polite.ts: robots.txt, the politeness gates, retries, Retry-After), after
+ * the scope check, with a cache so the same request is never sent twice, and a log of every
+ * request for the metrics.
  */
 import type { Dispatcher } from 'undici';
-import { Fetcher } from '../fetcher.ts';
-import { HostState } from '../hosts.ts';
-import { crawlerDispatcher, parseResolveRule } from '../net.ts';
 import { decodeBody, contentTypeOf } from '../parser.ts';
-import { politeFetch, retryBackoff, robotsFor, type GateContext } from '../polite.ts';
-import { Scope } from '../scope.ts';
+import { PoliteClient } from '../polite.ts';
 import { resolveSettings, type CrawlSettings } from '../settings.ts';
 import type { SearchForm } from './forms.ts';
 
@@ -70,42 +67,14 @@ export interface FormClientOptions {
 
 export class FormClient {
   readonly settings: CrawlSettings;
-  private readonly gate: GateContext;
-  private readonly hosts = new Map<string, HostState>();
+  private readonly client: PoliteClient;
   private readonly cache = new Map<string, Fetched>();
-  private readonly dispatcher: Dispatcher;
-  private readonly ownDispatcher: boolean;
   /** Requests sent (cache hits excluded), by method. */
   sent = { GET: 0, POST: 0 };
 
   constructor(opts: FormClientOptions) {
     this.settings = resolveSettings({ ...opts.settings, startUrls: opts.settings.startUrls ?? [] });
-    const s = this.settings;
-    this.ownDispatcher = !opts.dispatcher;
-    this.dispatcher =
-      opts.dispatcher ??
-      crawlerDispatcher(s.resolve.map(parseResolveRule), s.allowPrivateAddresses, {
-        connectTimeoutMs: s.connectTimeoutMs,
-      });
-    const fetcher = new Fetcher(this.dispatcher, {
-      userAgent: s.userAgent,
-      headersTimeoutMs: s.headersTimeoutMs,
-      bodyTimeoutMs: s.bodyTimeoutMs,
-      maxResponseMs: s.maxResponseMs,
-      maxBodyBytes: s.maxBodyBytes,
-    });
-    this.gate = {
-      fetcher,
-      settings: s,
-      scope: new Scope(s.scope, s.startUrls, s.allowPrivateAddresses),
-      backoff: retryBackoff(s),
-    };
-  }
-
-  private host(name: string): HostState {
-    let h = this.hosts.get(name);
-    if (!h) this.hosts.set(name, (h = new HostState(name, this.settings)));
-    return h;
+    this.client = new PoliteClient({ settings: this.settings, dispatcher: opts.dispatcher });
   }
 
   /** Fetches (or returns from the cache) one request; failures are results, never thrown. */
@@ -126,22 +95,28 @@ export class FormClient {
     } catch {
       return fail('CRAWL_ERR_URL');
     }
-    const why = this.gate.scope.check(url);
+    const why = this.client.scope.check(url);
     if (why) return fail(`CRAWL_ERR_OUT_OF_SCOPE (${why})`);
-    const h = this.host(url.host);
-    const rules = await robotsFor(this.gate, h, request.url);
-    if (h.skipped) return fail(`CRAWL_ERR_ROBOTS (${h.skipped})`);
-    if (!rules.isAllowed(request.url)) return fail('CRAWL_ERR_ROBOTS (disallowed)');
-    this.sent[request.method]++;
-    const o = await politeFetch(
-      this.gate,
-      h,
+    const o = await this.client.send(
       request.url,
+      url.host,
       request.method === 'POST'
         ? { method: 'POST', body: request.body ?? '', contentType: 'application/x-www-form-urlencoded' }
         : undefined,
     );
-    if (!o.ok) return fail(o.error.code);
+    switch (o.kind) {
+      case 'skipped':
+        return fail(`CRAWL_ERR_ROBOTS (${this.client.host(url.host).skipped})`);
+      case 'robots':
+        return fail('CRAWL_ERR_ROBOTS (disallowed)');
+      case 'stopped':
+      case 'elsewhere':
+        return fail('CRAWL_ERR_STOPPED');
+      case 'failed':
+        this.sent[request.method]++;
+        return fail(o.error.code);
+    }
+    this.sent[request.method]++;
     const { charset } = contentTypeOf(o.res.headers['content-type']);
     return { request, status: o.res.status, html: decodeBody(o.res.body, charset).text, cached: false };
   }
@@ -156,7 +131,6 @@ export class FormClient {
   }
 
   async close(): Promise<void> {
-    for (const h of this.hosts.values()) h.halt();
-    if (this.ownDispatcher) await this.dispatcher.close();
+    await this.client.close();
   }
 }
