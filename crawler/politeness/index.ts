@@ -4,9 +4,10 @@
  * and a line here; its settings join the crawl settings from here (crawler/settings.ts).
  */
 import type { TProperties } from '@sinclair/typebox';
+import { perIp } from './per-ip.ts';
 import type { Gate, PolitenessRule, RuleContext } from './rule.ts';
 
-export const RULES = [] as const;
+export const RULES = [perIp] as const;
 
 export type { Gate, GateRequest, PolitenessRule, RuleContext, Ticket } from './rule.ts';
 
