@@ -22,7 +22,8 @@
 import { readFileSync } from 'node:fs';
 import type { Renderer } from './content.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
-import { formatRules, learnAlternatives, type RuleExample, scoreRules, targetFeatures, wordsOf } from '../lib/rules.ts';
+import { formatRules, type RuleExample, wordsOf } from '../lib/rules.ts';
+import { targetsOf, transferLeak, viewOfWeb } from './site-stats.ts';
 import { shipped } from '../lib/paths.ts';
 import { readKeywords } from '../lib/text.ts';
 import { Anchor, type Web } from './web.ts';
@@ -125,27 +126,6 @@ export function template(path: string): string {
 /** Extensions (as targetsOf writes them) of the URLs that name a document file. */
 const DOCUMENT_EXT = new Set(DEFAULT_DOCUMENT_EXTENSIONS.map((e) => e.replace(/^\./, '').toLowerCase()));
 
-/**
- * Every in-site link target of a site, once, with what a link classifier could read of it: the
- * folders of its path (digits abstracted), the words of its file name, its extension, and the
- * anchor words of the links to it; and whether it is relevant (ground truth).
- */
-function targetsOf(web: Web, renderer: Renderer, first: number, count: number): RuleExample[] {
-  const anchors = new Map<number, Set<string>>();
-  for (let u = first; u < first + count; u++)
-    for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
-      const v = web.outTarget[e];
-      if (v < first || v >= first + count) continue;
-      let set = anchors.get(v);
-      if (!set) anchors.set(v, (set = new Set()));
-      const f = web.outFlags[e];
-      for (const w of wordsOf(renderer.anchorText(u, e, v, f))) set.add(w);
-    }
-  return [...anchors.keys()]
-    .sort((a, b) => a - b)
-    .map((v) => ({ features: targetFeatures(renderer.path(v), anchors.get(v) ?? []), positive: web.isRelevant(v) }));
-}
-
 /** Anchor words of links to relevant documents and to the pages that link to them, as a distribution. */
 function anchorMix(web: Web, renderer: Renderer, first: number, count: number): Map<string, number> {
   const listsRelevant = new Uint8Array(count);
@@ -178,7 +158,10 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
   const r1 = options.keywordR1;
   const keywords = r1 === undefined ? [] : (options.keywords ?? readKeywords(readFileSync(KEYWORDS, 'utf8')));
   const keywordHist: Record<string, number> | null = r1 === undefined ? null : {};
-  const targets = depts.map((s) => targetsOf(web, renderer, s.first, s.count));
+  // every in-site link target of each site, with what a link classifier could read of it (the
+  // folders of its path, its file name's words, its extension, the anchor words of the links to
+  // it), measured as an archive's site is (sim/site-stats.ts)
+  const targets = depts.map((s) => targetsOf(viewOfWeb(web, renderer, s.host)));
   const templates = depts.map((s) => {
     const t = new Set<string>();
     for (let id = s.first; id < s.first + s.count; id++) t.add(`${web.kind[id]}:${template(renderer.path(id))}`);
@@ -228,10 +211,9 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
     const links = relevantLinkShares(web, s.first, s.count);
     // the transfer leak: the rules a learner finds on the other sites, scored here
     // (every list that fits the other sites as well as the best: the leak is the best of them here)
-    const lists = learnAlternatives(targets.filter((_, j) => j !== i).flat());
-    const scored = lists.map((l) => ({ l, s: scoreRules(l, targets[i]) })).sort((a, b) => b.s.f1 - a.s.f1);
-    const rules = scored[0]?.l ?? { rules: [], f1: 0 };
-    const held = scored[0]?.s ?? { precision: 0, recall: 0, f1: 0 };
+    const scored = transferLeak(targets, i);
+    const rules = scored[0]?.list ?? { rules: [], f1: 0 };
+    const held = scored[0]?.score ?? { precision: 0, recall: 0, f1: 0 };
     const relevantLinks = relevantAnchors[i];
     const shared = relevantLinks.filter((ws) => ws.some((w) => everywhere.has(w))).length;
     return {
@@ -241,7 +223,7 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
       gapMin: finite.length ? Math.min(...finite) : null,
       directLinkShare: links.directLinkShare,
       relevantLinksFromOutside: links.relevantLinksFromOutside,
-      transferRule: `${formatRules(rules)}${scored.length > 1 ? ` (best here of ${scored.length} rule lists that fit the others equally well; the worst scores ${round(scored[scored.length - 1].s.precision)} / ${round(scored[scored.length - 1].s.recall)})` : ''}`,
+      transferRule: `${formatRules(rules)}${scored.length > 1 ? ` (best here of ${scored.length} rule lists that fit the others equally well; the worst scores ${round(scored[scored.length - 1].score.precision)} / ${round(scored[scored.length - 1].score.recall)})` : ''}`,
       transferPrecision: round(held.precision),
       transferRecall: round(held.recall),
       sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),

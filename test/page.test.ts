@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphFromLists } from '../experiments/focused/oracle.ts';
+import { graphFromLists } from '../lib/site-graph.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { layoutReplay, replayRun } from '../experiments/focused/replay.ts';
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { archiveViews, specOf } from '../experiments/twin/archive.ts';
 import { lossOf, meanStats, measureWeb } from '../experiments/twin/fit.ts';
-import { webStats } from '../experiments/twin/site-stats.ts';
+import { webStats } from '../sim/site-stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
 import { loadConfig } from '../sim/config.ts';
 import { twinArchiveExperiment } from './helpers.ts';

@@ -22,7 +22,7 @@ import {
   measureWeb,
   twinConfig,
 } from '../experiments/twin/fit.ts';
-import { webStats } from '../experiments/twin/site-stats.ts';
+import { webStats } from '../sim/site-stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
 import { twinArchiveExperiment } from './helpers.ts';
 

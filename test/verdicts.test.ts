@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aggregate, checkClaims } from '../experiments/focused/analysis.ts';
-import { graphFromLists, oracleOrder, reachable, reachableRelevant } from '../experiments/focused/oracle.ts';
+import { graphFromLists, reachable, reachableRelevant } from '../lib/site-graph.ts';
+import { oracleOrder } from '../experiments/focused/oracle.ts';
 import { recallAuc } from '../experiments/focused/meter.ts';
 import type { CurveRow } from '../experiments/focused/rows.ts';
 import { replayRun } from '../experiments/focused/replay.ts';

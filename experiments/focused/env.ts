@@ -21,7 +21,7 @@ import { readLabels } from '../../sim/warc-convert.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
 import { structureStats, type StructureStats } from '../../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
-import { graphFromLists, type SiteGraph } from './oracle.ts';
+import { graphFromLists, type SiteGraph } from '../../lib/site-graph.ts';
 import { sitePages, TrainingData, webKey } from '../training.ts';
 
 export interface Env {

@@ -16,77 +16,7 @@
  * fetched every reachable document its precision is the hard cap no crawler can beat,
  * reachable documents / pages, and the report says so where that holds.
  */
-
-/** A site's link graph as the evaluator knows it: nodes 0..n-1 in CSR form. */
-export interface SiteGraph {
-  n: number;
-  /** Node of the crawl's start page (-1: not in the graph, so nothing is reachable). */
-  start: number;
-  relevant: Uint8Array;
-  outStart: Int32Array;
-  outTarget: Int32Array;
-}
-
-/** Builds a SiteGraph from adjacency lists (duplicate and self links dropped). */
-export function graphFromLists(
-  lists: readonly (readonly number[])[],
-  start: number,
-  relevant: readonly boolean[],
-): SiteGraph {
-  const n = lists.length;
-  const outStart = new Int32Array(n + 1);
-  const targets: number[] = [];
-  for (let u = 0; u < n; u++) {
-    const seen = new Set<number>();
-    for (const v of lists[u])
-      if (v !== u && v >= 0 && v < n && !seen.has(v)) {
-        seen.add(v);
-        targets.push(v);
-      }
-    outStart[u + 1] = targets.length;
-  }
-  return {
-    n,
-    start,
-    relevant: Uint8Array.from(relevant, (r) => (r ? 1 : 0)),
-    outStart,
-    outTarget: Int32Array.from(targets),
-  };
-}
-
-/** Nodes reachable from the start page (the start included). */
-export function reachable(g: SiteGraph): Uint8Array {
-  return Uint8Array.from(depths(g), (d) => (d >= 0 ? 1 : 0));
-}
-
-/** Hops from the start page to every node (breadth-first over the graph); -1: not reachable. */
-export function depths(g: SiteGraph): Int32Array {
-  const d = new Int32Array(g.n).fill(-1);
-  if (g.start < 0) return d;
-  const queue = new Int32Array(g.n);
-  let head = 0;
-  let tail = 0;
-  d[g.start] = 0;
-  queue[tail++] = g.start;
-  while (head < tail) {
-    const u = queue[head++];
-    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
-      const v = g.outTarget[e];
-      if (d[v] < 0) {
-        d[v] = d[u] + 1;
-        queue[tail++] = v;
-      }
-    }
-  }
-  return d;
-}
-
-export function reachableRelevant(g: SiteGraph): number {
-  const seen = reachable(g);
-  let k = 0;
-  for (let i = 0; i < g.n; i++) if (seen[i] && g.relevant[i]) k++;
-  return k;
-}
+import type { SiteGraph } from '../../lib/site-graph.ts';
 
 /**
  * The oracle's fetch order for a budget: node ids, at most `budget` of them (fewer when every

@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { UndirectedGraph } from 'graphology';
-import type { SiteGraph } from './oracle.ts';
+import type { SiteGraph } from '../../lib/site-graph.ts';
 import { breadthFirstPrefix } from '../../lib/graph.ts';
 
 /** The parts of graphology-layout-forceatlas2 used here (a CommonJS module without ESM types). */

@@ -14,7 +14,8 @@ import { type Caches, cachesFor, type Env } from './env.ts';
 import { withEnv } from './env-slots.ts';
 import { judgementQuality } from './judgement.ts';
 import { ownCounters, RunMeter } from './meter.ts';
-import { depths, oracleOrder, reachable } from './oracle.ts';
+import { depths, reachable } from '../../lib/site-graph.ts';
+import { oracleOrder } from './oracle.ts';
 import { layoutXY, replayRun, type ReplayRun } from './replay.ts';
 import {
   type CurveRow,

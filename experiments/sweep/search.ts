@@ -14,7 +14,7 @@
  * - Outputs: search.csv (every point: its values, claims held, shortfall, each claim's verdict and
  *   margin, each strategy's recall AUC), claims.csv, report.md (the closest point's claims, every
  *   point ranked, and with "compare" the closest web's departments measured beside the archive's
- *   sites: experiments/twin/site-stats.ts).
+ *   sites: sim/site-stats.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -265,7 +265,7 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
 /** The closest web's departments measured beside an archive's sites, statistic by statistic. */
 async function comparison(cfg: ExperimentConfig, compare: string, webFile: string): Promise<string[]> {
   const { archiveViews, specOf } = await import('../twin/archive.ts');
-  const { webStats } = await import('../twin/site-stats.ts');
+  const { webStats } = await import('../../sim/site-stats.ts');
   const { fitTable, measureWeb, meanStats } = await import('../twin/terms.ts');
   const archiveCfg = loadExperiment(compare);
   const archive = meanStats(webStats(await archiveViews(archiveCfg)));
@@ -276,7 +276,7 @@ async function comparison(cfg: ExperimentConfig, compare: string, webFile: strin
   return [
     `## How the closest web differs from ${compare}`,
     '',
-    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) measured as the archive's sites are (experiments/twin/site-stats.ts: every page of the generated site, papers judged by URL as the archive judges them), beside the sites of ${compare} (${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread between the four WebKB sites). The archive kept a sample of each site's pages; the generated site is measured whole, so the hole share and the statistics that count links differ by the sampling as well as by the web.`,
+    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) measured as the archive's sites are (sim/site-stats.ts: every page of the generated site, papers judged by URL as the archive judges them), beside the sites of ${compare} (${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread between the four WebKB sites). The archive kept a sample of each site's pages; the generated site is measured whole, so the hole share and the statistics that count links differ by the sampling as well as by the web.`,
     '',
     '| statistic | archive | closest web | tolerance | within |',
     '|---|---|---|---|---|',

@@ -1,11 +1,13 @@
 /**
- * An archive experiment's sites as statistics (experiments/twin/site-stats.ts), and the twin fitted to
- * them: the command `npm run sim:fit -- CONFIG` and the twin validation share this.
+ * An archive experiment's sites as statistics (sim/site-stats.ts, the same a generated web's
+ * departments are measured by), and the twin fitted to them: the command `npm run sim:fit --
+ * CONFIG` and the twin validation share this.
  */
+import { wordsOf } from '../../lib/rules.ts';
+import { type SiteStats, type SiteView, webStats } from '../../sim/site-stats.ts';
 import { ARCHIVE_DEFAULTS, type ExperimentConfig, loadExperiment } from '../focused/config.ts';
-import { archiveEnv, archiveSites } from '../focused/env.ts';
+import { archiveEnv, archiveSites, type Env } from '../focused/env.ts';
 import { type FitOptions, type FitResult, fitTwin, type TwinSpec } from './fit.ts';
-import { type SiteStats, type SiteView, viewOfEnv, webStats } from './site-stats.ts';
 
 /** Every site of an archive experiment as a crawler meets it under the experiment's hole policy. */
 export async function archiveViews(cfg: ExperimentConfig): Promise<SiteView[]> {
@@ -16,6 +18,34 @@ export async function archiveViews(cfg: ExperimentConfig): Promise<SiteView[]> {
   } finally {
     await env.close();
   }
+}
+
+/** A site of an experiment environment, as its ground-truth graph and the pages a crawler would read. */
+export function viewOfEnv(env: Env, site: string): SiteView {
+  const { graph, keys } = env.graphOf(site);
+  const index = new Map(keys.map((k, i) => [k, i]));
+  const urls: string[] = keys.map((k) => (k.includes('://') ? k : ''));
+  const anchors: string[][] = keys.map(() => []);
+  for (const p of env.training.labelled(site)) {
+    const key = env.keyOf(p.url);
+    const u = key === null ? undefined : index.get(key);
+    if (u !== undefined && !urls[u]) urls[u] = p.url;
+    for (const l of p.page.links) {
+      const k = env.keyOf(l.url);
+      const t = k === null ? undefined : index.get(k);
+      if (t === undefined) continue;
+      if (!urls[t]) urls[t] = l.url;
+      anchors[t].push(...wordsOf(l.anchor));
+    }
+  }
+  const shape = env.archiveShape(site);
+  return {
+    name: site,
+    graph,
+    urls,
+    anchors,
+    linked: shape ? { urls: shape.linkedUrls, holes: shape.holes } : undefined,
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { resolveConfig } from '../../sim/config.ts';
 import { makeRng } from '../../sim/rng.ts';
 import { archiveViews, twinExperiment } from './archive.ts';
-import { type SiteStats, webStats } from './site-stats.ts';
+import { type SiteStats, webStats } from '../../sim/site-stats.ts';
 import {
   ACCEPT_QUANTILE,
   type FitOptions,

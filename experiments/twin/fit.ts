@@ -1,6 +1,6 @@
 /**
  * Fitting the generator to an archive (issue #36): a search over a stated set of the generator's
- * knobs for the web whose departments' statistics (experiments/twin/site-stats.ts) come closest to the
+ * knobs for the web whose departments' statistics (sim/site-stats.ts) come closest to the
  * archive sites'.
  *
  * - The knobs and their ranges are TWIN_KNOBS (experiments/twin/terms.ts, with the targets, the
@@ -21,7 +21,7 @@
 import { resolveConfig } from '../../sim/config.ts';
 import { makeRng } from '../../sim/rng.ts';
 import { getPath } from '../../lib/fields.ts';
-import type { SiteStats } from './site-stats.ts';
+import type { SiteStats } from '../../sim/site-stats.ts';
 import {
   type KnobValues,
   lossOf,

@@ -8,12 +8,12 @@ import { Renderer } from '../../sim/content.ts';
 import { hasExtension } from '../../lib/documents.ts';
 import { setPath } from '../../lib/fields.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
-import { type SiteStats, viewOfWeb, webStats } from './site-stats.ts';
+import { type SiteStats, viewOfWeb, webStats } from '../../sim/site-stats.ts';
 
 export interface TwinKnob {
   /**
    * A web config path (a bypass switch is 0 or 1), gapSpread (gapMax = gapMin + gapSpread),
-   * sample (the share of HTML pages kept, experiments/twin/site-stats.ts TwinSampling) or scale (the
+   * sample (the share of HTML pages kept, sim/site-stats.ts TwinSampling) or scale (the
    * departments' generated size, documents included, over their archives' HTML pages / sample).
    */
   path: string;

@@ -1,6 +1,6 @@
 /**
  * A twin written as an archive: the HTML pages of its departments that the collection keeps
- * (experiments/twin/site-stats.ts kept(): the same sample the fit measured), as WARC response records,
+ * (sim/site-stats.ts kept(): the same sample the fit measured), as WARC response records,
  * and a labels CSV (every kept page's kind, lower case: faculty, course, paper ...). Replayed under
  * the archive experiment's own policy (holes, known documents, target), the twin is crawled by
  * exactly the code the real archive is. Same web config, seed and sample: the same bytes.
@@ -13,7 +13,7 @@ import { serializeRecord } from '../../lib/warc-records.ts';
 import type { WebConfig } from '../../sim/config.ts';
 import { Renderer } from '../../sim/content.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
-import { kept } from './site-stats.ts';
+import { kept } from '../../sim/site-stats.ts';
 
 export interface TwinArchive {
   warc: string;

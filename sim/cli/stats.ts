@@ -1,4 +1,6 @@
 /** npm run sim:stats -- --web F --seed S [--json] : the generated web's statistics against their targets. */
+import { Renderer } from '../content.ts';
+import { formatSiteStats, viewOfWeb, webStats } from '../site-stats.ts';
 import { computeStats, formatStats } from '../web-stats.ts';
 import { KEYWORD_GAP_R1 } from '../structure.ts';
 import { Web } from '../web.ts';
@@ -11,7 +13,9 @@ Prints pages and links, degree distributions and power-law fits, mixing mu, topi
 relevant documents per department and their link distance from the homepage, and anchor quality,
 each next to its target band; and the departments' structure: gaps between research communities
 (by the labels, and as the topic keywords see them: pages below --keyword-r1 count as off-topic),
-the learnt transfer leak, the document-extension rule. Exit code 1 if a statistic is outside its band.
+the learnt transfer leak, the document-extension rule; and each department as a crawler meets it,
+measured as an archive's sites are (the statistics a twin is fitted to: sim/site-stats.ts). Exit
+code 1 if a statistic is outside its band.
 `;
 /** Exit code 1 when a statistic is outside its band. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -28,10 +32,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!(r1 >= 0 && r1 <= 1)) usage(`--keyword-r1: "${v['keyword-r1']}" is not a number in [0, 1]`);
   const web = new Web(config, seed);
   const stats = computeStats(web, undefined, { keywordR1: r1 });
+  const renderer = new Renderer(web);
+  const sites = webStats(web.sites.filter((s) => s.kind === 'department').map((s) => viewOfWeb(web, renderer, s.host)));
   io.out(
     v.json
-      ? `${JSON.stringify(stats, null, 2)}\n`
-      : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n`,
+      ? `${JSON.stringify({ ...stats, sites }, null, 2)}\n`
+      : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n\n` +
+          "departments as a crawler meets them, measured as an archive's sites are (sim/site-stats.ts):\n" +
+          `${formatSiteStats(sites).join('\n')}\n`,
   );
   return stats.checks.every((c) => c.ok) ? 0 : 1;
 }

@@ -3,12 +3,12 @@
  * hole policy: the graph the replay server serves) and on a generated web, so that a synthetic
  * twin can be fitted to an archive and checked against it (issue #36).
  *
- * A site is a SiteView: its link graph from the start page (experiments/focused/oracle.ts SiteGraph, the
+ * A site is a SiteView: its link graph from the start page (lib/site-graph.ts SiteGraph, the
  * ground truth every experiment scores against), each node's URL, and the anchor words of the
- * links into it. Two adapters build views: viewOfEnv (any experiment environment: an archive's
- * parsed pages, or a generated web's rendered ones) and viewOfWeb (a generated web straight from
- * its graph and renderer, for the fitting loop, which may not render every page of every
- * candidate). The statistics:
+ * links into it. Two adapters build views: viewOfWeb here (a generated web straight from its
+ * graph and renderer, for sim:stats and the twin's fitting loop, which may not render every page
+ * of every candidate) and experiments/twin/archive.ts viewOfEnv (any experiment environment: an
+ * archive's parsed pages, or a generated web's rendered ones). The statistics:
  *
  * - pages, relevant items and their share; the share reachable from the start page;
  * - out-degree (mean, 90th percentile over pages with links) and in-degree (90th percentile);
@@ -21,17 +21,25 @@
  * - the directory depth of URLs (folders in the path);
  * - gaps between relevant regions: hubs joined by a direct link form a region; the fewest
  *   non-hub pages from one region to the next (ordered pairs), as a histogram and a mean;
- * - the learnt transfer leak (as sim/structure.ts: rules over URL folders, file words,
- *   extension and anchor words, learnt on the other sites, scored on this one) and the anchor
+ * - the learnt transfer leak (transferLeak, which sim/structure.ts reports too, over the same
+ *   link targets: rules over URL folders, file words, extension and anchor words, learnt on the
+ *   other sites, scored on this one) and the anchor
  *   words on links to relevant items shared with the other sites (mean Jaccard).
  */
-import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../../lib/documents.ts';
-import { learnAlternatives, type RuleExample, scoreRules, targetFeatures, wordsOf } from '../../lib/rules.ts';
-import type { Renderer } from '../../sim/content.ts';
-import { unit } from '../../sim/rng.ts';
-import type { Web } from '../../sim/web.ts';
-import type { Env } from '../focused/env.ts';
-import { graphFromLists, type SiteGraph } from '../focused/oracle.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../lib/documents.ts';
+import {
+  learnAlternatives,
+  type RuleExample,
+  type RuleList,
+  type Score,
+  scoreRules,
+  targetFeatures,
+  wordsOf,
+} from '../lib/rules.ts';
+import { depths, graphFromLists, type SiteGraph } from '../lib/site-graph.ts';
+import type { Renderer } from './content.ts';
+import { unit } from './rng.ts';
+import type { Web } from './web.ts';
 
 export interface SiteView {
   name: string;
@@ -92,25 +100,6 @@ function pathOf(url: string): string {
   }
 }
 
-/** Fewest links from the start page to every node (-1: unreachable). */
-function depths(g: SiteGraph): Int32Array {
-  const d = new Int32Array(g.n).fill(-1);
-  if (g.start < 0) return d;
-  const q = [g.start];
-  d[g.start] = 0;
-  for (let h = 0; h < q.length; h++) {
-    const u = q[h];
-    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
-      const v = g.outTarget[e];
-      if (d[v] < 0) {
-        d[v] = d[u] + 1;
-        q.push(v);
-      }
-    }
-  }
-  return d;
-}
-
 /** Gaps between relevant regions: fewest non-hub pages from a region to another (ordered pairs). */
 function regionGaps(g: SiteGraph, hub: Uint8Array): number[] {
   // regions: hubs joined by a direct link (either direction), by union-find
@@ -168,7 +157,7 @@ function regionGaps(g: SiteGraph, hub: Uint8Array): number[] {
 }
 
 /** Link targets with what a classifier could read of them, and whether they are relevant. */
-function targetsOf(v: SiteView): RuleExample[] {
+export function targetsOf(v: SiteView): RuleExample[] {
   const out: RuleExample[] = [];
   for (let u = 0; u < v.graph.n; u++)
     if (v.anchors[u].length || u !== v.graph.start)
@@ -177,6 +166,22 @@ function targetsOf(v: SiteView): RuleExample[] {
         positive: v.graph.relevant[u] === 1,
       });
   return out;
+}
+
+/**
+ * The transfer leak at site i: every rule list a learner (lib/rules.ts) finds on the other sites'
+ * link targets that fits them as well as the best, scored on site i's, best first. 1.0 / 1.0
+ * means a classifier trained elsewhere knows this site's relevant links without reading a topic.
+ */
+export function transferLeak(
+  targets: readonly (readonly RuleExample[])[],
+  i: number,
+): { list: RuleList; score: Score }[] {
+  const others = targets.filter((_, j) => j !== i).flat();
+  if (!others.some((t) => t.positive)) return [];
+  return learnAlternatives(others)
+    .map((list) => ({ list, score: scoreRules(list, targets[i]) }))
+    .sort((a, b) => b.score.f1 - a.score.f1);
 }
 
 /** Anchor words on links to relevant items. */
@@ -240,12 +245,7 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
     }
     let dirs = 0;
     for (const u of v.urls) dirs += Math.max(0, pathOf(u).split('/').length - 2);
-    const others = targets.filter((_, j) => j !== i).flat();
-    const lists = others.some((t) => t.positive) ? learnAlternatives(others) : [];
-    const held = lists.map((l) => scoreRules(l, targets[i])).sort((a, b) => b.f1 - a.f1)[0] ?? {
-      precision: 0,
-      recall: 0,
-    };
+    const held = transferLeak(targets, i)[0]?.score ?? { precision: 0, recall: 0 };
     let overlap = 0;
     for (let j = 0; j < views.length; j++) {
       if (j === i) continue;
@@ -281,34 +281,6 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
       anchorOverlap: round(overlap / Math.max(1, views.length - 1)),
     };
   });
-}
-
-/** A site of an experiment environment, as its ground-truth graph and the pages a crawler would read. */
-export function viewOfEnv(env: Env, site: string): SiteView {
-  const { graph, keys } = env.graphOf(site);
-  const index = new Map(keys.map((k, i) => [k, i]));
-  const urls: string[] = keys.map((k) => (k.includes('://') ? k : ''));
-  const anchors: string[][] = keys.map(() => []);
-  for (const p of env.training.labelled(site)) {
-    const key = env.keyOf(p.url);
-    const u = key === null ? undefined : index.get(key);
-    if (u !== undefined && !urls[u]) urls[u] = p.url;
-    for (const l of p.page.links) {
-      const k = env.keyOf(l.url);
-      const t = k === null ? undefined : index.get(k);
-      if (t === undefined) continue;
-      if (!urls[t]) urls[t] = l.url;
-      anchors[t].push(...wordsOf(l.anchor));
-    }
-  }
-  const shape = env.archiveShape(site);
-  return {
-    name: site,
-    graph,
-    urls,
-    anchors,
-    linked: shape ? { urls: shape.linkedUrls, holes: shape.holes } : undefined,
-  };
 }
 
 /**
@@ -413,4 +385,29 @@ export function viewOfWeb(
     anchors,
     linked: { urls: linked.size, holes: holes.size },
   };
+}
+
+/** The statistics of every site, a line each (sim:stats; the twin reports compare them with an archive's). */
+export function formatSiteStats(stats: readonly SiteStats[]): string[] {
+  const cols: [string, (s: SiteStats) => string | number][] = [
+    ['pages', (s) => s.pages],
+    ['relevant', (s) => s.relevant],
+    ['reach', (s) => s.reachableShare],
+    ['depth', (s) => s.depthMean],
+    ['out', (s) => s.outMean],
+    ['inP90', (s) => s.inP90],
+    ['hubs', (s) => s.hubShare],
+    ['rel/hub', (s) => s.relevantPerHub],
+    ['hubPrec', (s) => s.hubPrecision],
+    ['docLinks', (s) => s.documentLinkShare],
+    ['holes', (s) => s.holeShare],
+    ['gap', (s) => s.gapMean],
+    ['leak P/R', (s) => `${s.leakPrecision}/${s.leakRecall}`],
+    ['anchors', (s) => s.anchorOverlap],
+  ];
+  const width = Math.max(4, ...stats.map((s) => s.site.length));
+  return [
+    `${'site'.padEnd(width)} ${cols.map(([h]) => h.padStart(9)).join('')}`,
+    ...stats.map((s) => `${s.site.padEnd(width)} ${cols.map(([, f]) => String(f(s)).padStart(9)).join('')}`),
+  ];
 }
