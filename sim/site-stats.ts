@@ -387,7 +387,7 @@ export function viewOfWeb(
   };
 }
 
-/** The statistics of every site, a line each (sim:stats; the twin reports compare them with an archive's). */
+/** The statistics of every site, a line each (sim:stats). */
 export function formatSiteStats(stats: readonly SiteStats[]): string[] {
   const cols: [string, (s: SiteStats) => string | number][] = [
     ['pages', (s) => s.pages],
