@@ -62,4 +62,5 @@ export const perIp = defineRule({
     }),
   },
   create: (s, ctx) => (s.perIpConcurrency > 0 ? new PerIpGate(s.perIpConcurrency, ctx) : null),
+  strictest: { perIpConcurrency: 1 },
 });

@@ -46,6 +46,11 @@ export interface PolitenessRule<P extends TProperties = TProperties> {
   settings: P;
   /** The gate for one crawl, or null when the settings turn the rule off. */
   create(settings: Static<TObject<P>>, ctx: RuleContext): Gate | null;
+  /**
+   * Settings that turn the rule on at its strictest, for the conformance test (./rules.test.ts):
+   * tickets released free what they took, and a halted gate answers every request, waiting or new.
+   */
+  strictest: Partial<Static<TObject<P>>>;
 }
 
 /** Declares a rule with its settings' types inferred from their declaration. */
