@@ -1,12 +1,14 @@
 /**
- * The crawl engine: seeds -> frontier -> (scope, robots, per-host politeness) -> fetch ->
- * parse -> strategy scores -> frontier, with a crawl log and a journal for resume.
+ * The crawl engine: seeds -> frontier -> (scope, robots, politeness gates) -> fetch -> parse ->
+ * strategy scores -> frontier, with a crawl log and a journal for resume.
  *
- * The engine builds the crawl's parts and owns what a URL goes through before and during its
- * task: seeding and resume, admission (dedupe, the journal, a distributed crawl's owner), robots.txt
- * and the politeness gate. When URLs are taken is the scheduler's (scheduler.ts: throughput and
- * deterministic modes, Best-N-First batches), what becomes of a finished task the outcome
- * handler's (outcomes.ts: log, links, redirects), and the counters live in summary.ts.
+ * The engine builds the crawl's parts and owns what a URL goes through before its task: seeding
+ * and resume, admission (scope, dedupe, the journal, a distributed crawl's owner). The task itself
+ * (robots.txt, the politeness gates, retries, the fetch) is the polite client's (polite.ts), which
+ * the deep-web form client sends through too. When URLs are taken is the scheduler's
+ * (scheduler.ts: throughput and deterministic modes, Best-N-First batches), what becomes of a
+ * finished task the outcome handler's (outcomes.ts: log, links, redirects), and the counters live
+ * in summary.ts.
  */
 import type { Dispatcher } from 'undici';
 import { CrawlError } from './errors.ts';

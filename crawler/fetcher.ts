@@ -3,8 +3,8 @@
  * target, robots.txt and the form client follow it hop by hop through the gate), with header and
  * body idle timeouts, a total deadline per response (a body that drips a byte at a time beats
  * the idle timeouts but not the deadline), a body size cap (the body is cut and marked
- * truncated), and the pieces the engine needs for politeness (latency, Retry-After). Retries and per-host timing live in the
- * engine, so that every retry passes through the host's politeness gate.
+ * truncated), and the pieces politeness needs (latency, Retry-After). Retries and per-host timing
+ * live in the polite client (polite.ts), so that every retry passes through the politeness gates.
  */
 import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
@@ -130,14 +130,6 @@ export class Fetcher {
     private readonly opts: FetchOptions,
   ) {
     this.getHeaders = { 'user-agent': opts.userAgent, accept: ACCEPT, ...opts.headers };
-  }
-
-  dispatcherOf(): Dispatcher {
-    return this.dispatcher;
-  }
-
-  get headers(): Record<string, string> | undefined {
-    return this.opts.headers;
   }
 
   /** Throws CrawlError (TIMEOUT, DEADLINE, NETWORK); HTTP errors, redirects included, are results. */
