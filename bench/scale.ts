@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/cli.ts';
 import { WORKER_FLAGS } from '../experiments/pool.ts';
-import { measureScale, type ScaleResult } from './scale-run.ts';
+import { measureScale, SCALE_STRATEGIES, type ScaleResult } from './scale-run.ts';
 
-const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K] | --no-caches]
+const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K] | --no-caches | --alone]
 
 One focused comparison per web size, budget 10% of the web: wall time, phases, CPU per page per
 strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes about half an hour on
@@ -24,6 +24,10 @@ strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes abo
 --no-caches, the environments keep no parsed or generated pages between training and the crawls
 at any size (by default they keep them when a run's budget fits the parse cache, as experiments
 do: experiments/focused/env.ts cachesFor), so that every page costs its whole render and parse.
+With --alone, each strategy runs in a comparison of its own (the oracle beside it), in a process of
+its own, with the caches as experiments keep them: its cost per page is then its own, not what the
+strategies before it in one job left parsed (the adaptive crawler, last, found every page of a
+10^4 web parsed); wall, phases and peak are summed and the maximum over the strategies' runs.
 Also: --one N [--out DIR] [--queue URL] [--strategies a,b] measures one size in this process and
 prints JSON.
 `;
@@ -40,11 +44,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     queue: { type: 'string' },
     'queue-workers': { type: 'string' },
     'no-caches': { type: 'boolean' },
+    alone: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const v = parsed.values;
   const caches = v['no-caches'] ? 'none' : undefined;
   if (v['no-caches'] && v.queue) usage('--no-caches: a measurement in one process, not through the queue');
+  if (v.alone && (v.queue || v['no-caches'] || v.one !== undefined))
+    usage('--alone: a measurement of its own, with neither --queue, --no-caches nor --one');
   if (v.one !== undefined) {
     const n = intFlag('one', v.one, 1_000, 4_000_000)!;
     const strategies = v.strategies?.split(',').filter(Boolean);
@@ -59,7 +66,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   for (const n of sizes) {
     io.err(`measuring a web of ${n.toLocaleString('en')} pages ...\n`);
     const local = mkdtempSync(join(tmpdir(), 'scale-local-'));
-    results.push(one(n, ['--out', local, ...(v['no-caches'] ? ['--no-caches'] : [])]));
+    results.push(
+      v.alone
+        ? alone(n, (s) => io.err(`  ${s} in a comparison of its own ...\n`))
+        : one(n, ['--out', local, ...(v['no-caches'] ? ['--no-caches'] : [])]),
+    );
     io.out(table(results));
     if (v.queue) {
       io.err(`the same through the queue on ${queueWorkers} workers ...\n`);
@@ -115,6 +126,35 @@ function one(n: number, extra: string[]): ScaleResult {
   );
   if (child.status !== 0) throw new Error(`bench:scale --one ${n} failed (exit ${child.status ?? child.signal})`);
   return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '') as ScaleResult;
+}
+
+/**
+ * Each strategy in a comparison of its own (bfs, immediate, future, adaptive: one child process
+ * each, the oracle beside each), merged: each strategy's cost and parse share from its own run, the
+ * oracle's from the first; wall, phases and pages summed, peak the largest.
+ */
+function alone(n: number, say: (strategy: string) => void): ScaleResult {
+  const runs = SCALE_STRATEGIES.map((s) => {
+    say(s);
+    return { s, r: one(n, ['--strategies', s]) };
+  });
+  const first = runs[0].r;
+  const phases = { ...first.phases };
+  for (const { r } of runs.slice(1))
+    for (const k of Object.keys(phases) as (keyof typeof phases)[]) phases[k] += r.phases[k];
+  return {
+    pages: n,
+    budget: first.budget,
+    phases,
+    cpuPerPage: {
+      ...Object.fromEntries(runs.map(({ s, r }) => [s, r.cpuPerPage[s]])),
+      oracle: first.cpuPerPage.oracle,
+    },
+    crawled: { ...Object.fromEntries(runs.map(({ s, r }) => [s, r.crawled[s]])), oracle: first.crawled.oracle },
+    parsedAnew: Object.fromEntries(runs.map(({ s, r }) => [s, r.parsedAnew[s]])),
+    wallS: runs.reduce((a, { r }) => a + r.wallS, 0),
+    peakMb: Math.max(...runs.map(({ r }) => r.peakMb)),
+  };
 }
 
 const csvs = (dir: string): string[] =>
