@@ -309,27 +309,30 @@ export function viewOfWeb(
   renderer: Renderer,
   host: string,
   sampling: TwinSampling = { sample: 1, documents: [], relevant: (id) => web.isRelevant(id) },
+  /** Count the holes (renders every link's URL; the structure diagnostics need none). */
+  holes = true,
 ): SiteView {
   const site = web.siteByHost(host);
   if (!site) throw new Error(`no site ${host}`);
-  const node = new Map<number, number>();
+  const first = site.first;
+  // each in-site page's node, -1 for none: typed arrays, a site may hold half a million pages
+  const node = new Int32Array(site.count).fill(-1);
   const ids: number[] = [];
   const add = (id: number): void => {
-    if (!node.has(id)) {
-      node.set(id, ids.length);
+    if (node[id - first] < 0) {
+      node[id - first] = ids.length;
       ids.push(id);
     }
   };
-  const inSite = (t: number): boolean => t >= site.first && t < site.first + site.count;
-  // whether a document of the site is one the sampling keeps, read once per document, not per link
-  const keptDoc = new Map<number, boolean>();
+  const inSite = (t: number): boolean => t >= first && t < first + site.count;
+  // whether a document of the site is one the sampling keeps (1 yes, 2 no), read once per document
+  const keptDoc = new Uint8Array(site.count);
   const isKeptDoc = (t: number): boolean => {
-    let k = keptDoc.get(t);
-    if (k === undefined)
-      keptDoc.set(t, (k = sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents)));
-    return k;
+    if (!keptDoc[t - first])
+      keptDoc[t - first] = sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents) ? 1 : 2;
+    return keptDoc[t - first] === 1;
   };
-  for (let id = site.first; id < site.first + site.count; id++) if (kept(web, id, sampling.sample)) add(id);
+  for (let id = first; id < first + site.count; id++) if (kept(web, id, sampling.sample)) add(id);
   const pages = ids.length;
   for (let k = 0; k < pages; k++) {
     const id = ids[k];
@@ -342,34 +345,12 @@ export function viewOfWeb(
   const urls = ids.map((id) => renderer.url(id));
   const lists: number[][] = ids.map(() => []);
   const anchors: string[][] = ids.map(() => []);
-  // and the distinct in-site URLs the kept pages link, known documents aside, keyed as the archive
-  // of the rendered pages keys them (sim/archive-web.ts): a link named without its directory's
-  // slash is its target; a moved page's old URL, a broken link, the calendar and the loop are holes
-  const linked = new Set<string>();
-  const holes = new Set<string>();
-  const sampledName = new Map<string, boolean>();
-  const isSampledName = (url: string): boolean => {
-    let k = sampledName.get(url);
-    if (k === undefined)
-      sampledName.set(url, (k = sampling.documents.length === 0 || hasExtension(url, sampling.documents)));
-    return k;
-  };
   for (let k = 0; k < pages; k++) {
     const id = ids[k];
     for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
       const t = web.outTarget[e];
-      const v = node.get(t);
-      if (t < 0 || inSite(t)) {
-        const url = renderer.linkUrl(id, e);
-        const knownDocument = t >= 0 && !web.isHtml(t) && isSampledName(url);
-        if (!knownDocument) {
-          const own = v === undefined ? null : urls[v];
-          const key = own !== null && `${url}/` === own ? own : url;
-          linked.add(key);
-          if (own === null || key !== own) holes.add(key);
-        }
-      }
-      if (v === undefined) continue;
+      const v = inSite(t) ? node[t - first] : -1;
+      if (v < 0) continue;
       lists[k].push(v);
       anchors[v].push(...wordsOf(renderer.anchorText(id, e, t, web.outFlags[e])));
     }
@@ -383,8 +364,52 @@ export function viewOfWeb(
     ),
     urls,
     anchors,
-    linked: { urls: linked.size, holes: holes.size },
+    linked: holes ? linkedUrls(web, renderer, site, ids, pages, node, urls, sampling) : undefined,
   };
+}
+
+/**
+ * The distinct in-site URLs the kept pages link, known documents aside, and how many of them are
+ * holes, keyed as the archive of the rendered pages keys them (sim/archive-web.ts): a link named
+ * without its directory's slash is its target; a moved page's old URL, a broken link, the calendar
+ * and the loop are holes.
+ */
+function linkedUrls(
+  web: Web,
+  renderer: Renderer,
+  site: { first: number; count: number },
+  ids: readonly number[],
+  pages: number,
+  node: Int32Array,
+  urls: readonly string[],
+  sampling: TwinSampling,
+): { urls: number; holes: number } {
+  const inSite = (t: number): boolean => t >= site.first && t < site.first + site.count;
+  const linked = new Set<string>();
+  const holes = new Set<string>();
+  const sampledName = new Map<string, boolean>();
+  const isSampledName = (url: string): boolean => {
+    let k = sampledName.get(url);
+    if (k === undefined)
+      sampledName.set(url, (k = sampling.documents.length === 0 || hasExtension(url, sampling.documents)));
+    return k;
+  };
+  for (let k = 0; k < pages; k++) {
+    const id = ids[k];
+    for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
+      const t = web.outTarget[e];
+      if (!(t < 0 || inSite(t))) continue;
+      const url = renderer.linkUrl(id, e);
+      const knownDocument = t >= 0 && !web.isHtml(t) && isSampledName(url);
+      if (knownDocument) continue;
+      const v = t >= 0 ? node[t - site.first] : -1;
+      const own = v < 0 ? null : urls[v];
+      const key = own !== null && `${url}/` === own ? own : url;
+      linked.add(key);
+      if (own === null || key !== own) holes.add(key);
+    }
+  }
+  return { urls: linked.size, holes: holes.size };
 }
 
 /** The statistics of every site, a line each (sim:stats). */

@@ -161,7 +161,7 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
   // every in-site link target of each site, with what a link classifier could read of it (the
   // folders of its path, its file name's words, its extension, the anchor words of the links to
   // it), measured as an archive's site is (sim/site-stats.ts)
-  const targets = depts.map((s) => targetsOf(viewOfWeb(web, renderer, s.host)));
+  const targets = depts.map((s) => targetsOf(viewOfWeb(web, renderer, s.host, undefined, false)));
   const templates = depts.map((s) => {
     const t = new Set<string>();
     for (let id = s.first; id < s.first + s.count; id++) t.add(`${web.kind[id]}:${template(renderer.path(id))}`);
