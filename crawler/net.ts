@@ -53,7 +53,7 @@ export function hostMatches(pattern: string, host: string): boolean {
   return pattern === host;
 }
 
-export function findRule(rules: readonly ResolveRule[], host: string, port: number): ResolveRule | undefined {
+function findRule(rules: readonly ResolveRule[], host: string, port: number): ResolveRule | undefined {
   return rules.find((r) => hostMatches(r.host, host) && (r.port === undefined || r.port === port));
 }
 
@@ -257,6 +257,18 @@ function skipInterimResponses<S extends Socket>(socket: S): S {
   return socket;
 }
 
+/** Where a connection to hostname:port goes: its resolve rule's address and port, else the name itself. */
+export function connectTarget(
+  rules: readonly ResolveRule[],
+  hostname: string,
+  port: number,
+): { address: string; port: number } {
+  const rule = findRule(rules, hostname, port);
+  return rule
+    ? { address: rule.address, port: rule.toPort ?? port }
+    : { address: hostname.replace(/^\[|\]$/g, ''), port };
+}
+
 /**
  * An undici Agent whose connections follow the resolve rules and the address policy. Every
  * crawl request goes through it, including robots.txt and redirects.
@@ -293,8 +305,7 @@ export function crawlerDispatcher(
     pipelining: 1,
     connect: (o, cb) => {
       const port = Number(o.port || (o.protocol === 'https:' ? 443 : 80));
-      const rule = findRule(rules, o.hostname, port);
-      const target = rule ? rule.address : o.hostname.replace(/^\[|\]$/g, '');
+      const { address: target, port: toPort } = connectTarget(rules, o.hostname, port);
       if (isIP(target)) {
         try {
           checkAddress(target, allowPrivate);
@@ -302,9 +313,14 @@ export function crawlerDispatcher(
           return cb(e as Error, null);
         }
       }
-      const toPort = String(rule?.toPort ?? port);
       connect(
-        { ...o, hostname: target, host: `${target}:${toPort}`, port: toPort, servername: o.servername ?? o.hostname },
+        {
+          ...o,
+          hostname: target,
+          host: `${target}:${toPort}`,
+          port: String(toPort),
+          servername: o.servername ?? o.hostname,
+        },
         (err, socket) =>
           err || !socket ? cb(err ?? new Error('no socket'), null) : cb(null, skipInterimResponses(socket)),
       );

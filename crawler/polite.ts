@@ -20,7 +20,7 @@ import type { Dispatcher } from 'undici';
 import { CrawlError, toCrawlError } from './errors.ts';
 import { Fetcher, type FetchResult, type RequestBody } from './fetcher.ts';
 import { HostState, type ResponseMark } from './hosts.ts';
-import { crawlerDispatcher, findRule, parseResolveRule, type ResolveRule } from './net.ts';
+import { connectTarget, crawlerDispatcher, parseResolveRule, type ResolveRule } from './net.ts';
 import { gatesFor, type Gate, type Ticket } from './politeness/index.ts';
 import { ROBOTS_MAX_AGE_MS, RobotsRules, ROBOTS_MIN_BYTES } from './robots-cache.ts';
 import { Scope } from './scope.ts';
@@ -126,7 +126,7 @@ export class PoliteClient {
       maxBodyBytes: Math.max(ROBOTS_MIN_BYTES, s.maxBodyBytes),
     });
     this.backoff = retryBackoff(s);
-    this.gates = gatesFor(s, { addressOf: (host) => this.addressOf(host) });
+    this.gates = gatesFor(s, { addressOf: (url) => this.addressOf(url) });
   }
 
   /** The politeness state of a host (made on first use). */
@@ -200,16 +200,14 @@ export class PoliteClient {
   }
 
   /** The address a host's connections go to, for the rules that count by address. */
-  private async addressOf(host: string): Promise<string> {
-    const { hostname, port, protocol } = new URL(`http://${host}`);
-    const bare = hostname.replace(/^\[|\]$/g, '');
-    const rule = findRule(this.rules, hostname, Number(port || (protocol === 'https:' ? 443 : 80)));
-    if (rule) return rule.address;
-    if (isIP(bare)) return bare;
+  private async addressOf(url: string): Promise<string> {
+    const { hostname, host, port, protocol } = new URL(url);
+    const { address } = connectTarget(this.rules, hostname, Number(port || (protocol === 'https:' ? 443 : 80)));
+    if (isIP(address)) return address;
     // a dispatcher the caller built sends where it likes: DNS would not say where
     if (!this.ownDispatcher) return host;
     try {
-      return (await lookup(bare)).address;
+      return (await lookup(address)).address;
     } catch {
       return host;
     }

@@ -24,9 +24,9 @@ class PerIpGate implements Gate {
     private readonly ctx: RuleContext,
   ) {}
 
-  async acquire({ host }: GateRequest): Promise<Ticket | null> {
+  async acquire({ host, url }: GateRequest): Promise<Ticket | null> {
     let address = this.addresses.get(host);
-    if (!address) this.addresses.set(host, (address = this.ctx.addressOf(host)));
+    if (!address) this.addresses.set(host, (address = this.ctx.addressOf(url)));
     const ip = await address;
     if (this.halted) return null;
     let slot = this.slots.get(ip);

@@ -33,10 +33,10 @@ export interface Gate {
 /** What the crawl gives a rule's gate. */
 export interface RuleContext {
   /**
-   * The address the host's connections go to (a resolve rule, else DNS); the host name itself
-   * when it cannot be known (a lookup that fails, a dispatcher the caller built).
+   * The address a URL's connections go to (a resolve rule, else DNS); its host name itself when
+   * that cannot be known (a lookup that fails, a dispatcher the caller built).
    */
-  addressOf(host: string): Promise<string>;
+  addressOf(url: string): Promise<string>;
 }
 
 export interface PolitenessRule<P extends TProperties = TProperties> {
