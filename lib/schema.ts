@@ -20,9 +20,19 @@
  * Conventions: every object is closed (an unknown field is an error) except for keys starting
  * with "_" (comments, e.g. "_doc") and a root "$schema"; a field with a `default` may be left out.
  */
+import { createRequire } from 'node:module';
+import type * as TypeBox from '@sinclair/typebox';
+import type { Static, TLiteral, TSchema } from '@sinclair/typebox';
 import { didYouMean } from './strings.ts';
-import { type Static, type TLiteral, type TSchema, Type } from '@sinclair/typebox';
 import { numberProblem, rangeText, type NumberField } from './fields.ts';
+
+/**
+ * TypeBox's CommonJS build, not its ES modules: the ESM build is some 200 files, and every ES
+ * module a program on the sources loads passes through tsx's loader hooks, so the import cost each
+ * process 0.8 CPU-s against 0.2 required (Node 20; each CLI and experiment worker loads this
+ * file). The two builds are one library: a schema's kind is a Symbol.for() key, shared by both.
+ */
+const { Type } = createRequire(import.meta.url)('@sinclair/typebox') as typeof TypeBox;
 
 export { Type, type Static, type TSchema };
 
