@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { WORKER_FLAGS } from './experiments/pool.ts';
 import { SOURCE_ENTRIES } from './lib/self-import.ts';
 
 /**
@@ -86,6 +87,10 @@ const SELF = Object.entries(SOURCE_ENTRIES).map(([name, file]) => ({
 const WORKERS = 3;
 
 const shared = {
+  // the experiment pool's V8 flags (experiments/pool.ts WORKER_FLAGS: a larger young generation),
+  // for the same reason: the files build webs, parse pages and fit twins in their worker, and with
+  // V8's default a sixth of the twin round trip's CPU was scavenges
+  execArgv: [...WORKER_FLAGS],
   testTimeout: 60_000,
   hookTimeout: 60_000,
   pool: 'forks' as const,
