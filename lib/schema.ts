@@ -5,8 +5,7 @@
  *   - the TypeScript type (`Static<typeof Schema>`),
  *   - the defaults (`defaultsOf`) and their filling into a partial config (`withDefaults`),
  *   - validation with the field's JSON path in a one-line message (`problemOf`),
- *   - the `--help` lines (`schemaHelp`) and the numeric fields the crawl CLI makes flags of
- *     (`numberFieldsOf`),
+ *   - the `--help` lines (`schemaHelp`), the numeric fields the CLI makes flags of (`numberFieldsOf`),
  *   - the published JSON Schema files under schemas/ (`publishedSchema`), which configs name as
  *     `"$schema"` so editors complete and check them.
  *
@@ -20,19 +19,10 @@
  * Conventions: every object is closed (an unknown field is an error) except for keys starting
  * with "_" (comments, e.g. "_doc") and a root "$schema"; a field with a `default` may be left out.
  */
-import { createRequire } from 'node:module';
-import type * as TypeBox from '@sinclair/typebox';
 import type { Static, TLiteral, TSchema } from '@sinclair/typebox';
 import { didYouMean } from './strings.ts';
 import { numberProblem, rangeText, type NumberField } from './fields.ts';
-
-/**
- * TypeBox's CommonJS build, not its ES modules: the ESM build is some 200 files, and every ES
- * module a program on the sources loads passes through tsx's loader hooks, so the import cost each
- * process 0.8 CPU-s against 0.2 required (Node 20; each CLI and experiment worker loads this
- * file). The two builds are one library: a schema's kind is a Symbol.for() key, shared by both.
- */
-const { Type } = createRequire(import.meta.url)('@sinclair/typebox') as typeof TypeBox;
+import { Type } from './typebox.ts';
 
 export { Type, type Static, type TSchema };
 
