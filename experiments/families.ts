@@ -1,30 +1,24 @@
 /**
- * Every experiment family, one contract (experiments/family.ts): `npm run experiment`
- * (experiments/cli/experiment.ts) gives a config to the first family whose claims() accepts it,
- * the focused family (the default) last; its help, `npm run schemas` and `npm run report` read
- * the list too. A new family is its folder with a family.ts and one entry here; a command that
- * runs on another family's configs (`npm run experiment -- VERB CONFIG`) its command.ts and one
- * entry in COMMANDS.
+ * Every experiment family, one contract (experiments/family.ts), registered a line each in
+ * experiments/registry.ts: `npm run experiment` (experiments/cli/experiment.ts) gives a config to
+ * the first family whose claims() accepts it, the fallback family (focused: any config no other
+ * claims) last; its help, `npm run schemas` and `npm run report` read the list too.
  */
 import type { ExperimentCommand, ExperimentFamily } from './family.ts';
-import { deepweb } from './deepweb/family.ts';
-import { distributed } from './distributed/family.ts';
-import { focused } from './focused/family.ts';
-import { sweep } from './sweep/family.ts';
-import { twinValidation } from './twin/command.ts';
+import * as registered from './registry.ts';
 
 export type { ExperimentCommand, ExperimentFamily, FamilyContext, ProgressBar } from './family.ts';
 
-/** Every family, the default last. */
-export const FAMILIES: readonly ExperimentFamily<never>[] = [
-  distributed as ExperimentFamily<never>,
-  deepweb as ExperimentFamily<never>,
-  sweep as ExperimentFamily<never>,
-  focused as ExperimentFamily<never>,
-];
+const entries = Object.values(registered) as (ExperimentFamily<never> | ExperimentCommand)[];
+const isCommand = (x: ExperimentFamily<never> | ExperimentCommand): x is ExperimentCommand => 'verb' in x;
+
+/** Every family by its registered name, the fallback last. */
+export const FAMILIES: readonly ExperimentFamily<never>[] = entries
+  .filter((x): x is ExperimentFamily<never> => !isCommand(x))
+  .sort((a, b) => Number(a.fallback ?? false) - Number(b.fallback ?? false));
 
 /** Every command by its verb. */
-export const COMMANDS: readonly ExperimentCommand[] = [twinValidation];
+export const COMMANDS: readonly ExperimentCommand[] = entries.filter(isCommand);
 
 export function familyOf(raw: unknown): ExperimentFamily<unknown> {
   return FAMILIES.find((f) => f.claims(raw)) as unknown as ExperimentFamily<unknown>;

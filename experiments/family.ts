@@ -67,6 +67,11 @@ export type RunFlag = 'workers' | 'queue' | 'no-cache';
 export interface ExperimentFamily<C = unknown> {
   id: string;
   /**
+   * Whether it claims any config (the default family): asked after every other family, so at most
+   * one may be (test/architecture.test.ts). The others' claims must not overlap.
+   */
+  fallback?: boolean;
+  /**
    * What its configs are and what a run writes, for `npm run experiment -- --help` (a paragraph;
    * the help adds the fields of its schema).
    */
@@ -115,7 +120,7 @@ export interface ExperimentFamily<C = unknown> {
 
 /**
  * A command of `npm run experiment -- VERB CONFIG` that runs on another family's config (the twin
- * validation takes an archive experiment's): listed in experiments/families.ts beside the families.
+ * validation takes an archive experiment's): a line in experiments/registry.ts beside the families.
  */
 export interface ExperimentCommand {
   verb: string;

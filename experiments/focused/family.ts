@@ -15,6 +15,7 @@ export function focusedOut(cfg: ExperimentConfig, ctx: Pick<FamilyContext, 'out'
 /** Focused crawling head to head (the default family: any config no other family claims). */
 export const focused: ExperimentFamily<ExperimentConfig> = {
   id: 'focused',
+  fallback: true,
   help: `Focused-crawling configs (focused, future-horizon, the webkb-* archive experiments) write
 curves, summary, aggregates, differences, and fig-recall, fig-precision, fig-harvest and
 fig-difference (SVG, PNG, PDF), report.md and the results page index.html; results/NAME/config.json
