@@ -1,17 +1,18 @@
 /**
- * The politeness rules beyond the per-host gate, in the order a request passes them: one line
- * each. A new rule is one module (see ./rule.ts for the contract, ./per-ip.ts for an example)
- * and a line here; its settings join the crawl settings from here (crawler/settings.ts).
+ * The politeness rules of ./registry.ts, a line each there, and what the crawler takes from them:
+ * their settings, which join the crawl settings (crawler/settings.ts), and the gates those settings
+ * turn on, which every request passes after its host's slot (crawler/polite.ts).
  */
 import type { TProperties } from '@sinclair/typebox';
-import { perIp } from './per-ip.ts';
+import * as registered from './registry.ts';
 import type { Gate, PolitenessRule, RuleContext } from './rule.ts';
 
-export const RULES = [perIp] as const;
+/** Every rule, by its registered name. */
+export const RULES: readonly PolitenessRule[] = Object.values(registered);
 
 export type { Gate, GateRequest, PolitenessRule, RuleContext, Ticket } from './rule.ts';
 
-type Union = (typeof RULES)[number]['settings'];
+type Union = (typeof registered)[keyof typeof registered]['settings'];
 type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 /** Every rule's settings together (none registered: none). */
 type RuleSettings = [Union] extends [never] ? Record<never, never> : Intersection<Union>;
@@ -19,7 +20,7 @@ type RuleSettings = [Union] extends [never] ? Record<never, never> : Intersectio
 /** The rules' settings, for the crawl settings' schema; a name two rules declare is refused here. */
 export const RULE_SETTINGS: RuleSettings = (() => {
   const all: TProperties = {};
-  for (const rule of RULES as readonly PolitenessRule[])
+  for (const rule of RULES)
     for (const [k, v] of Object.entries(rule.settings)) {
       if (k in all) throw new Error(`politeness rule ${rule.name}: setting ${k} is declared twice`);
       all[k] = v;
@@ -27,10 +28,10 @@ export const RULE_SETTINGS: RuleSettings = (() => {
   return all as RuleSettings;
 })();
 
-/** The gates the settings turn on, in registry order. */
+/** The gates the settings turn on, in the order of the rules' registered names. */
 export function gatesFor(settings: Record<string, unknown>, ctx: RuleContext): Gate[] {
   const gates: Gate[] = [];
-  for (const rule of RULES as readonly PolitenessRule[]) {
+  for (const rule of RULES) {
     const g = rule.create(settings as never, ctx);
     if (g) gates.push(g);
   }
