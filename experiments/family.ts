@@ -49,6 +49,28 @@ export interface FamilyContext {
   onClaims?: (claims: readonly { id: string; verdict: string }[]) => void;
 }
 
+/**
+ * The command line that made a run, for its config.json's comment: the config as asked, and every
+ * flag that changes what the run computes or where it writes (--quick, --seeds, --set, --out). A
+ * command (twin-validation) is named by its verb.
+ */
+export function rerunCommand(
+  ctx: Pick<FamilyContext, 'asked' | 'quick' | 'seeds' | 'overrides' | 'out'>,
+  verb?: string,
+): string {
+  return [
+    'npm run experiment --',
+    verb,
+    ctx.asked,
+    ctx.quick ? '--quick' : '',
+    ctx.seeds !== undefined ? `--seeds ${ctx.seeds}` : '',
+    ...(ctx.overrides ?? []).map((s) => `--set '${s}'`),
+    ctx.out !== undefined ? `--out ${ctx.out}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
 /** Where a run's jobs go, from the command line: what runExperiment, runSweep and runSearch take. */
 export function runOptionsOf(ctx: FamilyContext) {
   return {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rerunCommand } from './family.ts';
 import { JSON_OBJECTS, ResultsFolder, WORD_BOOLEANS } from './results-folder.ts';
 
 describe('a results folder', () => {
@@ -24,5 +25,25 @@ describe('a results folder', () => {
     expect(read('words.csv')).toBe('a,ok\n1,true\n2,false\n');
     expect(read('json.csv')).toBe('a,x\n1,\n2,"{""k"":[1]}"\n');
     expect(read('report.md')).toBe('# r\n');
+  });
+
+  it('writes the config that reruns the run, naming the command that made it, every flag that changes it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'results-'));
+    // a --quick run's comment once read "npm run experiment -- distributed", which runs the full config
+    const made = rerunCommand({ asked: 'distributed', quick: true, seeds: 2, overrides: ['budget=60'], out: dir });
+    expect(made).toBe(`npm run experiment -- distributed --quick --seeds 2 --set 'budget=60' --out ${dir}`);
+    expect(rerunCommand({ asked: 'x', quick: false, seeds: undefined, out: undefined }, 'twin-validation')).toBe(
+      'npm run experiment -- twin-validation x',
+    );
+    const out = new ResultsFolder(dir);
+    out.config({ kind: 'distributed', budget: 60, quick: { budget: 10 } }, made);
+    const written = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(written).toEqual({
+      _rerun: `${made} (or: npm run experiment -- ${join(dir, 'config.json')})`,
+      kind: 'distributed',
+      budget: 60,
+      quick: {},
+    });
+    expect(out.files).toEqual(['config.json']);
   });
 });

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
+import { configFileText } from './config-files.ts';
 import { type Figure, writeFigure } from './figures.ts';
 
 type Cast = NonNullable<Parameters<typeof stringify>[1]>['cast'];
@@ -48,6 +49,15 @@ export class ResultsFolder {
         ...(opts.cast ? { cast: opts.cast } : {}),
       }),
     );
+  }
+
+  /**
+   * config.json: the resolved config, which reruns the run as is, and as its comment the command
+   * that made it (family.ts rerunCommand; a library call: by name) and the file's own rerun.
+   */
+  config(body: Record<string, unknown>, made: string, verb?: string): void {
+    const again = ['npm run experiment --', verb, join(this.dir, 'config.json')].filter(Boolean).join(' ');
+    this.put('config.json', configFileText(`${made} (or: ${again})`, body));
   }
 
   /** NAME.svg, NAME.png and NAME.pdf of a figure (experiments/figures.ts), one or two columns wide. */

@@ -80,7 +80,13 @@ describe('deepweb experiment regression (quick configuration)', () => {
       sameAsReference(REF_CONDITIONS, out, ['curves.csv', 'summary.csv', 'scaling.csv', 'ranges.csv', 'typed.csv']);
       // npm run report -- DIR: the same report and tables from the CSVs alone
       const again = mkdtempSync(join(tmpdir(), 'deepC-again-'));
-      await writeDeepOutputs(readDeepOutputs(out), again);
+      const back = readDeepOutputs(out);
+      expect(back.made).toBe('npm run experiment -- deepweb-conditions');
+      await writeDeepOutputs(back, again);
+      // the rewritten config names the command that made the run, and itself
+      expect(JSON.parse(readFileSync(join(again, 'config.json'), 'utf8'))._rerun).toBe(
+        `npm run experiment -- deepweb-conditions (or: npm run experiment -- ${join(again, 'config.json')})`,
+      );
       for (const f of ['report.md', 'summary.csv', 'scaling.csv', 'ranges.csv', 'typed.csv', 'sites.csv'])
         expect(readFileSync(join(again, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
     },

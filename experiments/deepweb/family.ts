@@ -1,5 +1,5 @@
 /** The deep-web family (experiments/family.ts): configs with "kind": "deepweb". */
-import { defaultOut, type ExperimentFamily, withBar } from '../family.ts';
+import { defaultOut, type ExperimentFamily, rerunCommand, withBar } from '../family.ts';
 import { type DeepwebConfig, DeepwebSchema, isDeepwebConfig, resolveDeepweb } from './config.ts';
 import { isDeepOutputs } from './load.ts';
 
@@ -48,7 +48,7 @@ database-size sweeps and the politeness audit.`,
         },
       }),
     );
-    const written = await writeDeepOutputs(data, out);
+    const written = await writeDeepOutputs(data, out, rerunCommand(ctx));
     return [
       `\n${cfg.name}: ${data.summaries.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
       ...written.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),

@@ -56,5 +56,7 @@ export function readDeepOutputs(dir: string): DeepwebData {
   const run = existsSync(join(dir, 'run.json'))
     ? (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { wall_ms?: number })
     : {};
-  return { config, ...tables, wallMs: run.wall_ms ?? Number.NaN } as DeepwebData;
+  // the command part of the comment ("CMD (or: npm run experiment -- DIR/config.json)"), kept on a rewrite
+  const made = (_rerun ?? _old)?.replace(/ \(or: [^()]*\)$/, '');
+  return { config, ...tables, wallMs: run.wall_ms ?? Number.NaN, made } as DeepwebData;
 }

@@ -4,8 +4,6 @@
  * fig-coverage-<site>.svg/.png, fig-scaling.svg/.png and report.md (with the published anchors
  * and a claims table). CSVs are a pure function of the config.
  */
-import { join } from 'node:path';
-import { configFileText } from '../config-files.ts';
 import { ResultsFolder, WORD_BOOLEANS } from '../results-folder.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import { meanCi, pmText } from '../intervals.ts';
@@ -75,7 +73,8 @@ export interface DeepWritten {
   claims: DeepClaim[];
 }
 
-export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<DeepWritten> {
+/** The outputs; `made` is the command that made the run (family.ts rerunCommand; default: the one read back, else by name). */
+export async function writeDeepOutputs(d: DeepwebData, dir: string, made?: string): Promise<DeepWritten> {
   const out = new ResultsFolder(dir);
   const { put } = out;
   const csv = (name: string, rows: readonly object[]): void => out.csv(name, rows, { cast: WORD_BOOLEANS });
@@ -91,12 +90,7 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string): Promise<Dee
   csv('typed.csv', d.typed);
   csv('audit.csv', d.audit);
   csv('skipped-forms.csv', d.skippedForms);
-  put(
-    'config.json',
-    configFileText(`npm run experiment -- ${d.config.name} (or: npm run experiment -- ${join(dir, 'config.json')})`, {
-      ...d.config,
-    }),
-  );
+  out.config({ ...d.config }, made ?? d.made ?? `npm run experiment -- ${d.config.name}`);
   // the wall time is the one figure not in a CSV; report.md is made again from these files
   put('run.json', `${JSON.stringify({ wall_ms: d.wallMs })}\n`);
   // the claims and the report before the figures: a figure that cannot be drawn loses nothing else

@@ -122,4 +122,6 @@ export interface DeepwebData {
   audit: AuditRow[];
   skippedForms: SkippedFormRow[];
   wallMs: number;
+  /** The command that made the run, as its config.json names it (read back: experiments/deepweb/load.ts). */
+  made?: string;
 }

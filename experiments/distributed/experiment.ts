@@ -8,8 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
-import { join } from 'node:path';
-import { configFileText } from '../config-files.ts';
 import { ResultsFolder } from '../results-folder.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import { resolveConfig } from '../../sim/config.ts';
@@ -214,17 +212,14 @@ function scalingSpec(rows: RunRow[]): TopLevelSpec {
 export async function writeDistributedOutputs(
   d: DistributedData,
   dir: string,
+  /** The command that made the run (family.ts rerunCommand; default: by name). */
+  made = `npm run experiment -- ${d.config.name}`,
 ): Promise<{ files: string[]; lines: string[] }> {
   const out = new ResultsFolder(dir);
   const { put } = out;
   out.csv('runs.csv', d.runs);
   out.csv('processes.csv', d.processes);
-  put(
-    'config.json',
-    configFileText(`npm run experiment -- ${d.config.name} (or: npm run experiment -- ${join(dir, 'config.json')})`, {
-      ...d.config,
-    }),
-  );
+  out.config({ ...d.config }, made);
   const assign = d.runs.filter((r) => r.experiment === 'assignment');
   const scale = d.runs.filter((r) => r.experiment === 'scaling');
   for (const [name, spec] of [

@@ -1,5 +1,5 @@
 /** The distributed-crawling family (experiments/family.ts): configs with "kind": "distributed". */
-import { defaultOut, type ExperimentFamily, withBar } from '../family.ts';
+import { defaultOut, type ExperimentFamily, rerunCommand, withBar } from '../family.ts';
 import { type DistributedConfig, DistributedSchema, isDistributedConfig, resolveDistributed } from './config.ts';
 
 export const distributed: ExperimentFamily<DistributedConfig> = {
@@ -28,7 +28,7 @@ assignment's and process count's pages, overlap and balance.`,
     const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
     const bar = ctx.progress(runs, 'runs', '{bar} {value}/{total} {label}');
     const data = await withBar(bar, () => runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })));
-    const w = await writeDistributedOutputs(data, out);
+    const w = await writeDistributedOutputs(data, out, rerunCommand(ctx));
     return `\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`;
   },
 };

@@ -1,7 +1,14 @@
 /** The focused-crawling family (experiments/family.ts): the paper's head-to-head comparison. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultOut, type ExperimentFamily, type FamilyContext, runOptionsOf, withBar } from '../family.ts';
+import {
+  defaultOut,
+  type ExperimentFamily,
+  type FamilyContext,
+  rerunCommand,
+  runOptionsOf,
+  withBar,
+} from '../family.ts';
 import { configForFile, type ExperimentConfig, ExperimentSchema, resolveExperiment, slowRunWarning } from './config.ts';
 
 /** What a focused experiment writes that its page is made from (replay.json too, when recorded). */
@@ -80,16 +87,7 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
   // an experiment whose runs fetched nothing has nothing to judge: no verdicts
   if (!data.summaries.some((x) => x.strategy !== 'oracle' && x.status_2xx > 0))
     throw new Error(`${cfg.name}: no run fetched a page (start URLs: ${data.sites.join(', ')}); no verdicts`);
-  const rerun = [
-    'npm run experiment --',
-    ctx.asked,
-    ctx.quick ? '--quick' : '',
-    ctx.seeds !== undefined ? `--seeds ${ctx.seeds}` : '',
-    ...(ctx.overrides ?? []).map((s) => `--set '${s}'`),
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const written = await writeOutputs(data, out, { rerun });
+  const written = await writeOutputs(data, out, { rerun: rerunCommand(ctx) });
   ctx.onClaims?.(written.claims);
   return [
     `\n${cfg.name}: ${data.curves.length} curve points, wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,

@@ -14,7 +14,6 @@ import { type Aggregate, aggregate, checkClaims, type Claim, differences } from 
 import { configForFile, type ExperimentConfig, loadExperiment, relevanceOf, targetOf } from './config.ts';
 import { curveSpec } from '../figures.ts';
 import { JSON_OBJECTS, ResultsFolder } from '../results-folder.ts';
-import { configFileText } from '../config-files.ts';
 import { buildPage, type PageInput } from './page.ts';
 import { layoutReplay, type ReplayView } from './replay.ts';
 import { reportMarkdown } from './report-md.ts';
@@ -56,13 +55,7 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   const diffs = differences(d.curves, reference);
   csv('differences.csv', diffs);
   const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
-  put(
-    'config.json',
-    configFileText(`${rerun} (or: npm run experiment -- ${join(dir, 'config.json')})`, {
-      ...configForFile(cfg),
-      sites: cfg.archive ? cfg.sites : d.sites,
-    }),
-  );
+  out.config({ ...configForFile(cfg), sites: cfg.archive ? cfg.sites : d.sites }, rerun);
   const figs: Record<string, number> = {};
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {
     figs[name] = (await out.figure(name, curveSpec(aggs, metric, { y }))).fontPt;

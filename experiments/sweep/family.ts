@@ -2,11 +2,9 @@
  * The sweep family (experiments/family.ts): a focused-crawling config with a "sweep" grid runs
  * the whole experiment at every point (experiments/sweep/sweep.ts) and writes the sweep's tables.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type ExperimentFamily, type FamilyContext, runOptionsOf, withBar } from '../family.ts';
+import { type ExperimentFamily, type FamilyContext, rerunCommand, runOptionsOf, withBar } from '../family.ts';
 import { configForFile, type ExperimentConfig, resolveExperiment } from '../focused/config.ts';
-import { configFileText } from '../config-files.ts';
+import { ResultsFolder } from '../results-folder.ts';
 import { focused, focusedOut } from '../focused/family.ts';
 
 /** A non-empty "sweep" grid, or a "search", in an object. */
@@ -54,13 +52,7 @@ and report.md (a search: search.csv, claims.csv, report.md); a killed one resume
 
 /** The config that reruns an experiment, written beside its outputs. */
 function writeConfig(cfg: ExperimentConfig, out: string, ctx: FamilyContext): void {
-  writeFileSync(
-    join(out, 'config.json'),
-    configFileText(
-      `npm run experiment -- ${ctx.asked}${ctx.quick ? ' --quick' : ''} (or: npm run experiment -- ${join(out, 'config.json')})`,
-      configForFile(cfg),
-    ),
-  );
+  new ResultsFolder(out).config(configForFile(cfg), rerunCommand(ctx));
 }
 
 async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyContext): Promise<string> {

@@ -4,10 +4,10 @@
  * to the archive's sites (each held out in turn), crawls archive and twins with the same
  * experiment, and compares their rankings (experiments/twin/validate.ts).
  */
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configFileText, ExperimentConfigError, readExperimentJson } from '../config-files.ts';
-import { type ExperimentCommand, writingInto } from '../family.ts';
+import { ExperimentConfigError, readExperimentJson } from '../config-files.ts';
+import { type ExperimentCommand, rerunCommand, writingInto } from '../family.ts';
+import { ResultsFolder } from '../results-folder.ts';
 import { configForFile, type ExperimentConfig } from '../focused/config.ts';
 import { focused } from '../focused/family.ts';
 
@@ -45,12 +45,10 @@ and twins with the same experiment, and compares their rankings (results/NAME-tw
         onProgress: (step) => ctx.say(`  ${step}`),
       }).then(async (d) => {
         // the experiment it validated, as a file that reruns the validation
-        writeFileSync(
-          join(out, 'config.json'),
-          configFileText(
-            `npm run experiment -- twin-validation ${name}${ctx.quick ? ' --quick' : ''} (or: npm run experiment -- twin-validation ${join(out, 'config.json')})`,
-            configForFile(cfg),
-          ),
+        new ResultsFolder(out).config(
+          configForFile(cfg),
+          rerunCommand({ ...ctx, asked: name }, 'twin-validation'),
+          'twin-validation',
         );
         return { d, w: await writeTwinOutputs(d, out) };
       }),
