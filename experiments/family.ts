@@ -45,6 +45,8 @@ export interface FamilyContext {
   say(line: string): void;
   /** The command line's --set PATH=VALUE overrides, already applied to the config (for the rerun line). */
   overrides?: readonly string[];
+  /** The command line's --out, if given (`out` is where the run writes either way; for the rerun line). */
+  outFlag?: string;
   /** The verdicts of the paper's claims, for a family that judges them (experiment --fail-on-claims). */
   onClaims?: (claims: readonly { id: string; verdict: string }[]) => void;
 }
@@ -55,7 +57,7 @@ export interface FamilyContext {
  * command (twin-validation) is named by its verb.
  */
 export function rerunCommand(
-  ctx: Pick<FamilyContext, 'asked' | 'quick' | 'seeds' | 'overrides' | 'out'>,
+  ctx: Pick<FamilyContext, 'asked' | 'quick' | 'seeds' | 'overrides' | 'outFlag'>,
   verb?: string,
 ): string {
   return [
@@ -65,7 +67,7 @@ export function rerunCommand(
     ctx.quick ? '--quick' : '',
     ctx.seeds !== undefined ? `--seeds ${ctx.seeds}` : '',
     ...(ctx.overrides ?? []).map((s) => `--set '${s}'`),
-    ctx.out !== undefined ? `--out ${ctx.out}` : '',
+    ctx.outFlag !== undefined ? `--out ${ctx.outFlag}` : '',
   ]
     .filter(Boolean)
     .join(' ');

@@ -30,9 +30,9 @@ describe('a results folder', () => {
   it('writes the config that reruns the run, naming the command that made it, every flag that changes it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'results-'));
     // a --quick run's comment once read "npm run experiment -- distributed", which runs the full config
-    const made = rerunCommand({ asked: 'distributed', quick: true, seeds: 2, overrides: ['budget=60'], out: dir });
+    const made = rerunCommand({ asked: 'distributed', quick: true, seeds: 2, overrides: ['budget=60'], outFlag: dir });
     expect(made).toBe(`npm run experiment -- distributed --quick --seeds 2 --set 'budget=60' --out ${dir}`);
-    expect(rerunCommand({ asked: 'x', quick: false, seeds: undefined, out: undefined }, 'twin-validation')).toBe(
+    expect(rerunCommand({ asked: 'x', quick: false, seeds: undefined }, 'twin-validation')).toBe(
       'npm run experiment -- twin-validation x',
     );
     const out = new ResultsFolder(dir);

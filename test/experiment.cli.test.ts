@@ -134,6 +134,7 @@ describe('experiment CLI and configs', () => {
       web: 'data/webs/small.json',
     });
     expect(String(written._rerun)).toContain("--set 'budget=60'");
+    expect(String(written._rerun)).toMatch(new RegExp(`^npm run experiment -- focused --quick .*--out ${out} \\(or: `));
     // a line per run as it ends (one site x two strategies)
     expect(first.stderr).toMatch(
       /^ {2}seed 1 cs\.alpha-university\.test bfs: \d+ requests, recall AUC [\d.]+, [\d.]+ s$/m,

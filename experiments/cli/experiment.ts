@@ -158,6 +158,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     say: (line) => io.err(`${line}\n`),
     onClaims,
     overrides: sets,
+    outFlag: v.out as string | undefined,
   });
   if (command) {
     honoured(command.verb, command.flags);
