@@ -60,14 +60,17 @@ export function rerunCommand(
   ctx: Pick<FamilyContext, 'asked' | 'quick' | 'seeds' | 'overrides' | 'outFlag'>,
   verb?: string,
 ): string {
+  // a word the shell reads as it is written (a --set value always quoted: it holds JSON)
+  const quoted = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
+  const word = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : quoted(s));
   return [
     'npm run experiment --',
     verb,
-    ctx.asked,
+    word(ctx.asked),
     ctx.quick ? '--quick' : '',
     ctx.seeds !== undefined ? `--seeds ${ctx.seeds}` : '',
-    ...(ctx.overrides ?? []).map((s) => `--set '${s}'`),
-    ctx.outFlag !== undefined ? `--out ${ctx.outFlag}` : '',
+    ...(ctx.overrides ?? []).map((s) => `--set ${quoted(s)}`),
+    ctx.outFlag !== undefined ? `--out ${word(ctx.outFlag)}` : '',
   ]
     .filter(Boolean)
     .join(' ');

@@ -35,6 +35,16 @@ describe('a results folder', () => {
     expect(rerunCommand({ asked: 'x', quick: false, seeds: undefined }, 'twin-validation')).toBe(
       'npm run experiment -- twin-validation x',
     );
+    // words the shell would split or expand, quoted so that the line runs as written
+    expect(
+      rerunCommand({
+        asked: 'my configs/a.json',
+        quick: false,
+        seeds: undefined,
+        overrides: ["name=it's"],
+        outFlag: '$HOME',
+      }),
+    ).toBe(`npm run experiment -- 'my configs/a.json' --set 'name=it'\\''s' --out '$HOME'`);
     const out = new ResultsFolder(dir);
     out.config({ kind: 'distributed', budget: 60, quick: { budget: 10 } }, made);
     const written = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
