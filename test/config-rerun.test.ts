@@ -46,6 +46,15 @@ describe('written configs rerun as is', () => {
         // and it writes back into the folder it came from
         expect(defaultOut((cfg as { name: string }).name, { asked: file, out: undefined, quick: false })).toBe(folder);
       });
+  it('no shipped config is claimed by two families but the fallback', () => {
+    for (const name of listExperiments()) {
+      const { raw } = readExperimentJson(name);
+      expect(
+        FAMILIES.filter((f) => !f.fallback && f.claims(raw)).map((f) => f.id),
+        name,
+      ).toHaveLength(familyOf(raw).fallback ? 0 : 1);
+    }
+  });
   it('covered every family', () => {
     expect([...seen].sort()).toEqual(FAMILIES.map((f) => f.id).sort());
   });
