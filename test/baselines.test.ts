@@ -271,6 +271,48 @@ describe('baseline orderings on a hand-built site', () => {
     expect(topicalFirst).toBeGreaterThan(120);
     expect(topicalFirst).toBeLessThan(200);
   });
+
+  it("infospiders: a dead agent's link adopted by another agent gives finite scores (once NaN)", () => {
+    // driven directly over seeded random sites where agents are born and die: on seeds 14 and 22 an
+    // offspring (one input per keyword) died owning a link that its parent (fewer inputs) then
+    // fetched and learned from; weights[i] undefined made every later score NaN, and the
+    // baselines experiment stopped at its first step ("scores[0] is NaN").
+    const TOPICAL = ['neural', 'network', 'machine', 'learning', 'algorithm', 'robot'];
+    const OTHER = ['football', 'garden', 'music', 'family', 'holiday', 'cooking', 'travel', 'weather'];
+    let adopted = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      let state = seed;
+      const r = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296;
+      const pick = (ws: string[], n: number) => Array.from({ length: n }, () => ws[Math.floor(r() * ws.length)]);
+      const pages = Array.from({ length: 300 }, (_, i) => ({
+        url: `http://b.test/${i}`,
+        text: pick(r() < 0.3 ? TOPICAL : OTHER, 20).join(' '),
+        links: Array.from({ length: 4 }, () => Math.floor(r() * 300)),
+      }));
+      const s = new InfoSpidersStrategy(new Topic(KEYWORDS), { ...DEFAULT_INFOSPIDERS, seed });
+      const queue = new Map([[pages[0].url, s.seedScore(pages[0].url)]]);
+      const seen = new Set(queue.keys());
+      for (let n = 0; n < 250 && queue.size; n++) {
+        const [url] = [...queue].sort((a, b) => b[1] - a[1])[0];
+        queue.delete(url);
+        const p = pages[Number(url.slice(url.lastIndexOf('/') + 1))];
+        const links = p.links
+          .map((j) => ({ url: pages[j].url, anchor: pick(r() < 0.5 ? TOPICAL : OTHER, 2).join(' '), around: '' }))
+          .filter((l) => !seen.has(l.url))
+          .map((l) => ({ ...l, heading: '', nofollow: false }));
+        for (const l of links) seen.add(l.url);
+        const view = { seq: n, url, status: 200, depth: 0, score: 0, contentType: 'text/html', kind: 'html' as const };
+        const d = s.onPage({ ...view, title: '', headings: [], text: p.text, links }, links);
+        const scores = d.scores as number[];
+        expect(scores.every(Number.isFinite), `seed ${seed}, page ${n}`).toBe(true);
+        links.forEach((l, i) => queue.set(l.url, scores[i]));
+        for (const u of d.updates ?? []) if (queue.has(u.url)) queue.set(u.url, u.score);
+      }
+      if (s.stats().deaths > 0 && s.stats().agents > 0) adopted++;
+    }
+    // the runs had deaths with agents left alive to adopt the dead agents' links
+    expect(adopted).toBeGreaterThan(10);
+  });
 });
 
 describe('frontier priority updates', () => {

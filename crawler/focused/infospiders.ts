@@ -127,6 +127,8 @@ export class InfoSpidersStrategy implements Strategy {
   }
 
   private output(agent: Agent, x: readonly number[]): number {
+    if (x.length !== agent.weights.length)
+      throw new Error(`infospiders: agent ${agent.id} has ${agent.weights.length} weights for ${x.length} inputs`);
     let z = agent.bias;
     for (let i = 0; i < x.length; i++) z += agent.weights[i] * x[i];
     return sigmoid(z);
@@ -143,8 +145,11 @@ export class InfoSpidersStrategy implements Strategy {
     if (!agent) return { relevance: j.relevance, scores: candidates.map((l) => this.priority(DEAD, l.url)) };
     const xs = candidates.map((l) => this.inputs(agent, l, j.similarity));
     const outs = xs.map((x) => this.output(agent, x));
-    // learning: the followed link's output toward e(p) + mu max out(l')
-    if (mine?.x.length) {
+    // learning: the followed link's output toward e(p) + mu max out(l'), by the agent that chose
+    // the link only. A dead owner's page is adopted by another agent, whose net may have fewer
+    // inputs than the owner's x (an offspring has one per keyword it inherited or added): it
+    // learns nothing from a move it did not make (once it did, weights[i] undefined made NaN).
+    if (mine?.x.length && mine.agent === agent.id) {
       const target = j.relevance + this.o.mu * (outs.length ? Math.max(...outs) : 0);
       const y = this.output(agent, mine.x);
       const g = this.o.eta * (Math.min(1, target) - y) * y * (1 - y);
