@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +32,9 @@ describe('dependencies run one way', () => {
     for (const f of core) for (const i of imports(f)) expect(i, f).not.toMatch(/(^|\/)focused\//);
   });
   it('experiments/, examples/ and the package face (index.ts, bin/) use the crawler through its public index files only', () => {
-    const surface = /(^|\/)crawler\/((focused|deepweb|distributed)\/)?index\.ts$/;
+    // and the names a config is checked against (crawler/settings.ts: schema, defaults, help; the
+    // distributed assignments), which a command's --help reads without loading the engine
+    const surface = /(^|\/)crawler\/(((focused|deepweb|distributed)\/)?index|settings|distributed\/partition)\.ts$/;
     let seen = 0;
     for (const f of [...files('experiments'), ...files('examples'), ...files('bin'), 'index.ts']) {
       for (const i of imports(f).filter((x) => /(^|\/)crawler\//.test(x))) {
@@ -97,5 +100,31 @@ describe('sizes a reader can hold', () => {
       .map((f) => `${f.split(sep).join('/')}: ${readFileSync(f, 'utf8').split('\n').length - 1} lines`)
       .filter((x) => Number(x.split(': ')[1].split(' ')[0]) > LIMIT);
     expect(over).toEqual([]);
+  });
+});
+
+describe('registries', () => {
+  it('list their entries by name, in the same order under vitest and under Node', async () => {
+    // a module namespace's values come in declaration order under vitest and sorted by export name
+    // under Node: an order taken from Object.values differed between the tests and real use
+    const { RULES } = await import('../crawler/politeness/index.ts');
+    const { COMMANDS, FAMILIES } = await import('../experiments/families.ts');
+    const here = {
+      rules: RULES.map((r) => r.name),
+      families: FAMILIES.map((f) => f.id),
+      commands: COMMANDS.map((c) => c.verb),
+    };
+    const sorted = (xs: string[]) => [...xs].sort();
+    expect(here.rules).toEqual(sorted(here.rules));
+    expect(here.commands).toEqual(sorted(here.commands));
+    expect(here.families).toEqual([...sorted(here.families.slice(0, -1)), 'focused']);
+    const script = `const { RULES } = await import('./crawler/politeness/index.ts');
+      const { COMMANDS, FAMILIES } = await import('./experiments/families.ts');
+      console.log(JSON.stringify({ rules: RULES.map((r) => r.name), families: FAMILIES.map((f) => f.id),
+        commands: COMMANDS.map((c) => c.verb) }));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual(here);
   });
 });

@@ -7,8 +7,14 @@ import type { TProperties } from '@sinclair/typebox';
 import * as registered from './registry.ts';
 import type { Gate, PolitenessRule, RuleContext } from './rule.ts';
 
-/** Every rule, by its registered name. */
-export const RULES: readonly PolitenessRule[] = Object.values(registered);
+/**
+ * Every rule, ordered by its name. Explicitly: the order of a module namespace's values differs
+ * between runners (Node sorts the export names, vitest keeps the declaration order), and the gates
+ * must run in one order under test and in use.
+ */
+export const RULES: readonly PolitenessRule[] = Object.values(registered as Record<string, PolitenessRule>).sort(
+  (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+);
 
 export type { Gate, GateRequest, PolitenessRule, RuleContext, Ticket } from './rule.ts';
 
