@@ -3,13 +3,12 @@
  * The installed package's one command: `crawler-harness COMMAND [flags]`. Each command is the
  * main(argv, io) of its module (lib/cli.ts), the same one `npm run COMMAND` starts in a clone;
  * modules load on demand, so `--help` does not load the crawler. A researcher's TypeScript
- * strategy module (`--strategy mine.ts`, a config's "module") loads through tsx when the
- * harness itself runs built.
+ * strategy module (`--strategy mine.ts`, a config's "module") loads through tsx, registered when
+ * such a module is loaded (lib/self-import.ts prepareModuleLoad), not at every start.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EXIT_USAGE, type Main, runInProcess } from '../lib/cli.ts';
-import { RUNS_SOURCES } from '../lib/paths.ts';
 
 type Command = { summary: string; npm: string; load: () => Promise<{ main: Main }> };
 
@@ -129,7 +128,5 @@ export const main: Main = async (argv, io) => {
 
 // the module node was started with (npm links the bin: compare real paths); imported, it only exports
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // built: a researcher's .ts modules load through tsx (from sources, tsx is already the loader)
-  if (!RUNS_SOURCES) ((await import('tsx/esm/api')) as { register(): unknown }).register();
   await runInProcess(main, process.argv.slice(2));
 }

@@ -8,13 +8,14 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { moduleUrl } from '../lib/paths.ts';
+import { moduleUrl, RUNS_SOURCES } from '../lib/paths.ts';
 
 /**
- * Workers load tsx (by its resolved URL, so from any working directory): tasks may name a
- * researcher's TypeScript module (a strategy plugin), whether the harness runs from sources or built.
+ * From the sources, workers load tsx (by its resolved URL, so from any working directory): the
+ * worker and its tasks are TypeScript. Built, they are JavaScript, and a researcher's TypeScript
+ * strategy module registers tsx when it loads (lib/self-import.ts prepareModuleLoad).
  */
-const TSX = import.meta.resolve('tsx');
+const LOADER = RUNS_SOURCES ? ['--import', import.meta.resolve('tsx')] : [];
 
 /**
  * V8 flags of the workers. A young generation of up to 64 MB a semi-space (V8's default is 16 on
@@ -32,7 +33,7 @@ export const WORKER_FLAGS = ['--max-semi-space-size=64'];
  */
 export function forkPoolProcess(detached = false): ChildProcess {
   return fork(fileURLToPath(moduleUrl(import.meta.url, './pool-worker')), [], {
-    execArgv: [...WORKER_FLAGS, '--import', TSX],
+    execArgv: [...WORKER_FLAGS, ...LOADER],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached,
   });

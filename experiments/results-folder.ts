@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { configFileText } from './config-files.ts';
-import { type Figure, writeFigure } from './figures.ts';
+import type { Figure } from './figures.ts';
 
 type Cast = NonNullable<Parameters<typeof stringify>[1]>['cast'];
 
@@ -61,7 +61,10 @@ export class ResultsFolder {
   }
 
   /** NAME.svg, NAME.png and NAME.pdf of a figure (experiments/figures.ts), one or two columns wide. */
-  figure(name: string, spec: TopLevelSpec, columns: 1 | 2 = 1): Promise<Figure> {
+  async figure(name: string, spec: TopLevelSpec, columns: 1 | 2 = 1): Promise<Figure> {
+    // the figure stack (vega, resvg, pdfkit, fontkit: ~350 modules, ~0.9 CPU-s) loads when a run
+    // draws its first figure, not when a command that may never draw one starts
+    const { writeFigure } = await import('./figures.ts');
     return writeFigure(this.put, name, spec, columns);
   }
 }

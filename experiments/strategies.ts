@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resource } from '../lib/paths.ts';
-import { resolveOwnNameToSources } from '../lib/self-import.ts';
+import { prepareModuleLoad } from '../lib/self-import.ts';
 import { numberProblem, rangeText } from '../lib/fields.ts';
 import {
   CORE_STRATEGIES,
@@ -177,8 +177,8 @@ export async function loadStrategyModule(name: string, file: string): Promise<vo
     throw new StrategyError(`strategy module ${file}: "${name}" is a built-in strategy; give the module another name`);
   if (!existsSync(path)) throw new StrategyError(`strategy module ${file}: no such file`);
   let mod: { default?: unknown };
-  // the module may import the harness by its package name, in a clone too
-  resolveOwnNameToSources();
+  // the module may import the harness by its package name, in a clone too; built, it may be TypeScript
+  await prepareModuleLoad(path);
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (e) {

@@ -35,3 +35,17 @@ export async function resolve(specifier, context, next) {
 }`;
   register(`data:text/javascript,${encodeURIComponent(hook)}`);
 }
+
+let typescript = false;
+
+/**
+ * Before a researcher's module loads (a strategy plugin): its own name resolved as above, and, when
+ * the harness runs built, tsx's loader registered if the module is TypeScript, once, on demand.
+ * Registering it at every start cost each command of the package about 0.3 CPU-s.
+ */
+export async function prepareModuleLoad(path: string): Promise<void> {
+  resolveOwnNameToSources();
+  if (RUNS_SOURCES || typescript || !/\.[cm]?tsx?$/.test(path)) return;
+  typescript = true;
+  ((await import('tsx/esm/api')) as { register(): unknown }).register();
+}

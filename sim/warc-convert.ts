@@ -23,8 +23,6 @@
  * are warned about; the CLI's --strict turns them into an error.
  */
 import { createHash } from 'node:crypto';
-import { withoutBom } from '../lib/input.ts';
-import { resource } from '../lib/paths.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -320,41 +318,4 @@ export async function convertFolder(
     stringify(labels, { header: true, columns: ['url', 'label', ...extra.filter((k) => k !== 'label')] }),
   );
   return result;
-}
-
-/**
- * Reads a labels CSV (url,label,...): normalised URL -> label. A byte-order mark is dropped; a
- * file without url and label columns, or with a row the CSV reader cannot read, is an Error
- * naming the file (and the line). Rows whose URL is not one are skipped: they match no page.
- */
-export function readLabels(file: string): Map<string, string> {
-  let rows: Record<string, string>[];
-  try {
-    rows = parse(withoutBom(readFileSync(resource(file), 'utf8')), {
-      columns: true,
-      skip_empty_lines: true,
-      trim: true,
-    }) as Record<string, string>[];
-  } catch (e) {
-    const line = (e as { lines?: number }).lines;
-    throw new Error(`labels ${file}${line ? ` line ${line}` : ''}: ${(e as Error).message.split('\n')[0]}`);
-  }
-  const columns = rows.length ? Object.keys(rows[0]) : [];
-  for (const c of ['url', 'label'])
-    if (!columns.includes(c))
-      throw new Error(
-        `labels ${file}: no "${c}" column (line 1 names ${columns.length ? columns.map((x) => `"${x}"`).join(', ') : 'none'}; expected url,label[,...])`,
-      );
-  const out = new Map<string, string>();
-  for (const r of rows) {
-    if (!r.url) continue;
-    try {
-      const u = new URL(r.url);
-      u.hash = '';
-      out.set(u.href, r.label ?? '');
-    } catch {
-      // a bad URL in the labels cannot match any page: skipped
-    }
-  }
-  return out;
 }

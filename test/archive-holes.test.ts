@@ -14,7 +14,8 @@ import { runExperiment } from '../experiments/focused/runner.ts';
 import { ArchiveWeb, placeholder } from '../sim/archive-web.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
-import { convertFolder, readLabels } from '../sim/warc-convert.ts';
+import { convertFolder } from '../sim/warc-convert.ts';
+import { readLabels } from '../sim/labels.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'holes-'));
 const src = join(dir, 'webkb');

@@ -14,7 +14,8 @@ import { ARCHIVE_DEFAULTS, loadExperiment, type ExperimentConfig } from '../expe
 import { archiveEnv } from '../experiments/focused/env.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
-import { convertFolder, readLabels, splitHeaderBlock } from '../sim/warc-convert.ts';
+import { convertFolder, splitHeaderBlock } from '../sim/warc-convert.ts';
+import { readLabels } from '../sim/labels.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 
 const FIXTURE = 'test/fixtures/4univ';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonProblem } from '../lib/input.ts';
-import { readLabels } from '../sim/warc-convert.ts';
+import { readLabels } from '../sim/labels.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'inputs-'));

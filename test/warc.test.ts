@@ -15,7 +15,8 @@ import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/web.t
 import { ReplayServer } from '../sim/replay.ts';
 import { GroundTruth } from '../sim/truth.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
-import { convertFolder, readLabels } from '../sim/warc-convert.ts';
+import { convertFolder } from '../sim/warc-convert.ts';
+import { readLabels } from '../sim/labels.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-'));
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);

@@ -6,7 +6,8 @@
  * of published and settled messages from which any process can tell that the crawl is quiet.
  * Keys live under crawl:<name>: so several crawls can share a server.
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { ClaimResult, Coordinator, Delivery, Member, UrlMessage } from './coordinator.ts';
 
 const GROUP = 'crawlers';
@@ -51,7 +52,10 @@ export class RedisCoordinator implements Coordinator {
     private readonly url: string,
     private readonly name: string,
   ) {
-    this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
+    // ioredis (CommonJS) loads when a Redis coordinator is made, not with every module that names
+    // the distributed crawler (a config's list of assignments, a command's --help)
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.redis = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3, enableOfflineQueue: true });
     // connection errors surface through the commands that fail (and connect()), not as unhandled events
     this.redis.on('error', (e: Error) => {
       this.lastError = e;

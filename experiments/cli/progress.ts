@@ -5,7 +5,7 @@
  * so far and, once something is done, the time left; `log` adds a line of its own (one per
  * finished run, say) above a terminal's bar.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
 
 export interface ProgressSink {
   update(done: number, fields: Record<string, string | number>): void;
@@ -36,6 +36,8 @@ export function progress(
 ): ProgressSink {
   const stream = o.stream ?? process.stderr;
   if (stream.isTTY && !process.env.CI) {
+    // cli-progress (CommonJS) loads for a bar on a terminal only, not for --help or a log file
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
     const bars = new cliProgress.MultiBar(
       { format, stream: stream as NodeJS.WriteStream, hideCursor: true, clearOnComplete: false },
       cliProgress.Presets.shades_classic,

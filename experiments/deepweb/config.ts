@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
 import { ExperimentConfigError, type FamilyConfig, nameField, quickField, resolveBySchema } from '../config-files.ts';
-import { CrawlSettingsSchema } from '../../crawler/index.ts';
+import { CrawlSettingsSchema } from '../../crawler/settings.ts';
 import { bool, defaultsOf, list, map, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;

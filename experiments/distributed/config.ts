@@ -4,10 +4,10 @@
  * the cluster, the figures and the report.
  */
 import { existsSync } from 'node:fs';
-import { ASSIGNMENTS } from '../../crawler/distributed/index.ts';
+import { ASSIGNMENTS } from '../../crawler/distributed/partition.ts';
 import { ExperimentConfigError, type FamilyConfig, nameField, quickField, resolveBySchema } from '../config-files.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
-import { CrawlSettingsSchema } from '../../crawler/index.ts';
+import { CrawlSettingsSchema } from '../../crawler/settings.ts';
 import { defaultsOf, list, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
 import { resource } from '../../lib/paths.ts';
 

@@ -6,7 +6,7 @@
 import { fileProblem } from '../../lib/input.ts';
 import { didYouMean } from '../../lib/strings.ts';
 import { loadConfig } from '../../sim/config.ts';
-import { readLabels } from '../../sim/warc-convert.ts';
+import { readLabels } from '../../sim/labels.ts';
 import {
   CONFIG_DIR,
   ExperimentConfigError,

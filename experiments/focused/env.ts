@@ -17,7 +17,7 @@ import { ReplayServer } from '../../sim/replay.ts';
 import { SimServer } from '../../sim/server.ts';
 import { GroundTruth } from '../../sim/truth.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
-import { readLabels } from '../../sim/warc-convert.ts';
+import { readLabels } from '../../sim/labels.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
 import { structureStats, type StructureStats } from '../../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
