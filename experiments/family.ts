@@ -9,7 +9,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/** Jobs of a run on the job queue (experiments/focused/queue.ts), as its progress reports them. */
+/** Jobs of a run on the job queue (experiments/queue/queue.ts), as its progress reports them. */
 export interface QueueProgress {
   /** Which submission (a sweep submits one per point at once): the CLI sums the latest of each. */
   run: string;

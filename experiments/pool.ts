@@ -29,7 +29,7 @@ export const WORKER_FLAGS = ['--max-semi-space-size=64'];
 /**
  * One process of the pool (experiments/pool-worker.ts), ready for 'task' messages. `detached`
  * puts it in a process group of its own: a terminal's Ctrl-C then reaches only the parent, which
- * decides when its job may stop (the queue worker, experiments/focused/queue.ts).
+ * decides when its job may stop (the queue worker, experiments/queue/queue.ts).
  */
 export function forkPoolProcess(detached = false): ChildProcess {
   return fork(fileURLToPath(moduleUrl(import.meta.url, './pool-worker')), [], {

@@ -16,8 +16,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ExperimentConfig, loadExperiment } from '../experiments/focused/config.ts';
-import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/focused/queue.ts';
-import { redactUrl, redisProblem, redisTarget } from '../experiments/focused/queue-redis.ts';
+import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
+import { redisTarget } from '../experiments/queue/redis.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { runSweep } from '../experiments/sweep/sweep.ts';
 import { niced } from './helpers.ts';
@@ -472,24 +472,5 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
     } finally {
       server.kill('SIGKILL');
     }
-  });
-
-  it('URLs: read once, passwords redacted, problems in words', () => {
-    expect(redactUrl('redis://:s3cret@h:1/2?queue=x')).toBe('redis://:***@h:1/2?queue=x');
-    expect(redactUrl('not a url //u:s3cret@h')).not.toContain('s3cret');
-    const t = redisTarget('redis://u:p%40ss@h:6380/3?queue=q1');
-    expect(t.connection).toMatchObject({ host: 'h', port: 6380, username: 'u', password: 'p@ss', db: 3 });
-    expect(t.queue).toBe('q1');
-    expect(() => redisTarget('redis://h:1/99')).toThrow(/database/);
-    expect(() => redisTarget('redis://h:1?queue=a b')).toThrow(/queue=/);
-    expect(redisProblem(new Error('WRONGPASS invalid username-password pair'), 'X')).toBe(
-      'Redis at X refused the password',
-    );
-    expect(redisProblem(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'X')).toBe(
-      'no Redis at X (connection refused)',
-    );
-    expect(redisProblem(new Error('DENIED Redis is running in protected mode because ...'), 'X')).toMatch(
-      /protected mode/,
-    );
   });
 });

@@ -102,7 +102,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const workers = intFlag('workers', v.workers as string | undefined, 0, 64);
   const queue = v.queue as string | undefined;
   if (queue !== undefined) {
-    const { redisTarget } = await import('../focused/queue.ts');
+    const { redisTarget } = await import('../queue/queue.ts');
     try {
       redisTarget(queue);
     } catch (e) {
@@ -114,7 +114,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     usage(`--keep-days: "${v['keep-days']}" must be a number of days above 0 and at most 365`);
   if (v.clean) {
     if (parsed.positionals.length) usage('--clean empties the queue and runs nothing: give no experiment');
-    const { cleanQueue, redactUrl } = await import('../focused/queue.ts');
+    const { cleanQueue, redactUrl } = await import('../queue/queue.ts');
     const r = await cleanQueue(queue!).catch((e: Error) => failed(e.message));
     io.out(`${redactUrl(queue!)}: removed ${r.jobs} jobs and ${r.results} kept results\n`);
     return 0;

@@ -1,6 +1,6 @@
 /**
  * npm run worker -- --queue redis://HOST:PORT [--no-cache] [--lock-ms N] [--grace-s N]
- * Runs experiment jobs from the queue (experiments/focused/queue.ts) until stopped (Ctrl-C, SIGTERM).
+ * Runs experiment jobs from the queue (experiments/queue/queue.ts) until stopped (Ctrl-C, SIGTERM).
  */
 import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 
@@ -44,7 +44,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!v.queue) usage('--queue: give the Redis URL the submitter uses (redis://HOST:PORT)');
   const lockMs = intFlag('lock-ms', v['lock-ms'], 1000, 3_600_000) ?? 60_000;
   const graceS = intFlag('grace-s', v['grace-s'], 0, 86_400) ?? 600;
-  const { redisTarget, startQueueWorker } = await import('../focused/queue.ts');
+  const { redisTarget, startQueueWorker } = await import('../queue/queue.ts');
   let shown = '';
   try {
     shown = redisTarget(v.queue).shown;

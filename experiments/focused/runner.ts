@@ -14,7 +14,7 @@ import { probeStrategy, StrategyError } from '../strategies.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import type { StructureStats } from '../../sim/structure.ts';
 import type { ReplayRun } from './replay.ts';
-import type { QueueProgress } from './queue.ts';
+import type { QueueProgress } from '../queue/queue.ts';
 import { runInProcesses } from '../pool.ts';
 import { moduleUrl } from '../../lib/paths.ts';
 import { writingInto } from '../family.ts';
@@ -27,7 +27,7 @@ export interface RunOptions {
   cacheDir?: string | null;
   /** After each (seed, site) job: how many are done, and its runs (one per strategy, the oracle aside). */
   onJobDone?: (done: number, total: number, job: JobDone) => void;
-  /** Run the jobs on a BullMQ queue at this Redis URL (experiments/focused/queue.ts) instead of local processes. */
+  /** Run the jobs on a BullMQ queue at this Redis URL (experiments/queue/queue.ts) instead of local processes. */
   queue?: string;
   onQueueProgress?: (p: QueueProgress) => void;
   /** Lines for the user from the queue (jobs enqueued again, Redis not answering). */
@@ -146,8 +146,8 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const results: JobResult[] = new Array(jobs.length);
   let done = 0;
   if (opts.queue) {
-    const { jobData, runInQueue } = await import('./queue.ts');
-    const { codeVersionOf } = await import('./queue-code.ts');
+    const { jobData, runInQueue } = await import('../queue/queue.ts');
+    const { codeVersionOf } = await import('../queue/code.ts');
     const code = codeVersionOf(cfg);
     await runInQueue(
       opts.queue,

@@ -1,5 +1,5 @@
 /**
- * The Redis behind the job queue (experiments/focused/queue.ts), as the submitter and the workers
+ * The Redis behind the job queue (experiments/queue/queue.ts), as the submitter and the workers
  * reach it: the URL read once (a password never printed), a first contact that answers within a
  * deadline, and every Redis failure said in one line of what it means (unreachable, wrong
  * password, protected mode) instead of ioredis's multi-line dumps.

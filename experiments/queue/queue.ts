@@ -13,7 +13,7 @@
  *   stored returns it without running it again.
  * - Idempotent and versioned: a job's id is a hash of everything its result depends on (the
  *   resolved config, the web config's text, the seed, the site, the harness's code and the files
- *   the config names: experiments/focused/queue-code.ts), so submitting again enqueues nothing
+ *   the config names: experiments/queue/code.ts), so submitting again enqueues nothing
  *   queued or done, a kept result is reused, and a result of other code never is. A worker whose
  *   checkout differs refuses the job, and the submitter stops with that line.
  * - Responsive: a worker runs its job in a child process (experiments/pool.ts), so its own event
@@ -30,9 +30,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
-import type { ExperimentConfig } from './config.ts';
-import type { JobResult, JobTask } from './rows.ts';
-import { type CodeVersion, codeVersionOf, refusal } from './queue-code.ts';
+import type { ExperimentConfig } from '../focused/config.ts';
+import type { JobResult, JobTask } from '../focused/rows.ts';
+import { type CodeVersion, codeVersionOf, refusal } from './code.ts';
 import {
   connectRedis,
   fatalRedisError,
@@ -41,14 +41,14 @@ import {
   redisProblem,
   redisTarget,
   within,
-} from './queue-redis.ts';
+} from './redis.ts';
 import { sleep } from '../../lib/time.ts';
 import { forkPoolProcess } from '../pool.ts';
 import { moduleUrl, resource } from '../../lib/paths.ts';
 import type { QueueProgress } from '../family.ts';
 
 export type { QueueProgress };
-export { QueueUrlError, redactUrl, redisTarget } from './queue-redis.ts';
+export { QueueUrlError, redactUrl, redisTarget } from './redis.ts';
 
 /** How long finished and failed jobs and their results are kept (days), unless the submitter says otherwise. */
 export const KEEP_DAYS = 7;
@@ -330,7 +330,7 @@ class JobProcess {
       child.send({
         type: 'task',
         id: 0,
-        module: moduleUrl(import.meta.url, './run-one').href,
+        module: moduleUrl(import.meta.url, '../focused/run-one').href,
         fn: 'runJobTask',
         arg: task,
       });
@@ -349,7 +349,7 @@ class JobProcess {
     if (!child) return;
     child.send({
       type: 'exit',
-      cleanup: { module: moduleUrl(import.meta.url, './run-one').href, fn: 'closeSeedState' },
+      cleanup: { module: moduleUrl(import.meta.url, '../focused/run-one').href, fn: 'closeSeedState' },
     });
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
   }

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ExperimentConfig } from './config.ts';
+import type { ExperimentConfig } from '../focused/config.ts';
 import { RUNS_SOURCES, resource, ROOT } from '../../lib/paths.ts';
 
 /** What a job's result depends on besides its config: the harness's code and the files the config names. */

@@ -1,0 +1,27 @@
+/**
+ * Redis URLs of the job queue without a Redis (the queue's own runs are test/queue.timing.test.ts,
+ * in the full tier): read once, passwords redacted, problems in words.
+ */
+import { describe, expect, it } from 'vitest';
+import { redactUrl, redisProblem, redisTarget } from '../experiments/queue/redis.ts';
+
+describe('queue Redis URLs', () => {
+  it('URLs: read once, passwords redacted, problems in words', () => {
+    expect(redactUrl('redis://:s3cret@h:1/2?queue=x')).toBe('redis://:***@h:1/2?queue=x');
+    expect(redactUrl('not a url //u:s3cret@h')).not.toContain('s3cret');
+    const t = redisTarget('redis://u:p%40ss@h:6380/3?queue=q1');
+    expect(t.connection).toMatchObject({ host: 'h', port: 6380, username: 'u', password: 'p@ss', db: 3 });
+    expect(t.queue).toBe('q1');
+    expect(() => redisTarget('redis://h:1/99')).toThrow(/database/);
+    expect(() => redisTarget('redis://h:1?queue=a b')).toThrow(/queue=/);
+    expect(redisProblem(new Error('WRONGPASS invalid username-password pair'), 'X')).toBe(
+      'Redis at X refused the password',
+    );
+    expect(redisProblem(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), 'X')).toBe(
+      'no Redis at X (connection refused)',
+    );
+    expect(redisProblem(new Error('DENIED Redis is running in protected mode because ...'), 'X')).toMatch(
+      /protected mode/,
+    );
+  });
+});
