@@ -19,6 +19,31 @@ import { SOURCE_ENTRIES } from './lib/self-import.ts';
 const TIMING = ['**/*.timing.test.ts'];
 
 /**
+ * The full tier: files that check results end to end (`npm run test:full`, `vitest run --mode
+ * full`; what CI runs). `npm test` leaves them out, for a loop of 90 s on this project's 2-core
+ * machine; every unit of behaviour they hold that is not end to end has its test in the default
+ * tier (docs/testing.md "Two tiers" lists what only these check). A file named on the command line
+ * runs in either tier (`npx vitest run test/twin.test.ts`).
+ */
+export const FULL_TIER = [
+  'test/deepweb.regression.test.ts', // two deep-web quick runs against their references
+  'test/experiment.regression.test.ts', // the quick experiment against its reference
+  'test/package.test.ts', // npm pack and install, the bin, the shipped programs
+  'test/page.test.ts', // the results page in Chromium
+  'test/queue.timing.test.ts', // the job queue on a redis-server of its own
+  'test/scale.test.ts', // cost per page at 10^3, 10^4 and 10^5 pages
+  'test/shipped-configs.test.ts', // every shipped config run at a tiny budget
+  'test/sim.web-stats.test.ts', // paper.json's statistics bands at two seeds
+  'test/sweep.test.ts', // sweeps run, killed, resumed, and their reuse of runs
+  'test/twin-user-path.test.ts', // crawl to a WARC, label, fit
+  'test/twin-writer.test.ts', // every shipped web written as an archive and read back
+  'test/twin.test.ts', // blind round trips: fits of ~100 generator evaluations
+  'test/webkb.test.ts', // webkb-papers on the shipped archive
+];
+/** The full-tier files named on the command line: these run in the default tier too. */
+const named = FULL_TIER.filter((f) => process.argv.some((a) => a.length > 4 && f.endsWith(a.replace(/^\.\//, ''))));
+
+/**
  * The files that take longest, longest first, as the latest clean-clone run lists them
  * (docs/testing.md "How long it takes"; re-order when it changes). Vitest orders by the durations
  * it cached from an earlier run, and without a cache (a clean clone: CI) by file size, which
@@ -83,6 +108,9 @@ const SELF = Object.entries(SOURCE_ENTRIES).map(([name, file]) => ({
   replacement: join(import.meta.dirname, file),
 }));
 
+/** The files a tier leaves out: none in the full tier, the full tier's but those named in the default. */
+const skipped = (mode: string): string[] => (mode === 'full' ? [] : FULL_TIER.filter((f) => !named.includes(f)));
+
 /** Worker processes for both projects together (vitest runs projects of one groupOrder in one pool). */
 const WORKERS = 3;
 
@@ -100,7 +128,7 @@ const shared = {
   alias: SELF,
 };
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   test: {
     sequence: { sequencer: TimingBesideMain },
     // one line at the end naming the tests skipped for a missing tool, and how to install it; and one
@@ -113,7 +141,7 @@ export default defineConfig({
           name: 'main',
           // a test may sit beside its module anywhere in the tree (node_modules and results/ aside)
           include: ['**/*.test.ts'],
-          exclude: [...TIMING, 'node_modules/**', 'results/**', 'dist/**'],
+          exclude: [...TIMING, 'node_modules/**', 'results/**', 'dist/**', ...skipped(mode)],
           setupFiles: ['test/lower-priority.ts', 'test/cpu-meter.ts'],
         },
       },
@@ -122,9 +150,10 @@ export default defineConfig({
           ...shared,
           name: 'timing',
           include: TIMING,
+          exclude: ['node_modules/**', 'results/**', 'dist/**', ...skipped(mode)],
           setupFiles: ['test/cpu-meter.ts'],
         },
       },
     ],
   },
-});
+}));

@@ -1,8 +1,8 @@
 /**
- * npm run bench:tests [-- vitest args]: where npm test's time goes. Runs what npm test runs (tsc,
- * biome, vitest run; vitest alone when given args, e.g. a file), then prints each step's wall time,
- * the CPU time of the whole process tree (every process vitest and the tests started and waited
- * for, Linux's /proc/self/stat), and the test files that cost most CPU in their worker process
+ * npm run bench:tests [-- --full | vitest args]: where npm test's (or test:full's) time goes. Runs
+ * what npm test runs (tsc, biome, vitest run; vitest alone when given args, e.g. a file), then
+ * prints each step's wall time, the CPU time of the whole process tree (every process vitest and
+ * the tests started and waited for, Linux's /proc/self/stat), and the test files that cost most CPU in their worker process
  * (test/cpu-meter.ts): a file's own code and threads, not the processes it starts, whose CPU is
  * the tree's total less the files' sum. On two cores a suite's wall time cannot fall below half its
  * CPU time, which is why this prints CPU: wall times under the suite's contention say little about
@@ -48,14 +48,16 @@ function step(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise
   });
 }
 
-const given = process.argv.slice(2);
+// --full: what npm run test:full runs (every tier); other arguments go to vitest alone
+const full = process.argv.includes('--full');
+const given = process.argv.slice(2).filter((a) => a !== '--full');
 const bin = (name: string): string => join('node_modules', '.bin', name);
 const steps: [string, string, string[]][] = given.length
   ? [['vitest run', bin('vitest'), ['run', ...given]]]
   : [
       ['tsc', bin('tsc'), ['-p', '.']],
       ['biome', bin('biome'), ['check', '.']],
-      ['vitest run', bin('vitest'), ['run']],
+      ['vitest run', bin('vitest'), ['run', ...(full ? ['--mode', 'full'] : [])]],
     ];
 const cpu0 = childrenCpu();
 const wall0 = performance.now();

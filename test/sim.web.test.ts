@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../sim/config.ts';
 import { Renderer } from '../sim/content.ts';
-import { computeStats } from '../sim/web-stats.ts';
 import { GroundTruth } from '../sim/truth.ts';
 import { Kind, Web } from '../sim/web.ts';
 import { tinyConfig } from './helpers.ts';
@@ -94,19 +92,5 @@ describe('ground truth', () => {
     expect(truth.isRelevantUrl(truth.renderer.url(syl))).toBe(false);
     expect(truth.isRelevantUrl('http://cs.alpha-university.test/nope-99999.pdf')).toBe(false);
     expect(truth.csv().split('\n')[0]).toBe('url,label,host,kind,topic,relevant,distance');
-  });
-});
-
-describe('statistics of the default web', () => {
-  it.each([1, 2])('paper.json seed %i: every statistic within its configured band', (seed) => {
-    const web = new Web(loadConfig('data/webs/paper.json'), seed);
-    const stats = computeStats(web);
-    for (const c of stats.checks)
-      expect({ name: c.name, ok: c.ok, value: c.value }).toEqual({ name: c.name, ok: true, value: c.value });
-    expect(stats.departments).toHaveLength(4);
-    for (const d of stats.departments) {
-      expect(d.pages).toBeGreaterThanOrEqual(5000);
-      expect(d.pages).toBeLessThanOrEqual(15000);
-    }
   });
 });

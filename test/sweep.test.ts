@@ -7,14 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment, type ExperimentConfig } from '../experiments/focused/config.ts';
-import {
-  gridPoints,
-  RunReuse,
-  runSweep,
-  type SweepData,
-  wilson,
-  writeSweepOutputs,
-} from '../experiments/sweep/sweep.ts';
+import { gridPoints, RunReuse, runSweep, type SweepData, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
 import type { CurveRow } from '../experiments/focused/rows.ts';
 import { scaledWeb } from './helpers.ts';
 
@@ -117,23 +110,6 @@ describe('sweeps', () => {
     expect(report).toMatch(
       /^\| C4 Adaptive overtakes both[^|]*\| 1 \| 1 \| 0 \| 0 \| 0 \| 0\.50 \[0\.09, 0\.91\] \|$/m,
     );
-  });
-
-  it("gives Wilson's interval for a share", () => {
-    const [lo, hi] = wilson(3, 6);
-    expect(lo).toBeCloseTo(0.188, 3);
-    expect(hi).toBeCloseTo(0.812, 3);
-    expect(wilson(0, 3)[0]).toBe(0);
-    expect(wilson(0, 3)[1]).toBeCloseTo(0.5615, 4);
-  });
-
-  it('enumerates the grid, first parameter slowest', () => {
-    expect(gridPoints({ a: [1, 2], b: [true, false] }).map((p) => p.values)).toEqual([
-      { a: 1, b: true },
-      { a: 1, b: false },
-      { a: 2, b: true },
-      { a: 2, b: false },
-    ]);
   });
 
   it('resumes a killed sweep without rerunning finished points, with the same results', async () => {

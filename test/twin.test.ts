@@ -13,15 +13,7 @@ import { PAPER_EXTENSIONS } from '../lib/documents.ts';
 import { resolveConfig } from '../sim/config.ts';
 import { archiveViews, specOf } from '../experiments/twin/archive.ts';
 import { blindRoundTrip } from '../experiments/twin/blind.ts';
-import {
-  FitError,
-  fitTwin,
-  type KnobValues,
-  lossOf,
-  meanStats,
-  measureWeb,
-  twinConfig,
-} from '../experiments/twin/fit.ts';
+import { fitTwin, type KnobValues, lossOf, meanStats, measureWeb, twinConfig } from '../experiments/twin/fit.ts';
 import { webStats } from '../sim/site-stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
 import { twinArchiveExperiment } from './helpers.ts';
@@ -139,17 +131,5 @@ describe('a twin fitted to an archive of a generated web', () => {
     expect(fit.threshold).toBeGreaterThanOrEqual(fit.selfLoss);
     expect(fit.threshold).toBeGreaterThan(fit.loss);
     expect(fit.restarts).toHaveLength(1);
-  });
-
-  it('a fit on one site, or on sites of a few pages, is a clear error', () => {
-    const web = resolveConfig(twinConfig('one', [300, 300], { 'structure.conventions': 0 }));
-    const spec = { documents: [], relevantDocuments: [], relevantLabels: ['paper'] };
-    const stats = measureWeb(web, 1, spec, 1);
-    const opts = { budget: 4, seed: 1, checkSeeds: [1] };
-    expect(() => fitTwin('x', stats.slice(0, 1), [300], spec, opts)).toThrow(FitError);
-    expect(() => fitTwin('x', stats.slice(0, 1), [300], spec, opts)).toThrow(/two sites or more/);
-    const tiny = stats.map((s) => ({ ...s, pages: 20 }));
-    expect(() => fitTwin('x', tiny, [300, 300], spec, opts)).toThrow(/too few pages/);
-    expect(webStats([]).length).toBe(0);
   });
 });
