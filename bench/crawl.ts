@@ -170,7 +170,9 @@ export async function crawlWith(
 }
 
 const fmt = (m: Measured): string =>
-  `${Math.round(m.pages / m.seconds)} pages/s, ${((m.cpuMs / m.pages) * 1000).toFixed(0)} us CPU/page, peak RSS ${Math.round(m.peakRss / 2 ** 20)} MB (${m.pages} pages in ${m.seconds.toFixed(1)} s)`;
+  `${Math.round(m.pages / m.seconds)} pages/s, ${((m.cpuMs / m.pages) * 1000).toFixed(0)} ` +
+  `us CPU/page, peak RSS ${Math.round(m.peakRss / 2 ** 20)} MB (${m.pages} pages ` +
+  `in ${m.seconds.toFixed(1)} s)`;
 
 const rate = (m: Measured): number => m.pages / m.seconds;
 
@@ -270,7 +272,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       const m = await measure(() => crawlWith(sim.port, many, strategy));
       if (name === 'bfs') bfsRate = rate(m);
       log(
-        `    ${name.padEnd(13)} ${Math.round(rate(m))} pages/s (${((100 * rate(m)) / bfsRate).toFixed(0)}% of BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links scored/s, ${((m.cpuMs / m.pages) * 1000).toFixed(0)} us CPU/page`,
+        `    ${name.padEnd(13)} ${Math.round(rate(m))} pages/s ` +
+          `(${((100 * rate(m)) / bfsRate).toFixed(0)}% of ` +
+          `BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links ` +
+          `scored/s, ${((m.cpuMs / m.pages) * 1000).toFixed(0)} us CPU/page`,
       );
     }
   } finally {

@@ -36,7 +36,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const ms = performance.now() - t0;
     const bytes = used() - before;
     log(
-      `seen set: ${seen.size.toLocaleString()} URLs, ${(bytes / N).toFixed(1)} bytes per seen URL (target <= 100; table ${Math.round(seen.bytes / 2 ** 20)} MB), ${Math.round((N / ms) * 1000).toLocaleString()} adds/s`,
+      `seen set: ${seen.size.toLocaleString()} URLs, ${(bytes / N).toFixed(1)} bytes per seen ` +
+        `URL (target <= 100; table ${Math.round(seen.bytes / 2 ** 20)} ` +
+        `MB), ${Math.round((N / ms) * 1000).toLocaleString()} adds/s`,
     );
   }
   {
@@ -60,7 +62,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const ms = performance.now() - t0;
     const bytes = used() - before;
     log(
-      `frontier: ${N.toLocaleString()} queued URLs (mean ${(chars / N).toFixed(0)} chars), ${(bytes / N).toFixed(1)} bytes per queued URL including the URL string (target <= 300), ${Math.round((N / ms) * 1000).toLocaleString()} pushes/s`,
+      `frontier: ${N.toLocaleString()} queued URLs (mean ${(chars / N).toFixed(0)} ` +
+        `chars), ${(bytes / N).toFixed(1)} bytes per queued URL including the URL string (target ` +
+        `<= 300), ${Math.round((N / ms) * 1000).toLocaleString()} pushes/s`,
     );
     const t1 = performance.now();
     let popped = 0;

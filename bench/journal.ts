@@ -52,7 +52,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }).run();
   const ms = performance.now() - t0;
   io.out(
-    `frontier.log ${(size / 2 ** 30).toFixed(2)} GB (${i} queued URLs of 8 KB): resumed and crawled to ${summary.pages} pages in ${(ms / 1000).toFixed(1)} s, ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB resident\n`,
+    `frontier.log ${(size / 2 ** 30).toFixed(2)} GB (${i} queued URLs of 8 KB): resumed and ` +
+      `crawled to ${summary.pages} pages in ${(ms / 1000).toFixed(1)} ` +
+      `s, ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB resident\n`,
   );
   server.close();
   rmSync(dir, { recursive: true, force: true });

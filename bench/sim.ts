@@ -111,7 +111,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `  rendering alone (no HTTP): ${cold.toFixed(1)} us per page on first visit, ${warm.toFixed(1)} us on the second`,
     );
     log(
-      `  ratio: ${((100 * dyn.rps) / st.rps).toFixed(1)}% of the static route's req/s (target >= 60%); by server CPU per request ${((100 * st.serverUs) / dyn.serverUs).toFixed(1)}%`,
+      `  ratio: ${((100 * dyn.rps) / st.rps).toFixed(1)}% of the static route's req/s (target ` +
+        `>= 60%); by server CPU per request ${((100 * st.serverUs) / dyn.serverUs).toFixed(1)}%`,
     );
   }
 

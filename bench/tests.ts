@@ -93,7 +93,8 @@ console.log(
 );
 console.log(`total        ${wallS.toFixed(1).padStart(7)} s wall, ${treeS.toFixed(0)} CPU-s in all processes`);
 console.log(
-  `test files   ${files.length} in their workers: ${inFiles.toFixed(0)} CPU-s; everything else (vitest, loading modules, the processes tests start): ${(treeS - inFiles).toFixed(0)} CPU-s`,
+  `test files   ${files.length} in their workers: ${inFiles.toFixed(0)} CPU-s; everything ` +
+    `else (vitest, loading modules, the processes tests start): ${(treeS - inFiles).toFixed(0)} CPU-s`,
 );
 console.log(`\n  CPU s   wall s  file (the ${Math.min(TOP, files.length)} costliest in their worker)`);
 for (const f of files.slice(0, TOP))

@@ -73,7 +73,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   gc();
   const indexBytes = process.memoryUsage().heapUsed - heap0;
   log(
-    `indexed ${archive.records.toLocaleString()} records in ${secs.toFixed(1)} s (${Math.round(archive.records / secs).toLocaleString()} records/s); the index holds ${mb(indexBytes)} of heap (${Math.round(indexBytes / archive.size)} bytes per URL; the archive stays on disk)`,
+    `indexed ${archive.records.toLocaleString()} records in ${secs.toFixed(1)} s ` +
+      `(${Math.round(archive.records / secs).toLocaleString()} records/s); the index ` +
+      `holds ${mb(indexBytes)} of heap (${Math.round(indexBytes / archive.size)} bytes per URL; ` +
+      `the archive stays on disk)`,
   );
 
   const server = await ReplayServer.start(archive);
@@ -94,7 +97,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   );
   const load = JSON.parse(stdout) as { rps: number; errors: number };
   log(
-    `replay: ${Math.round(load.rps)} pages/s (${load.errors} errors), 32 concurrent requests from a child process; resident memory ${mb(process.memoryUsage().rss)}`,
+    `replay: ${Math.round(load.rps)} pages/s (${load.errors} errors), 32 concurrent requests ` +
+      `from a child process; resident memory ${mb(process.memoryUsage().rss)}`,
   );
   await server.close();
   rmSync(file);

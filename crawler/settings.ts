@@ -160,7 +160,10 @@ const ENGINE_SETTINGS = {
     max: 1024 ** 3,
     integer: true,
     flag: 'max-link-bytes-per-page',
-    help: 'characters of link URLs kept per page, in page order (the rest: linksCapped); a condition of this harness: an ordinary page holds a few KB of links, a hostile one (an 8 KB <base> and 10,000 relative links) 80 MB',
+    help:
+      'characters of link URLs kept per page, in page order (the rest: linksCapped); a ' +
+      'condition of this harness: an ordinary page holds a few KB of links, a hostile one (an 8 ' +
+      'KB <base> and 10,000 relative links) 80 MB',
   }),
   maxBodyBytes: num({
     default: 2 * 1024 * 1024,

@@ -184,7 +184,9 @@ export async function writingInto<T>(dir: string, work: () => Promise<T>): Promi
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, INCOMPLETE),
-      `A run writing into this folder started at ${new Date().toISOString()} (process ${process.pid}) and has not ended: its files may be partial or from an earlier run. The marker goes when the run ends.\n`,
+      `A run writing into this folder started at ${new Date().toISOString()} ` +
+        `(process ${process.pid}) and has not ended: its files may be partial or from an earlier ` +
+        `run. The marker goes when the run ends.\n`,
     );
   } catch (e) {
     throw writeError(e, dir);

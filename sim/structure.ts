@@ -223,7 +223,7 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
       gapMin: finite.length ? Math.min(...finite) : null,
       directLinkShare: links.directLinkShare,
       relevantLinksFromOutside: links.relevantLinksFromOutside,
-      transferRule: `${formatRules(rules)}${scored.length > 1 ? ` (best here of ${scored.length} rule lists that fit the others equally well; the worst scores ${round(scored[scored.length - 1].score.precision)} / ${round(scored[scored.length - 1].score.recall)})` : ''}`,
+      transferRule: `${formatRules(rules)}${scored.length > 1 ? ` (best here of ${scored.length} rule lists that fit the others equally well; the worst ` + `scores ${round(scored[scored.length - 1].score.precision)} ` + `/ ${round(scored[scored.length - 1].score.recall)})` : ''}`,
       transferPrecision: round(held.precision),
       transferRecall: round(held.recall),
       sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
@@ -296,13 +296,19 @@ export function formatStructure(s: StructureStats): string[] {
       : []),
     `a rule with no topic and no training, "the URL names a document file": precision ${s.documentPrecision}, recall ${s.documentRecall}`,
     `a rule with no topic and no training, "a document file not named WORD-N": precision ${s.shapePrecision}, recall ${s.shapeRecall}`,
-    `conventions across departments: URL templates Jaccard ${s.templateJaccard}, anchor words on links to relevant documents and their lists, total-variation distance ${s.anchorDistance}`,
-    `transfer leak (rules learnt on the other departments from URL folders, file words, file-name shapes, extension and anchor words; lib/rules.ts): precision ${s.transferPrecision}, recall ${s.transferRecall}`,
+    `conventions across departments: URL templates Jaccard ${s.templateJaccard}, anchor words ` +
+      `on links to relevant documents and their lists, total-variation distance ${s.anchorDistance}`,
+    `transfer leak (rules learnt on the other departments from URL folders, file words, ` +
+      `file-name shapes, extension and anchor words; lib/rules.ts): ` +
+      `precision ${s.transferPrecision}, recall ${s.transferRecall}`,
     `anchor words linking to relevant items in every department: ${s.sharedAnchorWords.slice(0, 20).join(', ') || 'none'}${s.sharedAnchorWords.length > 20 ? ` (+${s.sharedAnchorWords.length - 20})` : ''}; links to relevant items with one of them: ${s.sharedAnchorShare}`,
     '',
-    'department                 groups  gap pairs (hops:count)        fewest  direct-link share  links from outside  shared anchors  held-out precision / recall of the rules learnt on the others',
+    'department                 groups  gap pairs (hops:count)        fewest  direct-link ' +
+      'share  links from outside  shared anchors  held-out precision / recall of the rules ' +
+      'learnt on the others',
     ...s.sites.flatMap((d) => [
-      `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)} ${String(d.sharedAnchorShare).padStart(15)}  ${d.transferPrecision} / ${d.transferRecall}`,
+      `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)} ${String(d.sharedAnchorShare).padStart(15)} ` +
+        ` ${d.transferPrecision} / ${d.transferRecall}`,
       `  rules learnt on the others: ${d.transferRule}`,
       `  document-file rule: precision ${d.documentPrecision}, recall ${d.documentRecall}; file-name shape rule: precision ${d.shapePrecision}, recall ${d.shapeRecall}${d.keywordGapHistogram ? `; gap pairs as the keywords see them: ${hist(d.keywordGapHistogram)}` : ''}`,
     ]),

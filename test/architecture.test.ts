@@ -44,48 +44,52 @@ describe('dependencies run one way', () => {
     }
     expect(seen).toBeGreaterThan(10);
   });
-  it('experiment families stand side by side over a shared core: the core imports no family but through the registry, and a family imports another only if it builds on it', async () => {
-    // the families and commands are the registry's (experiments/registry.ts): a line and a folder
-    // each, whatever it holds, and nothing else there
-    const registry = readFileSync('experiments/registry.ts', 'utf8').replace(/\/\*\*[\s\S]*?\*\/\n/, '');
-    const lines = registry.trim().split('\n');
-    const folders = lines.flatMap(
-      (l) => /^export \{ \w+ \} from '\.\/([\w-]+)\/(?:family|command)\.ts';$/.exec(l)?.[1] ?? [],
-    );
-    expect(folders, registry).toHaveLength(lines.length);
-    const { COMMANDS, FAMILIES } = await import('../experiments/families.ts');
-    expect(folders).toHaveLength(FAMILIES.length + COMMANDS.length);
-    expect(folders).toContain('twin');
-    // one fallback family, asked last: the others' claims are by their own fields
-    expect(FAMILIES.filter((f) => f.fallback).map((f) => f.id)).toEqual(['focused']);
-    expect(FAMILIES.at(-1)?.id).toBe('focused');
-    // the folder an import of `file` lands in below experiments/ (null: the core, or outside)
-    const folderOf = (file: string, spec: string): string | null => {
-      if (!spec.startsWith('.')) return null;
-      const parts = relative('experiments', resolve(dirname(file), spec)).split(sep);
-      return parts[0] === '..' || parts.length < 2 ? null : parts[0];
-    };
-    const core = readdirSync('experiments')
-      .filter((f) => f.endsWith('.ts') && f !== 'families.ts' && f !== 'registry.ts')
-      .map((f) => join('experiments', f));
-    expect(core.length).toBeGreaterThan(5);
-    for (const f of core)
-      for (const i of imports(f)) expect(folders, `${f} imports ${i}`).not.toContain(folderOf(f, i));
-    // the sweep runs focused experiments over a grid of webs (a search measures its closest web as
-    // the twin measures an archive); the twin validation runs a focused archive experiment and its twins
-    const buildsOn: Record<string, string[]> = { sweep: ['focused', 'twin'], twin: ['focused'] };
-    let checked = 0;
-    for (const me of folders)
-      for (const f of files(join('experiments', me))) {
-        checked++;
-        for (const i of imports(f)) {
-          const other = folderOf(f, i);
-          if (other && other !== me && folders.includes(other))
-            expect(buildsOn[me] ?? [], `${f} imports ${i}`).toContain(other);
+  it(
+    'experiment families stand side by side over a shared core: the core imports no family ' +
+      'but through the registry, and a family imports another only if it builds on it',
+    async () => {
+      // the families and commands are the registry's (experiments/registry.ts): a line and a folder
+      // each, whatever it holds, and nothing else there
+      const registry = readFileSync('experiments/registry.ts', 'utf8').replace(/\/\*\*[\s\S]*?\*\/\n/, '');
+      const lines = registry.trim().split('\n');
+      const folders = lines.flatMap(
+        (l) => /^export \{ \w+ \} from '\.\/([\w-]+)\/(?:family|command)\.ts';$/.exec(l)?.[1] ?? [],
+      );
+      expect(folders, registry).toHaveLength(lines.length);
+      const { COMMANDS, FAMILIES } = await import('../experiments/families.ts');
+      expect(folders).toHaveLength(FAMILIES.length + COMMANDS.length);
+      expect(folders).toContain('twin');
+      // one fallback family, asked last: the others' claims are by their own fields
+      expect(FAMILIES.filter((f) => f.fallback).map((f) => f.id)).toEqual(['focused']);
+      expect(FAMILIES.at(-1)?.id).toBe('focused');
+      // the folder an import of `file` lands in below experiments/ (null: the core, or outside)
+      const folderOf = (file: string, spec: string): string | null => {
+        if (!spec.startsWith('.')) return null;
+        const parts = relative('experiments', resolve(dirname(file), spec)).split(sep);
+        return parts[0] === '..' || parts.length < 2 ? null : parts[0];
+      };
+      const core = readdirSync('experiments')
+        .filter((f) => f.endsWith('.ts') && f !== 'families.ts' && f !== 'registry.ts')
+        .map((f) => join('experiments', f));
+      expect(core.length).toBeGreaterThan(5);
+      for (const f of core)
+        for (const i of imports(f)) expect(folders, `${f} imports ${i}`).not.toContain(folderOf(f, i));
+      // the sweep runs focused experiments over a grid of webs (a search measures its closest web as
+      // the twin measures an archive); the twin validation runs a focused archive experiment and its twins
+      const buildsOn: Record<string, string[]> = { sweep: ['focused', 'twin'], twin: ['focused'] };
+      let checked = 0;
+      for (const me of folders)
+        for (const f of files(join('experiments', me))) {
+          checked++;
+          for (const i of imports(f)) {
+            const other = folderOf(f, i);
+            if (other && other !== me && folders.includes(other))
+              expect(buildsOn[me] ?? [], `${f} imports ${i}`).toContain(other);
+          }
         }
-      }
-    expect(checked).toBeGreaterThan(20);
-  });
+      expect(checked).toBeGreaterThan(20);
+    },
+  );
 });
 
 describe('sizes a reader can hold', () => {

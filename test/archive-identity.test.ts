@@ -19,7 +19,10 @@ const HOST = 'www.cs.alpha.edu';
 
 /** A saved redirect as WebKB holds it (staff/cornell/http^^www.tc.cornell.edu^~bruce, host changed). */
 const SAVED = (to: string): string =>
-  `WWW Alert:  Redirection response from server is not handled by this client\nDate: Wed, 19 Feb 1997 16:49:26 GMT\nServer: NCSA/1.5\nLocation: ${to}\nContent-type: text/html\n\n<HEAD><TITLE>Document moved</TITLE></HEAD>\n<BODY><H1>Document moved</H1>\nThis document has permanently moved <!WA0><A HREF="${to}">here</A>.<P>\n</BODY>\n`;
+  `WWW Alert:  Redirection response from server is not handled by this client\nDate: Wed, ` +
+  `19 Feb 1997 16:49:26 GMT\nServer: NCSA/1.5\nLocation: ${to}\nContent-type: ` +
+  `text/html\n\n<HEAD><TITLE>Document moved</TITLE></HEAD>\n<BODY><H1>Document ` +
+  `moved</H1>\nThis document has permanently moved <!WA0><A HREF="${to}">here</A>.<P>\n</BODY>\n`;
 
 function save(label: string, url: string, text: string): void {
   mkdirSync(join(src, label, 'alpha'), { recursive: true });

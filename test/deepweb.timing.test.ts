@@ -66,7 +66,8 @@ describe('form parsing', () => {
 
 describe('result-page signature', () => {
   const tpl = siteTemplate(
-    '<div><a href="/">Home</a> <a href="/search">Search</a></div><form action="/results"><select name="c"><option>red</option><option>blue</option></select></form>',
+    '<div><a href="/">Home</a> <a href="/search">Search</a></div><form ' +
+      'action="/results"><select name="c"><option>red</option><option>blue</option></select></form>',
     'http://x.test/search',
     'http://x.test/results',
   );
@@ -103,7 +104,10 @@ describe('ISIT informativeness on a hand-made form', () => {
       if (u.pathname === '/')
         return html(
           res,
-          '<a href="/search">Search</a> <form action="/results"><select name="colour"><option value="">any</option><option>red</option><option>green</option><option>blue</option><option>black</option></select><select name="sort"><option>name</option><option>price</option><option>date</option></select><select name="size"><option value="">any</option><option>S</option><option>L</option></select></form>',
+          '<a href="/search">Search</a> <form action="/results"><select name="colour"><option ' +
+            'value="">any</option><option>red</option><option>green</option><option>blue</option><option>black</option></select><select ' +
+            'name="sort"><option>name</option><option>price</option><option>date</option></select><select ' +
+            'name="size"><option value="">any</option><option>S</option><option>L</option></select></form>',
         );
       const colour = u.searchParams.get('colour') ?? '';
       const size = u.searchParams.get('size') ?? '';

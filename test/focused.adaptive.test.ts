@@ -75,38 +75,42 @@ describe('adaptive crawler', () => {
     expect(a.stats()).toMatchObject({ exploitPages: 1, tunnelPages: 1, discardPages: 1, linksDiscarded: 1 });
   });
 
-  it("adaptive-rescue never strands: keeps the start page's links, and rescues discarded links best Q first when the frontier runs dry; the paper's adaptive does not rescue", () => {
-    const paper = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
-      ...opts,
-      r1: 2,
-      r2: 100,
-      rescue: false,
-    });
-    const s0 = { ...view(0, 'http://s.test/', 'pizza', []), depth: 0 };
-    paper.onPage(s0, [link('http://s.test/football.html', 'football')]);
-    const d1 = [link('http://s.test/f2.html', 'football')];
-    expect(paper.onPage(view(1, 'http://s.test/football.html', 'pizza', d1), d1).scores).toEqual([null]);
-    expect(paper.rescue()).toEqual([]);
-    expect(paper.name).toBe('adaptive');
-    const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
-      ...opts,
-      r1: 2,
-      r2: 100,
-      rescue: true,
-    });
-    expect(a.name).toBe('adaptive-rescue');
-    const start = { ...view(0, 'http://s.test/', 'pizza', []), depth: 0 };
-    const l0 = [link('http://s.test/football.html', 'football')];
-    expect(a.onPage(start, l0).scores[0]).not.toBeNull();
-    const l1 = [link('http://s.test/f2.html', 'football'), link('http://s.test/pubs.html', 'publications')];
-    expect(a.onPage(view(1, 'http://s.test/football.html', 'pizza', l1), l1).scores).toEqual([null, null]);
-    const r = a.rescue();
-    expect(r.map((x) => x.url)).toEqual(['http://s.test/pubs.html', 'http://s.test/f2.html']);
-    expect(r[0].score).toBeGreaterThan(r[1].score);
-    expect(r[0].depth).toBe(2);
-    expect(a.rescue()).toEqual([]);
-    expect(a.stats()).toMatchObject({ tunnelPages: 1, discardPages: 1, rescuedLinks: 2 });
-  });
+  it(
+    "adaptive-rescue never strands: keeps the start page's links, and rescues discarded links " +
+      "best Q first when the frontier runs dry; the paper's adaptive does not rescue",
+    () => {
+      const paper = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+        ...opts,
+        r1: 2,
+        r2: 100,
+        rescue: false,
+      });
+      const s0 = { ...view(0, 'http://s.test/', 'pizza', []), depth: 0 };
+      paper.onPage(s0, [link('http://s.test/football.html', 'football')]);
+      const d1 = [link('http://s.test/f2.html', 'football')];
+      expect(paper.onPage(view(1, 'http://s.test/football.html', 'pizza', d1), d1).scores).toEqual([null]);
+      expect(paper.rescue()).toEqual([]);
+      expect(paper.name).toBe('adaptive');
+      const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+        ...opts,
+        r1: 2,
+        r2: 100,
+        rescue: true,
+      });
+      expect(a.name).toBe('adaptive-rescue');
+      const start = { ...view(0, 'http://s.test/', 'pizza', []), depth: 0 };
+      const l0 = [link('http://s.test/football.html', 'football')];
+      expect(a.onPage(start, l0).scores[0]).not.toBeNull();
+      const l1 = [link('http://s.test/f2.html', 'football'), link('http://s.test/pubs.html', 'publications')];
+      expect(a.onPage(view(1, 'http://s.test/football.html', 'pizza', l1), l1).scores).toEqual([null, null]);
+      const r = a.rescue();
+      expect(r.map((x) => x.url)).toEqual(['http://s.test/pubs.html', 'http://s.test/f2.html']);
+      expect(r[0].score).toBeGreaterThan(r[1].score);
+      expect(r[0].depth).toBe(2);
+      expect(a.rescue()).toEqual([]);
+      expect(a.stats()).toMatchObject({ tunnelPages: 1, discardPages: 1, rescuedLinks: 2 });
+    },
+  );
 
   it("learns from the experiment's judgement: a learned page classifier, or the topic alone", () => {
     const pages = [

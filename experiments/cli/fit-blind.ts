@@ -76,7 +76,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const spec = { documents: [...PAPER_EXTENSIONS], relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] };
   const t0 = performance.now();
   io.out(
-    `blind round trip: ${webs} webs of ${departments} departments x ${pages} HTML pages (draw ${draw}), fits of ${budget} evaluations in ${restarts} searches, profile ${profile}, check seeds 1-${checks}\n`,
+    `blind round trip: ${webs} webs of ${departments} departments x ${pages} HTML pages ` +
+      `(draw ${draw}), fits of ${budget} evaluations in ${restarts} searches, ` +
+      `profile ${profile}, check seeds 1-${checks}\n`,
   );
   const all: BlindWeb[] = [];
   await blindRoundTrip(
@@ -94,7 +96,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     (i, w) => {
       all.push(w);
       io.out(
-        `\nweb ${i}: fit loss ${w.fit.loss.toFixed(3)} (restarts ${w.fit.restarts.map((r) => r.loss.toFixed(2)).join(', ')}); the drawn values' own loss at seeds 1-8: ${w.truthLosses.map((x) => x.toFixed(2)).join(', ')}: ${w.lossWithinNoise ? 'within' : 'NOT within'} its noise; threshold ${w.fit.threshold.toFixed(3)}, ${w.fit.accepted} points accepted (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
+        `\nweb ${i}: fit loss ${w.fit.loss.toFixed(3)} (restarts ${w.fit.restarts.map((r) => r.loss.toFixed(2)).join(', ')}); the drawn values' own loss at seeds 1-8: ${w.truthLosses.map((x) => x.toFixed(2)).join(', ')}: ${w.lossWithinNoise ? 'within' : 'NOT within'} its noise; threshold ${w.fit.threshold.toFixed(3)}, ${w.fit.accepted} ` +
+          `points accepted (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
       );
       io.out(`  ${'knob'.padEnd(36)} ${'drawn'.padStart(8)} ${'fitted'.padStart(8)}  interval         verdict\n`);
       for (const k of w.knobs)
@@ -106,7 +109,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const knobs = all.flatMap((w) => w.knobs);
   const identified = knobs.filter((k) => k.identified);
   io.out(
-    `\n${all.filter((w) => w.lossWithinNoise).length} of ${all.length} fits within their web's own noise; ${identified.length} of ${knobs.length} knob fits identified, ${identified.filter((k) => k.covered).length} of them covering the drawn value; ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+    `\n${all.filter((w) => w.lossWithinNoise).length} of ${all.length} fits within their ` +
+      `web's own noise; ${identified.length} of ${knobs.length} knob fits ` +
+      `identified, ${identified.filter((k) => k.covered).length} of them covering the drawn ` +
+      `value; ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
   );
   return all.every((w) => w.lossWithinNoise) && identified.every((k) => k.covered) ? 0 : 1;
 }

@@ -117,7 +117,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const doc = {
     // editors complete and check the twin against the web schema (a path from the file's folder)
     $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
-    _doc: `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched (experiments/twin/fit.ts), ${fit.evaluations} evaluations (${restarts} searches, the profile and the fitted web against itself), each measured at web seeds 1-${checks}; "_fit.knobs" gives each knob's interval: its values over every evaluated point whose loss is at most "_fit.threshold" (what the fitted web scores against itself at other web seeds, 90th percentile), a 90% set by test inversion; a knob whose interval spans more than half its range is not identified by the statistics. A twin is an extrapolation from what the statistics capture; "_fit.table" shows which it meets.`,
+    _doc:
+      `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched ` +
+      `(experiments/twin/fit.ts), ${fit.evaluations} evaluations (${restarts} searches, the ` +
+      `profile and the fitted web against itself), each measured at web seeds 1-${checks}; ` +
+      `"_fit.knobs" gives each knob's interval: its values over every evaluated point whose loss ` +
+      `is at most "_fit.threshold" (what the fitted web scores against itself at other web ` +
+      `seeds, 90th percentile), a 90% set by test inversion; a knob whose interval spans more ` +
+      `than half its range is not identified by the statistics. A twin is an extrapolation from ` +
+      `what the statistics capture; "_fit.table" shows which it meets.`,
     ...fit.config,
     _fit: {
       archive: cfg.name,
@@ -139,7 +147,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   };
   writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
   io.out(
-    `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations (${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
+    `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations ` +
+      `(${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
   );
   printFit(io, fit, table);
   io.out(`wrote ${out}\n`);
@@ -148,7 +157,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
     const scaled = {
       ...doc,
-      _doc: `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} times as large: an extrapolation to a larger web of the same kind, not a measurement. Departments are generated whole (the archive's sampling is not applied): what a crawler meets on sites like the ones the collection sampled, at ${k} times their size.`,
+      _doc:
+        `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} ` +
+        `times as large: an extrapolation to a larger web of the same kind, not a measurement. ` +
+        `Departments are generated whole (the archive's sampling is not applied): what a crawler ` +
+        `meets on sites like the ones the collection sampled, at ${k} times their size.`,
       name: `${name}-x${k}`,
       departments,
     };
@@ -172,7 +185,7 @@ function printFit(io: CliIo, fit: ReturnType<typeof fitToSites>['fit'], table: R
   );
   io.out(`restarts: ${fit.restarts.map((r) => r.loss.toFixed(3)).join(', ')} (loss of each search's best)\n`);
   io.out(
-    `knob intervals: the ${fit.accepted} points with loss at most ${fit.threshold.toFixed(3)} (the fitted web against itself at other seeds, 90th percentile ${fit.selfLoss.toFixed(3)}${fit.loss > fit.selfLoss ? `; the fit's loss is above it: the generator found nothing as like the archive as itself, the intervals are around the best it found` : ''}):\n`,
+    `knob intervals: the ${fit.accepted} points with loss at most ${fit.threshold.toFixed(3)} (the fitted web against itself at other seeds, 90th percentile ${fit.selfLoss.toFixed(3)}${fit.loss > fit.selfLoss ? `; the fit's loss is above it: the generator found nothing as like the archive as itself, ` + `the intervals are around the best it found` : ''}):\n`,
   );
   for (const k of fit.knobs)
     io.out(
@@ -210,7 +223,8 @@ async function configFromFiles(
   const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
   if (sites.length < 2)
     usage(
-      `${name}: ${sites.length} host${sites.length === 1 ? '' : 's'} with a relevant label and an archived home page; a fit needs two or more (name sites and groups in a config)`,
+      `${name}: ${sites.length} host${sites.length === 1 ? '' : 's'} with a relevant label and an archived home page; a fit needs two or more (name sites ` +
+        `and groups in a config)`,
     );
   cfg.archive!.sites = sites;
   await checkArchive(cfg);

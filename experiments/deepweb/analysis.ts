@@ -147,7 +147,10 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
     });
     claims.push({
       id: 'D2',
-      claim: `submissions to ${Math.round(cfg.scaling.target * 100)}% coverage: ISIT's grow about linearly with the database (exponent ${lo}-${hi}) and reach the target at every size; the Cartesian product needs more at every size (or never gets there)`,
+      claim:
+        `submissions to ${Math.round(cfg.scaling.target * 100)}% coverage: ISIT's grow about ` +
+        `linearly with the database (exponent ${lo}-${hi}) and reach the target at every size; the ` +
+        `Cartesian product needs more at every size (or never gets there)`,
       measured: per
         .map(
           (x) =>
@@ -170,7 +173,8 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
       measured: per
         .map(
           (x) =>
-            `${x.s} ${f3(at(x.s, 'probe-adaptive')!)} vs ${f3(at(x.s, 'probe-random') ?? NaN)} / ${f3(at(x.s, 'probe-generic') ?? NaN)}; adaptive - random ${ciText(x.vsRandom)}, adaptive - generic ${ciText(x.vsGeneric)}`,
+            `${x.s} ${f3(at(x.s, 'probe-adaptive')!)} vs ${f3(at(x.s, 'probe-random') ?? NaN)} / ${f3(at(x.s, 'probe-generic') ?? NaN)}; adaptive - random ${ciText(x.vsRandom)}, adaptive - ` +
+            `generic ${ciText(x.vsGeneric)}`,
         )
         .join('; '),
       verdict: allOf(per.flatMap((x) => [signVerdict(x.vsRandom), signVerdict(x.vsGeneric)])),

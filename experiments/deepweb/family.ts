@@ -33,7 +33,8 @@ database-size sweeps and the politeness audit.`,
   async run(cfg, ctx) {
     const out = defaultOut(cfg.name, ctx);
     ctx.say(
-      `experiment ${cfg.name}: ${cfg.methods.length} methods x ${cfg.seeds.length} seeds x search sites, ${cfg.budget} submissions per run, ${cfg.records} records per site`,
+      `experiment ${cfg.name}: ${cfg.methods.length} methods x ${cfg.seeds.length} seeds x ` +
+        `search sites, ${cfg.budget} submissions per run, ${cfg.records} records per site`,
     );
     const { runDeepweb } = await import('./run.ts');
     const { writeDeepOutputs } = await import('./report.ts');

@@ -130,6 +130,63 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
   const sum = (site: string, m: string) => d.summaries.filter((s) => s.site === site && s.method === m);
   const out: string[] = [];
   out.push(`# Deep-web crawling: ${cfg.name}`, '', cfg.description, '');
+  out.push(...setupSection(d));
+  out.push(
+    '## Records surfaced at the budget',
+    '',
+    `Mean ± 95% CI over ${cfg.seeds.length} seed(s).`,
+    '',
+    ...sites.flatMap((s) => [
+      `![coverage ${s}](fig-coverage-${s}.png)`,
+      '',
+      `*Share of ${s}'s database surfaced against submissions; mean of ${cfg.seeds.length} ` +
+        `seed(s), bands: 95% Student t interval over seeds. Also .svg and .pdf.*`,
+      '',
+    ]),
+    '',
+  );
+  out.push(
+    table(
+      ['site', ...methods],
+      sites.map((s) => [
+        s,
+        ...methods.map((m) => {
+          const r = sum(s, m);
+          return r.length ? pm(r.map((x) => x.coverage)) : 'n/a (no text input)';
+        }),
+      ]),
+    ),
+  );
+  out.push(...submissionsSection(d, sites, methods));
+  out.push(...templatesSection(d, sites));
+  out.push(...tauSection(d));
+  out.push(...rangesSection(d));
+  out.push(...scalingSection(d, sites));
+  out.push('## Published anchors and claims', '');
+  out.push(
+    "- Madhavan et al. (VLDB 2008): ISIT's URL count grows about linearly with database size; " +
+      'CARTESIAN grows far faster; tau = 0.2 (0.25 also reported), dimension at most 3.',
+  );
+  out.push(
+    '- Ntoulas, Zerfos & Cho (JCDL 2005): adaptive probing downloaded more than 90% of PubMed ' +
+      '(14 million documents) in fewer than 100 queries; generic-frequency next; random dictionary last.',
+    '',
+  );
+  out.push(
+    table(
+      ['', 'claim', 'measured', 'verdict'],
+      claims.map((c) => [c.id, c.claim, c.measured, c.verdict]),
+    ),
+  );
+  out.push(...politenessSection(d));
+  out.push('');
+  return out.join('\n');
+}
+
+/** The setup: web, seeds, budget, the methods' parameters, and the sites as generated. */
+function setupSection(d: DeepwebData): string[] {
+  const cfg = d.config;
+  const out: string[] = [];
   out.push('## Setup', '');
   out.push(
     `Web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}; each search site holds ${cfg.records.toLocaleString('en-US')} records; ${cfg.budget} submissions per run (every request to the form's action counts, result pages included). ISIT: tau ${cfg.isit.tau}, maximum dimension ${cfg.isit.maxDimension}, ${cfg.isit.sampleSize} queries tested per template, text inputs filled with the site's seed keywords. Probing: rounds of ${cfg.probe.roundSize} keywords, stop after a round without a new record; ${cfg.probe.candidates} mined candidates. Requests ${cfg.crawl.delayMs} ms apart per host at least, one at a time, robots.txt honoured. ${Number.isFinite(d.wallMs) ? `Wall time ${(d.wallMs / 1000).toFixed(1)} s.` : 'Wall time not recorded.'}`,
@@ -154,40 +211,26 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
     );
     out.push(
       '',
-      `Heaps' law V = K n^beta: V distinct words among the first n words of record text, fitted in log-log over growing prefixes of the database (real English text: beta 0.4-0.6; Baeza-Yates & Ribeiro-Neto). Random-dictionary words: \`${cfg.dictionary}\`; generic-frequency words: \`${cfg.generic}\`.`,
+      `Heaps' law V = K n^beta: V distinct words among the first n words of record text, fitted ` +
+        `in log-log over growing prefixes of the database (real English text: beta 0.4-0.6; ` +
+        `Baeza-Yates & Ribeiro-Neto). Random-dictionary words: \`${cfg.dictionary}\`; ` +
+        `generic-frequency words: \`${cfg.generic}\`.`,
       '',
     );
   }
   out.push(
-    'Coverage = distinct database records whose detail page the crawler saw linked from a result page / records in the database (the evaluator maps URLs to record ids; the crawler never sees the database).',
+    'Coverage = distinct database records whose detail page the crawler saw linked from a ' +
+      'result page / records in the database (the evaluator maps URLs to record ids; the crawler ' +
+      'never sees the database).',
     '',
   );
-  out.push(
-    '## Records surfaced at the budget',
-    '',
-    `Mean ± 95% CI over ${cfg.seeds.length} seed(s).`,
-    '',
-    ...sites.flatMap((s) => [
-      `![coverage ${s}](fig-coverage-${s}.png)`,
-      '',
-      `*Share of ${s}'s database surfaced against submissions; mean of ${cfg.seeds.length} seed(s), bands: 95% Student t interval over seeds. Also .svg and .pdf.*`,
-      '',
-    ]),
-    '',
-  );
-  out.push(
-    table(
-      ['site', ...methods],
-      sites.map((s) => [
-        s,
-        ...methods.map((m) => {
-          const r = sum(s, m);
-          return r.length ? pm(r.map((x) => x.coverage)) : 'n/a (no text input)';
-        }),
-      ]),
-    ),
-  );
-  out.push(...submissionsSection(d, sites, methods));
+  return out;
+}
+
+/** ISIT's templates at the first seed: tested, informative, their distinctness. */
+function templatesSection(d: DeepwebData, sites: readonly string[]): string[] {
+  const cfg = d.config;
+  const out: string[] = [];
   out.push('', '## ISIT template diagnostics (first seed)', '');
   const first = cfg.seeds[0];
   out.push(
@@ -214,29 +257,13 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
   );
   out.push(
     '',
-    'Every template, its sample and its distinctness: templates.csv. Pages without records (errors, no results, "choose a criterion") do not count as distinct signatures; presentation inputs (sort, results per page) therefore never pass alone, and Apriori growth keeps them out of larger templates.',
+    'Every template, its sample and its distinctness: templates.csv. Pages without records ' +
+      '(errors, no results, "choose a criterion") do not count as distinct signatures; ' +
+      'presentation inputs (sort, results per page) therefore never pass alone, and Apriori ' +
+      'growth keeps them out of larger templates.',
     '',
   );
-  out.push(...tauSection(d));
-  out.push(...rangesSection(d));
-  out.push(...scalingSection(d, sites));
-  out.push('## Published anchors and claims', '');
-  out.push(
-    "- Madhavan et al. (VLDB 2008): ISIT's URL count grows about linearly with database size; CARTESIAN grows far faster; tau = 0.2 (0.25 also reported), dimension at most 3.",
-  );
-  out.push(
-    '- Ntoulas, Zerfos & Cho (JCDL 2005): adaptive probing downloaded more than 90% of PubMed (14 million documents) in fewer than 100 queries; generic-frequency next; random dictionary last.',
-    '',
-  );
-  out.push(
-    table(
-      ['', 'claim', 'measured', 'verdict'],
-      claims.map((c) => [c.id, c.claim, c.measured, c.verdict]),
-    ),
-  );
-  out.push(...politenessSection(d));
-  out.push('');
-  return out.join('\n');
+  return out;
 }
 
 /** The submissions each method spent, its queries and its waste, per site. */
@@ -340,7 +367,10 @@ function rangesSection(d: DeepwebData): string[] {
         '',
       );
     out.push(
-      "A confirmed range pair is one input whose templates cover the domain with disjoint intervals, halving an interval only while the site shows fewer records than it reports; a typed text input takes every value of the type it was kept for (dates between the markup's min and max).",
+      'A confirmed range pair is one input whose templates cover the domain with disjoint ' +
+        'intervals, halving an interval only while the site shows fewer records than it reports; a ' +
+        'typed text input takes every value of the type it was kept for (dates between the ' +
+        "markup's min and max).",
       '',
     );
   }
@@ -356,7 +386,12 @@ function scalingSection(d: DeepwebData, sites: readonly string[]): string[] {
     out.push(
       '## Growth with the database',
       '',
-      `Seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')}; open-ended domains (cities, airports) grow with the square root of the database, and record text draws on large English word lists, so distinct words grow too (Heaps' law; the sites table above). "Planned" is the number of queries the method would submit (ISIT: all queries of its informative templates, a range template counted at one query per value; Cartesian: the product of every input's values); "to ${Math.round(cfg.scaling.target * 100)}%" is measured, within ${cfg.scaling.budget} submissions.`,
+      `Seed${seeds.length > 1 ? 's' : ''} ${seeds.join(', ')}; open-ended domains (cities, airports) grow with the square root of the database, ` +
+        `and record text draws on large English word lists, so distinct words grow too (Heaps' ` +
+        `law; the sites table above). "Planned" is the number of queries the method would submit ` +
+        `(ISIT: all queries of its informative templates, a range template counted at one query ` +
+        `per value; Cartesian: the product of every input's values); ` +
+        `"to ${Math.round(cfg.scaling.target * 100)}%" is measured, within ${cfg.scaling.budget} submissions.`,
       '',
       '![scaling](fig-scaling.png)',
       '',

@@ -140,6 +140,7 @@ export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
     `${JSON.stringify({ processes: r.processes.map((p) => ({ id: p.summary.id, datacentre: p.summary.datacentre, pages: p.summary.pages, bytes: p.summary.bytes, errors: p.summary.errors })), pages, counters: r.counters, wallMs: Math.round(r.wallMs) }, null, 2)}\n`,
   );
   o.io.err(
-    `crawled ${pages} pages with ${r.processes.length} process(es) in ${((Date.now() - started) / 1000).toFixed(1)} s; logs: ${o.outDir}/<process>/crawl.jsonl\n`,
+    `crawled ${pages} pages with ${r.processes.length} process(es) ` +
+      `in ${((Date.now() - started) / 1000).toFixed(1)} s; logs: ${o.outDir}/<process>/crawl.jsonl\n`,
   );
 }

@@ -247,7 +247,8 @@ export async function writeDistributedOutputs(
     const v = mean(by(scale, String(p)).map((r) => r.pages_per_s));
     if (base)
       lines.push(
-        `${p} process(es): ${Math.round(v)} pages/s, ${(v / base).toFixed(2)}x of ${d.config.scaling[0]} (efficiency ${((v / base / (p / d.config.scaling[0])) * 100).toFixed(0)}%)`,
+        `${p} process(es): ${Math.round(v)} pages/s, ${(v / base).toFixed(2)}x ` +
+          `of ${d.config.scaling[0]} (efficiency ${((v / base / (p / d.config.scaling[0])) * 100).toFixed(0)}%)`,
       );
   }
   const dups = d.runs.reduce((a, r) => a + r.duplicates, 0);
@@ -260,7 +261,8 @@ export async function writeDistributedOutputs(
     '',
     '## Setup',
     '',
-    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}${cfg.module ? ` (module \`${cfg.module}\`)` : ''}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`,
+    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}${cfg.module ? ` (module \`${cfg.module}\`)` : ''}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall ` +
+      `time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
     '## Assignment of hosts to data centres',
     '',
@@ -268,7 +270,8 @@ export async function writeDistributedOutputs(
     '',
     '![wall time](fig-wall-time.png)',
     '',
-    `*Wall time to crawl ${cfg.budget} pages by assignment of hosts to data centres; bars: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`,
+    `*Wall time to crawl ${cfg.budget} pages by assignment of hosts to data centres; bars: ` +
+      `mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`,
     '',
     '![cross-region bytes](fig-cross-region.png)',
     '',
@@ -294,7 +297,8 @@ export async function writeDistributedOutputs(
     '',
     '![scaling](fig-scaling.png)',
     '',
-    `*Pages per second against crawler processes in one data centre (log 2 axis); line: mean over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`,
+    `*Pages per second against crawler processes in one data centre (log 2 axis); line: mean ` +
+      `over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`,
     '',
     '| processes | wall time (ms) | pages/s | max / mean pages per process |',
     '|---|---|---|---|',
@@ -310,7 +314,8 @@ export async function writeDistributedOutputs(
     '',
     ...lines.map((l) => `- ${l}`),
     '',
-    'This machine has 2 cores: beyond two processes, more processes add concurrency (requests in flight waiting on simulated distance and politeness gaps), not CPU.',
+    'This machine has 2 cores: beyond two processes, more processes add concurrency (requests ' +
+      'in flight waiting on simulated distance and politeness gaps), not CPU.',
     '',
   ];
   put('report.md', md.join('\n'));

@@ -299,7 +299,9 @@ function precisionClaim(
   const window = feasible.length
     ? feasible.length === points.length
       ? `after ${early} pages`
-      : `at ${feasible.length} of the ${points.length} checkpoints after ${early} pages (${excludedCheckpoints(points, feasible)}, where the oracle's mean precision is 0.5 or below, left out)`
+      : `at ${feasible.length} of the ${points.length} checkpoints after ${early} pages ` +
+        `(${excludedCheckpoints(points, feasible)}, where the oracle's mean precision is 0.5 or ` +
+        `below, left out)`
     : '';
   return {
     verdict: !feasible.length ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',

@@ -178,22 +178,30 @@ export const ExperimentSchema = obj({
      */
     retrainUpdates: oneOf(['new-links', 'frontier', 'frontier-and-discarded'] as const, {
       default: DEFAULT_ADAPTIVE.retrainUpdates,
-      help: 'what a retraining updates: links found after it ("new-links"), also the queued ones ("frontier"), also discarded ones whose new Q reaches r2 ("frontier-and-discarded")',
+      help:
+        'what a retraining updates: links found after it ("new-links"), also the queued ones ' +
+        '("frontier"), also discarded ones whose new Q reaches r2 ("frontier-and-discarded")',
     }),
     /** A reading of "keep following from this node" (crawler/focused/adaptive.ts TUNNEL_MODES, with the paper's words). */
     tunnel: oneOf(['priority', 'thread'] as const, {
       default: DEFAULT_ADAPTIVE.tunnel,
-      help: 'how a tunnelled page\'s links are followed: by Q below every exploiting link ("priority"), or next, for up to 3 tunnelling pages in a row ("thread")',
+      help:
+        "how a tunnelled page's links are followed: by Q below every exploiting link " +
+        '("priority"), or next, for up to 3 tunnelling pages in a row ("thread")',
     }),
     /** A reading of how r1 and r2 are chosen (crawler/focused/adaptive.ts THRESHOLD_MODES, with the paper's words). */
     thresholds: oneOf(['calibrated', 'online'] as const, {
       default: DEFAULT_ADAPTIVE.thresholds,
-      help: 'how r1 and r2 are chosen: once on the training sites ("calibrated"), or again at every retraining from the pages crawled so far ("online"); r1/r2 given here are the starting values',
+      help:
+        'how r1 and r2 are chosen: once on the training sites ("calibrated"), or again at every ' +
+        'retraining from the pages crawled so far ("online"); r1/r2 given here are the starting values',
     }),
     /** A reading of what happens at the start page (crawler/focused/adaptive.ts START_PAGE_MODES). */
     startPage: oneOf(['tunnel', 'exploit'] as const, {
       default: DEFAULT_ADAPTIVE.startPage,
-      help: 'the start page\'s links below r1: queued by Q like a tunnelled page\'s ("tunnel"), or followed by immediate score as a community\'s entry ("exploit")',
+      help:
+        'the start page\'s links below r1: queued by Q like a tunnelled page\'s ("tunnel"), or ' +
+        'followed by immediate score as a community\'s entry ("exploit")',
     }),
   }),
   immediate: obj({

@@ -38,7 +38,11 @@ export { ARCHIVE_DEFAULTS, DEFAULT_EXPERIMENT, type ExperimentConfig, Experiment
 export function slowRunWarning(c: Pick<ExperimentConfig, 'budget' | 'crawl' | 'name'>, minutes = 2): string | null {
   const ms = c.budget * c.crawl.delayMs;
   if (ms < minutes * 60_000) return null;
-  return `warning: ${c.name}: crawl.delayMs ${c.crawl.delayMs} makes every run of ${c.budget} requests take at least ${Math.round(ms / 60_000)} min (one site, one request per gap); the experiment serves its own web on loopback, where "crawl": { "delayMs": 0 } loses nothing`;
+  return (
+    `warning: ${c.name}: crawl.delayMs ${c.crawl.delayMs} makes every run of ${c.budget} ` +
+    `requests take at least ${Math.round(ms / 60_000)} min (one site, one request per gap); ` +
+    `the experiment serves its own web on loopback, where "crawl": { "delayMs": 0 } loses nothing`
+  );
 }
 
 /** Whether a dotted path names a field of obj. */
@@ -162,12 +166,14 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   for (const [n, spec] of Object.entries(c.strategyParams))
     if (spec.inMemory && !isInMemoryStrategy(n))
       bad(
-        `strategies: "${n}" was given in memory by the program that ran this config: rerun it from that program (runExperiment), or give { "name": "${n}", "module": "path/to/strategy.ts" }`,
+        `strategies: "${n}" was given in memory by the program that ran this config: rerun it ` +
+          `from that program (runExperiment), or give { "name": "${n}", "module": "path/to/strategy.ts" }`,
       );
   for (const s of c.strategies)
     if (!strategyNames().includes(s) && !c.strategyParams[s]?.module && !c.strategyParams[s]?.inMemory)
       bad(
-        `strategies: "${s}" is not one of ${strategyNames().join(', ')}${didYouMean(s, strategyNames())} (or give { "name": "${s}", "module": "path/to/strategy.ts" })`,
+        `strategies: "${s}" is not one of ${strategyNames().join(', ')}${didYouMean(s, strategyNames())} (or give { "name": "${s}", "module": ` +
+          `"path/to/strategy.ts" })`,
       );
   const kinds = KIND_NAMES.map((k) => k.toLowerCase());
   for (const k of c.target.kinds)

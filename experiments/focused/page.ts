@@ -130,11 +130,14 @@ export function buildPage(p: PageInput): string {
   for (const m of METRICS) L.push(`<div class="chart" id="chart-${m.metric}" data-metric="${m.metric}"></div>`);
   L.push('</section>');
   L.push(
-    '<section><h2>Claims</h2><table id="claims"><thead><tr><th></th><th>claim</th><th>source</th><th>measured (paired difference, mean [95% CI])</th><th>verdict</th></tr></thead><tbody>',
+    '<section><h2>Claims</h2><table ' +
+      'id="claims"><thead><tr><th></th><th>claim</th><th>source</th><th>measured (paired ' +
+      'difference, mean [95% CI])</th><th>verdict</th></tr></thead><tbody>',
   );
   for (const c of p.claims) {
     L.push(
-      `<tr class="verdict-${esc(c.verdict.replace(/\s+/g, '-'))}"><td><a href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td class="verdict">${esc(c.verdict)}</td></tr>`,
+      `<tr class="verdict-${esc(c.verdict.replace(/\s+/g, '-'))}"><td><a href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td ` +
+        `class="verdict">${esc(c.verdict)}</td></tr>`,
     );
   }
   L.push('</tbody></table></section>');
@@ -149,10 +152,14 @@ export function buildPage(p: PageInput): string {
   L.push('</tbody></table></section>');
   if (p.replay) {
     L.push(
-      `<section><h2>Crawl replay</h2><p class="note">${esc(p.replay.site)}, seed ${p.replay.seed}: ${p.replay.n} pages laid out by their links (ForceAtlas2), coloured by community; rings are the relevant documents; each panel shows the pages a strategy fetched, in order, up to the slider.</p>`,
+      `<section><h2>Crawl replay</h2><p class="note">${esc(p.replay.site)}, ` +
+        `seed ${p.replay.seed}: ${p.replay.n} pages laid out by their links (ForceAtlas2), ` +
+        `coloured by community; rings are the relevant documents; each panel shows the pages a ` +
+        `strategy fetched, in order, up to the slider.</p>`,
     );
     L.push(
-      '<div class="controls"><button id="play" type="button">play</button> <input id="slider" type="range" min="0" value="0"> <span id="slider-label"></span></div>',
+      '<div class="controls"><button id="play" type="button">play</button> <input id="slider" ' +
+        'type="range" min="0" value="0"> <span id="slider-label"></span></div>',
       '<div id="replay"></div></section>',
     );
   }

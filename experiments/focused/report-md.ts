@@ -45,7 +45,11 @@ function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnT
   });
   L.push(
     '',
-    'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot order the two (ties do not chain: compare any two rows in differences.csv or with more seeds); "detectable": the smallest true difference these runs would have found with 80% power (paired t, intervals.ts detectable). The oracle bounds every row (its recall AUC is in the results table).',
+    'Ranked by mean. "Tie with the next": the paired CI contains 0, so these runs cannot ' +
+      'order the two (ties do not chain: compare any two rows in differences.csv or with more ' +
+      'seeds); "detectable": the smallest true difference these runs would have found with 80% ' +
+      'power (paired t, intervals.ts detectable). The oracle bounds every row (its recall AUC is ' +
+      'in the results table).',
   );
   return L;
 }
@@ -68,7 +72,9 @@ function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnTy
     '',
     '## What the probes say',
     '',
-    'Probes read no topic: docs-first fetches links with a document extension first, else breadth-first; url-prior is future value reading only URL words, trained on the other sites. Paired recall AUC, probe minus strategy:',
+    'Probes read no topic: docs-first fetches links with a document extension first, else ' +
+      'breadth-first; url-prior is future value reading only URL words, trained on the other ' +
+      'sites. Paired recall AUC, probe minus strategy:',
     '',
     `| probe | ${topical.join(' | ')} |`,
     `|---|${topical.map(() => '---|').join('')}`,
@@ -93,9 +99,12 @@ function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnTy
   L.push(
     '',
     beats.length
-      ? `**A rule with no topic beats a topical strategy here** (${beats.join('; ')}${ties.length ? `; and ${ties.map((x) => x.text).join('; ')}` : ''}): on this web the target is marked by its URLs or file types, and a topical strategy's lead over such a probe is what its topic adds.`
+      ? `**A rule with no topic beats a topical strategy here** (${beats.join('; ')}${ties.length ? `; and ${ties.map((x) => x.text).join('; ')}` : ''}): on this web the target is marked by its URLs or file types, and a topical ` +
+          `strategy's lead over such a probe is what its topic adds.`
       : ties.length
-        ? `**No topical strategy is measurably ahead of a rule with no topic** (${ties.map((x) => x.text).join('; ')}; these runs would have detected differences of ${range(ties.map((x) => x.detectable))} recall AUC): what the topic adds here is smaller than that, if anything.`
+        ? `**No topical strategy is measurably ahead of a rule with no topic** (${ties.map((x) => x.text).join('; ')}; these runs would have detected differences ` +
+          `of ${range(ties.map((x) => x.detectable))} recall AUC): what the topic adds here is ` +
+          `smaller than that, if anything.`
         : 'Every topical strategy is ahead of every probe: on this web the topic, not the URL or file type alone, leads to the target.',
   );
   return L;
@@ -138,7 +147,8 @@ export function reportMarkdown(
   L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');
   L.push(`## Results at ${cfg.budget} pages`, '');
   L.push(
-    '| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |',
+    '| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | ' +
+      'fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |',
     '|---|---|---|---|---|---|---|---|---|',
   );
   for (const s of rows) {
@@ -194,24 +204,31 @@ export function reportMarkdown(
   if (count('INFEASIBLE').length)
     L.push(
       '',
-      'INFEASIBLE: the ground-truth oracle itself does not meet the claim at this budget, so no crawler could; the claim cannot be tested on this web at this budget.',
+      'INFEASIBLE: the ground-truth oracle itself does not meet the claim at this budget, so no ' +
+        'crawler could; the claim cannot be tested on this web at this budget.',
     );
   if (count('TIE').length)
     L.push(
       '',
-      'TIE: the 95% CI of the paired difference contains 0; this many runs cannot tell the strategies apart at that point. "Detectable" is the smallest true difference they would have found with 80% power (two-sided paired t at 5%, (t(0.975, n-1) + t(0.8, n-1)) x sd / sqrt(n) over the units, at the observed spread): a tie says nothing about differences smaller than that.',
+      'TIE: the 95% CI of the paired difference contains 0; this many runs cannot tell the ' +
+        'strategies apart at that point. "Detectable" is the smallest true difference they would ' +
+        'have found with 80% power (two-sided paired t at 5%, (t(0.975, n-1) + t(0.8, n-1)) x sd / ' +
+        'sqrt(n) over the units, at the observed spread): a tie says nothing about differences ' +
+        'smaller than that.',
     );
   if (count('NO DATA').length)
     L.push(
       '',
-      'NO DATA: every run gave exactly the same value for both sides (difference 0 with no spread): the strategies did the same thing there, so the runs are no evidence either way.',
+      'NO DATA: every run gave exactly the same value for both sides (difference 0 with no ' +
+        'spread): the strategies did the same thing there, so the runs are no evidence either way.',
     );
   if (cfg.archive)
     L.push('', 'The archive is real pages as they were saved; nothing in it was generated or tuned for any strategy.');
   else
     L.push(
       '',
-      "The web's parameters come from published statistics and were not tuned for any strategy; docs/reproduction.md discusses why these results differ from the paper's.",
+      "The web's parameters come from published statistics and were not tuned for any strategy; " +
+        "docs/reproduction.md discusses why these results differ from the paper's.",
     );
   L.push(
     '',

@@ -59,7 +59,8 @@ async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCo
   const { runSearch, writeSearchOutputs } = await import('./search.ts');
   const n = cfg.search!.evaluations;
   ctx.say(
-    `search ${cfg.name}: ${n} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)`,
+    `search ${cfg.name}: ${n} points x ${cfg.strategies.length} strategies ` +
+      `x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)`,
   );
   const bar = ctx.progress(n, 'search points', '{bar} {value}/{total} {label} {last}');
   const data = await withBar(bar, () =>
@@ -77,7 +78,8 @@ async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCo
     ...b.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),
     ...(data.confirmed
       ? [
-          `confirmed at fresh web seeds ${cfg.search!.confirm.join(', ')}: ${data.confirmed.held} of ${data.confirmed.claims.length} claims hold, shortfall ${data.confirmed.shortfall}\n`,
+          `confirmed at fresh web seeds ${cfg.search!.confirm.join(', ')}: ${data.confirmed.held} of ${data.confirmed.claims.length} claims hold, ` +
+            `shortfall ${data.confirmed.shortfall}\n`,
           ...data.confirmed.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n`),
         ]
       : []),
@@ -89,7 +91,8 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
   const { gridPoints, runSweep, writeSweepOutputs } = await import('./sweep.ts');
   const points = gridPoints(cfg.sweep).length;
   ctx.say(
-    `sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)`,
+    `sweep ${cfg.name}: ${points} points x ${cfg.strategies.length} strategies ` +
+      `x ${cfg.seeds.length} seeds x departments, ${cfg.budget} pages per run (resumable: ${out}/points/)`,
   );
   const bar = ctx.progress(points, 'sweep points', '{bar} {value}/{total} {label} {last}');
   const data = await withBar(bar, () =>
@@ -104,7 +107,8 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
     `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
     ...w.phase.map(
       (p) =>
-        `  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`,
+        `  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} ` +
+        `[${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`,
     ),
     `wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`,
   ].join('');

@@ -194,7 +194,11 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
   const L = [
     `# ${cfg.name}: ${cfg.description || 'search'}`,
     '',
-    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run. A search of ${d.points.length} points (${search.evaluations} asked; seed ${search.seed}) over ${keys.length} parameters: ${d.dimensions.map((x) => `${label(x.key)} ${range(x)}`).join('; ')}. Each point is the whole experiment; its claims are judged as a focused experiment judges them. Closeness: the claims that hold (PASS), then the shortfall (the sum over the others of how far each claim's margin, the CI bound that must clear 0, falls below it). Half the points are a Latin hypercube, the rest a coordinate search from the closest (experiments/sweep/search.ts).`,
+    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run. A search of ${d.points.length} points (${search.evaluations} asked; seed ${search.seed}) over ${keys.length} parameters: ${d.dimensions.map((x) => `${label(x.key)} ${range(x)}`).join('; ')}. Each point is the whole experiment; its claims are judged as a focused experiment ` +
+      `judges them. Closeness: the claims that hold (PASS), then the shortfall (the sum over the ` +
+      `others of how far each claim's margin, the CI bound that must clear 0, falls below it). ` +
+      `Half the points are a Latin hypercube, the rest a coordinate search from the closest ` +
+      `(experiments/sweep/search.ts).`,
     '',
     `## The closest point: ${best.held} of ${best.claims.length} claims hold (point ${best.index}, ${best.phase}, shortfall ${best.shortfall})`,
     '',
@@ -210,7 +214,8 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     '',
     ...(d.confirmed
       ? [
-          `### Confirmed at fresh web seeds (${search.confirm.join(', ')}): ${d.confirmed.held} of ${d.confirmed.claims.length} claims hold, shortfall ${d.confirmed.shortfall}`,
+          `### Confirmed at fresh web seeds (${search.confirm.join(', ')}): ${d.confirmed.held} of ${d.confirmed.claims.length} claims hold, ` +
+            `shortfall ${d.confirmed.shortfall}`,
           '',
           'The search chose the point on its own seeds, so its verdicts above flatter it; these runs did not choose it.',
           '',
@@ -276,7 +281,9 @@ async function comparison(cfg: ExperimentConfig, compare: string, webFile: strin
   return [
     `## How the closest web differs from ${compare}`,
     '',
-    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) measured as the archive's sites are (sim/site-stats.ts: every page of the generated site, papers judged by URL as the archive judges them), beside the sites of ${compare} (${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread between the four WebKB sites). The archive kept a sample of each site's pages; the generated site is measured whole, so the hole share and the statistics that count links differ by the sampling as well as by the web.`,
+    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) measured as the archive's sites are (sim/site-stats.ts: every page of the generated site, papers judged by URL as the archive judges them), beside the sites of ${compare} (${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread between the four WebKB sites). ` +
+      `The archive kept a sample of each site's pages; the generated site is measured whole, so ` +
+      `the hole share and the statistics that count links differ by the sampling as well as by the web.`,
     '',
     '| statistic | archive | closest web | tolerance | within |',
     '|---|---|---|---|---|',

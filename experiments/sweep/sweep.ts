@@ -386,17 +386,20 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
   const L = [
     `# ${cfg.name}: ${cfg.description || 'sweep'}`,
     '',
-    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points (${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: the highest mean recall AUC; margin: its paired difference to the runner-up (${method}); a margin whose CI contains 0 is a tie (=).`,
+    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points (${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: the highest mean recall AUC; margin: its paired difference to the ` +
+      `runner-up (${method}); a margin whose CI contains 0 is a tie (=).`,
     '',
     '![phase](fig-phase.png)',
     '',
-    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin; in each cell the margin in recall AUC over the runner-up, named below it ("=": a tie). Also .svg and .pdf.*`,
+    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin; in each cell the margin in recall AUC ` +
+      `over the runner-up, named below it ("=": a tie). Also .svg and .pdf.*`,
     '',
     `| point | ${params.map(label).join(' | ')} | winner | runner-up | margin in recall AUC [95% CI] |`,
     `|${'---|'.repeat(params.length + 4)}`,
     ...phase.map(
       (p) =>
-        `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} [${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}] |`,
+        `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} ` +
+        `[${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}] |`,
     ),
     '',
     `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
@@ -409,13 +412,16 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
     L.push(
       "## The paper's claims at every point",
       '',
-      `Each claim judged at each of the ${d.points.length} points as a focused experiment judges it (paired CIs over ${unitOf(runs) === 'seed' ? 'seeds' : 'sites'}); the share of points where it holds (PASS), with a Wilson 95% interval over the points (claims.csv has every verdict). When the points are readings of what the paper leaves open, the share is how much the claim depends on the reading.`,
+      `Each claim judged at each of the ${d.points.length} points as a focused experiment judges it (paired CIs over ${unitOf(runs) === 'seed' ? 'seeds' : 'sites'}); the share of points where it holds (PASS), with a Wilson 95% interval over the ` +
+        `points (claims.csv has every verdict). When the points are readings of what the paper ` +
+        `leaves open, the share is how much the claim depends on the reading.`,
       '',
       '| claim | PASS | FAIL | TIE | NO DATA | INFEASIBLE | holds at (share [95% CI]) |',
       '|---|---|---|---|---|---|---|',
       ...claims.table.map(
         (c) =>
-          `| ${c.id} ${c.claim} | ${c.counts.PASS} | ${c.counts.FAIL} | ${c.counts.TIE} | ${c.counts['NO DATA']} | ${c.counts.INFEASIBLE} | ${c.share.toFixed(2)} [${c.lo.toFixed(2)}, ${c.hi.toFixed(2)}] |`,
+          `| ${c.id} ${c.claim} | ${c.counts.PASS} | ${c.counts.FAIL} | ${c.counts.TIE} | ${c.counts['NO DATA']} | ${c.counts.INFEASIBLE} | ${c.share.toFixed(2)} ` +
+          `[${c.lo.toFixed(2)}, ${c.hi.toFixed(2)}] |`,
       ),
       '',
     );

@@ -115,14 +115,22 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
   const lines = [
     `Kendall tau between the two rankings of the ${r.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle aside): ${f3(r.tau)} (exact one-sided p ${f3(r.p)})`,
-    `per held-out site, tau with the site's own ranking: twin ${ci(r.twinTau)}, control (the archive's other sites) ${ci(r.controlTau)}; twin minus control ${ci(r.tauDifference)}`,
+    `per held-out site, tau with the site's own ranking: twin ${ci(r.twinTau)}, control (the ` +
+      `archive's other sites) ${ci(r.controlTau)}; twin minus control ${ci(r.tauDifference)}`,
     `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${r.strategies.length}`,
     `strategies the twin misses by more than the control does (paired CI of |twin - archive| - |control - archive| above 0): ${further.length ? further.join(', ') : 'none'}`,
   ];
   const L: string[] = [
     `# Twin validation: ${cfg.name}`,
     '',
-    `Is the synthetic twin of \`${cfg.name}\` (${cfg.archive?.source ?? ''}) like the archive where it matters: does it rank the strategies as the archive does? For each of the ${d.sites.length} sites in turn the twin is fitted to the other sites only (\`npm run sim:fit\`, experiments/twin/fit.ts: ${d.fits[0]?.fit.evaluations ?? 0} generator evaluations), written as an archive sampled as the fit measured, and crawled by the same experiment (strategies, ${cfg.budget} ${cfg.budgetCounts} per run, the same judgement, hole policy ${cfg.archive?.holes} and target). Twin AUC: mean over the twin's departments and web seeds; archive AUC: the held-out site's. Wall time ${(d.wallMs / 1000).toFixed(0)} s.`,
+    `Is the synthetic twin of \`${cfg.name}\` (${cfg.archive?.source ?? ''}) like the archive where it matters: does it rank the strategies as the archive does? ` +
+      `For each of the ${d.sites.length} sites in turn the twin is fitted to the other sites ` +
+      `only (\`npm run sim:fit\`, experiments/twin/fit.ts: ${d.fits[0]?.fit.evaluations ?? 0} ` +
+      `generator evaluations), written as an archive sampled as the fit measured, and crawled by ` +
+      `the same experiment (strategies, ${cfg.budget} ${cfg.budgetCounts} per run, the same ` +
+      `judgement, hole policy ${cfg.archive?.holes} and target). Twin AUC: mean over the twin's ` +
+      `departments and web seeds; archive AUC: the held-out site's. Wall ` +
+      `time ${(d.wallMs / 1000).toFixed(0)} s.`,
     '',
     ...lines.map((l) => `- ${l}`),
     '',
@@ -130,18 +138,27 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     '',
     '*Recall AUC on the archive (x) and on its twin (y), one point per strategy, 95% t intervals over the held-out sites; dashed: y = x. Also .svg and .pdf.*',
     '',
-    '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict | twin misses by | control misses by | difference [95% CI] | level |',
+    '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict ' +
+      '| twin misses by | control misses by | difference [95% CI] | level |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...r.strategies.map(
       (s) =>
         `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} | ${f3(s.twinError.mean)} | ${f3(s.controlError.mean)} | ${ci(s.errorDifference)} | ${s.levelVerdict === 'further' ? '**further**' : s.levelVerdict} |`,
     ),
     '',
-    '"agrees": the interval of the paired difference contains 0; with so few sites that is weak evidence, and "detectable" is the smallest difference these sites would have shown with 80% power. The control predicts each held-out site by the mean of the archive\'s other sites: how well the archive agrees with itself, the yardstick for the twin. "misses by": the mean over held-out sites of |prediction - archive AUC|; "further" when the twin misses by detectably more than the control. Kendall tau compares the orders of the mean AUCs.',
+    '"agrees": the interval of the paired difference contains 0; with so few sites that is ' +
+      'weak evidence, and "detectable" is the smallest difference these sites would have shown ' +
+      "with 80% power. The control predicts each held-out site by the mean of the archive's " +
+      'other sites: how well the archive agrees with itself, the yardstick for the twin. "misses ' +
+      'by": the mean over held-out sites of |prediction - archive AUC|; "further" when the twin ' +
+      'misses by detectably more than the control. Kendall tau compares the orders of the mean AUCs.',
     '',
     '## Rankings per held-out site',
     '',
-    "Kendall tau of each prediction's ranking of the strategies (the oracle aside) with the held-out site's own: the twin fitted without the site, and the control (the mean over the other sites). A twin whose tau is near the control's ranks as well as the archive's own sites rank each other.",
+    "Kendall tau of each prediction's ranking of the strategies (the oracle aside) with the " +
+      "held-out site's own: the twin fitted without the site, and the control (the mean over the " +
+      "other sites). A twin whose tau is near the control's ranks as well as the archive's own " +
+      'sites rank each other.',
     '',
     '| held out | twin tau | control tau |',
     '|---|---|---|',
@@ -150,7 +167,9 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     '',
     '## The fits',
     '',
-    'Per held-out site: the loss and every statistic the fit targets (archive: mean over the fitted sites; twin: the chosen point), with its tolerance. A statistic no setting meets names a part of the generator the twin cannot reproduce.',
+    'Per held-out site: the loss and every statistic the fit targets (archive: mean over the ' +
+      'fitted sites; twin: the chosen point), with its tolerance. A statistic no setting meets ' +
+      'names a part of the generator the twin cannot reproduce.',
     '',
     ...d.fits.flatMap((f) => [
       `**Without ${f.site}**: loss ${f3(f.fit.loss)}; fitted ${Object.entries(f.fit.values)

@@ -179,7 +179,12 @@ export class DeepSite {
     return {
       status,
       contentType: 'text/html; charset=utf-8',
-      body: `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${esc(title)}</title></head>\n<body>\n<div class="nav"><a href="/">Home</a> | <a href="${FORM_PATH}">Search</a> | <a href="/about">About</a></div>\n<h1>${esc(title)}</h1>\n${body}\n<div class="footer">Copyright ${esc(this.cfg.host)}</div>\n</body></html>\n`,
+      body:
+        `<!DOCTYPE html>\n<html><head><meta ` +
+        `charset="utf-8"><title>${esc(title)}</title></head>\n<body>\n<div class="nav"><a ` +
+        `href="/">Home</a> | <a href="${FORM_PATH}">Search</a> | <a ` +
+        `href="/about">About</a></div>\n<h1>${esc(title)}</h1>\n${body}\n<div ` +
+        `class="footer">Copyright ${esc(this.cfg.host)}</div>\n</body></html>\n`,
     };
   }
 
