@@ -105,6 +105,9 @@ describe('sizes a reader can hold', () => {
       .filter((x) => Number(x.split(': ')[1].split(' ')[0]) > LIMIT);
     expect(over).toEqual([]);
   });
+  it('the README, the front door, within 250 lines (the rest belongs in docs/)', () => {
+    expect(readFileSync('README.md', 'utf8').split('\n').length - 1).toBeLessThanOrEqual(250);
+  });
 });
 
 describe('registries', () => {
