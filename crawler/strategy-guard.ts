@@ -16,9 +16,6 @@ import { Worker } from 'node:worker_threads';
 import type { ParsedLink } from './parser.ts';
 import { type PageDecision, type PageView, type Strategy, StrategyFailed } from './strategy.ts';
 
-/** The default per-page limit of onPage (crawl setting strategyTimeoutMs). */
-export const STRATEGY_TIMEOUT_MS = 30_000;
-
 /** What a score is, in words, for messages. */
 function describe(v: unknown): string {
   if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : String(v);

@@ -162,11 +162,6 @@ export function fingerprint(s: string): [number, number] {
   return [h1 >>> 0, h2 >>> 0];
 }
 
-export function fingerprintHex(s: string): string {
-  const [a, b] = fingerprint(s);
-  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
-}
-
 /**
  * A set of 64-bit fingerprints in open addressing over two Uint32Arrays: 8 bytes a slot, at
  * most 70% full, so about 12 to 23 bytes per URL seen (benchmarked by npm run bench:frontier).

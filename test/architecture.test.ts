@@ -135,3 +135,25 @@ describe('registries', () => {
     expect(JSON.parse(out)).toEqual(here);
   });
 });
+
+describe('no dead code at the seams', () => {
+  it('every exported declaration is used: by another file, or in its own besides its export', () => {
+    // an export nothing imports is a promise no one keeps (five were found: issue #65); the
+    // package's face re-exports what it offers, so a public name counts as used there
+    const sources = ['lib', 'sim', 'crawler', 'experiments', 'bin', 'bench', 'examples', 'data', 'test']
+      .flatMap((d) => files(d))
+      .concat(['index.ts', 'vitest.config.ts']);
+    const text = new Map(sources.map((f) => [f, readFileSync(f, 'utf8')]));
+    const dead: string[] = [];
+    for (const f of sources.filter((x) => !x.endsWith('.test.ts') && !x.startsWith(`test${sep}`))) {
+      for (const m of text
+        .get(f)!
+        .matchAll(/^export (?:async )?(?:function|const|class|let|interface|type|enum) (\w+)/gm)) {
+        const word = new RegExp(`\\b${m[1]}\\b`, 'g');
+        const used = [...text].some(([g, t]) => (g === f ? (t.match(word)?.length ?? 0) > 1 : word.test(t)));
+        if (!used) dead.push(`${f}: ${m[1]}`);
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+});

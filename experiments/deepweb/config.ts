@@ -8,7 +8,7 @@ import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
 import { ExperimentConfigError, type FamilyConfig, nameField, quickField, resolveBySchema } from '../config-files.ts';
 import { CrawlSettingsSchema } from '../../crawler/settings.ts';
-import { bool, defaultsOf, list, map, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
+import { bool, list, map, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
 
 export const DEEP_METHODS = ['isit', 'cartesian', 'probe-random', 'probe-generic', 'probe-adaptive'] as const;
 export type DeepMethod = (typeof DEEP_METHODS)[number];
@@ -86,11 +86,6 @@ export const DeepwebSchema = obj({
 });
 
 export type DeepwebConfig = FamilyConfig<typeof DeepwebSchema>;
-
-export const DEFAULT_DEEPWEB = { ...(defaultsOf(DeepwebSchema) as object), kind: 'deepweb' } as Omit<
-  DeepwebConfig,
-  'name'
->;
 
 function bad(field: string, msg: string): never {
   throw new ExperimentConfigError(`${field}: ${msg}`);

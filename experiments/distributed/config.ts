@@ -8,7 +8,7 @@ import { ASSIGNMENTS } from '../../crawler/distributed/partition.ts';
 import { ExperimentConfigError, type FamilyConfig, nameField, quickField, resolveBySchema } from '../config-files.ts';
 import { WORKER_STRATEGIES } from './cluster.ts';
 import { CrawlSettingsSchema } from '../../crawler/settings.ts';
-import { defaultsOf, list, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
+import { list, num, obj, oneOf, str, Type } from '../../lib/schema.ts';
 import { resource } from '../../lib/paths.ts';
 
 const NAME = '^[a-z0-9-]+$';
@@ -85,11 +85,6 @@ export const DistributedSchema = obj({
 });
 
 export type DistributedConfig = FamilyConfig<typeof DistributedSchema>;
-
-export const DEFAULT_DISTRIBUTED = { ...(defaultsOf(DistributedSchema) as object), kind: 'distributed' } as Omit<
-  DistributedConfig,
-  'name'
->;
 
 const bad = (f: string, m: string): never => {
   throw new ExperimentConfigError(`${f}: ${m}`);
