@@ -39,6 +39,6 @@ export {
   loadStrategyModule,
   type StrategyFactory,
   strategyNames,
-} from './experiments/strategies.ts';
+} from './experiments/strategy-registry.ts';
 // where the shipped files are (a config's "data/webs/paper.json" is found from any folder)
 export { ROOT, resource } from './lib/paths.ts';

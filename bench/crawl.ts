@@ -18,9 +18,9 @@ import { loadConfig } from '../sim/config.ts';
 import { Web } from '../sim/web.ts';
 import { startSimProcess } from './simproc.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { DEFAULT_FUTURE } from '../crawler/focused/training.ts';
-import { sitePages, TrainingData, webKey } from '../experiments/training.ts';
-import { makeStrategy, strategyNames } from '../experiments/strategies.ts';
+import { DEFAULT_FUTURE } from '../crawler/focused/training-examples.ts';
+import { sitePages, TrainingData, webKey } from '../experiments/web-training.ts';
+import { makeStrategy, strategyNames } from '../experiments/strategy-registry.ts';
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

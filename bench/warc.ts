@@ -13,7 +13,7 @@ import { WARCRecord } from 'warcio';
 import { serializeRecord } from '../lib/warc-records.ts';
 import { loadConfig } from '../sim/config.ts';
 import { Renderer } from '../sim/content.ts';
-import { ReplayServer } from '../sim/replay.ts';
+import { ReplayServer } from '../sim/archive-server.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { Web } from '../sim/web.ts';
 import { makeRng } from '../sim/rng.ts';

@@ -4,7 +4,7 @@
  * heap of hosts keyed by their best entry. Entries live in a columnar slab (strings plus typed
  * arrays) rather than one object each: about 150 bytes per queued URL (npm run bench:frontier).
  */
-import { grown } from '../lib/typed.ts';
+import { grown } from '../lib/typed-arrays.ts';
 
 export interface QueueEntry {
   url: string;

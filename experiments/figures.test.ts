@@ -6,7 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { BUILT_INS } from './strategies.ts';
+import { BUILT_INS } from './strategy-registry.ts';
 import { curveSpec, legendLayout, renderFigure, seriesOrder, seriesStyles, textWidth } from './figures.ts';
 
 const rows = (names: string[], lo: number): object[] =>

@@ -23,7 +23,7 @@ import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { BUILT_INS } from './strategies.ts';
+import { BUILT_INS } from './strategy-registry.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');

@@ -40,7 +40,7 @@ import { pathSample } from '../lib/graph.ts';
 const TRAINING_CODE = (() => {
   const h = createHash('sha256');
   // the running form of each module: the sources in a clone, the built JavaScript when installed
-  for (const f of ['features', 'nb', 'qvalue', 'topic', 'tokens', 'training', 'calibrate', 'relevance'])
+  for (const f of ['features', 'nb', 'qvalue', 'topic', 'tokens', 'training-examples', 'calibrate', 'relevance'])
     h.update(readFileSync(moduleUrl(import.meta.url, `../crawler/focused/${f}`)));
   h.update(readFileSync(new URL(import.meta.url)));
   h.update(readFileSync(moduleUrl(import.meta.url, '../crawler/parser')));

@@ -1,7 +1,7 @@
 /**
  * The first pages a crawl of a large site meets: breadth-first from the start page over a CSR link
  * graph, by hops and then page index, kept to the nodes [lo, hi). The replay draws a large site by
- * them (experiments/focused/replay.ts) and training reads them (experiments/training.ts).
+ * them (experiments/focused/page-replay.ts) and training reads them (experiments/web-training.ts).
  */
 export function breadthFirstPrefix(
   g: { outStart: ArrayLike<number>; outTarget: ArrayLike<number> },
@@ -29,7 +29,7 @@ export function breadthFirstPrefix(
 }
 
 /**
- * A sample of a large site that keeps what learning from it needs (experiments/training.ts): the
+ * A sample of a large site that keeps what learning from it needs (experiments/web-training.ts): the
  * pages on a shortest path from the start page to each of up to a quarter of `limit` target pages
  * (evenly spaced by index), every target those path pages link, and then the site's first pages in
  * breadth-first order until `limit`; returned in breadth-first order. A breadth-first prefix alone

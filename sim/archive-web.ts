@@ -21,13 +21,13 @@
  */
 import { gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
-import { hasExtension } from '../lib/documents.ts';
+import { hasExtension } from '../lib/document-types.ts';
 import { SESSION_PARAMS } from '../lib/url.ts';
 import { archiveKey, type ArchivedResponse, type WarcArchive } from './warc-index.ts';
 
 export type HolePolicy = 'open' | 'closed';
 export const HOLE_POLICIES: readonly HolePolicy[] = ['open', 'closed'];
-export { DEFAULT_DOCUMENT_EXTENSIONS, PAPER_EXTENSIONS, hasExtension } from '../lib/documents.ts';
+export { DEFAULT_DOCUMENT_EXTENSIONS, PAPER_EXTENSIONS, hasExtension } from '../lib/document-types.ts';
 
 export interface ArchivePolicy {
   holes: HolePolicy;

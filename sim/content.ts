@@ -1,6 +1,6 @@
 /**
  * Renders pages lazily from (seed, page id): titles, text, HTML with links, anchor and
- * around-text; paths and URLs are urls.ts's, papers and other documents documents.ts's. Nothing
+ * around-text; paths and URLs are urls.ts's, papers and other documents document-bodies.ts's. Nothing
  * here is stored; the same web and id always give byte-identical output.
  *
  * Synthetic document format (what a crawler must extract text from):
@@ -9,7 +9,7 @@
  *        References list; non-paper PDFs (syllabi, forms) carry Title and body text only.
  *   PS:  "%!PS-Adobe-3.0", "%%Title: ...", then one "(text) show" line per text line, "showpage".
  */
-import { cap, DocumentPages } from './documents.ts';
+import { cap, DocumentPages } from './document-bodies.ts';
 import { flat, Memo, PageUrls, slug } from './urls.ts';
 import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
 import { Anchor, Kind, LinkFlag, SECTIONS, sectionName, Target, type Web } from './web.ts';
@@ -440,7 +440,7 @@ export class Renderer {
     };
   }
 
-  /** A research paper in the synthetic .pdf or .ps format (documents.ts). */
+  /** A research paper in the synthetic .pdf or .ps format (document-bodies.ts). */
   paper(id: number): RenderedPage {
     return this.documents.paper(id);
   }

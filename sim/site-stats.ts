@@ -15,7 +15,7 @@
  * - depth of the relevant items from the start page (fewest links), as a histogram and a mean;
  * - topical locality: the share of pages that link a relevant item (hubs), relevant links per
  *   hub, and the share of a hub's other links that lead to a relevant item;
- * - the share of links whose target URL names a document file (lib/documents.ts);
+ * - the share of links whose target URL names a document file (lib/document-types.ts);
  * - the share of linked in-site URLs the collection does not hold (holes): what a collection
  *   kept, which the induced graph alone confounds with how many links a page has;
  * - the directory depth of URLs (folders in the path);
@@ -26,7 +26,7 @@
  *   other sites, scored on this one) and the anchor
  *   words on links to relevant items shared with the other sites (mean Jaccard).
  */
-import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../lib/documents.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../lib/document-types.ts';
 import {
   learnAlternatives,
   type RuleExample,

@@ -21,7 +21,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Renderer } from './content.ts';
-import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/document-types.ts';
 import { formatRules, type RuleExample, wordsOf } from '../lib/rules.ts';
 import { targetsOf, transferLeak, viewOfWeb } from './site-stats.ts';
 import { shipped } from '../lib/paths.ts';
@@ -61,7 +61,7 @@ export interface SiteStructure {
   sharedAnchorShare: number;
   /**
    * A rule with no topic and no training, "the link's URL names a document file" (.pdf, .ps, ...:
-   * lib/documents.ts), scored over the site's link targets: what a documents-first crawler knows.
+   * lib/document-types.ts), scored over the site's link targets: what a documents-first crawler knows.
    */
   documentPrecision: number;
   documentRecall: number;

@@ -16,7 +16,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
-import { grown } from '../lib/typed.ts';
+import { grown } from '../lib/typed-arrays.ts';
 
 export interface ArchivedEntry {
   file: number;

@@ -19,7 +19,7 @@ import { makeRng, type Rng, unit } from './rng.ts';
 import { topicByKey } from './vocab.ts';
 import type { Web } from './web.ts';
 import { Anchor, Kind, SECTIONS, type Site, sectionName, Target } from './web-kinds.ts';
-import { IntList } from '../lib/typed.ts';
+import { IntList } from '../lib/typed-arrays.ts';
 import { addBackground } from './web-background.ts';
 import { addExtraLinks } from './web-links.ts';
 

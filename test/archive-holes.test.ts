@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ARCHIVE_DEFAULTS, loadExperiment, type ExperimentConfig } from '../experiments/focused/config.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { ArchiveWeb, placeholder } from '../sim/archive-web.ts';
-import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/documents.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS } from '../lib/document-types.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder } from '../sim/warc-convert.ts';
 import { readLabels } from '../sim/labels.ts';

@@ -18,7 +18,7 @@ import {
   resolveParams,
   StrategyError,
   strategyNames,
-} from '../experiments/strategies.ts';
+} from '../experiments/strategy-registry.ts';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { Frontier } from '../crawler/frontier.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
@@ -464,7 +464,7 @@ describe('the probes', () => {
 
 describe('strategy descriptors are the one declaration', () => {
   it('every built-in describes itself, and the figures, the report and the distributed lists derive from it', async () => {
-    const { BUILT_INS, probeStrategies, topicalStrategies } = await import('../experiments/strategies.ts');
+    const { BUILT_INS, probeStrategies, topicalStrategies } = await import('../experiments/strategy-registry.ts');
     const { seriesColours, seriesOrder } = await import('../experiments/figures.ts');
     const { MODEL_STRATEGIES, WORKER_STRATEGIES } = await import('../experiments/distributed/cluster.ts');
     const names = BUILT_INS.map((d) => d.name);

@@ -22,8 +22,8 @@ import {
   strategyDescriptor,
   strategyNames,
   strategyParams,
-} from '../experiments/strategies.ts';
-import type { TrainedModels } from '../experiments/training.ts';
+} from '../experiments/strategy-registry.ts';
+import type { TrainedModels } from '../experiments/web-training.ts';
 import { numberProblem } from '../lib/fields.ts';
 import { scaledWeb, smallWebWithoutWaits } from './helpers.ts';
 

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { BfsStrategy, type CrawlSettings } from '../crawler/index.ts';
 import { type Coordinator, CrawlNode, HashRing, MemoryCoordinator, Partitioner } from '../crawler/distributed/index.ts';
 import { runCluster } from '../experiments/distributed/cluster.ts';
-import { StrategyError } from '../experiments/strategies.ts';
+import { StrategyError } from '../experiments/strategy-registry.ts';
 import { DIST_HOSTS, useFiniteWeb } from './helpers.ts';
 
 describe('partitioning', () => {

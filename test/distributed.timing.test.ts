@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
-import { makeStrategy } from '../experiments/strategies.ts';
+import { makeStrategy } from '../experiments/strategy-registry.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
 import { DIST_HOSTS as HOSTS, REDIS_URL, redisUp, useFiniteWeb, startWeb, tinyConfig } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import { AdaptiveStrategy, DEFAULT_ADAPTIVE } from '../crawler/focused/adaptive.
 import { FeatureSpace } from '../crawler/focused/features.ts';
 import { type Example, LinkClassifier } from '../crawler/focused/nb.ts';
 import { PageClassifier, RelevanceJudge } from '../crawler/focused/relevance.ts';
-import { ImmediateStrategy } from '../crawler/focused/strategies.ts';
+import { ImmediateStrategy } from '../crawler/focused/immediate-future.ts';
 import { Topic } from '../crawler/focused/topic.ts';
 import type { ParsedLink } from '../crawler/parser.ts';
 import type { PageView } from '../crawler/strategy.ts';

@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { FeatureSpace } from '../crawler/focused/features.ts';
 import { LinkClassifier, type Example } from '../crawler/focused/nb.ts';
 import { binOf, makeBins, stateValues } from '../crawler/focused/qvalue.ts';
-import { judgedTokens } from '../crawler/focused/strategies.ts';
+import { judgedTokens } from '../crawler/focused/immediate-future.ts';
 import { tokenize } from '../lib/text.ts';
 import { looksLikePaper, Topic } from '../crawler/focused/topic.ts';
-import { siteExamples, trainingExamples, type LabelledPage, type QExample } from '../crawler/focused/training.ts';
+import {
+  siteExamples,
+  trainingExamples,
+  type LabelledPage,
+  type QExample,
+} from '../crawler/focused/training-examples.ts';
 import type { ParsedLink, ParsedPage } from '../crawler/parser.ts';
 
 describe('tokens, tf-idf and cosine', () => {
@@ -204,7 +209,7 @@ describe('tokens from kept words', () => {
   it('a page and its links give the same tokens from their words as from their joined text (a generated department)', async () => {
     const { loadConfig } = await import('../sim/config.ts');
     const { Web } = await import('../sim/web.ts');
-    const { sitePages } = await import('../experiments/training.ts');
+    const { sitePages } = await import('../experiments/web-training.ts');
     const { linkFeatures, linkWords } = await import('../crawler/focused/features.ts');
     const { pageTokens } = await import('../crawler/focused/calibrate.ts');
     const web = new Web(loadConfig('data/webs/small.json'), 3);

@@ -209,7 +209,7 @@ export async function twinArchiveExperiment(
   name: string,
 ) {
   const { twinExperiment } = await import('../experiments/twin/archive.ts');
-  const { PAPER_EXTENSIONS } = await import('../lib/documents.ts');
+  const { PAPER_EXTENSIONS } = await import('../lib/document-types.ts');
   return twinExperiment(w, name, { relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] });
 }
 

@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphFromLists } from '../lib/site-graph.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { layoutReplay, replayRun } from '../experiments/focused/replay.ts';
+import { layoutReplay, replayRun } from '../experiments/focused/page-replay.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REF = 'results/reference/focused-quick';

@@ -10,7 +10,7 @@ import { resolveConfig } from '../sim/config.ts';
 import { Renderer } from '../sim/content.ts';
 import { structureStats, template } from '../sim/structure.ts';
 import { Web } from '../sim/web.ts';
-import { webKey } from '../experiments/training.ts';
+import { webKey } from '../experiments/web-training.ts';
 import { DOC_FORMS } from '../sim/conventions.ts';
 import { Anchor, Kind } from '../sim/web.ts';
 import { parseBody } from '../crawler/parser.ts';

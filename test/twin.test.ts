@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PAPER_EXTENSIONS } from '../lib/documents.ts';
+import { PAPER_EXTENSIONS } from '../lib/document-types.ts';
 import { resolveConfig } from '../sim/config.ts';
 import { archiveViews, specOf } from '../experiments/twin/archive.ts';
 import { blindRoundTrip } from '../experiments/twin/blind.ts';

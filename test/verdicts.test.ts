@@ -9,7 +9,7 @@ import { graphFromLists, reachable, reachableRelevant } from '../lib/site-graph.
 import { oracleOrder } from '../experiments/focused/oracle.ts';
 import { recallAuc } from '../experiments/focused/meter.ts';
 import type { CurveRow } from '../experiments/focused/rows.ts';
-import { replayRun } from '../experiments/focused/replay.ts';
+import { replayRun } from '../experiments/focused/page-replay.ts';
 import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/intervals.ts';
 
 describe('statistics at the level of the random factor', () => {

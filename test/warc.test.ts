@@ -12,7 +12,7 @@ import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/focused/config.
 import { writeOutputs } from '../experiments/focused/report.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/web.ts';
-import { ReplayServer } from '../sim/replay.ts';
+import { ReplayServer } from '../sim/archive-server.ts';
 import { GroundTruth } from '../sim/truth.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder } from '../sim/warc-convert.ts';

@@ -13,7 +13,7 @@ export {
   type SkippedForm,
 } from './forms.ts';
 export { rangeByNames, rangeCandidates, confirmRange, coverRange, type RangePair } from './ranges.ts';
-export { detectType, typeValues, VALUE_TYPES, type TypedInput, type ValueType } from './typed.ts';
+export { detectType, typeValues, VALUE_TYPES, type TypedInput, type ValueType } from './typed-inputs.ts';
 export { readResultPage, siteTemplate, type ResultPage, type SiteTemplate } from './results.ts';
 export { SurfaceSession, type Submission, type SubmissionFate } from './session.ts';
 export { isit, DEFAULT_ISIT, type IsitOptions, type IsitResult, type TemplateReport } from './isit.ts';

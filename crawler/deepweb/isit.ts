@@ -6,7 +6,7 @@
  * templates by one input (Apriori: every sub-template must be informative), up to a maximum
  * dimension; then submit every query of every informative template and follow its result pages.
  *
- * Before that, optionally: text inputs without keywords are typed by probing (typed.ts: dates,
+ * Before that, optionally: text inputs without keywords are typed by probing (typed-inputs.ts: dates,
  * years, numbers, zip codes), and pairs of inputs that bound one attribute become one range
  * input (ranges.ts) whose templates cover the domain with intervals instead of crossing both ends.
  */
@@ -14,7 +14,7 @@ import { bindableValues, queryInputs, type FormInput } from './forms.ts';
 import { coverRange, bindInterval, confirmRange, rangeCandidates, type RangePair } from './ranges.ts';
 import type { SurfaceSession } from './session.ts';
 import { SeededRandom } from './random.ts';
-import { detectType, informativeness, type TypedInput } from './typed.ts';
+import { detectType, informativeness, type TypedInput } from './typed-inputs.ts';
 
 export interface IsitOptions {
   /** Informativeness threshold: distinct signatures / submissions (reference: 0.2). */
@@ -27,7 +27,7 @@ export interface IsitOptions {
   textValues: Record<string, string[]>;
   /** Stop after testing (no enumeration): template diagnostics only. */
   testOnly?: boolean;
-  /** Type text inputs that have no values to try by probing sample values (typed.ts). */
+  /** Type text inputs that have no values to try by probing sample values (typed-inputs.ts). */
   typed: boolean;
   /** Detect range pairs and cover them with intervals (ranges.ts) instead of crossing both ends. */
   ranges: boolean;

@@ -32,8 +32,8 @@ import { binOf, stateValues } from './qvalue.ts';
 import { featuresOfLink } from './tokens.ts';
 import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
-import type { QExample } from './training.ts';
-import { featuresOf, type Judged, judgePage, wordsOfLink } from './strategies.ts';
+import type { QExample } from './training-examples.ts';
+import { featuresOf, type Judged, judgePage, wordsOfLink } from './immediate-future.ts';
 import { type AdaptiveOptions, DEFAULT_ADAPTIVE, RESCUE_BATCH, TUNNEL_STEPS } from './adaptive-options.ts';
 import { HorizonOne, localValue } from './local-values.ts';
 

@@ -17,7 +17,7 @@ import type { ParsedLink } from '../parser.ts';
 import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
-import { judgePage } from './strategies.ts';
+import { judgePage } from './immediate-future.ts';
 import type { Topic } from './topic.ts';
 
 export class BestFirstStrategy implements Strategy {

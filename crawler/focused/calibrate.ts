@@ -12,7 +12,7 @@ import type { LinkClassifier } from './nb.ts';
 import { stateValues } from './qvalue.ts';
 import { wholeTokens } from './tokens.ts';
 import { type DocumentFrequencies, documentFrequencies, Topic } from './topic.ts';
-import { siteLinkFeatures, type LabelledPage } from './training.ts';
+import { siteLinkFeatures, type LabelledPage } from './training-examples.ts';
 
 export interface Calibration {
   r1: number;

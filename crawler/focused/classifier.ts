@@ -10,7 +10,7 @@ import type { ParsedLink } from '../parser.ts';
 import { defineStrategy, LINKS_SCORED, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 import { need, type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type PageClassifier, type RelevanceJudge } from './relevance.ts';
-import { judgePage } from './strategies.ts';
+import { judgePage } from './immediate-future.ts';
 import type { Topic } from './topic.ts';
 
 export class ClassifierStrategy implements Strategy {

@@ -9,7 +9,7 @@ import type { Calibration } from './calibrate.ts';
 import type { LinkClassifier } from './nb.ts';
 import type { PageClassifier, RelevanceJudge } from './relevance.ts';
 import { Topic } from './topic.ts';
-import type { QExample } from './training.ts';
+import type { QExample } from './training-examples.ts';
 
 /** The adaptive crawler's settings (an experiment config's "adaptive" section, experiments/focused/config.ts). */
 export interface AdaptiveSettings {

@@ -25,9 +25,9 @@ export {
   type FutureConfig,
   type LabelledPage,
   type QExample,
-} from './training.ts';
+} from './training-examples.ts';
 export { calibrateAdaptive, pageTokens, type Calibration } from './calibrate.ts';
-export { FUTURE, FutureStrategy, IMMEDIATE, ImmediateStrategy, judgePage, judgedTokens } from './strategies.ts';
+export { FUTURE, FutureStrategy, IMMEDIATE, ImmediateStrategy, judgePage, judgedTokens } from './immediate-future.ts';
 export { ADAPTIVE, ADAPTIVE_RESCUE, AdaptiveStrategy, DEFAULT_ADAPTIVE } from './adaptive.ts';
 export { BEST_FIRST, BEST_N_FIRST, BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from './best-first.ts';
 export { CLASSIFIER, ClassifierStrategy } from './classifier.ts';

@@ -8,7 +8,7 @@
  *   paper.
  * - `paper-url`: the paper's definition where the documents' bodies were not kept (the 1997
  *   WebKB departments): relevant = the URL ends in .pdf or .ps, compressed forms included
- *   (lib/documents.ts PAPER_EXTENSIONS); relevance = 0.5 x that + 0.5 x min(1, cos(q, text) / 0.5).
+ *   (lib/document-types.ts PAPER_EXTENSIONS); relevance = 0.5 x that + 0.5 x min(1, cos(q, text) / 0.5).
  * - `keywords`: the topic alone: relevance = min(1, cos(q, text) / 0.5); relevant at >= 0.5
  *   (cosine 0.25).
  * - `learned`: a page classifier learnt leave-one-site-out from the labelled pages of the
@@ -21,7 +21,7 @@
  * The classifier is the link classifier's Naive Bayes (nb.ts) with two classes whose values are
  * 0 and 1, so its expected value is the posterior P(relevant | page).
  */
-import { hasExtension, PAPER_EXTENSIONS } from '../../lib/documents.ts';
+import { hasExtension, PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { FeatureSpace, pathWords } from './features.ts';
 import { LinkClassifier, type ClassifierJson } from './nb.ts';
 import { tokenize } from '../../lib/text.ts';

@@ -30,7 +30,7 @@ import {
 import { type StrategyContext, topicOf } from './context.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import { RESCUE_BATCH } from './adaptive.ts';
-import { judgePage } from './strategies.ts';
+import { judgePage } from './immediate-future.ts';
 import { tokenize } from '../../lib/text.ts';
 import type { Topic } from './topic.ts';
 

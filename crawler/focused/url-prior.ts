@@ -13,7 +13,7 @@ import { pathWords } from './features.ts';
 import { type Example, LinkClassifier } from './nb.ts';
 import { type Bins, binOf } from './qvalue.ts';
 import { tokenize } from '../../lib/text.ts';
-import { DEFAULT_FUTURE, type QExample } from './training.ts';
+import { DEFAULT_FUTURE, type QExample } from './training-examples.ts';
 
 const urlOnly = (tokens: readonly string[]): string[] => tokens.filter((t) => t.startsWith('u:'));
 

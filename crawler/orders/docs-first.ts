@@ -1,11 +1,11 @@
 /**
  * A probe, not a crawler to publish: links whose URL ends in a document extension (.pdf, .ps,
- * .ps.gz, .dvi ...; lib/documents.ts) first, everything else breadth-first. It reads no topic and
+ * .ps.gz, .dvi ...; lib/document-types.ts) first, everything else breadth-first. It reads no topic and
  * learns nothing, so it shows what a web gives away for free: where it finds the target as well
  * as the topical strategies do, the file type marks relevance and the report says so
  * (DEVELOPERS.md: "Nothing may mark relevance for free").
  */
-import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../../lib/documents.ts';
+import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from '../../lib/document-types.ts';
 import type { ParsedLink } from '../parser.ts';
 import { defineStrategy, type PageDecision, type PageView, type Strategy } from '../strategy.ts';
 

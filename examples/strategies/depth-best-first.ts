@@ -13,7 +13,7 @@
  *   "strategies": ["bfs", "best-first",
  *     { "name": "depth-best-first", "module": "examples/strategies/depth-best-first.ts", "params": { "decay": 0.8 } }]
  *
- * The module default-exports a factory (context) => Strategy (experiments/strategies.ts,
+ * The module default-exports a factory (context) => Strategy (experiments/strategy-registry.ts,
  * StrategyContext): context.keywords is the topic, context.params the config's parameters,
  * context.seed the run's seed, context.judge() the experiment's relevance judgement and
  * context.models() the models trained on the other sites (when the experiment trains).

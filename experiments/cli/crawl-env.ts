@@ -11,8 +11,8 @@ import type { CrawlSettings } from '../../crawler/index.ts';
 import { loadKeywords, RelevanceJudge, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { type CliIo, failed, usage } from '../../lib/cli.ts';
 import { KIND_NAMES } from '../../sim/web.ts';
-import type { StrategyContext } from '../strategies.ts';
-import type { TrainingData } from '../training.ts';
+import type { StrategyContext } from '../strategy-registry.ts';
+import type { TrainingData } from '../web-training.ts';
 import { type CrawlPlan, list } from './crawl-plan.ts';
 
 /** The web a crawl of a generated web ran on (OUT/web.json, so that --resume serves it again). */
@@ -111,7 +111,7 @@ async function generated(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Pro
   const kinds = plan.kinds;
   const mode: RelevanceMode = plan.relevance ?? (kinds.join() === 'paper' ? 'paper' : 'learned');
   const isTarget = (id: number): boolean => kinds.includes(KIND_NAMES[w.web.kind[id]].toLowerCase());
-  const { TrainingData, sitePages, webKey } = await import('../training.ts');
+  const { TrainingData, sitePages, webKey } = await import('../web-training.ts');
   const { DEFAULT_FUTURE } = await import('../../crawler/focused/index.ts');
   const others = w.departmentHosts.filter((h) => h !== heldOut);
   io.err(
@@ -151,7 +151,7 @@ async function replayed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Prom
   for (const w of archive.warnings) io.err(`warning: ${w}\n`);
   const sites = v.labels && v.relevant ? archiveSites(cfg) : archive.hosts();
   if (!trains) {
-    const { ReplayServer } = await import('../../sim/replay.ts');
+    const { ReplayServer } = await import('../../sim/archive-server.ts');
     const server = await ReplayServer.start(archive);
     env.close = () => server.close();
     env.settings.resolve = [...(env.settings.resolve ?? []), `*=127.0.0.1:${server.port}`];

@@ -11,7 +11,7 @@ import { type CrawlSettings, NUMBER_SETTINGS } from '../../crawler/index.ts';
 import { RELEVANCE_MODES, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { intFlag, usage } from '../../lib/cli.ts';
 import { type DistributedFlags, distributedFlags } from '../distributed/cli.ts';
-import { loadStrategyModule, resolveParams, strategyNames, strategyNeeds } from '../strategies.ts';
+import { loadStrategyModule, resolveParams, strategyNames, strategyNeeds } from '../strategy-registry.ts';
 
 /** The crawl command's flag values, as parsed. */
 export type CrawlValues = Record<string, string | undefined> & {

@@ -11,7 +11,7 @@ import { type CliIo, failed, parseCommand, runAsProcess } from '../../lib/cli.ts
 import { CrawlEngine, DEFAULT_SETTINGS, NUMBER_SETTINGS, type Strategy, WarcWriter } from '../../crawler/index.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { rangeText } from '../../lib/fields.ts';
-import { makeStrategy, strategyNames, strategyParams, type StrategyContext } from '../strategies.ts';
+import { makeStrategy, strategyNames, strategyParams, type StrategyContext } from '../strategy-registry.ts';
 import { progress } from './progress.ts';
 import { type CrawlPlan, planCrawl } from './crawl-plan.ts';
 import { type CrawlEnvironment, openEnvironment, train } from './crawl-env.ts';

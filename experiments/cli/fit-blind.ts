@@ -4,7 +4,7 @@
  * ranges, fitted back; per knob whether it is identified and whether the drawn value lies in its
  * interval, per web whether the fit's loss is within the web's own noise.
  */
-import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
+import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
 import { defaultRestarts, FIT_BUDGET, TWIN_KNOBS } from '../twin/fit.ts';

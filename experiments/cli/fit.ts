@@ -4,7 +4,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
-import { PAPER_EXTENSIONS } from '../../lib/documents.ts';
+import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';

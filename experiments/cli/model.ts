@@ -9,7 +9,7 @@ import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts'
 import { loadKeywords, DEFAULT_FUTURE } from '../../crawler/focused/index.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { Web } from '../../sim/web.ts';
-import { sitePages, TrainingData, webKey } from '../training.ts';
+import { sitePages, TrainingData, webKey } from '../web-training.ts';
 
 const USAGE = `Usage: npm run model -- [--web data/webs/paper.json] [--seed 1] [--site HOST] [--top 15] [--json]\n`;
 export async function main(argv: string[], io: CliIo): Promise<number> {

@@ -18,7 +18,7 @@ import {
   type NodeSummary,
 } from '../../crawler/distributed/index.ts';
 import { crawlerProcess } from './process.ts';
-import { BUILT_INS, loadStrategyModule } from '../strategies.ts';
+import { BUILT_INS, loadStrategyModule } from '../strategy-registry.ts';
 import { moduleUrl, RUNS_SOURCES } from '../../lib/paths.ts';
 
 export interface ClusterOptions {
@@ -30,7 +30,7 @@ export interface ClusterOptions {
   budget: number;
   /** Any strategy; future and adaptive need `models`. */
   strategy: string;
-  /** A strategy module loaded under `strategy` by every process (experiments/strategies.ts loadStrategyModule). */
+  /** A strategy module loaded under `strategy` by every process (experiments/strategy-registry.ts loadStrategyModule). */
   module?: string;
   /** Where future and adaptive get their link classifier: each process regenerates the web and loads the trained models (from the cache when warm). */
   models?: ModelSource;
@@ -100,7 +100,7 @@ export interface ClusterResult {
 
 /**
  * Strategies a crawler process builds from keywords alone, and those that also need ModelSource:
- * the built-ins whose descriptors say they run distributed (experiments/strategies.ts BUILT_INS).
+ * the built-ins whose descriptors say they run distributed (experiments/strategy-registry.ts BUILT_INS).
  */
 export const WORKER_STRATEGIES = BUILT_INS.filter((d) => d.distributed && !d.needs).map((d) => d.name);
 export const MODEL_STRATEGIES = BUILT_INS.filter((d) => d.distributed && d.needs === 'models').map((d) => d.name);

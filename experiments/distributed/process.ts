@@ -8,7 +8,7 @@
  */
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { CrawlNode, Partitioner, type Coordinator } from '../../crawler/distributed/index.ts';
-import { loadStrategyModule, makeStrategy, type StrategyContext, strategyDescriptor } from '../strategies.ts';
+import { loadStrategyModule, makeStrategy, type StrategyContext, strategyDescriptor } from '../strategy-registry.ts';
 import type { WorkerInput, WorkerOutput } from './cluster.ts';
 
 /**
@@ -30,7 +30,7 @@ export async function crawlerProcess(
     const { models: src } = input;
     const { loadConfig } = await import('../../sim/config.ts');
     const { Web } = await import('../../sim/web.ts');
-    const { TrainingData, sitePages, webKey } = await import('../training.ts');
+    const { TrainingData, sitePages, webKey } = await import('../web-training.ts');
     const { DEFAULT_FUTURE } = await import('../../crawler/focused/index.ts');
     const web = new Web(loadConfig(src.web), src.seed);
     const depts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);

@@ -24,7 +24,7 @@ import {
 } from '../../lib/schema.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../../sim/archive-web.ts';
 import { nameField } from '../config-files.ts';
-import { strategyNames } from '../strategies.ts';
+import { strategyNames } from '../strategy-registry.ts';
 
 const SPEC = obj({
   module: optional(str({ help: 'a strategy module (path from the working directory), run under this name' })),

@@ -24,7 +24,7 @@ import {
   StrategyError,
   strategyNames,
   strategyNeeds,
-} from '../strategies.ts';
+} from '../strategy-registry.ts';
 import { resource } from '../../lib/paths.ts';
 import { dimensionsOf } from '../search-space.ts';
 

@@ -11,9 +11,9 @@ import type { LabelledPage } from '../../crawler/focused/index.ts';
 import type { HostAudit } from '../../sim/audit.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { ArchiveWeb, type HolePolicy, type SiteShape } from '../../sim/archive-web.ts';
-import { hasExtension } from '../../lib/documents.ts';
+import { hasExtension } from '../../lib/document-types.ts';
 import { resource } from '../../lib/paths.ts';
-import { ReplayServer } from '../../sim/replay.ts';
+import { ReplayServer } from '../../sim/archive-server.ts';
 import { SimServer } from '../../sim/server.ts';
 import { GroundTruth } from '../../sim/truth.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
@@ -22,7 +22,7 @@ import { KIND_NAMES, Web } from '../../sim/web.ts';
 import { structureStats, type StructureStats } from '../../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from '../../lib/site-graph.ts';
-import { sitePages, TrainingData, webKey } from '../training.ts';
+import { sitePages, TrainingData, webKey } from '../web-training.ts';
 
 export interface Env {
   port: number;

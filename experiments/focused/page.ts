@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { seriesColours, seriesOrder } from '../figures.ts';
 import { shipped } from '../../lib/paths.ts';
-import type { ReplayView } from './replay.ts';
+import type { ReplayView } from './page-replay.ts';
 
 const require = createRequire(import.meta.url);
 /** The page's stylesheet and script, shipped as they are (not compiled). */

@@ -5,7 +5,7 @@
  */
 import { f3 } from '../../lib/format.ts';
 import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../intervals.ts';
-import { probeStrategies, topicalStrategies } from '../strategies.ts';
+import { probeStrategies, topicalStrategies } from '../strategy-registry.ts';
 import { type Aggregate, type Claim, curvesCiMethod, pagesToRecall, totals } from './analysis.ts';
 import { FIGURE_METRICS } from './metrics.ts';
 import { ORACLE, type SummaryRow } from './rows.ts';

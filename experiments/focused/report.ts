@@ -15,7 +15,7 @@ import { configForFile, type ExperimentConfig, loadExperiment, relevanceOf, targ
 import { curveSpec } from '../figures.ts';
 import { JSON_OBJECTS, ResultsFolder } from '../results-folder.ts';
 import { buildPage, type PageInput } from './page.ts';
-import { layoutReplay, type ReplayView } from './replay.ts';
+import { layoutReplay, type ReplayView } from './page-replay.ts';
 import { reportMarkdown } from './report-md.ts';
 import { factRow } from './report-setup.ts';
 import type { CurveRow } from './rows.ts';

@@ -7,7 +7,7 @@ import type { StructureStats } from '../../sim/structure.ts';
 import type { ExperimentConfig } from './config.ts';
 import type { ArchiveShape } from './env.ts';
 import type { MetricKey } from './metrics.ts';
-import type { ReplayRun } from './replay.ts';
+import type { ReplayRun } from './page-replay.ts';
 
 /** One checkpoint of one run: its metrics are experiments/focused/metrics.ts CURVE_METRICS. */
 export type CurveRow = {

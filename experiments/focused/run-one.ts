@@ -7,8 +7,8 @@
 import { CrawlEngine } from '../../crawler/index.ts';
 import { loadKeywords, RelevanceJudge } from '../../crawler/focused/index.ts';
 import { loadConfig } from '../../sim/config.ts';
-import { loadStrategyModule, makeStrategy, strategySettings } from '../strategies.ts';
-import type { TrainedModels } from '../training.ts';
+import { loadStrategyModule, makeStrategy, strategySettings } from '../strategy-registry.ts';
+import type { TrainedModels } from '../web-training.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
 import { type Caches, cachesFor, type Env } from './env.ts';
 import { withEnv } from './env-slots.ts';
@@ -16,7 +16,7 @@ import { judgementQuality } from './judgement.ts';
 import { ownCounters, RunMeter } from './meter.ts';
 import { depths, reachable } from '../../lib/site-graph.ts';
 import { oracleOrder } from './oracle.ts';
-import { layoutXY, replayRun, type ReplayRun } from './replay.ts';
+import { layoutXY, replayRun, type ReplayRun } from './page-replay.ts';
 import {
   type CurveRow,
   type JobResult,
@@ -180,7 +180,7 @@ function siteTruth(job: Job, record: boolean): SiteTruth {
   const { graph, keys } = env.graphOf(site);
   const nodeOf = new Map(keys.map((k, i) => [k, i] as const));
   const drawn = record ? replayRun(site, job.seed, graph, env.groupsOf(site)) : null;
-  // a large site is drawn by a sample of its pages (replay.ts REPLAY_PAGES): a fetch is drawn by its index in it
+  // a large site is drawn by a sample of its pages (page-replay.ts REPLAY_PAGES): a fetch is drawn by its index in it
   const drawnIndex = drawn?.indexOf ?? null;
   const drawnAs = (node: number): number => (drawnIndex ? drawnIndex[node] : node);
   let replay: ReplayRun | null = null;

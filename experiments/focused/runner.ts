@@ -10,10 +10,10 @@ import { ExperimentConfigError, trains, type ExperimentConfig } from './config.t
 import { archiveSites, type Caches, checkArchive } from './env.ts';
 import { closeSeedState, loadPlugins, runJob } from './run-one.ts';
 import type { CurveRow, JobResult, JobTask, PhaseTime, SiteFacts, SummaryRow } from './rows.ts';
-import { probeStrategy, StrategyError } from '../strategies.ts';
+import { probeStrategy, StrategyError } from '../strategy-registry.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import type { StructureStats } from '../../sim/structure.ts';
-import type { ReplayRun } from './replay.ts';
+import type { ReplayRun } from './page-replay.ts';
 import type { QueueProgress } from '../queue/queue.ts';
 import { runInProcesses } from '../pool.ts';
 import { moduleUrl } from '../../lib/paths.ts';

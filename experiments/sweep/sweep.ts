@@ -27,7 +27,7 @@ import { seriesOrder } from '../figures.ts';
 import { label, phaseSpec } from './phase.ts';
 import { ORACLE, type CurveRow, type SummaryRow } from '../focused/rows.ts';
 import { byKeys, runExperiment, type RunOptions } from '../focused/runner.ts';
-import { strategySettings } from '../strategies.ts';
+import { strategySettings } from '../strategy-registry.ts';
 import { STRATEGY_SETTINGS_SECTIONS } from '../../crawler/index.ts';
 import { claimsAcrossPoints } from './claims.ts';
 import { ciMethod, pairedCi, unitCi, unitOf } from '../intervals.ts';
@@ -91,7 +91,7 @@ type Rows = { curves: CurveRow[]; summaries: SummaryRow[] };
 
 /**
  * A strategy's runs at a sweep point are those of any other point whose values differ only in
- * settings sections the strategy does not read (experiments/strategies.ts strategySettings): the
+ * settings sections the strategy does not read (experiments/strategy-registry.ts strategySettings): the
  * readings of the adaptive crawler change none of immediate's runs, so a multiverse of 48 readings
  * runs immediate once. The first point to need a strategy's runs computes them; a point that needs
  * runs another point is computing waits for them after computing its own. The oracle reads no

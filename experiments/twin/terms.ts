@@ -5,7 +5,7 @@
  */
 import type { WebConfig } from '../../sim/config.ts';
 import { Renderer } from '../../sim/content.ts';
-import { hasExtension } from '../../lib/documents.ts';
+import { hasExtension } from '../../lib/document-types.ts';
 import { setPath } from '../../lib/fields.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
 import { type SiteStats, viewOfWeb, webStats } from '../../sim/site-stats.ts';

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ArchiveWeb, DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../archive-web.ts';
-import { ReplayServer } from '../replay.ts';
+import { ReplayServer } from '../archive-server.ts';
 import { SimServer } from '../server.ts';
 import { WarcArchive } from '../warc-index.ts';
 import { Web } from '../web.ts';
