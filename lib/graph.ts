@@ -1,4 +1,36 @@
 /**
+ * Hops from `start` to every node of [lo, hi) over a CSR link graph, by breadth-first search over
+ * links that stay in the range; indexed by node - lo, -1 where not reachable. The one graph search
+ * of the harness: a site's depths (lib/site-graph.ts) and a generated department's ground-truth
+ * distances (sim/truth.ts) are both this.
+ */
+export function hopsFrom(
+  g: { outStart: ArrayLike<number>; outTarget: ArrayLike<number> },
+  start: number,
+  lo = 0,
+  hi = g.outStart.length - 1,
+): Int32Array {
+  const d = new Int32Array(hi - lo).fill(-1);
+  if (start < lo || start >= hi) return d;
+  const queue = new Int32Array(hi - lo);
+  let head = 0;
+  let tail = 0;
+  d[start - lo] = 0;
+  queue[tail++] = start;
+  while (head < tail) {
+    const u = queue[head++];
+    const du = d[u - lo];
+    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+      const v = g.outTarget[e];
+      if (v < lo || v >= hi || d[v - lo] >= 0) continue;
+      d[v - lo] = du + 1;
+      queue[tail++] = v;
+    }
+  }
+  return d;
+}
+
+/**
  * The first pages a crawl of a large site meets: breadth-first from the start page over a CSR link
  * graph, by hops and then page index, kept to the nodes [lo, hi). The replay draws a large site by
  * them (experiments/focused/page-replay.ts) and training reads them (experiments/web-training.ts).

@@ -4,6 +4,7 @@
  * reachable. The oracle (experiments/focused/oracle.ts), the replay, the site statistics of a
  * generated web or an archive (sim/site-stats.ts) and the environments build on it.
  */
+import { hopsFrom } from './graph.ts';
 
 /** A site's link graph as the evaluator knows it: nodes 0..n-1 in CSR form. */
 export interface SiteGraph {
@@ -47,26 +48,9 @@ export function reachable(g: SiteGraph): Uint8Array {
   return Uint8Array.from(depths(g), (d) => (d >= 0 ? 1 : 0));
 }
 
-/** Hops from the start page to every node (breadth-first over the graph); -1: not reachable. */
+/** Hops from the start page to every node (lib/graph.ts hopsFrom); -1: not reachable. */
 export function depths(g: SiteGraph): Int32Array {
-  const d = new Int32Array(g.n).fill(-1);
-  if (g.start < 0) return d;
-  const queue = new Int32Array(g.n);
-  let head = 0;
-  let tail = 0;
-  d[g.start] = 0;
-  queue[tail++] = g.start;
-  while (head < tail) {
-    const u = queue[head++];
-    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
-      const v = g.outTarget[e];
-      if (d[v] < 0) {
-        d[v] = d[u] + 1;
-        queue[tail++] = v;
-      }
-    }
-  }
-  return d;
+  return hopsFrom(g, g.start, 0, g.n);
 }
 
 export function reachableRelevant(g: SiteGraph): number {

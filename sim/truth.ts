@@ -4,6 +4,7 @@
  * import this (crawler/ cannot import sim/); experiments/ joins it to crawl logs.
  */
 import { stringify } from 'csv-stringify/sync';
+import { hopsFrom } from '../lib/graph.ts';
 import { Renderer } from './content.ts';
 import { KIND_NAMES, Kind, type Web } from './web.ts';
 
@@ -27,29 +28,12 @@ export class GroundTruth {
     this.renderer = renderer;
   }
 
-  /** BFS from the homepage of a site over links that stay on the site. Indexed by local id. */
+  /** Hops from the homepage of a site over links that stay on the site (lib/graph.ts). Indexed by local id. */
   siteDistances(siteIndex: number): Int32Array {
     const hit = this.distances.get(siteIndex);
     if (hit) return hit;
-    const w = this.web;
-    const site = w.sites[siteIndex];
-    const dist = new Int32Array(site.count).fill(-1);
-    const queue = new Int32Array(site.count);
-    let head = 0;
-    let tail = 0;
-    dist[0] = 0;
-    queue[tail++] = site.first;
-    while (head < tail) {
-      const u = queue[head++];
-      const du = dist[u - site.first];
-      for (let e = w.outStart[u]; e < w.outStart[u + 1]; e++) {
-        const v = w.outTarget[e];
-        if (v < site.first || v >= site.first + site.count) continue;
-        if (dist[v - site.first] >= 0) continue;
-        dist[v - site.first] = du + 1;
-        queue[tail++] = v;
-      }
-    }
+    const site = this.web.sites[siteIndex];
+    const dist = hopsFrom(this.web, site.first, site.first, site.first + site.count);
     this.distances.set(siteIndex, dist);
     return dist;
   }

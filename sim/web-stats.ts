@@ -53,7 +53,8 @@ function searchSiteStats(web: Web): SearchSiteStats[] {
   });
 }
 
-export interface SiteStats {
+/** A department as its ground truth reaches it: hops from the homepage to its relevant documents. */
+export interface DepartmentReach {
   host: string;
   pages: number;
   relevant: number;
@@ -78,7 +79,7 @@ export interface WebStats {
   topicalLocality: number;
   localityBaseline: number;
   anchorNamesTopic: number;
-  departments: SiteStats[];
+  departments: DepartmentReach[];
   /** Structural diagnostics of the departments (sim/structure.ts). */
   structure: StructureStats;
   /** The search sites behind forms: database, cap and the vocabulary of their record text (Heaps' law). */
@@ -316,7 +317,7 @@ function anchorsNamingTopic(web: Web, r: Renderer): { named: number; sampled: nu
 }
 
 /** Each department's relevant documents by hops from its homepage (unreachable ones counted apart). */
-function departmentDistances(web: Web, truth: GroundTruth): SiteStats[] {
+function departmentDistances(web: Web, truth: GroundTruth): DepartmentReach[] {
   return web.sites
     .filter((s) => s.kind === 'department')
     .map((s) => {
