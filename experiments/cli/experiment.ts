@@ -6,7 +6,8 @@ import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '
 import { schemaHelp } from '../../lib/schema.ts';
 import { listExperiments, parseOverride, readExperimentJson } from '../config-files.ts';
 import { COMMANDS, FAMILIES, familyOf } from '../families.ts';
-import { type FamilyContext, type QueueProgress, type RunFlag, writingInto } from '../family.ts';
+import { type FamilyContext, type QueueProgress, type RunFlag, rerunCommand, writingInto } from '../family.ts';
+import { ResultsFolder } from '../results-folder.ts';
 import { progress } from './progress.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
@@ -183,12 +184,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (v['fail-on-claims'] && !judges) usage(`--fail-on-claims: ${name} judges no claims (a focused experiment does)`);
   const verdicts: { id: string; verdict: string }[] = [];
   const out = family.outDir(resolved, { asked: name, out: v.out as string | undefined, quick: !!v.quick });
-  const text = await writingInto(out, () =>
-    family.run(
-      resolved,
-      ctx(out, (claims) => verdicts.push(...claims)),
-    ),
-  ).finally(() => queueProgress.stop());
+  const runCtx = ctx(out, (claims) => verdicts.push(...claims));
+  const text = await writingInto(out, () => {
+    // config.json through the family's contract, for every family, before the run: a family needs
+    // no code of its own for it, and a run that stops still says what it was
+    new ResultsFolder(out).config(family.configFile(resolved), rerunCommand(runCtx));
+    return family.run(resolved, runCtx);
+  }).finally(() => queueProgress.stop());
   io.out(text);
   const failing = verdicts.filter((c) => c.verdict === 'FAIL').map((c) => c.id);
   if (v['fail-on-claims'] && failing.length)

@@ -2,9 +2,8 @@
  * The sweep family (experiments/family.ts): a focused-crawling config with a "sweep" grid runs
  * the whole experiment at every point (experiments/sweep/sweep.ts) and writes the sweep's tables.
  */
-import { type ExperimentFamily, type FamilyContext, rerunCommand, runOptionsOf, withBar } from '../family.ts';
+import { type ExperimentFamily, type FamilyContext, runOptionsOf, withBar } from '../family.ts';
 import { configForFile, type ExperimentConfig, resolveExperiment } from '../focused/config.ts';
-import { ResultsFolder } from '../results-folder.ts';
 import { focused, focusedOut } from '../focused/family.ts';
 
 /** A non-empty "sweep" grid, or a "search", in an object. */
@@ -50,11 +49,6 @@ and report.md (a search: search.csv, claims.csv, report.md); a killed one resume
         : focused.run(cfg, ctx),
 };
 
-/** The config that reruns an experiment, written beside its outputs. */
-function writeConfig(cfg: ExperimentConfig, out: string, ctx: FamilyContext): void {
-  new ResultsFolder(out).config(configForFile(cfg), rerunCommand(ctx));
-}
-
 async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyContext): Promise<string> {
   const { runSearch, writeSearchOutputs } = await import('./search.ts');
   const n = cfg.search!.evaluations;
@@ -69,7 +63,6 @@ async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCo
       onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
     }),
   );
-  writeConfig(cfg, out, ctx);
   const w = await writeSearchOutputs(data, out);
   const b = data.points.find((p) => p.index === w.best.index)!;
   return [
@@ -101,7 +94,6 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
       onPoint: (d, _t, resumed) => bar.update(d, { last: resumed ? '(last one resumed)' : '' }),
     }),
   );
-  writeConfig(cfg, out, ctx);
   const w = await writeSweepOutputs(data, out);
   return [
     `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
