@@ -7,10 +7,10 @@
  * lines after the header, or PostScript "(text) show" strings).
  */
 import { gunzipSync } from 'node:zlib';
-import { TextDecoder } from 'node:util';
 import { Parser } from 'htmlparser2';
 import { DEFAULT_MAX_URL_LENGTH, LinkNormalizer, type NormalizeOptions } from './url.ts';
 import { ownCopy } from '../lib/strings.ts';
+import { decodeBody } from './charset.ts';
 
 export interface ParsedLink {
   /** Normalised absolute URL. */
@@ -49,8 +49,6 @@ export interface ParsedPage {
   linksOtherScheme?: number;
 }
 
-const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i;
-
 export interface ContentType {
   readonly mime: string;
   readonly charset?: string;
@@ -78,47 +76,6 @@ export function contentTypeOf(header: string | undefined): ContentType {
   return t;
 }
 
-const decoders = new Map<string, TextDecoder>();
-export function decodeBody(body: Buffer, headerCharset?: string): { text: string; charset: string } {
-  let cs = headerCharset;
-  if (!cs) {
-    const head = body.subarray(0, 1024).toString('latin1');
-    cs = META_CHARSET.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
-  }
-  let dec = decoders.get(cs);
-  if (!dec) {
-    try {
-      dec = new TextDecoder(cs);
-    } catch {
-      dec = new TextDecoder('utf-8');
-      cs = 'utf-8';
-    }
-    decoders.set(cs, dec);
-  }
-  let text = dec.decode(body);
-  // Node decodes the windows-1252 family (also the label of iso-8859-1 and ascii, per WHATWG) as
-  // Latin-1; 0x80-0x9F are printable in windows-1252, so map them as the Encoding Standard does
-  if (WIN1252_LABELS.has(cs) && /[\u0080-\u009f]/.test(text))
-    text = text.replace(/[\u0080-\u009f]/g, (c) => WIN1252[c.charCodeAt(0) - 0x80] || c);
-  return { text, charset: cs };
-}
-
-const WIN1252_LABELS = new Set([
-  'windows-1252',
-  'iso-8859-1',
-  'latin1',
-  'l1',
-  'ascii',
-  'us-ascii',
-  'cp1252',
-  'x-cp1252',
-  'iso8859-1',
-  'iso_8859-1',
-  'cp819',
-]);
-const WIN1252 =
-  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
-
 /** Words of a URL: host labels and path segments split on non-alphanumerics (lower-case). */
 export function urlWords(url: string): string[] {
   return url
@@ -133,6 +90,15 @@ const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 export const MAX_WORDS = 20_000;
 const SKIP = new Set(['script', 'style', 'noscript', 'template']);
 
+/** An <a> or <area> as the tokenizer met it: its href and the text chunks of its anchor. */
+interface RawLink {
+  href: string;
+  start: number;
+  end: number;
+  heading: string;
+  nofollow: boolean;
+}
+
 export function parseHtml(
   html: string,
   pageUrl: string,
@@ -145,7 +111,7 @@ export function parseHtml(
   // every text node was a fifth of the parse (docs/benchmarks.md). Links remember chunk positions.
   const chunks: string[] = [];
   const headings: string[] = [];
-  const raw: { href: string; start: number; end: number; heading: string; nofollow: boolean }[] = [];
+  const raw: RawLink[] = [];
   let title = '';
   let inTitle = false;
   let skipDepth = 0;
@@ -157,10 +123,6 @@ export function parseHtml(
   let noindex = false;
   let nofollow = false;
   const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
-  const maxLinks = norm.maxLinksPerPage ?? Infinity;
-  const maxLinkBytes = norm.maxLinkBytesPerPage ?? Infinity;
-  let linkBytes = 0;
-  let tooLong = 0;
   const parser = new Parser(
     {
       onopentag(name, attrs) {
@@ -242,42 +204,61 @@ export function parseHtml(
   }
   title = title.replace(/\s+/g, ' ').trim();
   const words = lazyWords(chunks);
+  const found = nofollow
+    ? { links: [], capped: 0, tooLong: 0, schemes: 0 }
+    : resolveLinks(raw, base, norm, title, words, aroundWords);
+  const { links, capped, tooLong, schemes } = found;
+  return new HtmlPage(title, headings, words, links, noindex, nofollow, charset, tooLong, capped, schemes);
+}
+
+/** A page's links resolved against its base, normalised and capped (by count, URL length, URL bytes). */
+function resolveLinks(
+  raw: readonly RawLink[],
+  base: string,
+  norm: NormalizeOptions,
+  title: string,
+  words: () => Words,
+  aroundWords: number,
+): { links: ParsedLink[]; capped: number; tooLong: number; schemes: number } {
+  const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
+  const maxLinks = norm.maxLinksPerPage ?? Infinity;
+  const maxLinkBytes = norm.maxLinkBytesPerPage ?? Infinity;
   const links: ParsedLink[] = [];
   let capped = 0;
   let schemes = 0;
+  let tooLong = 0;
+  let linkBytes = 0;
   let normalizer: LinkNormalizer | undefined;
-  if (!nofollow) {
-    for (let i = 0; i < raw.length; i++) {
-      const l = raw[i];
-      if (links.length >= maxLinks) {
-        capped = raw.length - i;
-        break;
-      }
-      // a raw href past the limit cannot shrink below it by resolving: skip it before any work
-      if (l.href.length > maxUrl) {
-        tooLong++;
-        continue;
-      }
-      const href = l.href.trim();
-      const url = (normalizer ??= new LinkNormalizer(base, norm)).normalize(href);
-      if (!url) {
-        if (otherScheme(href, base)) schemes++;
-        continue;
-      }
-      if (url.length > maxUrl) {
-        tooLong++;
-        continue;
-      }
-      // a budget of URL characters per page: 10,000 links under an 8 KB <base> are 80 MB of URLs
-      if (linkBytes + url.length > maxLinkBytes) {
-        capped = raw.length - i;
-        break;
-      }
-      linkBytes += url.length;
-      links.push(new LazyLink(url, l.start, l.end, l.heading || title, l.nofollow, words, aroundWords));
+  for (let i = 0; i < raw.length; i++) {
+    const l = raw[i];
+    if (links.length >= maxLinks) {
+      capped = raw.length - i;
+      break;
     }
+    // a raw href past the limit cannot shrink below it by resolving: skip it before any work
+    if (l.href.length > maxUrl) {
+      tooLong++;
+      continue;
+    }
+    const href = l.href.trim();
+    const url = (normalizer ??= new LinkNormalizer(base, norm)).normalize(href);
+    if (!url) {
+      if (otherScheme(href, base)) schemes++;
+      continue;
+    }
+    if (url.length > maxUrl) {
+      tooLong++;
+      continue;
+    }
+    // a budget of URL characters per page: 10,000 links under an 8 KB <base> are 80 MB of URLs
+    if (linkBytes + url.length > maxLinkBytes) {
+      capped = raw.length - i;
+      break;
+    }
+    linkBytes += url.length;
+    links.push(new LazyLink(url, l.start, l.end, l.heading || title, l.nofollow, words, aroundWords));
   }
-  return new HtmlPage(title, headings, words, links, noindex, nofollow, charset, tooLong, capped, schemes);
+  return { links, capped, tooLong, schemes };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
-import { contentTypeOf, decodeBody, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
+import { decodeBody } from '../crawler/charset.ts';
+import { contentTypeOf, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
 
 const page = (html: string, url = 'http://a.test/dir/page.html') => parseHtml(html, url, DEFAULT_SETTINGS, 3);
 

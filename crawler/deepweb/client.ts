@@ -5,7 +5,8 @@
  * request for the metrics.
  */
 import type { Dispatcher } from 'undici';
-import { decodeBody, contentTypeOf } from '../parser.ts';
+import { decodeBody } from '../charset.ts';
+import { contentTypeOf } from '../parser.ts';
 import { PoliteClient } from '../polite.ts';
 import { resolveSettings, type CrawlSettings } from '../settings.ts';
 import type { SearchForm } from './forms.ts';

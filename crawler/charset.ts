@@ -1,0 +1,50 @@
+/**
+ * A response body decoded to text: the charset of the Content-Type header, else of a <meta> in
+ * the first 1,024 bytes, else UTF-8; an unknown label is read as UTF-8. The windows-1252 family
+ * is decoded as the WHATWG Encoding Standard says (Node reads it as Latin-1).
+ */
+import { TextDecoder } from 'node:util';
+
+const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i;
+
+/** One decoder per charset label met. */
+const decoders = new Map<string, TextDecoder>();
+export function decodeBody(body: Buffer, headerCharset?: string): { text: string; charset: string } {
+  let cs = headerCharset;
+  if (!cs) {
+    const head = body.subarray(0, 1024).toString('latin1');
+    cs = META_CHARSET.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
+  }
+  let dec = decoders.get(cs);
+  if (!dec) {
+    try {
+      dec = new TextDecoder(cs);
+    } catch {
+      dec = new TextDecoder('utf-8');
+      cs = 'utf-8';
+    }
+    decoders.set(cs, dec);
+  }
+  let text = dec.decode(body);
+  // Node decodes the windows-1252 family (also the label of iso-8859-1 and ascii, per WHATWG) as
+  // Latin-1; 0x80-0x9F are printable in windows-1252, so map them as the Encoding Standard does
+  if (WIN1252_LABELS.has(cs) && /[\u0080-\u009f]/.test(text))
+    text = text.replace(/[\u0080-\u009f]/g, (c) => WIN1252[c.charCodeAt(0) - 0x80] || c);
+  return { text, charset: cs };
+}
+
+const WIN1252_LABELS = new Set([
+  'windows-1252',
+  'iso-8859-1',
+  'latin1',
+  'l1',
+  'ascii',
+  'us-ascii',
+  'cp1252',
+  'x-cp1252',
+  'iso8859-1',
+  'iso_8859-1',
+  'cp819',
+]);
+const WIN1252 =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
