@@ -153,6 +153,52 @@ function anchorMix(web: Web, renderer: Renderer, first: number, count: number): 
   return mix;
 }
 
+/** Anchor words of a department's links to its relevant items (title anchors, the items' own titles, left out). */
+function relevantAnchorWords(web: Web, renderer: Renderer, first: number, count: number): string[][] {
+  const out: string[][] = [];
+  for (let u = first; u < first + count; u++)
+    for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
+      const v = web.outTarget[e];
+      // a title anchor is the item's own title (topic words, shared by design): its words are left out
+      if (v >= first && v < first + count && web.isRelevant(v) && (web.outFlags[e] & 7) !== Anchor.Title)
+        out.push(wordsOf(renderer.anchorText(u, e, v, web.outFlags[e])));
+    }
+  return out;
+}
+
+/** Over every pair of departments: the Jaccard of their URL templates and the total variation of their anchor mixes, summed. */
+function conventionDistances(
+  templates: readonly Set<string>[],
+  mixes: readonly Map<string, number>[],
+): { jac: number; tv: number; pairs: number } {
+  let jac = 0;
+  let tv = 0;
+  let pairs = 0;
+  for (let i = 0; i < templates.length; i++)
+    for (let j = i + 1; j < templates.length; j++) {
+      const a = templates[i];
+      const b = templates[j];
+      let inter = 0;
+      for (const t of a) if (b.has(t)) inter++;
+      jac += inter / Math.max(1, a.size + b.size - inter);
+      let d = 0;
+      for (const k of new Set([...mixes[i].keys(), ...mixes[j].keys()]))
+        d += Math.abs((mixes[i].get(k) ?? 0) - (mixes[j].get(k) ?? 0));
+      tv += d / 2;
+      pairs++;
+    }
+  return { jac, tv, pairs };
+}
+
+/** Where several rule lists fit the other sites equally well: how many, and how the worst scores here. */
+function worstOf(scored: readonly { score: { precision: number; recall: number } }[]): string {
+  const worst = scored[scored.length - 1].score;
+  return (
+    ` (best here of ${scored.length} rule lists that fit the others equally well; the worst scores ` +
+    `${round(worst.precision)} / ${round(worst.recall)})`
+  );
+}
+
 export function structureStats(web: Web, renderer: Renderer, options: StructureOptions = {}): StructureStats {
   const depts = web.sites.filter((s) => s.kind === 'department');
   const r1 = options.keywordR1;
@@ -169,17 +215,7 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
   });
   const mixes = depts.map((s) => anchorMix(web, renderer, s.first, s.count));
   // anchor words of every link to a relevant item, per department, and the words all departments use
-  const relevantAnchors = depts.map((s) => {
-    const out: string[][] = [];
-    for (let u = s.first; u < s.first + s.count; u++)
-      for (let e = web.outStart[u]; e < web.outStart[u + 1]; e++) {
-        const v = web.outTarget[e];
-        // a title anchor is the item's own title (topic words, shared by design): its words are left out
-        if (v >= s.first && v < s.first + s.count && web.isRelevant(v) && (web.outFlags[e] & 7) !== Anchor.Title)
-          out.push(wordsOf(renderer.anchorText(u, e, v, web.outFlags[e])));
-      }
-    return out;
-  });
+  const relevantAnchors = depts.map((s) => relevantAnchorWords(web, renderer, s.first, s.count));
   const everywhere = new Set(relevantAnchors[0]?.flat() ?? []);
   for (const links of relevantAnchors.slice(1)) {
     const here = new Set(links.flat());
@@ -223,7 +259,7 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
       gapMin: finite.length ? Math.min(...finite) : null,
       directLinkShare: links.directLinkShare,
       relevantLinksFromOutside: links.relevantLinksFromOutside,
-      transferRule: `${formatRules(rules)}${scored.length > 1 ? ` (best here of ${scored.length} rule lists that fit the others equally well; the worst ` + `scores ${round(scored[scored.length - 1].score.precision)} ` + `/ ${round(scored[scored.length - 1].score.recall)})` : ''}`,
+      transferRule: `${formatRules(rules)}${scored.length > 1 ? worstOf(scored) : ''}`,
       transferPrecision: round(held.precision),
       transferRecall: round(held.recall),
       sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
@@ -232,22 +268,7 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
       keywordGapMin,
     };
   });
-  let jac = 0,
-    tv = 0,
-    pairs = 0;
-  for (let i = 0; i < depts.length; i++)
-    for (let j = i + 1; j < depts.length; j++) {
-      const a = templates[i],
-        b = templates[j];
-      let inter = 0;
-      for (const t of a) if (b.has(t)) inter++;
-      jac += inter / Math.max(1, a.size + b.size - inter);
-      let d = 0;
-      for (const k of new Set([...mixes[i].keys(), ...mixes[j].keys()]))
-        d += Math.abs((mixes[i].get(k) ?? 0) - (mixes[j].get(k) ?? 0));
-      tv += d / 2;
-      pairs++;
-    }
+  const { jac, tv, pairs } = conventionDistances(templates, mixes);
   const finite = sites.map((s) => s.gapMin).filter((g): g is number => g !== null);
   const keywordMins = sites.map((s) => s.keywordGapMin).filter((g): g is number => g !== null);
   const mean = (

@@ -177,6 +177,54 @@ function readManifest(file: string, dir: string, named: boolean): Map<string, Re
   }
 }
 
+/**
+ * One file per URL: a specific label beats the generic one (a project page also filed under
+ * "other" is a project page), else the first file in path order wins; the others are counted as
+ * duplicates, and those whose label differs reported as conflicts.
+ */
+function keepOnePerUrl<E extends { url: URL; label: string | undefined; rel: string }>(
+  entries: readonly E[],
+  generic: string,
+  result: ConvertResult,
+): Map<string, E> {
+  const keep = new Map<string, E>();
+  for (const e of entries) {
+    const k = keep.get(e.url.href);
+    if (!k) keep.set(e.url.href, e);
+    else if ((k.label ?? '') === generic && e.label && e.label !== generic) keep.set(e.url.href, e);
+  }
+  for (const e of entries) {
+    const k = keep.get(e.url.href)!;
+    if (k === e) continue;
+    result.duplicates++;
+    if ((e.label ?? '') !== (k.label ?? ''))
+      result.conflicts.push({ url: e.url.href, kept: k.label ?? '', file: e.rel, label: e.label ?? '' });
+  }
+  return keep;
+}
+
+/** The archive's warcinfo record: file name, the converter, the source; an id from them when dated. */
+async function warcInfo(warcFile: string, dir: string, opts: ConvertOptions, gzip: boolean): Promise<Uint8Array> {
+  return WARCSerializer.serialize(
+    WARCRecord.createWARCInfo(
+      {
+        filename: warcFile.split('/').pop(),
+        warcVersion: 'WARC/1.1',
+        date: opts.info?.date,
+        ...(opts.info?.date
+          ? {
+              warcHeaders: {
+                'WARC-Record-ID': recordId(basename(warcFile), opts.info.date, Buffer.from(opts.info.source ?? '')),
+              },
+            }
+          : {}),
+      },
+      { software: 'crawler-harness warc:convert', source: opts.info?.source ?? dir },
+    ),
+    { gzip },
+  );
+}
+
 export async function convertFolder(
   dir: string,
   warcFile: string,
@@ -188,27 +236,7 @@ export async function convertFolder(
   const manifestDir = opts.manifest ? dirname(resolve(opts.manifest)) : resolve(dir);
   const manifest = readManifest(manifestFile, manifestDir, !!opts.manifest);
   const gzip = warcFile.endsWith('.gz');
-  writeFileSync(
-    warcFile,
-    await WARCSerializer.serialize(
-      WARCRecord.createWARCInfo(
-        {
-          filename: warcFile.split('/').pop(),
-          warcVersion: 'WARC/1.1',
-          date: opts.info?.date,
-          ...(opts.info?.date
-            ? {
-                warcHeaders: {
-                  'WARC-Record-ID': recordId(basename(warcFile), opts.info.date, Buffer.from(opts.info.source ?? '')),
-                },
-              }
-            : {}),
-        },
-        { software: 'crawler-harness warc:convert', source: opts.info?.source ?? dir },
-      ),
-      { gzip },
-    ),
-  );
+  writeFileSync(warcFile, await warcInfo(warcFile, dir, opts, gzip));
   const labels: Record<string, string>[] = [];
   const result: ConvertResult = {
     records: 0,
@@ -253,22 +281,7 @@ export async function convertFolder(
     }
     entries.push({ path, rel, url: parsed, label: opts.labelFrom === 'dir' ? rel.split(sep)[0] : row?.label, row });
   }
-  // duplicates: a specific label beats the generic one (a project page also filed under "other"
-  // is a project page), else the first file in path order wins
-  const generic = opts.genericLabel ?? 'other';
-  const keep = new Map<string, (typeof entries)[number]>();
-  for (const e of entries) {
-    const k = keep.get(e.url.href);
-    if (!k) keep.set(e.url.href, e);
-    else if ((k.label ?? '') === generic && e.label && e.label !== generic) keep.set(e.url.href, e);
-  }
-  for (const e of entries) {
-    const k = keep.get(e.url.href)!;
-    if (k === e) continue;
-    result.duplicates++;
-    if ((e.label ?? '') !== (k.label ?? ''))
-      result.conflicts.push({ url: e.url.href, kept: k.label ?? '', file: e.rel, label: e.label ?? '' });
-  }
+  const keep = keepOnePerUrl(entries, opts.genericLabel ?? 'other', result);
   for (const e of entries) {
     if (keep.get(e.url.href) !== e) continue;
     const { path, url: parsed, label, row } = e;

@@ -121,19 +121,11 @@ export class WebBuilder {
     this.finish();
   }
 
-  private department(d: WebConfig['departments'][number]): void {
-    const { rng } = this;
-    const s = this.w.config.structure;
-    const site = this.addSite({
-      host: d.host,
-      name: d.name,
-      kind: 'department',
-      robots: d.robots,
-      charset: d.charset,
-      sessionIds: d.sessionIds,
-      minGapMs: d.minGapMs,
-    });
-    const per = (k: number): number => Math.max(1, Math.round((d.pages / 1000) * k));
+  /**
+   * A department's frame: its communities (administration, news, teaching, personal life), its
+   * homepage, and the section indexes the homepage and the people page link.
+   */
+  private frame(site: Site) {
     const cAdmin = this.community(this.campus, false);
     const cNews = this.community(this.news, false);
     const cTeach = this.community(this.campus, false);
@@ -160,6 +152,24 @@ export class WebBuilder {
     this.link(people, facultyList, Anchor.People);
     this.link(people, studentList, Anchor.People);
 
+    return { cAdmin, cNews, cTeach, cLife, idx };
+  }
+
+  private department(d: WebConfig['departments'][number]): void {
+    const { rng } = this;
+    const s = this.w.config.structure;
+    const site = this.addSite({
+      host: d.host,
+      name: d.name,
+      kind: 'department',
+      robots: d.robots,
+      charset: d.charset,
+      sessionIds: d.sessionIds,
+      minGapMs: d.minGapMs,
+    });
+    const per = (k: number): number => Math.max(1, Math.round((d.pages / 1000) * k));
+    const { cAdmin, cNews, cTeach, cLife, idx } = this.frame(site);
+    const [, facultyList, studentList, research, courses, newsIdx, adminIdx] = idx;
     const { order, groups } = this.addGroups(d.groups, research, cAdmin, cNews);
 
     const psShare = POSTSCRIPT_SHARES[site.conventions.postscript] ?? s.postscriptShare;

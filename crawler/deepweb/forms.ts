@@ -75,6 +75,43 @@ interface Draft {
   buttonText: string;
 }
 
+/** A new draft's lists, empty. */
+function emptyLists(): Pick<Draft, 'inputs' | 'values' | 'problems' | 'buttonText'> {
+  return { inputs: [], values: [], problems: [], buttonText: '' };
+}
+
+/** An <a href>'s absolute http(s) URL without its fragment, or null (another scheme, unusable). */
+function pageLinkOf(href: string, pageUrl: string): PageLink | null {
+  try {
+    const u = new URL(href.trim(), pageUrl);
+    u.hash = '';
+    return u.protocol === 'http:' || u.protocol === 'https:' ? { url: u.href, text: '' } : null;
+  } catch {
+    return null; // unusable href: not a link
+  }
+}
+
+/** A finished form: a search form, a button form (a POST result page's next page), or skipped with why. */
+function settleForm(
+  d: Draft,
+  pageUrl: string,
+  out: { forms: SearchForm[]; skipped: SkippedForm[]; buttonForms: ButtonForm[] },
+): void {
+  const skip = (reason: string): void => void out.skipped.push({ pageUrl, index: d.index, reason });
+  if (d.problems.length) return skip(d.problems[0]);
+  const target = formTarget(d, pageUrl);
+  if (typeof target === 'string') return skip(target);
+  const { action, m } = target;
+  const merged = mergeRadios(d.inputs);
+  const form: SearchForm = { pageUrl, action: action.href, method: m, inputs: merged, index: d.index };
+  if (!merged.some((x) => x.type !== 'hidden')) {
+    // a button with hidden values is how POST result pages link their next page
+    if (d.buttonText) out.buttonForms.push({ form, values: d.values, buttonText: d.buttonText });
+    return skip('no inputs a query can fill');
+  }
+  out.forms.push(form);
+}
+
 /** Parses forms, links and text of an HTML page. Never throws on malformed markup. */
 export function parseFormPage(html: string, pageUrl: string): FormPage {
   const forms: SearchForm[] = [];
@@ -115,22 +152,9 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
   };
   const finishForm = (): void => {
     finishSelect();
-    if (!draft) return;
     const d = draft;
     draft = null;
-    const skip = (reason: string): void => void skipped.push({ pageUrl, index: d.index, reason });
-    if (d.problems.length) return skip(d.problems[0]);
-    const target = formTarget(d, pageUrl);
-    if (typeof target === 'string') return skip(target);
-    const { action, m } = target;
-    const merged = mergeRadios(d.inputs);
-    const form: SearchForm = { pageUrl, action: action.href, method: m, inputs: merged, index: d.index };
-    if (!merged.some((x) => x.type !== 'hidden')) {
-      // a button with hidden values is how POST result pages link their next page
-      if (d.buttonText) buttonForms.push({ form, values: d.values, buttonText: d.buttonText });
-      return skip('no inputs a query can fill');
-    }
-    forms.push(form);
+    if (d) settleForm(d, pageUrl, { forms, skipped, buttonForms });
   };
 
   const parser = new Parser(
@@ -145,25 +169,11 @@ export function parseFormPage(html: string, pageUrl: string): FormPage {
             draft.problems.push('nested form');
             return;
           }
-          draft = {
-            index: formCount++,
-            method: a.method ?? 'get',
-            action: a.action,
-            inputs: [],
-            values: [],
-            problems: [],
-            buttonText: '',
-          };
+          draft = { index: formCount++, method: a.method ?? 'get', action: a.action, ...emptyLists() };
           return;
         }
         if (name === 'a' && a.href !== undefined) {
-          try {
-            const u = new URL(a.href.trim(), pageUrl);
-            u.hash = '';
-            if (u.protocol === 'http:' || u.protocol === 'https:') link = { url: u.href, text: '' };
-          } catch {
-            /* unusable href: not a link */
-          }
+          link = pageLinkOf(a.href, pageUrl);
           return;
         }
         if (!draft) return;

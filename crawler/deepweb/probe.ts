@@ -131,6 +131,46 @@ class DocFrequencies {
   }
 }
 
+/**
+ * The best `n` unqueried words by tf-idf against the generic corpus (best first, equal scores in
+ * word order), and how many words each document frequency has; within[i]: word i's place among
+ * the words of its frequency, in lexical order.
+ */
+function candidatePool(
+  lexical: readonly string[],
+  d: ReadonlyMap<string, number>,
+  queried: ReadonlySet<string>,
+  genericRank: ReadonlyMap<string, number>,
+  genericSize: number,
+  n: number,
+  within: Int32Array,
+): { pool: { w: string; f: number; score: number; at: number }[]; perCount: Map<number, number> } {
+  const maxIdf = Math.log(2 + genericSize);
+  const perCount = new Map<number, number>();
+  const pool: { w: string; f: number; score: number; at: number }[] = [];
+  for (let i = 0; i < lexical.length; i++) {
+    const w = lexical[i];
+    const f = d.get(w)!;
+    const k = perCount.get(f) ?? 0;
+    within[i] = k;
+    perCount.set(f, k + 1);
+    if (queried.has(w)) continue;
+    const g = genericRank.get(w);
+    const score = f * (g === undefined ? maxIdf : Math.log(1 + g));
+    if (pool.length === n && !(score > pool[pool.length - 1].score)) continue;
+    let lo = 0;
+    let hi = pool.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (pool[mid].score >= score) lo = mid + 1;
+      else hi = mid;
+    }
+    pool.splice(lo, 0, { w, f, score, at: i });
+    if (pool.length > n) pool.pop();
+  }
+  return { pool, perCount };
+}
+
 export async function probe(
   session: SurfaceSession,
   options: Omit<ProbeOptions, keyof typeof DEFAULT_PROBE> & Partial<ProbeOptions>,
@@ -162,29 +202,7 @@ export async function probe(
     // One pass keeps the best o.candidates (best first, equal scores in word order) and counts
     // the words of each document frequency; sorting the whole vocabulary for every query, and a
     // map of every word's rank, were most of an adaptive run.
-    const maxIdf = Math.log(2 + o.generic.length);
-    const perCount = new Map<number, number>();
-    const pool: { w: string; f: number; score: number; at: number }[] = [];
-    for (let i = 0; i < lexical.length; i++) {
-      const w = lexical[i];
-      const f = d.get(w)!;
-      const k = perCount.get(f) ?? 0;
-      within[i] = k;
-      perCount.set(f, k + 1);
-      if (queried.has(w)) continue;
-      const g = genericRank.get(w);
-      const score = f * (g === undefined ? maxIdf : Math.log(1 + g));
-      if (pool.length === o.candidates && !(score > pool[pool.length - 1].score)) continue;
-      let lo = 0;
-      let hi = pool.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (pool[mid].score >= score) lo = mid + 1;
-        else hi = mid;
-      }
-      pool.splice(lo, 0, { w, f, score, at: i });
-      if (pool.length > o.candidates) pool.pop();
-    }
+    const { pool, perCount } = candidatePool(lexical, d, queried, genericRank, o.generic.length, o.candidates, within);
     if (!pool.length) return null;
     // rank by document frequency, most frequent first, ties in word order: the words of every
     // higher count, then the word's place among those of its own

@@ -70,26 +70,37 @@ function listAll(io: CliIo): number {
   return 0;
 }
 
+const OPTIONS = {
+  list: { type: 'boolean' },
+  quick: { type: 'boolean' },
+  seeds: { type: 'string' },
+  out: { type: 'string' },
+  workers: { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  queue: { type: 'string' },
+  'keep-days': { type: 'string' },
+  clean: { type: 'boolean' },
+  'fail-on-claims': { type: 'boolean' },
+  set: { type: 'string', multiple: true },
+} as const;
+
+/** A progress bar on a terminal; elsewhere lines through io (a test's capture, a CI log). */
+function progressTo(io: CliIo): FamilyContext['progress'] {
+  return (total, unit, format) =>
+    progress(total, unit, format, {
+      stream: process.stderr.isTTY
+        ? process.stderr
+        : ({
+            write: (s: string) => {
+              io.err(s);
+              return true;
+            },
+          } as unknown as NodeJS.WritableStream),
+    });
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(
-    argv,
-    io,
-    USAGE,
-    {
-      list: { type: 'boolean' },
-      quick: { type: 'boolean' },
-      seeds: { type: 'string' },
-      out: { type: 'string' },
-      workers: { type: 'string' },
-      'no-cache': { type: 'boolean' },
-      queue: { type: 'string' },
-      'keep-days': { type: 'string' },
-      clean: { type: 'boolean' },
-      'fail-on-claims': { type: 'boolean' },
-      set: { type: 'string', multiple: true },
-    },
-    true,
-  );
+  const parsed = parseCommand(argv, io, USAGE, OPTIONS, true);
   if (!parsed) return 0;
   const v = parsed.values as Record<string, string | boolean | undefined>;
   const sets = (parsed.values as { set?: string[] }).set ?? [];
@@ -142,18 +153,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     workers,
     queue,
     cacheDir: v['no-cache'] ? null : '.cache/models',
-    // a bar on a terminal; elsewhere lines through io (a test's capture, a CI log)
-    progress: (total, unit, format) =>
-      progress(total, unit, format, {
-        stream: process.stderr.isTTY
-          ? process.stderr
-          : ({
-              write: (s: string) => {
-                io.err(s);
-                return true;
-              },
-            } as unknown as NodeJS.WritableStream),
-      }),
+    progress: progressTo(io),
     onQueueProgress: queue ? queueProgress.update : undefined,
     queueKeepDays: keepDays,
     say: (line) => io.err(`${line}\n`),

@@ -47,27 +47,23 @@ Statistics fitted (TWIN_TARGETS), tolerance:
 ${TWIN_TARGETS.map((t) => `  ${t.stat.padEnd(20)} ${t.relative ? `${t.tolerance * 100}% of the archive's` : `±${t.tolerance}`}`).join('\n')}
 `;
 
+const OPTIONS = {
+  'hold-out': { type: 'string' },
+  budget: { type: 'string' },
+  seed: { type: 'string' },
+  'check-seeds': { type: 'string' },
+  profile: { type: 'string' },
+  restarts: { type: 'string' },
+  out: { type: 'string' },
+  scale: { type: 'string' },
+  warc: { type: 'string' },
+  labels: { type: 'string' },
+  relevant: { type: 'string' },
+  papers: { type: 'boolean' },
+} as const;
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(
-    argv,
-    io,
-    USAGE,
-    {
-      'hold-out': { type: 'string' },
-      budget: { type: 'string' },
-      seed: { type: 'string' },
-      'check-seeds': { type: 'string' },
-      profile: { type: 'string' },
-      restarts: { type: 'string' },
-      out: { type: 'string' },
-      scale: { type: 'string' },
-      warc: { type: 'string' },
-      labels: { type: 'string' },
-      relevant: { type: 'string' },
-      papers: { type: 'boolean' },
-    },
-    true,
-  );
+  const parsed = parseCommand(argv, io, USAGE, OPTIONS, true);
   if (!parsed) return 0;
   const v = parsed.values;
   const byFiles = v.warc !== undefined || v.labels !== undefined;

@@ -87,6 +87,52 @@ export function exponentsBySeed(rows: readonly ScalingRow[], budget: number): nu
 export const ciText = (c: Ci, digits = 3): string =>
   c.n >= 2 ? `${c.mean.toFixed(digits)} [${c.lo.toFixed(digits)}, ${c.hi.toFixed(digits)}]` : c.mean.toFixed(digits);
 
+/** D2: ISIT's submissions to the target coverage grow about linearly with the database; null without scaling runs. */
+function scalingClaim(d: DeepwebData): DeepClaim | null {
+  const cfg = d.config;
+  const budget = cfg.scaling.budget;
+  if (!d.scaling.length) return null;
+  const lo = 0.5;
+  const hi = 1.5;
+  const per = [...new Set(d.scaling.map((r) => r.site))].map((s) => {
+    const rows = d.scaling.filter((r) => r.site === s);
+    const isitRows = rows.filter((r) => r.method === 'isit');
+    const ci = meanCi(exponentsBySeed(isitRows, budget));
+    const missed = isitRows.filter((r) => r.submissions_to_target === null).length;
+    const cartFaster = isitRows.filter((r) => {
+      const c = rows.find((q) => q.method === 'cartesian' && q.seed === r.seed && q.records === r.records);
+      return (
+        c &&
+        c.submissions_to_target !== null &&
+        (r.submissions_to_target === null || c.submissions_to_target <= r.submissions_to_target)
+      );
+    }).length;
+    const page = d.sites.find((x) => x.site === s)?.page_size ?? 20;
+    // the fewest submissions that could show target x records at this page size
+    const infeasible = isitRows.filter((r) => Math.ceil((cfg.scaling.target * r.records) / page) > budget).length;
+    const band = allOf([
+      thresholdVerdict(ci, lo),
+      signVerdict({ ...ci, mean: hi - ci.mean, lo: hi - ci.hi, hi: hi - ci.lo }),
+    ]);
+    const verdict = infeasible ? 'INFEASIBLE' : allOf([band, missed ? 'FAIL' : 'PASS', cartFaster ? 'FAIL' : 'PASS']);
+    return { s, ci, missed, cartFaster, runs: isitRows.length, verdict, infeasible };
+  });
+  return {
+    id: 'D2',
+    claim:
+      `submissions to ${Math.round(cfg.scaling.target * 100)}% coverage: ISIT's grow about ` +
+      `linearly with the database (exponent ${lo}-${hi}) and reach the target at every size; the ` +
+      `Cartesian product needs more at every size (or never gets there)`,
+    measured: per
+      .map(
+        (x) =>
+          `${x.s} exponent ${ciText(x.ci, 2)}${x.missed ? `, ISIT missed the target in ${x.missed}/${x.runs} runs` : ''}${x.cartFaster ? `, Cartesian as fast in ${x.cartFaster}` : ''}${x.infeasible ? `, ${x.infeasible} sizes out of reach of any crawler at this page size` : ''}`,
+      )
+      .join('; '),
+    verdict: allOf(per.map((x) => x.verdict as Verdict)),
+  };
+}
+
 /**
  * The published claims against this run. CIs are over seeds (Student t; a single seed leaves
  * the sign to decide); PASS / FAIL when the CI clears the claim's bound, TIE when it straddles
@@ -118,48 +164,8 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
       verdict: allOf(cis.map((x) => signVerdict(x.ci))),
     });
   }
-  const budget = cfg.scaling.budget;
-  if (d.scaling.length) {
-    const lo = 0.5;
-    const hi = 1.5;
-    const per = [...new Set(d.scaling.map((r) => r.site))].map((s) => {
-      const rows = d.scaling.filter((r) => r.site === s);
-      const isitRows = rows.filter((r) => r.method === 'isit');
-      const ci = meanCi(exponentsBySeed(isitRows, budget));
-      const missed = isitRows.filter((r) => r.submissions_to_target === null).length;
-      const cartFaster = isitRows.filter((r) => {
-        const c = rows.find((q) => q.method === 'cartesian' && q.seed === r.seed && q.records === r.records);
-        return (
-          c &&
-          c.submissions_to_target !== null &&
-          (r.submissions_to_target === null || c.submissions_to_target <= r.submissions_to_target)
-        );
-      }).length;
-      const page = d.sites.find((x) => x.site === s)?.page_size ?? 20;
-      // the fewest submissions that could show target x records at this page size
-      const infeasible = isitRows.filter((r) => Math.ceil((cfg.scaling.target * r.records) / page) > budget).length;
-      const band = allOf([
-        thresholdVerdict(ci, lo),
-        signVerdict({ ...ci, mean: hi - ci.mean, lo: hi - ci.hi, hi: hi - ci.lo }),
-      ]);
-      const verdict = infeasible ? 'INFEASIBLE' : allOf([band, missed ? 'FAIL' : 'PASS', cartFaster ? 'FAIL' : 'PASS']);
-      return { s, ci, missed, cartFaster, runs: isitRows.length, verdict, infeasible };
-    });
-    claims.push({
-      id: 'D2',
-      claim:
-        `submissions to ${Math.round(cfg.scaling.target * 100)}% coverage: ISIT's grow about ` +
-        `linearly with the database (exponent ${lo}-${hi}) and reach the target at every size; the ` +
-        `Cartesian product needs more at every size (or never gets there)`,
-      measured: per
-        .map(
-          (x) =>
-            `${x.s} exponent ${ciText(x.ci, 2)}${x.missed ? `, ISIT missed the target in ${x.missed}/${x.runs} runs` : ''}${x.cartFaster ? `, Cartesian as fast in ${x.cartFaster}` : ''}${x.infeasible ? `, ${x.infeasible} sizes out of reach of any crawler at this page size` : ''}`,
-        )
-        .join('; '),
-      verdict: allOf(per.map((x) => x.verdict as Verdict)),
-    });
-  }
+  const d2 = scalingClaim(d);
+  if (d2) claims.push(d2);
   const textSites = sites.filter((s) => runs(s, 'probe-adaptive').length);
   if (textSites.length && has('probe-random') && has('probe-generic')) {
     const per = textSites.map((s) => {

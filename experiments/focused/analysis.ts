@@ -111,6 +111,49 @@ const fd = (c: Ci): string => {
   return signVerdict(c) === 'TIE' && Number.isFinite(d) ? `${base} (detectable: ±${f3(d)})` : base;
 };
 
+/** What checkClaims gives a group of claims: the runs by strategy, and its helpers. */
+interface ClaimKit {
+  runsOf: ReadonlyMap<string, CurveRow[]>;
+  has: (...s: string[]) => boolean;
+  at: (s: string, pages: number) => CurveRow[];
+  diff: (a: CurveRow[], b: CurveRow[], k?: 'recall' | 'precision') => Ci;
+  push: (id: string, claim: string, source: string, verdict: Verdict, measured: string, margin?: number) => void;
+  budget: number;
+}
+
+/** F1 and F2: the field's findings on its baselines (Menczer, Pant & Srinivasan 2004). */
+function fieldClaims({ runsOf, has, at, diff, push, budget }: ClaimKit): void {
+  // the standard evaluation of topical crawlers (Menczer, Pant & Srinivasan, ACM TOIT 2004)
+  const auc = (s: string): CurveRow[] =>
+    groupBy(runsOf.get(s)!, (c) => `${c.seed}\u0000${c.site}`).map((rows) => ({
+      ...rows[0],
+      recall: recallAuc(
+        [...rows].sort((x, y) => x.pages - y.pages),
+        budget,
+      ),
+    }));
+  if (has('best-n-first', 'best-first')) {
+    const d = diff(auc('best-n-first'), auc('best-first'));
+    push(
+      'F1',
+      'Best-N-First beats best-first (recall AUC): exploration mixed into best-first pays',
+      'Menczer, Pant & Srinivasan 2004',
+      signVerdict(d),
+      `recall AUC, best-n-first minus best-first ${fd(d)}`,
+    );
+  }
+  if (has('infospiders', 'best-n-first')) {
+    const d = diff(at('infospiders', budget), at('best-n-first', budget));
+    push(
+      'F2',
+      `InfoSpiders overtake Best-N-First in long crawls (recall at ${budget})`,
+      'Menczer, Pant & Srinivasan 2004',
+      signVerdict(d),
+      `recall at ${budget}, infospiders minus best-n-first ${fd(d)} (they report it for long crawls; ours are ${budget} pages per run)`,
+    );
+  }
+}
+
 /**
  * The paper's claims (and the literature's consensus), decided on paired per-run differences at
  * the unit level: a difference whose 95% CI contains 0 is a TIE. C5, the one absolute claim, is
@@ -121,7 +164,8 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
   const runsOf = new Map(groupBy(curves, (c) => c.strategy).map((rows) => [rows[0].strategy, rows]));
   const has = (...s: string[]): boolean => s.every((x) => runsOf.has(x));
   const early = Math.max(every, Math.round((earlyPhase * budget) / every) * every);
-  const lastPages = Math.max(...curves.map((c) => c.pages));
+  // a loop, not Math.max(...rows): past ~125,000 rows the spread overflows the stack (issue #70)
+  const lastPages = curves.reduce((m, c) => Math.max(m, c.pages), Number.NEGATIVE_INFINITY);
   const at = (s: string, pages: number): CurveRow[] =>
     runsOf.get(s)!.filter((c) => c.pages === Math.min(pages, lastPages));
   // per run: mean recall over the checkpoints after the early phase
@@ -190,35 +234,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
       c5.margin,
     );
   }
-  // the standard evaluation of topical crawlers (Menczer, Pant & Srinivasan, ACM TOIT 2004)
-  const auc = (s: string): CurveRow[] =>
-    groupBy(runsOf.get(s)!, (c) => `${c.seed}\u0000${c.site}`).map((rows) => ({
-      ...rows[0],
-      recall: recallAuc(
-        [...rows].sort((x, y) => x.pages - y.pages),
-        budget,
-      ),
-    }));
-  if (has('best-n-first', 'best-first')) {
-    const d = diff(auc('best-n-first'), auc('best-first'));
-    push(
-      'F1',
-      'Best-N-First beats best-first (recall AUC): exploration mixed into best-first pays',
-      'Menczer, Pant & Srinivasan 2004',
-      signVerdict(d),
-      `recall AUC, best-n-first minus best-first ${fd(d)}`,
-    );
-  }
-  if (has('infospiders', 'best-n-first')) {
-    const d = diff(at('infospiders', budget), at('best-n-first', budget));
-    push(
-      'F2',
-      `InfoSpiders overtake Best-N-First in long crawls (recall at ${budget})`,
-      'Menczer, Pant & Srinivasan 2004',
-      signVerdict(d),
-      `recall at ${budget}, infospiders minus best-n-first ${fd(d)} (they report it for long crawls; ours are ${budget} pages per run)`,
-    );
-  }
+  fieldClaims({ runsOf, has, at, diff, push, budget });
   const focused = ['immediate', 'future', 'adaptive'].filter((s) => has(s));
   const baselines = ['bfs', 'random'].filter((s) => has(s));
   if (focused.length && baselines.length) {

@@ -110,6 +110,32 @@ function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnTy
   return L;
 }
 
+/** The published anchor (Rennie & McCallum's RL spider against breadth-first), where the run has both. */
+function anchorsSection(cfg: ExperimentData['config'], aggs: Aggregate[], strategies: readonly string[]): string[] {
+  const L: string[] = [];
+  L.push('', '## Published anchors', '');
+  const levels = [0.25, 0.5, 0.75];
+  if (strategies.includes('bfs') && strategies.includes('future')) {
+    L.push(
+      '| comparison | published | ours (pages BFS needs / pages future value needs, mean curves) |',
+      '|---|---|---|',
+    );
+    const parts = levels.map((lv) => {
+      const b = pagesToRecall(aggs, 'bfs', lv);
+      const o = pagesToRecall(aggs, 'future', lv);
+      return `${Math.round(lv * 100)}% recall: ${b === null || o === null ? (o !== null ? `> ${(cfg.budget / o).toFixed(1)}x (BFS never gets there)` : 'not reached') : `${(b / o).toFixed(1)}x`}`;
+    });
+    L.push(
+      `| future value (the RL spider) vs breadth-first | Rennie & McCallum (ICML 1999): RL spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`,
+    );
+    L.push(
+      '',
+      'The anchor applies to future value only: immediate value and the adaptive crawler are not the RL spider.',
+    );
+  } else L.push('No anchor applies: the Rennie & McCallum comparison needs future value and breadth-first in one run.');
+  return L;
+}
+
 /** report.md: what the runs found, what they rest on, the claims' verdicts, how to rerun it. */
 export function reportMarkdown(
   d: ExperimentData,
@@ -176,26 +202,7 @@ export function reportMarkdown(
     '|---|---|---|---|---|',
   );
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
-  L.push('', '## Published anchors', '');
-  const levels = [0.25, 0.5, 0.75];
-  if (strategies.includes('bfs') && strategies.includes('future')) {
-    L.push(
-      '| comparison | published | ours (pages BFS needs / pages future value needs, mean curves) |',
-      '|---|---|---|',
-    );
-    const parts = levels.map((lv) => {
-      const b = pagesToRecall(aggs, 'bfs', lv);
-      const o = pagesToRecall(aggs, 'future', lv);
-      return `${Math.round(lv * 100)}% recall: ${b === null || o === null ? (o !== null ? `> ${(cfg.budget / o).toFixed(1)}x (BFS never gets there)` : 'not reached') : `${(b / o).toFixed(1)}x`}`;
-    });
-    L.push(
-      `| future value (the RL spider) vs breadth-first | Rennie & McCallum (ICML 1999): RL spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`,
-    );
-    L.push(
-      '',
-      'The anchor applies to future value only: immediate value and the adaptive crawler are not the RL spider.',
-    );
-  } else L.push('No anchor applies: the Rennie & McCallum comparison needs future value and breadth-first in one run.');
+  L.push(...anchorsSection(cfg, aggs, strategies));
   const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
   L.push(

@@ -355,6 +355,20 @@ class JobProcess {
   }
 }
 
+/**
+ * The web config a job carries, as a file in `dir` named by its hash: the same text wherever the
+ * submitter kept it. Written whole, then renamed: the workers of a machine share the folder.
+ */
+function webFile(dir: string, json: string): string {
+  const file = join(dir, `${createHash('sha256').update(json).digest('hex').slice(0, 16)}.json`);
+  if (!existsSync(file)) {
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, json);
+    renameSync(part, file);
+  }
+  return file;
+}
+
 /** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
 export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
   const target: RedisTarget = redisTarget(url);
@@ -382,18 +396,7 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
         return { stored: key };
       }
       opts.onJob?.('start', d);
-      let cfg = d.cfg;
-      if (d.webJson !== null) {
-        // the web config travels in the job: the same text, wherever the submitter kept it
-        const file = join(webs, `${createHash('sha256').update(d.webJson).digest('hex').slice(0, 16)}.json`);
-        if (!existsSync(file)) {
-          // written whole, then renamed: the workers of a machine share the folder
-          const part = `${file}.${process.pid}.part`;
-          writeFileSync(part, d.webJson);
-          renameSync(part, file);
-        }
-        cfg = { ...cfg, web: file };
-      }
+      const cfg = d.webJson === null ? d.cfg : { ...d.cfg, web: webFile(webs, d.webJson) };
       busy = true;
       try {
         const r = await proc.run({ cfg, seed: d.seed, site: d.site, cacheDir: opts.cacheDir, record: d.record });

@@ -152,6 +152,35 @@ export function ranked<T extends Scored>(points: readonly T[]): T[] {
   return [...points].sort((a, b) => (closer(a, b) ? -1 : closer(b, a) ? 1 : 0));
 }
 
+/** Whether the closest point's verdicts held at fresh web seeds (search.confirm), or that they were not checked. */
+function confirmedSection(
+  d: SearchData,
+  strategies: readonly string[],
+  auc: (p: PointData, s: string) => number,
+): string[] {
+  const search = d.config.search!;
+  return d.confirmed
+    ? [
+        `### Confirmed at fresh web seeds (${search.confirm.join(', ')}): ${d.confirmed.held} of ${d.confirmed.claims.length} claims hold, ` +
+          `shortfall ${d.confirmed.shortfall}`,
+        '',
+        'The search chose the point on its own seeds, so its verdicts above flatter it; these runs did not choose it.',
+        '',
+        '| claim | measured | verdict | margin |',
+        '|---|---|---|---|',
+        ...d.confirmed.claims.map(
+          (c) => `| ${c.id} ${c.claim} | ${c.measured} | **${c.verdict}** | ${c.margin ?? ''} |`,
+        ),
+        '',
+        `Recall AUC: ${strategies.map((s) => `${s} ${auc(d.confirmed!, s).toFixed(3)}`).join(', ')}.`,
+        '',
+      ]
+    : [
+        'Not confirmed at fresh seeds (search.confirm is empty): the search chose this point on these runs, so its verdicts flatter it.',
+        '',
+      ];
+}
+
 /** Writes search.csv, claims.csv and report.md; returns the files and the closest point. */
 export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ files: string[]; best: Scored }> {
   const out = new ResultsFolder(dir);
@@ -212,26 +241,7 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     '',
     `Recall AUC there: ${strategies.map((s) => `${s} ${auc(best, s).toFixed(3)}`).join(', ')}.`,
     '',
-    ...(d.confirmed
-      ? [
-          `### Confirmed at fresh web seeds (${search.confirm.join(', ')}): ${d.confirmed.held} of ${d.confirmed.claims.length} claims hold, ` +
-            `shortfall ${d.confirmed.shortfall}`,
-          '',
-          'The search chose the point on its own seeds, so its verdicts above flatter it; these runs did not choose it.',
-          '',
-          '| claim | measured | verdict | margin |',
-          '|---|---|---|---|',
-          ...d.confirmed.claims.map(
-            (c) => `| ${c.id} ${c.claim} | ${c.measured} | **${c.verdict}** | ${c.margin ?? ''} |`,
-          ),
-          '',
-          `Recall AUC: ${strategies.map((s) => `${s} ${auc(d.confirmed!, s).toFixed(3)}`).join(', ')}.`,
-          '',
-        ]
-      : [
-          'Not confirmed at fresh seeds (search.confirm is empty): the search chose this point on these runs, so its verdicts flatter it.',
-          '',
-        ]),
+    ...confirmedSection(d, strategies, auc),
     '## Every point, closest first',
     '',
     `| point | phase | ${keys.map(label).join(' | ')} | held | shortfall | ${strategies.join(' | ')} |`,

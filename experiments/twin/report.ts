@@ -73,32 +73,34 @@ function twinSpec(d: TwinValidation): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** A strategy's row of twin-strategies.csv: its AUCs, their difference, and how far each prediction misses. */
+function strategyRow(s: TwinValidation['ranking']['strategies'][number]): Record<string, unknown> {
+  return {
+    strategy: s.strategy,
+    archive: s.archive.mean,
+    archive_lo: s.archive.lo,
+    archive_hi: s.archive.hi,
+    twin: s.twin.mean,
+    twin_lo: s.twin.lo,
+    twin_hi: s.twin.hi,
+    difference: s.difference.mean,
+    difference_lo: s.difference.lo,
+    difference_hi: s.difference.hi,
+    detectable: s.detectable,
+    verdict: s.verdict,
+    twin_error: s.twinError.mean,
+    control_error: s.controlError.mean,
+    error_difference: s.errorDifference.mean,
+    error_difference_lo: s.errorDifference.lo,
+    error_difference_hi: s.errorDifference.hi,
+    level_verdict: s.levelVerdict,
+  };
+}
+
 export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<{ files: string[]; lines: string[] }> {
   const folder = new ResultsFolder(out);
   folder.csv('twin-auc.csv', d.rows, { columns: ['strategy', 'site', 'archive', 'twin'] });
-  folder.csv(
-    'twin-strategies.csv',
-    d.ranking.strategies.map((s) => ({
-      strategy: s.strategy,
-      archive: s.archive.mean,
-      archive_lo: s.archive.lo,
-      archive_hi: s.archive.hi,
-      twin: s.twin.mean,
-      twin_lo: s.twin.lo,
-      twin_hi: s.twin.hi,
-      difference: s.difference.mean,
-      difference_lo: s.difference.lo,
-      difference_hi: s.difference.hi,
-      detectable: s.detectable,
-      verdict: s.verdict,
-      twin_error: s.twinError.mean,
-      control_error: s.controlError.mean,
-      error_difference: s.errorDifference.mean,
-      error_difference_lo: s.errorDifference.lo,
-      error_difference_hi: s.errorDifference.hi,
-      level_verdict: s.levelVerdict,
-    })),
-  );
+  folder.csv('twin-strategies.csv', d.ranking.strategies.map(strategyRow));
   folder.csv(
     'twin-fits.csv',
     d.fits.flatMap((f) => f.table.map((r) => ({ held_out: f.site, loss: f.fit.loss, ...r }))),

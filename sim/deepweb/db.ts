@@ -18,7 +18,7 @@
  */
 import { linearRegression } from 'simple-statistics';
 import { drawGeneral, drawListRank, englishWordList } from '../english.ts';
-import { fastRng, hash32, seedNumber, ZipfSampler } from '../rng.ts';
+import { fastRng, hash32, type Rng, seedNumber, ZipfSampler } from '../rng.ts';
 import { loadVocab, type Topic } from '../vocab.ts';
 import { flightRoutes, gauss, permutation, placeName, scaledDomain, uniqueNames } from './draws.ts';
 
@@ -183,39 +183,7 @@ export class RecordDb {
       this.attrs.push({ name: 'location', label: 'Location', values: cities, column: loc });
       this.year = null;
     } else if (kind === 'flights') {
-      const A = scaledDomain(records, 24, 1500);
-      const codes = uniqueNames(A, (i) => {
-        const h = hash32(base, i, 13);
-        return String.fromCharCode(65 + (h % 26), 65 + ((h >>> 5) % 26), 65 + ((h >>> 10) % 26));
-      });
-      const popZ = new ZipfSampler(A, 1.0);
-      const perm = permutation(A, r);
-      const dests = flightRoutes(A, perm, popZ, base);
-      const destZ = new Map<number, ZipfSampler>();
-      const from = new Uint16Array(records);
-      const to = new Uint16Array(records);
-      const cabin = new Uint16Array(records);
-      const date = new Uint16Array(records);
-      const cabinCdf = [0.7, 0.85, 0.97, 1];
-      for (let i = 0; i < records; i++) {
-        const f = perm[popZ.sample(r.next())];
-        const ds = dests[f];
-        let z = destZ.get(ds.length);
-        if (!z) destZ.set(ds.length, (z = new ZipfSampler(ds.length, 1.0)));
-        from[i] = f;
-        to[i] = ds[z.sample(r.next())];
-        const u = r.next();
-        cabin[i] = cabinCdf.findIndex((c) => u < c);
-        date[i] = r.int(28);
-        this.day[i] = date[i];
-        this.price[i] = Math.round((80 + r.int(400)) * [1, 1.6, 3.5, 6][cabin[i]]);
-        addText(i, [], []);
-      }
-      const dates = Array.from({ length: 28 }, (_, d) => new Date(Date.UTC(2027, 0, 4 + d)).toISOString().slice(0, 10));
-      this.attrs.push({ name: 'from', label: 'From', values: codes, column: from });
-      this.attrs.push({ name: 'to', label: 'To', values: codes, column: to });
-      this.attrs.push({ name: 'date', label: 'Date', values: dates, column: date });
-      this.attrs.push({ name: 'cabin', label: 'Cabin', values: CABINS, column: cabin });
+      this.flights(records, r, base, addText);
       this.year = null;
     } else {
       const subjects = vocab.topics.filter((t) => t.computing);
@@ -245,6 +213,43 @@ export class RecordDb {
     this.textWords = Int32Array.from(text);
     for (const a of this.attrs) this.postings.set(a.name, invert(a.column, a.values.length));
     if (this.textWords.length) this.buildWordPostings();
+  }
+
+  /** A flights database: from, to, date and cabin drawn with popular airports and their routes; no text. */
+  private flights(records: number, r: Rng, base: number, addText: (i: number, t: string[], b: string[]) => void): void {
+    const A = scaledDomain(records, 24, 1500);
+    const codes = uniqueNames(A, (i) => {
+      const h = hash32(base, i, 13);
+      return String.fromCharCode(65 + (h % 26), 65 + ((h >>> 5) % 26), 65 + ((h >>> 10) % 26));
+    });
+    const popZ = new ZipfSampler(A, 1.0);
+    const perm = permutation(A, r);
+    const dests = flightRoutes(A, perm, popZ, base);
+    const destZ = new Map<number, ZipfSampler>();
+    const from = new Uint16Array(records);
+    const to = new Uint16Array(records);
+    const cabin = new Uint16Array(records);
+    const date = new Uint16Array(records);
+    const cabinCdf = [0.7, 0.85, 0.97, 1];
+    for (let i = 0; i < records; i++) {
+      const f = perm[popZ.sample(r.next())];
+      const ds = dests[f];
+      let z = destZ.get(ds.length);
+      if (!z) destZ.set(ds.length, (z = new ZipfSampler(ds.length, 1.0)));
+      from[i] = f;
+      to[i] = ds[z.sample(r.next())];
+      const u = r.next();
+      cabin[i] = cabinCdf.findIndex((c) => u < c);
+      date[i] = r.int(28);
+      this.day[i] = date[i];
+      this.price[i] = Math.round((80 + r.int(400)) * [1, 1.6, 3.5, 6][cabin[i]]);
+      addText(i, [], []);
+    }
+    const dates = Array.from({ length: 28 }, (_, d) => new Date(Date.UTC(2027, 0, 4 + d)).toISOString().slice(0, 10));
+    this.attrs.push({ name: 'from', label: 'From', values: codes, column: from });
+    this.attrs.push({ name: 'to', label: 'To', values: codes, column: to });
+    this.attrs.push({ name: 'date', label: 'Date', values: dates, column: date });
+    this.attrs.push({ name: 'cabin', label: 'Cabin', values: CABINS, column: cabin });
   }
 
   private buildWordPostings(): void {
