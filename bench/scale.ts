@@ -96,7 +96,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         const diff = compareCsvs(local, queued);
         same &&= diff.length === 0;
         io.out(
-          `${n.toLocaleString('en')} pages through the queue (${queueWorkers} workers): wall ${f1(q.wallS)} s; CSVs ${diff.length ? `DIFFER: ${diff.join(', ')}` : `the same (${csvs(local).join(', ')})`}\n`,
+          `${n.toLocaleString('en')} pages through the queue (${queueWorkers} workers): wall ` +
+            `${f1(q.wallS)} s; CSVs ${diff.length ? `DIFFER: ${diff.join(', ')}` : `the same (${csvs(local).join(', ')})`}\n`,
         );
       } finally {
         for (const w of workers) w.kill('SIGTERM');
@@ -182,11 +183,15 @@ export function table(rs: readonly ScaleResult[]): string {
   const strategies = Object.keys(rs[0].cpuPerPage);
   const L = [
     '',
-    `| pages | budget | wall s | environment s | facts s | training s | crawl s | oracle s | outputs s | peak MB | ${strategies.map((s) => `${s} CPU us/page`).join(' | ')} |`,
+    `| pages | budget | wall s | environment s | facts s | training s | crawl s | oracle s | ` +
+      `outputs s | peak MB | ${strategies.map((s) => `${s} CPU us/page`).join(' | ')} |`,
     `|${'---|'.repeat(10 + strategies.length)}`,
     ...rs.map(
       (r) =>
-        `| ${r.pages.toLocaleString('en')} | ${r.budget.toLocaleString('en')} | ${f1(r.wallS)} | ${f1(r.phases.environment)} | ${f1(r.phases.facts)} | ${f1(r.phases.training)} | ${f1(r.phases.crawl)} | ${f1(r.phases.oracle)} | ${f1(r.phases.outputs)} | ${f0(r.peakMb)} | ${strategies.map((s) => f0(r.cpuPerPage[s])).join(' | ')} |`,
+        `| ${r.pages.toLocaleString('en')} | ${r.budget.toLocaleString('en')} | ${f1(r.wallS)} | ` +
+        `${f1(r.phases.environment)} | ${f1(r.phases.facts)} | ${f1(r.phases.training)} | ` +
+        `${f1(r.phases.crawl)} | ${f1(r.phases.oracle)} | ${f1(r.phases.outputs)} | ` +
+        `${f0(r.peakMb)} | ${strategies.map((s) => f0(r.cpuPerPage[s])).join(' | ')} |`,
     ),
     '',
     ...rs.map(
@@ -203,7 +208,8 @@ export function table(rs: readonly ScaleResult[]): string {
     const a = rs[0];
     const b = rs[rs.length - 1];
     L.push(
-      `CPU per page at ${b.pages.toLocaleString('en')} over ${a.pages.toLocaleString('en')} pages: ${strategies.map((s) => `${s} ${(b.cpuPerPage[s] / a.cpuPerPage[s]).toFixed(2)}x`).join(', ')}`,
+      `CPU per page at ${b.pages.toLocaleString('en')} over ${a.pages.toLocaleString('en')} ` +
+        `pages: ${strategies.map((s) => `${s} ${(b.cpuPerPage[s] / a.cpuPerPage[s]).toFixed(2)}x`).join(', ')}`,
       '',
     );
   }

@@ -152,7 +152,9 @@ export function registerStrategy(name: string, factory: StrategyFactory): void {
   const held = plugins.get(name);
   if (held && held.factory !== factory)
     throw new StrategyError(
-      `strategy "${name}" is already registered in this process (${held.file === IN_MEMORY ? 'another in-memory strategy' : `module ${held.file}`}); give yours another name`,
+      `strategy "${name}" is already registered in this process ` +
+        `(${held.file === IN_MEMORY ? 'another in-memory strategy' : `module ${held.file}`}); give ` +
+        `yours another name`,
     );
   plugins.set(name, { file: IN_MEMORY, factory });
 }
@@ -224,7 +226,8 @@ export function makeStrategy(name: string, ctx: StrategyContext): Strategy {
     } catch (e) {
       if (e instanceof StrategyError || e instanceof Deferred) throw e;
       throw new StrategyError(
-        `${plugin.file === IN_MEMORY ? `strategy "${name}" (in memory)` : `strategy module ${plugin.file}`}: its factory threw: ${String((e as Error).message ?? e).split('\n')[0]}`,
+        `${plugin.file === IN_MEMORY ? `strategy "${name}" (in memory)` : `strategy module ${plugin.file}`}: ` +
+          `its factory threw: ${String((e as Error).message ?? e).split('\n')[0]}`,
       );
     }
     return checkStrategy(

@@ -453,7 +453,9 @@ export class Renderer {
     const prev = month === 1 ? [year - 1, 12] : [year, month - 1];
     const events = this.topicWords(r, site ? this.web.topic[site.first] : 0, 40).join(' ');
     const body =
-      `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Events ${year}-${month}</title></head><body><h1>Calendar ${year}-${String(month).padStart(2, '0')}</h1><p>${events}</p>` +
+      `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Events ` +
+      `${year}-${month}</title></head><body><h1>Calendar ` +
+      `${year}-${String(month).padStart(2, '0')}</h1><p>${events}</p>` +
       `<a href="/events/calendar/${prev[0]}/${prev[1]}/">previous month</a> <a href="/events/calendar/${next[0]}/${next[1]}/">next month</a></body></html>\n`;
     return { status: 200, contentType: 'text/html; charset=utf-8', body };
   }

@@ -177,7 +177,9 @@ export class DocumentPages {
     return {
       status: 200,
       contentType: 'application/postscript',
-      body: `%!PS-Adobe-3.0\n%%Title: ${esc(title)}\n%%Creator: synthetic-web\n%%EndComments\n${lines.map((l) => `(${esc(l)}) show`).join('\n')}\nshowpage\n%%EOF\n`,
+      body:
+        `%!PS-Adobe-3.0\n%%Title: ${esc(title)}\n%%Creator: ` +
+        `synthetic-web\n%%EndComments\n${lines.map((l) => `(${esc(l)}) show`).join('\n')}\nshowpage\n%%EOF\n`,
     };
   }
 

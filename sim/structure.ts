@@ -312,7 +312,8 @@ export function formatStructure(s: StructureStats): string[] {
     `off-topic pages between research communities (ordered pairs): ${hist(s.gapHistogram)}; fewest ${s.gapMin ?? 'n/a'}`,
     ...(s.keywordGapHistogram
       ? [
-          `  as the topic keywords see them (a page below cosine ${s.keywordGapR1} is off-topic): ${hist(s.keywordGapHistogram)}; fewest ${s.keywordGapMin ?? 'n/a'}`,
+          `  as the topic keywords see them (a page below cosine ${s.keywordGapR1} is off-topic): ` +
+            `${hist(s.keywordGapHistogram)}; fewest ${s.keywordGapMin ?? 'n/a'}`,
         ]
       : []),
     `a rule with no topic and no training, "the URL names a document file": precision ${s.documentPrecision}, recall ${s.documentRecall}`,
@@ -322,16 +323,22 @@ export function formatStructure(s: StructureStats): string[] {
     `transfer leak (rules learnt on the other departments from URL folders, file words, ` +
       `file-name shapes, extension and anchor words; lib/rules.ts): ` +
       `precision ${s.transferPrecision}, recall ${s.transferRecall}`,
-    `anchor words linking to relevant items in every department: ${s.sharedAnchorWords.slice(0, 20).join(', ') || 'none'}${s.sharedAnchorWords.length > 20 ? ` (+${s.sharedAnchorWords.length - 20})` : ''}; links to relevant items with one of them: ${s.sharedAnchorShare}`,
+    `anchor words linking to relevant items in every department: ` +
+      `${s.sharedAnchorWords.slice(0, 20).join(', ') || 'none'}${s.sharedAnchorWords.length > 20 ? ` (+${s.sharedAnchorWords.length - 20})` : ''}; ` +
+      `links to relevant items with one of them: ${s.sharedAnchorShare}`,
     '',
     'department                 groups  gap pairs (hops:count)        fewest  direct-link ' +
       'share  links from outside  shared anchors  held-out precision / recall of the rules ' +
       'learnt on the others',
     ...s.sites.flatMap((d) => [
-      `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ${String(d.relevantLinksFromOutside).padStart(19)} ${String(d.sharedAnchorShare).padStart(15)} ` +
+      `${d.host.padEnd(26)} ${String(d.groups).padStart(6)}  ${hist(d.gapHistogram).padEnd(28)} ` +
+        `${String(d.gapMin ?? 'n/a').padStart(6)} ${String(d.directLinkShare).padStart(18)} ` +
+        `${String(d.relevantLinksFromOutside).padStart(19)} ${String(d.sharedAnchorShare).padStart(15)} ` +
         ` ${d.transferPrecision} / ${d.transferRecall}`,
       `  rules learnt on the others: ${d.transferRule}`,
-      `  document-file rule: precision ${d.documentPrecision}, recall ${d.documentRecall}; file-name shape rule: precision ${d.shapePrecision}, recall ${d.shapeRecall}${d.keywordGapHistogram ? `; gap pairs as the keywords see them: ${hist(d.keywordGapHistogram)}` : ''}`,
+      `  document-file rule: precision ${d.documentPrecision}, recall ${d.documentRecall}; ` +
+        `file-name shape rule: precision ${d.shapePrecision}, recall ` +
+        `${d.shapeRecall}${d.keywordGapHistogram ? `; gap pairs as the keywords see them: ${hist(d.keywordGapHistogram)}` : ''}`,
     ]),
   ];
 }

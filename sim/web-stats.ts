@@ -277,7 +277,9 @@ export function formatStats(s: WebStats): string {
           "search site                  kind        records   top-k  distinct words  Heaps' K  Heaps' beta",
           ...s.searchSites.map(
             (x) =>
-              `${x.host.padEnd(28)} ${x.kind.padEnd(10)} ${String(x.records).padStart(8)} ${(x.topK ? String(x.topK) : 'all').padStart(7)} ${String(x.distinctWords).padStart(15)} ${String(x.heapsK ?? '-').padStart(9)} ${String(x.heapsBeta ?? '-').padStart(12)}`,
+              `${x.host.padEnd(28)} ${x.kind.padEnd(10)} ${String(x.records).padStart(8)} ` +
+              `${(x.topK ? String(x.topK) : 'all').padStart(7)} ${String(x.distinctWords).padStart(15)} ` +
+              `${String(x.heapsK ?? '-').padStart(9)} ${String(x.heapsBeta ?? '-').padStart(12)}`,
           ),
           '',
         ]

@@ -72,7 +72,10 @@ describe('result-page signature', () => {
     'http://x.test/results',
   );
   const page = (echo: string, ids: number[], layout = 'ol'): string =>
-    `<div><a href="/">Home</a> <a href="/search">Search</a></div><p>You searched for ${echo}</p><p>Results 1-${ids.length} of ${ids.length * 7}</p><${layout}>${ids.map((i) => `<li><a href="/item/${i}">Item number ${i} widget</a> a widget</li>`).join('')}</${layout}><a href="/results?c=${echo}&page=2">Next page</a>`;
+    `<div><a href="/">Home</a> <a href="/search">Search</a></div><p>You searched for ` +
+    `${echo}</p><p>Results 1-${ids.length} of ` +
+    `${ids.length * 7}</p><${layout}>${ids.map((i) => `<li><a href="/item/${i}">Item number ${i} widget</a> a widget</li>`).join('')}</${layout}><a ` +
+    `href="/results?c=${echo}&page=2">Next page</a>`;
 
   it('ignores the echoed values, the order of records, the layout and the counters', () => {
     const a = readResultPage(page('red', [1, 2, 3]), 'http://x.test/results?c=red', 200, tpl, ['red']);

@@ -44,7 +44,8 @@ export default async function setup(): Promise<() => void> {
   return () => {
     if (missing.length)
       process.stdout.write(
-        `\nskipped on this machine: ${missing.join('; ')}. Install with: apt-get install -y ${packages.join(' ')} (and start redis-server; .ci/run shows how)\n`,
+        `\nskipped on this machine: ${missing.join('; ')}. Install with: apt-get install -y ` +
+          `${packages.join(' ')} (and start redis-server; .ci/run shows how)\n`,
       );
   };
 }

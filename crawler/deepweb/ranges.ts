@@ -121,7 +121,10 @@ export async function confirmRange(
   const invertedOk = inverted !== null && inverted.cls !== 'results';
   const reported = [whole, left, right].every((p) => p?.cls !== 'results' || p.total !== null);
   const adds = !reported || total(left) + total(right) === total(whole);
-  const probe = `whole ${whole?.cls ?? 'failed'} (${total(whole)}), inverted ${inverted?.cls ?? 'failed'}, halves ${total(left)} + ${total(right)}${reported ? '' : ' (no totals reported)'}`;
+  const probe =
+    `whole ${whole?.cls ?? 'failed'} (${total(whole)}), inverted ` +
+    `${inverted?.cls ?? 'failed'}, halves ${total(left)} + ` +
+    `${total(right)}${reported ? '' : ' (no totals reported)'}`;
   return { ...c, confirmed: wholeOk && invertedOk && adds, probe };
 }
 

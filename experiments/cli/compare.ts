@@ -97,7 +97,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const cols = m.includes('@') ? Object.keys(rc![0] ?? {}) : Object.keys(rs[0] ?? {});
     if (!/^[a-z_]+(@\d+)?$/.test(m) || !cols.includes(col))
       usage(
-        `--metric: "${m}" is not a column of ${m.includes('@') ? 'curves.csv' : 'summary.csv'} (${cols.filter((c) => !['experiment', 'strategy', 'site', 'seed', 'pages'].includes(c)).join(', ')})`,
+        `--metric: "${m}" is not a column of ${m.includes('@') ? 'curves.csv' : 'summary.csv'} ` +
+          `(${cols.filter((c) => !['experiment', 'strategy', 'site', 'seed', 'pages'].includes(c)).join(', ')})`,
       );
   }
   const known = [...new Set(rs.map((r) => r.strategy))].filter((s) => s !== 'oracle');

@@ -165,7 +165,9 @@ async function replayed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Prom
   env.close = served.close;
   env.settings.resolve = [...(env.settings.resolve ?? []), `*=127.0.0.1:${served.port}`];
   io.err(
-    `replaying ${files.join(', ')} on 127.0.0.1:${served.port}; training on ${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ${list(v.relevant).join(', ')}; relevance: ${mode})\n`,
+    `replaying ${files.join(', ')} on 127.0.0.1:${served.port}; training on ` +
+      `${sites.filter((h) => h !== heldOut).join(', ')}; crawling ${heldOut} only (relevant: ` +
+      `${list(v.relevant).join(', ')}; relevance: ${mode})\n`,
   );
   env.training = { data: served.training, heldOut, key: served.cacheKey, mode };
 }

@@ -142,7 +142,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     for (const [flag, on] of given)
       if (on && !flags.includes(flag))
         usage(
-          `--${flag}: ${what} does not use it (${flags.length ? `it takes ${flags.map((f) => `--${f}`).join(', ')}` : 'it runs in this process and trains nothing'})`,
+          `--${flag}: ${what} does not use it ` +
+            `(${flags.length ? `it takes ${flags.map((f) => `--${f}`).join(', ')}` : 'it runs in this process and trains nothing'})`,
         );
   };
   const ctx = (out: string | undefined, onClaims?: FamilyContext['onClaims']): FamilyContext => ({

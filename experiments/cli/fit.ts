@@ -114,7 +114,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     // editors complete and check the twin against the web schema (a path from the file's folder)
     $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
     _doc:
-      `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the generator's defaults with the knobs under "_fit.values" searched ` +
+      `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted ` +
+      `by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the ` +
+      `generator's defaults with the knobs under "_fit.values" searched ` +
       `(experiments/twin/fit.ts), ${fit.evaluations} evaluations (${restarts} searches, the ` +
       `profile and the fitted web against itself), each measured at web seeds 1-${checks}; ` +
       `"_fit.knobs" gives each knob's interval: its values over every evaluated point whose loss ` +
@@ -181,7 +183,9 @@ function printFit(io: CliIo, fit: ReturnType<typeof fitToSites>['fit'], table: R
   );
   io.out(`restarts: ${fit.restarts.map((r) => r.loss.toFixed(3)).join(', ')} (loss of each search's best)\n`);
   io.out(
-    `knob intervals: the ${fit.accepted} points with loss at most ${fit.threshold.toFixed(3)} (the fitted web against itself at other seeds, 90th percentile ${fit.selfLoss.toFixed(3)}${fit.loss > fit.selfLoss ? `; the fit's loss is above it: the generator found nothing as like the archive as itself, ` + `the intervals are around the best it found` : ''}):\n`,
+    `knob intervals: the ${fit.accepted} points with loss at most ${fit.threshold.toFixed(3)} ` +
+      `(the fitted web against itself at other seeds, 90th percentile ` +
+      `${fit.selfLoss.toFixed(3)}${fit.loss > fit.selfLoss ? `; the fit's loss is above it: the generator found nothing as like the archive as itself, ` + `the intervals are around the best it found` : ''}):\n`,
   );
   for (const k of fit.knobs)
     io.out(

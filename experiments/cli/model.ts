@@ -51,7 +51,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     );
   } else {
     io.out(
-      `link classifier for ${site} (trained on ${hosts.filter((h) => h !== site).join(', ')}; ${m.future.space.size} features${m.cached ? ', from cache' : ''})\n`,
+      `link classifier for ${site} (trained on ${hosts.filter((h) => h !== site).join(', ')}; ` +
+        `${m.future.space.size} features${m.cached ? ', from cache' : ''})\n`,
     );
     io.out(
       `Q bins: upper bounds ${m.future.bins.thresholds.join(', ')}; mean Q per bin ${m.future.bins.means.map((x) => x.toFixed(3)).join(', ')}\n`,

@@ -179,7 +179,8 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
       measured: per
         .map(
           (x) =>
-            `${x.s} ${f3(at(x.s, 'probe-adaptive')!)} vs ${f3(at(x.s, 'probe-random') ?? NaN)} / ${f3(at(x.s, 'probe-generic') ?? NaN)}; adaptive - random ${ciText(x.vsRandom)}, adaptive - ` +
+            `${x.s} ${f3(at(x.s, 'probe-adaptive')!)} vs ${f3(at(x.s, 'probe-random') ?? NaN)} / ` +
+            `${f3(at(x.s, 'probe-generic') ?? NaN)}; adaptive - random ${ciText(x.vsRandom)}, adaptive - ` +
             `generic ${ciText(x.vsGeneric)}`,
         )
         .join('; '),
@@ -205,11 +206,15 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
     const judged = uncapped.length ? uncapped : q90;
     claims.push({
       id: 'D4',
-      claim: `adaptive probing reaches 90% of the database in fewer than 100 queries (Ntoulas et al.: PubMed, which shows every match)${uncapped.length ? '; decided on the sites that show every match' : ''}`,
+      claim:
+        `adaptive probing reaches 90% of the database in fewer than 100 queries (Ntoulas et al.: ` +
+        `PubMed, which shows every match)${uncapped.length ? '; decided on the sites that show every match' : ''}`,
       measured: q90
         .map(
           (x) =>
-            `${x.s}${uncapped.length && x.topK ? ' (capped, not decisive)' : ''}: ${x.reached.length}/${x.runs} runs reached 90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
+            `${x.s}${uncapped.length && x.topK ? ' (capped, not decisive)' : ''}: ` +
+            `${x.reached.length}/${x.runs} runs reached ` +
+            `90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
         )
         .join('; '),
       verdict: allOf(judged.map((x) => x.verdict)),

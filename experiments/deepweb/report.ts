@@ -189,7 +189,15 @@ function setupSection(d: DeepwebData): string[] {
   const out: string[] = [];
   out.push('## Setup', '');
   out.push(
-    `Web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}; each search site holds ${cfg.records.toLocaleString('en-US')} records; ${cfg.budget} submissions per run (every request to the form's action counts, result pages included). ISIT: tau ${cfg.isit.tau}, maximum dimension ${cfg.isit.maxDimension}, ${cfg.isit.sampleSize} queries tested per template, text inputs filled with the site's seed keywords. Probing: rounds of ${cfg.probe.roundSize} keywords, stop after a round without a new record; ${cfg.probe.candidates} mined candidates. Requests ${cfg.crawl.delayMs} ms apart per host at least, one at a time, robots.txt honoured. ${Number.isFinite(d.wallMs) ? `Wall time ${(d.wallMs / 1000).toFixed(1)} s.` : 'Wall time not recorded.'}`,
+    `Web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}; each search site holds ` +
+      `${cfg.records.toLocaleString('en-US')} records; ${cfg.budget} submissions per run (every ` +
+      `request to the form's action counts, result pages included). ISIT: tau ${cfg.isit.tau}, ` +
+      `maximum dimension ${cfg.isit.maxDimension}, ${cfg.isit.sampleSize} queries tested per ` +
+      `template, text inputs filled with the site's seed keywords. Probing: rounds of ` +
+      `${cfg.probe.roundSize} keywords, stop after a round without a new record; ` +
+      `${cfg.probe.candidates} mined candidates. Requests ${cfg.crawl.delayMs} ms apart per host ` +
+      `at least, one at a time, robots.txt honoured. ` +
+      `${Number.isFinite(d.wallMs) ? `Wall time ${(d.wallMs / 1000).toFixed(1)} s.` : 'Wall time not recorded.'}`,
     '',
   );
   if (d.sites.length) {
@@ -395,7 +403,9 @@ function scalingSection(d: DeepwebData, sites: readonly string[]): string[] {
       '',
       '![scaling](fig-scaling.png)',
       '',
-      `*Submissions (log) against records in the database (log), per site, mean of ${seeds.length} seed(s) per size${seeds.length > 1 ? ' (growth exponents with 95% CIs over seeds in the claims)' : ' (no CI)'}. Also .svg and .pdf (7 in wide).*`,
+      `*Submissions (log) against records in the database (log), per site, mean of ` +
+        `${seeds.length} seed(s) per size${seeds.length > 1 ? ' (growth exponents with 95% CIs over seeds in the claims)' : ' (no CI)'}. ` +
+        `Also .svg and .pdf (7 in wide).*`,
       '',
     );
     const means = scalingMeans(d.scaling);
@@ -422,7 +432,8 @@ function scalingSection(d: DeepwebData, sites: readonly string[]): string[] {
               ...recs.map((n) => {
                 const r = rows.find((x) => x.records === n);
                 return r
-                  ? `${r.generated.toLocaleString('en-US')} planned; ${r.submissions_to_target === null ? `${r.reached}/${r.runs} reached (${f3(r.coverage_at_budget)})` : `${r.submissions_to_target.toLocaleString('en-US')} to target`}`
+                  ? `${r.generated.toLocaleString('en-US')} planned; ` +
+                      `${r.submissions_to_target === null ? `${r.reached}/${r.runs} reached (${f3(r.coverage_at_budget)})` : `${r.submissions_to_target.toLocaleString('en-US')} to target`}`
                   : '-';
               }),
               g1 === null ? 'n/a' : g1.toFixed(2),

@@ -209,6 +209,33 @@ function scalingSpec(rows: RunRow[]): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/** The run in a few lines: geo-affinity's speed-up over each other assignment, the scaling, duplicates. */
+function summaryLines(d: DistributedData, assign: RunRow[], scale: RunRow[]): string[] {
+  const by = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const lines: string[] = [];
+  const geo = mean(by(assign, 'geo').map((r) => r.wall_ms));
+  for (const other of ['hash', 'single']) {
+    const o = mean(by(assign, other).map((r) => r.wall_ms));
+    if (geo && o)
+      lines.push(
+        `geo-affinity speed-up over ${other}: ${(o / geo).toFixed(2)}x (wall time ${Math.round(o)} ms vs ${Math.round(geo)} ms)`,
+      );
+  }
+  const base = mean(by(scale, String(d.config.scaling[0])).map((r) => r.pages_per_s));
+  for (const p of d.config.scaling) {
+    const v = mean(by(scale, String(p)).map((r) => r.pages_per_s));
+    if (base)
+      lines.push(
+        `${p} process(es): ${Math.round(v)} pages/s, ${(v / base).toFixed(2)}x ` +
+          `of ${d.config.scaling[0]} (efficiency ${((v / base / (p / d.config.scaling[0])) * 100).toFixed(0)}%)`,
+      );
+  }
+  const dups = d.runs.reduce((a, r) => a + r.duplicates, 0);
+  lines.push(`URLs fetched twice: ${dups} over ${d.runs.reduce((a, r) => a + r.pages, 0)} pages`);
+  return lines;
+}
+
 export async function writeDistributedOutputs(
   d: DistributedData,
   dir: string,
@@ -232,27 +259,7 @@ export async function writeDistributedOutputs(
   }
   const pm = (xs: number[], digits = 0): string => pmText(meanCi(xs), digits);
   const by = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
-  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const lines: string[] = [];
-  const geo = mean(by(assign, 'geo').map((r) => r.wall_ms));
-  for (const other of ['hash', 'single']) {
-    const o = mean(by(assign, other).map((r) => r.wall_ms));
-    if (geo && o)
-      lines.push(
-        `geo-affinity speed-up over ${other}: ${(o / geo).toFixed(2)}x (wall time ${Math.round(o)} ms vs ${Math.round(geo)} ms)`,
-      );
-  }
-  const base = mean(by(scale, String(d.config.scaling[0])).map((r) => r.pages_per_s));
-  for (const p of d.config.scaling) {
-    const v = mean(by(scale, String(p)).map((r) => r.pages_per_s));
-    if (base)
-      lines.push(
-        `${p} process(es): ${Math.round(v)} pages/s, ${(v / base).toFixed(2)}x ` +
-          `of ${d.config.scaling[0]} (efficiency ${((v / base / (p / d.config.scaling[0])) * 100).toFixed(0)}%)`,
-      );
-  }
-  const dups = d.runs.reduce((a, r) => a + r.duplicates, 0);
-  lines.push(`URLs fetched twice: ${dups} over ${d.runs.reduce((a, r) => a + r.pages, 0)} pages`);
+  const lines = summaryLines(d, assign, scale);
   const cfg = d.config;
   const md: string[] = [
     `# Distributed crawling: ${cfg.name}`,
@@ -261,7 +268,16 @@ export async function writeDistributedOutputs(
     '',
     '## Setup',
     '',
-    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ${cfg.budget} pages per run, strategy ${cfg.strategy}${cfg.module ? ` (module \`${cfg.module}\`)` : ''}, from the department home pages over every \`.test\` host. Each crawler process is a worker thread with ${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; "single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall ` +
+    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and ` +
+      `bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ` +
+      `${cfg.budget} pages per run, strategy ` +
+      `${cfg.strategy}${cfg.module ? ` (module \`${cfg.module}\`)` : ''}, from the department ` +
+      `home pages over every \`.test\` host. Each crawler process is a worker thread with ` +
+      `${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, ` +
+      `at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the ` +
+      `in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ` +
+      `${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; ` +
+      `"single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall ` +
       `time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
     '## Assignment of hosts to data centres',

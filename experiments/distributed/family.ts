@@ -22,13 +22,18 @@ assignment's and process count's pages, overlap and balance.`,
   async run(cfg, ctx) {
     const out = defaultOut(cfg.name, ctx);
     ctx.say(
-      `experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run`,
+      `experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ` +
+        `${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run`,
     );
     const { runDistributedExperiment, writeDistributedOutputs } = await import('./experiment.ts');
     const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
     const bar = ctx.progress(runs, 'runs', '{bar} {value}/{total} {label}');
     const data = await withBar(bar, () => runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })));
     const w = await writeDistributedOutputs(data, out, rerunCommand(ctx));
-    return `\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`;
+    return (
+      `\n${cfg.name}: ${data.runs.length} runs, wall time ${(data.wallMs / 1000).toFixed(1)} ` +
+      `s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ` +
+      `${w.files.map((f) => `${out}/${f}`).join(', ')}\n`
+    );
   },
 };

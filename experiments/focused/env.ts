@@ -213,7 +213,9 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
     a.sites = labelled.filter((h) => hosts.has(h));
     if (!a.sites.length && labelled.length)
       bad(
-        `none of the ${labelled.length} labelled hosts of ${a.labels} (${labelled.slice(0, 3).join(', ')}${labelled.length > 3 ? ', ...' : ''}) is in the archive; name the sites to crawl in archive.sites`,
+        `none of the ${labelled.length} labelled hosts of ${a.labels} ` +
+          `(${labelled.slice(0, 3).join(', ')}${labelled.length > 3 ? ', ...' : ''}) is in the ` +
+          `archive; name the sites to crawl in archive.sites`,
       );
   }
   const sites = archiveSites(cfg);
@@ -239,7 +241,8 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
     }
     if (!relevant.length)
       bad(
-        `archive: site ${site} has no relevant page (${[...(a.relevant.length ? [`labels ${a.relevant.join(', ')}`] : []), ...(a.relevantDocuments.length ? [`documents ${a.relevantDocuments.join(', ')}`] : [])].join('; ')})`,
+        `archive: site ${site} has no relevant page ` +
+          `(${[...(a.relevant.length ? [`labels ${a.relevant.join(', ')}`] : []), ...(a.relevantDocuments.length ? [`documents ${a.relevantDocuments.join(', ')}`] : [])].join('; ')})`,
       );
   }
 }

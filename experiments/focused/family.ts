@@ -61,8 +61,11 @@ async function single(cfg: ExperimentConfig, out: string, ctx: FamilyContext): P
   const unit = cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests';
   ctx.say(
     cfg.archive
-      ? `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${jobs} sites of the archive (${archiveSites(cfg).join(', ')}), ${cfg.budget} ${unit} per run, holes ${cfg.archive.holes}`
-      : `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x ${cfg.sites.length ? `${cfg.sites.length} department${cfg.sites.length === 1 ? '' : 's'}` : 'every department'}, ${cfg.budget} ${unit} per run`,
+      ? `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${jobs} sites of the ` +
+          `archive (${archiveSites(cfg).join(', ')}), ${cfg.budget} ${unit} per run, holes ${cfg.archive.holes}`
+      : `experiment ${cfg.name}: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds ` +
+          `x ${cfg.sites.length ? `${cfg.sites.length} department${cfg.sites.length === 1 ? '' : 's'}` : 'every department'}, ` +
+          `${cfg.budget} ${unit} per run`,
   );
   const slow = slowRunWarning(cfg);
   if (slow) ctx.say(slow);

@@ -136,7 +136,8 @@ export function buildPage(p: PageInput): string {
   );
   for (const c of p.claims) {
     L.push(
-      `<tr class="verdict-${esc(c.verdict.replace(/\s+/g, '-'))}"><td><a href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td ` +
+      `<tr class="verdict-${esc(c.verdict.replace(/\s+/g, '-'))}"><td><a ` +
+        `href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td ` +
         `class="verdict">${esc(c.verdict)}</td></tr>`,
     );
   }

@@ -4,7 +4,7 @@
  * topic say, every claim's verdict, and the command that reruns it.
  */
 import { f3 } from '../../lib/format.ts';
-import { detectable, pairedCi, pmText, signVerdict, unitCi, unitOf } from '../intervals.ts';
+import { detectable, pairedCi, pmText, signVerdict, type Unit, unitCi, unitOf } from '../intervals.ts';
 import { probeStrategies, topicalStrategies } from '../strategy-registry.ts';
 import { type Aggregate, type Claim, curvesCiMethod, pagesToRecall, totals } from './analysis.ts';
 import { FIGURE_METRICS } from './metrics.ts';
@@ -40,7 +40,9 @@ function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnT
     const v = diff === null ? null : signVerdict(diff);
     const d = diff === null ? NaN : detectable(diff);
     L.push(
-      `| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ${v === null ? '' : v === 'TIE' ? `tie with the next${Number.isFinite(d) ? ` (detectable: ${f3(d)})` : ''}` : v === 'NO DATA' ? 'identical in every run' : 'ahead'} |`,
+      `| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ` +
+        `${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ` +
+        `${v === null ? '' : v === 'TIE' ? `tie with the next${Number.isFinite(d) ? ` (detectable: ${f3(d)})` : ''}` : v === 'NO DATA' ? 'identical in every run' : 'ahead'} |`,
     );
   });
   L.push(
@@ -99,10 +101,13 @@ function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnTy
   L.push(
     '',
     beats.length
-      ? `**A rule with no topic beats a topical strategy here** (${beats.join('; ')}${ties.length ? `; and ${ties.map((x) => x.text).join('; ')}` : ''}): on this web the target is marked by its URLs or file types, and a topical ` +
+      ? `**A rule with no topic beats a topical strategy here** ` +
+          `(${beats.join('; ')}${ties.length ? `; and ${ties.map((x) => x.text).join('; ')}` : ''}): ` +
+          `on this web the target is marked by its URLs or file types, and a topical ` +
           `strategy's lead over such a probe is what its topic adds.`
       : ties.length
-        ? `**No topical strategy is measurably ahead of a rule with no topic** (${ties.map((x) => x.text).join('; ')}; these runs would have detected differences ` +
+        ? `**No topical strategy is measurably ahead of a rule with no topic** ` +
+          `(${ties.map((x) => x.text).join('; ')}; these runs would have detected differences ` +
           `of ${range(ties.map((x) => x.detectable))} recall AUC): what the topic adds here is ` +
           `smaller than that, if anything.`
         : 'Every topical strategy is ahead of every probe: on this web the topic, not the URL or file type alone, leads to the target.',
@@ -123,16 +128,52 @@ function anchorsSection(cfg: ExperimentData['config'], aggs: Aggregate[], strate
     const parts = levels.map((lv) => {
       const b = pagesToRecall(aggs, 'bfs', lv);
       const o = pagesToRecall(aggs, 'future', lv);
-      return `${Math.round(lv * 100)}% recall: ${b === null || o === null ? (o !== null ? `> ${(cfg.budget / o).toFixed(1)}x (BFS never gets there)` : 'not reached') : `${(b / o).toFixed(1)}x`}`;
+      return (
+        `${Math.round(lv * 100)}% recall: ` +
+        `${b === null || o === null ? (o !== null ? `> ${(cfg.budget / o).toFixed(1)}x (BFS never gets there)` : 'not reached') : `${(b / o).toFixed(1)}x`}`
+      );
     });
     L.push(
-      `| future value (the RL spider) vs breadth-first | Rennie & McCallum (ICML 1999): RL spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`,
+      `| future value (the RL spider) vs breadth-first | Rennie & McCallum (ICML 1999): RL ` +
+        `spider about 3x as efficient as breadth-first | ${parts.join('; ')} |`,
     );
     L.push(
       '',
       'The anchor applies to future value only: immediate value and the adaptive crawler are not the RL spider.',
     );
   } else L.push('No anchor applies: the Rennie & McCallum comparison needs future value and breadth-first in one run.');
+  return L;
+}
+
+/** The results at the budget: each strategy's recall, precision, outcomes and counters (mean and CI over runs). */
+function resultsTable(d: ExperimentData, rows: readonly string[], unit: Unit): string[] {
+  const cfg = d.config;
+  const pm = (xs: readonly SummaryRow[], k: 'recall' | 'recall_reachable' | 'recall_auc' | 'precision'): string =>
+    pmText(unitCi(xs, (r) => r[k], unit));
+  const L: string[] = [];
+  L.push(`## Results at ${cfg.budget} pages`, '');
+  L.push(
+    '| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | ' +
+      'fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const s of rows) {
+    const xs = d.summaries.filter((x) => x.strategy === s);
+    if (!xs.length) continue;
+    const avg = (k: keyof SummaryRow): string =>
+      fc(Math.round((xs.reduce((a, r) => a + (r[k] as number), 0) / xs.length) * 10) / 10);
+    const t = totals(xs);
+    const outcomes =
+      s === ORACLE
+        ? 'n/a'
+        : (['status_2xx', 'status_3xx', 'status_4xx', 'status_5xx', 'fetch_errors'] as const).map(avg).join(' / ');
+    L.push(
+      `| ${s === ORACLE ? '*oracle*' : s} | ${pm(xs, 'recall')} | ${pm(xs, 'recall_reachable')} ` +
+        `| ${pm(xs, 'recall_auc')} | ${pm(xs, 'precision')} | ` +
+        `${t.pagesPerRelevant === null ? 'n/a' : t.pagesPerRelevant.toFixed(2)} | ${outcomes} | ` +
+        `${s === ORACLE ? 'n/a' : avg('links_scored')} | ${s === ORACLE ? 'n/a' : avg('discarded')} |`,
+    );
+  }
   return L;
 }
 
@@ -152,8 +193,6 @@ export function reportMarkdown(
   const unit = unitOf(d.curves);
   const method = curvesCiMethod(d.curves);
   const seeds = [...new Set(d.curves.map((c) => c.seed))];
-  const pm = (xs: readonly SummaryRow[], k: 'recall' | 'recall_reachable' | 'recall_auc' | 'precision'): string =>
-    pmText(unitCi(xs, (r) => r[k], unit));
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
   L.push(...setupSection(d, strategies, runs, method, unit, rerun, dir));
@@ -161,7 +200,8 @@ export function reportMarkdown(
   L.push(...structureSection(d));
   L.push('## Figures', '');
   const caption = (what: string): string =>
-    `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
+    `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ` +
+    `${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
   for (const m of FIGURE_METRICS) L.push(`![${m.key}](fig-${m.key}.png)`, '', caption(m.figure.caption(cfg.every)), '');
   if (strategies.length > 1)
     L.push(
@@ -171,26 +211,7 @@ export function reportMarkdown(
       '',
     );
   L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');
-  L.push(`## Results at ${cfg.budget} pages`, '');
-  L.push(
-    '| strategy | recall | reachable recall | recall AUC | precision | pages per relevant | ' +
-      'fetches 2xx / 3xx / 4xx / 5xx / error (mean per run) | links scored | links discarded |',
-    '|---|---|---|---|---|---|---|---|---|',
-  );
-  for (const s of rows) {
-    const xs = d.summaries.filter((x) => x.strategy === s);
-    if (!xs.length) continue;
-    const avg = (k: keyof SummaryRow): string =>
-      fc(Math.round((xs.reduce((a, r) => a + (r[k] as number), 0) / xs.length) * 10) / 10);
-    const t = totals(xs);
-    const outcomes =
-      s === ORACLE
-        ? 'n/a'
-        : (['status_2xx', 'status_3xx', 'status_4xx', 'status_5xx', 'fetch_errors'] as const).map(avg).join(' / ');
-    L.push(
-      `| ${s === ORACLE ? '*oracle*' : s} | ${pm(xs, 'recall')} | ${pm(xs, 'recall_reachable')} | ${pm(xs, 'recall_auc')} | ${pm(xs, 'precision')} | ${t.pagesPerRelevant === null ? 'n/a' : t.pagesPerRelevant.toFixed(2)} | ${outcomes} | ${s === ORACLE ? 'n/a' : avg('links_scored')} | ${s === ORACLE ? 'n/a' : avg('discarded')} |`,
-    );
-  }
+  L.push(...resultsTable(d, rows, unit));
   L.push(...runNotes(d, rows));
   if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
   L.push(...probes(d, strategies, unit));
@@ -298,10 +319,19 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
     const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
     out.push(
       '',
-      `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds chosen on the training sites of each run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ${meanOf(ad, 'retrainings')} retrainings per run. ` +
-        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ${meanOf(ad, 'rescued_links')}.` +
+      `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds chosen on the training sites of each ` +
+        `run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ` +
+        `${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ` +
+        `${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ` +
+        `${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ` +
+        `${meanOf(ad, 'retrainings')} retrainings per run. ` +
+        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, ` +
+        `tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ` +
+        `${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ` +
+        `${meanOf(ad, 'rescued_links')}.` +
         (none.length
-          ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`
+          ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} ` +
+            `pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`
           : '') +
         (pages && exploited === pages
           ? ' Every page it judged was at or above r1, so it never used its future value: on these runs it is immediate value.'

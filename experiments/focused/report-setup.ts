@@ -84,13 +84,17 @@ export function restsOn(d: ExperimentData): string[] {
           : ''
       }`,
       '',
-      '| site | pages collected | in-site URLs linked | holes (share) | known documents | relevant | reachable from the start | relevant by hops from the start page |',
+      '| site | pages collected | in-site URLs linked | holes (share) | known documents | ' +
+        'relevant | reachable from the start | relevant by hops from the start page |',
       '|---|---|---|---|---|---|---|---|',
     );
     for (const f of d.facts) {
       const s = f.archive!;
       L.push(
-        `| ${f.site} | ${s.pages} | ${s.linkedUrls} | ${s.holes} (${f3(s.linkedUrls ? s.holes / s.linkedUrls : 0)}) | ${s.documents} | ${f.relevant}${s.relevantLabelled && s.relevantDocuments ? ` (${s.relevantLabelled} labelled, ${s.relevantDocuments} documents)` : ''} | ${f.reachable} | ${depthText(f.depths)} |`,
+        `| ${f.site} | ${s.pages} | ${s.linkedUrls} | ${s.holes} ` +
+          `(${f3(s.linkedUrls ? s.holes / s.linkedUrls : 0)}) | ${s.documents} | ` +
+          `${f.relevant}${s.relevantLabelled && s.relevantDocuments ? ` (${s.relevantLabelled} labelled, ${s.relevantDocuments} documents)` : ''} ` +
+          `| ${f.reachable} | ${depthText(f.depths)} |`,
       );
     }
     L.push(
@@ -135,7 +139,10 @@ export function restsOn(d: ExperimentData): string[] {
     for (const f of judged) {
       const j = f.judgement!;
       L.push(
-        `| ${f.site}${cfg.archive ? '' : ` (seed ${f.seed})`} | ${j.pages} | ${j.positives} | ${Number.isNaN(j.auc) ? 'n/a' : f3(j.auc)} | ${f3(j.precision)} | ${f3(j.recall)} | ${f3(j.accuracy)} | ${f3(j.allNegative)} | ${j.threshold === null ? 'none (a rule)' : f3(j.threshold)} |`,
+        `| ${f.site}${cfg.archive ? '' : ` (seed ${f.seed})`} | ${j.pages} | ${j.positives} | ` +
+          `${Number.isNaN(j.auc) ? 'n/a' : f3(j.auc)} | ${f3(j.precision)} | ${f3(j.recall)} | ` +
+          `${f3(j.accuracy)} | ${f3(j.allNegative)} | ` +
+          `${j.threshold === null ? 'none (a rule)' : f3(j.threshold)} |`,
       );
     }
     L.push('');
@@ -160,11 +167,19 @@ export function structureSection(d: ExperimentData): string[] {
   out.push(
     "## The web's structure",
     '',
-    'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): off-topic pages between research communities (ordered pairs of groups of a department; "0" means a crawler can step from one community into another), where relevant documents are linked from, how alike the departments\' conventions are, the transfer leak (the best URL rule learnt on the other departments, scored on each one), and the rule nobody learns, "the URL names a document file" (what documents-first knows).',
+    'What the result rests on (sim/structure.ts; `npm run sim:stats` prints the same): ' +
+      'off-topic pages between research communities (ordered pairs of groups of a department; ' +
+      '"0" means a crawler can step from one community into another), where relevant documents ' +
+      "are linked from, how alike the departments' conventions are, the transfer leak (the best " +
+      'URL rule learnt on the other departments, scored on each one), and the rule nobody ' +
+      'learns, "the URL names a document file" (what documents-first knows).',
     '',
   );
   out.push(
-    '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages linking a relevant document directly | links to them from outside their community | URL templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall | document-file rule precision / recall | file-name shape rule precision / recall |',
+    '| seed | fewest off-topic pages between communities | pairs at 0 / 1 / 2+ | pages ' +
+      'linking a relevant document directly | links to them from outside their community | URL ' +
+      'templates alike (Jaccard) | anchor mix distance | transfer leak precision / recall | ' +
+      'document-file rule precision / recall | file-name shape rule precision / recall |',
     '|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const { seed, stats: st } of d.structure) {
@@ -179,7 +194,12 @@ export function structureSection(d: ExperimentData): string[] {
     const mean = (k: 'directLinkShare' | 'relevantLinksFromOutside'): string =>
       f3(st.sites.reduce((a, x) => a + x[k], 0) / Math.max(1, st.sites.length));
     out.push(
-      `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ${f3(st.transferRecall)} | ${f3(st.documentPrecision)} / ${f3(st.documentRecall)} | ${f3(st.shapePrecision)} / ${f3(st.shapeRecall)} |`,
+      `| ${seed} | ${st.gapMin ?? 'n/a'} | ${share((x) => x === '0')} / ` +
+        `${share((x) => x === '1')} / ${share((x) => x !== '0' && x !== '1')} | ` +
+        `${mean('directLinkShare')} | ${mean('relevantLinksFromOutside')} | ` +
+        `${f3(st.templateJaccard)} | ${f3(st.anchorDistance)} | ${f3(st.transferPrecision)} / ` +
+        `${f3(st.transferRecall)} | ${f3(st.documentPrecision)} / ${f3(st.documentRecall)} | ` +
+        `${f3(st.shapePrecision)} / ${f3(st.shapeRecall)} |`,
     );
   }
   out.push('');
@@ -201,7 +221,10 @@ export function setupSection(
   L.push('## Setup', '');
   if (cfg.archive) {
     L.push(
-      `- Web: real pages replayed from the archive ${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth: the labels in \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}. One web: the runs differ only by site.`,
+      `- Web: real pages replayed from the archive ` +
+        `${cfg.archive.warc.map((f) => `\`${f}\``).join(', ')}; ground truth: the labels ` +
+        `in \`${cfg.archive.labels}\` (relevant labels: ${cfg.archive.relevant.join(', ')}); sites ` +
+        `crawled: ${d.sites.map((s) => `\`${s}\``).join(', ')}. One web: the runs differ only by site.`,
     );
   } else {
     L.push(
@@ -213,7 +236,9 @@ export function setupSection(
   }
   const mode = relevanceOf(cfg);
   L.push(
-    `- Target: ${targetOf(cfg)}; topic keywords (immediate value's topic): \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`. The crawler's relevance judgement (its reward, top-K and logged relevance): **${mode}** (${MODE_TEXT[mode]}).`,
+    `- Target: ${targetOf(cfg)}; topic keywords (immediate value's ` +
+      `topic): \`${cfg.keywords ?? 'data/vocab/computing.txt'}\`. The crawler's relevance ` +
+      `judgement (its reward, top-K and logged relevance): **${mode}** (${MODE_TEXT[mode]}).`,
   );
   L.push(
     `- Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages per run (other responses are fetched but not counted; precision = relevant / 2xx pages)' : 'requests per run, every response counted (3xx, 4xx and errors included; precision = relevant / requests), as in the paper'}.`,
@@ -222,19 +247,33 @@ export function setupSection(
     `- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`,
   );
   L.push(
-    `- Future value and adaptive: leave-one-site-out (each site crawled with a classifier trained on the other sites of the same web); Q = sum of gamma^distance over relevant documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`,
+    `- Future value and adaptive: leave-one-site-out (each site crawled with a classifier ` +
+      `trained on the other sites of the same web); Q = sum of gamma^distance over relevant ` +
+      `documents within ${cfg.future.horizon} hop(s), gamma ${cfg.future.gamma}, ` +
+      `${cfg.future.bins} bins (aggregate: ${cfg.future.aggregate}).`,
   );
   L.push(
-    `- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered relevant document is fetched at once; otherwise the path of unfetched pages that yields the most relevant documents per page spent. It fetches only pages linked from pages it fetched, from the same start page, and keeps spending the budget after the last reachable document. It is a strong reference, not a proven optimum.`,
+    `- Oracle: a greedy crawl order computed from ground truth (evaluator only): a discovered ` +
+      `relevant document is fetched at once; otherwise the path of unfetched pages that yields ` +
+      `the most relevant documents per page spent. It fetches only pages linked from pages it ` +
+      `fetched, from the same start page, and keeps spending the budget after the last reachable ` +
+      `document. It is a strong reference, not a proven optimum.`,
   );
   L.push(
-    `- Metrics every ${cfg.every} pages: ${CURVE_METRICS.map((m) => `${m.key} = ${m.help.replace('`every`', String(cfg.every))}`).join('; ')}; recall AUC = area under the recall curve over the budget, divided by the budget. Early phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`,
+    `- Metrics every ${cfg.every} pages: ` +
+      `${CURVE_METRICS.map((m) => `${m.key} = ${m.help.replace('`every`', String(cfg.every))}`).join('; ')}; ` +
+      `recall AUC = area under the recall curve over the budget, divided by the budget. Early ` +
+      `phase: the first ${Math.round(cfg.earlyPhase * 100)}% of the budget.`,
   );
   L.push(
-    `- Statistics: ${method}. Claims are decided on paired differences (same seed and site), averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle itself cannot meet the claim at this budget.`,
+    `- Statistics: ${method}. Claims are decided on paired differences (same seed and site), ` +
+      `averaged within ${unit === 'seed' ? 'seeds' : 'sites'} first: PASS or FAIL when the 95% ` +
+      `CI of the difference excludes 0, TIE when it contains 0, INFEASIBLE when the oracle ` +
+      `itself cannot meet the claim at this budget.`,
   );
   L.push(
-    `- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`,
+    `- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. ` +
+      `Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`,
     '',
   );
   return L;

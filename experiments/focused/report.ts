@@ -89,7 +89,8 @@ export function pageInput(
   const setup = [
     `Web: ${web}; sites crawled: ${sites.join(', ')}. Its structure: the "web's structure" table of report.md.`,
     `Target: ${targetOf(cfg)}; the crawler's relevance judgement: ${relevanceOf(cfg)}.`,
-    `Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests'} per run, measured every ${cfg.every}; deterministic crawls; the oracle is ` +
+    `Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests'} per ` +
+      `run, measured every ${cfg.every}; deterministic crawls; the oracle is ` +
       `ground truth's greedy order (evaluator only).`,
   ];
   return {

@@ -132,7 +132,10 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const inMemory = cfg.strategies.filter((s) => cfg.strategyParams[s]?.inMemory);
   if (inMemory.length && (opts.queue || (opts.workers ?? 0) > 0))
     throw new ExperimentConfigError(
-      `${cfg.name}: ${inMemory.join(', ')} ${inMemory.length === 1 ? 'is a strategy' : 'are strategies'} in memory, which ${opts.queue ? 'a queue worker' : 'a worker process'} cannot build: run with workers 0 (the default for it), or give it as ` +
+      `${cfg.name}: ${inMemory.join(', ')} ` +
+        `${inMemory.length === 1 ? 'is a strategy' : 'are strategies'} in memory, which ` +
+        `${opts.queue ? 'a queue worker' : 'a worker process'} cannot build: run with workers 0 ` +
+        `(the default for it), or give it as ` +
         `{ "name", "module": "path/to/strategy.ts" }`,
     );
   const jobs: Job[] = [];

@@ -144,7 +144,11 @@ export function refusal(theirs: CodeVersion, cfg: ExperimentConfig): string | nu
   }
   const mine = treeHash();
   if (theirs.tree !== mine)
-    return `refused: the job was submitted from other code (${theirs.commit ?? 'no commit'}, tree ${theirs.tree}) than this worker runs (${gitCommit() ?? 'no commit'}, tree ${mine}); run the same commit, unchanged, on the submitter and every worker`;
+    return (
+      `refused: the job was submitted from other code (${theirs.commit ?? 'no commit'}, tree ` +
+      `${theirs.tree}) than this worker runs (${gitCommit() ?? 'no commit'}, tree ${mine}); run ` +
+      `the same commit, unchanged, on the submitter and every worker`
+    );
   for (const [f, h] of Object.entries(theirs.files))
     if (fileHash(f) !== h) return `refused: ${f} differs between the submitter and this worker; copy the same file`;
   const missing = namedFiles(cfg).filter((f) => !(f in theirs.files));

@@ -66,7 +66,9 @@ async function runSearchFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCo
   const w = await writeSearchOutputs(data, out);
   const b = data.points.find((p) => p.index === w.best.index)!;
   return [
-    `\n${cfg.name}: ${data.points.length} points (${data.computed} computed${data.confirmed ? ', and the confirmation' : ''}), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
+    `\n${cfg.name}: ${data.points.length} points (${data.computed} ` +
+      `computed${data.confirmed ? ', and the confirmation' : ''}), wall time ` +
+      `${(data.wallMs / 1000).toFixed(1)} s\n`,
     `closest: point ${b.index} ${JSON.stringify(b.values)}: ${b.held} of ${b.claims.length} claims hold, shortfall ${b.shortfall}\n`,
     ...b.claims.map((c) => `  ${c.verdict.padEnd(4)} ${c.id} ${c.claim}\n       ${c.measured}\n`),
     ...(data.confirmed
@@ -99,7 +101,8 @@ async function runSweepFamily(cfg: ExperimentConfig, out: string, ctx: FamilyCon
     `\n${cfg.name}: ${data.points.length} points (${data.computed} computed), wall time ${(data.wallMs / 1000).toFixed(1)} s\n`,
     ...w.phase.map(
       (p) =>
-        `  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} ` +
+        `  point ${p.point} ${JSON.stringify(data.points[p.point].values)}: ` +
+        `${p.winner}${p.tie ? ' (tie)' : ''} over ${p.runner_up} by ${p.margin.toFixed(3)} ` +
         `[${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}]\n`,
     ),
     `wrote ${['config.json', ...w.files].map((f) => `${out}/${f}`).join(', ')}\n`,

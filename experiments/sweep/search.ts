@@ -223,7 +223,11 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
   const L = [
     `# ${cfg.name}: ${cfg.description || 'search'}`,
     '',
-    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run. A search of ${d.points.length} points (${search.evaluations} asked; seed ${search.seed}) over ${keys.length} parameters: ${d.dimensions.map((x) => `${label(x.key)} ${range(x)}`).join('; ')}. Each point is the whole experiment; its claims are judged as a focused experiment ` +
+    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ` +
+      `${cfg.strategies.join(', ')}, ${cfg.budget} pages per run. A search of ${d.points.length} ` +
+      `points (${search.evaluations} asked; seed ${search.seed}) over ${keys.length} parameters: ` +
+      `${d.dimensions.map((x) => `${label(x.key)} ${range(x)}`).join('; ')}. Each point is the ` +
+      `whole experiment; its claims are judged as a focused experiment ` +
       `judges them. Closeness: the claims that hold (PASS), then the shortfall (the sum over the ` +
       `others of how far each claim's margin, the CI bound that must clear 0, falls below it). ` +
       `Half the points are a Latin hypercube, the rest a coordinate search from the closest ` +
@@ -248,7 +252,8 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     `|${'---|'.repeat(keys.length + 4 + strategies.length)}`,
     ...order.map(
       (p) =>
-        `| ${p.index} | ${p.phase} | ${keys.map((k) => show(p.values[k])).join(' | ')} | ${p.held} | ${p.shortfall} | ${strategies.map((s) => auc(p, s).toFixed(3)).join(' | ')} |`,
+        `| ${p.index} | ${p.phase} | ${keys.map((k) => show(p.values[k])).join(' | ')} | ` +
+        `${p.held} | ${p.shortfall} | ${strategies.map((s) => auc(p, s).toFixed(3)).join(' | ')} |`,
     ),
     '',
   ];
@@ -270,7 +275,8 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
   const webFile = keys.some((k) => k.startsWith('web.')) ? join(dir, 'webs', `p${best.index}.json`) : cfg.web;
   if (search.compare) L.push(...(await comparison(cfg, search.compare, webFile)));
   L.push(
-    `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
+    `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from ` +
+      `points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
   );
   out.put('report.md', L.join('\n'));
@@ -291,7 +297,11 @@ async function comparison(cfg: ExperimentConfig, compare: string, webFile: strin
   return [
     `## How the closest web differs from ${compare}`,
     '',
-    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) measured as the archive's sites are (sim/site-stats.ts: every page of the generated site, papers judged by URL as the archive judges them), beside the sites of ${compare} (${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread between the four WebKB sites). ` +
+    `Its departments (\`${webFile}\`, ${raw.name ?? ''}, web seeds ${cfg.seeds.join(', ')}) ` +
+      `measured as the archive's sites are (sim/site-stats.ts: every page of the generated site, ` +
+      `papers judged by URL as the archive judges them), beside the sites of ${compare} ` +
+      `(${archiveCfg.archive?.source ?? ''}); the tolerance is the twin fit's (about the spread ` +
+      `between the four WebKB sites). ` +
       `The archive kept a sample of each site's pages; the generated site is measured whole, so ` +
       `the hole share and the statistics that count links differ by the sampling as well as by the web.`,
     '',

@@ -386,19 +386,25 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
   const L = [
     `# ${cfg.name}: ${cfg.description || 'sweep'}`,
     '',
-    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points (${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: the highest mean recall AUC; margin: its paired difference to the ` +
+    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ` +
+      `${cfg.strategies.join(', ')}, ${cfg.budget} pages per run; ${d.points.length} points ` +
+      `(${params.map((k) => `${label(k)} in ${cfg.sweep[k].join(', ')}`).join('; ')}). Winner: ` +
+      `the highest mean recall AUC; margin: its paired difference to the ` +
       `runner-up (${method}); a margin whose CI contains 0 is a tie (=).`,
     '',
     '![phase](fig-phase.png)',
     '',
-    `*Which strategy wins where: cells by ${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; colour = winner, lighter = smaller margin; in each cell the margin in recall AUC ` +
+    `*Which strategy wins where: cells by ` +
+      `${params.slice(0, 2).map(label).join(' and ')}${params.length > 2 ? `, panels by ${params.slice(2).map(label).join(', ')}` : ''}; ` +
+      `colour = winner, lighter = smaller margin; in each cell the margin in recall AUC ` +
       `over the runner-up, named below it ("=": a tie). Also .svg and .pdf.*`,
     '',
     `| point | ${params.map(label).join(' | ')} | winner | runner-up | margin in recall AUC [95% CI] |`,
     `|${'---|'.repeat(params.length + 4)}`,
     ...phase.map(
       (p) =>
-        `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} ` +
+        `| ${p.point} | ${params.map((k) => String(p[k])).join(' | ')} | ` +
+        `${p.tie ? `${p.winner} (tie)` : `**${p.winner}**`} | ${p.runner_up} | ${p.margin.toFixed(3)} ` +
         `[${p.margin_lo.toFixed(3)}, ${p.margin_hi.toFixed(3)}] |`,
     ),
     '',
@@ -412,7 +418,9 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
     L.push(
       "## The paper's claims at every point",
       '',
-      `Each claim judged at each of the ${d.points.length} points as a focused experiment judges it (paired CIs over ${unitOf(runs) === 'seed' ? 'seeds' : 'sites'}); the share of points where it holds (PASS), with a Wilson 95% interval over the ` +
+      `Each claim judged at each of the ${d.points.length} points as a focused experiment ` +
+        `judges it (paired CIs over ${unitOf(runs) === 'seed' ? 'seeds' : 'sites'}); the share of ` +
+        `points where it holds (PASS), with a Wilson 95% interval over the ` +
         `points (claims.csv has every verdict). When the points are readings of what the paper ` +
         `leaves open, the share is how much the claim depends on the reading.`,
       '',
@@ -420,7 +428,8 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
       '|---|---|---|---|---|---|---|',
       ...claims.table.map(
         (c) =>
-          `| ${c.id} ${c.claim} | ${c.counts.PASS} | ${c.counts.FAIL} | ${c.counts.TIE} | ${c.counts['NO DATA']} | ${c.counts.INFEASIBLE} | ${c.share.toFixed(2)} ` +
+          `| ${c.id} ${c.claim} | ${c.counts.PASS} | ${c.counts.FAIL} | ${c.counts.TIE} | ` +
+          `${c.counts['NO DATA']} | ${c.counts.INFEASIBLE} | ${c.share.toFixed(2)} ` +
           `[${c.lo.toFixed(2)}, ${c.hi.toFixed(2)}] |`,
       ),
       '',

@@ -31,7 +31,9 @@ and twins with the same experiment, and compares their rankings (results/NAME-tw
     const twinSeeds = Array.from({ length: ctx.seeds ?? (ctx.quick ? 1 : 3) }, (_, i) => i + 1);
     const fitBudget = ctx.quick ? 32 : 96;
     ctx.say(
-      `twin validation of ${cfg.name}: ${cfg.strategies.length} strategies, every site held out in turn, twins fitted with ${fitBudget} evaluations, web seeds ${twinSeeds.join(', ')}, ${cfg.budget} ${cfg.budgetCounts} per run`,
+      `twin validation of ${cfg.name}: ${cfg.strategies.length} strategies, every site held out ` +
+        `in turn, twins fitted with ${fitBudget} evaluations, web seeds ${twinSeeds.join(', ')}, ` +
+        `${cfg.budget} ${cfg.budgetCounts} per run`,
     );
     const { runTwinValidation } = await import('./validate.ts');
     const { writeTwinOutputs } = await import('./report.ts');
@@ -53,6 +55,10 @@ and twins with the same experiment, and compares their rankings (results/NAME-tw
         return { d, w: await writeTwinOutputs(d, out) };
       }),
     );
-    return `\n${cfg.name} twin validation: wall time ${(data.wallMs / 1000).toFixed(1)} s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ${w.files.map((f) => `${out}/${f}`).join(', ')}\n`;
+    return (
+      `\n${cfg.name} twin validation: wall time ${(data.wallMs / 1000).toFixed(1)} ` +
+      `s\n${w.lines.map((l) => `  ${l}`).join('\n')}\nwrote ` +
+      `${w.files.map((f) => `${out}/${f}`).join(', ')}\n`
+    );
   },
 };

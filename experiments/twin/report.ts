@@ -116,16 +116,20 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   const further = r.strategies.filter((s) => s.levelVerdict === 'further').map((s) => s.strategy);
   const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
   const lines = [
-    `Kendall tau between the two rankings of the ${r.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle aside): ${f3(r.tau)} (exact one-sided p ${f3(r.p)})`,
+    `Kendall tau between the two rankings of the ` +
+      `${r.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle ` +
+      `aside): ${f3(r.tau)} (exact one-sided p ${f3(r.p)})`,
     `per held-out site, tau with the site's own ranking: twin ${ci(r.twinTau)}, control (the ` +
       `archive's other sites) ${ci(r.controlTau)}; twin minus control ${ci(r.tauDifference)}`,
     `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${r.strategies.length}`,
-    `strategies the twin misses by more than the control does (paired CI of |twin - archive| - |control - archive| above 0): ${further.length ? further.join(', ') : 'none'}`,
+    `strategies the twin misses by more than the control does (paired CI of |twin - archive| ` +
+      `- |control - archive| above 0): ${further.length ? further.join(', ') : 'none'}`,
   ];
   const L: string[] = [
     `# Twin validation: ${cfg.name}`,
     '',
-    `Is the synthetic twin of \`${cfg.name}\` (${cfg.archive?.source ?? ''}) like the archive where it matters: does it rank the strategies as the archive does? ` +
+    `Is the synthetic twin of \`${cfg.name}\` (${cfg.archive?.source ?? ''}) like the archive ` +
+      `where it matters: does it rank the strategies as the archive does? ` +
       `For each of the ${d.sites.length} sites in turn the twin is fitted to the other sites ` +
       `only (\`npm run sim:fit\`, experiments/twin/fit.ts: ${d.fits[0]?.fit.evaluations ?? 0} ` +
       `generator evaluations), written as an archive sampled as the fit measured, and crawled by ` +
@@ -145,7 +149,10 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     '|---|---|---|---|---|---|---|---|---|---|',
     ...r.strategies.map(
       (s) =>
-        `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} | ${f3(s.twinError.mean)} | ${f3(s.controlError.mean)} | ${ci(s.errorDifference)} | ${s.levelVerdict === 'further' ? '**further**' : s.levelVerdict} |`,
+        `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ` +
+        `${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} | ` +
+        `${f3(s.twinError.mean)} | ${f3(s.controlError.mean)} | ${ci(s.errorDifference)} | ` +
+        `${s.levelVerdict === 'further' ? '**further**' : s.levelVerdict} |`,
     ),
     '',
     '"agrees": the interval of the paired difference contains 0; with so few sites that is ' +

@@ -194,7 +194,10 @@ export class DeepSite {
       if (i.type === 'text') return `<label>${esc(i.label)} <input type="text" name="${i.name}" size="30"></label>`;
       if (i.type === 'date')
         return `<label>${esc(i.label)} <input type="date" name="${i.name}" min="${i.options[1][0]}" max="${i.options[i.options.length - 1][0]}"></label>`;
-      return `<label>${esc(i.label)} <select name="${i.name}">${i.options.map(([v, l], k) => `<option value="${esc(v)}"${k === 0 ? ' selected' : ''}>${esc(l)}</option>`).join('')}</select></label>`;
+      return (
+        `<label>${esc(i.label)} <select ` +
+        `name="${i.name}">${i.options.map(([v, l], k) => `<option value="${esc(v)}"${k === 0 ? ' selected' : ''}>${esc(l)}</option>`).join('')}</select></label>`
+      );
     });
     return `<form method="${this.method.toLowerCase()}" action="${ACTION_PATH}">\n${fields.join('<br>\n')}\n<input type="submit" value="Search">\n</form>`;
   }
@@ -333,7 +336,10 @@ export class DeepSite {
     const a = (n: string): string => db.attr(n)!.values[db.attr(n)!.column[i]];
     const words = db.words(i).slice(db.titleLen[i]);
     if (db.kind === 'jobs')
-      return `${a('industry')}, ${a('location')}; ${a('category')}; posted ${90 - db.day[i]} days into the quarter; ${db.price[i]} a year. ${words.slice(0, 8).join(' ')}`;
+      return (
+        `${a('industry')}, ${a('location')}; ${a('category')}; posted ${90 - db.day[i]} days into ` +
+        `the quarter; ${db.price[i]} a year. ${words.slice(0, 8).join(' ')}`
+      );
     if (db.kind === 'flights')
       return `${a('date')}, ${a('cabin')} fare ${db.price[i]}, flight number ${1000 + (i % 9000)}`;
     return `${a('subject')}, ${db.year![i]}. ${words.slice(0, 12).join(' ')}`;
