@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { WORKER_FLAGS } from './experiments/pool.ts';
 import { SOURCE_ENTRIES } from './lib/self-import.ts';
+import { measureSpeedFactor } from './test/speed.ts';
 
 /**
  * Two projects, run side by side on three worker processes. "timing": the files named
@@ -111,6 +112,13 @@ const SELF = Object.entries(SOURCE_ENTRIES).map(([name, file]) => ({
 /** The files a tier leaves out: none in the full tier, the full tier's but those named in the default. */
 const skipped = (mode: string): string[] => (mode === 'full' ? [] : FULL_TIER.filter((f) => !named.includes(f)));
 
+/**
+ * How much slower this machine is now than the one the time limits were set on (test/speed.ts),
+ * measured once here and handed to the workers: every limit is scaled by it, none is a fixed wall time.
+ */
+process.env.TEST_SPEED_FACTOR ??= measureSpeedFactor().toFixed(2);
+const SPEED = Number(process.env.TEST_SPEED_FACTOR);
+
 /** Worker processes for both projects together (vitest runs projects of one groupOrder in one pool). */
 const WORKERS = 3;
 
@@ -119,8 +127,8 @@ const shared = {
   // for the same reason: the files build webs, parse pages and fit twins in their worker, and with
   // V8's default a sixth of the twin round trip's CPU was scavenges
   execArgv: [...WORKER_FLAGS],
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
+  testTimeout: Math.round(60_000 * SPEED),
+  hookTimeout: Math.round(60_000 * SPEED),
   pool: 'forks' as const,
   isolate: false,
   maxWorkers: WORKERS,

@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { scaled } from './speed.ts';
 
 const REF = 'results/reference/focused-quick';
 
@@ -73,7 +74,7 @@ describe('compare: a regression gate', () => {
 
 describe('experiment --fail-on-claims', () => {
   it('exits 1 naming the claims that FAIL, after writing the results; a family without claims refuses the flag', {
-    timeout: 120_000,
+    timeout: scaled(120_000),
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'claims-'));
     const cfg = join(dir, 'claims.json');

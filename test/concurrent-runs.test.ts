@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { scaledWeb } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 /** small.json's departments at a quarter of their size: the runs' rows matter, not their recall. */
 const WEB = scaledWeb('data/webs/small.json', 0.25);
@@ -28,7 +29,7 @@ const rows = async (c: ReturnType<typeof cfg>): Promise<string> => {
 };
 
 describe('concurrent experiments in one process', () => {
-  it('two at once, on two webs and on one, give the rows each gives alone', { timeout: 120_000 }, async () => {
+  it('two at once, on two webs and on one, give the rows each gives alone', { timeout: scaled(120_000) }, async () => {
     const a = cfg(1, ['bfs', 'immediate']);
     const b = cfg(2, ['bfs', 'random']);
     const c = cfg(1, ['random', 'immediate']);

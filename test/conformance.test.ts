@@ -26,6 +26,7 @@ import {
 import type { TrainedModels } from '../experiments/web-training.ts';
 import { numberProblem } from '../lib/fields.ts';
 import { scaledWeb, smallWebWithoutWaits } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 const PAGES = 60;
 let env: Env;
@@ -42,7 +43,7 @@ beforeAll(async () => {
   site = env.training.hosts[0];
   models = env.training.models(site, keywords, null, env.cacheKey, cfg.adaptive.offlineSample, true);
   judge = new RelevanceJudge(relevanceOf(cfg), models.pages);
-}, 120_000);
+}, scaled(120_000));
 afterAll(async () => {
   await env?.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -90,38 +91,42 @@ describe('every built-in strategy keeps its declared contract', () => {
   });
 
   for (const name of strategyNames()) {
-    it(`${name}: parameters in range, deterministic, declared counters, a resume losing and repeating nothing`, async () => {
-      const d = strategyDescriptor(name)!;
-      expect(d.summary.length, 'a summary line').toBeGreaterThan(0);
-      for (const [k, p] of Object.entries(strategyParams(name))) {
-        const range = { max: Infinity, ...p };
-        expect(numberProblem(range, p.default), `${k}'s default`).toBeNull();
-        expect(p.help.length, `${k}'s help`).toBeGreaterThan(0);
-        expect(() => resolveParams(name, { [k]: p.min - 1 }), `${k} below its range`).toThrow(/must be/);
-        if (p.integer) expect(() => resolveParams(name, { [k]: p.default + 0.5 })).toThrow(/whole number/);
-      }
+    it(
+      `${name}: parameters in range, deterministic, declared counters, a resume losing and repeating nothing`,
+      async () => {
+        const d = strategyDescriptor(name)!;
+        expect(d.summary.length, 'a summary line').toBeGreaterThan(0);
+        for (const [k, p] of Object.entries(strategyParams(name))) {
+          const range = { max: Infinity, ...p };
+          expect(numberProblem(range, p.default), `${k}'s default`).toBeNull();
+          expect(p.help.length, `${k}'s help`).toBeGreaterThan(0);
+          expect(() => resolveParams(name, { [k]: p.min - 1 }), `${k} below its range`).toThrow(/must be/);
+          if (p.integer) expect(() => resolveParams(name, { [k]: p.default + 0.5 })).toThrow(/whole number/);
+        }
 
-      const first = make(name);
-      const a = await crawl(first, PAGES);
-      const b = await crawl(make(name), PAGES);
-      expect(a.length, 'pages fetched').toBeGreaterThan(PAGES / 2);
-      expect(b, 'the same order from a fresh instance').toEqual(a);
+        const first = make(name);
+        const a = await crawl(first, PAGES);
+        const b = await crawl(make(name), PAGES);
+        expect(a.length, 'pages fetched').toBeGreaterThan(PAGES / 2);
+        expect(b, 'the same order from a fresh instance').toEqual(a);
 
-      const declared = Object.keys(d.counters ?? {});
-      const stats = first.stats?.() ?? {};
-      for (const [k, v] of Object.entries(stats)) {
-        expect(declared, `counter ${k} declared`).toContain(k);
-        expect(Number.isFinite(v) && v >= 0, `counter ${k} = ${v}`).toBe(true);
-      }
-      if (declared.length) expect(Object.keys(stats).sort()).toEqual([...declared].sort());
+        const declared = Object.keys(d.counters ?? {});
+        const stats = first.stats?.() ?? {};
+        for (const [k, v] of Object.entries(stats)) {
+          expect(declared, `counter ${k} declared`).toContain(k);
+          expect(Number.isFinite(v) && v >= 0, `counter ${k} = ${v}`).toBe(true);
+        }
+        if (declared.length) expect(Object.keys(stats).sort()).toEqual([...declared].sort());
 
-      const dir = mkdtempSync(join(tmpdir(), `conformance-${name}-`));
-      dirs.push(dir);
-      const part1 = await crawl(make(name), PAGES / 2, dir);
-      const part2 = await crawl(make(name), PAGES, dir, true);
-      const both = [...part1, ...part2];
-      expect(new Set(both).size, 'no page fetched twice across the resume').toBe(both.length);
-      expect(both.length, 'the budget spent as without the stop').toBe(a.length);
-    }, 60_000);
+        const dir = mkdtempSync(join(tmpdir(), `conformance-${name}-`));
+        dirs.push(dir);
+        const part1 = await crawl(make(name), PAGES / 2, dir);
+        const part2 = await crawl(make(name), PAGES, dir, true);
+        const both = [...part1, ...part2];
+        expect(new Set(both).size, 'no page fetched twice across the resume').toBe(both.length);
+        expect(both.length, 'the budget spent as without the stop').toBe(a.length);
+      },
+      scaled(60_000),
+    );
   }
 });

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { smallWebWithoutWaits } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 const FIXTURE = 'test/fixtures/golden-logs.json';
 const STRATEGIES = ['bfs', 'opic', 'best-n-first', 'shark-search', 'adaptive'];
@@ -41,7 +42,7 @@ async function crawl(strategy: string, web: string): Promise<Record<string, stri
 }
 
 describe('deterministic crawl logs stay byte-identical', () => {
-  it('for every code path of the engine, the logs hash as the fixture says', { timeout: 180_000 }, async () => {
+  it('for every code path of the engine, the logs hash as the fixture says', { timeout: scaled(180_000) }, async () => {
     const web = smallWebWithoutWaits({ documentNames: 0, documentBodies: 0 });
     const got: Record<string, Record<string, string>> = {};
     for (const s of STRATEGIES) got[s] = await crawl(s, web);

@@ -20,6 +20,7 @@ import { resolveDeepweb } from '../experiments/deepweb/config.ts';
 import { writeDeepOutputs } from '../experiments/deepweb/report.ts';
 import { runDeepweb } from '../experiments/deepweb/run.ts';
 import { readDeepOutputs } from '../experiments/deepweb/load.ts';
+import { scaled } from './speed.ts';
 
 const REF = 'results/reference/deepweb-quick';
 const REF_CONDITIONS = 'results/reference/deepweb-conditions-quick';
@@ -27,7 +28,7 @@ const TOLERANCE = 0.02;
 
 // A full quick run takes about 50 s on this machine alone, more in the full suite: the default
 // 60 s per test leaves no margin.
-const RUN_MS = 240_000;
+const RUN_MS = scaled(240_000);
 
 /** The quick configuration of a deep-web experiment: its data, and its outputs written to a fresh folder. */
 async function quick(name: string, workers?: number) {

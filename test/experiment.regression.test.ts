@@ -17,12 +17,13 @@ import { checkClaims } from '../experiments/focused/analysis.ts';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { writeOutputs } from '../experiments/focused/report.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
+import { scaled } from './speed.ts';
 
 const REF = 'results/reference/focused-quick';
 const TOLERANCE = 0.02;
 // Training, a quick run and every output: about 30 s on this machine beside another test file
 // (60 s with the second run it once had, vitest's whole default timeout); CI needs the margin.
-const RUNS_MS = 180_000;
+const RUNS_MS = scaled(180_000);
 
 describe('experiment regression (quick configuration)', () => {
   it('matches the committed reference curves, deterministically, and writes every output', {

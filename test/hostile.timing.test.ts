@@ -16,6 +16,7 @@ import { BfsStrategy, CrawlEngine, type CrawlSettings, DEFAULT_SETTINGS, type Lo
 import { addressAllowed, classifyAddress, type AddressClass } from '../crawler/net.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
+import { scaled } from './speed.ts';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'hostile-'));
 const CLI = ['--import', 'tsx', 'experiments/cli/crawl.ts'];
@@ -255,7 +256,7 @@ describe('bounded everything (item 2)', () => {
   });
 
   it('pages of an 8 KB <base> and 10,000 links each: a budget of URL characters per page keeps memory bounded (issue #38)', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const out = tmp();
     const rss0 = process.memoryUsage().rss;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLines } from '../crawler/journal.ts';
+import { scaled } from './speed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'journal-'));
 
@@ -30,7 +31,7 @@ describe('reading the journal back', () => {
     expect(readLines(file, 5)).toEqual(['{"a":1}', '{"a":2}']);
   });
 
-  it('reads a file larger than the longest string V8 can hold', { timeout: 120_000 }, () => {
+  it('reads a file larger than the longest string V8 can hold', { timeout: scaled(120_000) }, () => {
     const file = join(dir, 'big.log');
     const line = `${'u'.repeat(1023)}\n`;
     // encoded once: appending the string re-encoded 16 MiB each time (4.9 of the test's CPU-s)

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { scaled } from './speed.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'harness-package-'));
@@ -32,74 +33,78 @@ function run(cmd: string, args: string[], cwd = dir): { status: number | null; o
 afterAll(() => rm(dir, { recursive: true, force: true }), 180_000);
 
 describe('the package installed into an empty project', () => {
-  it('runs its bin and the programs it ships, and crawls as the sources crawl', async () => {
-    const pack = run('npm', ['pack', '--pack-destination', dir], ROOT);
-    expect(pack.status, pack.err).toBe(0);
-    const tarball = join(dir, pack.out.trim().split('\n').pop()!);
-    const dev = (
-      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
-    ).devDependencies;
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
-    const install = run('npm', [
-      'install',
-      '--prefer-offline',
-      '--no-audit',
-      '--no-fund',
-      tarball,
-      `typescript@${dev.typescript}`,
-      `@types/node@${dev['@types/node']}`,
-    ]);
-    expect(install.status, install.err).toBe(0);
+  it(
+    'runs its bin and the programs it ships, and crawls as the sources crawl',
+    async () => {
+      const pack = run('npm', ['pack', '--pack-destination', dir], ROOT);
+      expect(pack.status, pack.err).toBe(0);
+      const tarball = join(dir, pack.out.trim().split('\n').pop()!);
+      const dev = (
+        JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+      ).devDependencies;
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+      const install = run('npm', [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        tarball,
+        `typescript@${dev.typescript}`,
+        `@types/node@${dev['@types/node']}`,
+      ]);
+      expect(install.status, install.err).toBe(0);
 
-    const help = run('npx', ['crawler-harness', '--help']);
-    expect(help.status, help.err).toBe(0);
-    expect(help.out).toMatch(/^ {2}experiment /m);
-    // a command's help names the bin, not the npm script a clone runs it by
-    const crawlHelp = run(BIN, ['crawl', '--help']);
-    expect(crawlHelp.status, crawlHelp.err).toBe(0);
-    expect(crawlHelp.out).toMatch(/^Usage: crawler-harness crawl --start URL/);
-    expect(crawlHelp.out).not.toMatch(/npm run/);
-    const bad = run(BIN, ['no-such-command']);
-    expect(bad.status).toBe(2);
-    expect(bad.err.trim().split('\n')).toHaveLength(1);
+      const help = run('npx', ['crawler-harness', '--help']);
+      expect(help.status, help.err).toBe(0);
+      expect(help.out).toMatch(/^ {2}experiment /m);
+      // a command's help names the bin, not the npm script a clone runs it by
+      const crawlHelp = run(BIN, ['crawl', '--help']);
+      expect(crawlHelp.status, crawlHelp.err).toBe(0);
+      expect(crawlHelp.out).toMatch(/^Usage: crawler-harness crawl --start URL/);
+      expect(crawlHelp.out).not.toMatch(/npm run/);
+      const bad = run(BIN, ['no-such-command']);
+      expect(bad.status).toBe(2);
+      expect(bad.err.trim().split('\n')).toHaveLength(1);
 
-    // the programs the package ships, as its README says to use them
-    const shippedExamples = join(dir, 'node_modules/crawler-harness/examples/library');
-    for (const f of ['crawl.ts', 'experiment.ts', 'tsconfig.json'])
-      copyFileSync(join(shippedExamples, f), join(dir, f));
-    const tsc = run('npx', ['tsc', '-p', '.']);
-    expect(tsc.status, tsc.out + tsc.err).toBe(0);
-    const crawl = run('node', ['out/crawl.js']);
-    expect(crawl.status, crawl.err).toBe(0);
-    expect(JSON.parse(crawl.out)).toMatchObject({ strategy: 'shortest-url', pages: 60 });
-    const experiment = run('node', ['out/experiment.js']);
-    expect(experiment.status, experiment.err).toBe(0);
-    expect(JSON.parse(experiment.out)).toMatchObject({ strategies: ['bfs', 'immediate', 'paper-words'] });
-    expect(readFileSync(join(dir, 'results/my-strategy/config.json'), 'utf8')).toContain('"inMemory": true');
-    // the example strategy module, named as the docs name it, from the package; the built
-    // JavaScript computes what the sources do: the same crawl from the clone's sources logs the same
-    // pages in the same order (what experiments compute from such crawls is experiment.regression's)
-    const crawlArgs = [
-      'crawl',
-      '--web',
-      'data/webs/small.json',
-      '--strategy',
-      'examples/strategies/depth-best-first.ts',
-      '--max-pages',
-      '30',
-      '--delay-ms',
-      '0',
-      '--deterministic',
-    ];
-    const mine = run(BIN, [...crawlArgs, '--out', 'out/mine']);
-    expect(mine.status, mine.err).toBe(0);
-    expect(mine.out).toMatch(/"pages": 30,/);
-    const clone = join(dir, 'clone-mine');
-    const fromSources = await runCliInProcess('experiments/cli/crawl.ts', [...crawlArgs.slice(1), '--out', clone]);
-    expect(fromSources.code, fromSources.stderr).toBe(0);
-    // the log without each fetch's milliseconds
-    const log = (d: string): string => readFileSync(join(d, 'crawl.jsonl'), 'utf8').replace(/,"ms":\d+/g, '');
-    expect(log(join(dir, 'out/mine')).split('\n')).toHaveLength(31);
-    expect(log(join(dir, 'out/mine'))).toBe(log(clone));
-  }, 240_000);
+      // the programs the package ships, as its README says to use them
+      const shippedExamples = join(dir, 'node_modules/crawler-harness/examples/library');
+      for (const f of ['crawl.ts', 'experiment.ts', 'tsconfig.json'])
+        copyFileSync(join(shippedExamples, f), join(dir, f));
+      const tsc = run('npx', ['tsc', '-p', '.']);
+      expect(tsc.status, tsc.out + tsc.err).toBe(0);
+      const crawl = run('node', ['out/crawl.js']);
+      expect(crawl.status, crawl.err).toBe(0);
+      expect(JSON.parse(crawl.out)).toMatchObject({ strategy: 'shortest-url', pages: 60 });
+      const experiment = run('node', ['out/experiment.js']);
+      expect(experiment.status, experiment.err).toBe(0);
+      expect(JSON.parse(experiment.out)).toMatchObject({ strategies: ['bfs', 'immediate', 'paper-words'] });
+      expect(readFileSync(join(dir, 'results/my-strategy/config.json'), 'utf8')).toContain('"inMemory": true');
+      // the example strategy module, named as the docs name it, from the package; the built
+      // JavaScript computes what the sources do: the same crawl from the clone's sources logs the same
+      // pages in the same order (what experiments compute from such crawls is experiment.regression's)
+      const crawlArgs = [
+        'crawl',
+        '--web',
+        'data/webs/small.json',
+        '--strategy',
+        'examples/strategies/depth-best-first.ts',
+        '--max-pages',
+        '30',
+        '--delay-ms',
+        '0',
+        '--deterministic',
+      ];
+      const mine = run(BIN, [...crawlArgs, '--out', 'out/mine']);
+      expect(mine.status, mine.err).toBe(0);
+      expect(mine.out).toMatch(/"pages": 30,/);
+      const clone = join(dir, 'clone-mine');
+      const fromSources = await runCliInProcess('experiments/cli/crawl.ts', [...crawlArgs.slice(1), '--out', clone]);
+      expect(fromSources.code, fromSources.stderr).toBe(0);
+      // the log without each fetch's milliseconds
+      const log = (d: string): string => readFileSync(join(d, 'crawl.jsonl'), 'utf8').replace(/,"ms":\d+/g, '');
+      expect(log(join(dir, 'out/mine')).split('\n')).toHaveLength(31);
+      expect(log(join(dir, 'out/mine'))).toBe(log(clone));
+    },
+    scaled(240_000),
+  );
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphFromLists } from '../lib/site-graph.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { layoutReplay, replayRun } from '../experiments/focused/page-replay.ts';
+import { scaled } from './speed.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REF = 'results/reference/focused-quick';
@@ -47,7 +48,9 @@ function replayFile(out: string): void {
 
 const lines = (metric: string): Promise<number> => page.locator(`#chart-${metric} .mark-line path`).count();
 const ready = (): Promise<unknown> =>
-  page.waitForFunction(() => (globalThis as { pageReady?: boolean }).pageReady === true, null, { timeout: 20_000 });
+  page.waitForFunction(() => (globalThis as { pageReady?: boolean }).pageReady === true, null, {
+    timeout: scaled(20_000),
+  });
 
 describe.skipIf(!have)('the results page in Chromium', () => {
   beforeAll(async () => {
@@ -78,7 +81,7 @@ describe.skipIf(!have)('the results page in Chromium', () => {
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`file://${join(dir, 'index.html')}`);
     await ready();
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => browser?.close());
 
   it('loads from file:// with the network off: no console error, no request, one self-contained file', () => {

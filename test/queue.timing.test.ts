@@ -21,6 +21,7 @@ import { redisTarget } from '../experiments/queue/redis.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { runSweep } from '../experiments/sweep/sweep.ts';
 import { niced } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 const hasRedis = (() => {
   try {
@@ -205,11 +206,11 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     await redis.start();
     url = redis.url;
     web = tinyWeb();
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(() => redis.kill());
 
   it('20 submissions of an 8-point sweep on 2 workers: no failure, the local tables every time', {
-    timeout: 150_000,
+    timeout: scaled(150_000),
   }, async () => {
     const q = fresh();
     const logs: string[][] = [[], []];
@@ -230,7 +231,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   });
 
   it('a job that holds its event loop past its lock runs once (the worker renews from its own loop)', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const q = fresh();
     const logs: string[][] = [[], []];
@@ -242,7 +243,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   });
 
   it('a worker SIGKILLed mid-job (10 s lock): the same results, each job run at most twice', {
-    timeout: 90_000,
+    timeout: scaled(90_000),
   }, async () => {
     const q = fresh();
     const logs: string[][] = [[], []];
@@ -268,7 +269,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   });
 
   it('a worker whose checkout differs refuses the job, and the submitter says so in one line', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const q = fresh();
     // a copy of this checkout with one comment added to the crawler
@@ -298,7 +299,9 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     expect(log.some((l) => / start /.test(l))).toBe(false);
   });
 
-  it('a job naming a module outside the checkout is refused; the module never runs', { timeout: 60_000 }, async () => {
+  it('a job naming a module outside the checkout is refused; the module never runs', {
+    timeout: scaled(60_000),
+  }, async () => {
     const q = fresh();
     const dir = mkdtempSync(join(tmpdir(), 'queue-outside-'));
     const module = join(dir, 'outside.ts');
@@ -320,7 +323,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   });
 
   it('Redis killed and restarted empty: the jobs are enqueued again and the run completes', {
-    timeout: 90_000,
+    timeout: scaled(90_000),
   }, async () => {
     const q = fresh();
     const logs: string[][] = [[], []];
@@ -346,7 +349,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   });
 
   it('finished jobs and their results expire; --clean refuses while a worker is connected, then removes them', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const q = fresh();
     const w = worker(q, []);
@@ -380,7 +383,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   });
 
   it('SIGTERM: an idle worker exits 0 at once; a busy one after its job, whose result is kept', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const q = fresh();
     const idleLog: string[] = [];
@@ -419,7 +422,7 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
     });
 
   it('unreachable: submitter and worker exit 1 within 30 s with one line; a bad URL exits 2', {
-    timeout: 90_000,
+    timeout: scaled(90_000),
   }, async () => {
     const dead = `redis://:hunter2@127.0.0.1:${await freePort()}`;
     const [sub, wrk, bad] = await Promise.all([
@@ -439,7 +442,7 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
   });
 
   it('a wrong or missing password is said in one line, never printed; the recipe of docs/experiments.md works as written', {
-    timeout: 90_000,
+    timeout: scaled(90_000),
   }, async () => {
     // the recipe: the line that starts redis-server, on a free port
     const doc = readFileSync('docs/experiments.md', 'utf8');

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { listExperiments, readExperimentJson } from '../experiments/config-files.ts';
 import { familyOf } from '../experiments/families.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { scaled } from './speed.ts';
 
 /**
  * Requests per run, and curve points every so many (families without curves take the budget only).
@@ -27,7 +28,7 @@ describe('every shipped config', () => {
     expect(listExperiments().length).toBeGreaterThanOrEqual(19);
   });
   for (const name of listExperiments())
-    it(`${name} --quick runs to its end at a budget of ${BUDGET}`, { timeout: 180_000 }, async () => {
+    it(`${name} --quick runs to its end at a budget of ${BUDGET}`, { timeout: scaled(180_000) }, async () => {
       const family = familyOf(readExperimentJson(name).raw);
       const out = join(dir, name);
       const sets = ['--set', `budget=${BUDGET}`, ...(family.id === 'distributed' ? [] : ['--set', `every=${EVERY}`])];

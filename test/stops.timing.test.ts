@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { niced } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'stops-'));
 
@@ -35,7 +36,7 @@ function run(
 
 describe('stops are visible', () => {
   it('SIGTERM: summary.json says so; --resume serves the generated web again and finishes the crawl', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const out = join(dir, 'crawl');
     const args = [
@@ -67,7 +68,7 @@ describe('stops are visible', () => {
   });
 
   it('an experiment killed mid-run leaves its folder INCOMPLETE; report refuses it; a run that ends removes it', {
-    timeout: 90_000,
+    timeout: scaled(90_000),
   }, async () => {
     const cfg = join(dir, 'stop-me.json');
     writeFileSync(

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { decisionProblem } from '../crawler/strategy-guard.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { niced } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 const MODULE = 'test/fixtures/bad-strategy.ts';
 
@@ -74,7 +75,7 @@ describe('the strategy contract, enforced', () => {
   });
 
   it('bad scores and a throw stop the crawl: exit 1, one line naming the strategy and the page', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     // in this process (the crawl CLI's main): the faults are not about processes
     const lines: string[] = [];
@@ -91,7 +92,7 @@ describe('the strategy contract, enforced', () => {
   });
 
   it('over the per-page limit: a slow page stops the crawl; a page that never returns is ended at twice the limit', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const slow = await runCliInProcess('experiments/cli/crawl.ts', [
       ...args(['fault=slow', 'ms=1200']),
@@ -107,7 +108,7 @@ describe('the strategy contract, enforced', () => {
     expect(loop.ms).toBeLessThan(15_000);
   });
 
-  it('SIGTERM while a strategy runs takes effect when its page returns', { timeout: 60_000 }, async () => {
+  it('SIGTERM while a strategy runs takes effect when its page returns', { timeout: scaled(60_000) }, async () => {
     const r = await crawl(['fault=slow', 'ms=800'], [], true);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/stopping/);
@@ -116,7 +117,7 @@ describe('the strategy contract, enforced', () => {
   });
 
   it('an experiment whose strategy breaks the contract exits 1 naming it and the page', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'guard-exp-'));
     const file = join(dir, 'bad.json');

@@ -10,6 +10,7 @@ import { loadExperiment, type ExperimentConfig } from '../experiments/focused/co
 import { gridPoints, RunReuse, runSweep, type SweepData, writeSweepOutputs } from '../experiments/sweep/sweep.ts';
 import type { CurveRow } from '../experiments/focused/rows.ts';
 import { scaledWeb } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 /** small.json's departments at a quarter of their size: what a sweep does with a web, not its results. */
 const WEB = scaledWeb('data/webs/small.json', 0.25);
@@ -168,7 +169,7 @@ describe('sweeps', () => {
   });
 
   it("reuses a strategy's runs between readings that differ only in settings it does not read, with the same rows", {
-    timeout: 180_000,
+    timeout: scaled(180_000),
   }, async () => {
     const readings: ExperimentConfig = {
       ...cfg(),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { scaled } from './speed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'user-path-'));
 const web = join(dir, 'web.json');
@@ -55,7 +56,7 @@ const crawl = (name: string, extra: string[]) =>
 
 describe("the user's path to a twin", () => {
   it('crawl --warc with --max-depth keeps the calendars out; sim:truth and sim:fit then fit a twin', {
-    timeout: 120_000,
+    timeout: scaled(120_000),
   }, async () => {
     expect((await crawl('trapped', [])).code).toBe(0);
     const trapped = archived(join(dir, 'trapped.warc.gz'));

@@ -19,6 +19,7 @@ import { webStats } from '../sim/site-stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
 import { loadConfig } from '../sim/config.ts';
 import { twinArchiveExperiment } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 /** The share of each department's pages the archive keeps: small, so that every config fits a test. */
 const SAMPLE = 0.2;
@@ -67,7 +68,7 @@ describe('the twin writer round trip', () => {
 
   it.each(webs)(
     '%s: archive path and generator path measure the same (loss < 0.05)',
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async (file) => {
       const config = loadConfig(file);
       const dir = mkdtempSync(join(tmpdir(), 'twin-writer-'));

@@ -17,6 +17,7 @@ import { fitTwin, type KnobValues, lossOf, meanStats, measureWeb, twinConfig } f
 import { webStats } from '../sim/site-stats.ts';
 import { writeTwinArchive } from '../experiments/twin/writer.ts';
 import { twinArchiveExperiment } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
 
@@ -34,7 +35,7 @@ const PLANTED: KnobValues = {
 };
 describe('a twin fitted to an archive of a generated web', () => {
   it('the archive path and the generator path measure the same; the defaults are far off', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'twin-'));
     const planted = resolveConfig(twinConfig('planted', [500, 450, 550, 500], PLANTED));
@@ -57,7 +58,7 @@ describe('a twin fitted to an archive of a generated web', () => {
   });
 
   it("blind: webs drawn from the knobs' ranges come back, each identified knob within its interval", {
-    timeout: 240_000,
+    timeout: scaled(240_000),
   }, async () => {
     // nobody chose these webs: every knob drawn uniformly from its range (seeded); the first is
     // read through its WARC as a real archive is. Papers by URL, as webkb-papers.
@@ -102,7 +103,7 @@ describe('a twin fitted to an archive of a generated web', () => {
   });
 
   it('the loss it reports is the loss it minimised (every evaluation at every reported seed); intervals bracket the fit', {
-    timeout: 60_000,
+    timeout: scaled(60_000),
   }, () => {
     const web = resolveConfig(twinConfig('avg', [400, 400, 400], { 'structure.conventions': 0.5 }));
     const spec = { documents: [...PAPER_EXTENSIONS], relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] };

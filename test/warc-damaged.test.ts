@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WarcArchive, WarcDamaged } from '../sim/warc-index.ts';
+import { scaled } from './speed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-damaged-'));
 
@@ -108,7 +109,7 @@ describe('damaged WARCs', () => {
   });
 
   it('npm run sim -- --warc on a cut file: a warning and the records before it served, at once', {
-    timeout: 30_000,
+    timeout: scaled(30_000),
   }, async () => {
     const f = file('serve.warc', Buffer.concat([...records.slice(0, 3), records[3].subarray(0, 100)]));
     const p = spawn(process.execPath, ['--import', 'tsx', 'sim/cli/serve.ts', '--warc', f], {

@@ -17,6 +17,7 @@ import { GroundTruth } from '../sim/truth.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder } from '../sim/warc-convert.ts';
 import { readLabels } from '../sim/labels.ts';
+import { scaled } from './speed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-'));
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -187,7 +188,7 @@ describe('crawl to WARC and back', () => {
   });
 
   it('a full experiment on a replayed web, with a labels file, writes the usual outputs', {
-    timeout: 120_000,
+    timeout: scaled(120_000),
   }, async () => {
     // archive two departments (wide BFS crawls), label every archived URL from the synthetic truth
     const file = join(dir, 'two.warc.gz');

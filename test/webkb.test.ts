@@ -6,10 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
+import { scaled } from './speed.ts';
 
 describe('the WebKB departments', () => {
   it('webkb-papers runs on the shipped archive: papers by URL, holes closed and charged to no one', {
-    timeout: 120_000,
+    timeout: scaled(120_000),
   }, async () => {
     const cfg = { ...loadExperiment('webkb-papers', { quick: true }), strategies: ['bfs', 'immediate'], budget: 100 };
     const d = await runExperiment(cfg, { workers: 0, cacheDir: null });
