@@ -39,6 +39,7 @@ export const FULL_TIER = [
   'test/twin-user-path.test.ts', // crawl to a WARC, label, fit
   'test/twin-writer.test.ts', // every shipped web written as an archive and read back
   'test/twin.test.ts', // blind round trips: fits of ~100 generator evaluations
+  'test/warc-experiment.test.ts', // a full experiment on a replayed web
   'test/webkb.test.ts', // webkb-papers on the shipped archive
 ];
 /** The full-tier files named on the command line: these run in the default tier too. */
