@@ -6,7 +6,7 @@ import { SOURCE_ENTRIES } from './lib/self-import.ts';
 import { measureSpeedFactor } from './test/speed.ts';
 
 /**
- * Two projects, run side by side on three worker processes. "timing": the files named
+ * Two projects, run side by side on four worker processes. "timing": the files named
  * *.timing.test.ts, whose servers measure gaps, delays and deadlines (politeness, Crawl-delay, slow
  * responses, audits under load, Redis heartbeats), at the default CPU priority. "main": the rest, CPU-bound, at nice 10
  * (test/lower-priority.ts), so that a timing file gets a core whenever it needs one and main's
@@ -27,14 +27,17 @@ const TIMING = ['**/*.timing.test.ts'];
  * runs in either tier (`npx vitest run test/twin.test.ts`).
  */
 export const FULL_TIER = [
+  'test/concurrent-runs.test.ts', // two experiments at once give the rows each gives alone
   'test/deepweb.regression.test.ts', // two deep-web quick runs against their references
+  'test/deepweb.sites.test.ts', // deep-web crawling under the published conditions
+  'test/fail-on-claims.test.ts', // an experiment run to its claims' verdicts and exit code
   'test/experiment.regression.test.ts', // the quick experiment against its reference
   'test/package.test.ts', // npm pack and install, the bin, the shipped programs
   'test/page.test.ts', // the results page in Chromium
   'test/queue.timing.test.ts', // the job queue on a redis-server of its own
   'test/scale.test.ts', // cost per page at 10^3, 10^4 and 10^5 pages
   'test/shipped-configs.test.ts', // every shipped config run at a tiny budget
-  'test/sim.web-stats.test.ts', // paper.json's statistics bands at two seeds
+  'test/sim.web-stats.test.ts', // paper.json's statistics bands at two seeds, no file-name shape
   'test/sweep.test.ts', // sweeps run, killed, resumed, and their reuse of runs
   'test/twin-user-path.test.ts', // crawl to a WARC, label, fit
   'test/twin-writer.test.ts', // every shipped web written as an archive and read back
@@ -52,6 +55,7 @@ const named = FULL_TIER.filter((f) => process.argv.some((a) => a.length > 4 && f
  * started long files late and left a core idle at the end while one long file finished.
  */
 const LONGEST = [
+  'test/shipped-configs.test.ts', // every shipped config run (full tier: about five minutes)
   'test/twin.test.ts', // a blind round trip: two fits, a WARC written and read
   'test/package.test.ts', // npm pack and install, the bin, the shipped programs, a crawl from both
   'test/sweep.test.ts', // sweeps run, killed, resumed and side by side, and the readings' reuse
@@ -59,7 +63,8 @@ const LONGEST = [
   'test/twin-writer.test.ts', // every shipped web written as an archive and read back
   'test/deepweb.regression.test.ts', // two deep-web quick runs against their references
   'test/scale.test.ts', // the focused comparison at 10^3 and 10^4 pages
-  'test/sim.web.test.ts', // paper.json's statistics at two seeds
+  'test/sim.web-stats.test.ts', // paper.json's statistics at two seeds
+  'test/sim.structure.test.ts',
   'test/twin-user-path.test.ts', // crawl to a WARC, label, fit
   'test/distributed.timing.test.ts',
   'test/webkb.test.ts',
@@ -78,7 +83,7 @@ const LONGEST = [
 const MAIN_FIRST = 2;
 
 /**
- * The queue the three workers take files from, in order: main's MAIN_FIRST longest files, then the
+ * The queue the four workers take files from, in order: main's MAIN_FIRST longest files, then the
  * timing files, then main's others; within each part LONGEST first, then vitest's order (cached
  * durations or size). So the two long CPU-bound files start at once, beside one timing file at a
  * time, and no long file starts last.
@@ -121,7 +126,7 @@ process.env.TEST_SPEED_FACTOR ??= measureSpeedFactor().toFixed(2);
 const SPEED = Number(process.env.TEST_SPEED_FACTOR);
 
 /** Worker processes for both projects together (vitest runs projects of one groupOrder in one pool). */
-const WORKERS = 3;
+const WORKERS = 4;
 
 const shared = {
   // the experiment pool's V8 flags (experiments/pool.ts WORKER_FLAGS: a larger young generation),
@@ -140,9 +145,10 @@ const shared = {
 export default defineConfig(({ mode }) => ({
   test: {
     sequence: { sequencer: TimingBesideMain },
-    // one line at the end naming the tests skipped for a missing tool, and how to install it; and one
-    // scratch directory for the whole run, removed at its end
-    globalSetup: ['test/missing-tools.ts', 'test/scratch-dir.ts'],
+    // one line at the end naming the tests skipped for a missing tool, and how to install it; one
+    // scratch directory for the whole run, removed at its end; the harness built once, for the
+    // programs tests start as processes
+    globalSetup: ['test/missing-tools.ts', 'test/scratch-dir.ts', 'test/build-dist.ts'],
     projects: [
       {
         test: {

@@ -17,6 +17,7 @@ import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder, splitHeaderBlock } from '../sim/warc-convert.ts';
 import { readLabels } from '../sim/labels.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { program } from './helpers.ts';
 
 const FIXTURE = 'test/fixtures/4univ';
 const dir = mkdtempSync(join(tmpdir(), 'univ-'));
@@ -200,7 +201,7 @@ describe('the 4 universities layout', () => {
 describe('the crawl CLI with learned strategies', () => {
   const crawl = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...args], (e, stdout, stderr) =>
+      execFile(process.execPath, [...program('experiments/cli/crawl.ts'), ...args], (e, stdout, stderr) =>
         resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });

@@ -9,7 +9,6 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { scaled } from './speed.ts';
 
 const REF = 'results/reference/focused-quick';
 
@@ -69,44 +68,5 @@ describe('compare: a regression gate', () => {
       expect(r.stderr.trim()).toMatch(want);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
-  });
-});
-
-describe('experiment --fail-on-claims', () => {
-  it('exits 1 naming the claims that FAIL, after writing the results; a family without claims refuses the flag', {
-    timeout: scaled(120_000),
-  }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'claims-'));
-    const cfg = join(dir, 'claims.json');
-    writeFileSync(
-      cfg,
-      JSON.stringify({
-        web: 'data/webs/small.json',
-        seeds: [1],
-        budget: 150,
-        every: 25,
-        strategies: ['bfs', 'random', 'immediate', 'future', 'adaptive'],
-        crawl: { concurrency: 8, perHostConcurrency: 8 },
-      }),
-    );
-    const out = join(dir, 'out');
-    const r = await runCliInProcess('experiments/cli/experiment.ts', [
-      cfg,
-      '--workers',
-      '0',
-      '--out',
-      out,
-      '--fail-on-claims',
-    ]);
-    const failing = [...r.stdout.matchAll(/^ {2}FAIL (C\d)/gm)].map((m) => m[1]);
-    expect(failing.length).toBeGreaterThan(0);
-    expect(r.code).toBe(1);
-    expect(r.stderr.trim().split('\n').at(-1)).toBe(
-      `error: ${failing.length} claims FAIL: ${failing.join(', ')} (--fail-on-claims; the results are written to ${out})`,
-    );
-    expect(readFileSync(join(out, 'summary.csv'), 'utf8')).toMatch(/^experiment,strategy/);
-    const deep = await runCliInProcess('experiments/cli/experiment.ts', ['deepweb', '--quick', '--fail-on-claims']);
-    expect(deep.code).toBe(2);
-    expect(deep.stderr).toMatch(/--fail-on-claims: deepweb judges no claims/);
   });
 });

@@ -13,7 +13,7 @@ import { loadConfig } from '../sim/config.ts';
 import { SimServer } from '../sim/server.ts';
 import { Web } from '../sim/web.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { DIST_HOSTS, finiteWeb } from './helpers.ts';
+import { DIST_HOSTS, finiteWeb, program } from './helpers.ts';
 
 let server: SimServer;
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'crawl-'));
@@ -92,7 +92,7 @@ describe('checkpoint and resume', () => {
     expect(refUrls.size).toBeGreaterThan(250);
     // killed part-way
     const dir = tmp();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...common, '--out', dir], {
+    const child = spawn(process.execPath, [...program('experiments/cli/crawl.ts'), ...common, '--out', dir], {
       stdio: 'ignore',
     });
     await new Promise<void>((resolve) => {

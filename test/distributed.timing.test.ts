@@ -17,7 +17,7 @@ import { BfsStrategy } from '../crawler/index.ts';
 import { CrawlNode, Partitioner, RedisCoordinator } from '../crawler/distributed/index.ts';
 import { makeStrategy } from '../experiments/strategy-registry.ts';
 import { loadKeywords } from '../crawler/focused/topic.ts';
-import { DIST_HOSTS as HOSTS, REDIS_URL, redisUp, useFiniteWeb, startWeb, tinyConfig } from './helpers.ts';
+import { DIST_HOSTS as HOSTS, tinyConfig, REDIS_URL, redisUp, programArgs, startWeb, useFiniteWeb } from './helpers.ts';
 import { scaled } from './speed.ts';
 
 describe('geography in the synthetic web', () => {
@@ -196,7 +196,7 @@ describe('distributed crawls', () => {
           join(out, `k${i}`),
         ];
         const kids: ChildProcess[] = [0, 1, 2].map((i) =>
-          spawn(process.execPath, ['--import', 'tsx', ...args(i)], { stdio: ['ignore', 'ignore', 'pipe'] }),
+          spawn(process.execPath, programArgs(args(i)), { stdio: ['ignore', 'ignore', 'pipe'] }),
         );
         const exits = kids.map((k) => new Promise<number | null>((r) => k.on('exit', (code) => r(code))));
         // kill one once the crawl is well under way

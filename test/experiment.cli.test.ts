@@ -13,7 +13,7 @@ import {
   loadExperiment,
 } from '../experiments/focused/config.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { smallWebWithoutWaits } from './helpers.ts';
+import { program, smallWebWithoutWaits } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -150,9 +150,7 @@ describe('experiment CLI and configs', () => {
   // a real process: the crawl CLI's usage error ends it with exit code 2 and this one line
   it('a negative number gets the option\'s range message, not "ambiguous"', async () => {
     const err = await run(process.execPath, [
-      '--import',
-      'tsx',
-      'experiments/cli/crawl.ts',
+      ...program('experiments/cli/crawl.ts'),
       '--start',
       'http://a.test/',
       '--max-pages',

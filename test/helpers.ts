@@ -226,3 +226,16 @@ export function niced<T extends { pid?: number }>(child: T): T {
   }
   return child;
 }
+
+/**
+ * The node arguments that start one of the harness's programs (a path from the repository root,
+ * "experiments/cli/crawl.ts"): its JavaScript built once for this run (test/build-dist.ts), else
+ * the sources through tsx.
+ */
+export function program(file: string): string[] {
+  const dist = process.env.HARNESS_TEST_DIST;
+  return dist ? [join(dist, file.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', file];
+}
+
+/** program() for an argument list whose first element is the program. */
+export const programArgs = ([file, ...rest]: string[]): string[] => [...program(file), ...rest];

@@ -17,9 +17,10 @@ import { addressAllowed, classifyAddress, type AddressClass } from '../crawler/n
 import { runCliInProcess } from './cli-inprocess.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
 import { scaled } from './speed.ts';
+import { program } from './helpers.ts';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'hostile-'));
-const CLI = ['--import', 'tsx', 'experiments/cli/crawl.ts'];
+const CLI = program('experiments/cli/crawl.ts');
 
 /** Writes one byte every `everyMs` until the client goes away. */
 function drip(res: ServerResponse, type: string, everyMs = 100): void {

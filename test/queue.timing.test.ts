@@ -20,7 +20,7 @@ import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/queue/q
 import { redisTarget } from '../experiments/queue/redis.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { runSweep } from '../experiments/sweep/sweep.ts';
-import { niced } from './helpers.ts';
+import { niced, programArgs } from './helpers.ts';
 import { scaled } from './speed.ts';
 
 const hasRedis = (() => {
@@ -413,7 +413,7 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
   const cli = (args: string[]): Promise<{ code: number | null; err: string; ms: number }> =>
     new Promise((done) => {
       const t0 = Date.now();
-      const p = niced(spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'ignore', 'pipe'] }));
+      const p = niced(spawn(process.execPath, programArgs(args), { stdio: ['ignore', 'ignore', 'pipe'] }));
       let err = '';
       p.stderr!.on('data', (b: Buffer) => {
         err += b.toString();

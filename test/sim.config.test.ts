@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, loadConfig, resolveConfig } from '../sim/config.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
+import { programArgs } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -83,7 +84,7 @@ describe('web config validation', () => {
     // the first as a real process (exit code 2, one line and nothing else on stderr), the rest in
     // this process (test/cli-inprocess.ts): the same code up to fail(), without node and tsx each time
     const [[args0, re0], ...rest] = cases;
-    const err = await run(process.execPath, ['--import', 'tsx', ...args0]).then(
+    const err = await run(process.execPath, programArgs(args0)).then(
       () => null,
       (e: { code: number; stderr: string }) => e,
     );

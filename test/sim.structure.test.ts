@@ -46,31 +46,6 @@ describe('site conventions and the transfer leak', () => {
     expect(structureStats(same, new Renderer(same)).documentPrecision).toBeGreaterThan(0.7);
   });
 
-  it('no file-name shape marks papers: "a document not named WORD-N" is poor in every department of paper.json; with the former names it was not', () => {
-    const paper = JSON.parse(readFileSync('data/webs/paper.json', 'utf8')) as Record<string, unknown>;
-    const at = (documentNames: number, seed: number) => {
-      const web = new Web(
-        resolveConfig({ ...paper, structure: { ...(paper.structure as object), documentNames } }),
-        seed,
-      );
-      return structureStats(web, new Renderer(web)).sites;
-    };
-    for (const seed of [1, 2])
-      for (const site of at(1, seed))
-        expect(Math.min(site.shapePrecision, site.shapeRecall), `seed ${seed} ${site.host}`).toBeLessThan(0.9);
-    // the rule that found them before issue #52: the diagnostic sees a leak where there is one
-    for (const seed of [1])
-      for (const site of at(0, seed))
-        expect(
-          Math.min(site.shapePrecision, site.shapeRecall),
-          `former names, seed ${seed} ${site.host}`,
-        ).toBeGreaterThan(0.9);
-    // the template pool (conventions 0) names every kind WORD-N: no shape there either
-    const template = small({ conventions: 0 });
-    for (const site of structureStats(template, new Renderer(template)).sites)
-      expect(Math.min(site.shapePrecision, site.shapeRecall), site.host).toBeLessThan(0.9);
-  });
-
   it('no body marks papers for free: "a PDF with an abstract and references" errs both ways, and sizes overlap', () => {
     const paper = JSON.parse(readFileSync('data/webs/paper.json', 'utf8')) as Record<string, unknown>;
     const judged = (documentBodies: number) => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { niced } from './helpers.ts';
+import { niced, programArgs } from './helpers.ts';
 import { scaled } from './speed.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'stops-'));
@@ -20,7 +20,7 @@ function run(
   signal?: { at: RegExp; kill: NodeJS.Signals },
 ): Promise<{ code: number | null; err: string }> {
   return new Promise((done) => {
-    const p = niced(spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'ignore', 'pipe'] }));
+    const p = niced(spawn(process.execPath, programArgs(args), { stdio: ['ignore', 'ignore', 'pipe'] }));
     let err = '';
     let sent = false;
     p.stderr!.on('data', (b: Buffer) => {

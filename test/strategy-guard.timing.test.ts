@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decisionProblem } from '../crawler/strategy-guard.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { niced } from './helpers.ts';
+import { niced, program } from './helpers.ts';
 import { scaled } from './speed.ts';
 
 const MODULE = 'test/fixtures/bad-strategy.ts';
@@ -41,7 +41,7 @@ function crawl(
   return new Promise((done) => {
     const t0 = Date.now();
     const p = niced(
-      spawn(process.execPath, ['--import', 'tsx', 'experiments/cli/crawl.ts', ...args(params), ...extra], {
+      spawn(process.execPath, [...program('experiments/cli/crawl.ts'), ...args(params), ...extra], {
         stdio: ['ignore', 'ignore', 'pipe'],
       }),
     );

@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { WarcArchive, WarcDamaged } from '../sim/warc-index.ts';
 import { scaled } from './speed.ts';
+import { program } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-damaged-'));
 
@@ -112,7 +113,7 @@ describe('damaged WARCs', () => {
     timeout: scaled(30_000),
   }, async () => {
     const f = file('serve.warc', Buffer.concat([...records.slice(0, 3), records[3].subarray(0, 100)]));
-    const p = spawn(process.execPath, ['--import', 'tsx', 'sim/cli/serve.ts', '--warc', f], {
+    const p = spawn(process.execPath, [...program('sim/cli/serve.ts'), '--warc', f], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
