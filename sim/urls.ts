@@ -200,7 +200,8 @@ export class PageUrls {
         // a teaching document kept in the instructor's home needs one; without, the course's folder
         const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
         const abbr = w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
-        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${this.pooledName(id, abbr, first(), by) ?? `${first()}-${local}`}.${this.docExt(id)}`;
+        const folder = this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner);
+        return `${folder}${this.pooledName(id, abbr, first(), by) ?? `${first()}-${local}`}.${this.docExt(id)}`;
       }
       case Kind.News:
         return `/news/${first()}-${local}.html`;

@@ -263,9 +263,9 @@ export function formatStats(s: WebStats): string {
     'department             pages  relevant  unreachable  mean dist  max dist  distance histogram',
     ...s.departments.map(
       (d) =>
-        `${d.host.padEnd(26)} ${String(d.pages).padStart(5)} ${String(d.relevant).padStart(9)} ${String(d.unreachableRelevant).padStart(12)} ${String(d.meanDistance).padStart(10)} ${String(d.maxDistance).padStart(9)}  ${Object.entries(
-          d.distanceHistogram,
-        )
+        `${d.host.padEnd(26)} ${String(d.pages).padStart(5)} ${String(d.relevant).padStart(9)} ` +
+        `${String(d.unreachableRelevant).padStart(12)} ${String(d.meanDistance).padStart(10)} ` +
+        `${String(d.maxDistance).padStart(9)}  ${Object.entries(d.distanceHistogram)
           .map(([k, v]) => `${k}:${v}`)
           .join(' ')}`,
     ),

@@ -31,9 +31,12 @@ const SITES = [
 
 describe('form parsing', () => {
   it('reads selects, text inputs, hidden inputs, radios and defaults, and skips forms it must not fill, saying why', () => {
-    const page = `
-      <form action="/s" method="POST"><label>Colour <select name="c"><option value="">any</option><option value="red" selected>Red</option><option>blue</option></select></label>
-        <input type="text" name="q"><input type="hidden" name="t" value="x"><input type="radio" name="r" value="a" checked><input type="radio" name="r" value="b"><input type="submit" value="Go"></form>
+    const page =
+      `
+      <form action="/s" method="POST"><label>Colour <select name="c"><option value="">any</option>` +
+      `<option value="red" selected>Red</option><option>blue</option></select></label>
+        <input type="text" name="q"><input type="hidden" name="t" value="x">` +
+      `<input type="radio" name="r" value="a" checked><input type="radio" name="r" value="b"><input type="submit" value="Go"></form>
       <form action="/login" method="post"><input name="user"><input type="password" name="pw"></form>
       <form action="/up" method="post" enctype="multipart/form-data"><input type="file" name="f"><input name="title"></form>
       <form action="javascript:void(0)"><input name="q"></form>

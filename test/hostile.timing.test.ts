@@ -450,7 +450,11 @@ describe('honest outcomes (item 5)', () => {
     ]);
     expect(err.code).toBe(1);
     expect(err.stderr).toMatch(
-      /^error: no seed could be fetched: http:\/\/a\.test\/: robots\.txt gave no rules \(CRAWL_ERR_NETWORK: ECONNREFUSED.*\), so nothing is allowed; http:\/\/b\.test\/: /m,
+      new RegExp(
+        String.raw`^error: no seed could be fetched: http://a\.test/: robots\.txt gave no rules ` +
+          String.raw`\(CRAWL_ERR_NETWORK: ECONNREFUSED.*\), so nothing is allowed; http://b\.test/: `,
+        'm',
+      ),
     );
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
       seedsFetched: number;

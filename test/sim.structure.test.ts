@@ -91,7 +91,10 @@ describe('site conventions and the transfer leak', () => {
   });
 
   it('at conventions 1 no folder, link text or title template of relevant items is shared by all four departments; at 0 all are', () => {
-    /** Per department: the folders of relevant items' paths, the link texts (titles aside) to them and to the pages that list them, and those pages' title templates. */
+    /**
+     * Per department: the folders of relevant items' paths, the link texts (titles aside) to them
+     * and to the pages that list them, and those pages' title templates.
+     */
     const markers = (web: Web): { folders: Set<string>; texts: Set<string>; titles: Set<string> }[] => {
       const r = new Renderer(web);
       return web.sites

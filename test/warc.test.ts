@@ -196,7 +196,8 @@ describe('saved pages to WARC', () => {
     writeFileSync(join(src, 'pages', 'stray.html'), 'not in the manifest');
     writeFileSync(
       join(src, 'manifest.csv'),
-      'file,url,label,course\npages/a.html,http://dept.example/a.html,faculty,cs1\npages/b.html,http://dept.example/b.html,student,\npages/gone.html,http://dept.example/gone.html,,\n',
+      'file,url,label,course\npages/a.html,http://dept.example/a.html,faculty,cs1\n' +
+        'pages/b.html,http://dept.example/b.html,student,\npages/gone.html,http://dept.example/gone.html,,\n',
     );
     const warc = join(dir, 'saved.warc.gz');
     const labelsFile = join(dir, 'saved-labels.csv');

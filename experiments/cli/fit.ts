@@ -185,7 +185,12 @@ function printFit(io: CliIo, fit: ReturnType<typeof fitToSites>['fit'], table: R
   io.out(
     `knob intervals: the ${fit.accepted} points with loss at most ${fit.threshold.toFixed(3)} ` +
       `(the fitted web against itself at other seeds, 90th percentile ` +
-      `${fit.selfLoss.toFixed(3)}${fit.loss > fit.selfLoss ? `; the fit's loss is above it: the generator found nothing as like the archive as itself, ` + `the intervals are around the best it found` : ''}):\n`,
+      `${fit.selfLoss.toFixed(3)}${
+        fit.loss > fit.selfLoss
+          ? "; the fit's loss is above it: the generator found nothing as like the archive as itself, " +
+            'the intervals are around the best it found'
+          : ''
+      }):\n`,
   );
   for (const k of fit.knobs)
     io.out(

@@ -126,7 +126,9 @@ function scalingClaim(d: DeepwebData): DeepClaim | null {
     measured: per
       .map(
         (x) =>
-          `${x.s} exponent ${ciText(x.ci, 2)}${x.missed ? `, ISIT missed the target in ${x.missed}/${x.runs} runs` : ''}${x.cartFaster ? `, Cartesian as fast in ${x.cartFaster}` : ''}${x.infeasible ? `, ${x.infeasible} sizes out of reach of any crawler at this page size` : ''}`,
+          `${x.s} exponent ${ciText(x.ci, 2)}${x.missed ? `, ISIT missed the target in ${x.missed}/${x.runs} runs` : ''}` +
+          `${x.cartFaster ? `, Cartesian as fast in ${x.cartFaster}` : ''}` +
+          `${x.infeasible ? `, ${x.infeasible} sizes out of reach of any crawler at this page size` : ''}`,
       )
       .join('; '),
     verdict: allOf(per.map((x) => x.verdict as Verdict)),
@@ -214,7 +216,8 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
           (x) =>
             `${x.s}${uncapped.length && x.topK ? ' (capped, not decisive)' : ''}: ` +
             `${x.reached.length}/${x.runs} runs reached ` +
-            `90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
+            `90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}` +
+            `${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
         )
         .join('; '),
       verdict: allOf(judged.map((x) => x.verdict)),

@@ -433,7 +433,9 @@ function scalingSection(d: DeepwebData, sites: readonly string[]): string[] {
                 const r = rows.find((x) => x.records === n);
                 return r
                   ? `${r.generated.toLocaleString('en-US')} planned; ` +
-                      `${r.submissions_to_target === null ? `${r.reached}/${r.runs} reached (${f3(r.coverage_at_budget)})` : `${r.submissions_to_target.toLocaleString('en-US')} to target`}`
+                      (r.submissions_to_target === null
+                        ? `${r.reached}/${r.runs} reached (${f3(r.coverage_at_budget)})`
+                        : `${r.submissions_to_target.toLocaleString('en-US')} to target`)
                   : '-';
               }),
               g1 === null ? 'n/a' : g1.toFixed(2),

@@ -137,7 +137,22 @@ export async function runDistributedCli(o: DistributedCliInput): Promise<void> {
       `${p.summary.id}: ${p.summary.pages} pages, ${p.summary.buckets} buckets at the end, ${p.summary.published} URLs published\n`,
     );
   o.io.out(
-    `${JSON.stringify({ processes: r.processes.map((p) => ({ id: p.summary.id, datacentre: p.summary.datacentre, pages: p.summary.pages, bytes: p.summary.bytes, errors: p.summary.errors })), pages, counters: r.counters, wallMs: Math.round(r.wallMs) }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        processes: r.processes.map(({ summary: s }) => ({
+          id: s.id,
+          datacentre: s.datacentre,
+          pages: s.pages,
+          bytes: s.bytes,
+          errors: s.errors,
+        })),
+        pages,
+        counters: r.counters,
+        wallMs: Math.round(r.wallMs),
+      },
+      null,
+      2,
+    )}\n`,
   );
   o.io.err(
     `crawled ${pages} pages with ${r.processes.length} process(es) ` +

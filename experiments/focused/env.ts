@@ -242,7 +242,10 @@ export async function checkArchive(cfg: ExperimentConfig): Promise<void> {
     if (!relevant.length)
       bad(
         `archive: site ${site} has no relevant page ` +
-          `(${[...(a.relevant.length ? [`labels ${a.relevant.join(', ')}`] : []), ...(a.relevantDocuments.length ? [`documents ${a.relevantDocuments.join(', ')}`] : [])].join('; ')})`,
+          `(${[
+            ...(a.relevant.length ? [`labels ${a.relevant.join(', ')}`] : []),
+            ...(a.relevantDocuments.length ? [`documents ${a.relevantDocuments.join(', ')}`] : []),
+          ].join('; ')})`,
       );
   }
 }

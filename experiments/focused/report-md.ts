@@ -42,7 +42,15 @@ function ranking(d: ExperimentData, strategies: readonly string[], unit: ReturnT
     L.push(
       `| ${i + 1} | ${r.s} | ${f3(r.ci.mean)} ± ${f3(r.ci.hi - r.ci.mean)} | ` +
         `${diff ? `${f3(diff.mean)} [${f3(diff.lo)}, ${f3(diff.hi)}]` : ''} | ` +
-        `${v === null ? '' : v === 'TIE' ? `tie with the next${Number.isFinite(d) ? ` (detectable: ${f3(d)})` : ''}` : v === 'NO DATA' ? 'identical in every run' : 'ahead'} |`,
+        `${
+          v === null
+            ? ''
+            : v === 'TIE'
+              ? `tie with the next${Number.isFinite(d) ? ` (detectable: ${f3(d)})` : ''}`
+              : v === 'NO DATA'
+                ? 'identical in every run'
+                : 'ahead'
+        } |`,
     );
   });
   L.push(
@@ -90,7 +98,15 @@ function probes(d: ExperimentData, strategies: readonly string[], unit: ReturnTy
       const dd = detectable(c);
       if (v === 'PASS') beats.push(`${p} beats ${t}`);
       else if (v === 'TIE' || v === 'NO DATA') ties.push({ text: `${p} ties ${t}`, detectable: dd });
-      return `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]${v === 'PASS' ? ' **ahead**' : v === 'TIE' && Number.isFinite(dd) ? ` tie (detectable ${f3(dd)})` : v === 'TIE' ? ' tie' : ''}`;
+      const note =
+        v === 'PASS'
+          ? ' **ahead**'
+          : v === 'TIE' && Number.isFinite(dd)
+            ? ` tie (detectable ${f3(dd)})`
+            : v === 'TIE'
+              ? ' tie'
+              : '';
+      return `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]${note}`;
     });
     L.push(`| ${p} | ${cells.join(' | ')} |`);
   }
@@ -227,7 +243,9 @@ export function reportMarkdown(
   const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
   L.push(
-    `Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'NO DATA', 'INFEASIBLE'].map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`).join(', ')}.`,
+    `Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'NO DATA', 'INFEASIBLE']
+      .map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`)
+      .join(', ')}.`,
   );
   if (count('INFEASIBLE').length)
     L.push(

@@ -72,17 +72,24 @@ export function restsOn(d: ExperimentData): string[] {
   if (a) {
     const dates = d.facts.flatMap((f) => f.archive?.collected ?? []).sort();
     L.push(
-      `- Collection: ${a.source || a.warc.join(', ')}${dates.length ? `; pages captured ${dates[0]} to ${dates[dates.length - 1]} (their saved Date headers)` : ''}.`,
+      `- Collection: ${a.source || a.warc.join(', ')}` +
+        `${dates.length ? `; pages captured ${dates[0]} to ${dates[dates.length - 1]} (their saved Date headers)` : ''}.`,
       `- Holes (in-site links to URLs the collection lacks): policy **${a.holes}**: ${
         a.holes === 'closed'
-          ? "the web is the collection's induced graph: links to holes are not offered (served as data-archive-hole=), and a hole fetched anyway (an archived redirect, a URL written two ways) is answered 404 and charged to no one: every strategy and the oracle pay only for collected pages and known documents"
+          ? "the web is the collection's induced graph: links to holes are not offered (served as " +
+            'data-archive-hole=), and a hole fetched anyway (an archived redirect, a URL written two ways) ' +
+            'is answered 404 and charged to no one: every strategy and the oracle pay only for collected ' +
+            'pages and known documents'
           : 'a hole is a 404 charged to the budget of whoever fetches it; the oracle never fetches one, so it and the strategies do not pay alike'
       }.`,
-      `- Known documents: links to ${a.documents.join(' ')} files the collection lacks are served as placeholders (status 200, the type's media type, no text). ${
-        a.relevantDocuments.length
-          ? `Relevant documents are judged **by URL** (ending in ${a.relevantDocuments.join(' ')}), as the paper defines them, because the collection kept the links, not the bodies: nothing says a placeholder is a paper on the topic.`
-          : ''
-      }`,
+      `- Known documents: links to ${a.documents.join(' ')} files the collection lacks are served as ` +
+        `placeholders (status 200, the type's media type, no text). ${
+          a.relevantDocuments.length
+            ? `Relevant documents are judged **by URL** (ending in ${a.relevantDocuments.join(' ')}), as the ` +
+              'paper defines them, because the collection kept the links, not the bodies: nothing says a ' +
+              'placeholder is a paper on the topic.'
+            : ''
+        }`,
       '',
       '| site | pages collected | in-site URLs linked | holes (share) | known documents | ' +
         'relevant | reachable from the start | relevant by hops from the start page |',
@@ -129,7 +136,8 @@ export function restsOn(d: ExperimentData): string[] {
         mode === 'learned'
           ? ': trained on the other sites only (features seen on two of them or more), its threshold chosen there (best F1, leave-one-training-site-out)'
           : mode === 'paper-url'
-            ? ": the URL rule is the target's own definition, so it agrees with ground truth by construction; what it cannot say is whether a placeholder is a paper on the topic"
+            ? ": the URL rule is the target's own definition, so it agrees with ground truth by " +
+              'construction; what it cannot say is whether a placeholder is a paper on the topic'
             : ''
       }. Accuracy must clear the all-negative baseline (calling every page irrelevant) to mean anything.`,
       '',
@@ -241,7 +249,12 @@ export function setupSection(
       `judgement (its reward, top-K and logged relevance): **${mode}** (${MODE_TEXT[mode]}).`,
   );
   L.push(
-    `- Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages per run (other responses are fetched but not counted; precision = relevant / 2xx pages)' : 'requests per run, every response counted (3xx, 4xx and errors included; precision = relevant / requests), as in the paper'}.`,
+    `- Budget: ${cfg.budget} ${
+      cfg.budgetCounts === 'pages'
+        ? '2xx pages per run (other responses are fetched but not counted; precision = relevant / 2xx pages)'
+        : 'requests per run, every response counted (3xx, 4xx and errors included; precision = ' +
+          'relevant / requests), as in the paper'
+    }.`,
   );
   L.push(
     `- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`,

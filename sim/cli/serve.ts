@@ -82,7 +82,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         `listening on ${server.origin}\n` +
         `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages, region ${server.regionOf(s.host)})`).join('\n')}\n` +
         (server.deepSites.size
-          ? `search sites:\n${[...server.deepSites.values()].map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`).join('\n')}\n`
+          ? `search sites:\n${[...server.deepSites.values()]
+              .map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`)
+              .join('\n')}\n`
           : '') +
         `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
         `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,

@@ -196,7 +196,9 @@ export class DeepSite {
         return `<label>${esc(i.label)} <input type="date" name="${i.name}" min="${i.options[1][0]}" max="${i.options[i.options.length - 1][0]}"></label>`;
       return (
         `<label>${esc(i.label)} <select ` +
-        `name="${i.name}">${i.options.map(([v, l], k) => `<option value="${esc(v)}"${k === 0 ? ' selected' : ''}>${esc(l)}</option>`).join('')}</select></label>`
+        `name="${i.name}">${i.options
+          .map(([v, l], k) => `<option value="${esc(v)}"${k === 0 ? ' selected' : ''}>${esc(l)}</option>`)
+          .join('')}</select></label>`
       );
     });
     return `<form method="${this.method.toLowerCase()}" action="${ACTION_PATH}">\n${fields.join('<br>\n')}\n<input type="submit" value="Search">\n</form>`;
