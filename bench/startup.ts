@@ -11,16 +11,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../bin/harness.ts';
+import { childrenCpu } from './children-cpu.ts';
 
 const ROUNDS = 5;
-const TICK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-
-/** CPU seconds of the children this process waited for so far (user + system). */
-function childrenCpu(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) / TICK;
-}
 
 /** The least CPU seconds of ROUNDS runs of node with these arguments. */
 function least(args: string[]): number {

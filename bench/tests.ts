@@ -12,26 +12,13 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childrenCpu } from './children-cpu.ts';
 
 const TOP = Number(process.env.BENCH_TOP ?? 20);
 const dir = mkdtempSync(join(tmpdir(), 'bench-tests-'));
 const cpuLog = join(dir, 'files.jsonl');
 const outLog = join(dir, 'vitest.log');
 writeFileSync(cpuLog, '');
-
-/** CPU seconds of the children this process waited for (user + system), Linux only; NaN elsewhere. */
-function childrenCpu(): number {
-  try {
-    // the command name may hold spaces: the fields after its closing parenthesis
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const tick = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    // fields 16 and 17 of the file (cutime, cstime) are the 14th and 15th after the name
-    return (Number(f[13]) + Number(f[14])) / tick;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** Runs a step, its output appended to the log; its wall seconds and exit code. */
 function step(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ wallS: number; code: number }> {

@@ -12,7 +12,7 @@ import { readFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectCurvesNear, scaledWeb } from './helpers.ts';
+import { expectCurvesNear, focusedOutputFiles, scaledWeb } from './helpers.ts';
 import { checkClaims } from '../experiments/focused/analysis.ts';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { writeOutputs } from '../experiments/focused/report.ts';
@@ -34,23 +34,7 @@ describe('experiment regression (quick configuration)', () => {
     const a = await runExperiment(cfg, { workers: 0, cacheDir: cache });
     const outA = mkdtempSync(join(tmpdir(), 'expA-'));
     await writeOutputs(a, outA);
-    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) =>
-      ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`),
-    );
-    expect(readdirSync(outA).sort()).toEqual(
-      [
-        'aggregates.csv',
-        'config.json',
-        'curves.csv',
-        'differences.csv',
-        'report.md',
-        'sites.csv',
-        'summary.csv',
-        'index.html',
-        'replay.json',
-        ...figures,
-      ].sort(),
-    );
+    expect(readdirSync(outA).sort()).toEqual(focusedOutputFiles());
     // the replay is the first run's: every strategy's fetch order on the first site, and the oracle's
     const replay = JSON.parse(readFileSync(join(outA, 'replay.json'), 'utf8')) as {
       site: string;

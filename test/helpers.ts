@@ -239,3 +239,22 @@ export function program(file: string): string[] {
 
 /** program() for an argument list whose first element is the program. */
 export const programArgs = ([file, ...rest]: string[]): string[] => [...program(file), ...rest];
+
+/** Every file a focused experiment writes (experiments/focused/report.ts writeOutputs), sorted. */
+export function focusedOutputFiles(): string[] {
+  const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) =>
+    ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`),
+  );
+  const tables = ['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'sites.csv', 'summary.csv'];
+  return [...tables, 'report.md', 'index.html', 'replay.json', ...figures].sort();
+}
+
+/** A deterministic crawl of a web served on loopback, 200 pages, no gap: the WARC tests' crawls. */
+export const LOOPBACK_CRAWL = {
+  maxPages: 200,
+  deterministic: true,
+  concurrency: 4,
+  perHostConcurrency: 4,
+  delayMs: 0,
+  autoThrottle: false,
+} as const;

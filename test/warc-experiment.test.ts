@@ -16,6 +16,7 @@ import { runExperiment } from '../experiments/focused/runner.ts';
 import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/web.ts';
 import { GroundTruth } from '../sim/truth.ts';
 import { scaled } from './speed.ts';
+import { focusedOutputFiles, LOOPBACK_CRAWL } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-experiment-'));
 
@@ -25,14 +26,7 @@ describe('an experiment on a replayed web', () => {
     web = await startSyntheticWeb('data/webs/small.json', 1, { faults: false });
   });
   afterAll(async () => web.close());
-  const settings: Partial<CrawlSettings> = {
-    maxPages: 200,
-    deterministic: true,
-    concurrency: 4,
-    perHostConcurrency: 4,
-    delayMs: 0,
-    autoThrottle: false,
-  };
+  const settings: Partial<CrawlSettings> = LOOPBACK_CRAWL;
 
   it('a full experiment on a replayed web, with a labels file, writes the usual outputs', {
     timeout: scaled(120_000),
@@ -84,23 +78,7 @@ describe('an experiment on a replayed web', () => {
     expect(data.sites).toEqual(['alpha', 'beta']);
     const out = join(dir, 'replayed-out');
     const w = await writeOutputs(data, out);
-    const figures = ['recall', 'precision', 'harvest', 'difference'].flatMap((f) =>
-      ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`),
-    );
-    expect(readdirSync(out).sort()).toEqual(
-      [
-        'aggregates.csv',
-        'config.json',
-        'curves.csv',
-        'differences.csv',
-        'report.md',
-        'sites.csv',
-        'summary.csv',
-        'index.html',
-        'replay.json',
-        ...figures,
-      ].sort(),
-    );
+    expect(readdirSync(out).sort()).toEqual(focusedOutputFiles());
     expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe(
       'experiment,strategy,site,seed,pages,recall,recall_reachable,precision,harvest',
     );

@@ -12,6 +12,7 @@ import { ReplayServer } from '../sim/archive-server.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder } from '../sim/warc-convert.ts';
 import { readLabels } from '../sim/labels.ts';
+import { LOOPBACK_CRAWL } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warc-'));
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -123,14 +124,7 @@ describe('crawl to WARC and back', () => {
     web = await startSyntheticWeb('data/webs/small.json', 1, { faults: false });
   });
   afterAll(async () => web.close());
-  const settings: Partial<CrawlSettings> = {
-    maxPages: 200,
-    deterministic: true,
-    concurrency: 4,
-    perHostConcurrency: 4,
-    delayMs: 0,
-    autoThrottle: false,
-  };
+  const settings: Partial<CrawlSettings> = LOOPBACK_CRAWL;
 
   it('a crawl written to WARC and replayed gives the same pages', async () => {
     const file = join(dir, 'crawl.warc.gz');
