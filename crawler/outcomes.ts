@@ -4,6 +4,7 @@
  * URL so that it passes scope, robots.txt and dedupe like any other. The scheduler hands
  * outcomes here in the order their URLs were taken.
  */
+import { Sfc32 } from '../lib/rng.ts';
 import type { CrawlError } from './errors.ts';
 import type { FetchResult } from './fetcher.ts';
 import type { Frontier, QueueEntry } from './frontier.ts';
@@ -239,7 +240,7 @@ export class OutcomeHandler {
       }
       out.push(l);
     }
-    return out;
+    return ctx.settings.linkOrderSeed ? shuffled(out, ctx.settings.linkOrderSeed, page.url) : out;
   }
 
   /** Queues a redirect's target as a new URL (so it passes scope, robots and dedupe); returns it. */
@@ -336,3 +337,22 @@ class FetchedPage implements PageView {
 const isSeed = (e: QueueEntry): boolean => e.depth === 0 && e.redirects === 0;
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
+
+/**
+ * The links in a permutation seeded by (seed, the page's URL): the same page gives the same order
+ * in every crawl of that seed (Fisher-Yates over SFC32). Ties in the frontier (equal scores, BFS
+ * within a level) follow the order links are queued in, so a seed is one of the orders a crawl
+ * could have had.
+ */
+function shuffled<T>(xs: T[], seed: number, url: string): T[] {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < url.length; i++) h = Math.imul(h ^ url.charCodeAt(i), 0x01000193);
+  const rng = new Sfc32(seed | 0, h | 0, 0x5eed, 12);
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    const t = xs[i];
+    xs[i] = xs[j];
+    xs[j] = t;
+  }
+  return xs;
+}

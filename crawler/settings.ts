@@ -65,6 +65,16 @@ const ENGINE_SETTINGS = {
     flag: 'max-pages-per-host',
     help: 'per-host page cap',
   }),
+  linkOrderSeed: num({
+    default: 0,
+    min: 0,
+    max: 2 ** 31,
+    integer: true,
+    flag: 'link-order-seed',
+    help:
+      "the order in which a page's new links reach the strategy and the frontier (ties in the frontier go by it): " +
+      "0 the page's order; k > 0 a permutation seeded by k and the page's URL",
+  }),
   maxDepth: num({
     default: Infinity,
     min: 0,

@@ -60,7 +60,12 @@ export type Unit = 'seed' | 'site';
 export interface Run {
   seed: number;
   site: string;
+  /** The link order of a focused run (experiments/focused/config-schema.ts orderSeeds); 1 when absent. */
+  order?: number;
 }
+
+/** What identifies one run of a strategy: its seed, site and link order. */
+export const runKey = (r: Run): string => `${r.seed}\u0000${r.site}\u0000${r.order ?? 1}`;
 
 /** Seed when the runs span two or more seeds, else site. */
 export function unitOf(runs: readonly Run[]): Unit {
@@ -87,7 +92,7 @@ export function unitCi<T extends Run>(rows: readonly T[], value: (r: T) => numbe
 }
 
 /**
- * Paired difference a - b: rows of a and b are matched on (seed, site), differences averaged
+ * Paired difference a - b: rows of a and b are matched on (seed, site, order), differences averaged
  * within units, CI over the units. Throws if a run of a has no partner in b.
  */
 export function pairedCi<T extends Run>(
@@ -96,13 +101,12 @@ export function pairedCi<T extends Run>(
   value: (r: T) => number,
   unit: Unit = unitOf(a),
 ): Ci {
-  const key = (r: Run): string => `${r.seed}\u0000${r.site}`;
-  const other = new Map(b.map((r) => [key(r), r]));
+  const other = new Map(b.map((r) => [runKey(r), r]));
   const diffs: Run[] = [];
   const d = new Map<Run, number>();
   for (const r of a) {
-    const p = other.get(key(r));
-    if (!p) throw new Error(`no paired run for seed ${r.seed}, site ${r.site}`);
+    const p = other.get(runKey(r));
+    if (!p) throw new Error(`no paired run for seed ${r.seed}, site ${r.site}, order ${r.order ?? 1}`);
     const row = { seed: r.seed, site: r.site };
     diffs.push(row);
     d.set(row, value(r) - value(p));

@@ -1,6 +1,7 @@
 /** The adaptive crawler (crawler/focused/adaptive.ts) on hand-made pages and a toy link model. */
 import { describe, expect, it } from 'vitest';
 import { AdaptiveStrategy, DEFAULT_ADAPTIVE } from '../crawler/focused/adaptive.ts';
+import { chooseThreshold } from '../crawler/focused/calibrate.ts';
 import { FeatureSpace } from '../crawler/focused/features.ts';
 import { type Example, LinkClassifier } from '../crawler/focused/nb.ts';
 import { PageClassifier, RelevanceJudge } from '../crawler/focused/relevance.ts';
@@ -73,6 +74,61 @@ describe('adaptive crawler', () => {
     const d3 = a.onPage(view(2, 'http://s.test/sports', 'football pizza', l3), l3);
     expect(d3.scores).toEqual([null]);
     expect(a.stats()).toMatchObject({ exploitPages: 1, tunnelPages: 1, discardPages: 1, linksDiscarded: 1 });
+  });
+
+  it('per-link reading (scope "link"): each link goes by its own immediate value, then its own Q', () => {
+    const links = [
+      link('http://s.test/nn.html', 'neural network learning'),
+      link('http://s.test/publications.html', 'publications'),
+      link('http://s.test/football.html', 'football'),
+    ];
+    const page = view(0, 'http://s.test/people', 'staff directory phone', links);
+    // by page (the default): an off-topic page whose best link reaches r2 tunnels all its links
+    const byPage = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], opts);
+    const p = byPage.onPage(page, links).scores as number[];
+    expect(p.every((x) => x !== null && x < 1)).toBe(true);
+    // by link: the topical link is exploited (above 1), the promising one tunnelled (below 1), the other discarded
+    const byLink = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+      ...opts,
+      scope: 'link',
+    });
+    const l = byLink.onPage(page, links).scores;
+    expect(l[0]!).toBeGreaterThan(1);
+    expect(l[1]!).toBeGreaterThan(0.5);
+    expect(l[1]!).toBeLessThan(1);
+    expect(l[2]).toBeNull();
+    expect(byLink.stats()).toMatchObject({ exploitLinks: 1, tunnelLinks: 1, linksDiscarded: 1, exploitPages: 1 });
+    // the tunnelled link's page is counted as fetched through a tunnelling link; the exploited one's is not
+    byLink.onPage(view(1, 'http://s.test/publications.html', 'list', []), []);
+    byLink.onPage(view(2, 'http://s.test/nn.html', 'neural', []), []);
+    expect(byLink.stats()).toMatchObject({ tunnelFetched: 1, threadFetched: 0, r2AboveReach: 0 });
+  });
+
+  it("threshold rules: best F1, the quantile at the positives' share, the lowest t with 50% precision", () => {
+    // values 0.9..0.1 with positives at 0.9, 0.7, 0.4 (3 of 9)
+    const xs = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1].map((v) => ({
+      v,
+      y: v === 0.9 || v === 0.7 || v === 0.4,
+    }));
+    expect(chooseThreshold(xs, 'f1').t).toBe(0.7); // F1 2/3 at 0.7 and at 0.4: the higher is kept
+    expect(chooseThreshold(xs, 'quantile').t).toBe(0.7); // three values reach 0.7: as many as positives
+    expect(chooseThreshold(xs, 'precision').t).toBe(0.4); // 3 of 6 at 0.4: the lowest with 50%
+    expect(chooseThreshold([{ v: 1, y: false }], 'precision').t).toBe(Infinity);
+    expect(chooseThreshold([{ v: 1, y: false }], 'quantile').t).toBe(Infinity);
+  });
+
+  it('marks a run whose r2 no link can reach', () => {
+    const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], { ...opts, r2: 1 });
+    const links = [link('http://s.test/football.html', 'football')];
+    a.onPage(view(1, 'http://s.test/people', 'staff directory phone', links), links);
+    // the toy model's largest bin mean is 2, so 1 is reachable in principle but above every Q computed
+    expect(a.stats().r2AboveReach).toBe(1);
+    const c = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], { ...opts, r2: 1 });
+    const pubs = [link('http://s.test/publications.html', 'publications')];
+    c.onPage(view(1, 'http://s.test/people', 'staff directory phone', pubs), pubs);
+    expect(c.stats().r2AboveReach).toBe(0);
+    const b = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], { ...opts, r2: 2.5 });
+    expect(b.stats().r2AboveReach).toBe(1);
   });
 
   it(
@@ -249,6 +305,39 @@ describe('adaptive crawler', () => {
     expect(thread[3]).toBeLessThan(1);
     // the paper's default reading queues them by Q below every exploiting link (which score 1 and up)
     expect(walk(make('priority')).every((s) => s < 1)).toBe(true);
+  });
+
+  it('tunnel "subcrawl": a tunnelled page opens a sub-crawl whose links alternate with the main crawl, up to its pages', () => {
+    const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+      ...opts,
+      r1: 0.9,
+      r2: 0.3,
+      tunnel: 'subcrawl',
+      threadPages: 2,
+    });
+    expect(a.readmits).toBe(true);
+    const held = [
+      link('http://s.test/f1.html', 'football'),
+      link('http://s.test/pubs1.html', 'publications'),
+      link('http://s.test/pubs2.html', 'publications'),
+    ];
+    // a tunnelled page of the main crawl: its links are held by the sub-crawl, the best released at once
+    const d0 = a.onPage(view(0, 'http://s.test/people', 'staff directory', held), held);
+    expect(d0.scores).toEqual([null, null, null]);
+    expect(d0.readmit).toHaveLength(1);
+    expect(d0.readmit![0]).toMatchObject({ url: 'http://s.test/pubs1.html', depth: 2 });
+    expect(d0.readmit![0].score).toBeGreaterThan(2);
+    // another page of the main crawl comes back: the next one is released (the two alternate)
+    const d1 = a.onPage(view(1, 'http://s.test/other', 'pizza', []), []);
+    expect(d1.readmit!.map((r) => r.url)).toEqual(['http://s.test/pubs2.html']);
+    // its two pages come back: it has spent its pages, and its last link falls back to the main frontier by Q
+    // (a page of the sub-crawl comes back with its priority, 2 and up)
+    const back = (seq: number, url: string): PageView => ({ ...view(seq, url, 'list', []), score: 2.5 });
+    expect(a.onPage(back(2, 'http://s.test/pubs1.html'), []).readmit).toBeUndefined();
+    const d3 = a.onPage(back(3, 'http://s.test/pubs2.html'), []);
+    expect(d3.readmit!.map((r) => r.url)).toEqual(['http://s.test/f1.html']);
+    expect(d3.readmit![0].score).toBeLessThan(1);
+    expect(a.stats()).toMatchObject({ threadsOpened: 1, threadFetched: 2, tunnelFetched: 2, threadLinks: 3 });
   });
 
   it('thresholds "online": r1 and r2 chosen again at each retraining from the pages crawled, with its own judgements', () => {

@@ -51,6 +51,7 @@ describe('sweeps', () => {
         strategy,
         site,
         seed: 1,
+        order: 1,
         pages,
         recall,
         recall_reachable: recall,

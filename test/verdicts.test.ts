@@ -76,6 +76,7 @@ function curves(
             strategy,
             site,
             seed,
+            order: 1,
             pages,
             recall: v.recall + jitter,
             recall_reachable: v.recall,

@@ -2,21 +2,24 @@
  * The adaptive crawler's options and the paper's silent points as named readings, each quoted
  * against the paper's text (adaptive.ts is the crawler).
  */
-import type { RetrainUpdates, StartPageMode, ThresholdMode, TunnelMode } from './context.ts';
+import type { ThresholdRule } from './calibrate.ts';
+import type { AdaptiveScope, RetrainUpdates, StartPageMode, ThresholdMode, TunnelMode } from './context.ts';
 
 export interface AdaptiveOptions {
-  /** Page immediate value at or above which its links are followed by immediate score. */
+  /** Immediate value (of the page, or of each link under scope "link") at or above which links are followed by immediate score. */
   r1: number;
-  /** Page future value at or above which its links are followed by Q. */
+  /** Future value (of the page, or of each link under scope "link") at or above which links are followed by Q. */
   r2: number;
-  /** Pages between retrainings of the link classifier (T). */
+  /** Pages between retrainings of the link classifier (T; ours: the paper gives no value). */
   retrainEvery: number;
   /** Pages whose forward links retrain the classifier (the paper: 100). */
   topK: number;
+  /** Discount of Q (Rennie & McCallum's 0.5) and the links it looks ahead (the future section). */
   gamma: number;
   horizon: number;
-  /** Offline training links mixed into each retraining (at most this many). */
+  /** Offline training links mixed into each retraining (at most this many; ours: the paper says nothing of forgetting). */
   offlineSample: number;
+  /** Weight of the source page's cosine in a link's immediate value (formula (1)'s beta; ours: 0.3, as immediate's). */
   sourceWeight: number;
   seed: number;
   /** Our fallback, not the paper's: tunnel through discarded links when the frontier runs dry. */
@@ -25,8 +28,14 @@ export interface AdaptiveOptions {
   retrainUpdates: RetrainUpdates;
   /** How tunnelling links are followed (TUNNEL_MODES). */
   tunnel: TunnelMode;
-  /** How r1 and r2 are chosen (THRESHOLD_MODES). */
+  /** Pages a sub-crawl may fetch (tunnel "subcrawl"; THREAD_PAGES). */
+  threadPages: number;
+  /** When r1 and r2 are chosen (THRESHOLD_MODES). */
   thresholds: ThresholdMode;
+  /** By which rule r1 and r2 are chosen (calibrate.ts THRESHOLD_RULES). */
+  thresholdRule: ThresholdRule;
+  /** What r1 and r2 are compared with (SCOPES). */
+  scope: AdaptiveScope;
   /** What the start page's links get (START_PAGE_MODES). */
   startPage: StartPageMode;
 }
@@ -44,6 +53,18 @@ export interface AdaptiveOptions {
 export const THRESHOLD_MODES: readonly ThresholdMode[] = ['calibrated', 'online'];
 
 /**
+ * Readings of what the thresholds are compared with. The paper's steps (2)-(5) read: "(2) if the
+ * immediate value of the link is above r1, add it to the exploiting queue; (3) otherwise, if its
+ * future value is above r2, add it to the tunnelling queue; (4) otherwise add it to the discarded
+ * list" (the project's reference notes). "page" (the default, the project's first reading): the
+ * page's cosine is compared with r1 and the largest Q among its links with r2, and all of the
+ * page's links go down that one branch. "link": each link on its own: its immediate value
+ * (formula (1), as immediate scores it) >= r1 -> exploited; else its own Q >= r2 -> tunnelled;
+ * else discarded. Both compare with the same thresholds (the rule's, on the training pages).
+ */
+export const SCOPES: readonly AdaptiveScope[] = ['page', 'link'];
+
+/**
  * Readings of what happens at the start page, on which the paper is silent: read literally, a
  * start page below both thresholds would have its links discarded and the crawl would end at
  * its first page, which the paper's own curves rule out. "tunnel" (the default): the start
@@ -56,9 +77,20 @@ export const START_PAGE_MODES: readonly StartPageMode[] = ['tunnel', 'exploit'];
  * Readings of "otherwise future value above r2 -> keep following from this node" (the project's
  * reference notes). "priority" (the default): the node's links are queued by Q below every
  * exploiting link, so they are followed when nothing topical is left; "thread": they are followed
- * next, ahead of everything queued, for at most TUNNEL_STEPS tunnelling pages in a row.
+ * next, ahead of everything queued, for at most TUNNEL_STEPS tunnelling pages in a row (a
+ * pre-emption); "subcrawl": the paper's "spawn another thread" as a second crawl beside the main
+ * one: the node opens a frontier of its own (links by Q) that shares the request budget and the
+ * concurrency slots with the main crawl, the two alternating, for up to `threadPages` pages
+ * (adaptive-subcrawl.ts). One sub-crawl is open at a time; the start page opens none.
  */
-export const TUNNEL_MODES: readonly TunnelMode[] = ['priority', 'thread'];
+export const TUNNEL_MODES: readonly TunnelMode[] = ['priority', 'thread', 'subcrawl'];
+
+/**
+ * Pages a sub-crawl may fetch (tunnel "subcrawl"). Ours, stated as a condition: the paper gives no
+ * number; 50 is about a gap of 3-4 pages explored breadth-first at the generated webs' 5-10 links
+ * per page on the way.
+ */
+export const THREAD_PAGES = 50;
 
 /** Tunnelling pages in a row a thread follows before its links fall back to priority. */
 export const TUNNEL_STEPS = 3;
@@ -88,6 +120,9 @@ export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   rescue: false,
   retrainUpdates: 'new-links',
   tunnel: 'priority',
+  threadPages: THREAD_PAGES,
   thresholds: 'calibrated',
+  thresholdRule: 'f1',
+  scope: 'page',
   startPage: 'tunnel',
 };

@@ -3,7 +3,9 @@
  * fetched page, if its immediate value cos(q, page) >= r1 its links are queued by immediate score
  * (exploiting a topical community; priority 1 + score); else if its future value (the largest
  * expected Q among its new links) >= r2 its links are queued by Q (tunnelling; priority Q / Q_max,
- * below every exploiting link); else its links are discarded and counted. The start page's links
+ * below every exploiting link); else its links are discarded and counted. Under scope "link" each
+ * link goes its own way: its immediate value against r1, else its own Q against r2, else discarded
+ * (SCOPES: the paper's steps (2)-(5) read link by link). The start page's links
  * are never all discarded (ours: the paper does not say what happens at the start page,
  * START_PAGE_MODES). With `rescue` (ours, the variant "adaptive-rescue", not the paper's
  * algorithm), when the frontier runs dry while links were discarded, the best of them by Q are
@@ -11,9 +13,9 @@
  * crawler ends. Every T pages the link classifier is retrained from the top-K (100) most relevant
  * pages crawled so far that have links (papers are leaves) and their forward links, Q measured on
  * the crawled graph with the crawler's own relevance judgements, together with a sample of the
- * offline training links (Naive Bayes counts added up over the offline feature space). What the
- * paper leaves open is a named reading, each quoted against its text: TUNNEL_MODES,
- * RETRAIN_UPDATES, THRESHOLD_MODES, START_PAGE_MODES (adaptive-options.ts).
+ * offline training links (adaptive-learner.ts). What the paper leaves open is a named reading, each
+ * quoted against its text: SCOPES, TUNNEL_MODES, RETRAIN_UPDATES, THRESHOLD_MODES, START_PAGE_MODES
+ * (adaptive-options.ts) and THRESHOLD_RULES (calibrate.ts).
  */
 import type { ParsedLink } from '../parser.ts';
 import {
@@ -25,62 +27,36 @@ import {
   type RescuedLink,
   type Strategy,
 } from '../strategy.ts';
-import { bestThreshold } from './calibrate.ts';
 import { need, type StrategyContext, topicOf } from './context.ts';
-import { LinkClassifier, type Example, type NbCounts } from './nb.ts';
-import { binOf, stateValues } from './qvalue.ts';
+import type { LinkClassifier } from './nb.ts';
 import { featuresOfLink } from './tokens.ts';
 import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training-examples.ts';
 import { featuresOf, type Judged, judgePage, wordsOfLink } from './immediate-future.ts';
 import { type AdaptiveOptions, DEFAULT_ADAPTIVE, RESCUE_BATCH, TUNNEL_STEPS } from './adaptive-options.ts';
-import { HorizonOne, localValue } from './local-values.ts';
+import { AdaptiveLearner } from './adaptive-learner.ts';
+import { type HeldLink, SubCrawl } from './adaptive-subcrawl.ts';
 
 export {
   type AdaptiveOptions,
   DEFAULT_ADAPTIVE,
   RESCUE_BATCH,
   RETRAIN_UPDATES,
+  SCOPES,
   START_PAGE_MODES,
   THRESHOLD_MODES,
   TUNNEL_MODES,
   TUNNEL_STEPS,
 } from './adaptive-options.ts';
 
-interface CrawledPage {
-  links: string[];
-  /** The crawler's own judgement (its reward). */
-  relevant: boolean;
-  relevance: number;
-  /** The page's immediate value when it was crawled (what was compared with r1). */
-  similarity: number;
-  /** The page's links and title, kept to compute link features if the page enters the top-K. */
-  parsed: readonly ParsedLink[];
-  title: string;
-  /** Feature vectors of the links, computed once when the page first reaches the top-K. */
-  vectors: Map<number, number>[] | null;
-  /** Feature tokens of the links, computed once when online thresholds first need the page's Q. */
-  features: string[][] | null;
-}
+/** How a link was queued (AdaptiveStrategy.queuedBy). */
+const EXPLOIT = 0;
+const TUNNEL = 1;
+const THREAD = 2;
 
 export class AdaptiveStrategy implements Strategy {
   readonly name: string;
-  private model: LinkClassifier;
-  private readonly offline: Example[];
-  private readonly offlineCounts: NbCounts;
-  /** Pages crawled, in the order first crawled, their URLs, and each URL's place in it. */
-  private readonly nodes: CrawledPage[] = [];
-  private readonly urls: string[] = [];
-  private readonly indexOf = new Map<string, number>();
-  /** Q of crawled pages at horizon 1 kept as they are crawled (local-values.ts); null: searched at each retraining. */
-  private readonly local: HorizonOne | null;
-  /**
-   * The top-K most relevant pages crawled so far among those with links, kept as pages are crawled
-   * (relevance descending, then URL): sorting every crawled page at every retraining made a crawl's
-   * cost per page grow with the pages crawled (npm run bench:scale, docs/benchmarks.md).
-   */
-  private top: { i: number; r: number; u: string }[] = [];
   private pages = 0;
   private readonly counters = {
     exploitPages: 0,
@@ -88,17 +64,23 @@ export class AdaptiveStrategy implements Strategy {
     discardPages: 0,
     linksDiscarded: 0,
     rescuedLinks: 0,
-    retrainings: 0,
-    onlineExamples: 0,
     linksScored: 0,
     rerankedLinks: 0,
     readmittedLinks: 0,
     threadLinks: 0,
-    recalibrations: 0,
+    exploitLinks: 0,
+    tunnelLinks: 0,
+    tunnelFetched: 0,
+    threadFetched: 0,
+    r2AboveReach: 0,
+    threadsOpened: 0,
   };
-  /** The thresholds in force (re-chosen at each retraining under "online" thresholds). */
-  private r1: number;
-  private r2: number;
+  /** How each queued link not yet fetched was queued (a candidate is new, so queued once): exploited, tunnelled, in a thread. */
+  private readonly queuedBy = new Map<string, number>();
+  /** The largest Q the crawl computed for a link (-1: none yet). */
+  private maxQ = -1;
+  /** What it learns as it crawls: the crawled graph, the top-K, the classifier, the thresholds in force. */
+  private readonly learner: AdaptiveLearner;
   /** Links of discarded pages with their Q, in case the frontier runs dry (see rescue()); their link and page title when a retraining may re-admit them. */
   private readonly discarded: {
     url: string;
@@ -112,6 +94,8 @@ export class AdaptiveStrategy implements Strategy {
   private readonly tunnelled = new Map<string, { link: ParsedLink; title: string }>();
   /** "thread" tunnelling: queued links of a thread, with the tunnelling pages in a row that led to them. */
   private readonly threadSteps = new Map<string, number>();
+  /** "subcrawl" tunnelling: the open sub-crawl. */
+  private sub: SubCrawl | null = null;
   readonly readmits: boolean;
 
   constructor(
@@ -122,16 +106,20 @@ export class AdaptiveStrategy implements Strategy {
     private readonly judge: RelevanceJudge = PAPER_JUDGE,
   ) {
     this.name = o.rescue ? 'adaptive-rescue' : 'adaptive';
-    this.readmits = o.retrainUpdates === 'frontier-and-discarded';
-    this.local =
-      o.horizon === 1 && o.thresholds !== 'online' ? new HorizonOne(this.nodes, this.urls, this.indexOf) : null;
-    this.r1 = o.r1;
-    this.r2 = o.r2;
-    this.model = model;
-    // the offline links, labelled with the offline bins, sampled once (seeded)
-    const labelled = offline.map((e) => ({ tokens: e.tokens, label: binOf(model.bins, e.q) }));
-    this.offline = sampleEvenly(labelled, o.offlineSample);
-    this.offlineCounts = LinkClassifier.count(model.space, this.offline, model.classes);
+    // a sub-crawl's links wait in the engine as discarded until released (PageDecision.readmit)
+    this.readmits = o.retrainUpdates === 'frontier-and-discarded' || o.tunnel === 'subcrawl';
+    this.learner = new AdaptiveLearner(model, offline, o);
+    this.checkReach();
+  }
+
+  private get model(): LinkClassifier {
+    return this.learner.model;
+  }
+  private get r1(): number {
+    return this.learner.r1;
+  }
+  private get r2(): number {
+    return this.learner.r2;
   }
 
   seedScore(): number {
@@ -140,56 +128,189 @@ export class AdaptiveStrategy implements Strategy {
 
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     const j = judgePage(this.topic, this.judge, page);
-    this.remember(page, j);
+    this.learner.remember(page, j);
     this.counters.linksScored += candidates.length;
     const inThread = this.threadSteps.get(page.url) ?? 0;
     this.threadSteps.delete(page.url);
-    let decision: PageDecision;
+    // how the page was reached: through a tunnelling link (and a thread's), or not
+    const via = this.queuedBy.get(page.url);
+    if (via !== undefined) {
+      this.queuedBy.delete(page.url);
+      if (via !== EXPLOIT) this.counters.tunnelFetched++;
+      if (via === THREAD) this.counters.threadFetched++;
+    }
+    // "subcrawl": a page of the open sub-crawl (its priority, 2 and up, which a redirect's target
+    // keeps) feeds it; any other tunnelled page but the start page opens one
+    const subPage = this.o.tunnel === 'subcrawl' && page.score >= 2 && this.sub !== null;
+    if (subPage) {
+      this.sub!.returned(page.url);
+      if (via !== THREAD) this.counters.threadFetched++;
+    }
+    const intoSub = this.o.tunnel === 'subcrawl' && (subPage || (this.sub === null && page.depth > 0));
+    let decision: PageDecision =
+      this.o.scope === 'link'
+        ? this.byLink(page, j, candidates, inThread, intoSub)
+        : this.byPage(page, j, candidates, inThread, intoSub);
+    this.pages++;
+    const readmit = this.sub ? this.stepSubCrawl(subPage) : [];
+    if (this.pages % this.o.retrainEvery === 0 && this.retrain() && this.o.retrainUpdates !== 'new-links') {
+      decision = { ...decision, reprioritise: true };
+      if (this.o.retrainUpdates === 'frontier-and-discarded') readmit.push(...this.readmitted());
+    }
+    return readmit.length ? { ...decision, readmit } : decision;
+  }
+
+  /**
+   * The open sub-crawl after a page: a page of the main crawl releases one of its links (so the two
+   * alternate); when it has spent its pages or has nothing left it closes, its unreleased links
+   * queued by Q below every exploiting link.
+   */
+  private stepSubCrawl(subPage: boolean): { url: string; score: number; depth: number }[] {
+    const sub = this.sub!;
+    sub.expire(this.pages);
+    const out = subPage ? [] : this.release(sub.take(1, this.pages));
+    if (!sub.done) return out;
+    this.sub = null;
+    for (const l of sub.drain()) {
+      this.queuedBy.set(l.url, TUNNEL);
+      out.push({ url: l.url, score: this.qScore(l.q), depth: l.depth });
+    }
+    return out;
+  }
+
+  /** Links of the open sub-crawl handed to the engine: ahead of everything queued (2 + Q / Q_max). */
+  private release(links: readonly HeldLink[]): { url: string; score: number; depth: number }[] {
+    return links.map((l) => {
+      this.queuedBy.set(l.url, THREAD);
+      return { url: l.url, score: 2 + this.qScore(l.q), depth: l.depth };
+    });
+  }
+
+  /** A tunnelling link's priority by Q: Q / Q_max, below every exploiting link (which score 1 and up). */
+  private qScore(q: number): number {
+    return Math.min(0.999, q / Math.max(...this.model.bins.means, 1e-9));
+  }
+
+  /** The cosine of a link's words to the topic (formula (1)'s first term). */
+  private linkSimilarity(l: ParsedLink): number {
+    return this.topic.similarity(wordsOfLink(l));
+  }
+
+  /** Scope "page": the page's cosine against r1, the largest Q among its links against r2; all links one way. */
+  private byPage(
+    page: PageView,
+    j: Judged,
+    candidates: readonly ParsedLink[],
+    inThread: number,
+    intoSub: boolean,
+  ): PageDecision {
     if (j.similarity >= this.r1 || (page.depth === 0 && this.o.startPage === 'exploit')) {
       this.counters.exploitPages++;
-      const b = this.o.sourceWeight;
-      decision = {
-        relevance: j.relevance,
-        scores: candidates.map((l) => 1 + (1 - b) * this.topic.similarity(wordsOfLink(l)) + b * j.similarity),
-      };
-    } else {
-      const qs = candidates.map((l) => this.model.expectedQ(featuresOf(l, page)));
-      const fv = qs.length ? Math.max(...qs) : 0;
-      // the start page's links are never all discarded: the crawl would end at its first page
-      if (fv >= this.r2 || page.depth === 0) {
-        this.counters.tunnelPages++;
-        const qmax = Math.max(...this.model.bins.means, 1e-9);
-        if (this.o.retrainUpdates !== 'new-links')
-          for (const l of candidates) this.tunnelled.set(l.url, { link: l, title: page.title });
-        // a thread: the links come next (above every exploiting link, which scores below 2)
-        const thread = this.o.tunnel === 'thread' && inThread < TUNNEL_STEPS;
-        if (thread) {
-          this.counters.threadLinks += candidates.length;
-          for (const l of candidates) this.threadSteps.set(l.url, inThread + 1);
-        }
-        decision = {
-          relevance: j.relevance,
-          scores: qs.map((q) => (thread ? 2 : 0) + Math.min(0.999, q / qmax)),
-        };
-      } else {
-        this.counters.discardPages++;
-        this.counters.linksDiscarded += candidates.length;
-        const keep = this.readmits;
-        candidates.forEach((l, i) =>
-          this.discarded.push({
-            url: l.url,
-            q: qs[i],
-            depth: page.depth + 1,
-            order: this.discarded.length,
-            ...(keep ? { link: l, title: page.title } : {}),
-          }),
-        );
-        decision = { relevance: j.relevance, scores: candidates.map(() => null) };
-      }
+      return { relevance: j.relevance, scores: candidates.map((l) => this.exploit(l, this.linkSimilarity(l), j)) };
     }
-    if (++this.pages % this.o.retrainEvery === 0 && this.retrain() && this.o.retrainUpdates !== 'new-links')
-      decision = { ...decision, reprioritise: true, ...(this.readmits ? { readmit: this.readmitted() } : {}) };
-    return decision;
+    const qs = candidates.map((l) => this.q(l, page));
+    const fv = qs.length ? Math.max(...qs) : 0;
+    // the start page's links are never all discarded: the crawl would end at its first page
+    if (fv >= this.r2 || page.depth === 0) {
+      this.counters.tunnelPages++;
+      const thread = this.o.tunnel === 'thread' && inThread < TUNNEL_STEPS;
+      return {
+        relevance: j.relevance,
+        scores: candidates.map((l, i) => this.tunnel(l, page, qs[i], thread, inThread, intoSub)),
+      };
+    }
+    this.counters.discardPages++;
+    return { relevance: j.relevance, scores: candidates.map((l, i) => this.discard(l, page, qs[i])) };
+  }
+
+  /**
+   * Scope "link", the paper's steps (2)-(5) read link by link: a link's immediate value >= r1 ->
+   * exploited; else its Q >= r2 -> tunnelled; else discarded. At the start page, "exploit" follows
+   * every link by immediate score and "tunnel" never discards (as under scope "page").
+   */
+  private byLink(
+    page: PageView,
+    j: Judged,
+    candidates: readonly ParsedLink[],
+    inThread: number,
+    intoSub: boolean,
+  ): PageDecision {
+    const start = page.depth === 0;
+    const thread = this.o.tunnel === 'thread' && inThread < TUNNEL_STEPS;
+    let exploited = 0;
+    let tunnelled = 0;
+    const b = this.o.sourceWeight;
+    const scores = candidates.map((l) => {
+      // the link's immediate value, formula (1) as immediate scores it
+      const sim = this.linkSimilarity(l);
+      if ((1 - b) * sim + b * j.similarity >= this.r1 || (start && this.o.startPage === 'exploit')) {
+        exploited++;
+        return this.exploit(l, sim, j);
+      }
+      const q = this.q(l, page);
+      if (q >= this.r2 || start) {
+        tunnelled++;
+        return this.tunnel(l, page, q, thread, inThread, intoSub);
+      }
+      return this.discard(l, page, q);
+    });
+    // a page counts under the branch most of its links took (ties: exploit, then tunnel)
+    const discarded = candidates.length - exploited - tunnelled;
+    if (exploited >= tunnelled && exploited >= discarded && exploited > 0) this.counters.exploitPages++;
+    else if (tunnelled >= discarded && tunnelled > 0) this.counters.tunnelPages++;
+    else this.counters.discardPages++;
+    return { relevance: j.relevance, scores };
+  }
+
+  /** An exploiting link's priority: 1 + its immediate value, above every tunnelling link. */
+  private exploit(l: ParsedLink, sim: number, j: Judged): number {
+    this.counters.exploitLinks++;
+    this.queuedBy.set(l.url, EXPLOIT);
+    const b = this.o.sourceWeight;
+    // summed in this order, as it always was: the priorities (and the golden logs) stay bit for bit
+    return 1 + (1 - b) * sim + b * j.similarity;
+  }
+
+  /**
+   * A tunnelling link's priority: Q / Q_max below every exploiting link, or next (2 + ...) in a
+   * thread; into a sub-crawl (null: held until it is released).
+   */
+  private tunnel(
+    l: ParsedLink,
+    page: PageView,
+    q: number,
+    thread: boolean,
+    inThread: number,
+    intoSub: boolean,
+  ): number | null {
+    this.counters.tunnelLinks++;
+    if (intoSub) {
+      if (!this.sub) this.sub = new SubCrawl(++this.counters.threadsOpened, this.o.threadPages);
+      this.counters.threadLinks++;
+      this.sub.add({ url: l.url, q, depth: page.depth + 1 });
+      return null;
+    }
+    if (this.o.retrainUpdates !== 'new-links') this.tunnelled.set(l.url, { link: l, title: page.title });
+    this.queuedBy.set(l.url, thread ? THREAD : TUNNEL);
+    const score = this.qScore(q);
+    if (!thread) return score;
+    // a thread: the links come next (above every exploiting link, which scores below 2)
+    this.counters.threadLinks++;
+    this.threadSteps.set(l.url, inThread + 1);
+    return 2 + score;
+  }
+
+  /** A discarded link: kept with its Q (rescue, re-admission), not queued. */
+  private discard(l: ParsedLink, page: PageView, q: number): null {
+    this.counters.linksDiscarded++;
+    this.discarded.push({
+      url: l.url,
+      q,
+      depth: page.depth + 1,
+      order: this.discarded.length,
+      ...(this.o.retrainUpdates === 'frontier-and-discarded' ? { link: l, title: page.title } : {}),
+    });
+    return null;
   }
 
   /** A link's priority as a tunnelling link under the current classifier. */
@@ -233,53 +354,14 @@ export class AdaptiveStrategy implements Strategy {
     return out.reverse();
   }
 
-  private remember(page: PageView, j: Judged): void {
-    const node: CrawledPage = {
-      links: page.links.map((l) => l.url),
-      relevant: j.relevant,
-      relevance: j.relevance,
-      similarity: j.similarity,
-      parsed: page.links,
-      title: page.title,
-      vectors: null,
-      features: null,
-    };
-    const known = this.indexOf.get(page.url);
-    if (known !== undefined) {
-      // a page crawled again (a URL seen twice): its place stays, the top-K is ranked afresh
-      this.nodes[known] = node;
-      this.local?.replace();
-      this.top = this.nodes
-        .map((p, i) => ({ i, r: p.relevance, u: this.urls[i] }))
-        .filter((x) => this.nodes[x.i].links.length > 0)
-        .sort(byRelevance)
-        .slice(0, this.o.topK);
-      return;
-    }
-    const i = this.nodes.length;
-    this.indexOf.set(page.url, i);
-    this.nodes.push(node);
-    this.urls.push(page.url);
-    this.local?.add(i);
-    if (!node.links.length) return;
-    const entry = { i, r: node.relevance, u: page.url };
-    let lo = 0;
-    let hi = this.top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (byRelevance(this.top[mid], entry) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo >= this.o.topK) return;
-    this.top.splice(lo, 0, entry);
-    if (this.top.length > this.o.topK) this.top.pop();
-  }
-
   /**
    * The frontier ran dry while links were discarded: tunnel through the best of them, highest Q
    * first (ties in discard order), RESCUE_BATCH at a time, queued like tunnelling links.
    */
   rescue(): RescuedLink[] {
+    // the main frontier ran dry while a sub-crawl holds links: they are all there is to fetch
+    const held = this.sub ? this.release(this.sub.take(RESCUE_BATCH, this.pages)) : [];
+    if (held.length) return held;
     if (!this.o.rescue || !this.discarded.length) return [];
     this.discarded.sort((a, b) => b.q - a.q || a.order - b.order);
     const take = this.discarded.splice(0, RESCUE_BATCH);
@@ -288,89 +370,27 @@ export class AdaptiveStrategy implements Strategy {
     return take.map((d) => ({ url: d.url, score: Math.min(0.999, d.q / qmax), depth: d.depth }));
   }
 
-  /** Retrains from the top-K most relevant pages crawled so far and their forward links; false if there was nothing to learn. */
+  /** Retrains the classifier (and, online, the thresholds) from the crawl so far; false if there was nothing to learn. */
   retrain(): boolean {
-    const nodes = this.nodes;
-    const index = this.indexOf;
-    // Q of the crawled graph: over all of it when online thresholds read every page's, else only
-    // where the top-K's links lead (the same values: stateValues' sum, its documents in crawl order)
-    const V =
-      this.o.thresholds === 'online'
-        ? stateValues(
-            {
-              out: nodes.map((p) => p.links.map((l) => index.get(l) ?? -1)),
-              reward: nodes.map((p) => (p.relevant ? 1 : 0)),
-            },
-            this.o.gamma,
-            this.o.horizon,
-          )
-        : null;
-    const memo = new Map<number, number>();
-    const qOf = (v: number): number => {
-      if (V) return V[v];
-      let x = memo.get(v);
-      if (x === undefined) {
-        x = this.local ? this.local.value(v, this.o.gamma) : localValue(nodes, index, v, this.o.gamma, this.o.horizon);
-        memo.set(v, x);
-      }
-      return x;
-    };
-    // the top-K most relevant pages crawled so far among those with forward links: papers are leaves,
-    // and once K papers are found they would otherwise fill the top-K and leave nothing to learn from
-    const top = this.top;
-    const online: { vector: Map<number, number>; label: number }[] = [];
-    const space = this.model.space;
-    for (const { i } of top) {
-      const p = nodes[i];
-      p.vectors ??= p.parsed.map((l) => space.vectorize(featuresOfLink(l, p.title)));
-      p.links.forEach((l, k) => {
-        const v = index.get(l);
-        if (v === undefined) return; // not crawled yet: its Q is unknown
-        online.push({ vector: p.vectors![k], label: binOf(this.model.bins, qOf(v)) });
-      });
-    }
-    if (!online.length) return false;
-    this.counters.retrainings++;
-    this.counters.onlineExamples = online.length;
-    // offline counts + online counts over the offline feature space (see LinkClassifier.fromCounts)
-    const on = LinkClassifier.countVectors(space.size, online, this.model.classes);
-    const sum: NbCounts = {
-      classCounts: this.offlineCounts.classCounts.map((x, c) => x + on.classCounts[c]),
-      featureCounts: this.offlineCounts.featureCounts.map((row, c) => row.map((x, j) => x + on.featureCounts[c][j])),
-    };
-    this.model = LinkClassifier.fromCounts(this.model.space, sum, this.model.bins);
-    if (V) this.recalibrate(nodes, index, V);
+    if (!this.learner.retrain()) return false;
+    this.checkReach();
     return true;
   }
 
   /**
-   * "online" thresholds: r1 and r2 chosen again by the calibration's rule (crawler/focused/calibrate.ts)
-   * over the pages crawled so far that have links, with the crawler's own judgements: r1 the
-   * immediate value that best separates pages linking a page judged relevant; r2, among pages
-   * below it, the future value (under the retrained classifier) that best predicts a crawled page
-   * of value within Q's horizon through one of its links. A threshold with nothing to separate is kept.
+   * Marks (r2AboveReach) a run whose r2 was at some time above every Q the classifier can give (a
+   * Q is a mean of the bins' mean Q weighted by posteriors, never above the largest): tunnelling
+   * could not happen but at the start page. stats() also marks a run whose r2 stayed above every
+   * Q it computed; the report warns of both.
    */
-  private recalibrate(nodes: readonly CrawledPage[], index: ReadonlyMap<string, number>, V: ArrayLike<number>): void {
-    const withLinks = nodes.filter((p) => p.links.length > 0);
-    const reaches = (p: CrawledPage, ok: (v: number) => boolean): boolean =>
-      p.links.some((l) => {
-        const v = index.get(l);
-        return v !== undefined && ok(v);
-      });
-    const r1 = bestThreshold(withLinks.map((p) => ({ v: p.similarity, y: reaches(p, (v) => nodes[v].relevant) })));
-    if (r1.f1 > 0) this.r1 = r1.t;
-    const below = withLinks
-      .filter((p) => p.similarity < this.r1)
-      .map((p) => {
-        p.features ??= p.parsed.map((l) => featuresOfLink(l, p.title));
-        return {
-          v: Math.max(0, ...p.features.map((f) => this.model.expectedQ(f))),
-          y: reaches(p, (v) => V[v] >= this.model.bins.thresholds[0]),
-        };
-      });
-    const r2 = bestThreshold(below);
-    if (r2.f1 > 0) this.r2 = r2.t;
-    this.counters.recalibrations++;
+  private checkReach(): void {
+    if (this.r2 > Math.max(...this.model.bins.means)) this.counters.r2AboveReach = 1;
+  }
+
+  private q(l: ParsedLink, page: PageView): number {
+    const q = this.model.expectedQ(featuresOf(l, page));
+    if (q > this.maxQ) this.maxQ = q;
+    return q;
   }
 
   /** The thresholds in force: the calibrated ones, or the last chosen online. */
@@ -383,14 +403,13 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   stats(): Record<string, number> {
-    return { ...this.counters };
+    const unreachable = this.maxQ >= 0 && this.r2 > this.maxQ ? 1 : 0;
+    return {
+      ...this.counters,
+      ...this.learner.counters,
+      r2AboveReach: Math.max(this.counters.r2AboveReach, unreachable),
+    };
   }
-}
-
-function sampleEvenly<T>(xs: readonly T[], n: number): T[] {
-  if (xs.length <= n) return [...xs];
-  const step = xs.length / n;
-  return Array.from({ length: n }, (_, i) => xs[Math.floor(i * step)]);
 }
 
 /** The paper's adaptive crawler; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
@@ -398,6 +417,10 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
   const name = rescue ? 'adaptive-rescue' : 'adaptive';
   const m = need(ctx.models, 'training data', name)();
   const a = ctx.adaptive;
+  const rule = a?.thresholdRule ?? DEFAULT_ADAPTIVE.thresholdRule;
+  // a cached calibration stores a threshold nothing reaches (Infinity) as null
+  const chosen = m.calibration.rules?.[rule] ?? m.calibration;
+  const threshold = (x: number | null): number => x ?? Infinity;
   return new AdaptiveStrategy(
     topicOf(ctx, name),
     m.future,
@@ -409,13 +432,16 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
         : {}),
       ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
       seed: ctx.seed,
-      r1: a?.r1 ?? m.calibration.r1,
-      r2: a?.r2 ?? m.calibration.r2,
+      r1: a?.r1 ?? threshold(chosen.r1),
+      r2: a?.r2 ?? threshold(chosen.r2),
       rescue,
       retrainUpdates: a?.retrainUpdates ?? DEFAULT_ADAPTIVE.retrainUpdates,
       tunnel: a?.tunnel ?? DEFAULT_ADAPTIVE.tunnel,
+      threadPages: a?.threadPages ?? DEFAULT_ADAPTIVE.threadPages,
       thresholds: a?.thresholds ?? DEFAULT_ADAPTIVE.thresholds,
       startPage: a?.startPage ?? DEFAULT_ADAPTIVE.startPage,
+      thresholdRule: rule,
+      scope: a?.scope ?? DEFAULT_ADAPTIVE.scope,
     },
     ctx.judge?.(),
   );
@@ -433,8 +459,15 @@ const ADAPTIVE_COUNTERS = {
   onlineExamples: 'examples the retrainings learnt from',
   rerankedLinks: 'queued links given a new priority after a retraining',
   readmittedLinks: 'discarded links queued again after a retraining',
-  threadLinks: 'links followed as a tunnelling thread',
+  threadLinks: 'links followed as a tunnelling thread (or queued in a sub-crawl)',
+  threadsOpened: 'sub-crawls opened (tunnel "subcrawl")',
   recalibrations: 'times r1 and r2 were chosen again',
+  exploitLinks: 'links queued by immediate value (exploiting)',
+  tunnelLinks: 'links queued by Q (tunnelling)',
+  tunnelFetched: 'pages fetched through a tunnelling link',
+  threadFetched: 'pages fetched through a link of a tunnelling thread',
+  r2AboveReach:
+    '1 when r2 was above every Q the classifier can give, or every Q the crawl computed (tunnelling unreachable)',
 };
 
 export const ADAPTIVE = defineStrategy({
@@ -463,7 +496,3 @@ export const ADAPTIVE_RESCUE = defineStrategy({
   style: ['#D55E00', [2, 2]],
   make: (ctx: StrategyContext) => adaptive(ctx, true),
 });
-
-/** The top-K's order: relevance descending, then URL. */
-const byRelevance = (a: { r: number; u: string }, b: { r: number; u: string }): number =>
-  b.r - a.r || (a.u < b.u ? -1 : a.u > b.u ? 1 : 0);

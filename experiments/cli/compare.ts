@@ -47,6 +47,8 @@ function readCsv(dir: string, file: string): Row[] {
 interface Run {
   seed: number;
   site: string;
+  /** The link order (folders written before the column existed have order 1 only). */
+  order: number;
   value: number;
 }
 
@@ -61,7 +63,7 @@ function runsOf(summary: Row[], curves: Row[] | null, strategy: string, metric: 
     const value = Number(r[col]);
     if (r[col] === undefined || r[col] === '' || !Number.isFinite(value))
       usage(`${where}: ${strategy} has no number in column "${col}"${at ? ` at ${at[2]} pages` : ''}`);
-    return { seed: Number(r.seed), site: r.site, value };
+    return { seed: Number(r.seed), site: r.site, order: r.order === undefined ? 1 : Number(r.order), value };
   });
 }
 

@@ -21,6 +21,7 @@ import {
   type Verdict,
   groupBy,
   r4,
+  runKey,
   share,
 } from '../intervals.ts';
 import { CURVE_METRICS, type MetricKey } from './metrics.ts';
@@ -125,7 +126,7 @@ interface ClaimKit {
 function fieldClaims({ runsOf, has, at, diff, push, budget }: ClaimKit): void {
   // the standard evaluation of topical crawlers (Menczer, Pant & Srinivasan, ACM TOIT 2004)
   const auc = (s: string): CurveRow[] =>
-    groupBy(runsOf.get(s)!, (c) => `${c.seed}\u0000${c.site}`).map((rows) => ({
+    groupBy(runsOf.get(s)!, runKey).map((rows) => ({
       ...rows[0],
       recall: recallAuc(
         [...rows].sort((x, y) => x.pages - y.pages),
@@ -172,7 +173,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
   const after = (s: string): CurveRow[] =>
     groupBy(
       runsOf.get(s)!.filter((c) => c.pages > early),
-      (c) => `${c.seed}\u0000${c.site}`,
+      runKey,
     ).map((rows) => ({ ...rows[0], recall: rows.reduce((a, r) => a + r.recall, 0) / rows.length }));
   const diff = (a: CurveRow[], b: CurveRow[], k: 'recall' | 'precision' = 'recall'): Ci =>
     pairedCi(a, b, (r) => r[k], unit);

@@ -58,6 +58,19 @@ export const ExperimentSchema = obj({
   }),
   sites: list(Type.String(), { default: [], help: 'department hosts to crawl (empty: every department)' }),
   /**
+   * Link orders each strategy crawls each site at (the `order` column of the CSVs): order 1 is the
+   * page's own order, order k > 1 the crawl setting linkOrderSeed k (each page's new links in a
+   * seeded permutation, which ties in the frontier follow). Intervals and paired differences then
+   * include a strategy's noise from the order of ties (runs paired on seed, site and order).
+   */
+  orderSeeds: num({
+    default: 1,
+    min: 1,
+    max: 100,
+    integer: true,
+    help: "link orders each strategy crawls each site at (1: the page's order only)",
+  }),
+  /**
    * Strategy names (built-in or plugin). An entry may also be an object { "name", "module"?,
    * "params"? }: a built-in with parameters, or a strategy module run under that name; it is
    * moved to strategyParams on load. A program may also give a strategy in memory (loadExperiment
@@ -183,11 +196,19 @@ export const ExperimentSchema = obj({
         '("frontier"), also discarded ones whose new Q reaches r2 ("frontier-and-discarded")',
     }),
     /** A reading of "keep following from this node" (crawler/focused/adaptive.ts TUNNEL_MODES, with the paper's words). */
-    tunnel: oneOf(['priority', 'thread'] as const, {
+    tunnel: oneOf(['priority', 'thread', 'subcrawl'] as const, {
       default: DEFAULT_ADAPTIVE.tunnel,
       help:
         "how a tunnelled page's links are followed: by Q below every exploiting link " +
-        '("priority"), or next, for up to 3 tunnelling pages in a row ("thread")',
+        '("priority"), next, for up to 3 tunnelling pages in a row ("thread"), or as a sub-crawl ' +
+        'beside the main one sharing its budget and slots, for up to threadPages pages ("subcrawl")',
+    }),
+    threadPages: num({
+      default: DEFAULT_ADAPTIVE.threadPages,
+      min: 1,
+      max: 1_000_000,
+      integer: true,
+      help: 'pages a sub-crawl may fetch (tunnel "subcrawl"; ours: the paper gives no number)',
     }),
     /** A reading of how r1 and r2 are chosen (crawler/focused/adaptive.ts THRESHOLD_MODES, with the paper's words). */
     thresholds: oneOf(['calibrated', 'online'] as const, {
@@ -195,6 +216,20 @@ export const ExperimentSchema = obj({
       help:
         'how r1 and r2 are chosen: once on the training sites ("calibrated"), or again at every ' +
         'retraining from the pages crawled so far ("online"); r1/r2 given here are the starting values',
+    }),
+    /** A reading of how r1 and r2 are chosen (crawler/focused/calibrate.ts THRESHOLD_RULES, with the paper's words). */
+    thresholdRule: oneOf(['f1', 'quantile', 'precision'] as const, {
+      default: DEFAULT_ADAPTIVE.thresholdRule,
+      help:
+        'the rule that chooses r1 and r2 on the training values: best F1 ("f1"), the quantile at the ' +
+        'positives\' share ("quantile"), or the lowest threshold with 50% training precision ("precision")',
+    }),
+    /** A reading of the paper's steps (2)-(5) (crawler/focused/adaptive.ts SCOPES, with the paper's words). */
+    scope: oneOf(['page', 'link'] as const, {
+      default: DEFAULT_ADAPTIVE.scope,
+      help:
+        "what r1 and r2 are compared with: the page's cosine and its links' largest Q, all links one " +
+        'way ("page"), or each link\'s own immediate value, then its own Q ("link")',
     }),
     /** A reading of what happens at the start page (crawler/focused/adaptive.ts START_PAGE_MODES). */
     startPage: oneOf(['tunnel', 'exploit'] as const, {

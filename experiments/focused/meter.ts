@@ -35,6 +35,7 @@ export class RunMeter {
     private readonly seed: number,
     private readonly relevant: Set<string>,
     private readonly reach: Set<string>,
+    private readonly order = 1,
   ) {}
 
   /** Fetches counted so far. */
@@ -60,6 +61,7 @@ export class RunMeter {
       strategy: this.strategy,
       site: this.site,
       seed: this.seed,
+      order: this.order,
       pages,
       recall: r6(found.size / this.relevant.size),
       recall_reachable: r6(this.reach.size ? this.foundReachable.size / this.reach.size : 0),
@@ -88,6 +90,7 @@ export class RunMeter {
     | 'strategy'
     | 'site'
     | 'seed'
+    | 'order'
     | 'pages'
     | 'relevant_found'
     | 'relevant_total'
@@ -104,6 +107,7 @@ export class RunMeter {
       strategy: this.strategy,
       site: this.site,
       seed: this.seed,
+      order: this.order,
       pages,
       relevant_found: found,
       relevant_total: this.relevant.size,

@@ -335,10 +335,15 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
     const none = ad.filter((x) => x.retrainings === 0);
     const pages = ad.reduce((t, x) => t + x.exploit_pages + x.tunnel_pages + x.discard_pages, 0);
     const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
+    const counter = (k: string): string =>
+      fc(Math.round((ad.reduce((t, x) => t + (x[`counter_${k}`] ?? 0), 0) / ad.length) * 10) / 10);
+    const unreachable = ad.filter((x) => (x.counter_r2AboveReach ?? 0) > 0);
+    const a = cfg.adaptive;
     out.push(
       '',
-      `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds chosen on the training sites of each ` +
-        `run, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ` +
+      `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds compared with each ${a.scope === 'link' ? 'link' : 'page'} ` +
+        `(scope "${a.scope}"), chosen by the "${a.thresholdRule}" rule on the training sites of each ` +
+        `run${a.thresholds === 'online' ? ' and again at every retraining' : ''}, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ` +
         `${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ` +
         `${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ` +
         `${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ` +
@@ -346,7 +351,13 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
         `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, ` +
         `tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ` +
         `${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ` +
-        `${meanOf(ad, 'rescued_links')}.` +
+        `${meanOf(ad, 'rescued_links')}. Pages per run fetched through a tunnelling link: ` +
+        `${counter('tunnelFetched')}${a.tunnel === 'thread' ? `, through a thread's: ${counter('threadFetched')}` : ''}.` +
+        (unreachable.length
+          ? ` Warning: in ${unreachable.length} of ${ad.length} runs r2 was above every Q the classifier ` +
+            'could give or the crawl computed, so it could not tunnel but from the start page: ' +
+            'what those runs show of tunnelling is the threshold, not the idea.'
+          : '') +
         (none.length
           ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} ` +
             `pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`

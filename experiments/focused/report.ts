@@ -28,7 +28,7 @@ export interface Written {
   aggregates: Aggregate[];
 }
 
-const CURVE_COLUMNS = ['experiment', 'strategy', 'site', 'seed', 'pages', ...CURVE_METRICS.map((m) => m.key)];
+const CURVE_COLUMNS = ['experiment', 'strategy', 'site', 'seed', 'order', 'pages', ...CURVE_METRICS.map((m) => m.key)];
 
 /** The strategy every other is compared with in the difference figure. */
 function referenceOf(cfg: ExperimentConfig): string {

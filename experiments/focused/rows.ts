@@ -15,6 +15,8 @@ export type CurveRow = {
   strategy: string;
   site: string;
   seed: number;
+  /** The link order (1: the page's own; k > 1: crawl setting linkOrderSeed k). */
+  order: number;
   pages: number;
 } & Record<MetricKey, number>;
 export interface SummaryRow {
@@ -22,6 +24,7 @@ export interface SummaryRow {
   strategy: string;
   site: string;
   seed: number;
+  order: number;
   pages: number;
   relevant_found: number;
   relevant_total: number;

@@ -160,16 +160,21 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
   result.facts = siteFacts(job, truth);
   phases.push({ phase: 'facts', strategy: '', ...job.without(facts(), { ms: 0, cpuMs: 0 }), pages: 0 });
   await loadPlugins(cfg);
-  for (const name of cfg.strategies) {
-    const run = await crawlOne(job, truth, name);
-    result.timings.push(run.timing);
-    result.curves.push(...run.curves);
-    result.summaries.push(run.summary);
-    if (job.modelCached !== null) result.modelCached = job.modelCached;
-  }
+  for (let order = 1; order <= cfg.orderSeeds; order++)
+    for (const name of cfg.strategies) {
+      const run = await crawlOne(job, truth, name, order);
+      result.timings.push(run.timing);
+      result.curves.push(...run.curves);
+      result.summaries.push(run.summary);
+      if (job.modelCached !== null) result.modelCached = job.modelCached;
+    }
+  // the oracle's order is ground truth's: computed once, its rows repeated for each link order
+  // so that every run has its partner
   const oracle = runOracle(job, truth);
-  result.curves.push(...oracle.curves);
-  result.summaries.push(oracle.summary);
+  for (let order = 1; order <= cfg.orderSeeds; order++) {
+    result.curves.push(...oracle.curves.map((c) => ({ ...c, order })));
+    result.summaries.push({ ...oracle.summary, order });
+  }
   return result;
 }
 
@@ -220,6 +225,8 @@ async function crawlOne(
   job: Job,
   t: SiteTruth,
   name: string,
+  /** The link order (1: the page's own; k > 1: linkOrderSeed k). */
+  linkOrder = 1,
 ): Promise<{ curves: CurveRow[]; summary: SummaryRow; timing: { strategy: string; ms: number } }> {
   const { env, cfg, site, seed } = job;
   const byPages = cfg.budgetCounts === 'pages';
@@ -236,10 +243,11 @@ async function crawlOne(
     params: cfg.strategyParams[name]?.params,
   });
   env.reset();
-  const run = new RunMeter(cfg, name, site, seed, t.relevant, t.reach);
+  const run = new RunMeter(cfg, name, site, seed, t.relevant, t.reach, linkOrder);
   const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
   const holes = { hole_fetches: 0, hole_charged: 0 };
-  const order: number[] | null = t.replay ? (t.replay.orders[name] = []) : null;
+  // the replay shows the crawls in the page's own link order
+  const order: number[] | null = t.replay && linkOrder === 1 ? (t.replay.orders[name] = []) : null;
   const engine = CrawlEngine.create({
     // the strategies crawl the same site with the same settings, and training read the same pages:
     // each page is parsed once per environment (env.parses)
@@ -256,6 +264,7 @@ async function crawlOne(
       autoThrottle: false,
       retryBaseMs: 5,
       seed,
+      linkOrderSeed: linkOrder === 1 ? 0 : linkOrder,
     },
     strategy,
     onLog: (e) => {
@@ -317,8 +326,13 @@ async function crawlOne(
     rescued_links: ss.rescuedLinks ?? 0,
     readmitted: s.readmitted,
     frontier_left: s.frontierLeft,
-    r1: usesThresholds(name) ? (cfg.adaptive.r1 ?? job.getModels().calibration.r1) : null,
-    r2: usesThresholds(name) ? (cfg.adaptive.r2 ?? job.getModels().calibration.r2) : null,
+    // the starting thresholds (the rule's, on the training sites, unless the config gives them)
+    r1: usesThresholds(name)
+      ? (cfg.adaptive.r1 ?? job.getModels().calibration.rules[cfg.adaptive.thresholdRule].r1)
+      : null,
+    r2: usesThresholds(name)
+      ? (cfg.adaptive.r2 ?? job.getModels().calibration.rules[cfg.adaptive.thresholdRule].r2)
+      : null,
     ...ownCounters(ss),
   };
   return { curves, summary, timing };
