@@ -6,7 +6,9 @@ import { judgedTokens } from '../crawler/focused/immediate-future.ts';
 import { tokenize } from '../lib/text.ts';
 import { looksLikePaper, Topic } from '../crawler/focused/topic.ts';
 import {
+  DEFAULT_FUTURE,
   siteExamples,
+  trainFutureModel,
   trainingExamples,
   type LabelledPage,
   type QExample,
@@ -268,5 +270,23 @@ describe('tokens from kept words', () => {
         }),
       );
     }
+  });
+});
+
+describe('future value ablation', () => {
+  it('features "link" trains without the page-level cues (source title, heading): they score nothing', () => {
+    const examples: QExample[] = [];
+    for (let i = 0; i < 40; i++) {
+      examples.push({ tokens: ['a:public', 't:publist', 'u:paper'], q: 1, host: 'a.test' });
+      examples.push({ tokens: ['a:home', 't:seealso', 'u:index'], q: 0, host: 'a.test' });
+    }
+    const all = trainFutureModel(examples, DEFAULT_FUTURE);
+    const link = trainFutureModel(examples, { ...DEFAULT_FUTURE, features: 'link' });
+    expect(all.space.names.some((n) => n.startsWith('t:'))).toBe(true);
+    expect(link.space.names.some((n) => n.startsWith('t:'))).toBe(false);
+    expect(link.space.names).toContain('a:public');
+    // the heading alone tells the bins apart for the full model, and not at all for the ablated one
+    expect(all.expectedQ(['t:publist'])).toBeGreaterThan(all.expectedQ(['t:seealso']));
+    expect(link.expectedQ(['t:publist'])).toBe(link.expectedQ(['t:seealso']));
   });
 });

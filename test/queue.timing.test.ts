@@ -392,7 +392,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     const t0 = Date.now();
     idle.kill('SIGTERM');
     expect(await exited(idle)).toBe(0);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(Date.now() - t0).toBeLessThan(scaled(5000));
     const log: string[] = [];
     const busy = worker(q, log);
     const c = blockingCfg(1000);
@@ -432,7 +432,7 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
     ]);
     for (const r of [sub, wrk]) {
       expect(r.code).toBe(1);
-      expect(r.ms).toBeLessThan(30_000);
+      expect(r.ms).toBeLessThan(scaled(30_000));
       expect(r.err).toMatch(/^error: no Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(connection refused\)$/m);
       expect(r.err).not.toContain('hunter2');
       expect(r.err).not.toMatch(/ioredis|at .*\.js:\d+/);

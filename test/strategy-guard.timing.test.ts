@@ -105,7 +105,10 @@ describe('the strategy contract, enforced', () => {
     expect(slow.stderr).toMatch(/error: strategy "bad-strategy" took 1\.\d s on http:\/\/\S+, over the limit of 1 s/);
     expect(loop.signal).toBe('SIGKILL');
     expect(loop.err).toMatch(/error: strategy "bad-strategy" has not returned from http:\/\/\S+ within 4 s/);
-    expect(loop.ms).toBeLessThan(15_000);
+    // the watchdog's own message says it ended the page at 4 s; the wall time (a child's start-up,
+    // the crawl, the 4 s) only has to show it was not left to run: 15 s once read 18 s on a loaded
+    // machine, so the bound is the test's own scale, well below the test's timeout
+    expect(loop.ms).toBeLessThan(scaled(40_000));
   });
 
   it('SIGTERM while a strategy runs takes effect when its page returns', { timeout: scaled(60_000) }, async () => {
@@ -113,7 +116,7 @@ describe('the strategy contract, enforced', () => {
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/stopping/);
     // stopped once the page in hand returned (0.8 s), not after the 30 pages (24 s)
-    expect(r.afterSignal).toBeLessThan(8000);
+    expect(r.afterSignal).toBeLessThan(scaled(8000));
   });
 
   it('an experiment whose strategy breaks the contract exits 1 naming it and the page', {

@@ -24,7 +24,21 @@ export interface FutureConfig {
   bins: number;
   maxRows: number;
   seed: number;
+  /**
+   * What the classifier reads of a link (FUTURE_FEATURES): "all" (anchor, words around, URL path,
+   * and the source page's title and the heading above the link), or "link" (the first three: an
+   * ablation of the page-level cues, which a generated web may set by page kind).
+   */
+  features: FutureFeatures;
 }
+
+export type FutureFeatures = 'all' | 'link';
+
+/** Feature namespaces (features.ts) each FutureFeatures reads; null: every one. */
+export const FUTURE_FEATURES: Record<FutureFeatures, readonly string[] | null> = {
+  all: null,
+  link: ['a:', 'n:', 'u:'],
+};
 
 export const DEFAULT_FUTURE: FutureConfig = {
   gamma: 0.5,
@@ -33,6 +47,7 @@ export const DEFAULT_FUTURE: FutureConfig = {
   bins: 3,
   maxRows: 12_000,
   seed: 1,
+  features: 'all',
 };
 
 export interface QExample {
@@ -87,6 +102,10 @@ export function trainFutureModel(examples: readonly QExample[], cfg: FutureConfi
     examples.map((e) => e.q),
     cfg.bins,
   );
-  const labelled: Example[] = examples.map((e) => ({ tokens: e.tokens, label: binOf(bins, e.q) }));
+  // an ablation trains on fewer namespaces: the feature space never has the others, so every
+  // later count or score (the crawl, the adaptive crawler's retraining) ignores them too
+  const keep = FUTURE_FEATURES[cfg.features ?? 'all'];
+  const tokensOf = (t: string[]): string[] => (keep ? t.filter((x) => keep.some((k) => x.startsWith(k))) : t);
+  const labelled: Example[] = examples.map((e) => ({ tokens: tokensOf(e.tokens), label: binOf(bins, e.q) }));
   return LinkClassifier.train(labelled, bins, { maxRows: cfg.maxRows, seed: cfg.seed });
 }

@@ -148,6 +148,12 @@ export const ExperimentSchema = obj({
       default: DEFAULT_FUTURE.aggregate,
       help: 'Q over relevant documents within the horizon: "sum" or "nearest"',
     }),
+    features: oneOf(['all', 'link'], {
+      default: DEFAULT_FUTURE.features,
+      help:
+        'what the link classifier reads: anchor, words around, URL path, source title and heading ("all"), ' +
+        'or the first three ("link": an ablation of the page-level cues)',
+    }),
   }),
   adaptive: obj({
     retrainEvery: num({

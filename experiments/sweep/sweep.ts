@@ -410,6 +410,7 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
     '',
     `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from points/). Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
+    ...tunnelling(d.points),
   ];
   // the paper's claims at every point: a multiverse when the points are readings of the paper
   const claims = claimsAcrossPoints(d);
@@ -437,4 +438,29 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
   }
   out.put('report.md', L.join('\n'));
   return { files: out.files, phase };
+}
+
+/**
+ * What the adaptive crawler's tunnelling did across the points (its counters, when it ran): pages
+ * fetched through a tunnelling link per run, and the runs whose r2 was above every Q they could
+ * reach (there it could not tunnel, and what the point shows of tunnelling is the threshold).
+ */
+function tunnelling(points: readonly { index: number; summaries: readonly SummaryRow[] }[]): string[] {
+  const per = points
+    .map((p) => ({ p: p.index, runs: p.summaries.filter((x) => x.counter_tunnelFetched !== undefined) }))
+    .filter((x) => x.runs.length);
+  if (!per.length) return [];
+  const means = per.map((x) => x.runs.reduce((t, r) => t + (r.counter_tunnelFetched ?? 0), 0) / x.runs.length);
+  const stuck = per
+    .map((x) => ({ p: x.p, n: x.runs.filter((r) => (r.counter_r2AboveReach ?? 0) > 0).length, of: x.runs.length }))
+    .filter((x) => x.n > 0);
+  return [
+    `Adaptive's tunnelling: ${Math.min(...means).toFixed(1)} to ${Math.max(...means).toFixed(1)} pages per run ` +
+      'fetched through a tunnelling link (mean per point). ' +
+      (stuck.length
+        ? `Warning: r2 was above every Q the run could reach in ${stuck.map((x) => `${x.n} of ${x.of} runs at point ${x.p}`).join(', ')}: ` +
+          'there it could not tunnel but from the start page, and what those points show of tunnelling is the threshold.'
+        : 'In no run was r2 above every Q it could reach.'),
+    '',
+  ];
 }
