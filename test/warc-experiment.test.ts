@@ -80,7 +80,7 @@ describe('an experiment on a replayed web', () => {
     const w = await writeOutputs(data, out);
     expect(readdirSync(out).sort()).toEqual(focusedOutputFiles());
     expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe(
-      'experiment,strategy,site,seed,pages,recall,recall_reachable,precision,harvest',
+      'experiment,strategy,site,seed,order,pages,recall,recall_reachable,precision,harvest',
     );
     // seven strategies (the probes included) and the oracle, on two sites
     expect(data.summaries).toHaveLength(2 * 8);
