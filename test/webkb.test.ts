@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
+import { archiveEnv } from '../experiments/focused/env.ts';
+import { restsOn } from '../experiments/focused/report-setup.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { scaled } from './speed.ts';
 
@@ -37,6 +39,46 @@ describe('the WebKB departments', () => {
     for (const s of d.summaries.filter((x) => x.strategy !== 'oracle')) {
       const o = d.summaries.find((x) => x.strategy === 'oracle' && x.site === s.site)!;
       expect(s.relevant_found).toBeLessThanOrEqual(o.relevant_found);
+    }
+  });
+
+  it('one bill for everyone: the oracle pays for the redirects a crawler is served, the report says by which rule', {
+    timeout: scaled(240_000),
+  }, async () => {
+    const base = { ...loadExperiment('webkb-papers', { quick: true }), orderSeeds: 1 };
+    // the graph a crawler is billed for: a link the server redirects ("/x" for the collected "/x/")
+    // goes through a node of its own, never relevant, whose one link is the page it leads to
+    const env = await archiveEnv(base);
+    try {
+      const b = env.billedGraphOf('texas');
+      const { graph } = env.graphOf('texas');
+      expect(b.redirects).toBeGreaterThan(0);
+      expect(b.graph.n).toBe(graph.n + b.redirects);
+      for (let v = graph.n; v < b.graph.n; v++) {
+        expect(b.keys[v]).toBeNull();
+        expect(b.graph.relevant[v]).toBe(0);
+        expect(b.graph.outStart[v + 1] - b.graph.outStart[v]).toBe(1);
+      }
+    } finally {
+      await env.close();
+    }
+    const paid = (rows: { strategy: string; status_3xx: number }[], s: string): string => {
+      const xs = rows.filter((x) => x.strategy === s);
+      const m = Math.round((xs.reduce((t, x) => t + x.status_3xx, 0) / xs.length) * 10) / 10;
+      return Number.isInteger(m) ? String(m) : m.toFixed(1);
+    };
+    for (const budgetCounts of ['requests', 'pages'] as const) {
+      const d = await runExperiment(
+        { ...base, strategies: ['bfs'], budget: 150, budgetCounts },
+        { workers: 0, cacheDir: null, replay: false },
+      );
+      const line = restsOn(d).find((l) => l.startsWith('- The bill:'))!;
+      expect(line).toMatch(budgetCounts === 'requests' ? /every request counts/ : /only 2xx pages count/);
+      // the numbers are summary.csv's status_3xx, the oracle's beside the crawler's
+      expect(line).toContain(`bfs ${paid(d.summaries, 'bfs')}; oracle ${paid(d.summaries, 'oracle')}`);
+      // on the pages' graph (only 2xx count) the oracle never meets a redirect
+      if (budgetCounts === 'pages') expect(paid(d.summaries, 'oracle')).toBe('0');
+      expect(d.summaries.filter((x) => x.strategy === 'bfs').some((x) => x.status_3xx > 0)).toBe(true);
     }
   });
 });

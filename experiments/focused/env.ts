@@ -18,7 +18,7 @@ import { SimServer } from '../../sim/server.ts';
 import { GroundTruth } from '../../sim/truth.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
 import { readLabels } from '../../sim/labels.ts';
-import { KIND_NAMES, Web } from '../../sim/web.ts';
+import { KIND_NAMES, LinkFlag, Web } from '../../sim/web.ts';
 import { structureStats, type StructureStats } from '../../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from '../../lib/site-graph.ts';
@@ -34,6 +34,12 @@ export interface Env {
   scopeOf(site: string): string[];
   /** The site's link graph from ground truth (evaluator only), and each node's key (as keyOf). */
   graphOf(site: string): { graph: SiteGraph; keys: string[] };
+  /**
+   * The same graph as a crawler is billed for it: a link that the server answers with a redirect
+   * goes through a node of its own (the redirecting URL: never relevant, key null) before its
+   * target, so an oracle on it pays for the 3xx a crawler pays for.
+   */
+  billedGraphOf(site: string): BilledGraph;
   /** Community of each node of graphOf(site), numbered 0..k-1 (all 0 for an archive): for the replay. */
   groupsOf(site: string): number[];
   training: TrainingData;
@@ -132,7 +138,8 @@ export async function simEnv(cfg: ExperimentConfig, seed: number, caches = cache
     isHole: () => false,
     holes: null,
     archiveShape: () => null,
-    graphOf: (site) => simGraph(web, site, isTarget),
+    graphOf: (site) => simGraph(web, site, isTarget, false),
+    billedGraphOf: (site) => simGraph(web, site, isTarget, true).billed!,
     groupsOf: (site) => {
       const s = web.siteByHost(site)!;
       const ids = new Map<number, number>();
@@ -154,24 +161,81 @@ export async function simEnv(cfg: ExperimentConfig, seed: number, caches = cache
   };
 }
 
-/** A department's links within its host (the crawl's scope), from the generator's CSR graph. */
-function simGraph(web: Web, host: string, isTarget: (id: number) => boolean): { graph: SiteGraph; keys: string[] } {
+/**
+ * A department's links within its host (the crawl's scope), from the generator's CSR graph; billed,
+ * a link written in a form that redirects (LinkFlag.Redirect) goes through its target's redirecting
+ * URL (one per target: the generator writes a target's redirect one way, sim/content.ts place()).
+ */
+function simGraph(
+  web: Web,
+  host: string,
+  isTarget: (id: number) => boolean,
+  bill: boolean,
+): { graph: SiteGraph; keys: string[]; billed: BilledGraph | null } {
   const site = web.siteByHost(host);
   if (!site) throw new Error(`no site ${host}`);
   const lists: number[][] = [];
+  const billed = new RedirectNodes(site.count);
   const relevant: boolean[] = [];
   const keys: string[] = [];
   for (let id = site.first; id < site.first + site.count; id++) {
     const out: number[] = [];
+    const paid: number[] = [];
     for (let e = web.outStart[id]; e < web.outStart[id + 1]; e++) {
       const t = web.outTarget[e];
-      if (t >= site.first && t < site.first + site.count) out.push(t - site.first);
+      if (t < site.first || t >= site.first + site.count) continue;
+      out.push(t - site.first);
+      if (bill) paid.push(web.outFlags[e] & LinkFlag.Redirect ? billed.via(`${t}`, t - site.first) : t - site.first);
     }
     lists.push(out);
+    if (bill) billed.lists.push(paid);
     relevant.push(isTarget(id));
     keys.push(String(id));
   }
-  return { graph: graphFromLists(lists, 0, relevant), keys };
+  return {
+    graph: graphFromLists(lists, 0, relevant),
+    keys,
+    billed: bill ? billed.graph(0, relevant, keys) : null,
+  };
+}
+
+/** A site's graph as a crawler is billed for it (Env.billedGraphOf): node keys, null for a redirect's. */
+export interface BilledGraph {
+  graph: SiteGraph;
+  keys: (string | null)[];
+  /** Redirect nodes in it (the nodes after the pages'). */
+  redirects: number;
+}
+
+/**
+ * Builds the billed graph: the pages' adjacency lists (pushed by the caller) with a node for each
+ * redirecting URL after the pages, whose one link is its target.
+ */
+class RedirectNodes {
+  readonly lists: number[][] = [];
+  private readonly nodes = new Map<string, number>();
+  private readonly targets: number[] = [];
+  constructor(private readonly pages: number) {}
+
+  /** The node of a redirecting URL (made on first use) that leads to `target`. */
+  via(url: string, target: number): number {
+    let v = this.nodes.get(url);
+    if (v === undefined) {
+      v = this.pages + this.targets.length;
+      this.nodes.set(url, v);
+      this.targets.push(target);
+    }
+    return v;
+  }
+
+  graph(start: number, relevant: readonly boolean[], keys: readonly string[]): BilledGraph {
+    const lists = [...this.lists, ...this.targets.map((t) => [t])];
+    return {
+      graph: graphFromLists(lists, start, [...relevant, ...this.targets.map(() => false)]),
+      keys: [...keys, ...this.targets.map(() => null)],
+      redirects: this.targets.length,
+    };
+  }
 }
 
 /** Sites of an archive experiment: the groups, else the configured hosts, else every host with a relevant label. */
@@ -266,29 +330,39 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
   // labelled pages of each site (archived pages and known documents), read as served under the
   // policy and parsed once; their links (and archived redirects) form the site's link graph
   const pages = new Map<string, LabelledPage[]>();
-  const graphs = new Map<string, { graph: SiteGraph; keys: string[] }>();
+  const graphs = new Map<string, { graph: SiteGraph; keys: string[]; billed: BilledGraph }>();
   const shapes = new Map<string, ArchiveShape>();
   for (const site of sites) {
     const list: LabelledPage[] = [];
     const keys = hostsOf(site).flatMap((h) => [...archive.urls(h), ...web.documentUrls(h)]);
     const index = new Map(keys.map((k, i) => [k, i]));
-    const nodeOf = (url: string, base: string): number => {
-      let k: string | null = null;
+    const billed = new RedirectNodes(keys.length);
+    // a link's node in the graph, and in the billed graph: an alias ("/x" for the archived "/x/")
+    // leads where the server's redirect led, through the 301 the crawler is served
+    const nodesOf = (url: string, base: string): [number, number] => {
       try {
-        // an alias ("/x" for the archived "/x/") leads where the server's redirect led
         const abs = new URL(url, base).href;
-        k = web.canonical(abs) ?? web.aliasOf(abs);
+        const k = web.canonical(abs);
+        if (k !== null) return [index.get(k) ?? -1, index.get(k) ?? -1];
+        const alias = web.aliasOf(abs);
+        const v = alias === null ? -1 : (index.get(alias) ?? -1);
+        return [v, v < 0 ? -1 : billed.via(abs, v)];
       } catch {
-        /* not a URL */
+        return [-1, -1]; // not a URL
       }
-      return k === null ? -1 : (index.get(k) ?? -1);
     };
     const lists: number[][] = keys.map(() => []);
+    billed.lists.push(...keys.map(() => []));
+    const link = (i: number, url: string, base: string): void => {
+      const [v, paid] = nodesOf(url, base);
+      lists[i].push(v);
+      billed.lists[i].push(paid);
+    };
     for (const [i, url] of keys.entries()) {
       const r = await web.get(url);
       if (!r) continue;
       const location = r.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
-      if (r.status >= 300 && r.status < 400 && location) lists[i].push(nodeOf(location, url));
+      if (r.status >= 300 && r.status < 400 && location) link(i, location, url);
       if (r.status < 200 || r.status >= 300) continue;
       const ct = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
       const page = parses.parse(
@@ -299,11 +373,16 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
         DEFAULT_SETTINGS.aroundWords,
       );
       list.push({ url, page, relevant: isRelevant(url) });
-      for (const l of page.links) lists[i].push(nodeOf(l.url, url));
+      for (const l of page.links) link(i, l.url, url);
     }
     pages.set(site, list);
-    const start = nodeOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/');
-    graphs.set(site, { graph: graphFromLists(lists, start, keys.map(isRelevant)), keys });
+    const start = nodesOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/')[0];
+    const relevant = keys.map(isRelevant);
+    graphs.set(site, {
+      graph: graphFromLists(lists, start, relevant),
+      keys,
+      billed: billed.graph(start, relevant, keys),
+    });
     const shape = web.shape(hostsOf(site));
     const dates = hostsOf(site)
       .flatMap((h) => archive.urls(h))
@@ -335,6 +414,7 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
     startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
     scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
     graphOf: (site) => graphs.get(site)!,
+    billedGraphOf: (site) => graphs.get(site)!.billed,
     groupsOf: (site) => graphs.get(site)!.keys.map(() => 0),
     structure: () => null,
     training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),

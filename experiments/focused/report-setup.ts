@@ -10,7 +10,7 @@ import { resource } from '../../lib/paths.ts';
 import type { unitOf } from '../intervals.ts';
 import { relevanceOf, targetOf } from './config.ts';
 import { CURVE_METRICS } from './metrics.ts';
-import type { SiteFacts } from './rows.ts';
+import { ORACLE, type SiteFacts } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
 import { readFileSync } from 'node:fs';
 
@@ -78,8 +78,7 @@ export function restsOn(d: ExperimentData): string[] {
         a.holes === 'closed'
           ? "the web is the collection's induced graph: links to holes are not offered (served as " +
             'data-archive-hole=), and a hole fetched anyway (an archived redirect, a URL written two ways) ' +
-            'is answered 404 and charged to no one: every strategy and the oracle pay only for collected ' +
-            'pages and known documents'
+            'is answered 404 and charged to no one (the bill, below, says what everyone pays for)'
           : 'a hole is a 404 charged to the budget of whoever fetches it; the oracle never fetches one, so it and the strategies do not pay alike'
       }.`,
       `- Known documents: links to ${a.documents.join(' ')} files the collection lacks are served as ` +
@@ -119,6 +118,7 @@ export function restsOn(d: ExperimentData): string[] {
       })
       .filter((x) => x !== null);
     L.push(`Hole fetches per run (mean): ${spend.join('; ')}; the oracle 0 (0 charged).`, '');
+    L.push(...bill(d), '');
   } else if (d.facts.length) {
     L.push(
       '| seed | site | pages | relevant | reachable from the start | relevant by hops from the start page |',
@@ -126,7 +126,7 @@ export function restsOn(d: ExperimentData): string[] {
     );
     for (const f of d.facts)
       L.push(`| ${f.seed} | ${f.site} | ${f.nodes} | ${f.relevant} | ${f.reachable} | ${depthText(f.depths)} |`);
-    L.push('');
+    L.push('', ...bill(d), '');
   }
   const judged = d.facts.filter((f) => f.judgement);
   if (judged.length) {
@@ -294,3 +294,29 @@ export function setupSection(
 
 /** A count or mean count: whole numbers without decimals, others with one (never locale-formatted). */
 export const fc = (x: number): string => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+
+/**
+ * The bill (issue #66): what the budget counts, for every strategy and the oracle alike, from the
+ * config's rule, and the redirects each paid per run (summary.csv status_3xx).
+ */
+function bill(d: ExperimentData): string[] {
+  const perRun = (name: string): string | null => {
+    const xs = d.summaries.filter((x) => x.strategy === name);
+    return xs.length ? fc(Math.round((xs.reduce((t, x) => t + x.status_3xx, 0) / xs.length) * 10) / 10) : null;
+  };
+  const paid = [...d.config.strategies, ORACLE]
+    .map((s) => (perRun(s) === null ? null : `${s} ${perRun(s)}`))
+    .filter((x) => x !== null);
+  return d.config.budgetCounts === 'requests'
+    ? [
+        '- The bill: every request counts against the budget, for every strategy and the oracle alike. ' +
+          "A link the server answers with a redirect costs the 3xx and then the page: the oracle's path " +
+          'goes through the same redirect a crawler is served. Redirects paid per run (mean): ' +
+          `${paid.join('; ')}.`,
+      ]
+    : [
+        '- The bill: only 2xx pages count against the budget, for every strategy and the oracle alike; ' +
+          'redirects, errors and 404s cost no one. Redirects fetched per run (mean, free): ' +
+          `${paid.join('; ')}.`,
+      ];
+}

@@ -339,22 +339,37 @@ async function crawlOne(
 }
 
 /**
- * The oracle (ground truth, evaluator only): its pages are all 2xx, and it keeps spending the
- * budget after the last reachable document, so its precision at p pages is found / p.
+ * The oracle (ground truth, evaluator only). It is billed as the crawlers are (budgetRule()): where
+ * every request counts, on the graph a crawler is billed for, so a link the server redirects costs
+ * it the 3xx too; where only 2xx pages count, on the pages' graph. It keeps spending the budget
+ * after the last reachable document, so its precision at p pages is found / p.
  */
 function runOracle(job: Job, t: SiteTruth): { curves: CurveRow[]; summary: SummaryRow } {
-  const { cfg } = job;
+  const { cfg, env } = job;
   const oracleTime = stopwatch();
   const oracle = new RunMeter(cfg, ORACLE, job.site, job.seed, t.relevant, t.reach);
-  const order = oracleOrder(t.graph, cfg.budget);
-  for (let p = 0; p < cfg.budget; p++) oracle.fetched(p < order.length ? t.keys[order[p]] : null);
-  if (t.replay) t.replay.orders[ORACLE] = order.map(t.drawnAs).filter((i) => i >= 0);
+  const billed = cfg.budgetCounts === 'requests' ? env.billedGraphOf(job.site) : null;
+  const graph = billed?.graph ?? t.graph;
+  const keys: readonly (string | null)[] = billed?.keys ?? t.keys;
+  const order = oracleOrder(graph, cfg.budget);
+  let redirects = 0;
+  for (let p = 0; p < cfg.budget; p++) {
+    const key = p < order.length ? keys[order[p]] : null;
+    if (p < order.length && key === null) redirects++;
+    oracle.fetched(key);
+  }
+  // the replay draws pages: a redirect's node is not one
+  if (t.replay)
+    t.replay.orders[ORACLE] = order
+      .filter((i) => i < t.graph.n)
+      .map(t.drawnAs)
+      .filter((i) => i >= 0);
   const curves = oracle.finish();
   job.phases.push({ phase: 'oracle', strategy: ORACLE, ...oracleTime(), pages: cfg.budget });
   const summary: SummaryRow = {
     ...oracle.summary(cfg.budget, curves),
-    status_2xx: cfg.budget,
-    status_3xx: 0,
+    status_2xx: cfg.budget - redirects,
+    status_3xx: redirects,
     status_4xx: 0,
     status_5xx: 0,
     fetch_errors: 0,
