@@ -412,7 +412,8 @@ export class Renderer {
     return this.encodeHtml(site.charset, body);
   }
 
-  private heading(id: number): string {
+  /** The heading above a page's list of links (its one h2). */
+  heading(id: number): string {
     switch (this.web.kind[id]) {
       case Kind.Publist:
         return PUBLIST_HEADINGS[this.conv(id).publistHeading];

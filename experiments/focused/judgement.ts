@@ -5,27 +5,8 @@
 import { judgedTokens, type RelevanceJudge, Topic } from '../../crawler/focused/index.ts';
 import type { Env } from './env.ts';
 import { r6 } from './meter.ts';
+import { rocAuc } from '../../lib/leak-probe.ts';
 import type { JudgementQuality } from './rows.ts';
-
-/** AUC of scores against labels (Mann-Whitney U with ties counted half); NaN without both classes. */
-export function rocAuc(scores: readonly number[], labels: readonly boolean[]): number {
-  const idx = scores.map((_, i) => i).sort((a, b) => scores[a] - scores[b]);
-  let rankSumPos = 0;
-  let pos = 0;
-  for (let i = 0; i < idx.length; ) {
-    let j = i;
-    while (j < idx.length && scores[idx[j]] === scores[idx[i]]) j++;
-    const rank = (i + 1 + j) / 2; // mean rank of the tie group (1-based)
-    for (let k = i; k < j; k++)
-      if (labels[idx[k]]) {
-        rankSumPos += rank;
-        pos++;
-      }
-    i = j;
-  }
-  const neg = labels.length - pos;
-  return pos && neg ? (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg) : NaN;
-}
 
 /** The judgement's quality on a site's labelled pages (as a crawler reads them) against ground truth. */
 export function judgementQuality(

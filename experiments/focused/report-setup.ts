@@ -48,6 +48,12 @@ export function factRow(f: SiteFacts): Record<string, string | number | null> {
     judgement_accuracy: j?.accuracy ?? null,
     all_negative_accuracy: j?.allNegative ?? null,
     judgement_threshold: j?.threshold ?? null,
+    leak_links: f.leak?.probe.links ?? null,
+    leak_positives: f.leak?.probe.positives ?? null,
+    leak_auc: f.leak && !Number.isNaN(f.leak.probe.auc) ? f.leak.probe.auc : null,
+    leak_min_pr: f.leak?.probe.minPR ?? null,
+    heading_rule_auc: f.leak && !Number.isNaN(f.leak.heading.auc) ? f.leak.heading.auc : null,
+    heading_rule_min_pr: f.leak?.heading.minPR ?? null,
   };
 }
 
@@ -155,7 +161,34 @@ export function restsOn(d: ExperimentData): string[] {
     }
     L.push('');
   }
+  L.push(...leakSection(d));
   return L;
+}
+
+/** The learnt leak probe per site (experiments/leak.ts), with what it reads and what its numbers mean. */
+function leakSection(d: ExperimentData): string[] {
+  const probed = d.facts.filter((f) => f.leak);
+  if (!probed.length) return [];
+  const auc = (x: number): string => (Number.isNaN(x) ? 'n/a' : f3(x));
+  return [
+    'The learnt leak probe (issue #66): a Naive Bayes with no topic, trained on the other sites, scores ' +
+      "each link of the held-out site by what a crawler sees before fetching it: the heading above it, the anchor's " +
+      "shape, the target URL's path words (the file type and the topic keywords left out), its place on its page and " +
+      "the page's share of document links; the heading rule reads the heading's words alone. AUC near 1 and a high " +
+      'break-even (min of precision and recall) mean the web marks its target where a crawler with no topic can see ' +
+      'it: a strategy that beats the others may be reading that mark.',
+    '',
+    '| site | links | to relevant | probe AUC | probe min(P,R) | heading rule AUC | heading min(P,R) |',
+    '|---|---|---|---|---|---|---|',
+    ...probed.map((f) => {
+      const { probe, heading } = f.leak!;
+      return (
+        `| ${f.site}${d.config.archive ? '' : ` (seed ${f.seed})`} | ${probe.links} | ${probe.positives} | ` +
+        `${auc(probe.auc)} | ${f3(probe.minPR)} | ${auc(heading.auc)} | ${f3(heading.minPR)} |`
+      );
+    }),
+    '',
+  ];
 }
 
 /** The _doc of a web config written by npm run sim:fit (it has a _fit section), or null. */

@@ -13,6 +13,7 @@ import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './confi
 import { type Caches, cachesFor, type Env } from './env.ts';
 import { withEnv } from './env-slots.ts';
 import { judgementQuality } from './judgement.ts';
+import { siteLeak } from '../leak.ts';
 import { ownCounters, RunMeter } from './meter.ts';
 import { depths, reachable } from '../../lib/site-graph.ts';
 import { oracleOrder } from './oracle.ts';
@@ -153,7 +154,17 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
     // the seed's first crawled site only, which the runner reads it from
     structure: cfg.archive || site !== firstSite(cfg) ? null : env.structure(),
     replay: null,
-    facts: { site, seed: job.seed, nodes: 0, relevant: 0, reachable: 0, depths: [], archive: null, judgement: null },
+    facts: {
+      site,
+      seed: job.seed,
+      nodes: 0,
+      relevant: 0,
+      reachable: 0,
+      depths: [],
+      archive: null,
+      judgement: null,
+      leak: null,
+    },
   };
   const truth = siteTruth(job, record);
   result.replay = truth.replay;
@@ -217,6 +228,7 @@ function siteFacts(job: Job, t: SiteTruth): SiteFacts {
     // the judgement scored on the held-out site: where it is learned or stands in for bodies not kept
     judgement:
       env.holes !== null || job.mode === 'learned' ? judgementQuality(env, site, job.keywords, job.getJudge()) : null,
+    leak: siteLeak(env.training, job.keywords, site),
   };
 }
 

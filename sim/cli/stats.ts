@@ -4,6 +4,7 @@ import { formatSiteStats, viewOfWeb, webStats } from '../site-stats.ts';
 import { computeStats, formatStats } from '../web-stats.ts';
 import { KEYWORD_GAP_R1 } from '../structure.ts';
 import { Web } from '../web.ts';
+import { webLeak } from '../leak.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { webAndSeed } from './args.ts';
 
@@ -13,7 +14,9 @@ Prints pages and links, degree distributions and power-law fits, mixing mu, topi
 relevant documents per department and their link distance from the homepage, and anchor quality,
 each next to its target band; and the departments' structure: gaps between research communities
 (by the labels, and as the topic keywords see them: pages below --keyword-r1 count as off-topic),
-the learnt transfer leak, the document-extension rule; and each department as a crawler meets it,
+the learnt transfer leak, the document-extension rule; the learnt leak probe (a Naive Bayes with no
+topic, trained on the other departments, over what a crawler sees of a link before fetching it:
+lib/leak-probe.ts) and the heading rule; and each department as a crawler meets it,
 measured as an archive's sites are (the statistics a twin is fitted to: sim/site-stats.ts). Exit
 code 1 if a statistic is outside its band.
 `;
@@ -34,12 +37,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const stats = computeStats(web, undefined, { keywordR1: r1 });
   const renderer = new Renderer(web);
   const sites = webStats(web.sites.filter((s) => s.kind === 'department').map((s) => viewOfWeb(web, renderer, s.host)));
+  const leak = webLeak(web, renderer);
+  const f3 = (x: number): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(3));
   io.out(
     v.json
-      ? `${JSON.stringify({ ...stats, sites }, null, 2)}\n`
+      ? `${JSON.stringify({ ...stats, sites, leak }, null, 2)}\n`
       : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n\n` +
           "departments as a crawler meets them, measured as an archive's sites are (sim/site-stats.ts):\n" +
-          `${formatSiteStats(sites).join('\n')}\n`,
+          `${formatSiteStats(sites).join('\n')}\n\n` +
+          'learnt leak probe (no topic, trained on the other departments; papers the target; AUC, min(P,R)):\n' +
+          leak
+            .map(
+              (x) =>
+                `  ${x.site}: probe ${f3(x.probe.auc)} ${f3(x.probe.minPR)}; heading rule ` +
+                `${f3(x.heading.auc)} ${f3(x.heading.minPR)} (${x.probe.links} links, ${x.probe.positives} to papers)`,
+            )
+            .join('\n') +
+          '\n',
   );
   return stats.checks.every((c) => c.ok) ? 0 : 1;
 }

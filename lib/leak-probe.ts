@@ -1,0 +1,179 @@
+/**
+ * The learnt leak probe (issue #66): does a web mark its target where a crawler looks before it
+ * fetches, without any topic? Each link a crawler meets is described by topic-free tokens of what
+ * it sees before fetching it (linkContextTokens): the heading above the link, the anchor's shape
+ * (words, capitals, digits), the words of the target's URL path, the link's place among its
+ * page's links and the share of its page's links that name a document file. Topic words are left
+ * out, and so is the file type (the docs-first probe reads that). A Naive Bayes learns on the
+ * other sites and scores the held-out one (leaveOneSiteOut): ROC AUC and the break-even of
+ * precision and recall (the largest min(P, R) over thresholds). Beside it, the heading rule: the
+ * same learner reading only the words of the heading above the link.
+ *
+ * A probe that finds the target (AUC near 1, min(P, R) high) says that a crawler trained on other
+ * sites could too, knowing nothing of the topic: the web gives the target away. Both adapters,
+ * the generator's renderer (sim/leak.ts) and a crawler's parse of any web (experiments/leak.ts),
+ * feed the same tokens.
+ */
+import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from './document-types.ts';
+import { tokenize } from './text.ts';
+
+/** What a crawler sees of a link before fetching it, and whether its target is relevant. */
+export interface LinkContext {
+  /** The heading above the link on its page ('' if none). */
+  heading: string;
+  anchor: string;
+  /** Absolute URL of the target. */
+  url: string;
+  /** The link's place among its page's links (0 first), and how many links the page has. */
+  position: number;
+  links: number;
+  /** Links of the page whose URL names a document file. */
+  documentLinks: number;
+  positive: boolean;
+}
+
+export interface ProbeExample {
+  tokens: string[];
+  positive: boolean;
+}
+
+export interface ProbeScore {
+  links: number;
+  positives: number;
+  /** ROC AUC of the held-out site's links (Mann-Whitney, ties half); NaN without both classes. */
+  auc: number;
+  /** The largest min(precision, recall) over thresholds (the break-even). */
+  minPR: number;
+}
+
+const bucket = (x: number, edges: readonly number[]): number => {
+  let i = 0;
+  while (i < edges.length && x >= edges[i]) i++;
+  return i;
+};
+
+/** The path words of a URL, its file type left out (the extension of a document file). */
+function pathWords(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return '';
+  }
+  const ext = DEFAULT_DOCUMENT_EXTENSIONS.filter((e) => path.toLowerCase().endsWith(e)).sort(
+    (a, b) => b.length - a.length,
+  )[0];
+  if (ext) path = path.slice(0, -ext.length);
+  return path.replace(/\.(s?html?|php|asp|cgi)$/i, '').replace(/[^A-Za-z0-9]+/g, ' ');
+}
+
+/**
+ * Topic-free tokens of a link: heading words (h:), anchor shape (aw: words, ac: capitalised
+ * words, ad: digits), URL path words (u:), place (p:) and its page's share of document links
+ * (d:). Words for which `topical` is true are left out.
+ */
+export function linkContextTokens(l: LinkContext, topical: (stem: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const t of tokenize(l.heading)) if (!topical(t)) out.push(`h:${t}`);
+  const words = l.anchor.split(/\s+/).filter(Boolean);
+  out.push(`aw:${Math.min(words.length, 8)}`);
+  const caps = words.filter((w) => /^[A-Z]/.test(w)).length;
+  out.push(`ac:${words.length ? bucket(caps / words.length, [0.01, 0.5, 0.99]) : 0}`);
+  if (/\d/.test(l.anchor)) out.push('ad:1');
+  for (const t of tokenize(pathWords(l.url))) if (!topical(t)) out.push(`u:${t}`);
+  out.push(`p:${bucket(l.position, [1, 2, 3, 6, 11, 21, 51])}`);
+  out.push(`d:${bucket(l.links ? l.documentLinks / l.links : 0, [0.01, 0.1, 0.3, 0.6])}`);
+  return out;
+}
+
+/** Whether a URL names a document file (the page's document-link share). */
+export const namesDocument = (url: string): boolean => hasExtension(url, DEFAULT_DOCUMENT_EXTENSIONS);
+
+/** A Bernoulli-style Naive Bayes over the tokens present (Laplace-smoothed): log-odds of positive. */
+export function trainNaiveBayes(examples: readonly ProbeExample[]): (tokens: readonly string[]) => number {
+  const pos = new Map<string, number>();
+  const neg = new Map<string, number>();
+  let np = 0;
+  let nn = 0;
+  for (const e of examples) {
+    const m = e.positive ? pos : neg;
+    if (e.positive) np++;
+    else nn++;
+    for (const t of new Set(e.tokens)) m.set(t, (m.get(t) ?? 0) + 1);
+  }
+  const prior = Math.log((np + 1) / (nn + 1));
+  return (tokens) => {
+    let s = prior;
+    for (const t of new Set(tokens)) {
+      const a = pos.get(t) ?? 0;
+      const b = neg.get(t) ?? 0;
+      if (!a && !b) continue; // a token no training site had says nothing
+      s += Math.log((a + 1) / (np + 2)) - Math.log((b + 1) / (nn + 2));
+    }
+    return s;
+  };
+}
+
+/** AUC of scores against labels (Mann-Whitney U with ties counted half); NaN without both classes. */
+export function rocAuc(scores: readonly number[], labels: readonly boolean[]): number {
+  const idx = scores.map((_, i) => i).sort((a, b) => scores[a] - scores[b]);
+  let rankSumPos = 0;
+  let pos = 0;
+  for (let i = 0; i < idx.length; ) {
+    let j = i;
+    while (j < idx.length && scores[idx[j]] === scores[idx[i]]) j++;
+    const rank = (i + 1 + j) / 2; // mean rank of the tie group (1-based)
+    for (let k = i; k < j; k++)
+      if (labels[idx[k]]) {
+        rankSumPos += rank;
+        pos++;
+      }
+    i = j;
+  }
+  const neg = labels.length - pos;
+  return pos && neg ? (rankSumPos - (pos * (pos + 1)) / 2) / (pos * neg) : NaN;
+}
+
+/** The largest min(precision, recall) over thresholds (a tie group is taken whole). */
+export function breakEven(scores: readonly number[], labels: readonly boolean[]): number {
+  const idx = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+  const positives = labels.filter(Boolean).length;
+  if (!positives) return 0;
+  let tp = 0;
+  let best = 0;
+  for (let i = 0; i < idx.length; ) {
+    let j = i;
+    while (j < idx.length && scores[idx[j]] === scores[idx[i]]) j++;
+    for (let k = i; k < j; k++) if (labels[idx[k]]) tp++;
+    best = Math.max(best, Math.min(tp / j, tp / positives));
+    i = j;
+  }
+  return best;
+}
+
+const score = (scores: number[], labels: boolean[]): ProbeScore => ({
+  links: labels.length,
+  positives: labels.filter(Boolean).length,
+  auc: Math.round(rocAuc(scores, labels) * 1e3) / 1e3,
+  minPR: Math.round(breakEven(scores, labels) * 1e3) / 1e3,
+});
+
+/** The probe and the heading rule at each site, trained on the others (a site with no positive link scores NaN / 0). */
+export function leaveOneSiteOut(
+  sites: readonly (readonly LinkContext[])[],
+  topical: (stem: string) => boolean,
+): { probe: ProbeScore; heading: ProbeScore }[] {
+  const examples = sites.map((links) =>
+    links.map((l) => ({ tokens: linkContextTokens(l, topical), positive: l.positive })),
+  );
+  // the heading rule: the same learner reading the heading's words alone
+  const headings = examples.map((xs) => xs.map((e) => ({ ...e, tokens: e.tokens.filter((t) => t.startsWith('h:')) })));
+  const heldOut = (all: ProbeExample[][], i: number): ProbeScore => {
+    const nb = trainNaiveBayes(all.filter((_, j) => j !== i).flat());
+    return score(
+      all[i].map((e) => nb(e.tokens)),
+      all[i].map((e) => e.positive),
+    );
+  };
+  return sites.map((_, i) => ({ probe: heldOut(examples, i), heading: heldOut(headings, i) }));
+}

@@ -1,0 +1,50 @@
+/**
+ * The learnt leak probe (lib/leak-probe.ts, issue #66): its measures on hand-made scores, and on a
+ * generated web whose generator marks papers (fixed headings by page kind, paper titles longer
+ * than other documents' as anchors): the probe must catch the marks, and must not find a target
+ * that is not there (labels shuffled).
+ */
+import { describe, expect, it } from 'vitest';
+import { breakEven, type LinkContext, leaveOneSiteOut, rocAuc } from '../lib/leak-probe.ts';
+import { Renderer } from '../sim/content.ts';
+import { loadConfig } from '../sim/config.ts';
+import { topicStems, webLinkContexts } from '../sim/leak.ts';
+import { Kind, Web } from '../sim/web.ts';
+import { scaledWeb } from './helpers.ts';
+
+describe('the learnt leak probe', () => {
+  it('measures: ROC AUC with ties counted half, the break-even of precision and recall', () => {
+    expect(rocAuc([0.9, 0.8, 0.1, 0.2], [true, true, false, false])).toBe(1);
+    expect(rocAuc([0.1, 0.2, 0.9, 0.8], [true, true, false, false])).toBe(0);
+    expect(rocAuc([0.5, 0.5, 0.5, 0.5], [true, false, true, false])).toBe(0.5);
+    expect(rocAuc([1, 2], [true, true])).toBeNaN();
+    // 3 positives; at the top two: P 1, R 2/3; at the top four: P 3/4, R 1 -> the best min is 3/4
+    expect(breakEven([0.9, 0.8, 0.7, 0.6, 0.1], [true, true, false, true, false])).toBe(0.75);
+  });
+
+  it('catches the marks of a generator that sets cues by page kind, and finds nothing in shuffled labels', () => {
+    const web = new Web(loadConfig(scaledWeb('data/webs/small.json', 0.5)), 1);
+    const renderer = new Renderer(web);
+    const stems = topicStems(web);
+    const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
+    const sites = hosts.map((h) => webLinkContexts(web, renderer, h, (id) => web.kind[id] === Kind.Paper));
+    for (const s of leaveOneSiteOut(sites, (t) => stems.has(t))) {
+      expect(s.probe.positives).toBeGreaterThan(10);
+      expect(s.probe.auc).toBeGreaterThan(0.85);
+    }
+    // the same links with labels drawn at random (seeded, the same share): nothing to find
+    let x = 12345;
+    const coin = (p: number): boolean => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return x / 2 ** 32 < p;
+    };
+    const shuffled: LinkContext[][] = sites.map((links) => {
+      const share = links.filter((l) => l.positive).length / links.length;
+      return links.map((l) => ({ ...l, positive: coin(share) }));
+    });
+    for (const s of leaveOneSiteOut(shuffled, (t) => stems.has(t))) {
+      expect(s.probe.auc).toBeGreaterThan(0.4);
+      expect(s.probe.auc).toBeLessThan(0.6);
+    }
+  });
+});
