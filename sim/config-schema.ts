@@ -204,6 +204,21 @@ export const WebSchema = obj({
       help: 'share of departments with their own document forms (.ps.gz, abstract pages)',
     }),
     /**
+     * Share of departments whose cues by page kind are drawn, not fixed (issue #66): the heading
+     * above a page's links drawn per department and page kind from one pool every kind shares
+     * (sim/conventions.ts HEADINGS: a faculty page may say "Publications", a publication list
+     * "Papers and Reports"), and the titles of every kind of document (papers, slides,
+     * assignments, talks) from one length distribution, 2-7 words. 0 = the web before: fixed
+     * headings by kind and papers' longer titles, which a learner with no topic reads
+     * (lib/leak-probe.ts).
+     */
+    cues: num({
+      default: 0,
+      min: 0,
+      max: 1,
+      help: 'share of departments whose headings and document title lengths do not depend on the page kind (0: they do, a leak)',
+    }),
+    /**
      * Share of departments that name every kind of document from one pool of file-name schemes
      * (sim/conventions.ts DOC_NAME_POOLS, issue #52); 0 = the names before, where a paper's file
      * name shape alone told it from every other document. Default 1: no shape marks papers for free.

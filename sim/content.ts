@@ -19,6 +19,7 @@ import {
   FILE_ANCHORS,
   GROUP_PUBLIST_TITLES,
   PAPER_ANCHORS,
+  HEADINGS,
   PUBLIST_HEADINGS,
   PUBLIST_TITLES,
   SLIDES_ANCHORS,
@@ -129,6 +130,8 @@ export class Renderer {
     const site = w.sites[w.siteOf[id]];
     const topic = w.topic[id];
     const r = this.rng(id, 1);
+    // documents' titles from one length distribution where the department's cues are drawn
+    const cues = site.cues;
     const words = (n: number): string => this.topicWords(r, topic, n).map(cap).join(' ');
     const person = (p: number): string => {
       const n = this.name(p);
@@ -152,16 +155,22 @@ export class Renderer {
           ? GROUP_PUBLIST_TITLES[site.conventions.groupPublistTitle]
           : PUBLIST_TITLES[site.conventions.publistTitle].replace('NAME', person(w.owner[id]));
       case Kind.Paper:
-        return words(r.range(4, 7));
+        return words(cues ? r.range(2, 7) : r.range(4, 7));
       case Kind.Course:
         return `CS ${this.courseNumber(id)}: ${words(r.range(2, 3))}`;
       case Kind.Lecture:
         return `Lecture ${w.aux[id]}: ${words(r.range(2, 3))}`;
       case Kind.Syllabus:
         // slides and assignments are titled by their subject alone, as a course's files were
-        return w.aux[id] === 0 ? `Syllabus CS ${this.courseNumber(w.owner[id])}` : words(r.range(2, 4));
+        return w.aux[id] === 0
+          ? `Syllabus CS ${this.courseNumber(w.owner[id])}`
+          : words(cues ? r.range(2, 7) : r.range(2, 4));
       case Kind.Form:
-        return w.aux[id] === 0 ? `${words(1)} Form` : w.aux[id] === 1 ? person(w.owner[id]) : words(r.range(3, 5));
+        return w.aux[id] === 0
+          ? `${words(1)} Form`
+          : w.aux[id] === 1
+            ? person(w.owner[id])
+            : words(cues ? r.range(2, 7) : r.range(3, 5));
       case Kind.BgHome:
         return `${cap(site.name)}`;
       case Kind.Image:
@@ -414,6 +423,10 @@ export class Renderer {
 
   /** The heading above a page's list of links (its one h2). */
   heading(id: number): string {
+    const w = this.web;
+    const site = w.sites[w.siteOf[id]];
+    // drawn per department and page kind from the pool every kind shares (structure.cues)
+    if (site.cues) return HEADINGS[hash32(w.seed, site.index, w.kind[id], 0x4ead) % HEADINGS.length];
     switch (this.web.kind[id]) {
       case Kind.Publist:
         return PUBLIST_HEADINGS[this.conv(id).publistHeading];

@@ -285,6 +285,32 @@ export const DOC_ABBR = {
  * nothing else): with probability `share` a pool, else 0 (the former names); a department that
  * keeps the conventions' template (probability 1 - heterogeneity) keeps the template pool.
  */
+/**
+ * Headings above a page's links, one pool every page kind draws from (structure.cues, issue #66):
+ * the fixed headings by kind and the publication lists' ones among others a 1997 page used.
+ */
+export const HEADINGS = [
+  'See also',
+  'Links',
+  'Lectures',
+  'Projects and People',
+  ...PUBLIST_HEADINGS,
+  'Papers and Reports',
+  'Readings',
+  'Materials',
+  'Resources',
+  'Pointers',
+  'Documents',
+  'More information',
+  'Related pages',
+  'Online',
+] as const;
+
+/** Whether a department's cues are drawn (structure.cues share), from a stream of its own. */
+export function drawCues(seed: number, host: string, share: number): boolean {
+  return share > 0 && makeRng(`cues:${seed}:${host}`).next() < share;
+}
+
 export function drawDocNames(seed: number, host: string, share: number, heterogeneity: number): number {
   const r = makeRng(`docnames:${seed}:${host}`);
   const named = r.next() < share;

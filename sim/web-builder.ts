@@ -10,6 +10,7 @@ import {
   drawConventions,
   drawDocForms,
   drawDocNames,
+  drawCues,
   HOME_DOCS,
   POSTSCRIPT_SHARES,
   TEACHING_DOCS,
@@ -84,7 +85,9 @@ export class WebBuilder {
     return this.w.communities.length - 1;
   }
 
-  addSite(s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms' | 'docNames'>): Site {
+  addSite(
+    s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms' | 'docNames' | 'cues'>,
+  ): Site {
     const dept = s.kind === 'department';
     const conventions = dept
       ? drawConventions(this.w.seed, s.host, this.w.sites.length, this.w.config.structure.conventions)
@@ -92,6 +95,7 @@ export class WebBuilder {
     const docForms = dept ? drawDocForms(this.w.seed, s.host, this.w.config.structure.documentForms) : 0;
     const { documentNames, conventions: heterogeneity } = this.w.config.structure;
     const docNames = dept ? drawDocNames(this.w.seed, s.host, documentNames, heterogeneity) : 0;
+    const cues = dept && drawCues(this.w.seed, s.host, this.w.config.structure.cues);
     const site: Site = {
       ...s,
       index: this.w.sites.length,
@@ -101,6 +105,7 @@ export class WebBuilder {
       conventions,
       docForms,
       docNames,
+      cues,
     };
     this.w.sites.push(site);
     this.w.hosts.set(site.host, site);

@@ -74,6 +74,8 @@ export interface Site {
   docForms: number;
   /** Index into DOC_NAME_POOLS (0: the names before issue #52). */
   docNames: number;
+  /** Whether its headings and document title lengths are drawn, not fixed by page kind (structure.cues). */
+  cues: boolean;
 }
 
 export interface Community {
