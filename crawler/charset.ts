@@ -1,19 +1,46 @@
 /**
- * A response body decoded to text: the charset of the Content-Type header, else of a <meta> in
- * the first 1,024 bytes, else UTF-8; an unknown label is read as UTF-8. The windows-1252 family
- * is decoded as the WHATWG Encoding Standard says (Node reads it as Latin-1).
+ * A response body decoded to text, its encoding found as the WHATWG Encoding Standard finds it: a
+ * byte-order mark first (UTF-8, UTF-16LE, UTF-16BE), else the charset of the Content-Type header,
+ * else of a <meta> in the first 1,024 bytes (a meta that says UTF-16 means UTF-8: the bytes that
+ * hold it are ASCII), else UTF-8 where the bytes are UTF-8 and windows-1252 where they are not
+ * (what a 1997 page without a declaration was written in: "G\u00f6del" in Latin-1 bytes, not
+ * "G\ufffddel"). An unknown label is read as UTF-8. The windows-1252 family is decoded as the
+ * standard says (Node reads it as Latin-1).
  */
 import { TextDecoder } from 'node:util';
 
 const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_:.-]+)/i;
 
+/** The encoding a byte-order mark names, and its length; null without one. */
+function bom(body: Buffer): { cs: string; skip: number } | null {
+  if (body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return { cs: 'utf-8', skip: 3 };
+  if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe) return { cs: 'utf-16le', skip: 2 };
+  if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff) return { cs: 'utf-16be', skip: 2 };
+  return null;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether the bytes are well-formed UTF-8. */
+function isUtf8(body: Buffer): boolean {
+  try {
+    strictUtf8.decode(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One decoder per charset label met. */
 const decoders = new Map<string, TextDecoder>();
 export function decodeBody(body: Buffer, headerCharset?: string): { text: string; charset: string } {
-  let cs = headerCharset;
+  const mark = bom(body);
+  let cs = mark?.cs ?? headerCharset;
+  if (mark) body = body.subarray(mark.skip);
   if (!cs) {
     const head = body.subarray(0, 1024).toString('latin1');
-    cs = META_CHARSET.exec(head)?.[1]?.toLowerCase() ?? 'utf-8';
+    const meta = META_CHARSET.exec(head)?.[1]?.toLowerCase();
+    cs = meta?.startsWith('utf-16') ? 'utf-8' : (meta ?? (isUtf8(body) ? 'utf-8' : 'windows-1252'));
   }
   let dec = decoders.get(cs);
   if (!dec) {

@@ -1,8 +1,9 @@
 /**
- * The parser: decodes a response body (charset from the header, else from a <meta> in the first
- * 1,024 bytes, else UTF-8) and extracts, in one streaming pass of htmlparser2, the title,
- * headings, text and every link with its anchor text, the words around it, its URL's words and
- * the nearest heading before it; honours <base href>, rel=nofollow and meta robots. Also
+ * The parser: decodes a response body (crawler/charset.ts: a byte-order mark, the header's
+ * charset, a <meta>, else UTF-8 or windows-1252 by the bytes) and extracts, in one streaming pass
+ * of htmlparser2, the title, headings, text and every link (<a>, <area>, and the sources of
+ * <frame> and <iframe>) with its anchor text, the words around it, its URL's words and the
+ * nearest heading before it; honours <base href>, rel=nofollow and meta robots. Also
  * extracts text from the synthetic .pdf/.ps formats (documented in sim/content.ts; plain text
  * lines after the header, or PostScript "(text) show" strings).
  */
@@ -148,6 +149,15 @@ export function parseHtml(
             raw.push(open);
             open = null;
           }
+        } else if ((name === 'frame' || name === 'iframe') && attrs.src !== undefined) {
+          // a frameset's frames (and an iframe) are links a 1997 browser followed: no anchor text
+          raw.push({
+            href: attrs.src,
+            start: chunks.length,
+            end: chunks.length,
+            heading: lastHeading,
+            nofollow: false,
+          });
         } else if (name === 'base' && attrs.href && !baseSet) {
           // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
           try {

@@ -92,6 +92,18 @@ function withoutSession(u: URL): URL {
   return out;
 }
 
+/**
+ * The other spellings of a directory a path may stand for, nearest first: "/x" -> "/x/",
+ * "/x/index.html", "/x/index.htm"; "/x/" -> its index pages, then "/x"; "/x/index.html" -> "/x/",
+ * then "/x". Case-sensitive: a 1997 Unix server answered "INDEX.HTML" with a 404.
+ */
+export function directorySpellings(path: string): string[] {
+  const index = /^(.*\/)index\.html?$/.exec(path);
+  const dir = index ? index[1] : path.endsWith('/') ? path : `${path}/`;
+  const bare = dir.length > 1 ? dir.slice(0, -1) : null;
+  return [dir, `${dir}index.html`, `${dir}index.htm`, ...(bare ? [bare] : [])].filter((p) => p !== path);
+}
+
 /** A key as written and with its percent-escapes in either case (the same URL, RFC 3986 6.2.2.1). */
 function spellings(key: string): string[] {
   if (!key.includes('%')) return [key];
@@ -227,7 +239,9 @@ export class ArchiveWeb {
    * The archived key a URL that is not archived stands for, as a 1997 web server answered it:
    * a directory named without its trailing slash ("/~rdb/cs372" for "/~rdb/cs372/": the server
    * redirected, and the collection holds 62 such saved redirects) and a directory's index page
-   * ("/dir/index.html" and "/dir/" are one document); and a URL with a session id (lib/url.ts
+   * ("/dir/index.html" and "/dir/" are one document), to a fixed point ("/x" for a collected
+   * "/x/index.html", and back; directorySpellings), paths matched case-sensitively as a Unix server
+   * matched them ("INDEX.HTML" is not "index.html"); and a URL with a session id (lib/url.ts
    * SESSION_PARAMS: the crawler strips them, so a collection made by one holds the page without
    * it). Null when it stands for none.
    */
@@ -246,10 +260,7 @@ export class ArchiveWeb {
       return this.canonical(plain.href) ?? (plain.search ? null : this.aliasOf(plain.href));
     }
     u.hash = '';
-    const p = u.pathname;
-    const index = /^(.*\/)index\.html?$/i.exec(p);
-    const paths = index ? [index[1]] : p.endsWith('/') ? [`${p}index.html`, `${p}index.htm`] : [`${p}/`];
-    for (const path of paths) {
+    for (const path of directorySpellings(u.pathname)) {
       u.pathname = path;
       const k = this.canonical(u.href);
       if (k !== null) return k;

@@ -119,6 +119,9 @@ export function splitHeaderBlock(buf: Buffer): { status: number; headers: [strin
   for (const l of lines.slice(http ? 1 : 0)) {
     const i = l.indexOf(':');
     if (i > 0) headers.push([l.slice(0, i).trim(), l.slice(i + 1).trim()]);
+    // a line with no field name (": text/html") is malformed: dropped, the block's good lines kept
+    // (the whole block once went, and a course page with 7 papers was served as octet-stream)
+    else if (i === 0) continue;
     else if (!http && l.trim()) return null; // not a header block: a body that starts with "word: "
   }
   if (!http && !headers.some(([k]) => MIME_HEADERS.test(k))) return null;

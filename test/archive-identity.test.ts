@@ -9,6 +9,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/focused/config.ts';
+import { archiveEnv } from '../experiments/focused/env.ts';
+import { runExperiment } from '../experiments/focused/runner.ts';
 import { ArchiveWeb } from '../sim/archive-web.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder, splitHeaderBlock } from '../sim/warc-convert.ts';
@@ -37,7 +40,8 @@ beforeAll(async () => {
     'department',
     `http://${HOST}/`,
     page(
-      '<a href="/~rdb/cs372">a course, no slash</a> <a href="/dept/index.html">dept index</a> <a href="/lab">lab</a> <a href="/gone">gone</a>',
+      '<a href="/~rdb/cs372">a course, no slash</a> <a href="/dept/index.html">dept index</a> <a href="/lab">lab</a> <a href="/gone">gone</a>' +
+        ' <a href="/papers/foo.ps">foo</a> <a href="/papers/foo.ps.Z">foo, compressed</a> <a href="/papers/bar.pdf">bar</a>',
     ),
   );
   save('course', `http://${HOST}/~rdb/cs372/`, page('CS 372'));
@@ -71,7 +75,7 @@ describe('archive URL identity', () => {
       [`http://${HOST}/~rdb/cs372`, `http://${HOST}/~rdb/cs372/`],
       [`http://${HOST}/dept/index.html`, `http://${HOST}/dept/`],
       [`http://${HOST}/dept/index.htm`, `http://${HOST}/dept/`],
-      [`http://${HOST}/lab`, null],
+      [`http://${HOST}/lab`, `http://${HOST}/lab/index.html`],
       [`http://${HOST}/lab/`, `http://${HOST}/lab/index.html`],
     ] as const) {
       if (archived === null) continue;
@@ -81,9 +85,12 @@ describe('archive URL identity', () => {
       expect(r?.status, asked).toBe(301);
       expect(r?.headers.find(([k]) => k === 'location')?.[1]).toBe(archived);
     }
-    // "/lab" is no alias of "/lab/index.html" (two steps: no server answered that way)
-    expect(web.isHole(`http://${HOST}/lab`)).toBe(true);
+    // aliases to a fixed point: "/lab" -> "/lab/" -> "/lab/index.html" (issue #66; it was a hole)
+    expect(web.isHole(`http://${HOST}/lab`)).toBe(false);
     expect(web.isHole(`http://${HOST}/gone`)).toBe(true);
+    // case-sensitive, as a 1997 Unix server: "INDEX.HTML" is not the index page
+    expect(web.aliasOf(`http://${HOST}/dept/INDEX.HTML`)).toBeNull();
+    expect(web.isHole(`http://${HOST}/dept/INDEX.HTML`)).toBe(true);
     expect(web.aliasOf(`http://${HOST}/~rdb/cs372/`)).toBeNull();
     // a session id, which the crawler strips, names the page without it; other parameters do not
     expect(web.aliasOf(`http://${HOST}/dept/?sid=9f2c`)).toBe(`http://${HOST}/dept/`);
@@ -96,6 +103,39 @@ describe('archive URL identity', () => {
     expect(home).toContain('<a href="/~rdb/cs372">');
     expect(home).toContain('<a href="/dept/index.html">');
     expect(home).toContain('<a data-archive-hole="/gone">');
-    expect(web.shape([HOST])).toMatchObject({ holes: 2 });
+    expect(home).toContain('<a href="/lab">');
+    // "/gone", and the three document links: this web is opened without known documents
+    expect(web.shape([HOST])).toMatchObject({ holes: 4 });
+  });
+
+  it('a paper in two formats is one relevant item, found when either is fetched', async () => {
+    const cfg = {
+      ...loadExperiment('focused', { quick: true }),
+      name: 'formats',
+      strategies: ['bfs'],
+      budget: 12,
+      every: 4,
+      archive: {
+        ...ARCHIVE_DEFAULTS,
+        warc: [join(dir, 'a.warc.gz')],
+        labels: join(dir, 'a.csv'),
+        relevantDocuments: ['.pdf', '.ps', '.ps.Z'],
+        groups: { alpha: [HOST] },
+        starts: { alpha: `http://${HOST}/` },
+      },
+    };
+    const env = await archiveEnv(cfg);
+    try {
+      expect([...env.relevant('alpha')].sort()).toEqual([`http://${HOST}/papers/bar`, `http://${HOST}/papers/foo`]);
+      expect(env.itemOf(`http://${HOST}/papers/foo.ps.Z`)).toBe(env.itemOf(`http://${HOST}/papers/foo.ps`));
+      expect(env.itemOf(`http://${HOST}/dept/`)).toBe(`http://${HOST}/dept/`);
+    } finally {
+      await env.close();
+    }
+    // the crawl fetches all three files: two papers found, not three
+    const d = await runExperiment(cfg, { workers: 0, cacheDir: null, replay: false });
+    const bfs = d.summaries.find((x) => x.strategy === 'bfs')!;
+    expect(bfs).toMatchObject({ relevant_total: 2, relevant_found: 2 });
+    expect(d.facts[0].relevant).toBe(2);
   });
 });

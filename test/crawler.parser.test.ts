@@ -54,6 +54,31 @@ describe('HTML parser', () => {
     expect(decodeBody(Buffer.from('plain \u00e9'), undefined).text).toBe('plain \u00e9');
   });
 
+  it('finds the encoding as WHATWG does: a BOM first; undeclared bytes that are not UTF-8 as windows-1252', () => {
+    const at = (body: Buffer, ct = 'text/html') => parseBody(body, ct, 'http://a.test/', DEFAULT_SETTINGS, 3);
+    // a 1997 page in Latin-1 bytes with no charset anywhere: "Goedel", not "G\ufffddel"
+    expect(at(Buffer.from('<html><body>G\u00f6del</body></html>', 'latin1')).text).toBe('G\u00f6del');
+    // a UTF-16LE page with its byte-order mark keeps its links, whatever the header says
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p><a href="/x.html">x</a></p>', 'utf16le')]);
+    expect(at(utf16, 'text/html; charset=iso-8859-1').links.map((l) => l.url)).toEqual(['http://a.test/x.html']);
+    // an ASCII page whose meta says utf-16 is read as UTF-8 (the standard's rule)
+    const meta = Buffer.from('<meta charset="utf-16"><p><a href="/y.html">y</a></p>');
+    expect(at(meta).links.map((l) => l.url)).toEqual(['http://a.test/y.html']);
+    expect(decodeBody(Buffer.from([0xef, 0xbb, 0xbf, 0x61])).text).toBe('a');
+  });
+
+  it('follows the sources of frames and iframes as links', () => {
+    const p = page(
+      '<html><frameset cols="20%,80%"><frame src="menu.html"><frame src="/main.html"></frameset>' +
+        '<body><iframe src="news.html"></iframe></body></html>',
+    );
+    expect(p.links.map((l) => l.url)).toEqual([
+      'http://a.test/dir/menu.html',
+      'http://a.test/main.html',
+      'http://a.test/dir/news.html',
+    ]);
+  });
+
   it('reads a Content-Type header the same way the first time and from memory', () => {
     const cases: [string | undefined, { mime: string; charset?: string }][] = [
       ['Text/HTML; Charset="UTF-8"', { mime: 'text/html', charset: 'utf-8' }],

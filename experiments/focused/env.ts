@@ -28,7 +28,13 @@ export interface Env {
   port: number;
   /** Key under which a fetched URL counts (page id, normalised URL); null: not a page. */
   keyOf(url: string): string | null;
+  /** The site's relevant items (itemOf of its relevant keys). */
   relevant(site: string): Set<string>;
+  /**
+   * The item a key counts as for recall: itself, but on an archive whose target is documents by
+   * URL, a paper's formats are one item (".ps" and ".ps.Z" of one stem: found when any is fetched).
+   */
+  itemOf(key: string): string;
   startUrl(site: string): string;
   /** Hosts in scope when crawling a site (empty: the start URL's origin). */
   scopeOf(site: string): string[];
@@ -133,6 +139,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number, caches = cache
       return id >= 0 ? String(id) : null;
     },
     relevant: relevantOf,
+    itemOf: (key) => key,
     startUrl: (site) => `http://${site}/`,
     scopeOf: () => [],
     isHole: () => false,
@@ -251,6 +258,25 @@ export function archiveSites(cfg: ExperimentConfig): string[] {
 }
 
 /**
+ * An archive's target: a key is relevant by its label or, for documents by URL, by its extension;
+ * a relevant document counts once per paper (itemOf: its URL without the document extension, so
+ * ".ps" and ".ps.Z" of one stem are one item).
+ */
+function archiveTarget(
+  a: NonNullable<ExperimentConfig['archive']>,
+  labels: ReadonlyMap<string, string>,
+): { isRelevant: (key: string) => boolean; itemOf: (key: string) => string } {
+  const isRelevant = (key: string): boolean =>
+    a.relevant.includes(labels.get(key) ?? '') ||
+    (a.relevantDocuments.length > 0 && hasExtension(key, a.relevantDocuments));
+  const extensions = [...a.relevantDocuments].sort((x, y) => y.length - x.length);
+  const itemOf = (key: string): string => {
+    const ext = extensions.find((e) => key.toLowerCase().endsWith(e.toLowerCase()));
+    return ext && isRelevant(key) ? key.slice(0, -ext.length) : key;
+  };
+  return { isRelevant, itemOf };
+}
+/**
  * Checks an archive experiment against its archive before anything runs: every group host and
  * start URL is in the archive, every relevant label occurs in the labels, every site has a
  * relevant page. Throws an ExperimentConfigError naming the first problem.
@@ -324,9 +350,7 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
   const labels = readLabels(a.labels);
   const sites = archiveSites(cfg);
   const hostsOf = (site: string): string[] => a.groups[site] ?? [site];
-  const isRelevant = (key: string): boolean =>
-    a.relevant.includes(labels.get(key) ?? '') ||
-    (a.relevantDocuments.length > 0 && hasExtension(key, a.relevantDocuments));
+  const { isRelevant, itemOf } = archiveTarget(a, labels);
   // labelled pages of each site (archived pages and known documents), read as served under the
   // policy and parsed once; their links (and archived redirects) form the site's link graph
   const pages = new Map<string, LabelledPage[]>();
@@ -410,7 +434,8 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
     isHole: (url) => web.isHole(url),
     holes: a.holes,
     archiveShape: (site) => shapes.get(site) ?? null,
-    relevant: (site) => new Set(graphs.get(site)!.keys.filter(isRelevant)),
+    relevant: (site) => new Set(graphs.get(site)!.keys.filter(isRelevant).map(itemOf)),
+    itemOf,
     startUrl: (site) => a.starts[site] ?? `http://${hostsOf(site)[0]}/`,
     scopeOf: (site) => (a.groups[site] ? hostsOf(site) : []),
     graphOf: (site) => graphs.get(site)!,

@@ -206,7 +206,7 @@ function siteTruth(job: Job, record: boolean): SiteTruth {
     replay.xy = layoutXY(replay);
   }
   const seen = reachable(graph);
-  const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]));
+  const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]).map(env.itemOf));
   return { graph, keys, nodeOf, relevant, reach, replay, drawnAs };
 }
 
@@ -214,9 +214,15 @@ function siteTruth(job: Job, record: boolean): SiteTruth {
 function siteFacts(job: Job, t: SiteTruth): SiteFacts {
   const { env, site } = job;
   const hops = depths(t.graph);
-  const byDepth: number[] = [];
+  // each relevant item at the fewest hops of any of its nodes (a paper in two formats is one item)
+  const nearest = new Map<string, number>();
   for (let i = 0; i < t.graph.n; i++)
-    if (t.graph.relevant[i] && hops[i] >= 0) byDepth[hops[i]] = (byDepth[hops[i]] ?? 0) + 1;
+    if (t.graph.relevant[i] && hops[i] >= 0) {
+      const item = env.itemOf(t.keys[i]);
+      nearest.set(item, Math.min(nearest.get(item) ?? hops[i], hops[i]));
+    }
+  const byDepth: number[] = [];
+  for (const d of nearest.values()) byDepth[d] = (byDepth[d] ?? 0) + 1;
   return {
     site,
     seed: job.seed,
@@ -230,6 +236,14 @@ function siteFacts(job: Job, t: SiteTruth): SiteFacts {
       env.holes !== null || job.mode === 'learned' ? judgementQuality(env, site, job.keywords, job.getJudge()) : null,
     leak: siteLeak(env.training, job.keywords, site),
   };
+}
+
+/** The thresholds a strategy on the adaptive ones starts from: the config's, else the rule's on the training sites. */
+function startingThresholds(job: Job, name: string): { r1: number | null; r2: number | null } {
+  if (!usesThresholds(name)) return { r1: null, r2: null };
+  const a = job.cfg.adaptive;
+  const chosen = (): { r1: number; r2: number } => job.getModels().calibration.rules[a.thresholdRule];
+  return { r1: a.r1 ?? chosen().r1, r2: a.r2 ?? chosen().r2 };
 }
 
 /** One strategy's crawl of the site, counted against ground truth. */
@@ -294,7 +308,12 @@ async function crawlOne(
       else outcomes[`status_${Math.min(5, Math.max(2, Math.floor(e.status / 100)))}xx` as 'status_2xx']++;
       // with budgetCounts "pages" only 2xx responses count; the run stops at the budget
       if (byPages ? !ok : false) return;
-      if (run.count < cfg.budget && run.fetched(ok ? env.keyOf(e.url) : null) >= cfg.budget && (byPages || freeHoles))
+      const key = ok ? env.keyOf(e.url) : null;
+      if (
+        run.count < cfg.budget &&
+        run.fetched(key === null ? null : env.itemOf(key)) >= cfg.budget &&
+        (byPages || freeHoles)
+      )
         engine.stop();
     },
   });
@@ -338,13 +357,7 @@ async function crawlOne(
     rescued_links: ss.rescuedLinks ?? 0,
     readmitted: s.readmitted,
     frontier_left: s.frontierLeft,
-    // the starting thresholds (the rule's, on the training sites, unless the config gives them)
-    r1: usesThresholds(name)
-      ? (cfg.adaptive.r1 ?? job.getModels().calibration.rules[cfg.adaptive.thresholdRule].r1)
-      : null,
-    r2: usesThresholds(name)
-      ? (cfg.adaptive.r2 ?? job.getModels().calibration.rules[cfg.adaptive.thresholdRule].r2)
-      : null,
+    ...startingThresholds(job, name),
     ...ownCounters(ss),
   };
   return { curves, summary, timing };
@@ -368,7 +381,7 @@ function runOracle(job: Job, t: SiteTruth): { curves: CurveRow[]; summary: Summa
   for (let p = 0; p < cfg.budget; p++) {
     const key = p < order.length ? keys[order[p]] : null;
     if (p < order.length && key === null) redirects++;
-    oracle.fetched(key);
+    oracle.fetched(key === null ? null : env.itemOf(key));
   }
   // the replay draws pages: a redirect's node is not one
   if (t.replay)
