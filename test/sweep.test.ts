@@ -2,7 +2,7 @@
  * Sweeps: every grid point runs the experiment on its own web, a killed sweep resumes where it
  * stopped (finished points are not run again) and gives the same tables as an uninterrupted one.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +157,15 @@ describe('sweeps', () => {
     await writeSweepOutputs(b, killed);
     for (const f of ['sweep.csv', 'phase.csv'])
       expect(readFileSync(join(killed, f), 'utf8'), f).toBe(readFileSync(join(clean, f), 'utf8'));
+    // a file the config names changed (here its keyword list, as an archive rebuilt would): every
+    // point runs again, none is resumed from the other data
+    const kw = join(killed, 'keywords.txt');
+    writeFileSync(kw, 'neural\nnetwork\n');
+    const withKw = { ...cfg(), keywords: kw } as ExperimentConfig;
+    expect((await runSweep(withKw, killed, { workers: 0, cacheDir: null })).computed).toBe(2);
+    writeFileSync(kw, 'database\nquery\n');
+    expect((await runSweep(withKw, killed, { workers: 0, cacheDir: null })).computed).toBe(2);
+    expect((await runSweep(withKw, killed, { workers: 0, cacheDir: null })).computed).toBe(0);
     // points side by side in worker processes (one each): the same tables as one after another
     const side = mkdtempSync(join(tmpdir(), 'sweep-c-'));
     const c = await runSweep(cfg(), side, { workers: 2, cacheDir: null });

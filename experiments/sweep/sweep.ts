@@ -26,6 +26,7 @@ import type { ExperimentConfig } from '../focused/config.ts';
 import { seriesOrder } from '../figures.ts';
 import { label, phaseSpec } from './phase.ts';
 import { ORACLE, type CurveRow, type SummaryRow } from '../focused/rows.ts';
+import { codeVersionOf } from '../queue/code.ts';
 import { byKeys, runExperiment, type RunOptions } from '../focused/runner.ts';
 import { strategySettings } from '../strategy-registry.ts';
 import { STRATEGY_SETTINGS_SECTIONS } from '../../crawler/index.ts';
@@ -199,13 +200,17 @@ export class PointRunner {
   async run(p: Point, runOpts: RunOptions): Promise<{ data: PointData; resumed: boolean }> {
     const pc = pointConfig(this.cfg, p, this.dir);
     // what the point computes from: its config without comments ("_" keys: a reworded _doc would
-    // run a finished multiverse of 48 points again), and its web's file when the point has one
+    // run a finished multiverse of 48 points again), its web's file when the point has one, and the
+    // harness's code and the files the config names (an archive rebuilt, a crawler changed: a
+    // folder's finished points from other code were once resumed as if they were this code's)
     const uncommented = Object.fromEntries(Object.entries(pc).filter(([k]) => !k.startsWith('_')));
+    const { tree, files } = codeVersionOf(pc);
     const key = createHash('sha256')
       .update(
         JSON.stringify({
           ...uncommented,
           web: pc.web === this.cfg.web ? pc.web : readFileSync(resource(pc.web), 'utf8'),
+          code: { tree, files },
         }),
       )
       .digest('hex')
