@@ -50,6 +50,17 @@ export {
   TUNNEL_STEPS,
 } from './adaptive-options.ts';
 
+/** What routes a page's links: the page, its judgement, its new links, the thread it is in, the sub-crawl it feeds. */
+interface Routing {
+  page: PageView;
+  j: Judged;
+  candidates: readonly ParsedLink[];
+  /** Tunnelling pages in a row that led here (tunnel "thread"). */
+  inThread: number;
+  /** Whether its tunnelling links go into a sub-crawl (tunnel "subcrawl"). */
+  intoSub: boolean;
+}
+
 /** How a link was queued (AdaptiveStrategy.queuedBy). */
 const EXPLOIT = 0;
 const TUNNEL = 1;
@@ -147,10 +158,8 @@ export class AdaptiveStrategy implements Strategy {
       if (via !== THREAD) this.counters.threadFetched++;
     }
     const intoSub = this.o.tunnel === 'subcrawl' && (subPage || (this.sub === null && page.depth > 0));
-    let decision: PageDecision =
-      this.o.scope === 'link'
-        ? this.byLink(page, j, candidates, inThread, intoSub)
-        : this.byPage(page, j, candidates, inThread, intoSub);
+    const routing = { page, j, candidates, inThread, intoSub };
+    let decision: PageDecision = this.o.scope === 'link' ? this.byLink(routing) : this.byPage(routing);
     this.pages++;
     const readmit = this.sub ? this.stepSubCrawl(subPage) : [];
     if (this.pages % this.o.retrainEvery === 0 && this.retrain() && this.o.retrainUpdates !== 'new-links') {
@@ -197,13 +206,7 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   /** Scope "page": the page's cosine against r1, the largest Q among its links against r2; all links one way. */
-  private byPage(
-    page: PageView,
-    j: Judged,
-    candidates: readonly ParsedLink[],
-    inThread: number,
-    intoSub: boolean,
-  ): PageDecision {
+  private byPage({ page, j, candidates, inThread, intoSub }: Routing): PageDecision {
     if (j.similarity >= this.r1 || (page.depth === 0 && this.o.startPage === 'exploit')) {
       this.counters.exploitPages++;
       return { relevance: j.relevance, scores: candidates.map((l) => this.exploit(l, this.linkSimilarity(l), j)) };
@@ -228,13 +231,7 @@ export class AdaptiveStrategy implements Strategy {
    * exploited; else its Q >= r2 -> tunnelled; else discarded. At the start page, "exploit" follows
    * every link by immediate score and "tunnel" never discards (as under scope "page").
    */
-  private byLink(
-    page: PageView,
-    j: Judged,
-    candidates: readonly ParsedLink[],
-    inThread: number,
-    intoSub: boolean,
-  ): PageDecision {
+  private byLink({ page, j, candidates, inThread, intoSub }: Routing): PageDecision {
     const start = page.depth === 0;
     const thread = this.o.tunnel === 'thread' && inThread < TUNNEL_STEPS;
     let exploited = 0;
