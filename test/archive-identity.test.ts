@@ -63,6 +63,20 @@ describe('archive URL identity', () => {
     expect(splitHeaderBlock(Buffer.from('WWW Alert:  Redirection response\n\nbody'))).toBeNull();
   });
 
+  it('a header line with no field name is dropped, and the block keeps its good lines', () => {
+    // as a WebKB course page holds it: the whole block once went, and the page was served as octet-stream
+    const b = splitHeaderBlock(
+      Buffer.from('Date: Mon, 02 Dec 1996 15:04:25 GMT\n: text/html\nContent-Type: text/html\n\n<html>a</html>'),
+    );
+    expect(b?.headers).toEqual([
+      ['Date', 'Mon, 02 Dec 1996 15:04:25 GMT'],
+      ['Content-Type', 'text/html'],
+    ]);
+    expect(b?.body.toString()).toBe('<html>a</html>');
+    // a body that merely starts with "word: " is still no header block
+    expect(splitHeaderBlock(Buffer.from('Note: this page moved\nsee below\n\n<p>x</p>'))).toBeNull();
+  });
+
   it('replays a saved redirect as a 301, not a 200 page with headers in its body', async () => {
     const r = await web.get(`http://${HOST}/~bruce`);
     expect(r?.status).toBe(301);
