@@ -183,7 +183,14 @@ const ENGINE_SETTINGS = {
     flag: 'max-body-bytes',
     help: 'bodies are cut at this size (kept, marked truncated)',
   }),
-  maxRedirects: num({ default: 5, min: 0, max: 50, integer: true, help: 'redirect hops followed from one URL' }),
+  maxRedirects: num({
+    default: 5,
+    min: 0,
+    max: 50,
+    integer: true,
+    flag: 'max-redirects',
+    help: 'redirect hops followed from one URL',
+  }),
   retries: num({
     default: 2,
     min: 0,

@@ -67,7 +67,8 @@ export function readJsonFile(file: string, shown = file, maxBytes = MAX_CONFIG_B
   if (why) throw new InputError(`${shown}: ${why}`);
   let v: unknown;
   try {
-    v = JSON.parse(readFileSync(file, 'utf8'));
+    // a byte-order mark is read past, as a CSV's is (an editor on Windows writes one)
+    v = JSON.parse(withoutBom(readFileSync(file, 'utf8')));
   } catch (e) {
     throw new InputError(`${shown}: not valid JSON (${(e as Error).message})`);
   }

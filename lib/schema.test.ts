@@ -72,6 +72,9 @@ describe('schemas (lib/schema.ts)', () => {
     expect(bad({ band: [1, 'x'] })).toBe('band[1]: expected a number, got "x"');
     expect(bad({ groups: { g: [] } })).toBe('groups.g: expected a list of at least 1 item, got 0');
     expect(bad({ inner: { $schema: 'x' } })).toBe('inner.$schema: unknown field');
+    // Object.prototype's names are no field (a "constructor" key passed the check once)
+    expect(bad(JSON.parse('{"constructor": 1}'))).toMatch(/^constructor: unknown field/);
+    expect(bad(JSON.parse('{"inner": {"toString": 1}}'))).toMatch(/^inner\.toString: unknown field/);
     // an unlimited whole number may be Infinity (in code; JSON cannot write it)
     expect(bad({ cap: Infinity })).toBeNull();
     expect(bad({ cap: 2.5 })).toBe('cap: expected a whole number >= 1, got 2.5');

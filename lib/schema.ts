@@ -166,7 +166,7 @@ export function withDefaults(schema: TSchema, value: unknown, root = true): unkn
     }
     const values = s.properties ? undefined : Object.values(s.patternProperties ?? {})[0];
     for (const [k, v] of Object.entries(value)) {
-      if (k.startsWith('_') || (k === '$schema' && root) || (s.properties && k in s.properties)) continue;
+      if (k.startsWith('_') || (k === '$schema' && root) || (s.properties && Object.hasOwn(s.properties, k))) continue;
       out[k] = values ? withDefaults(values as TSchema, v, false) : v;
     }
     return out;
@@ -317,13 +317,13 @@ export function problemOf(schema: TSchema, value: unknown, path = ''): string | 
       const values = props ? undefined : Object.values(s.patternProperties ?? {})[0];
       for (const [k, v] of Object.entries(value)) {
         if (k.startsWith('_') || (k === '$schema' && !path)) continue;
-        const p = props?.[k] ?? values;
+        const p = props ? (Object.hasOwn(props, k) ? props[k] : undefined) : values; // not Object.prototype's
         if (!p) return `${join(path, k)}: unknown field${props ? didYouMean(k, Object.keys(props)) : ''}`;
         const why = problemOf(p as TSchema, v, join(path, k));
         if (why) return why;
       }
       for (const k of s.required ?? [])
-        if (!(k in value)) return `${join(path, k)}: required (${expected(props![k]!)})`;
+        if (!Object.hasOwn(value, k)) return `${join(path, k)}: required (${expected(props![k]!)})`;
       return null;
     }
     default:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
 import { decodeBody } from '../crawler/charset.ts';
-import { contentTypeOf, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
+import { contentTypeOf, MAX_NESTING, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
 
 const page = (html: string, url = 'http://a.test/dir/page.html') => parseHtml(html, url, DEFAULT_SETTINGS, 3);
 
@@ -65,6 +65,18 @@ describe('HTML parser', () => {
     const meta = Buffer.from('<meta charset="utf-16"><p><a href="/y.html">y</a></p>');
     expect(at(meta).links.map((l) => l.url)).toEqual(['http://a.test/y.html']);
     expect(decodeBody(Buffer.from([0xef, 0xbb, 0xbf, 0x61])).text).toBe('a');
+  });
+
+  it('reads a page no deeper than MAX_NESTING open elements, keeping what came before', () => {
+    const nested = (n: number) =>
+      `<a href="/first">first</a>${'<div>'.repeat(n)}<a href="/deep">deep</a>${'</div>'.repeat(n)}`;
+    // 200,000 nested elements (1.2 MB): htmlparser2's stack made this 43 s of parsing; cut, it is read at once
+    const cut = page(nested(200_000));
+    expect(cut.links.map((l) => l.url)).toEqual(['http://a.test/first']);
+    expect(cut.nestingCut).toBe(1);
+    const fine = page(nested(MAX_NESTING - 10));
+    expect(fine.links.map((l) => l.url)).toEqual(['http://a.test/first', 'http://a.test/deep']);
+    expect(fine.nestingCut ?? 0).toBe(0);
   });
 
   it('follows the sources of frames and iframes as links', () => {

@@ -88,6 +88,12 @@ describe('inputs refused up front', () => {
     expect([...readLabels(bom)]).toEqual([['http://a.test/x', 'faculty']]);
   });
 
+  it('a JSON config with a UTF-8 byte-order mark is read, as a CSV with one is', async () => {
+    const { loadExperiment } = await import('../experiments/focused/config.ts');
+    const f = file('bom.json', `\ufeff${JSON.stringify({ strategies: ['bfs'], budget: 300 })}`);
+    expect(loadExperiment(f).budget).toBe(300);
+  });
+
   it('JSON limits are checked without recursion, whatever the depth', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 200_000; i++) deep = [deep];

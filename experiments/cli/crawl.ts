@@ -49,7 +49,7 @@ ${paramHelp()}
   --resolve RULE          HOST:PORT:ADDR or PATTERN=ADDR[:PORT], like curl (repeatable)
   --allow-private         also fetch private, link-local and metadata addresses
   --no-autothrottle       do not adapt the delay to latency
-  --timeout-ms N          idle timeout for headers and between body chunks (default ${DEFAULT_SETTINGS.headersTimeoutMs})
+  --timeout-ms N          idle timeout for headers and between body chunks (defaults ${DEFAULT_SETTINGS.headersTimeoutMs} and ${DEFAULT_SETTINGS.bodyTimeoutMs})
 ${numberFlags()}
   --user-agent UA         (default "${DEFAULT_SETTINGS.userAgent}")
   --deterministic         same web, settings and seed: same fetch order and log
