@@ -143,13 +143,20 @@ export class Fetcher {
     const { status, latencyMs, headersAt } = r;
     let { body, truncated } = r;
     const headers = headerMap(r.headers);
-    // a body sent compressed though we never asked (no Accept-Encoding): decoded, within the same cap
-    const coding = (headers['content-encoding'] ?? '').trim().toLowerCase();
-    if (CODINGS.has(coding) && body.length) {
-      const d = await decode(coding, body, this.opts.maxBodyBytes);
-      body = d.body;
-      truncated ||= d.truncated;
-      headers['x-crawler-decoded'] = coding;
+    // a body sent compressed though we never asked (no Accept-Encoding): decoded, within the same
+    // cap; codings listed in the order applied ("gzip, gzip"), so undone from the last
+    const codings = (headers['content-encoding'] ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c && c !== 'identity');
+    if (codings.length && codings.every((c) => CODINGS.has(c)) && body.length) {
+      for (const coding of [...codings].reverse()) {
+        const d = await decode(coding, body, this.opts.maxBodyBytes);
+        body = d.body;
+        truncated ||= d.truncated;
+      }
+      headers['x-crawler-decoded'] = codings.join(', ');
     }
     return {
       url,

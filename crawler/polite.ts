@@ -70,6 +70,15 @@ const stopped = (): CrawlError => new CrawlError('CRAWL_ERR_STOPPED', 'the crawl
 export { sleep } from '../lib/time.ts';
 
 /**
+ * Whether a network error is the server's answer itself being malformed (headers past undici's
+ * limit, an HTTP parse error): the same bytes come back on a retry, so there is none.
+ */
+function malformedAnswer(err: CrawlError): boolean {
+  const code = String((err.cause as { code?: unknown } | undefined)?.code ?? '');
+  return /^(UND_ERR_HEADERS_OVERFLOW$|HPE_)/.test(code);
+}
+
+/**
  * Exponential backoff with jitter between retries: retryBaseMs x 2^(attempt - 1) x a factor in
  * [0.75, 1.25), drawn from a stream seeded by the crawl's seed (the jitter only moves timing,
  * never results).
@@ -232,7 +241,8 @@ export class PoliteClient {
         if (
           attempts <= settings.retries &&
           err.code !== 'CRAWL_ERR_DEADLINE' &&
-          err.code !== 'CRAWL_ERR_ADDRESS_REFUSED'
+          err.code !== 'CRAWL_ERR_ADDRESS_REFUSED' &&
+          !malformedAnswer(err)
         ) {
           await h.pause(this.backoff(attempts));
           continue;

@@ -52,6 +52,12 @@ describe('inputs refused up front', () => {
       ],
       [file('kw.json', '{"keywords": "/dev/null"}'), /keywords: "\/dev\/null": not a regular file/],
       [file('broken.json', '{"budget": '), /broken\.json: not valid JSON/],
+      // the deep-web family reads its web file with the same checks (issue #68: it once ran until killed)
+      [file('dw-zero.json', '{"kind": "deepweb", "web": "/dev/zero"}'), /web: \/dev\/zero: not a regular file/],
+      [
+        file('dw-big.json', JSON.stringify({ kind: 'deepweb', web: file('big-web.json', ' '.repeat(2_000_000)) })),
+        /web: .*big-web\.json: 2000000 bytes, over the limit of 1048576$/,
+      ],
     ];
     for (const [f, want] of cases) {
       const t0 = performance.now();

@@ -3,6 +3,7 @@
  * seeds, database size, submission budget and methods; ISIT and probing parameters; the
  * database-size sweep and the tau sweep. Every field has a default; validation names the field.
  */
+import { readJsonFile } from '../../lib/input.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { createRequire } from 'node:module';
@@ -103,6 +104,12 @@ export function resolveDeepweb(
 ): DeepwebConfig {
   const c = resolveBySchema(DeepwebSchema, raw, { name, ...opts }) as DeepwebConfig;
   if (!existsSync(resource(c.web))) bad('web', `no such file "${c.web}"`);
+  // the checks every config file gets, before anything runs (a device, a 7 MB file, not JSON)
+  try {
+    readJsonFile(resource(c.web), c.web);
+  } catch (e) {
+    bad('web', (e as Error).message);
+  }
   if (c.every > c.budget) bad('every', `expected a whole number from 1 to budget (${c.budget}), got ${c.every}`);
   for (const [k, f] of Object.entries(c.keywords))
     if (!existsSync(resource(f))) bad(`keywords.${k}`, `no such file "${f}"`);

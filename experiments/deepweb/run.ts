@@ -5,7 +5,7 @@
  * URLs to the site's database ids. Also: ISIT's template diagnostics, a sweep of tau, the
  * database-size sweep, and each site's politeness audit.
  */
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../../lib/input.ts';
 import { resource } from '../../lib/paths.ts';
 import { availableParallelism } from 'node:os';
 import { resolveConfig } from '../../sim/config.ts';
@@ -45,7 +45,9 @@ function loadWords(cfg: DeepwebConfig): Words {
 }
 
 async function startWeb(cfg: DeepwebConfig, seed: number, records: number): Promise<SimServer> {
-  const raw = JSON.parse(readFileSync(resource(cfg.web), 'utf8')) as { deepweb?: { sites?: { records?: number }[] } };
+  // read with the checks every config gets (a regular file, its size, JSON, its limits): web=/dev/zero
+  // once ran until killed at 5 GB
+  const raw = readJsonFile(resource(cfg.web), cfg.web) as { deepweb?: { sites?: { records?: number }[] } };
   for (const s of raw.deepweb?.sites ?? []) s.records = records;
   const web = new Web(resolveConfig(raw), seed);
   return SimServer.start(web, { faults: false });
