@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BfsStrategy, CrawlEngine, type CrawlSettings, DEFAULT_SETTINGS, type LogEntry } from '../crawler/index.ts';
 import { addressAllowed, classifyAddress, type AddressClass } from '../crawler/net.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { html, localServer, type LocalServer } from './local-server.ts';
+import { crawlLocal, html, localServer, type LocalServer } from './local-server.ts';
 import { scaled } from './speed.ts';
 import { program } from './helpers.ts';
 
@@ -134,25 +134,7 @@ beforeAll(async () => {
 });
 afterAll(async () => srv.close());
 
-async function crawl(
-  settings: Partial<CrawlSettings>,
-  outDir?: string,
-): Promise<{ summary: Awaited<ReturnType<CrawlEngine['run']>>; log: LogEntry[] }> {
-  const log: LogEntry[] = [];
-  const engine = CrawlEngine.create({
-    settings: {
-      resolve: [`*.test=127.0.0.1:${srv.port}`],
-      delayMs: 0,
-      autoThrottle: false,
-      retryBaseMs: 5,
-      ...settings,
-    },
-    strategy: new BfsStrategy(),
-    outDir,
-    onLog: (e) => log.push(e),
-  });
-  return { summary: await engine.run(), log };
-}
+const crawl = (settings: Partial<CrawlSettings>, outDir?: string) => crawlLocal(srv.port, settings, outDir);
 
 const pathsOf = (log: LogEntry[]): string[] => log.map((e) => new URL(e.url).pathname);
 

@@ -1,5 +1,6 @@
 /** Tiny HTTP servers made inside tests, for behaviour the synthetic web does not have. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
 
 export interface LocalServer {
   port: number;
@@ -36,4 +37,20 @@ export async function localServer(handler: (req: IncomingMessage, res: ServerRes
 export function html(res: ServerResponse, body: string, status = 200): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
   res.end(`<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`);
+}
+
+/** A breadth-first crawl of a local server's hosts (*.test), no politeness gap, quick retries: its summary and log. */
+export async function crawlLocal(
+  port: number,
+  settings: Partial<CrawlSettings>,
+  outDir?: string,
+): Promise<{ summary: Awaited<ReturnType<CrawlEngine['run']>>; log: LogEntry[] }> {
+  const log: LogEntry[] = [];
+  const engine = CrawlEngine.create({
+    settings: { resolve: [`*.test=127.0.0.1:${port}`], delayMs: 0, autoThrottle: false, retryBaseMs: 5, ...settings },
+    strategy: new BfsStrategy(),
+    outDir,
+    onLog: (e) => log.push(e),
+  });
+  return { summary: await engine.run(), log };
 }

@@ -6,8 +6,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
-import { html, localServer, type LocalServer } from './local-server.ts';
+import type { CrawlSettings, LogEntry } from '../crawler/index.ts';
+import { crawlLocal, html, localServer, type LocalServer } from './local-server.ts';
 
 const page = (b: string): string => `<!DOCTYPE html><html><head><title>t</title></head><body>${b}</body></html>`;
 
@@ -31,21 +31,8 @@ beforeAll(async () => {
 });
 afterAll(async () => srv.close());
 
-async function crawl(settings: Partial<CrawlSettings>): Promise<LogEntry[]> {
-  const log: LogEntry[] = [];
-  await CrawlEngine.create({
-    settings: {
-      resolve: [`*.test=127.0.0.1:${srv.port}`],
-      delayMs: 0,
-      autoThrottle: false,
-      retryBaseMs: 5,
-      ...settings,
-    },
-    strategy: new BfsStrategy(),
-    onLog: (e) => log.push(e),
-  }).run();
-  return log;
-}
+const crawl = async (settings: Partial<CrawlSettings>): Promise<LogEntry[]> =>
+  (await crawlLocal(srv.port, settings)).log;
 
 describe('answers wrong the same way every time', () => {
   it('a body compressed twice is undone from the last coding: its links are read', async () => {
