@@ -43,21 +43,6 @@ export interface Calibration {
   rules: Record<ThresholdRule, { r1: number; r2: number }>;
 }
 
-/** The threshold on v that best predicts y by F1 (v >= t predicts y); t Infinity when nothing does. */
-export function bestThreshold(xs: readonly { v: number; y: boolean }[]): { t: number; f1: number } {
-  const sorted = [...xs].sort((a, b) => b.v - a.v);
-  const pos = xs.filter((x) => x.y).length;
-  let tp = 0;
-  let best = { t: Infinity, f1: 0 };
-  for (let i = 0; i < sorted.length; i++) {
-    if (sorted[i].y) tp++;
-    if (i + 1 < sorted.length && sorted[i + 1].v === sorted[i].v) continue;
-    const f1 = (2 * tp) / (i + 1 + pos);
-    if (f1 > best.f1) best = { t: sorted[i].v, f1 };
-  }
-  return best;
-}
-
 /**
  * The threshold on v that the rule chooses (v >= t predicts y); t Infinity when nothing is
  * positive (or, under "precision", no threshold reaches the target).
@@ -66,17 +51,19 @@ export function chooseThreshold(
   xs: readonly { v: number; y: boolean }[],
   rule: ThresholdRule,
 ): { t: number; f1: number } {
-  if (rule === 'f1') return bestThreshold(xs);
   const sorted = [...xs].sort((a, b) => b.v - a.v);
   const pos = xs.filter((x) => x.y).length;
   if (!pos) return { t: Infinity, f1: 0 };
   let tp = 0;
   let chosen = { t: Infinity, f1: 0 };
+  // thresholds from the highest value down, a group of equal values taken whole
   for (let i = 0; i < sorted.length; i++) {
     if (sorted[i].y) tp++;
     if (i + 1 < sorted.length && sorted[i + 1].v === sorted[i].v) continue;
     const at = { t: sorted[i].v, f1: (2 * tp) / (i + 1 + pos) };
-    if (rule === 'quantile') {
+    if (rule === 'f1') {
+      if (at.f1 > chosen.f1) chosen = at; // the first best: ties keep the higher threshold
+    } else if (rule === 'quantile') {
       // the first value at which as many values as positives reach it
       if (i + 1 >= pos) return at;
     } else if (tp / (i + 1) >= PRECISION_TARGET) chosen = at; // the lowest such t: keep going down

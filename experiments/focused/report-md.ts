@@ -326,8 +326,9 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
         : 'all reachable from the start page inside the scope.') +
       ' Pages per relevant is total pages over total relevant found (a ratio of totals).',
   );
+  // a strategy's own counter may be missing from a row (a plug-in's): it counts 0
   const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
-    fc(Math.round((xs.reduce((a, x) => a + (x[k] as number), 0) / xs.length) * 10) / 10);
+    fc(Math.round((xs.reduce((a, x) => a + ((x[k] as number | undefined) ?? 0), 0) / xs.length) * 10) / 10);
   // every strategy that ran on the adaptive thresholds (its summaries carry r1), in the config's order
   for (const name of cfg.strategies) {
     const ad = d.summaries.filter((x) => x.strategy === name && x.r1 !== null);
@@ -335,8 +336,7 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
     const none = ad.filter((x) => x.retrainings === 0);
     const pages = ad.reduce((t, x) => t + x.exploit_pages + x.tunnel_pages + x.discard_pages, 0);
     const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
-    const counter = (k: string): string =>
-      fc(Math.round((ad.reduce((t, x) => t + (x[`counter_${k}`] ?? 0), 0) / ad.length) * 10) / 10);
+    const counter = (k: string): string => meanOf(ad, `counter_${k}`);
     const unreachable = ad.filter((x) => (x.counter_r2AboveReach ?? 0) > 0);
     const a = cfg.adaptive;
     out.push(
