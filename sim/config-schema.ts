@@ -210,10 +210,10 @@ export const WebSchema = obj({
      * "Papers and Reports"), and the titles of every kind of document (papers, slides,
      * assignments, talks) from one length distribution, 2-7 words. 0 = the web before: fixed
      * headings by kind and papers' longer titles, which a learner with no topic reads
-     * (lib/leak-probe.ts).
+     * (lib/leak-probe.ts). Default 1: no heading or title length marks papers for free.
      */
     cues: num({
-      default: 0,
+      default: 1,
       min: 0,
       max: 1,
       help: 'share of departments whose headings and document title lengths do not depend on the page kind (0: they do, a leak)',

@@ -50,10 +50,14 @@ export function webLinkContexts(
   return out;
 }
 
-/** The generator's topic words, stemmed: what the probe leaves out. */
+/**
+ * The generator's topic words and topic names ("graphics and vision" names a group's folder),
+ * stemmed: what the probe leaves out.
+ */
 export function topicStems(web: Web): Set<string> {
   const s = new Set<string>();
-  for (const t of web.vocab.topics) for (const w of t.words) for (const x of tokenize(w)) s.add(x);
+  for (const t of web.vocab.topics)
+    for (const w of [...t.words, t.label, t.key.replace(/[^A-Za-z0-9]+/g, ' ')]) for (const x of tokenize(w)) s.add(x);
   return s;
 }
 

@@ -191,13 +191,13 @@ describe('knobs at the former template reproduce the former web', () => {
   const BEFORE: Record<string, string> = {
     'data/webs/small.json': '7ac048c5c86ed9f2ec88d3ffb6161a78f0f1fe7103dd5a61adb2c1981275d5df',
   };
-  it('conventions 0, papersFrom.extraWeight 1, documentNames 0 and documentBodies 0 give byte-identical pages', () => {
+  it('conventions 0, papersFrom.extraWeight 1, documentNames 0, documentBodies 0 and cues 0 give the former pages', () => {
     for (const [file, hash] of Object.entries(BEFORE)) {
       const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
       const web = new Web(
         resolveConfig({
           ...raw,
-          structure: { conventions: 0, papersFrom: { extraWeight: 1 }, documentNames: 0, documentBodies: 0 },
+          structure: { conventions: 0, papersFrom: { extraWeight: 1 }, documentNames: 0, documentBodies: 0, cues: 0 },
         }),
         1,
       );
