@@ -15,7 +15,8 @@ import { CrawlError } from './errors.ts';
 import { ACCEPT } from './fetcher.ts';
 import { Frontier, type QueueEntry } from './frontier.ts';
 import type { HostState } from './hosts.ts';
-import { Journal, recover, type LogEntry } from './journal.ts';
+import { isWriteError } from '../lib/out-folder.ts';
+import { claimCrawlFolder, Journal, recover, writeFailure, type LogEntry } from './journal.ts';
 import type { ParseCache } from './parse-cache.ts';
 import { OutcomeHandler, type Outcome } from './outcomes.ts';
 import { PoliteClient } from './polite.ts';
@@ -45,6 +46,8 @@ export interface EngineOptions {
   outDir?: string;
   /** Continue the crawl in outDir (its saved settings win over `settings`, except maxPages). */
   resume?: boolean;
+  /** Replace a crawl outDir holds (without it, or resume, such a folder is refused: OUT_ERR_EXISTS). */
+  force?: boolean;
   /** Use this dispatcher instead of building one from the resolve rules. */
   dispatcher?: Dispatcher;
   onProgress?: (p: Progress) => void;
@@ -96,6 +99,10 @@ export class CrawlEngine {
   /** A journal commit is queued for the end of this event-loop turn (see afterStep). */
   private commitQueued = false;
   private journalClosed = false;
+  /** The write error that closed the journal, if one did. */
+  private writeFailed: NodeJS.ErrnoException | undefined;
+  /** Releases outDir's lock (set by create()). */
+  private releaseOut: () => void = () => {};
   /** Journal order of the next queued URL. */
   private queueSeq = 1;
 
@@ -154,8 +161,23 @@ export class CrawlEngine {
     });
   }
 
-  /** Builds an engine; with resume, reloads the frontier, the seen set and the counters from outDir. */
+  /**
+   * Builds an engine; with resume, reloads the frontier, the seen set and the counters from outDir.
+   * outDir is held for this crawl until it ends (journal.ts claimCrawlFolder).
+   */
   static create(opts: EngineOptions): CrawlEngine {
+    const release = opts.outDir ? claimCrawlFolder(opts.outDir, opts) : () => {};
+    try {
+      const engine = CrawlEngine.build(opts);
+      engine.releaseOut = release;
+      return engine;
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  private static build(opts: EngineOptions): CrawlEngine {
     if (opts.resume) {
       if (!opts.outDir) throw new CrawlError('CRAWL_ERR_RESUME', 'resume needs an output directory');
       const rec = recover(opts.outDir);
@@ -334,14 +356,8 @@ export class CrawlEngine {
         this.strategy.stats?.() ?? {},
       );
       if (this.stoppedBy) summary.stopped = this.stoppedBy;
-      if (this.journal) {
-        if (this.commitQueued) this.commit();
-        this.journalClosed = true;
-        this.journal.flush();
-        this.checkpoint();
-        this.journal.writeJson('summary.json', summary);
-        this.journal.close();
-      }
+      if (this.journal) this.closeJournal(this.journal, summary);
+      this.releaseOut();
       await this.client.close();
       await this.opts.warc?.close();
     }
@@ -402,14 +418,64 @@ export class CrawlEngine {
     });
   }
 
+  /**
+   * The journal's last writes and the summary. After a write error (a full disk) the summary is
+   * still tried (it is small), the folder keeps INCOMPLETE and summary.writeError says why.
+   */
+  private closeJournal(journal: Journal, summary: CrawlSummary): void {
+    try {
+      if (!this.writeFailed) {
+        if (this.commitQueued) this.commit();
+        this.journalClosed = true;
+        journal.flush();
+        this.checkpoint();
+      }
+    } catch (e) {
+      if (!isWriteError(e)) throw e;
+      this.failWrite(e);
+    }
+    if (this.writeFailed) {
+      summary.stopped ??= 'write error';
+      summary.writeError = writeFailure(journal.dir, this.writeFailed).message;
+    }
+    try {
+      journal.writeJson('summary.json', summary);
+      if (this.writeFailed) journal.abandon();
+      else {
+        journal.close();
+        journal.markComplete();
+      }
+    } catch (e) {
+      if (!isWriteError(e)) throw e;
+      summary.writeError ??= writeFailure(journal.dir, e).message;
+      journal.abandon();
+    }
+  }
+
+  /** A journal write failed (a full disk): nothing more is written, the crawl stops, resume goes on from what was. */
+  private failWrite(e: NodeJS.ErrnoException): void {
+    this.writeFailed ??= e;
+    this.journalClosed = true;
+    this.stop('write error');
+  }
+
   /** Writes what the steps since the last commit queued and logged, then their counters' line. */
   private commit(): void {
     this.commitQueued = false;
     if (!this.journal || this.journalClosed) return;
+    try {
+      this.commitNow(this.journal);
+    } catch (e) {
+      if (!isWriteError(e)) throw e;
+      this.failWrite(e);
+    }
+  }
+
+  private commitNow(journal: Journal): void {
     // counters first, tagged with the last page logged: a kill before the log lines are written
     // leaves counters a resume ignores (it takes those of the last logged page)
-    if (this.outcomes.seq > 0) this.journal.counters(this.outcomes.seq - 1, this.stats.counters());
-    this.journal.flush();
+    if (this.outcomes.seq > 0) journal.counters(this.outcomes.seq - 1, this.stats.counters());
+    journal.flush();
     if (this.stats.pages - this.lastCheckpoint >= this.settings.checkpointEvery) this.checkpoint();
   }
 

@@ -35,6 +35,7 @@ export {
   type Strategy,
 } from './strategy.ts';
 export type { LogEntry } from './journal.ts';
+export { claimCrawlFolder, lockCrawlFolder } from './journal.ts';
 export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';
 export { parseBody, parseHtml, type ParsedLink, type ParsedPage } from './parser.ts';
 export { WarcWriter } from './warc-writer.ts';

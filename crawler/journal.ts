@@ -16,10 +16,13 @@ import {
   readFileSync,
   readSync,
   renameSync,
+  rmSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { OutFolderError } from '../lib/errors.ts';
+import { INCOMPLETE, isWriteError, lockFolder, writeErrorText } from '../lib/out-folder.ts';
 import { CrawlError } from './errors.ts';
 import type { QueueEntry } from './frontier.ts';
 
@@ -44,6 +47,12 @@ export interface LogEntry {
 /** Bytes of buffered lines written at once (a string this long is cheap; one per step may not be). */
 const CHUNK_CHARS = 1 << 20;
 
+/** Writes all of `text` (a write may take only part of it, as on a disk that is filling up). */
+function writeAll(fd: number, text: string): void {
+  const b = Buffer.from(text, 'utf8');
+  for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at);
+}
+
 class LineFile {
   private fd: number;
   private buf: string[] = [];
@@ -66,7 +75,7 @@ class LineFile {
     for (let i = 0; i < this.buf.length; i++) {
       chars += this.buf[i].length + 1;
       if (chars >= CHUNK_CHARS || i === this.buf.length - 1) {
-        writeSync(this.fd, `${this.buf.slice(start, i + 1).join('\n')}\n`);
+        writeAll(this.fd, `${this.buf.slice(start, i + 1).join('\n')}\n`);
         start = i + 1;
         chars = 0;
       }
@@ -87,7 +96,84 @@ class LineFile {
     this.flush();
     closeSync(this.fd);
   }
+  abandon(): void {
+    this.buf = [];
+    this.chars = 0;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // closed already
+    }
+  }
 }
+
+/** Files of a crawl folder that a replaced crawl (--force) must not leave behind. */
+const CRAWL_FILES = ['crawl-settings.json', 'summary.json', 'strategy.json', 'web.json', 'counters.log'];
+
+/**
+ * Takes a crawl folder for this run: its lock (a second run on it is refused, naming this
+ * process), the rule that a crawl is not replaced unless asked (`resume` continues it, `force`
+ * replaces it) and the INCOMPLETE marker, which goes when the crawl's summary is written
+ * (markComplete; `mark` false: a command that checks the folder before it trains, and leaves the
+ * marker to the engine). Returns the lock's release.
+ */
+export function claimCrawlFolder(dir: string, o: { resume?: boolean; force?: boolean; mark?: boolean }): () => void {
+  const release = lockCrawlFolder(dir);
+  // the lock lets this process in again (a command, then its engine); two engines may not share
+  const key = resolve(dir);
+  if (o.mark !== false && engines.has(key)) {
+    release();
+    throw new OutFolderError('OUT_ERR_IN_USE', `${dir} is in use by another crawl of this process`);
+  }
+  try {
+    if (!o.resume && existsSync(join(dir, 'crawl-settings.json'))) {
+      const ended = existsSync(join(dir, 'summary.json')) && !existsSync(join(dir, INCOMPLETE));
+      if (!o.force)
+        throw new OutFolderError(
+          'OUT_ERR_EXISTS',
+          `${dir} holds a crawl that ${ended ? 'ended' : 'did not end'}: continue it with --resume ${dir}, ` +
+            'replace it with --force, or choose another --out',
+        );
+      if (o.mark !== false) for (const f of CRAWL_FILES) rmSync(join(dir, f), { force: true });
+    }
+    if (o.mark !== false)
+      writeFileSync(
+        join(dir, INCOMPLETE),
+        `A crawl writing into this folder started at ${new Date().toISOString()} (process ${process.pid}) ` +
+          `and has not ended: continue it with --resume ${dir}. The marker goes when its summary.json is written.\n`,
+      );
+  } catch (e) {
+    release();
+    throw isWriteError(e) ? writeFailure(dir, e) : e;
+  }
+  if (o.mark === false) return release;
+  engines.add(key);
+  return () => {
+    engines.delete(key);
+    release();
+  };
+}
+
+/** Crawl folders an engine of this process writes into. */
+const engines = new Set<string>();
+
+/** A crawl folder's lock alone (a distributed crawl's top folder, a command before its checks). */
+export const lockCrawlFolder = (dir: string): (() => void) =>
+  lockFolder(
+    dir,
+    'crawl',
+    (m) => new OutFolderError('OUT_ERR_IN_USE', m),
+    (why) => new OutFolderError('OUT_ERR_IN_USE', `cannot write the crawl under ${dir}: ${why}`),
+  );
+
+/** The one line of a crawl whose folder could not be written. */
+export const writeFailure = (dir: string, e: NodeJS.ErrnoException): OutFolderError =>
+  new OutFolderError(
+    'OUT_ERR_WRITE',
+    `cannot write the crawl under ${dir}: ${writeErrorText(e)}; the folder keeps what was written ` +
+      `(INCOMPLETE): free the space and continue with --resume ${dir}`,
+    { cause: e },
+  );
 
 export class Journal {
   private readonly log: LineFile;
@@ -132,6 +218,14 @@ export class Journal {
     this.frontier.close();
     this.counterLog.close();
     this.log.close();
+  }
+  /** Closes the files, whatever a failed write left in their buffers (lost: those pages are fetched again on resume). */
+  abandon(): void {
+    for (const f of [this.frontier, this.counterLog, this.log]) f.abandon();
+  }
+  /** The crawl's summary is written: the folder no longer says INCOMPLETE. */
+  markComplete(): void {
+    rmSync(join(this.dir, INCOMPLETE), { force: true });
   }
   writeJson(name: string, value: unknown): void {
     const tmp = join(this.dir, `${name}.tmp`);

@@ -42,10 +42,15 @@ export interface CrawlSummary {
   strategy: Record<string, number>;
   /** Present when the crawl was stopped before its end: by what ("SIGTERM", "SIGINT", "stop()"); --resume goes on. */
   stopped?: string;
+  /** Present when the crawl folder could not be written (a full disk): the one line that says so. */
+  writeError?: string;
 }
 
 /** The counters a resumed crawl continues from (everything in the summary that is not timing). */
-export type Counters = Omit<CrawlSummary, 'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy' | 'stopped'>;
+export type Counters = Omit<
+  CrawlSummary,
+  'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy' | 'stopped' | 'writeError'
+>;
 
 /** Seed failures kept in the summary (it is rewritten every step, so it must stay small). */
 const MAX_SEED_FAILURES = 100;
@@ -100,7 +105,15 @@ export class CrawlStats {
 
   /** The counters as a resumed crawl needs them (robots-blocked seeds and the like included). */
   counters(): Counters {
-    const { elapsedMs: _e, pagesPerSec: _p, frontierLeft: _f, strategy: _s, stopped: _x, ...c } = this.summary;
+    const {
+      elapsedMs: _e,
+      pagesPerSec: _p,
+      frontierLeft: _f,
+      strategy: _s,
+      stopped: _x,
+      writeError: _w,
+      ...c
+    } = this.summary;
     return { ...c, pages: this.pages };
   }
 

@@ -6,8 +6,10 @@
  * distributed/); experiments/families.ts lists them and `npm run experiment` dispatches by it.
  */
 import type { TSchema } from '@sinclair/typebox';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { INCOMPLETE, isWriteError, lockFolder, writeErrorText } from '../lib/out-folder.ts';
+import { OutFolderError } from '../lib/errors.ts';
 
 /** Jobs of a run on the job queue (experiments/queue/queue.ts), as its progress reports them. */
 export interface QueueProgress {
@@ -169,45 +171,55 @@ export const defaultOut = (name: string, ctx: Pick<FamilyContext, 'out' | 'quick
     : `results/${name}${ctx.quick ? '-quick' : ''}`);
 
 /** The marker of a results folder whose run has not ended (killed, failed, or still running). */
-export const INCOMPLETE = 'INCOMPLETE';
+export { INCOMPLETE };
 
 /** Whether `dir` holds the outputs of a run that did not end: nothing in it may be taken for a result. */
 export const incomplete = (dir: string): boolean => existsSync(join(dir, INCOMPLETE));
 
 /**
- * Runs `work`, which writes into `dir`, with `dir/INCOMPLETE` present until it ends: a run killed
- * mid-output (or failed) leaves a folder that says so, never one that looks complete. A write
- * error names the folder (ENOSPC and its kind name no path by themselves).
+ * Runs `work`, which writes into `dir`, holding the folder's lock (lib/out-folder.ts: a second run
+ * on it is refused, naming this process) with `dir/INCOMPLETE` present until it ends: a run killed
+ * mid-output (or failed) leaves a folder that says so, never one that looks complete, and only the
+ * run that wrote the marker removes it. A write error names the folder (ENOSPC and its kind name
+ * no path by themselves).
  */
 export async function writingInto<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const release = lockFolder(
+    dir,
+    'experiment',
+    (m) => new OutFolderError('OUT_ERR_IN_USE', m),
+    (why) => new OutFolderError('OUT_ERR_WRITE', `cannot write the results under ${dir}: ${why}`),
+  );
   try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, INCOMPLETE),
-      `A run writing into this folder started at ${new Date().toISOString()} ` +
-        `(process ${process.pid}) and has not ended: its files may be partial or from an earlier ` +
-        `run. The marker goes when the run ends.\n`,
-    );
-  } catch (e) {
-    throw writeError(e, dir);
+    try {
+      writeFileSync(
+        join(dir, INCOMPLETE),
+        `A run writing into this folder started at ${new Date().toISOString()} ` +
+          `(process ${process.pid}) and has not ended: its files may be partial or from an earlier ` +
+          `run. The marker goes when the run ends.\n`,
+      );
+    } catch (e) {
+      throw writeError(e, dir);
+    }
+    let r: T;
+    try {
+      r = await work();
+    } catch (e) {
+      throw writeError(e, dir);
+    }
+    rmSync(join(dir, INCOMPLETE), { force: true });
+    return r;
+  } finally {
+    release();
   }
-  let r: T;
-  try {
-    r = await work();
-  } catch (e) {
-    throw writeError(e, dir);
-  }
-  rmSync(join(dir, INCOMPLETE), { force: true });
-  return r;
 }
-
-const WRITE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'ENOTDIR', 'EISDIR', 'EIO', 'EMFILE']);
 
 /** A file-system error while writing results, with the folder named; any other error as it was. */
 function writeError(e: unknown, dir: string): unknown {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  if (!code || !WRITE_ERRORS.has(code)) return e;
-  return new Error(`cannot write the results under ${dir}: ${(e as Error).message}`, { cause: e });
+  if (!isWriteError(e)) return e;
+  return new OutFolderError('OUT_ERR_WRITE', `cannot write the results under ${dir}: ${writeErrorText(e)}`, {
+    cause: e,
+  });
 }
 
 /** Runs `work` with a progress bar that is stopped whatever happens. */

@@ -21,6 +21,14 @@ export const ERRORS = {
   },
   CRAWL_ERR_SETTINGS: { exit: 2, help: 'crawl settings that are not valid' },
   CRAWL_ERR_RESUME: { exit: 2, help: 'a crawl directory that cannot be resumed' },
+  OUT_ERR_IN_USE: {
+    exit: 2,
+    help: 'an output folder another run is writing into (its .lock names the process), or one that cannot be written',
+  },
+  OUT_ERR_EXISTS: {
+    exit: 2,
+    help: 'an output folder that holds a crawl: continue it with --resume or replace it with --force',
+  },
   // a page's outcome: recorded in the crawl log and counted in the summary, or thrown for a start URL
   CRAWL_ERR_URL: { exit: 2, help: 'a URL that cannot be parsed or fetched (not http/https)' },
   CRAWL_ERR_OUT_OF_SCOPE: { exit: 2, help: "a URL outside the crawl's scope" },
@@ -44,6 +52,10 @@ export const ERRORS = {
   },
   // a command that ran and failed: exit 1
   CMD_ERR_FAILED: { exit: 1, help: 'the command ran and failed (a run that threw, a file it could not write)' },
+  OUT_ERR_WRITE: {
+    exit: 1,
+    help: 'results or a crawl journal could not be written (a full disk, a read-only folder): the folder keeps INCOMPLETE',
+  },
 } as const satisfies Record<string, { exit: 1 | 2; help: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -73,6 +85,17 @@ export class UsageError extends HarnessError {
 export class CommandFailed extends HarnessError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('CMD_ERR_FAILED', message, options);
+  }
+}
+
+/** An output folder in use, holding a crawl, or not writable (lib/out-folder.ts). */
+export class OutFolderError extends HarnessError {
+  constructor(
+    code: 'OUT_ERR_IN_USE' | 'OUT_ERR_EXISTS' | 'OUT_ERR_WRITE',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
   }
 }
 

@@ -8,7 +8,16 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { type CliIo, failed, parseCommand, runAsProcess } from '../../lib/cli.ts';
-import { CrawlEngine, DEFAULT_SETTINGS, NUMBER_SETTINGS, type Strategy, WarcWriter } from '../../crawler/index.ts';
+import {
+  CrawlEngine,
+  claimCrawlFolder,
+  DEFAULT_SETTINGS,
+  lockCrawlFolder,
+  NUMBER_SETTINGS,
+  type Strategy,
+  WarcWriter,
+} from '../../crawler/index.ts';
+
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { rangeText } from '../../lib/fields.ts';
 import { makeStrategy, strategyNames, strategyParams, type StrategyContext } from '../strategy-registry.ts';
@@ -45,6 +54,7 @@ Crawl options (defaults in crawler/settings.ts):
 ${paramHelp()}
   --out DIR               write crawl.jsonl, the journal, summary.json (default out/crawl)
   --resume DIR            continue a crawl that was stopped or killed
+  --force                 replace the crawl --out holds (without it such a folder is refused)
   --scope PATTERN         hosts in scope: host, *.suffix, host:port (repeatable; default the start URLs' origins)
   --resolve RULE          HOST:PORT:ADDR or PATTERN=ADDR[:PORT], like curl (repeatable)
   --allow-private         also fetch private, link-local and metadata addresses
@@ -98,6 +108,7 @@ const OPTIONS = {
   strategy: { type: 'string' },
   out: { type: 'string' },
   resume: { type: 'string' },
+  force: { type: 'boolean' },
   scope: { type: 'string', multiple: true },
   resolve: { type: 'string', multiple: true },
   'allow-private': { type: 'boolean' },
@@ -181,6 +192,7 @@ async function runOne(
       strategy,
       outDir,
       resume: !!v.resume,
+      force: !!v.force,
       warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
       onProgress: (p) => {
         rate = p.pagesPerSec;
@@ -208,6 +220,10 @@ async function runOne(
   });
   bar?.stop();
   io.out(`${JSON.stringify(summary, null, 2)}\n`);
+  if (summary.writeError) {
+    io.err(`error: ${summary.writeError}\n`);
+    return 1;
+  }
   io.err(
     `crawled ${summary.pages} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec} pages/s); log: ${outDir}/crawl.jsonl\n`,
   );
@@ -225,12 +241,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(argv, io, USAGE, OPTIONS);
   if (!parsed) return 0;
   const plan = await planCrawl(parsed.values);
-  const env = await openEnvironment(plan, io);
+  // the folder is locked before the web is served or a model trained: a second crawl on it is
+  // refused at once, naming the first; whether it holds a crawl is checked after the flags
+  const release = lockCrawlFolder(plan.outDir);
+  let env: CrawlEnvironment | undefined;
+  try {
+    env = await openEnvironment(plan, io);
+    if (!plan.distributed)
+      claimCrawlFolder(plan.outDir, { resume: !!plan.values.resume, force: !!plan.values.force, mark: false })();
+  } catch (e) {
+    await env?.close();
+    release();
+    throw e;
+  }
   try {
     const trained = train(plan, env.training, io);
     return plan.distributed ? await runDistributed(plan, env, io) : await runOne(plan, env, trained, io);
   } finally {
     await env.close();
+    release();
   }
 }
 
