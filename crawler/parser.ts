@@ -53,10 +53,10 @@ export interface ParsedPage {
 }
 
 /**
- * Elements open at once past which a page is read no further (libxml2 stops at 256): htmlparser2
- * keeps its stack of open tags with unshift, so a page of 200,000 nested <div> (1.2 MB, under the
- * body cap) took 43 s to parse, the crawl doing nothing else meanwhile; cut at 512, it takes
- * milliseconds, and what comes before the cut is kept.
+ * Elements open at once past which tags are read flat (libxml2 stops at 256): htmlparser2 keeps
+ * its stack of open tags with unshift, so a page of 200,000 nested <div> (1.2 MB, under the body
+ * cap) took 43 s to parse, the crawl doing nothing else meanwhile; flat past 512, the whole page is
+ * read in a fraction of a second, its links below the cut included.
  */
 export const MAX_NESTING = 512;
 
@@ -133,18 +133,21 @@ export function parseHtml(
   let baseSet = false;
   let noindex = false;
   let nofollow = false;
-  let depth = 0;
   let nestingCut = 0;
   const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const parser = new Parser(
     {
-      onopentag(name, attrs) {
-        if (++depth > MAX_NESTING) {
-          // read no further: the rest of the page stays in the tokenizer's buffer, unparsed
+      onopentagname() {
+        // past MAX_NESTING open elements a tag is read flat: taken off htmlparser2's stack of open
+        // tags as soon as it is put there, so that stack (kept with unshift) never grows past the
+        // cap and its cost stays linear in the page; the tag's attributes and text still count
+        const open = (parser as unknown as { stack: string[] }).stack;
+        if (open.length > MAX_NESTING) {
+          open.shift();
           nestingCut = 1;
-          parser.pause();
-          return;
         }
+      },
+      onopentag(name, attrs) {
         if (SKIP.has(name)) {
           skipDepth++;
           return;
@@ -203,7 +206,6 @@ export function parseHtml(
         chunks.push(text);
       },
       onclosetag(name) {
-        depth--;
         if (SKIP.has(name)) {
           skipDepth = Math.max(0, skipDepth - 1);
           return;

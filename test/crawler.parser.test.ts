@@ -67,15 +67,15 @@ describe('HTML parser', () => {
     expect(decodeBody(Buffer.from([0xef, 0xbb, 0xbf, 0x61])).text).toBe('a');
   });
 
-  it('reads a page no deeper than MAX_NESTING open elements, keeping what came before', () => {
+  it('reads tags past MAX_NESTING open elements flat: every link kept, the flattening counted', () => {
     const nested = (n: number) =>
-      `<a href="/first">first</a>${'<div>'.repeat(n)}<a href="/deep">deep</a>${'</div>'.repeat(n)}`;
-    // 200,000 nested elements (1.2 MB): htmlparser2's stack made this 43 s of parsing; cut, it is read at once
+      `<a href="/first">first</a>${'<div>'.repeat(n)}<a href="/deep">deep</a>${'</div>'.repeat(n)}<a href="/after">after</a>`;
+    // 200,000 nested elements (1.2 MB): htmlparser2's stack made this 43 s of parsing; flat past the cap, it is linear
     const cut = page(nested(200_000));
-    expect(cut.links.map((l) => l.url)).toEqual(['http://a.test/first']);
+    expect(cut.links.map((l) => l.url)).toEqual(['http://a.test/first', 'http://a.test/deep', 'http://a.test/after']);
     expect(cut.nestingCut).toBe(1);
     const fine = page(nested(MAX_NESTING - 10));
-    expect(fine.links.map((l) => l.url)).toEqual(['http://a.test/first', 'http://a.test/deep']);
+    expect(fine.links.map((l) => l.url)).toEqual(['http://a.test/first', 'http://a.test/deep', 'http://a.test/after']);
     expect(fine.nestingCut ?? 0).toBe(0);
   });
 
