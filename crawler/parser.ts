@@ -53,11 +53,9 @@ export interface ParsedPage {
 }
 
 /**
- * Elements open at once past which tags are read flat (libxml2 stops at 256): htmlparser2 keeps
- * its stack of open tags with unshift, so a page of 200,000 nested <div> (1.2 MB, under the body
- * cap) took 43 s to parse, the crawl doing nothing else meanwhile; flat past 512, the whole page is
- * read in a fraction of a second, its links below the cut included.
- */
+ * Elements open at once past which tags are read flat (libxml2 stops at 256): with htmlparser2's
+ * open-tag stack (kept with unshift) 200,000 nested <div> (1.2 MB) took 43 s to parse, the crawl
+ * doing nothing else; flat past 512, a fraction of a second, the links below the cut kept. */
 export const MAX_NESTING = 512;
 
 export interface ContentType {
@@ -138,9 +136,8 @@ export function parseHtml(
   const parser = new Parser(
     {
       onopentagname() {
-        // past MAX_NESTING open elements a tag is read flat: taken off htmlparser2's stack of open
-        // tags as soon as it is put there, so that stack (kept with unshift) never grows past the
-        // cap and its cost stays linear in the page; the tag's attributes and text still count
+        // past MAX_NESTING a tag is read flat: off htmlparser2's open-tag stack (kept with unshift)
+        // as soon as it is on it, so the parse stays linear; its attributes and text still count
         const open = (parser as unknown as { stack: string[] }).stack;
         if (open.length > MAX_NESTING) {
           open.shift();

@@ -67,6 +67,15 @@ function pathWords(url: string): string {
   return path.replace(/\.(s?html?|php|asp|cgi)$/i, '').replace(/[^A-Za-z0-9]+/g, ' ');
 }
 
+/** A heading's words, lower-case, each also stemmed as tokenize() stems it (so a topic word is found either way). */
+function headingWords(heading: string): string[] {
+  return heading
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map((w) => tokenize(w)[0] ?? w);
+}
+
 /**
  * Topic-free tokens of a link: heading words (h:), anchor shape (aw: words, ac: capitalised
  * words, ad: digits), URL path words (u:), place (p:) and its page's share of document links
@@ -74,7 +83,8 @@ function pathWords(url: string): string {
  */
 export function linkContextTokens(l: LinkContext, topical: (stem: string) => boolean): string[] {
   const out: string[] = [];
-  for (const t of tokenize(l.heading)) if (!topical(t)) out.push(`h:${t}`);
+  // every word of the heading, stop words too: "See also" above a link says as much as "Papers"
+  for (const w of headingWords(l.heading)) if (!topical(w)) out.push(`h:${w}`);
   const words = l.anchor.split(/\s+/).filter(Boolean);
   out.push(`aw:${Math.min(words.length, 8)}`);
   const caps = words.filter((w) => /^[A-Z]/.test(w)).length;

@@ -57,7 +57,9 @@ export function webLinkContexts(
 export function topicStems(web: Web): Set<string> {
   const s = new Set<string>();
   for (const t of web.vocab.topics)
-    for (const w of [...t.words, t.label, t.key.replace(/[^A-Za-z0-9]+/g, ' ')]) for (const x of tokenize(w)) s.add(x);
+    if (t.computing)
+      for (const w of [...t.words, t.label, t.key.replace(/[^A-Za-z0-9]+/g, ' ')])
+        for (const x of tokenize(w)) s.add(x);
   return s;
 }
 
