@@ -34,6 +34,7 @@ export {
   type RescuedLink,
   type Strategy,
 } from './strategy.ts';
+export { outside, watched } from './strategy-guard.ts';
 export type { LogEntry } from './journal.ts';
 export { claimCrawlFolder, lockCrawlFolder } from './journal.ts';
 export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';

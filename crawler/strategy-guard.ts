@@ -9,7 +9,8 @@
  * which sees how long the engine has been inside onPage through shared memory, prints one line on
  * stderr and kills the process (signal SIGKILL: the journal keeps every page before, for
  * --resume). A SIGTERM that arrives while a strategy runs therefore takes effect when it returns,
- * and at the latest at twice the limit (60 s by default).
+ * and at the latest at twice the limit (60 s by default). A plug-in's factory runs under the same
+ * watchdog (watched), the models it asks the harness to train excepted (outside).
  */
 import { writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -108,6 +109,33 @@ function enter(name: string, url: string, limitMs: number): void {
 }
 
 /**
+ * Runs a strategy's code (`doing`: the page it reads, or "its factory") under the watchdog: one
+ * that has not returned at twice `limitMs` ends the process with one line naming it. Time spent in
+ * `outside` calls (training models the harness provides) does not count.
+ */
+export function watched<T>(name: string, doing: string, limitMs: number, f: () => T): T {
+  enter(name, doing, limitMs);
+  try {
+    return f();
+  } finally {
+    clock![0] = 0;
+  }
+}
+
+/** Runs `f` with the watchdog paused (the harness's own work inside a watched call), then resumes the clock. */
+export function outside<T>(f: () => T): T {
+  const since = clock?.[0] ?? 0;
+  if (!since) return f();
+  const spent = Date.now() - since;
+  clock![0] = 0;
+  try {
+    return f();
+  } finally {
+    clock![0] = Date.now() - spent;
+  }
+}
+
+/**
  * The strategy's decision on a page, checked: one finite number or null per candidate, within
  * the limit; anything else a StrategyFailed naming the strategy and the page.
  */
@@ -118,16 +146,13 @@ export function decide(
   limitMs: number,
 ): PageDecision {
   const t0 = performance.now();
-  enter(strategy.name, page.url, limitMs);
   let d: PageDecision;
   try {
-    d = strategy.onPage(page, cands);
+    d = watched(strategy.name, page.url, limitMs, () => strategy.onPage(page, cands));
   } catch (e) {
     throw new StrategyFailed(`strategy "${strategy.name}" failed on ${page.url}: ${(e as Error)?.message ?? e}`, {
       cause: e,
     });
-  } finally {
-    clock![0] = 0;
   }
   const ms = performance.now() - t0;
   if (ms > limitMs)

@@ -17,12 +17,15 @@ import { prepareModuleLoad } from '../lib/self-import.ts';
 import { numberProblem, rangeText } from '../lib/fields.ts';
 import {
   CORE_STRATEGIES,
+  DEFAULT_SETTINGS,
+  outside,
   type ParamSpec,
   paramDefaults,
   paramSpec,
   type Strategy,
   type StrategyDescriptor,
   StrategyError,
+  watched,
 } from '../crawler/index.ts';
 import { FOCUSED_STRATEGIES, type StrategyContext } from '../crawler/focused/index.ts';
 
@@ -216,13 +219,30 @@ function checkStrategy(s: unknown, where: string): Strategy {
   return s as Strategy;
 }
 
-/** Builds the strategy `name` (a built-in or a loaded plugin) with the context's parameters. */
-export function makeStrategy(name: string, ctx: StrategyContext): Strategy {
+/**
+ * Builds the strategy `name` (a built-in or a loaded plugin) with the context's parameters; a
+ * plugin's factory has `limitMs` (the crawl's strategyTimeoutMs) as onPage has.
+ */
+export function makeStrategy(
+  name: string,
+  ctx: StrategyContext,
+  limitMs: number = DEFAULT_SETTINGS.strategyTimeoutMs,
+): Strategy {
   const plugin = plugins.get(name);
   if (plugin) {
     let s: unknown;
+    // under the watchdog of onPage (a factory that never returns ends the process with one line),
+    // the models and the judgement the harness trains for it excepted
+    const { models, judge } = ctx;
+    const built: StrategyContext = {
+      ...ctx,
+      name,
+      params: ctx.params ?? {},
+      ...(models ? { models: () => outside(models) } : {}),
+      ...(judge ? { judge: () => outside(judge) } : {}),
+    };
     try {
-      s = plugin.factory({ ...ctx, name, params: ctx.params ?? {} });
+      s = watched(name, 'its factory', limitMs, () => plugin.factory(built));
     } catch (e) {
       if (e instanceof StrategyError || e instanceof Deferred) throw e;
       throw new StrategyError(

@@ -38,6 +38,8 @@ describe('the learnt leak probe', () => {
     for (const s of marked) {
       expect(s.probe.positives).toBeGreaterThan(10);
       expect(s.probe.auc).toBeGreaterThan(0.85);
+      // the one marked cue alone: the heading above the link, read by the heading rule
+      expect(s.heading.auc).toBeGreaterThan(0.65);
     }
     // drawn cues (the default): the probe finds less in every department taken together
     const drawn = linksOf(1);

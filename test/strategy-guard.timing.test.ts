@@ -111,6 +111,14 @@ describe('the strategy contract, enforced', () => {
     expect(loop.ms).toBeLessThan(scaled(40_000));
   });
 
+  it('a factory that never returns is ended at twice the limit, with one line naming it', {
+    timeout: scaled(60_000),
+  }, async () => {
+    const loop = await crawl(['fault=factory-loop'], ['--strategy-timeout-ms', '500']);
+    expect(loop.signal).toBe('SIGKILL');
+    expect(loop.err).toMatch(/error: strategy "bad-strategy" has not returned from its factory within 1 s/);
+  });
+
   it('SIGTERM while a strategy runs takes effect when its page returns', { timeout: scaled(60_000) }, async () => {
     const r = await crawl(['fault=slow', 'ms=800'], [], true);
     expect(r.code).toBe(0);

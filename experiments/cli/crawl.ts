@@ -181,12 +181,11 @@ async function runOne(
   const bar = v.quiet ? null : progress(settings.maxPages ?? DEFAULT_SETTINGS.maxPages, 'pages');
   let rate = 0;
   try {
-    const strategy: Strategy = makeStrategy(plan.strategy, {
-      seed: settings.seed ?? 1,
-      keywords: loadKeywords(),
-      ...trained,
-      params: plan.params,
-    });
+    const strategy: Strategy = makeStrategy(
+      plan.strategy,
+      { seed: settings.seed ?? 1, keywords: loadKeywords(), ...trained, params: plan.params },
+      settings.strategyTimeoutMs,
+    );
     engine = CrawlEngine.create({
       settings,
       strategy,
