@@ -77,5 +77,19 @@ export function readJsonFile(file: string, shown = file, maxBytes = MAX_CONFIG_B
   return v;
 }
 
+/**
+ * A text file (a CSV, a list) checked as readJsonFile checks JSON: a regular file of at most
+ * maxBytes, its byte-order mark read past; an InputError naming it (as `shown`) otherwise.
+ */
+export function readTextFile(file: string, shown = file, maxBytes = Number.POSITIVE_INFINITY): string {
+  const why = fileProblem(file, maxBytes);
+  if (why) throw new InputError(`${shown}: ${why}`);
+  try {
+    return withoutBom(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(`${shown}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
 /** A CSV's text without a UTF-8 byte-order mark (spreadsheets write one; it would become part of the first column's name). */
 export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);

@@ -2,9 +2,8 @@
  * A labels CSV of an archive (url,label,...), read on its own: a config's check and the replay
  * read labels without loading the WARC writer (warcio) that sim/warc-convert.ts needs.
  */
-import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { withoutBom } from '../lib/input.ts';
+import { readTextFile } from '../lib/input.ts';
 import { resource } from '../lib/paths.ts';
 
 /**
@@ -14,8 +13,10 @@ import { resource } from '../lib/paths.ts';
  */
 export function readLabels(file: string): Map<string, string> {
   let rows: Record<string, string>[];
+  // a regular file (a device or FIFO named as the labels is refused, not read until memory runs out)
+  const text = readTextFile(resource(file), `labels ${file}`);
   try {
-    rows = parse(withoutBom(readFileSync(resource(file), 'utf8')), {
+    rows = parse(text, {
       columns: true,
       skip_empty_lines: true,
       trim: true,

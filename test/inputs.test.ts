@@ -59,6 +59,9 @@ describe('inputs refused up front', () => {
         /web: .*big-web\.json: 2000000 bytes, over the limit of 1048576$/,
       ],
     ];
+    // the command's modules loaded once first: the bound below is for the check, not for an import
+    // that takes seconds on a loaded machine (4.9 s once)
+    await import('../experiments/cli/experiment.ts');
     for (const [f, want] of cases) {
       const t0 = performance.now();
       const r = await runCliInProcess('experiments/cli/experiment.ts', [f, '--out', join(dir, 'out')]);
@@ -87,6 +90,24 @@ describe('inputs refused up front', () => {
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toMatch(want);
     }
+  });
+
+  it("text inputs (labels, a --geo list, compare's tables) are refused when not a regular file", async () => {
+    expect(() => readLabels('/dev/zero')).toThrow(/^labels \/dev\/zero: not a regular file/);
+    const geo = await runCliInProcess('experiments/cli/crawl.ts', [
+      '--web',
+      'data/webs/small.json',
+      '--processes',
+      '2',
+      '--geo',
+      '/dev/zero',
+      '--out',
+      join(dir, 'geo'),
+    ]);
+    expect([geo.code, geo.stderr.trim()]).toEqual([
+      2,
+      'error: --geo /dev/zero: not a regular file (a device, FIFO or socket)',
+    ]);
   });
 
   it('labels: a UTF-8 byte-order mark does not lose the url column', () => {

@@ -4,11 +4,11 @@
  * reference, and a candidate run with changed code or strategies) compared per strategy and
  * metric on runs paired by site and seed, with the same 95% intervals as the reports.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
-import { withoutBom } from '../../lib/input.ts';
+import { readTextFile } from '../../lib/input.ts';
 import { type Ci, pairedCi, unitCi, unitOf } from '../intervals.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
@@ -38,7 +38,7 @@ function readCsv(dir: string, file: string): Row[] {
   const path = join(dir, file);
   if (!existsSync(path)) usage(`${path}: no such file (is ${dir} a focused experiment's results folder?)`);
   try {
-    return parse(withoutBom(readFileSync(path, 'utf8')), { columns: true, skip_empty_lines: true }) as Row[];
+    return parse(readTextFile(path), { columns: true, skip_empty_lines: true }) as Row[];
   } catch (e) {
     usage(`${path}: ${(e as Error).message.split('\n')[0]}`);
   }

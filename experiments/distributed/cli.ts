@@ -3,7 +3,7 @@
  * transport), or this machine's processes of a crawl coordinated by Redis. Bad flags are
  * UsageErrors (exit code 2 from the command).
  */
-import { readFileSync } from 'node:fs';
+import { MAX_CONFIG_BYTES, readTextFile } from '../../lib/input.ts';
 import { hostname } from 'node:os';
 import type { CrawlSettings } from '../../crawler/index.ts';
 import { ASSIGNMENTS, type Assignment } from '../../crawler/distributed/index.ts';
@@ -34,9 +34,10 @@ function parseDatacentres(spec: string): { name: string; region: string }[] {
 function readGeo(file: string): Record<string, string> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // a host list: a megabyte is tens of thousands of hosts (and /dev/zero is refused, not read)
+    text = readTextFile(file, `--geo ${file}`, MAX_CONFIG_BYTES);
   } catch (e) {
-    usage(`--geo: cannot read ${file}: ${(e as Error).message}`);
+    usage((e as Error).message);
   }
   const out: Record<string, string> = {};
   text.split('\n').forEach((line, i) => {
