@@ -24,7 +24,33 @@ function changed(file: string, strategy: string, column: string, delta: number):
 
 const compare = (args: string[]) => runCliInProcess('experiments/cli/compare.ts', args);
 
+/** A copy of the reference whose config.json has `field` (top level) set to `value`. */
+function reconfigured(field: string, value: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'compare-cfg-'));
+  cpSync(REF, dir, { recursive: true });
+  const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
+  cfg[field] = value;
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(cfg, null, 2));
+  return dir;
+}
+
 describe('compare: a regression gate', () => {
+  it('runs of other configs are not compared unless --allow-diff names the field (issue #71)', async () => {
+    const other = reconfigured('budget', 500);
+    const refused = await compare([REF, other]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toMatch(/other configs: budget 600 vs 500; .*--allow-diff budget$/);
+    const allowed = await compare([REF, other, '--allow-diff', 'budget']);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(/The configs differ \(allowed with --allow-diff\): budget 600 vs 500\./);
+    // what does not change results is not a difference
+    expect((await compare([REF, reconfigured('description', 'mine')])).code).toBe(0);
+    // a section names every field under it
+    const crawl = reconfigured('crawl', { delayMs: 5 });
+    expect((await compare([REF, crawl])).code).toBe(2);
+    expect((await compare([REF, crawl, '--allow-diff', 'crawl'])).code).toBe(0);
+  });
+
   it('a copy is within tolerance (exit 0); one strategy lowered is a regression (exit 1, named)', async () => {
     const same = await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0)]);
     expect(same.code).toBe(0);

@@ -27,9 +27,15 @@ Options:
   --metric M,...    summary.csv columns (default recall_auc,recall,precision), or a curve column at
                     a checkpoint: recall@500, precision@1000 (curves.csv)
   --strategy S,...  only these strategies (default: every strategy of REF but the oracle)
+  --allow-diff F,... compare although the two config.json differ in these fields (a dotted path
+                    such as budget or adaptive.r1, or a section: crawl)
 
-Exit codes: 0 within tolerance; 1 a regression; 2 unusable input (a missing file, a strategy or
-run of REF that CAND lacks, an unknown metric).
+The two folders' config.json are read first: runs of configs that differ in anything that
+changes results (the web, budget, sites, seeds, a strategy's parameters...) are not compared
+unless --allow-diff names every such field; comments (_...), description and name do not count.
+
+Exit codes: 0 within tolerance; 1 a regression; 2 unusable input (a missing file, configs that
+differ, a strategy or run of REF that CAND lacks, an unknown metric).
 `;
 
 type Row = Record<string, string> & { strategy: string; site: string; seed: string };
@@ -67,6 +73,37 @@ function runsOf(summary: Row[], curves: Row[] | null, strategy: string, metric: 
   });
 }
 
+/** Fields of a config.json that do not change results: comments, the words about the run. */
+const INERT = (key: string): boolean => key.startsWith('_') || key === 'description' || key === 'name';
+
+/** Every leaf of a JSON value as dotted path -> its JSON text (arrays are leaves: seeds [1, 2]). */
+function leaves(v: unknown, path = '', out = new Map<string, string>()): Map<string, string> {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    for (const [k, x] of Object.entries(v)) if (!INERT(k)) leaves(x, path ? `${path}.${k}` : k, out);
+    if (!Object.keys(v).length && path) out.set(path, '{}');
+  } else out.set(path, JSON.stringify(v));
+  return out;
+}
+
+/** The fields in which the two folders' config.json differ, each with both values. */
+export function configDifferences(ref: string, cand: string): { field: string; ref: string; cand: string }[] {
+  const read = (dir: string): Map<string, string> => {
+    const file = join(dir, 'config.json');
+    if (!existsSync(file)) usage(`${file}: no such file (compare needs each folder's config.json to pair its runs)`);
+    try {
+      return leaves(JSON.parse(readTextFile(file)));
+    } catch (e) {
+      usage(`${file}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  };
+  const a = read(ref);
+  const b = read(cand);
+  return [...new Set([...a.keys(), ...b.keys()])]
+    .filter((k) => a.get(k) !== b.get(k))
+    .sort()
+    .map((field) => ({ field, ref: a.get(field) ?? '(absent)', cand: b.get(field) ?? '(absent)' }));
+}
+
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
@@ -79,6 +116,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       'max-drop': { type: 'string' },
       metric: { type: 'string' },
       strategy: { type: 'string' },
+      'allow-diff': { type: 'string' },
     },
     true,
   );
@@ -91,6 +129,20 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const metrics = (v.metric ?? 'recall_auc,recall,precision').split(',').filter(Boolean);
   const rs = readCsv(ref, 'summary.csv');
   const cs = readCsv(cand, 'summary.csv');
+  // the configs before any number: runs of other settings are not a regression of the code (a budget of 500 against
+  // 600 once read as a REGRESSION of -0.091)
+  const allowed = (v['allow-diff'] ?? '').split(',').filter(Boolean);
+  const diffs = configDifferences(ref, cand);
+  const isAllowed = (f: string): boolean => allowed.some((a) => f === a || f.startsWith(`${a}.`));
+  const refused = diffs.filter((d) => !isAllowed(d.field));
+  if (refused.length)
+    usage(
+      `${ref} and ${cand} were run with other configs: ${refused
+        .slice(0, 5)
+        .map((d) => `${d.field} ${d.ref} vs ${d.cand}`)
+        .join('; ')}${refused.length > 5 ? `; and ${refused.length - 5} more` : ''}; ` +
+        `compare runs of one config, or name the fields with --allow-diff ${[...new Set(refused.map((d) => d.field))].slice(0, 5).join(',')}`,
+    );
   const curved = metrics.some((m) => m.includes('@'));
   const rc = curved ? readCsv(ref, 'curves.csv') : null;
   const cc = curved ? readCsv(cand, 'curves.csv') : null;
@@ -114,6 +166,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     '',
     `Candidate minus reference, paired by site and seed; a regression is a drop of more than ${maxDrop} whose 95% interval excludes 0.`,
     '',
+    ...(diffs.length
+      ? [
+          `The configs differ (allowed with --allow-diff): ${diffs.map((d) => `${d.field} ${d.ref} vs ${d.cand}`).join('; ')}.`,
+          '',
+        ]
+      : []),
     '| strategy | metric | reference | candidate | difference [95% CI] | verdict |',
     '|---|---|---|---|---|---|',
   ];
