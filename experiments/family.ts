@@ -178,7 +178,7 @@ export const incomplete = (dir: string): boolean => existsSync(join(dir, INCOMPL
 
 /**
  * Runs `work`, which writes into `dir`, holding the folder's lock (lib/out-folder.ts: a second run
- * on it is refused, naming this process) with `dir/INCOMPLETE` present until it ends: a run killed
+ * on it is refused, naming this process), with `dir/INCOMPLETE` present until it ends: a run killed
  * mid-output (or failed) leaves a folder that says so, never one that looks complete, and only the
  * run that wrote the marker removes it. A write error names the folder (ENOSPC and its kind name
  * no path by themselves).

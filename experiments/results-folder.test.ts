@@ -17,7 +17,12 @@ describe('a results folder', () => {
     out.csv('words.csv', rows, { columns: ['a', 'ok'], cast: WORD_BOOLEANS });
     out.csv('json.csv', rows, { columns: ['a', 'x'], cast: JSON_OBJECTS });
     out.put('report.md', '# r\n');
-    expect(out.files).toEqual(['plain.csv', 'words.csv', 'json.csv', 'report.md']);
+    expect(out.files).toEqual(['provenance.json', 'plain.csv', 'words.csv', 'json.csv', 'report.md']);
+    // what made the folder: this process's Node, the code's hash, the date
+    const made = JSON.parse(readFileSync(join(dir, 'provenance.json'), 'utf8'));
+    expect(made.node).toBe(process.version);
+    expect(made.code).toMatch(/^[0-9a-f]{16}$/);
+    expect(Date.parse(made.date)).toBeGreaterThan(Date.parse('2026-01-01'));
     const read = (f: string): string => readFileSync(join(dir, f), 'utf8');
     // a column only a later row has is kept (a plug-in's own counters); csv-stringify's booleans: 1 and empty
     expect(read('plain.csv').split('\n')[0]).toBe('a,ok,x,extra');
@@ -54,6 +59,6 @@ describe('a results folder', () => {
       budget: 60,
       quick: {},
     });
-    expect(out.files).toEqual(['config.json']);
+    expect(out.files).toEqual(['provenance.json', 'config.json']);
   });
 });

@@ -1,14 +1,16 @@
 /**
  * One results folder being written: every family's outputs (CSV tables, the config that reruns the
  * run, figures, report, page) go through here, so a file is written one way, listed once, and a new
- * kind of output is one method. The folder is marked INCOMPLETE while a run writes into it
- * (family.ts writingInto), so a run killed mid-output never leaves one that looks complete.
+ * kind of output is one method. Every folder gets provenance.json (provenance.ts) first. The
+ * folder is marked INCOMPLETE while a run writes into it (family.ts writingInto), so a run killed
+ * mid-output never leaves one that looks complete.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { configFileText } from './config-files.ts';
+import { PROVENANCE_FILE, provenance } from './provenance.ts';
 import type { Figure } from './figures.ts';
 
 type Cast = NonNullable<Parameters<typeof stringify>[1]>['cast'];
@@ -28,6 +30,8 @@ export class ResultsFolder {
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
+    // what made the folder (commit, code hash, Node, machine, date, command), before any result
+    this.put(PROVENANCE_FILE, `${JSON.stringify(provenance(), null, 2)}\n`);
   }
 
   /** A file of the folder, listed in `files`. */

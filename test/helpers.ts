@@ -246,7 +246,7 @@ export function focusedOutputFiles(): string[] {
     ['svg', 'png', 'pdf'].map((e) => `fig-${f}.${e}`),
   );
   const tables = ['aggregates.csv', 'config.json', 'curves.csv', 'differences.csv', 'sites.csv', 'summary.csv'];
-  return [...tables, 'report.md', 'index.html', 'replay.json', ...figures].sort();
+  return [...tables, 'report.md', 'index.html', 'replay.json', 'provenance.json', ...figures].sort();
 }
 
 /** A deterministic crawl of a web served on loopback, 200 pages, no gap: the WARC tests' crawls. */

@@ -10,6 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { readTextFile } from '../../lib/input.ts';
 import { type Ci, pairedCi, unitCi, unitOf } from '../intervals.ts';
+import { provenanceLine, readProvenance } from '../provenance.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
 
@@ -104,6 +105,31 @@ export function configDifferences(ref: string, cand: string): { field: string; r
     .map((field) => ({ field, ref: a.get(field) ?? '(absent)', cand: b.get(field) ?? '(absent)' }));
 }
 
+/**
+ * The configs before any number: runs of other settings are not a regression of the code (a budget
+ * of 500 against 600 once read as a REGRESSION of -0.091). Refuses differences --allow-diff does not
+ * name; returns every difference (to state).
+ */
+function comparableConfigs(
+  ref: string,
+  cand: string,
+  allowDiff: string | undefined,
+): ReturnType<typeof configDifferences> {
+  const allowed = (allowDiff ?? '').split(',').filter(Boolean);
+  const diffs = configDifferences(ref, cand);
+  const isAllowed = (f: string): boolean => allowed.some((a) => f === a || f.startsWith(`${a}.`));
+  const refused = diffs.filter((d) => !isAllowed(d.field));
+  if (refused.length)
+    usage(
+      `${ref} and ${cand} were run with other configs: ${refused
+        .slice(0, 5)
+        .map((d) => `${d.field} ${d.ref} vs ${d.cand}`)
+        .join('; ')}${refused.length > 5 ? `; and ${refused.length - 5} more` : ''}; ` +
+        `compare runs of one config, or name the fields with --allow-diff ${[...new Set(refused.map((d) => d.field))].slice(0, 5).join(',')}`,
+    );
+  return diffs;
+}
+
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
@@ -129,20 +155,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const metrics = (v.metric ?? 'recall_auc,recall,precision').split(',').filter(Boolean);
   const rs = readCsv(ref, 'summary.csv');
   const cs = readCsv(cand, 'summary.csv');
-  // the configs before any number: runs of other settings are not a regression of the code (a budget of 500 against
-  // 600 once read as a REGRESSION of -0.091)
-  const allowed = (v['allow-diff'] ?? '').split(',').filter(Boolean);
-  const diffs = configDifferences(ref, cand);
-  const isAllowed = (f: string): boolean => allowed.some((a) => f === a || f.startsWith(`${a}.`));
-  const refused = diffs.filter((d) => !isAllowed(d.field));
-  if (refused.length)
-    usage(
-      `${ref} and ${cand} were run with other configs: ${refused
-        .slice(0, 5)
-        .map((d) => `${d.field} ${d.ref} vs ${d.cand}`)
-        .join('; ')}${refused.length > 5 ? `; and ${refused.length - 5} more` : ''}; ` +
-        `compare runs of one config, or name the fields with --allow-diff ${[...new Set(refused.map((d) => d.field))].slice(0, 5).join(',')}`,
-    );
+  const diffs = comparableConfigs(ref, cand, v['allow-diff']);
   const curved = metrics.some((m) => m.includes('@'));
   const rc = curved ? readCsv(ref, 'curves.csv') : null;
   const cc = curved ? readCsv(cand, 'curves.csv') : null;
@@ -165,6 +178,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     `## compare: ${cand} against ${ref}`,
     '',
     `Candidate minus reference, paired by site and seed; a regression is a drop of more than ${maxDrop} whose 95% interval excludes 0.`,
+    '',
+    ...[ref, cand].map((dir, i) => {
+      const p = readProvenance(dir);
+      return `${i ? 'Candidate' : 'Reference'}: ${p ? provenanceLine(p) : 'no provenance.json (made before it was recorded)'}.`;
+    }),
     '',
     ...(diffs.length
       ? [

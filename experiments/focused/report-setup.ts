@@ -4,6 +4,7 @@
  * truth and the judgement's quality there (also sites.csv's rows), and the web's structure.
  */
 import { join } from 'node:path';
+import { provenanceLine, readProvenance } from '../provenance.ts';
 import type { RelevanceMode } from '../../crawler/focused/index.ts';
 import { f3 } from '../../lib/format.ts';
 import { resource } from '../../lib/paths.ts';
@@ -320,8 +321,10 @@ export function setupSection(
   L.push(
     `- Server faults: ${cfg.faults ? 'on' : 'off (fault handling is covered by the crawler tests; here only link ordering differs)'}. ` +
       `Rerun: \`${rerun}\`, or \`npm run experiment -- ${join(dir, 'config.json')}\`.`,
-    '',
   );
+  const made = readProvenance(dir);
+  if (made) L.push(`- Made by: ${provenanceLine(made)} (\`provenance.json\`).`);
+  L.push('');
   return L;
 }
 

@@ -6,6 +6,7 @@
  * Everything except report.md's timing line is a pure function of the config, so two runs give
  * byte-identical CSVs.
  */
+import { type Provenance, provenanceLine, readProvenance } from '../provenance.ts';
 import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,7 +70,10 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   put('report.md', reportMarkdown(d, aggs, claims, reference, rerun, dir));
   const replay = d.replay ? layoutReplay(d.replay) : null;
   if (replay) put('replay.json', `${JSON.stringify(replay)}\n`);
-  put('index.html', buildPage(pageInput(cfg, d.sites, aggs, d.curves, d.summaries, claims, replay)));
+  put(
+    'index.html',
+    buildPage(pageInput(cfg, d.sites, aggs, d.curves, d.summaries, claims, replay, readProvenance(dir))),
+  );
   return { dir, files: out.files, claims, aggregates: aggs };
 }
 
@@ -82,6 +86,7 @@ export function pageInput(
   summaries: readonly object[],
   claims: Claim[],
   replay: ReplayView | null,
+  made: Provenance | null = null,
 ): PageInput {
   const web = cfg.archive
     ? `archive ${cfg.archive.warc.join(', ')} (labels ${cfg.archive.labels})`
@@ -92,6 +97,7 @@ export function pageInput(
     `Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests'} per ` +
       `run, measured every ${cfg.every}; deterministic crawls; the oracle is ` +
       `ground truth's greedy order (evaluator only).`,
+    ...(made ? [`Made by: ${provenanceLine(made)}.`] : []),
   ];
   return {
     name: cfg.name,
@@ -130,7 +136,9 @@ export async function rewritePage(dir: string): Promise<string> {
   const sites = [...new Set(curves.map((c) => String(c.site)))];
   writeFileSync(
     join(dir, 'index.html'),
-    buildPage(pageInput(cfg, sites, rows('aggregates.csv'), curves, rows('summary.csv'), claims, replay)),
+    buildPage(
+      pageInput(cfg, sites, rows('aggregates.csv'), curves, rows('summary.csv'), claims, replay, readProvenance(dir)),
+    ),
   );
   return 'index.html';
 }

@@ -76,7 +76,7 @@ let commitMemo: { commit: string | null } | null = null;
  * The checkout's commit, "+changes" when its working tree differs; null outside a git checkout.
  * Read once per process, as the tree's hash is (a sweep submits every point: a git status each).
  */
-function gitCommit(): string | null {
+export function gitCommit(): string | null {
   commitMemo ??= { commit: readGitCommit() };
   return commitMemo.commit;
 }

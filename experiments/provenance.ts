@@ -1,0 +1,59 @@
+/**
+ * What made a results folder (issue #71): the commit and whether the checkout was clean, the hash
+ * of the harness's code and data (the queue's, experiments/queue/code.ts), the Node version, the
+ * machine, the date and the command. Written as provenance.json into every folder a run writes
+ * (family.ts writingInto), shown by the focused report and by compare, so a committed reference
+ * can be tied to the code that made it.
+ */
+import { cpus, hostname } from 'node:os';
+import { join } from 'node:path';
+import { readJsonFile } from '../lib/input.ts';
+import { gitCommit, treeHash } from './queue/code.ts';
+
+export const PROVENANCE_FILE = 'provenance.json';
+
+export interface Provenance {
+  /** The git commit, "+changes" when the checkout differed from it; null outside a git checkout. */
+  commit: string | null;
+  /** Hash of the harness's code, shipped data and lockfile (experiments/queue/code.ts treeHash). */
+  code: string;
+  node: string;
+  platform: string;
+  machine: string;
+  date: string;
+  command: string;
+}
+
+let memo: Provenance | null = null;
+
+/** This process's provenance (the date of the first call: every folder of one run says the same). */
+export function provenance(): Provenance {
+  if (memo) return memo;
+  const c = cpus();
+  memo = {
+    commit: gitCommit(),
+    code: treeHash(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    machine: `${hostname()}, ${c.length} x ${c[0]?.model.trim() ?? 'unknown CPU'}`,
+    date: new Date().toISOString(),
+    command: process.argv
+      .slice(1)
+      .map((a) => a.replace(/^.*\/(experiments|bin)\//, '$1/'))
+      .join(' '),
+  };
+  return memo;
+}
+
+/** A folder's provenance, or null (a folder written before provenance existed, or not a results folder). */
+export function readProvenance(dir: string): Provenance | null {
+  try {
+    return readJsonFile(join(dir, PROVENANCE_FILE)) as Provenance;
+  } catch {
+    return null;
+  }
+}
+
+/** One line of it, for reports and compare. */
+export const provenanceLine = (p: Provenance): string =>
+  `commit ${p.commit ?? 'none (not a git checkout)'}, code ${p.code}, Node ${p.node}, ${p.platform}, ${p.machine}, ${p.date}`;
