@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readJsonFile } from '../lib/input.ts';
 import { basename, join } from 'node:path';
 import { shipped } from '../lib/paths.ts';
+import { didYouMean } from '../lib/strings.ts';
 import {
   commentsOf,
   optional,
@@ -43,7 +44,7 @@ export function readExperimentJson(nameOrFile: string, dir = CONFIG_DIR): { name
     throw new ExperimentConfigError(
       isFile
         ? `${nameOrFile}: no such file`
-        : `unknown experiment "${name}"; known: ${listExperiments(dir).join(', ')}`,
+        : `unknown experiment "${name}"${didYouMean(name, listExperiments(dir))}; known: ${listExperiments(dir).join(', ')}`,
     );
   }
   try {

@@ -22,14 +22,16 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The closest of `known` to a mistyped `word`, as " (did you mean X?)", or '' when none is close:
- * at most a third of the word's letters apart (and 3), case ignored, as git and npm suggest.
+ * at most a third of the word's letters apart (and 3), case ignored (so a case-only typo finds
+ * its word), as git and npm suggest.
  */
 export function didYouMean(word: string, known: readonly string[]): string {
   let best = '';
   let bestD = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
   for (const k of known) {
+    // a word that differs in case alone (Budget for budget) is the closest of all
     const d = editDistance(word.toLowerCase(), k.toLowerCase());
-    if (d > 0 && d <= bestD && (!best || d < bestD)) [best, bestD] = [k, d];
+    if ((d > 0 || word !== k) && d <= bestD && (!best || d < bestD)) [best, bestD] = [k, d];
   }
   return best ? ` (did you mean ${best}?)` : '';
 }

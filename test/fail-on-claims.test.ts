@@ -1,6 +1,7 @@
 /**
  * experiment --fail-on-claims (full tier: it runs a focused experiment): exit 1 naming the claims
- * that FAIL, after the results are written; a family that judges no claims refuses the flag.
+ * that FAIL, after the results are written; a family that judges no claims refuses the flag; a
+ * run without the strategies the claims compare says so instead of an empty table.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,5 +46,20 @@ describe('experiment --fail-on-claims', () => {
     const deep = await runCliInProcess('experiments/cli/experiment.ts', ['deepweb', '--quick', '--fail-on-claims']);
     expect(deep.code).toBe(2);
     expect(deep.stderr).toMatch(/--fail-on-claims: deepweb judges no claims/);
+  });
+
+  it('a run without the strategies the claims compare says no claim applies (no empty table)', {
+    timeout: scaled(120_000),
+  }, async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'noclaims-')), 'run');
+    const r = await runCliInProcess('experiments/cli/experiment.ts', [
+      '--quick',
+      ...['--set', 'budget=60', '--set', 'every=20', '--set', 'strategies=["bfs","docs-first"]'],
+      ...['--set', 'sites=["cs.alpha-university.test"]', '--workers', '0', '--out', out],
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(report).toMatch(/## Claims\n\nNo claim applies: .* this run had bfs, docs-first\./);
+    expect(report).not.toMatch(/Of 0 claims/);
   });
 });

@@ -157,5 +157,16 @@ describe('did you mean', () => {
     expect(r.stderr).toMatch(/budgt: unknown field \(did you mean budget\?\)/);
     const s = await runCliInProcess('experiments/cli/experiment.ts', [file('s.json', '{"strategies": ["adaptiv"]}')]);
     expect(s.stderr).toMatch(/"adaptiv" is not one of .*\(did you mean adaptive\?\)/);
+    // case alone (issue #71), in a nested field too; and a misspelt experiment name
+    expect(didYouMean('Budget', ['budget', 'every'])).toBe(' (did you mean budget?)');
+    const nested = await runCliInProcess('experiments/cli/experiment.ts', [
+      file('c.json', '{"crawl": {"delayMS": 0}}'),
+    ]);
+    expect(nested.stderr).toMatch(/delayMS: unknown field \(did you mean delayMs\?\)/);
+    const name = await runCliInProcess('experiments/cli/experiment.ts', ['focussed']);
+    expect([name.code, name.stderr]).toEqual([
+      2,
+      expect.stringMatching(/unknown experiment "focussed" \(did you mean focused\?\)/),
+    ]);
   });
 });

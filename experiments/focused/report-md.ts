@@ -231,22 +231,24 @@ export function reportMarkdown(
   L.push(...runNotes(d, rows));
   if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
   L.push(...probes(d, strategies, unit));
-  L.push(
-    '',
-    '## Claims',
-    '',
-    '| | claim | source | measured (paired difference, mean [95% CI]) | verdict |',
-    '|---|---|---|---|---|',
-  );
+  L.push('', '## Claims', '');
+  // a config without the strategies a claim compares judges none: said, not an empty table
+  if (!claims.length)
+    L.push(
+      'No claim applies: each compares some of immediate, future, adaptive, bfs and random, and ' +
+        `this run had ${strategies.join(', ')}.`,
+    );
+  else L.push('| | claim | source | measured (paired difference, mean [95% CI]) | verdict |', '|---|---|---|---|---|');
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
   L.push(...anchorsSection(cfg, aggs, strategies));
   const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
-  L.push(
-    `Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'NO DATA', 'INFEASIBLE']
-      .map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`)
-      .join(', ')}.`,
-  );
+  if (claims.length)
+    L.push(
+      `Of ${claims.length} claims: ${['PASS', 'FAIL', 'TIE', 'NO DATA', 'INFEASIBLE']
+        .map((v) => `${count(v).length} ${v}${count(v).length ? ` (${count(v).join(', ')})` : ''}`)
+        .join(', ')}.`,
+    );
   if (count('INFEASIBLE').length)
     L.push(
       '',
