@@ -13,11 +13,13 @@ import { runCliInProcess } from './cli-inprocess.ts';
 const REF = 'results/reference/focused-quick';
 
 /** A copy of the reference with `column` of `strategy`'s runs moved by `delta` in `file`. */
-function changed(file: string, strategy: string, column: string, delta: number): string {
+function changed(file: string, strategy: string, column: string, delta: number | ((i: number) => number)): string {
   const dir = mkdtempSync(join(tmpdir(), 'compare-'));
   cpSync(REF, dir, { recursive: true });
   const rows = parse(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[];
-  for (const r of rows) if (r.strategy === strategy) r[column] = String(Number(r[column]) + delta);
+  const by = typeof delta === 'number' ? () => delta : delta;
+  let i = 0;
+  for (const r of rows) if (r.strategy === strategy) r[column] = String(Number(r[column]) + by(i++));
   writeFileSync(join(dir, file), stringify(rows, { header: true, columns: Object.keys(rows[0]) }));
   return dir;
 }
@@ -58,7 +60,7 @@ describe('compare: a regression gate', () => {
     const lower = await compare([REF, changed('summary.csv', 'immediate', 'recall_auc', -0.1)]);
     expect(lower.code).toBe(1);
     expect(lower.stdout).toMatch(
-      /\| immediate \| recall_auc \| 0\.\d+ \| 0\.\d+ \| -0\.100 \[-0\.100, -0\.100\] \| \*\*REGRESSION\*\* \|/,
+      /\| immediate \| recall_auc \| 0\.\d+ \| 0\.\d+ \| -0\.100 \[-0\.100, -0\.100\] \| 0\.000 \| \*\*REGRESSION\*\* \|/,
     );
     expect(lower.stdout).toMatch(/\*\*1 regression\*\*: immediate recall_auc -0\.100/);
     // within a wider tolerance, or another strategy only: no regression
@@ -72,6 +74,23 @@ describe('compare: a regression gate', () => {
     expect((await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0.1)])).stdout).toMatch(
       /\| bfs \| recall_auc .*\| better \|/,
     );
+  });
+
+  it('prints the smallest drop the runs could detect, and warns when the tolerance is below it', async () => {
+    // runs moved by +0.06, -0.06, ...: no drop on average, but a spread that hides one of 0.02
+    const noisy = await compare([
+      REF,
+      changed('summary.csv', 'immediate', 'recall_auc', (i) => (i % 2 ? -0.06 : 0.06)),
+    ]);
+    expect(noisy.code).toBe(0);
+    expect(noisy.stdout).toMatch(
+      /\| immediate \| recall_auc \| [^|]+\| [^|]+\| [^|]+\| 0\.(1|2)\d\d \| within tolerance \|/,
+    );
+    expect(noisy.stdout).toMatch(
+      /Warning: the tolerance 0\.02 is below the smallest drop .* for immediate recall_auc \(0\.\d+\)/,
+    );
+    // the same runs exactly: any drop would show, no warning
+    expect((await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0)])).stdout).not.toMatch(/Warning/);
   });
 
   it('a checkpoint of the curves is a metric too', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { readTextFile } from '../../lib/input.ts';
-import { type Ci, pairedCi, unitCi, unitOf } from '../intervals.ts';
+import { type Ci, detectable, pairedCi, unitCi, unitOf } from '../intervals.ts';
 import { provenanceLine, readProvenance } from '../provenance.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
@@ -190,10 +190,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           '',
         ]
       : []),
-    '| strategy | metric | reference | candidate | difference [95% CI] | verdict |',
-    '|---|---|---|---|---|---|',
+    '| strategy | metric | reference | candidate | difference [95% CI] | detectable | verdict |',
+    '|---|---|---|---|---|---|---|',
   ];
   const regressions: string[] = [];
+  const blind: string[] = [];
   for (const s of strategies)
     for (const m of metrics) {
       const a = runsOf(cs, cc, s, m, cand);
@@ -217,8 +218,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             ? 'better'
             : 'within tolerance';
       if (regressed) regressions.push(`${s} ${m} ${signed(d.mean)}`);
+      // the smallest drop these paired runs would find with 80% power (the reports' "detectable")
+      const power = detectable(d);
+      if (!(power <= maxDrop)) blind.push(`${s} ${m} (${Number.isFinite(power) ? f3(power) : `${d.n} unit`})`);
       lines.push(
-        `| ${s} | ${m} | ${f3(refMean)} | ${f3(candMean)} | ${signed(d.mean)} [${f3(d.lo)}, ${f3(d.hi)}] | ${verdict} |`,
+        `| ${s} | ${m} | ${f3(refMean)} | ${f3(candMean)} | ${signed(d.mean)} [${f3(d.lo)}, ${f3(d.hi)}] | ${f3(power)} | ${verdict} |`,
       );
     }
   lines.push(
@@ -227,6 +231,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ? `**${regressions.length} regression${regressions.length === 1 ? '' : 's'}**: ${regressions.join('; ')}`
       : `No regression beyond ${maxDrop} (${strategies.length} strategies x ${metrics.length} metrics).`,
     '',
+    ...(blind.length
+      ? [
+          `Warning: the tolerance ${maxDrop} is below the smallest drop these runs could detect (80% power, ` +
+            `the "detectable" column) for ${blind.join('; ')}: a drop of that size would read as noise; ` +
+            'more seeds narrow it (docs/experiments.md).',
+          '',
+        ]
+      : []),
   );
   io.out(lines.join('\n'));
   return regressions.length ? 1 : 0;
