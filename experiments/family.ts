@@ -10,6 +10,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { INCOMPLETE, isWriteError, lockFolder, writeErrorText } from '../lib/out-folder.ts';
 import { OutFolderError } from '../lib/errors.ts';
+import { keepEarlierRun } from './run-history.ts';
 
 /** Jobs of a run on the job queue (experiments/queue/queue.ts), as its progress reports them. */
 export interface QueueProgress {
@@ -180,7 +181,8 @@ export const incomplete = (dir: string): boolean => existsSync(join(dir, INCOMPL
  * Runs `work`, which writes into `dir`, holding the folder's lock (lib/out-folder.ts: a second run
  * on it is refused, naming this process), with `dir/INCOMPLETE` present until it ends: a run killed
  * mid-output (or failed) leaves a folder that says so, never one that looks complete, and only the
- * run that wrote the marker removes it. A write error names the folder (ENOSPC and its kind name
+ * run that wrote the marker removes it. A finished run found there is kept in runs/ first
+ * (run-history.ts). A write error names the folder (ENOSPC and its kind name
  * no path by themselves).
  */
 export async function writingInto<T>(dir: string, work: () => Promise<T>): Promise<T> {
@@ -192,6 +194,9 @@ export async function writingInto<T>(dir: string, work: () => Promise<T>): Promi
   );
   try {
     try {
+      // a finished run already here is kept aside (runs/), not overwritten; a nested call finds
+      // INCOMPLETE and keeps nothing
+      keepEarlierRun(dir);
       writeFileSync(
         join(dir, INCOMPLETE),
         `A run writing into this folder started at ${new Date().toISOString()} ` +
