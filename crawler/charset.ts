@@ -33,7 +33,15 @@ function isUtf8(body: Buffer): boolean {
 
 /** One decoder per charset label met. */
 const decoders = new Map<string, TextDecoder>();
-export function decodeBody(body: Buffer, headerCharset?: string): { text: string; charset: string } {
+/**
+ * The body's text by the WHATWG rules (BOM, then the header's label, then a meta's), and whether it
+ * could not be decoded as declared: an unknown label (read as UTF-8), or bytes that are not valid
+ * in the charset (each became U+FFFD).
+ */
+export function decodeBody(
+  body: Buffer,
+  headerCharset?: string,
+): { text: string; charset: string; undecodable: boolean } {
   const mark = bom(body);
   let cs = mark?.cs ?? headerCharset;
   if (mark) body = body.subarray(mark.skip);
@@ -43,22 +51,29 @@ export function decodeBody(body: Buffer, headerCharset?: string): { text: string
     cs = meta?.startsWith('utf-16') ? 'utf-8' : (meta ?? (isUtf8(body) ? 'utf-8' : 'windows-1252'));
   }
   let dec = decoders.get(cs);
+  let unknown = false;
   if (!dec) {
     try {
       dec = new TextDecoder(cs);
+      decoders.set(cs, dec);
     } catch {
       dec = new TextDecoder('utf-8');
       cs = 'utf-8';
+      unknown = true;
     }
-    decoders.set(cs, dec);
   }
   let text = dec.decode(body);
+  // a replacement character the bytes did not spell themselves (EF BF BD in UTF-8) is a byte
+  // sequence the charset has no character for
+  const undecodable = unknown || (text.includes('\ufffd') && !(dec.encoding === 'utf-8' && body.includes(FFFD)));
   // Node decodes the windows-1252 family (also the label of iso-8859-1 and ascii, per WHATWG) as
   // Latin-1; 0x80-0x9F are printable in windows-1252, so map them as the Encoding Standard does
   if (WIN1252_LABELS.has(cs) && /[\u0080-\u009f]/.test(text))
     text = text.replace(/[\u0080-\u009f]/g, (c) => WIN1252[c.charCodeAt(0) - 0x80] || c);
-  return { text, charset: cs };
+  return { text, charset: cs, undecodable };
 }
+
+const FFFD = Buffer.from([0xef, 0xbf, 0xbd]);
 
 const WIN1252_LABELS = new Set([
   'windows-1252',

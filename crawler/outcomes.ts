@@ -206,8 +206,9 @@ export class OutcomeHandler {
       : parseBody(res.body, ct, e.url, settings, settings.aroundWords);
     stats.summary.urlTooLong += p.linksTooLong ?? 0;
     stats.summary.linksCapped += p.linksCapped ?? 0;
-    // a page read only to the nesting cap is a page read in part, as a body cut at maxBodyBytes is
+    // a page whose deepest tags were read flat is a page read in part, as a body cut at maxBodyBytes is
     stats.summary.truncated += p.nestingCut ?? 0;
+    stats.summary.undecodable += p.undecodable ?? 0;
     stats.summary.outOfScope.scheme += p.linksOtherScheme ?? 0;
     const links = p.links.filter((l) => {
       if (l.nofollow) stats.summary.nofollow++;

@@ -12,6 +12,7 @@ import { Parser } from 'htmlparser2';
 import { DEFAULT_MAX_URL_LENGTH, LinkNormalizer, type NormalizeOptions } from './url.ts';
 import { ownCopy } from '../lib/strings.ts';
 import { decodeBody } from './charset.ts';
+import { parsePdf, parsePs } from './parse-documents.ts';
 
 export interface ParsedLink {
   /** Normalised absolute URL. */
@@ -48,8 +49,10 @@ export interface ParsedPage {
   linksCapped?: number;
   /** Links to a scheme other than http(s) (mailto:, javascript:, ftp:, file:, data: ...), refused. */
   linksOtherScheme?: number;
-  /** 1 when the page nested elements deeper than MAX_NESTING and was read only to there. */
+  /** 1 when the page nested elements deeper than MAX_NESTING (those tags were read flat). */
   nestingCut?: number;
+  /** 1 when the body could not be decoded as its charset says (crawler/charset.ts decodeBody). */
+  undecodable?: number;
 }
 
 /**
@@ -312,6 +315,8 @@ class HtmlPage implements ParsedPage {
     readonly linksOtherScheme: number,
     readonly nestingCut = 0,
   ) {}
+  /** Set by parseBody: the body could not be decoded as declared. */
+  undecodable = 0;
   get text(): string {
     this.joined ??= this.split().words.join(' ');
     return this.joined;
@@ -336,6 +341,7 @@ class HtmlPage implements ParsedPage {
       linksCapped,
       linksOtherScheme,
       ...(this.nestingCut ? { nestingCut: this.nestingCut } : {}),
+      ...(this.undecodable ? { undecodable: this.undecodable } : {}),
     };
   }
 }
@@ -412,26 +418,6 @@ class LazyLink implements ParsedLink {
   }
 }
 
-/** Text of the synthetic PDF format: "Title:" line and plain lines between header and %%EOF. */
-export function parsePdf(body: Buffer): ParsedPage {
-  const s = body.toString('latin1');
-  const lines = s.split('\n').filter((l) => l && !l.startsWith('%'));
-  const t = lines.find((l) => l.startsWith('Title: '));
-  return doc('pdf', t ? t.slice(7) : '', lines.join(' '));
-}
-
-/** Text of PostScript: %%Title and the strings of "(...) show" operators. */
-export function parsePs(body: Buffer): ParsedPage {
-  const s = body.toString('latin1');
-  const title = /^%%Title:\s*(.*)$/m.exec(s)?.[1] ?? '';
-  const parts: string[] = [];
-  for (const line of s.split('\n')) {
-    const m = /^\s*\((.*)\)\s*show\s*$/.exec(line);
-    if (m) parts.push(m[1].replace(/\\(.)/g, '$1'));
-  }
-  return doc('ps', title.replace(/\\(.)/g, '$1'), parts.join(' '));
-}
-
 /** Whether a link resolves to a URL of a scheme other than http(s): refused, and counted. */
 export function otherScheme(href: string, base: string | URL | undefined): boolean {
   try {
@@ -440,10 +426,6 @@ export function otherScheme(href: string, base: string | URL | undefined): boole
   } catch {
     return false;
   }
-}
-
-function doc(kind: DocKind, title: string, text: string): ParsedPage {
-  return { kind, title, headings: [], text, links: [], noindex: false, nofollow: false, charset: 'latin1' };
 }
 
 /** Parses any response body by its media type (and, for unknown types, by its first bytes). */
@@ -488,12 +470,24 @@ export function parseBody(
   if (mime === 'application/pdf' || (!mime && head.startsWith('%PDF-'))) return parsePdf(body);
   if (mime === 'application/postscript' || (!mime && head.startsWith('%!PS'))) return parsePs(body);
   if (mime === 'text/html' || mime === 'application/xhtml+xml' || (!mime && /^\s*</.test(head))) {
-    const { text, charset: cs } = decodeBody(body, charset);
-    return parseHtml(text, pageUrl, norm, aroundWords, cs);
+    const { text, charset: cs, undecodable } = decodeBody(body, charset);
+    const page = parseHtml(text, pageUrl, norm, aroundWords, cs);
+    if (undecodable) page.undecodable = 1;
+    return page;
   }
   if (mime.startsWith('text/')) {
-    const { text, charset: cs } = decodeBody(body, charset ?? 'utf-8');
-    return { kind: 'text', title: '', headings: [], text, links: [], noindex: false, nofollow: false, charset: cs };
+    const { text, charset: cs, undecodable } = decodeBody(body, charset ?? 'utf-8');
+    const page: ParsedPage = {
+      kind: 'text',
+      title: '',
+      headings: [],
+      text,
+      links: [],
+      noindex: false,
+      nofollow: false,
+      charset: cs,
+    };
+    return undecodable ? { ...page, undecodable: 1 } : page;
   }
   return { kind: 'other', title: '', headings: [], text: '', links: [], noindex: false, nofollow: false, charset: '' };
 }

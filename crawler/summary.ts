@@ -30,6 +30,8 @@ export interface CrawlSummary {
   redirectsQueued: number;
   redirectLoops: number;
   truncated: number;
+  /** Pages whose body could not be decoded as its charset says (an unknown label, invalid bytes). */
+  undecodable: number;
   /** Links longer than maxUrlLength (never queued), and links past maxLinksPerPage on a page. */
   urlTooLong: number;
   linksCapped: number;
@@ -78,6 +80,7 @@ export class CrawlStats {
     redirectsQueued: 0,
     redirectLoops: 0,
     truncated: 0,
+    undecodable: 0,
     urlTooLong: 0,
     linksCapped: 0,
     hostBackoffs: 0,

@@ -65,6 +65,15 @@ describe('HTML parser', () => {
     const meta = Buffer.from('<meta charset="utf-16"><p><a href="/y.html">y</a></p>');
     expect(at(meta).links.map((l) => l.url)).toEqual(['http://a.test/y.html']);
     expect(decodeBody(Buffer.from([0xef, 0xbb, 0xbf, 0x61])).text).toBe('a');
+    // bodies that cannot be decoded as declared are counted (issue #68): an unknown label, bytes
+    // invalid in the charset; a replacement character the page itself wrote is not one
+    expect(at(Buffer.from('<p>x</p>'), 'text/html; charset=x-unheard-of').undecodable).toBe(1);
+    expect(at(Buffer.from([0x3c, 0x70, 0x3e, 0xc3, 0x28]), 'text/html; charset=utf-8').undecodable).toBe(1);
+    expect(at(Buffer.from('<p>\ufffd G\u00f6del</p>'), 'text/html; charset=utf-8').undecodable ?? 0).toBe(0);
+    expect(at(Buffer.from([0xc3, 0x28]), 'text/plain; charset=utf-8').undecodable).toBe(1);
+    expect(JSON.parse(JSON.stringify(at(Buffer.from('<p>x</p>'), 'text/html; charset=x-unheard-of'))).undecodable).toBe(
+      1,
+    );
   });
 
   it('reads tags past MAX_NESTING open elements flat: every link kept, the flattening counted', () => {

@@ -26,6 +26,13 @@ beforeAll(async () => {
     const host = String(req.headers.host ?? '').split(':')[0];
     const path = req.url ?? '/';
     if (path === '/robots.txt') return void res.writeHead(404).end();
+    // a page whose bytes are not the UTF-8 it declares, and one of a charset nobody knows
+    if (host === 'bytes.test' && path === '/')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(Buffer.concat([Buffer.from(page('<a href="/x">x</a> ')), Buffer.from([0xc3, 0x28])]));
+    if (host === 'bytes.test' && path === '/x')
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=x-unheard-of' }).end(page('x'));
     // a chain of deep pages: /deep/N links to /deep/N+1 under 200,000 open elements
     if (host === 'deep.test') return html(res, `${DEEP}<a href="/deep/${Number(path.split('/').pop()) + 1}">on</a>`);
     if (path === '/') return html(res, '<a href="/twice">twice</a> <a href="/fat">fat</a> <a href="/fine">fine</a>');
@@ -58,6 +65,15 @@ describe('answers wrong the same way every time', () => {
     const fat = log.find((e) => e.url.endsWith('/fat'))!;
     expect([fat.status, fat.error, fat.attempts]).toEqual([null, 'CRAWL_ERR_NETWORK', 1]);
     expect(log.find((e) => e.url.endsWith('/fine'))?.status).toBe(200);
+  });
+
+  it('bodies that cannot be decoded as declared are read as well as can be, and counted', async () => {
+    const { log, summary } = await crawlLocal(srv.port, { startUrls: ['http://bytes.test/'] });
+    expect(log.map((e) => [new URL(e.url).pathname, e.status])).toEqual([
+      ['/', 200],
+      ['/x', 200],
+    ]);
+    expect(summary.undecodable).toBe(2);
   });
 
   it('a page of 200,000 nested tags is read: the page logged, its link followed, the flattening counted', async () => {
