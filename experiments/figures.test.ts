@@ -6,7 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { BUILT_INS } from './strategy-registry.ts';
+import { BUILT_INS, registerStrategy } from './strategy-registry.ts';
 import { curveSpec, legendLayout, renderFigure, seriesOrder, seriesStyles, textWidth } from './figures.ts';
 
 const rows = (names: string[], lo: number): object[] =>
@@ -126,6 +126,16 @@ describe('figures', () => {
     const withPlugins = [...house, 'mine-a', 'mine-b', 'mine-c'];
     const all = seriesStyles(withPlugins).map(([c, d]) => `${c}|${d.join()}`);
     expect(new Set(all).size).toBe(all.length);
+  });
+
+  it('draw a plug-in in the style it declares, unless a house series of the figure has it (issue #71)', () => {
+    registerStrategy('pink-dotted', () => ({ name: 'pink-dotted' }) as never, ['#CC79A7', [1, 3]]);
+    expect(seriesStyles(['bfs', 'pink-dotted'])[1]).toEqual(['#CC79A7', [1, 3]]);
+    // declaring bfs's own look: a clash, resolved to a spare pair, not drawn like bfs
+    const bfs = seriesStyles(['bfs'])[0];
+    registerStrategy('like-bfs', () => ({ name: 'like-bfs' }) as never, [bfs[0], bfs[1]]);
+    const [b, l] = seriesStyles(['bfs', 'like-bfs']);
+    expect(l).not.toEqual(b);
   });
 
   it('measure text with the font it is drawn in', () => {

@@ -23,7 +23,7 @@ import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { BUILT_INS } from './strategy-registry.ts';
+import { BUILT_INS, strategyStyle } from './strategy-registry.ts';
 
 const require = createRequire(import.meta.url);
 const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
@@ -185,11 +185,21 @@ export function seriesColours(series: readonly string[]): string[] {
 export function seriesStyles(series: readonly string[]): [colour: string, dash: number[]][] {
   const key = (c: string, d: readonly number[]): string => `${c.toLowerCase()}|${d.join(',')}`;
   const taken = new Set(series.filter((s) => STYLE[s]).map((s) => key(STYLE[s][0], STYLE[s][1])));
+  // a plug-in's declared style, unless a house series of this figure already draws it (a clash
+  // is resolved as a series without a style is: the next spare pair)
+  const declared = new Map<string, [string, number[]]>();
+  for (const s of series) {
+    const d = STYLE[s] ? undefined : strategyStyle(s);
+    if (d && !taken.has(key(d[0], d[1]))) {
+      declared.set(s, [d[0], [...d[1]]]);
+      taken.add(key(d[0], d[1]));
+    }
+  }
   const spare: [string, number[]][] = [];
   for (const d of DASHES) for (const c of EXTRA) if (!taken.has(key(c, d))) spare.push([c, d]);
   let next = 0;
   return series.map((s) => {
-    const own = STYLE[s];
+    const own = STYLE[s] ?? declared.get(s);
     if (own) return [own[0], [...own[1]]];
     const pick = spare[next++ % spare.length];
     return [pick[0], [...pick[1]]];

@@ -106,6 +106,26 @@ export function resolveParams(name: string, given: Readonly<Record<string, unkno
 
 const plugins = new Map<string, { file: string; factory: StrategyFactory }>();
 
+/** A figure style: colour and dash pattern, as a built-in descriptor declares it. */
+export type FigureStyle = readonly [colour: string, dash: readonly number[]];
+/** Styles plug-ins declared (a descriptor's style, a module's `export const style`), by strategy name. */
+const pluginStyles = new Map<string, FigureStyle>();
+
+/** The style a plug-in strategy declared, if it did (experiments/figures.ts draws it). */
+export const strategyStyle = (name: string): FigureStyle | undefined => pluginStyles.get(name);
+
+/** A declared style, checked: a colour (#rgb or #rrggbb) and a dash list of non-negative numbers. */
+function styleOf(v: unknown): FigureStyle | undefined {
+  if (!Array.isArray(v) || v.length !== 2) return undefined;
+  const [c, d] = v as [unknown, unknown];
+  const ok =
+    typeof c === 'string' &&
+    /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(c) &&
+    Array.isArray(d) &&
+    d.every((x) => typeof x === 'number' && Number.isFinite(x) && x >= 0);
+  return ok ? [c as string, [...(d as number[])]] : undefined;
+}
+
 /** Where a strategy given in memory "lives", for messages (a module's entry holds its path). */
 const IN_MEMORY = '(in memory)';
 
@@ -124,12 +144,17 @@ const descriptorFactories = new WeakMap<object, StrategyFactory>();
 /** The name, factory and parameters of an in-memory strategy, or null when `v` is not one. */
 export function asInMemoryStrategy(
   v: unknown,
-): { name: string; factory: StrategyFactory; params?: Record<string, number> } | null {
+): { name: string; factory: StrategyFactory; params?: Record<string, number>; style?: FigureStyle } | null {
   if (typeof v === 'function') return { name: v.name, factory: v as StrategyFactory };
   if (typeof v !== 'object' || v === null) return null;
   const o = v as Record<string, unknown>;
   if (typeof o.factory === 'function')
-    return { name: String(o.name ?? ''), factory: o.factory as StrategyFactory, params: o.params as Params };
+    return {
+      name: String(o.name ?? ''),
+      factory: o.factory as StrategyFactory,
+      params: o.params as Params,
+      style: styleOf(o.style),
+    };
   if (typeof o.make === 'function') {
     const d = v as StrategyDescriptor<StrategyContext>;
     // one factory per descriptor, so registering it again (a second run) is not a conflict
@@ -140,7 +165,7 @@ export function asInMemoryStrategy(
       factory = (ctx) => d.make(ctx, { ...defaults, ...((ctx.params ?? {}) as Params) });
       descriptorFactories.set(d, factory);
     }
-    return { name: d.name, factory };
+    return { name: d.name, factory, style: styleOf(d.style) };
   }
   return null;
 }
@@ -150,7 +175,8 @@ export function asInMemoryStrategy(
  * another strategy (module or in-memory) already holds, is refused: two runs in one process must
  * not crawl each other's strategy under one name.
  */
-export function registerStrategy(name: string, factory: StrategyFactory): void {
+export function registerStrategy(name: string, factory: StrategyFactory, style?: FigureStyle): void {
+  if (style) pluginStyles.set(name, style);
   if (name in BUILT_IN) throw new StrategyError(`strategy "${name}" is a built-in; give yours another name`);
   const held = plugins.get(name);
   if (held && held.factory !== factory)
@@ -181,11 +207,11 @@ export async function loadStrategyModule(name: string, file: string): Promise<vo
   if (name in BUILT_IN)
     throw new StrategyError(`strategy module ${file}: "${name}" is a built-in strategy; give the module another name`);
   if (!existsSync(path)) throw new StrategyError(`strategy module ${file}: no such file`);
-  let mod: { default?: unknown };
+  let mod: { default?: unknown; style?: unknown };
   // the module may import the harness by its package name, in a clone too; built, it may be TypeScript
   await prepareModuleLoad(path);
   try {
-    mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
+    mod = (await import(pathToFileURL(path).href)) as { default?: unknown; style?: unknown };
   } catch (e) {
     throw new StrategyError(
       `strategy module ${file} does not load: ${String((e as Error).message ?? e).split('\n')[0]}`,
@@ -196,6 +222,9 @@ export async function loadStrategyModule(name: string, file: string): Promise<vo
       `strategy module ${file}: its default export must be a factory (context) => Strategy, got ${typeof mod.default}`,
     );
   plugins.set(name, { file: path, factory: mod.default as StrategyFactory });
+  // a module may declare its figure style: export const style = ['#CC79A7', [2, 2]]
+  const style = styleOf(mod.style ?? (mod.default as { style?: unknown }).style);
+  if (style) pluginStyles.set(name, style);
 }
 
 /** Whether `s` keeps the Strategy contract (crawler/strategy.ts) well enough for the engine. */

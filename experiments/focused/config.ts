@@ -101,7 +101,7 @@ function fromObject(given: Record<string, unknown>): { name: string; raw: unknow
         `${name}: strategies[${i}]: an in-memory strategy needs a name of letters, digits, - and _ (not "oracle"), got ${JSON.stringify(mem.name)}`,
       );
     try {
-      registerStrategy(mem.name, mem.factory);
+      registerStrategy(mem.name, mem.factory, mem.style);
     } catch (e) {
       if (e instanceof StrategyError) throw new ExperimentConfigError(`${name}: strategies: ${e.message}`);
       throw e;
