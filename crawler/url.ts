@@ -6,7 +6,7 @@
  */
 
 import { ownCopy } from '../lib/strings.ts';
-import { headOf } from '../lib/url.ts';
+import { headOf, normalizePercent } from '../lib/url.ts';
 
 export interface NormalizeOptions {
   /** Parameter names to remove; a trailing "*" matches a prefix ("utm_*"). Case-insensitive. */
@@ -53,8 +53,13 @@ export function normalizeUrl(raw: string, base: string | URL | undefined, opts: 
   }
   let path = u.pathname;
   if (path.includes(';')) path = path.replace(/;(jsessionid|phpsessid|sid)=[^/?]*/gi, '');
-  if (path.includes('%')) path = path.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
+  // escaped unreserved characters decoded, other escapes upper-cased (RFC 3986 6.2.2)
+  if (path.includes('%')) path = normalizePercent(path);
   if (path !== u.pathname) u.pathname = path;
+  if (u.search.includes('%')) {
+    const q = normalizePercent(u.search);
+    if (q !== u.search) u.search = q;
+  }
   if (u.search) {
     const strip = paramMatcher(opts.stripParams);
     const parts = u.search.slice(1).split('&');

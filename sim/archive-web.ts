@@ -22,7 +22,7 @@
 import { gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { hasExtension } from '../lib/document-types.ts';
-import { SESSION_PARAMS } from '../lib/url.ts';
+import { normalizePercent, SESSION_PARAMS } from '../lib/url.ts';
 import { archiveKey, type ArchivedResponse, type WarcArchive } from './warc-index.ts';
 
 export type HolePolicy = 'open' | 'closed';
@@ -109,7 +109,9 @@ function spellings(key: string): string[] {
   if (!key.includes('%')) return [key];
   const cased = (to: 'upper' | 'lower'): string =>
     key.replace(/%[0-9a-f]{2}/gi, (m) => (to === 'upper' ? m.toUpperCase() : m.toLowerCase()));
-  return [key, cased('upper'), cased('lower')];
+  // and with its escaped unreserved characters decoded (RFC 3986 6.2.2.2: "/%7Euser" is "/~user"),
+  // as the crawler requests it
+  return [key, cased('upper'), cased('lower'), normalizePercent(key)];
 }
 
 const headerOf = (r: ArchivedResponse, name: string): string | undefined =>

@@ -110,6 +110,10 @@ describe('archive URL identity', () => {
     expect(web.aliasOf(`http://${HOST}/dept/?sid=9f2c`)).toBe(`http://${HOST}/dept/`);
     expect(web.aliasOf(`http://${HOST}/~rdb/cs372?PHPSESSID=1`)).toBe(`http://${HOST}/~rdb/cs372/`);
     expect(web.aliasOf(`http://${HOST}/dept/?page=2`)).toBeNull();
+    // an escaped unreserved character names the page it spells (RFC 3986 6.2.2.2; WebKB links
+    // "/%7Escal/scal.html" where "/~scal/scal.html" was collected): the page, as the crawler asks it
+    expect(web.canonical(`http://${HOST}/%7Erdb/cs372/`)).toBe(`http://${HOST}/~rdb/cs372/`);
+    expect(web.isHole(`http://${HOST}/%7erdb/cs%33%37%32/`)).toBe(false);
   });
 
   it('closed: links to aliases stay links; links to holes do not', async () => {

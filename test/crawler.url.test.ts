@@ -19,7 +19,12 @@ describe('URL normalisation', () => {
     ['http://example.test/a?SID=123', 'http://example.test/a'],
     ['http://example.test/a?utm_source=x&utm_medium=y&id=3', 'http://example.test/a?id=3'],
     ['http://example.test/a;jsessionid=ABC123?x=1', 'http://example.test/a?x=1'],
-    ['http://example.test/%7euser/%c3%a9', 'http://example.test/%7Euser/%C3%A9'],
+    // RFC 3986 6.2.2: escaped unreserved characters decoded, other escapes upper-cased (issue #68)
+    ['http://example.test/%7euser/%c3%a9', 'http://example.test/~user/%C3%A9'],
+    ['http://example.test/a%7Eb', 'http://example.test/a~b'],
+    ['http://example.test/%61bc', 'http://example.test/abc'],
+    ['http://example.test/a%2fb%2D1', 'http://example.test/a%2Fb-1'],
+    ['http://example.test/p?q=%7e%2f', 'http://example.test/p?q=~%2F'],
     ['http://user:pw@example.test/a', 'http://example.test/a'],
     ['mailto:someone@example.test', null],
     ['javascript:void(0)', null],
