@@ -20,6 +20,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
@@ -60,23 +61,32 @@ export function writeErrorText(e: NodeJS.ErrnoException): string {
 }
 
 /**
- * Creates `dir` (and its parents), or throws `fail(why)` saying why not. Node's recursive mkdir
- * reports a read-only parent as ENOENT; the first existing ancestor is checked instead.
+ * Creates `dir` (and its parents), or throws `fail(why)` saying why not. One level at a time from
+ * the first existing ancestor, not Node's recursive mkdir: that reports a read-only parent as
+ * ENOENT, and on /proc it never returns (Node 20).
  */
 export function makeFolder(dir: string, fail: (message: string) => Error): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    let up = resolve(dir);
-    while (!existsSync(up) && dirname(up) !== up) up = dirname(up);
-    let why = isWriteError(e) ? writeErrorText(e) : (e as Error).message;
-    try {
-      accessSync(up, constants.W_OK);
-    } catch {
-      why = `${up} is not writable`;
-    }
-    throw fail(`the folder cannot be created: ${why}`);
+  const missing: string[] = [];
+  let up = resolve(dir);
+  while (!existsSync(up) && dirname(up) !== up) {
+    missing.unshift(up);
+    up = dirname(up);
   }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue; // made meanwhile by another process
+      let why = isWriteError(e) ? writeErrorText(e) : (e as Error).message;
+      try {
+        accessSync(dirname(d), constants.W_OK);
+      } catch {
+        why = `${dirname(d)} is not writable`;
+      }
+      throw fail(`the folder cannot be created: ${why}`);
+    }
+  }
+  if (!statSync(resolve(dir)).isDirectory()) throw fail('a file stands where the folder was to be');
 }
 
 const held = new Map<string, { count: number; token: string }>();

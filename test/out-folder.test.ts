@@ -84,6 +84,14 @@ describe('the folder lock', () => {
     lockFolder(dir, 'crawl', fail, fail)();
   });
 
+  it('a folder that cannot be made is one line, whatever the file system (issue #68)', () => {
+    // Node's recursive mkdir never returns on /proc and calls a read-only parent ENOENT; this does neither
+    expect(() => lockFolder('/proc/self/nope/out', 'crawl', fail, fail)).toThrow(/^the folder cannot be created: /);
+    expect(() => lockFolder('/dev/null/out', 'crawl', fail, fail)).toThrow(
+      /a file on the path is not a folder \(ENOTDIR/,
+    );
+  });
+
   it('an experiment on a folder another process holds is refused with exit 2, its files untouched', async () => {
     const dir = join(root, 'experiment');
     mkdirSync(dir);
