@@ -49,7 +49,7 @@ export interface ParsedPage {
   linksCapped?: number;
   /** Links to a scheme other than http(s) (mailto:, javascript:, ftp:, file:, data: ...), refused. */
   linksOtherScheme?: number;
-  /** 1 when the page nested elements deeper than MAX_NESTING (those tags were read flat). */
+  /** 1 when the page was read in part: deeper than MAX_NESTING (read flat), or past maxParseMs. */
   nestingCut?: number;
   /** 1 when the body could not be decoded as its charset says (crawler/charset.ts decodeBody). */
   undecodable?: number;
@@ -135,16 +135,22 @@ export function parseHtml(
   let noindex = false;
   let nofollow = false;
   let nestingCut = 0;
+  // the parse deadline, looked at every 1,024 tags: past it the rest stays unread (the page counts truncated)
+  const deadline = norm.maxParseMs ? performance.now() + norm.maxParseMs : Number.POSITIVE_INFINITY;
+  let tags = 0;
   const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const parser = new Parser(
     {
       onopentagname() {
-        // past MAX_NESTING a tag is read flat: off htmlparser2's open-tag stack (kept with unshift)
-        // as soon as it is on it, so the parse stays linear; its attributes and text still count
+        // past MAX_NESTING a tag is read flat (off htmlparser2's unshift-kept stack at once): a linear parse
         const open = (parser as unknown as { stack: string[] }).stack;
         if (open.length > MAX_NESTING) {
           open.shift();
           nestingCut = 1;
+        }
+        if ((++tags & 1023) === 0 && performance.now() > deadline) {
+          nestingCut = 1;
+          parser.pause();
         }
       },
       onopentag(name, attrs) {

@@ -175,6 +175,16 @@ const ENGINE_SETTINGS = {
       'condition of this harness: an ordinary page holds a few KB of links, a hostile one (an 8 ' +
       'KB <base> and 10,000 relative links) 80 MB',
   }),
+  maxParseMs: num({
+    default: 5_000,
+    min: 1,
+    max: 600_000,
+    integer: true,
+    flag: 'max-parse-ms',
+    help:
+      'longest the parser reads one HTML page, ms; past it the page is kept as read so far and ' +
+      'counted truncated (a 2 MiB page parses in well under a second: a condition of this harness)',
+  }),
   maxBodyBytes: num({
     default: 2 * 1024 * 1024,
     min: 1024,

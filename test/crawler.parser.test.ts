@@ -76,6 +76,28 @@ describe('HTML parser', () => {
     );
   });
 
+  it('stops reading a page at the parse deadline, keeping what it read and counting it (issue #68)', () => {
+    // 100,000 links: read whole in a fraction of a second, but not in 1 ms
+    const html = `<a href="/first">first</a>${'<p><a href="/x">x</a></p>'.repeat(100_000)}<a href="/last">last</a>`;
+    const whole = parseHtml(
+      html,
+      'http://a.test/',
+      { ...DEFAULT_SETTINGS, maxLinksPerPage: 1e6, maxLinkBytesPerPage: 1e8 },
+      0,
+    );
+    expect(whole.links.at(-1)?.url).toBe('http://a.test/last');
+    expect(whole.nestingCut ?? 0).toBe(0);
+    const cut = parseHtml(
+      html,
+      'http://a.test/',
+      { ...DEFAULT_SETTINGS, maxLinksPerPage: 1e6, maxLinkBytesPerPage: 1e8, maxParseMs: 1 },
+      0,
+    );
+    expect(cut.links[0]?.url).toBe('http://a.test/first');
+    expect(cut.links.at(-1)?.url).not.toBe('http://a.test/last');
+    expect(cut.nestingCut).toBe(1);
+  });
+
   it('reads tags past MAX_NESTING open elements flat: every link kept, the flattening counted', () => {
     const nested = (n: number) =>
       `<a href="/first">first</a>${'<div>'.repeat(n)}<a href="/deep">deep</a>${'</div>'.repeat(n)}<a href="/after">after</a>`;
