@@ -4,7 +4,8 @@
  * `npm run report -- results/deepweb`. CSV cells: empty is null, true / false are booleans,
  * numbers are numbers; the rest stays text.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readJsonFile, readTextFile } from '../../lib/input.ts';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { DeepwebConfig } from './config.ts';
@@ -35,7 +36,7 @@ function cell(v: string): string | number | boolean | null {
 /** True when dir holds a deep-web experiment's outputs. */
 export function isDeepOutputs(dir: string): boolean {
   if (!existsSync(join(dir, 'config.json'))) return false;
-  return (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { kind?: string }).kind === 'deepweb';
+  return (readJsonFile(join(dir, 'config.json')) as { kind?: string }).kind === 'deepweb';
 }
 
 export function readDeepOutputs(dir: string): DeepwebData {
@@ -44,18 +45,16 @@ export function readDeepOutputs(dir: string): DeepwebData {
     rerun: _old,
     _rerun,
     ...config
-  } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as DeepwebConfig & { rerun?: string; _rerun?: string };
+  } = readJsonFile(join(dir, 'config.json')) as DeepwebConfig & { rerun?: string; _rerun?: string };
   const read = (file: string): unknown[] => {
-    const text = existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : '';
+    const text = existsSync(join(dir, file)) ? readTextFile(join(dir, file)) : '';
     if (!text.trim()) return [];
     return (parse(text, { columns: true }) as Record<string, string>[]).map((r) =>
       Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(v)])),
     );
   };
   const tables = Object.fromEntries(Object.entries(DEEP_TABLES).map(([k, f]) => [k, read(f)]));
-  const run = existsSync(join(dir, 'run.json'))
-    ? (JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { wall_ms?: number })
-    : {};
+  const run = existsSync(join(dir, 'run.json')) ? (readJsonFile(join(dir, 'run.json')) as { wall_ms?: number }) : {};
   // the command part of the comment ("CMD (or: npm run experiment -- DIR/config.json)"), kept on a rewrite
   const made = (_rerun ?? _old)?.replace(/ \(or: [^()]*\)$/, '');
   return { config, ...tables, wallMs: run.wall_ms ?? Number.NaN, made } as DeepwebData;

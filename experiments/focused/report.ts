@@ -6,9 +6,10 @@
  * Everything except report.md's timing line is a pure function of the config, so two runs give
  * byte-identical CSVs.
  */
+import { readTextFile } from '../../lib/input.ts';
 import { type Provenance, provenanceLine, readProvenance } from '../provenance.ts';
 import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { type Aggregate, aggregate, checkClaims, type Claim, differences } from './analysis.ts';
@@ -123,7 +124,7 @@ export async function rewritePage(dir: string): Promise<string> {
   const cfg = loadExperiment(join(dir, 'config.json'));
   /** CSV rows with numbers as numbers and empty cells as null. */
   const rows = (file: string): Record<string, string | number | null>[] =>
-    (parseCsv(readFileSync(join(dir, file), 'utf8'), { columns: true }) as Record<string, string>[]).map((r) =>
+    (parseCsv(readTextFile(join(dir, file)), { columns: true }) as Record<string, string>[]).map((r) =>
       Object.fromEntries(
         Object.entries(r).map(([k, v]) => [k, v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : v]),
       ),
@@ -131,7 +132,7 @@ export async function rewritePage(dir: string): Promise<string> {
   const curves = rows('curves.csv');
   const claims = checkClaims(curves as unknown as CurveRow[], cfg.budget, cfg.every, cfg.earlyPhase);
   const replay = existsSync(join(dir, 'replay.json'))
-    ? (JSON.parse(readFileSync(join(dir, 'replay.json'), 'utf8')) as ReplayView)
+    ? (JSON.parse(readTextFile(join(dir, 'replay.json'))) as ReplayView)
     : null;
   const sites = [...new Set(curves.map((c) => String(c.site)))];
   writeFileSync(
