@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../crawler/settings.ts';
+import { runCliInProcess } from '../../test/cli-inprocess.ts';
 import { planCrawl } from './crawl-plan.ts';
 
 describe('planCrawl', () => {
@@ -15,6 +17,8 @@ describe('planCrawl', () => {
       start: ['http://a.test/'],
       'max-pages': '40',
       'timeout-ms': '900',
+      'max-redirects': '2',
+      'max-parse-ms': '700',
       deterministic: true,
       param: ['n=64'],
       strategy: 'best-n-first',
@@ -23,6 +27,8 @@ describe('planCrawl', () => {
       maxPages: 40,
       headersTimeoutMs: 900,
       bodyTimeoutMs: 900,
+      maxRedirects: 2,
+      maxParseMs: 700,
       deterministic: true,
     });
     expect(plan.module).toBeNull();
@@ -30,5 +36,13 @@ describe('planCrawl', () => {
     expect(plan.params).toEqual({ n: 64 });
     expect(plan.distributed).toBeNull();
     expect(plan.outDir).toBe('out/crawl');
+  });
+
+  it('--help states the timeouts defaults as the settings have them (issue #68: it said 15,000 for the body)', async () => {
+    const r = await runCliInProcess('experiments/cli/crawl.ts', ['--help']);
+    const line = r.stdout.split('\n').find((l) => l.includes('--timeout-ms'));
+    expect(line).toContain(`defaults ${DEFAULT_SETTINGS.headersTimeoutMs} and ${DEFAULT_SETTINGS.bodyTimeoutMs}`);
+    expect(DEFAULT_SETTINGS.bodyTimeoutMs).toBe(30_000);
+    expect(r.stdout).toMatch(/--max-redirects N/);
   });
 });
