@@ -36,7 +36,7 @@ export {
 } from './strategy.ts';
 export { outside, watched } from './strategy-guard.ts';
 export type { LogEntry } from './journal.ts';
-export { claimCrawlFolder, lockCrawlFolder } from './journal.ts';
+export { checkCrawlFolder, lockCrawlFolder } from './journal.ts';
 export { normalizeUrl, fingerprint, FingerprintSet } from './url.ts';
 export { parseBody, parseHtml, type ParsedLink, type ParsedPage } from './parser.ts';
 export { WarcWriter } from './warc-writer.ts';

@@ -111,42 +111,45 @@ class LineFile {
 const CRAWL_FILES = ['crawl-settings.json', 'summary.json', 'strategy.json', 'web.json', 'counters.log'];
 
 /**
- * Takes a crawl folder for this run: its lock (a second run on it is refused, naming this
- * process), the rule that a crawl is not replaced unless asked (`resume` continues it, `force`
- * replaces it) and the INCOMPLETE marker, which goes when the crawl's summary is written
- * (markComplete; `mark` false: a command that checks the folder before it trains, and leaves the
- * marker to the engine). Returns the lock's release.
+ * Refuses to replace a crawl `dir` holds unless asked: `resume` continues it, `force` replaces it
+ * (a command checks this before it trains; the engine again when it claims the folder).
  */
-export function claimCrawlFolder(dir: string, o: { resume?: boolean; force?: boolean; mark?: boolean }): () => void {
+export function checkCrawlFolder(dir: string, o: { resume?: boolean; force?: boolean }): void {
+  if (o.resume || o.force || !existsSync(join(dir, 'crawl-settings.json'))) return;
+  const ended = existsSync(join(dir, 'summary.json')) && !existsSync(join(dir, INCOMPLETE));
+  throw new OutFolderError(
+    'OUT_ERR_EXISTS',
+    `${dir} holds a crawl that ${ended ? 'ended' : 'did not end'}: continue it with --resume ${dir}, ` +
+      'replace it with --force, or choose another --out',
+  );
+}
+
+/**
+ * Takes a crawl folder for this run: its lock (a second run on it is refused, naming this
+ * process), checkCrawlFolder, and the INCOMPLETE marker, which goes when the crawl's summary is
+ * written (markComplete). Returns the lock's release.
+ */
+export function claimCrawlFolder(dir: string, o: { resume?: boolean; force?: boolean }): () => void {
   const release = lockCrawlFolder(dir);
   // the lock lets this process in again (a command, then its engine); two engines may not share
   const key = resolve(dir);
-  if (o.mark !== false && engines.has(key)) {
+  if (engines.has(key)) {
     release();
     throw new OutFolderError('OUT_ERR_IN_USE', `${dir} is in use by another crawl of this process`);
   }
   try {
-    if (!o.resume && existsSync(join(dir, 'crawl-settings.json'))) {
-      const ended = existsSync(join(dir, 'summary.json')) && !existsSync(join(dir, INCOMPLETE));
-      if (!o.force)
-        throw new OutFolderError(
-          'OUT_ERR_EXISTS',
-          `${dir} holds a crawl that ${ended ? 'ended' : 'did not end'}: continue it with --resume ${dir}, ` +
-            'replace it with --force, or choose another --out',
-        );
-      if (o.mark !== false) for (const f of CRAWL_FILES) rmSync(join(dir, f), { force: true });
-    }
-    if (o.mark !== false)
-      writeFileSync(
-        join(dir, INCOMPLETE),
-        `A crawl writing into this folder started at ${new Date().toISOString()} (process ${process.pid}) ` +
-          `and has not ended: continue it with --resume ${dir}. The marker goes when its summary.json is written.\n`,
-      );
+    checkCrawlFolder(dir, o);
+    if (!o.resume && existsSync(join(dir, 'crawl-settings.json')))
+      for (const f of CRAWL_FILES) rmSync(join(dir, f), { force: true }); // --force
+    writeFileSync(
+      join(dir, INCOMPLETE),
+      `A crawl writing into this folder started at ${new Date().toISOString()} (process ${process.pid}) ` +
+        `and has not ended: continue it with --resume ${dir}. The marker goes when its summary.json is written.\n`,
+    );
   } catch (e) {
     release();
     throw isWriteError(e) ? writeFailure(dir, e) : e;
   }
-  if (o.mark === false) return release;
   engines.add(key);
   return () => {
     engines.delete(key);

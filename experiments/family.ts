@@ -171,9 +171,6 @@ export const defaultOut = (name: string, ctx: Pick<FamilyContext, 'out' | 'quick
     ? dirname(ctx.asked)
     : `results/${name}${ctx.quick ? '-quick' : ''}`);
 
-/** The marker of a results folder whose run has not ended (killed, failed, or still running). */
-export { INCOMPLETE };
-
 /** Whether `dir` holds the outputs of a run that did not end: nothing in it may be taken for a result. */
 export const incomplete = (dir: string): boolean => existsSync(join(dir, INCOMPLETE));
 
@@ -182,8 +179,7 @@ export const incomplete = (dir: string): boolean => existsSync(join(dir, INCOMPL
  * on it is refused, naming this process), with `dir/INCOMPLETE` present until it ends: a run killed
  * mid-output (or failed) leaves a folder that says so, never one that looks complete, and only the
  * run that wrote the marker removes it. A finished run found there is kept in runs/ first
- * (run-history.ts). A write error names the folder (ENOSPC and its kind name
- * no path by themselves).
+ * (run-history.ts). A write error names the folder (ENOSPC and its kind name no path by themselves).
  */
 export async function writingInto<T>(dir: string, work: () => Promise<T>): Promise<T> {
   const release = lockFolder(

@@ -51,7 +51,6 @@ export function writeErrorText(e: NodeJS.ErrnoException): string {
     EROFS: 'the file system is read-only',
     EACCES: 'permission denied',
     EPERM: 'operation not permitted',
-    ENOENT: 'a folder on the path does not exist',
     ENOTDIR: 'a file on the path is not a folder',
     EISDIR: 'a folder stands where a file was to be written',
     EIO: 'an input/output error',

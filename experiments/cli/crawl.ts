@@ -10,14 +10,13 @@ import { writeFileSync } from 'node:fs';
 import { type CliIo, failed, parseCommand, runAsProcess } from '../../lib/cli.ts';
 import {
   CrawlEngine,
-  claimCrawlFolder,
+  checkCrawlFolder,
   DEFAULT_SETTINGS,
   lockCrawlFolder,
   NUMBER_SETTINGS,
   type Strategy,
   WarcWriter,
 } from '../../crawler/index.ts';
-
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { rangeText } from '../../lib/fields.ts';
 import { makeStrategy, strategyNames, strategyParams, type StrategyContext } from '../strategy-registry.ts';
@@ -246,8 +245,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   let env: CrawlEnvironment | undefined;
   try {
     env = await openEnvironment(plan, io);
-    if (!plan.distributed)
-      claimCrawlFolder(plan.outDir, { resume: !!plan.values.resume, force: !!plan.values.force, mark: false })();
+    if (!plan.distributed) checkCrawlFolder(plan.outDir, { resume: !!plan.values.resume, force: !!plan.values.force });
   } catch (e) {
     await env?.close();
     release();

@@ -4,7 +4,8 @@
  * run recorded one), e.g. after a change to the page; the claims are decided again from the
  * curves, as the experiment decided them.
  */
-import { INCOMPLETE, incomplete } from '../family.ts';
+import { INCOMPLETE } from '../../lib/out-folder.ts';
+import { incomplete } from '../family.ts';
 import { join } from 'node:path';
 import { FAMILIES } from '../families.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
