@@ -7,7 +7,16 @@ import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { BUILT_INS, registerStrategy } from './strategy-registry.ts';
-import { curveSpec, legendLayout, renderFigure, seriesOrder, seriesStyles, textWidth } from './figures.ts';
+import {
+  curveSpec,
+  legendLayout,
+  renderFigure,
+  seriesOrder,
+  seriesStyles,
+  styleClashes,
+  textWidth,
+} from './figures.ts';
+import { bandsText } from './intervals.ts';
 
 const rows = (names: string[], lo: number): object[] =>
   names.flatMap((strategy) =>
@@ -136,6 +145,27 @@ describe('figures', () => {
     registerStrategy('like-bfs', () => ({ name: 'like-bfs' }) as never, [bfs[0], bfs[1]]);
     const [b, l] = seriesStyles(['bfs', 'like-bfs']);
     expect(l).not.toEqual(b);
+    // and the caption says so, naming the series that holds the style and the one drawn instead
+    expect(styleClashes(['bfs', 'pink-dotted'])).toEqual([]);
+    const [clash] = styleClashes(['bfs', 'like-bfs']);
+    expect(clash).toContain(`like-bfs declared ${bfs[0].toUpperCase()}`);
+    expect(clash).toContain('which bfs draws: drawn');
+    expect(clash).toContain(l[0].toUpperCase());
+  });
+
+  it('draw bands only when asked: fewer than 3 units give none (issue #71)', () => {
+    const rows = [
+      { strategy: 'bfs', pages: 10, recall: 0.2, recall_lo: 0, recall_hi: 1 },
+      { strategy: 'bfs', pages: 20, recall: 0.4, recall_lo: 0, recall_hi: 1 },
+    ];
+    const marks = (bands?: boolean): string[] =>
+      (curveSpec(rows, 'recall', { y: 'recall', bands }) as { layer: { mark: { type: string } }[] }).layer.map(
+        (l) => l.mark.type,
+      );
+    expect(marks()).toEqual(['area', 'line']);
+    expect(marks(false)).toEqual(['line']);
+    expect(bandsText('site', 2)).toMatch(/^none drawn: a 95% interval over 2 sites \(df 1\)/);
+    expect(bandsText('seed', 3)).toMatch(/^95% Student t interval over 3 web seeds/);
   });
 
   it('measure text with the font it is drawn in', () => {

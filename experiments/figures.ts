@@ -206,6 +206,25 @@ export function seriesStyles(series: readonly string[]): [colour: string, dash: 
   });
 }
 
+/**
+ * The plug-ins of a figure whose declared style another series already draws, in words for the
+ * caption: "mine declared #E69F00 solid, bfs's: drawn #56B4E9 dashed" (seriesStyles resolves them).
+ */
+export function styleClashes(series: readonly string[]): string[] {
+  const styles = seriesStyles(series);
+  const key = ([c, d]: readonly [string, readonly number[]]): string => `${c.toLowerCase()}|${d.join(',')}`;
+  const text = ([c, d]: readonly [string, readonly number[]]): string =>
+    `${c.toUpperCase()} ${d.length ? `dash ${d.join(',')}` : 'solid'}`;
+  const out: string[] = [];
+  series.forEach((s, i) => {
+    const d = STYLE[s] ? undefined : strategyStyle(s);
+    if (!d || key(styles[i]) === key(d)) return;
+    const holder = series.find((_, j) => key(styles[j]) === key(d));
+    out.push(`${s} declared ${text(d)}, which ${holder ?? 'another series'} draws: drawn ${text(styles[i])}`);
+  });
+  return out;
+}
+
 function seriesScales(series: readonly string[]): {
   colour: { domain: string[]; range: string[] };
   dash: { domain: string[]; range: number[][] };
@@ -230,6 +249,8 @@ export interface CurveOptions {
   zero?: boolean;
   /** Legend columns (default 3); the legend's rows grow the bottom padding beyond two. */
   legendColumns?: number;
+  /** Draw the CI bands (default true; false with fewer than intervals.ts MIN_BAND_UNITS units). */
+  bands?: boolean;
 }
 
 /**
@@ -250,17 +271,18 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
   };
   const yScale = opts.yDomain === null ? { zero: false } : { domain: opts.yDomain ?? [0, 1] };
   const color: Record<string, unknown> = { field: seriesField, type: 'nominal', scale: colour, sort: series };
-  const layers: unknown[] = [
-    {
-      transform: [{ filter: `datum.${seriesField} !== 'oracle'` }],
-      mark: { type: 'area', opacity: 0.15 },
-      encoding: {
-        x,
-        y: { field: `${metric}_lo`, type: 'quantitative', title: opts.y, scale: yScale },
-        y2: { field: `${metric}_hi` },
-        color,
-      },
+  const band = {
+    transform: [{ filter: `datum.${seriesField} !== 'oracle'` }],
+    mark: { type: 'area', opacity: 0.15 },
+    encoding: {
+      x,
+      y: { field: `${metric}_lo`, type: 'quantitative', title: opts.y, scale: yScale },
+      y2: { field: `${metric}_hi` },
+      color,
     },
+  };
+  const layers: unknown[] = [
+    ...(opts.bands === false ? [] : [band]),
     {
       mark: { type: 'line', clip: true },
       encoding: {

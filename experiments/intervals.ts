@@ -72,6 +72,20 @@ export function unitOf(runs: readonly Run[]): Unit {
   return new Set(runs.map((r) => r.seed)).size >= 2 ? 'seed' : 'site';
 }
 
+/**
+ * Fewest units a figure draws 95% bands over. With 2 units the t quantile is 12.7 (1 df): a band
+ * that spans most of the plot says nothing a reader can use, so it is left out and the caption
+ * says why (issue #71).
+ */
+export const MIN_BAND_UNITS = 3;
+
+/** The caption's words for a figure's bands over `units` units of `unit`: the method, or why none are drawn. */
+export const bandsText = (unit: Unit, units: number): string =>
+  units >= MIN_BAND_UNITS
+    ? ciMethod(unit, units)
+    : `none drawn: a 95% interval over ${units} ${unit}${units === 1 ? '' : 's'} ` +
+      `(df ${Math.max(0, units - 1)}) spans most of the plot; ${MIN_BAND_UNITS} or more are needed`;
+
 /** Human-readable name of the CI method, for captions and reports. */
 export function ciMethod(unit: Unit, units: number): string {
   return unit === 'seed'

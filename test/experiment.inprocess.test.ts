@@ -3,13 +3,14 @@
  * suite whose files share a process) must not carry one config's state into the next: the topic
  * keywords were once loaded for the first config and kept for every later one.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { cachesFor } from '../experiments/focused/env.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
+import { writeOutputs } from '../experiments/focused/report.ts';
 import { scaledWeb } from './helpers.ts';
 
 /** small.json's departments at a quarter of their size: the runs' rows matter, not their recall. */
@@ -57,6 +58,16 @@ describe('experiments in one process', () => {
       every: 50,
     };
     const kept = await runExperiment(cfg, { workers: 0, cacheDir: null, replay: false });
+    // one site, one seed: no bands in the figures or the page, and the captions say why (issue #71)
+    const out = mkdtempSync(join(tmpdir(), 'bands-'));
+    await writeOutputs(kept, out);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('bands: none drawn: a 95% interval over 1 site (df 0) spans most of the plot');
+    expect(md).not.toContain('A band that contains 0');
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    expect(html).toContain('"bands":false');
+    expect(html).toContain('<p class="note">Bands: none drawn');
+    expect(readFileSync(join(out, 'fig-recall.svg'), 'utf8')).not.toMatch(/role-mark area|mark-area/);
     const none = await runExperiment(cfg, { workers: 0, cacheDir: null, replay: false, caches: 'none' });
     expect(JSON.stringify(none.curves)).toBe(JSON.stringify(kept.curves));
     expect(JSON.stringify(none.summaries)).toBe(JSON.stringify(kept.summaries));

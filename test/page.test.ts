@@ -95,6 +95,8 @@ describe.skipIf(!have)('the results page in Chromium', () => {
   it('draws the three charts, one line per strategy', async () => {
     for (const m of ['recall', 'precision', 'harvest']) expect(await lines(m), m).toBe(STRATEGIES.length);
     expect(await page.locator('#chart-recall .mark-symbol path').count()).toBeGreaterThan(100);
+    // 4 sites: the means carry their 95% bands (fewer than 3 units would draw none)
+    expect(await page.locator('#chart-recall .mark-area path').count()).toBeGreaterThan(0);
   });
 
   it('hiding a strategy in the legend removes its line; showing it brings it back', async () => {

@@ -6,7 +6,7 @@
  */
 import { ResultsFolder, WORD_BOOLEANS } from '../results-folder.ts';
 import type { TopLevelSpec } from 'vega-lite';
-import { meanCi, pmText } from '../intervals.ts';
+import { bandsText, MIN_BAND_UNITS, meanCi, pmText } from '../intervals.ts';
 import { curveSpec, themeConfig } from '../figures.ts';
 import type { DeepwebData, ScalingRow } from './rows.ts';
 import {
@@ -106,6 +106,7 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string, made?: strin
         x: 'submissions',
         y: 'share of the database surfaced',
         legendColumns: 2,
+        bands: d.config.seeds.length >= MIN_BAND_UNITS,
       },
     );
     await out.figure(`fig-coverage-${site}`, spec);
@@ -140,7 +141,7 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       `![coverage ${s}](fig-coverage-${s}.png)`,
       '',
       `*Share of ${s}'s database surfaced against submissions; mean of ${cfg.seeds.length} ` +
-        `seed(s), bands: 95% Student t interval over seeds. Also .svg and .pdf.*`,
+        `seed(s), bands: ${cfg.seeds.length >= MIN_BAND_UNITS ? '95% Student t interval over seeds' : bandsText('seed', cfg.seeds.length)}. Also .svg and .pdf.*`,
       '',
     ]),
     '',

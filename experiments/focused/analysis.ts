@@ -11,6 +11,8 @@ import {
   allOf,
   detectable,
   ciMethod,
+  MIN_BAND_UNITS,
+  bandsText,
   pairedCi,
   signVerdict,
   thresholdVerdict,
@@ -254,7 +256,19 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
 /** Describes the CI method of a set of curves, e.g. for captions. */
 export function curvesCiMethod(curves: readonly { seed: number; site: string }[]): string {
   const unit = unitOf(curves);
-  return ciMethod(unit, new Set(curves.map((c) => (unit === 'seed' ? String(c.seed) : c.site))).size);
+  return ciMethod(unit, unitCount(curves));
+}
+
+/** The units (seeds or sites) a set of curves' intervals are over. */
+const unitCount = (curves: readonly { seed: number; site: string }[]): number => {
+  const unit = unitOf(curves);
+  return new Set(curves.map((c) => (unit === 'seed' ? String(c.seed) : c.site))).size;
+};
+
+/** Whether the figures of these curves draw bands, and the caption's words for them (intervals.ts bandsText). */
+export function curvesBands(curves: readonly { seed: number; site: string }[]): { draw: boolean; text: string } {
+  const n = unitCount(curves);
+  return { draw: n >= MIN_BAND_UNITS, text: bandsText(unitOf(curves), n) };
 }
 
 /** Pages a strategy needs to reach a recall level (linear interpolation; null if never). */

@@ -25,16 +25,16 @@
       var rows = D.aggregates.filter(function (r) { return keep.indexOf(r.strategy) >= 0 && r[m.metric] !== null && r[m.metric] !== undefined; });
       return Object.assign(base, {
         data: { values: rows },
-        layer: [
-          { mark: { type: 'area', opacity: 0.15 }, encoding: { x: x, y: { field: m.metric + '_lo', type: 'quantitative', title: m.title, scale: { domain: [0, 1] } }, y2: { field: m.metric + '_hi' }, color: colour } },
+        // no bands over fewer than 3 units (the page says why under the charts)
+        layer: (D.bands ? [{ mark: { type: 'area', opacity: 0.15 }, encoding: { x: x, y: { field: m.metric + '_lo', type: 'quantitative', title: m.title, scale: { domain: [0, 1] } }, y2: { field: m.metric + '_hi' }, color: colour } }] : []).concat([
           {
             mark: { type: 'line', point: { size: 14 }, tooltip: true },
             encoding: {
-              x: x, y: { field: m.metric, type: 'quantitative' }, color: colour,
+              x: x, y: { field: m.metric, type: 'quantitative', title: m.title, scale: { domain: [0, 1] } }, color: colour,
               tooltip: [{ field: 'strategy' }, { field: 'pages' }, { field: m.metric, format: '.3f' }, { field: m.metric + '_lo', title: 'CI low', format: '.3f' }, { field: m.metric + '_hi', title: 'CI high', format: '.3f' }],
             },
           },
-        ],
+        ]),
       });
     }
     var runs = D.curves.filter(function (r) { return keep.indexOf(r.strategy) >= 0; });

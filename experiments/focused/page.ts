@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { seriesColours, seriesOrder } from '../figures.ts';
+import { curvesBands } from './analysis.ts';
 import { shipped } from '../../lib/paths.ts';
 import type { ReplayView } from './page-replay.ts';
 
@@ -90,6 +91,8 @@ export function buildPage(p: PageInput): string {
   const series = seriesOrder(['oracle', ...p.strategies]);
   const colours = Object.fromEntries(series.map((s, i) => [s, seriesColours(series)[i]]));
   const keep = (r: Row): boolean => series.includes(String(r.strategy));
+  // bands only over 3 or more units, as in the report's figures (intervals.ts MIN_BAND_UNITS)
+  const bands = curvesBands(p.curves.map((r) => ({ seed: Number(r.seed), site: String(r.site) })));
   const data = {
     name: p.name,
     strategies: series,
@@ -97,6 +100,7 @@ export function buildPage(p: PageInput): string {
     metrics: METRICS,
     every: p.every,
     budget: p.budget,
+    bands: bands.draw,
     aggregates: p.aggregates
       .filter(keep)
       .map((r) =>
@@ -125,9 +129,12 @@ export function buildPage(p: PageInput): string {
     '</ul></details>',
   );
   L.push('<section><h2>Curves</h2>', '<div class="controls"><span id="legend"></span>');
-  L.push('<label><input type="radio" name="view" value="mean" checked> mean with 95% CI</label>');
+  L.push(
+    `<label><input type="radio" name="view" value="mean" checked> ${bands.draw ? 'mean with 95% CI' : 'mean'}</label>`,
+  );
   L.push('<label><input type="radio" name="view" value="runs"> every run (site x seed)</label></div>');
   for (const m of METRICS) L.push(`<div class="chart" id="chart-${m.metric}" data-metric="${m.metric}"></div>`);
+  if (!bands.draw) L.push(`<p class="note">Bands: ${esc(bands.text)}.</p>`);
   L.push('</section>');
   L.push(
     '<section><h2>Claims</h2><table ' +

@@ -6,7 +6,8 @@
 import { f3 } from '../../lib/format.ts';
 import { detectable, pairedCi, pmText, signVerdict, type Unit, unitCi, unitOf } from '../intervals.ts';
 import { probeStrategies, topicalStrategies } from '../strategy-registry.ts';
-import { type Aggregate, type Claim, curvesCiMethod, pagesToRecall, totals } from './analysis.ts';
+import { styleClashes } from '../figures.ts';
+import { type Aggregate, type Claim, curvesBands, curvesCiMethod, pagesToRecall, totals } from './analysis.ts';
 import { FIGURE_METRICS } from './metrics.ts';
 import { ORACLE, type SummaryRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
@@ -215,15 +216,19 @@ export function reportMarkdown(
   L.push(...restsOn(d));
   L.push(...structureSection(d));
   L.push('## Figures', '');
+  const bands = curvesBands(d.curves).text;
+  // a plug-in whose declared style a built-in already draws is drawn in a spare one: said
+  const clashes = styleClashes(['oracle', ...strategies]);
+  const styleNote = clashes.length ? ` Styles: ${clashes.join('; ')}.` : '';
   const caption = (what: string): string =>
     `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ` +
-    `${d.sites.length} sites); bands: ${method}. Grey: the ground-truth oracle.*`;
+    `${d.sites.length} sites); bands: ${bands}. Grey: the ground-truth oracle.${styleNote}*`;
   for (const m of FIGURE_METRICS) L.push(`![${m.key}](fig-${m.key}.png)`, '', caption(m.figure.caption(cfg.every)), '');
   if (strategies.length > 1)
     L.push(
       '![difference](fig-difference.png)',
       '',
-      `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${method}. A band that contains 0 is a tie at that point.*`,
+      `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${bands}.${bands.startsWith('none') ? '' : ' A band that contains 0 is a tie at that point.'}*`,
       '',
     );
   L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');

@@ -12,7 +12,7 @@ import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { type Aggregate, aggregate, checkClaims, type Claim, differences } from './analysis.ts';
+import { type Aggregate, aggregate, checkClaims, type Claim, curvesBands, differences } from './analysis.ts';
 import { configForFile, type ExperimentConfig, loadExperiment, relevanceOf, targetOf } from './config.ts';
 import { curveSpec } from '../figures.ts';
 import { JSON_OBJECTS, ResultsFolder } from '../results-folder.ts';
@@ -59,12 +59,13 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
   out.config({ ...configForFile(cfg), sites: cfg.archive ? cfg.sites : d.sites }, rerun);
   const figs: Record<string, number> = {};
+  const bands = curvesBands(d.curves).draw;
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {
-    figs[name] = (await out.figure(name, curveSpec(aggs, metric, { y }))).fontPt;
+    figs[name] = (await out.figure(name, curveSpec(aggs, metric, { y, bands }))).fontPt;
   };
   for (const m of FIGURE_METRICS) await curveFig(`fig-${m.key}`, m.key, m.figure.axis(cfg.every));
   if (diffs.length) {
-    const spec = curveSpec(diffs, 'diff', { y: `recall minus ${reference}`, yDomain: null, zero: true });
+    const spec = curveSpec(diffs, 'diff', { y: `recall minus ${reference}`, yDomain: null, zero: true, bands });
     figs['fig-difference'] = (await out.figure('fig-difference', spec)).fontPt;
   }
   const claims = checkClaims(d.curves, cfg.budget, cfg.every, cfg.earlyPhase);
