@@ -10,6 +10,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { INCOMPLETE, isWriteError, lockFolder, writeErrorText } from '../lib/out-folder.ts';
 import { OutFolderError } from '../lib/errors.ts';
+import { provenance } from './provenance.ts';
 import { keepEarlierRun } from './run-history.ts';
 
 /** Jobs of a run on the job queue (experiments/queue/queue.ts), as its progress reports them. */
@@ -190,6 +191,9 @@ export async function writingInto<T>(dir: string, work: () => Promise<T>): Promi
   );
   try {
     try {
+      // the checkout read before anything here moves: a committed reference's files moved to runs/
+      // would make its own rerun read as made from changed code
+      provenance();
       // a finished run already here is kept aside (runs/), not overwritten; a nested call finds
       // INCOMPLETE and keeps nothing
       keepEarlierRun(dir);
