@@ -30,6 +30,13 @@ describe('a results folder', () => {
     expect(read('words.csv')).toBe('a,ok\n1,true\n2,false\n');
     expect(read('json.csv')).toBe('a,x\n1,\n2,"{""k"":[1]}"\n');
     expect(read('report.md')).toBe('# r\n');
+    // every family's report.md ends with it, once (a report that shows it already is left as it is)
+    out.report('# r');
+    expect(read('report.md')).toMatch(
+      new RegExp(`^# r\\n\\nMade by: commit .*code ${made.code}, Node ${process.version}.*\\.\\n$`),
+    );
+    out.report('# r\n- Made by: the setup list\n');
+    expect(read('report.md')).toBe('# r\n- Made by: the setup list\n');
   });
 
   it('writes the config that reruns the run, naming the command that made it, every flag that changes it', () => {

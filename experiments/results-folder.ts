@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { configFileText } from './config-files.ts';
-import { PROVENANCE_FILE, provenance } from './provenance.ts';
+import { PROVENANCE_FILE, provenance, provenanceLine } from './provenance.ts';
 import type { Figure } from './figures.ts';
 
 type Cast = NonNullable<Parameters<typeof stringify>[1]>['cast'];
@@ -39,6 +39,15 @@ export class ResultsFolder {
     writeFileSync(join(this.dir, name), content);
     this.files.push(name);
   };
+
+  /**
+   * report.md, ending with the line that says what made it (provenance.json) unless the report
+   * already shows it: a report read on its own can be tied to the code that made it.
+   */
+  report(text: string): void {
+    const body = text.endsWith('\n') ? text : `${text}\n`;
+    this.put('report.md', body.includes('Made by: ') ? body : `${body}\nMade by: ${provenanceLine(provenance())}.\n`);
+  }
 
   /**
    * A CSV table with a header: `columns` (default: every row's, in the order they first appear),

@@ -95,7 +95,7 @@ export async function writeDeepOutputs(d: DeepwebData, dir: string, made?: strin
   put('run.json', `${JSON.stringify({ wall_ms: d.wallMs })}\n`);
   // the claims and the report before the figures: a figure that cannot be drawn loses nothing else
   const claims = checkDeepClaims(d, aggs);
-  put('report.md', report(d, aggs, claims));
+  out.report(report(d, aggs, claims));
   for (const site of [...new Set(aggs.map((a) => a.site))]) {
     const spec = curveSpec(
       aggs.filter((a) => a.site === site),
@@ -130,6 +130,8 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
   const pm = (xs: number[]): string => (xs.length ? pmText(meanCi(xs)) : 'n/a');
   const sum = (site: string, m: string) => d.summaries.filter((s) => s.site === site && s.method === m);
   const out: string[] = [];
+  const bands =
+    cfg.seeds.length >= MIN_BAND_UNITS ? '95% Student t interval over seeds' : bandsText('seed', cfg.seeds.length);
   out.push(`# Deep-web crawling: ${cfg.name}`, '', cfg.description, '');
   out.push(...setupSection(d));
   out.push(
@@ -141,7 +143,7 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       `![coverage ${s}](fig-coverage-${s}.png)`,
       '',
       `*Share of ${s}'s database surfaced against submissions; mean of ${cfg.seeds.length} ` +
-        `seed(s), bands: ${cfg.seeds.length >= MIN_BAND_UNITS ? '95% Student t interval over seeds' : bandsText('seed', cfg.seeds.length)}. Also .svg and .pdf.*`,
+        `seed(s), bands: ${bands}. Also .svg and .pdf.*`,
       '',
     ]),
     '',

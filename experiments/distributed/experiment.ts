@@ -243,7 +243,6 @@ export async function writeDistributedOutputs(
   made = `npm run experiment -- ${d.config.name}`,
 ): Promise<{ files: string[]; lines: string[] }> {
   const out = new ResultsFolder(dir);
-  const { put } = out;
   out.csv('runs.csv', d.runs);
   out.csv('processes.csv', d.processes);
   out.config({ ...d.config }, made);
@@ -334,7 +333,7 @@ export async function writeDistributedOutputs(
       'in flight waiting on simulated distance and politeness gaps), not CPU.',
     '',
   ];
-  put('report.md', md.join('\n'));
+  out.report(md.join('\n'));
   return { files: out.files, lines };
 }
 

@@ -219,6 +219,7 @@ export function reportMarkdown(
   const bands = curvesBands(d.curves).text;
   // a plug-in whose declared style a built-in already draws is drawn in a spare one: said
   const clashes = styleClashes(['oracle', ...strategies]);
+  const tieNote = curvesBands(d.curves).draw ? ' A band that contains 0 is a tie at that point.' : '';
   const styleNote = clashes.length ? ` Styles: ${clashes.join('; ')}.` : '';
   const caption = (what: string): string =>
     `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ` +
@@ -228,7 +229,7 @@ export function reportMarkdown(
     L.push(
       '![difference](fig-difference.png)',
       '',
-      `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${bands}.${bands.startsWith('none') ? '' : ' A band that contains 0 is a tie at that point.'}*`,
+      `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${bands}.${tieNote}*`,
       '',
     );
   L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');

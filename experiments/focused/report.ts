@@ -69,7 +69,7 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
     figs['fig-difference'] = (await out.figure('fig-difference', spec)).fontPt;
   }
   const claims = checkClaims(d.curves, cfg.budget, cfg.every, cfg.earlyPhase);
-  put('report.md', reportMarkdown(d, aggs, claims, reference, rerun, dir));
+  out.report(reportMarkdown(d, aggs, claims, reference, rerun, dir));
   const replay = d.replay ? layoutReplay(d.replay) : null;
   if (replay) put('replay.json', `${JSON.stringify(replay)}\n`);
   put(

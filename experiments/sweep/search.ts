@@ -279,7 +279,7 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
       `points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
     '',
   );
-  out.put('report.md', L.join('\n'));
+  out.report(L.join('\n'));
   return { files: out.files, best };
 }
 

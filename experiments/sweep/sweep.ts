@@ -441,7 +441,7 @@ export async function writeSweepOutputs(d: SweepData, dir: string): Promise<{ fi
       '',
     );
   }
-  out.put('report.md', L.join('\n'));
+  out.report(L.join('\n'));
   return { files: out.files, phase };
 }
 

@@ -191,6 +191,6 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
       '',
     ]),
   ];
-  folder.put('report.md', `${L.join('\n')}\n`);
+  folder.report(L.join('\n'));
   return { files: folder.files, lines };
 }
