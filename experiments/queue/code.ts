@@ -75,6 +75,8 @@ let commitMemo: { commit: string | null } | null = null;
 /**
  * The checkout's commit, "+changes" when its working tree differs; null outside a git checkout.
  * Read once per process, as the tree's hash is (a sweep submits every point: a git status each).
+ * Changes under results/ do not count: outputs, not what makes them (regenerating two committed
+ * references one after the other made the second read as made from changed code).
  */
 export function gitCommit(): string | null {
   commitMemo ??= { commit: readGitCommit() };
@@ -88,7 +90,8 @@ function readGitCommit(): string | null {
         .toString()
         .trim();
     const head = run(['rev-parse', '--short=12', 'HEAD']);
-    return run(['status', '--porcelain', '--untracked-files=no']) ? `${head}+changes` : head;
+    const changed = run(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)results']);
+    return changed ? `${head}+changes` : head;
   } catch {
     return null;
   }
