@@ -54,6 +54,16 @@ export function detectable(c: Ci): number {
   return ((t975(c.n - 1) + tQuantile(0.8, c.n - 1)) * c.sd) / Math.sqrt(c.n);
 }
 
+/**
+ * A gate's reading of a paired difference (candidate minus reference): a regression is a drop of
+ * more than `maxDrop` whose 95% interval excludes 0 (npm run compare; bench/gate.ts measures how
+ * often it fires on noise and on drops of known size).
+ */
+export function dropVerdict(d: Ci, maxDrop: number): 'regression' | 'noise' | 'better' | 'within' {
+  if (d.mean < -maxDrop) return d.hi < 0 ? 'regression' : 'noise';
+  return d.lo > 0 ? 'better' : 'within';
+}
+
 /** The level at which runs are independent: the web seed, or the site when there is one web. */
 export type Unit = 'seed' | 'site';
 

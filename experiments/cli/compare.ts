@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { readTextFile } from '../../lib/input.ts';
-import { type Ci, detectable, pairedCi, unitCi, unitOf } from '../intervals.ts';
+import { type Ci, detectable, dropVerdict, pairedCi, unitCi, unitOf } from '../intervals.ts';
 import { provenanceLine, readProvenance } from '../provenance.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
@@ -209,14 +209,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
       const refMean = unitCi(b, (r) => r.value, unit).mean;
       const candMean = unitCi(a, (r) => r.value, unit).mean;
-      const regressed = d.mean < -maxDrop && d.hi < 0;
-      const verdict = regressed
-        ? '**REGRESSION**'
-        : d.mean < -maxDrop
-          ? `lower, within the noise (n ${d.n})`
-          : d.lo > 0
-            ? 'better'
-            : 'within tolerance';
+      const read = dropVerdict(d, maxDrop);
+      const regressed = read === 'regression';
+      const verdict = {
+        regression: '**REGRESSION**',
+        noise: `lower, within the noise (n ${d.n})`,
+        better: 'better',
+        within: 'within tolerance',
+      }[read];
       if (regressed) regressions.push(`${s} ${m} ${signed(d.mean)}`);
       // the smallest drop these paired runs would find with 80% power (the reports' "detectable")
       const power = detectable(d);

@@ -1,0 +1,112 @@
+/**
+ * npm run bench:gate [-- --seeds 10 --reruns 20 --max-drop 0.02,0.005]: how often `npm run compare`
+ * raises a false alarm, and how often it catches a drop of known size, by the number of web seeds
+ * a gate runs (issue #71). The focused quick config (4 departments, budget 600, every strategy of
+ * it) is run once at web seeds 1..S and link orders 1..R+1 (config orderSeeds). A gate of n seeds
+ * compares the reference, link order 1 at seeds 1..n, with R candidates, each another link order
+ * at the same seeds: the same code whose ties fall another way, as after a change that reorders
+ * links but should not matter. A false alarm is a candidate compare calls a REGRESSION at
+ * --max-drop; a drop of d is every candidate run's recall AUC lowered by d, detected when compare
+ * calls it a REGRESSION. The verdict is compare's own (experiments/intervals.ts dropVerdict, paired
+ * by seed and site, averaged within units: sites with one seed, seeds with more). Prints the table
+ * docs/experiments.md shows.
+ */
+import { cpus } from 'node:os';
+import { parseArgs } from 'node:util';
+import { loadExperiment } from '../experiments/focused/config.ts';
+import { runExperiment } from '../experiments/focused/runner.ts';
+import type { SummaryRow } from '../experiments/focused/rows.ts';
+import { detectable, dropVerdict, pairedCi, unitOf } from '../experiments/intervals.ts';
+import { gitCommit } from '../experiments/queue/code.ts';
+
+const { values } = parseArgs({
+  options: {
+    seeds: { type: 'string', default: '10' },
+    reruns: { type: 'string', default: '20' },
+    'max-drop': { type: 'string', default: '0.02,0.005' },
+  },
+});
+const SEEDS = Number(values.seeds);
+const RERUNS = Number(values.reruns);
+/** Tolerances: one table each (a drop within the tolerance is never a regression, by design). */
+const MAX_DROPS = values['max-drop'].split(',').map(Number);
+const DROPS = [0.01, 0.03, 0.05];
+const METRIC = 'recall_auc';
+/** Gate sizes: how many of the seeds a gate runs. */
+const SIZES = [1, 2, 3, 4, 6, 8, 10].filter((n) => n <= SEEDS);
+
+const base = loadExperiment('focused', { quick: true });
+const cfg = { ...base, seeds: Array.from({ length: SEEDS }, (_, i) => i + 1), orderSeeds: RERUNS + 1 };
+const t0 = performance.now();
+process.stderr.write(
+  `bench:gate: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x ${cfg.orderSeeds} link orders ` +
+    `on ${base.web}, budget ${cfg.budget}\n`,
+);
+const data = await runExperiment(cfg, {});
+const wallS = (performance.now() - t0) / 1000;
+const rows = data.summaries.filter((r) => r.strategy !== 'oracle');
+const strategies = [...new Set(rows.map((r) => r.strategy))];
+
+interface Cell {
+  trials: number;
+  alarms: number;
+  caught: number[];
+  detectable: number[];
+}
+
+const value = (r: SummaryRow): number => Number(r[METRIC as keyof SummaryRow]);
+/** compare's table of one tolerance, over every gate size; false alarms by strategy beside it. */
+function table(maxDrop: number): string[] {
+  const lines: string[] = [];
+  const perStrategy: string[] = [];
+  for (const n of SIZES) {
+    const cell: Cell = { trials: 0, alarms: 0, caught: DROPS.map(() => 0), detectable: [] };
+    for (const s of strategies) {
+      const mine = rows.filter((r) => r.strategy === s && r.seed <= n);
+      const ref = mine.filter((r) => r.order === 1);
+      const unit = unitOf(ref);
+      let alarms = 0;
+      for (let k = 2; k <= RERUNS + 1; k++) {
+        const cand = mine.filter((r) => r.order === k).map((r) => ({ ...r, order: 1 }));
+        const d = pairedCi(cand, ref, value, unit);
+        cell.trials++;
+        if (dropVerdict(d, maxDrop) === 'regression') alarms++;
+        cell.detectable.push(detectable(d));
+        DROPS.forEach((drop, i) => {
+          const worse = cand.map((r) => ({ ...r, [METRIC]: value(r) - drop }));
+          if (dropVerdict(pairedCi(worse, ref, value, unit), maxDrop) === 'regression') cell.caught[i]++;
+        });
+      }
+      cell.alarms += alarms;
+      if (alarms) perStrategy.push(`${n} seed${n > 1 ? 's' : ''}: ${s} ${alarms} of ${RERUNS}`);
+    }
+    const pct = (x: number): string => `${Math.round((100 * x) / cell.trials)}%`;
+    const finite = cell.detectable.filter(Number.isFinite).sort((a, b) => a - b);
+    const median = finite.length ? finite[Math.floor(finite.length / 2)].toFixed(3) : 'n/a';
+    const units = n === 1 ? `${new Set(rows.map((r) => r.site)).size} sites` : `${n} seeds`;
+    const caught = DROPS.map((_, i) => pct(cell.caught[i])).join(' | ');
+    lines.push(`| ${n} | ${units} | ${cell.trials} | ${cell.alarms} (${pct(cell.alarms)}) | ${caught} | ${median} |`);
+  }
+  return [
+    `With --max-drop ${maxDrop}:`,
+    '',
+    `| seeds | units of the interval | comparisons | false alarms | ${DROPS.map((d) => `drop ${d} caught`).join(' | ')} | median detectable |`,
+    `|---|---|---|---|${DROPS.map(() => '---').join('|')}|---|`,
+    ...lines,
+    '',
+    perStrategy.length ? `False alarms by strategy: ${perStrategy.join('; ')}.` : 'No false alarm.',
+    '',
+  ];
+}
+
+const c = cpus();
+console.log(
+  [
+    `Gate power of npm run compare (metric ${METRIC}): focused --quick (${base.web}, budget ${cfg.budget}, ` +
+      `${strategies.length} strategies) at web seeds 1..n, reference link order 1 against ${RERUNS} other link ` +
+      `orders; commit ${gitCommit()}, ${new Date().toISOString().slice(0, 10)}, ${c.length} x ${c[0]?.model.trim()}, ` +
+      `run ${wallS.toFixed(0)} s.`,
+    '',
+    ...MAX_DROPS.flatMap(table),
+  ].join('\n'),
+);
