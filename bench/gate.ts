@@ -2,10 +2,11 @@
  * npm run bench:gate [-- --seeds 10 --reruns 20 --max-drop 0.02,0.005]: how often `npm run compare`
  * raises a false alarm, and how often it catches a drop of known size, by the number of web seeds
  * a gate runs (issue #71). The focused quick config (4 departments, budget 600, every strategy of
- * it) is run once at web seeds 1..S and link orders 1..R+1 (config orderSeeds). A gate of n seeds
- * compares the reference, link order 1 at seeds 1..n, with R candidates, each another link order
- * at the same seeds: the same code whose ties fall another way, as after a change that reorders
- * links but should not matter. A false alarm is a candidate compare calls a REGRESSION at
+ * it) is run once at web seeds 1..S and link orders 1..R+2 (config orderSeeds). A gate of n seeds
+ * compares the reference, link order 2 at seeds 1..n, with R candidates, orders 3..R+2 at the
+ * same seeds: the same code whose ties fall another way, as after a change that reorders links but
+ * should not matter. Order 1, the page's own order, is not one of them: it is not a random order
+ * (docs-first gains from it), so against it a permuted order is a real difference, not noise. A false alarm is a candidate compare calls a REGRESSION at
  * --max-drop; a drop of d is every candidate run's recall AUC lowered by d, detected when compare
  * calls it a REGRESSION. The verdict is compare's own (experiments/intervals.ts dropVerdict, paired
  * by seed and site, averaged within units: sites with one seed, seeds with more). Prints the table
@@ -36,7 +37,7 @@ const METRIC = 'recall_auc';
 const SIZES = [1, 2, 3, 4, 6, 8, 10].filter((n) => n <= SEEDS);
 
 const base = loadExperiment('focused', { quick: true });
-const cfg = { ...base, seeds: Array.from({ length: SEEDS }, (_, i) => i + 1), orderSeeds: RERUNS + 1 };
+const cfg = { ...base, seeds: Array.from({ length: SEEDS }, (_, i) => i + 1), orderSeeds: RERUNS + 2 };
 const t0 = performance.now();
 process.stderr.write(
   `bench:gate: ${cfg.strategies.length} strategies x ${cfg.seeds.length} seeds x ${cfg.orderSeeds} link orders ` +
@@ -50,6 +51,8 @@ const strategies = [...new Set(rows.map((r) => r.strategy))];
 interface Cell {
   trials: number;
   alarms: number;
+  /** Comparisons whose detectable drop exceeds the tolerance (compare warns). */
+  blind: number;
   caught: number[];
   detectable: number[];
 }
@@ -60,18 +63,19 @@ function table(maxDrop: number): string[] {
   const lines: string[] = [];
   const perStrategy: string[] = [];
   for (const n of SIZES) {
-    const cell: Cell = { trials: 0, alarms: 0, caught: DROPS.map(() => 0), detectable: [] };
+    const cell: Cell = { trials: 0, alarms: 0, blind: 0, caught: DROPS.map(() => 0), detectable: [] };
     for (const s of strategies) {
       const mine = rows.filter((r) => r.strategy === s && r.seed <= n);
-      const ref = mine.filter((r) => r.order === 1);
+      const ref = mine.filter((r) => r.order === 2);
       const unit = unitOf(ref);
       let alarms = 0;
-      for (let k = 2; k <= RERUNS + 1; k++) {
-        const cand = mine.filter((r) => r.order === k).map((r) => ({ ...r, order: 1 }));
+      for (let k = 3; k <= RERUNS + 2; k++) {
+        const cand = mine.filter((r) => r.order === k).map((r) => ({ ...r, order: 2 }));
         const d = pairedCi(cand, ref, value, unit);
         cell.trials++;
         if (dropVerdict(d, maxDrop) === 'regression') alarms++;
         cell.detectable.push(detectable(d));
+        if (!(detectable(d) <= maxDrop)) cell.blind++;
         DROPS.forEach((drop, i) => {
           const worse = cand.map((r) => ({ ...r, [METRIC]: value(r) - drop }));
           if (dropVerdict(pairedCi(worse, ref, value, unit), maxDrop) === 'regression') cell.caught[i]++;
@@ -85,13 +89,15 @@ function table(maxDrop: number): string[] {
     const median = finite.length ? finite[Math.floor(finite.length / 2)].toFixed(3) : 'n/a';
     const units = n === 1 ? `${new Set(rows.map((r) => r.site)).size} sites` : `${n} seeds`;
     const caught = DROPS.map((_, i) => pct(cell.caught[i])).join(' | ');
-    lines.push(`| ${n} | ${units} | ${cell.trials} | ${cell.alarms} (${pct(cell.alarms)}) | ${caught} | ${median} |`);
+    lines.push(
+      `| ${n} | ${units} | ${cell.trials} | ${cell.alarms} (${pct(cell.alarms)}) | ${caught} | ${median} | ${pct(cell.blind)} |`,
+    );
   }
   return [
     `With --max-drop ${maxDrop}:`,
     '',
-    `| seeds | units of the interval | comparisons | false alarms | ${DROPS.map((d) => `drop ${d} caught`).join(' | ')} | median detectable |`,
-    `|---|---|---|---|${DROPS.map(() => '---').join('|')}|---|`,
+    `| seeds | units of the interval | comparisons | false alarms | ${DROPS.map((d) => `drop ${d} caught`).join(' | ')} | median detectable | warned |`,
+    `|---|---|---|---|${DROPS.map(() => '---').join('|')}|---|---|`,
     ...lines,
     '',
     perStrategy.length ? `False alarms by strategy: ${perStrategy.join('; ')}.` : 'No false alarm.',
@@ -99,14 +105,31 @@ function table(maxDrop: number): string[] {
   ];
 }
 
+/** The page's own order (1) against the random ones, per strategy over every seed: why it is not a rerun. */
+function ownOrder(): string {
+  const parts = strategies.map((s) => {
+    const mine = rows.filter((r) => r.strategy === s);
+    const own = mine.filter((r) => r.order === 1);
+    const diffs: number[] = [];
+    for (let k = 2; k <= RERUNS + 2; k++) {
+      const other = mine.filter((r) => r.order === k).map((r) => ({ ...r, order: 1 }));
+      diffs.push(pairedCi(own, other, value, unitOf(own)).mean);
+    }
+    const mean = diffs.reduce((a, x) => a + x, 0) / diffs.length;
+    return `${s} ${mean >= 0 ? '+' : ''}${mean.toFixed(3)}`;
+  });
+  return `The page's own link order (1) minus a random one, ${METRIC} over ${SEEDS} seeds, mean of ${RERUNS + 1} orders: ${parts.join(', ')}.`;
+}
+
 const c = cpus();
 console.log(
   [
     `Gate power of npm run compare (metric ${METRIC}): focused --quick (${base.web}, budget ${cfg.budget}, ` +
-      `${strategies.length} strategies) at web seeds 1..n, reference link order 1 against ${RERUNS} other link ` +
+      `${strategies.length} strategies) at web seeds 1..n, reference link order 2 against ${RERUNS} other random link ` +
       `orders; commit ${gitCommit()}, ${new Date().toISOString().slice(0, 10)}, ${c.length} x ${c[0]?.model.trim()}, ` +
       `run ${wallS.toFixed(0)} s.`,
     '',
     ...MAX_DROPS.flatMap(table),
+    ownOrder(),
   ].join('\n'),
 );
