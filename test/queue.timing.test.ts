@@ -1,198 +1,41 @@
 /**
  * Experiment runs on a BullMQ queue (issues #40 and #50), against a redis-server of this file's
  * own (a free port; killed and restarted by one test): results exact under races, lost locks,
- * dead workers and a Redis that restarts empty; jobs from other code or naming files outside the
- * checkout refused; every Redis failure one line within its deadline; jobs and results expire.
+ * dead workers and a Redis that restarts empty; every Redis failure one line within its deadline;
+ * jobs and results expire. Jobs from other code: test/queue-identity.timing.test.ts.
  * A timing file: job locks expire by the clock.
  *
  * Needs redis-server on the PATH; .ci/run installs it, and under CI the tests fail rather than skip.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ExperimentConfig, loadExperiment } from '../experiments/focused/config.ts';
 import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
+import { codeVersionOf } from '../experiments/queue/code.ts';
 import { redisTarget } from '../experiments/queue/redis.ts';
-import { runExperiment } from '../experiments/focused/runner.ts';
-import { runSweep } from '../experiments/sweep/sweep.ts';
 import { niced, programArgs } from './helpers.ts';
+import {
+  blockingCfg,
+  cfg,
+  exited,
+  freePort,
+  hasRedis,
+  killWorkers,
+  local,
+  PrivateRedis,
+  rows,
+  starts,
+  startsPerJob,
+  sweepTables,
+  tinyWeb,
+  useWeb,
+  worker,
+} from './queue-kit.ts';
 import { scaled } from './speed.ts';
 
-const hasRedis = (() => {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-/** This file's redis-server: started, killed, started again empty on the same port. */
-class PrivateRedis {
-  proc: ChildProcess | null = null;
-  constructor(
-    readonly port: number,
-    readonly extra: string[] = [],
-  ) {}
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-  async start(): Promise<void> {
-    this.proc = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...this.extra],
-      { stdio: 'ignore' },
-    );
-    for (let i = 0; i < 100; i++) {
-      const r = new Redis(this.port, '127.0.0.1', {
-        lazyConnect: true,
-        maxRetriesPerRequest: 0,
-        retryStrategy: () => null,
-      });
-      r.on('error', () => {});
-      try {
-        await r.connect();
-        await r.ping().catch((e: Error) => {
-          if (!/NOAUTH/.test(e.message)) throw e;
-        });
-        return;
-      } catch {
-        await new Promise((res) => setTimeout(res, 50));
-      } finally {
-        r.disconnect();
-      }
-    }
-    throw new Error(`redis-server on ${this.port} did not start`);
-  }
-  async kill(): Promise<void> {
-    const p = this.proc;
-    if (!p || p.exitCode !== null) return;
-    const gone = new Promise((r) => p.once('exit', r));
-    p.kill('SIGKILL');
-    await gone;
-  }
-}
-
-/** A web of two small departments (a job takes well under a second). */
-function tinyWeb(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'queue-web-')), 'tiny.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: 'queue-tiny',
-      departments: [
-        { host: 'cs.alpha-university.test', name: 'Alpha', pages: 300, groups: 3 },
-        { host: 'cs.beta-university.test', name: 'Beta', pages: 250, groups: 3 },
-      ],
-      background: { sites: 4 },
-    }),
-  );
-  return file;
-}
-
-let web = '';
-function cfg(over: Partial<ExperimentConfig> = {}): ExperimentConfig {
-  const base = loadExperiment('focused', { quick: true });
-  return {
-    ...base,
-    name: 'queue-test',
-    web,
-    seeds: [1],
-    strategies: ['bfs'],
-    strategyParams: {},
-    budget: 40,
-    every: 10,
-    sites: ['cs.alpha-university.test', 'cs.beta-university.test'],
-    sweep: {},
-    ...over,
-  };
-}
-
-/** One site, whose first page holds the event loop for blockMs (test/fixtures/queue/blocking.ts). */
-const blockingCfg = (blockMs: number, over: Partial<ExperimentConfig> = {}): ExperimentConfig =>
-  cfg({
-    strategies: ['blocking'],
-    strategyParams: { blocking: { module: 'test/fixtures/queue/blocking.ts', params: { blockMs } } },
-    sites: ['cs.alpha-university.test'],
-    ...over,
-  });
-const localRows = new Map<string, Promise<string>>();
-/** The rows of a local run of c (in this process), once per config. */
-const local = (c: ExperimentConfig): Promise<string> => {
-  const k = JSON.stringify(c);
-  if (!localRows.has(k)) localRows.set(k, rows(c, { workers: 0, cacheDir: null }));
-  return localRows.get(k)!;
-};
-
-const workers: ChildProcess[] = [];
-/** A worker process as npm run worker starts it; `log` collects its lines. */
-function worker(
-  url: string,
-  log: string[],
-  { lockMs = 5000, cwd = process.cwd(), env = {} as Record<string, string>, extra = [] as string[] } = {},
-): ChildProcess {
-  const w = niced(
-    spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(cwd, 'experiments/cli/worker.ts'),
-        '--queue',
-        url,
-        '--no-cache',
-        '--lock-ms',
-        String(lockMs),
-        ...extra,
-      ],
-      { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
-    ),
-  );
-  w.stderr!.on('data', (b: Buffer) => log.push(...b.toString().split('\n').filter(Boolean)));
-  workers.push(w);
-  return w;
-}
-const exited = (w: ChildProcess): Promise<number | null> =>
-  w.exitCode !== null ? Promise.resolve(w.exitCode) : new Promise((r) => w.once('exit', (code) => r(code)));
-afterEach(() => {
-  for (const w of workers.splice(0)) w.kill('SIGKILL');
-});
-
-const starts = (logs: string[][]): string[] => logs.flat().filter((l) => / start /.test(l));
-/** How many times each job (seed x site x experiment name) started. */
-function startsPerJob(logs: string[][]): number[] {
-  const n = new Map<string, number>();
-  for (const l of starts(logs)) {
-    const k = l.replace(/^\S+ start /, '');
-    n.set(k, (n.get(k) ?? 0) + 1);
-  }
-  return [...n.values()];
-}
-
-/** A sweep's rows (what sweep.csv and phase.csv are written from), in order. */
-async function sweepTables(c: ExperimentConfig, run: Parameters<typeof runSweep>[2]): Promise<string> {
-  const data = await runSweep(c, mkdtempSync(join(tmpdir(), 'queue-sweep-')), run);
-  return JSON.stringify(data.points.map((p) => [p.values, p.curves, p.summaries]));
-}
-
-/** The CSV-bound rows of an experiment's result, in order. */
-async function rows(c: ExperimentConfig, run: Parameters<typeof runExperiment>[1]): Promise<string> {
-  const d = await runExperiment(c, run);
-  return JSON.stringify([d.curves, d.summaries]);
-}
+afterEach(killWorkers);
 
 describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   const redis = new PrivateRedis(0);
@@ -205,7 +48,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     (redis as { port: number }).port = await freePort();
     await redis.start();
     url = redis.url;
-    web = tinyWeb();
+    useWeb(tinyWeb());
   }, scaled(60_000));
   afterAll(() => redis.kill());
 
@@ -268,60 +111,6 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     }
   });
 
-  it('a worker whose checkout differs refuses the job, and the submitter says so in one line', {
-    timeout: scaled(60_000),
-  }, async () => {
-    const q = fresh();
-    // a copy of this checkout with one comment added to the crawler
-    const copy = mkdtempSync(join(tmpdir(), 'queue-checkout-'));
-    for (const f of [
-      'crawler',
-      'lib',
-      'sim',
-      'experiments',
-      'bin',
-      'data',
-      'index.ts',
-      'package.json',
-      'package-lock.json',
-    ])
-      cpSync(f, join(copy, f), { recursive: true });
-    symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
-    writeFileSync(join(copy, 'crawler/engine.ts'), `${readFileSync('crawler/engine.ts', 'utf8')}\n// edited\n`);
-    const log: string[] = [];
-    worker(q, log, { cwd: copy });
-    const error = await rows(cfg(), { queue: q }).then(
-      () => '',
-      (e: Error) => e.message,
-    );
-    expect(error).toMatch(/^job \d .*refused: the job was submitted from other code .*tree [0-9a-f]{16}\)/);
-    expect(error).not.toContain('\n');
-    expect(log.some((l) => / start /.test(l))).toBe(false);
-  });
-
-  it('a job naming a module outside the checkout is refused; the module never runs', {
-    timeout: scaled(60_000),
-  }, async () => {
-    const q = fresh();
-    const dir = mkdtempSync(join(tmpdir(), 'queue-outside-'));
-    const module = join(dir, 'outside.ts');
-    cpSync('test/fixtures/queue/outside.ts', module);
-    const mark = join(dir, 'imported');
-    const log: string[] = [];
-    worker(q, log, { env: { OUTSIDE_MARK: mark } });
-    const c = cfg({
-      strategies: ['outside'],
-      strategyParams: { outside: { module } },
-      sites: ['cs.alpha-university.test'],
-    });
-    const error = await runInQueue(q, [{ id: 0, data: jobData(c, 1, c.sites[0], false) }], () => {}).then(
-      () => '',
-      (e: Error) => e.message,
-    );
-    expect(error).toMatch(/refused: ".*outside\.ts" is outside this worker's checkout/);
-    expect(existsSync(mark)).toBe(false);
-  });
-
   it('Redis killed and restarted empty: the jobs are enqueued again and the run completes', {
     timeout: scaled(90_000),
   }, async () => {
@@ -354,7 +143,7 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     const q = fresh();
     const w = worker(q, []);
     const c = cfg({ sites: ['cs.alpha-university.test'] });
-    const data = jobData(c, 1, c.sites[0], false, undefined, 2);
+    const data = jobData(c, 1, c.sites[0], false, await codeVersionOf(c), 2);
     await runInQueue(q, [{ id: 0, data }], () => {});
     const t = redisTarget(q);
     const queue = new Queue(t.queue, { connection: t.connection });
@@ -468,7 +257,7 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
       const good = `redis://:${password}@127.0.0.1:${port}?queue=recipe`;
       const log: string[] = [];
       worker(good, log);
-      web = web || tinyWeb();
+      if (!cfg().web) useWeb(tinyWeb());
       const c = cfg({ sites: ['cs.alpha-university.test'] });
       expect(await rows(c, { queue: good })).toEqual(await rows(c, { workers: 0, cacheDir: null }));
       expect(log.join('\n')).not.toContain(password);

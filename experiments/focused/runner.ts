@@ -152,7 +152,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   if (opts.queue) {
     const { jobData, runInQueue } = await import('../queue/queue.ts');
     const { codeVersionOf } = await import('../queue/code.ts');
-    const code = codeVersionOf(cfg);
+    const code = await codeVersionOf(cfg);
     await runInQueue(
       opts.queue,
       jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === recorded, code, opts.queueKeepDays) })),

@@ -13,7 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { builtinModules } from 'node:module';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { RUNS_SOURCES, resource, ROOT } from '../../lib/paths.ts';
 
@@ -21,6 +22,8 @@ import { RUNS_SOURCES, resource, ROOT } from '../../lib/paths.ts';
 export interface CodeVersion {
   /** Hash of the harness's code and shipped data (CODE_PARTS), the same on every checkout of one commit. */
   tree: string;
+  /** Node's major version: another V8 may round a float another way (absent: submitted before it was recorded). */
+  node?: string;
   /** The git commit of the checkout (with "+changes" when files differ from it), for messages; null outside git. */
   commit: string | null;
   /** Path as the config names it -> hash of its content, for every file the config names. */
@@ -105,19 +108,84 @@ export function namedFiles(cfg: ExperimentConfig): string[] {
   return [...new Set(files)];
 }
 
-const fileHash = (path: string): string =>
-  createHash('sha256')
-    .update(readFileSync(resource(path)))
-    .digest('hex')
-    .slice(0, 16);
+/** Node's major version, as jobs carry it. */
+export const NODE_MAJOR = process.versions.node.split('.')[0];
+
+/**
+ * A named file's hash: its content; for a strategy module (code: .ts, .js, .mjs...), the content of
+ * every file of its import closure (static and dynamic imports with a literal path, resolved by
+ * esbuild as Node and tsx resolve them) and the name and version of every package it imports,
+ * found as Node finds it (node_modules upwards from the importing file). The harness itself
+ * (`crawler-harness`) is the tree's hash; node: modules are Node's, whose major version the job
+ * carries. A helper the module imports that differs by a byte gives another hash (issue #69).
+ * Computed each time it is asked (an esbuild scan, tens of milliseconds): a worker that runs for a
+ * week sees a helper edited on its disk at the next job.
+ */
+async function fileHash(path: string): Promise<string> {
+  const file = resource(path);
+  const h = createHash('sha256');
+  if (!/\.[cm]?[jt]sx?$/.test(file)) return h.update(readFileSync(file)).digest('hex').slice(0, 16);
+  for (const [part, content] of await moduleClosure(file)) h.update(part).update('\0').update(content).update('\0');
+  return h.digest('hex').slice(0, 16);
+}
+
+/** The files and packages a module's code depends on: [name, content] pairs in a stable order. */
+async function moduleClosure(path: string): Promise<[string, string | Buffer][]> {
+  const file = resolve(path);
+  const esbuild = await import('esbuild');
+  const harness = /^crawler-harness(\/|$)/;
+  const r = await esbuild.build({
+    entryPoints: [resolve(file)],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    absWorkingDir: dirname(file),
+    plugins: [
+      {
+        name: 'harness-and-packages-external',
+        setup(b) {
+          b.onResolve({ filter: harness }, (a) => ({ path: a.path, external: true }));
+          // packages: by name and version below, not their files
+          b.onResolve({ filter: /^[^./]/ }, (a) =>
+            a.kind === 'entry-point' || isAbsolute(a.path) ? undefined : { path: a.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  const out: [string, string | Buffer][] = [];
+  const packages = new Set<string>();
+  for (const [input, meta] of Object.entries(r.metafile.inputs)) {
+    const abs = resolve(dirname(file), input);
+    out.push([`file:${relative(dirname(file), abs).split(sep).join('/')}`, readFileSync(abs)]);
+    for (const i of meta.imports)
+      if (i.external && !harness.test(i.path) && !i.path.startsWith('node:')) packages.add(`${abs}\0${i.path}`);
+  }
+  for (const p of packages) {
+    const [from, spec] = p.split('\0');
+    out.push([`package:${spec}`, packageVersion(from, spec)]);
+  }
+  return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** name@version of the package `spec` names, as Node finds it from `from`; "builtin" or "missing". */
+function packageVersion(from: string, spec: string): string {
+  const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+  for (let d = dirname(from); ; d = dirname(d)) {
+    const pkg = join(d, 'node_modules', name, 'package.json');
+    if (existsSync(pkg)) return `${name}@${(JSON.parse(readFileSync(pkg, 'utf8')) as { version?: string }).version}`;
+    if (dirname(d) === d) return builtinModules.includes(name) ? `${name} (builtin)` : `${name} (missing)`;
+  }
+}
 
 /** The code version a job for `cfg` is submitted with (the submitter's side). */
-export function codeVersionOf(cfg: ExperimentConfig): CodeVersion {
-  return {
-    tree: treeHash(),
-    commit: gitCommit(),
-    files: Object.fromEntries(namedFiles(cfg).map((f) => [f, fileHash(f)])),
-  };
+export async function codeVersionOf(cfg: ExperimentConfig): Promise<CodeVersion> {
+  const files: Record<string, string> = {};
+  for (const f of namedFiles(cfg)) files[f] = await fileHash(f);
+  return { tree: treeHash(), node: NODE_MAJOR, commit: gitCommit(), files };
 }
 
 /**
@@ -140,7 +208,7 @@ export function outsideCheckout(path: string): string | null {
  * Why this worker must not run a job submitted with `theirs` (other code, other files, or a file
  * outside the checkout), in one line; null when it may.
  */
-export function refusal(theirs: CodeVersion, cfg: ExperimentConfig): string | null {
+export async function refusal(theirs: CodeVersion, cfg: ExperimentConfig): Promise<string | null> {
   for (const f of namedFiles(cfg)) {
     const why = outsideCheckout(f);
     if (why) return `refused: ${why}`;
@@ -152,8 +220,14 @@ export function refusal(theirs: CodeVersion, cfg: ExperimentConfig): string | nu
       `${theirs.tree}) than this worker runs (${gitCommit() ?? 'no commit'}, tree ${mine}); run ` +
       `the same commit, unchanged, on the submitter and every worker`
     );
+  if ((theirs.node ?? NODE_MAJOR) !== NODE_MAJOR)
+    return `refused: the job was submitted from Node ${theirs.node}, this worker runs Node ${NODE_MAJOR}; run one major version everywhere`;
   for (const [f, h] of Object.entries(theirs.files))
-    if (fileHash(f) !== h) return `refused: ${f} differs between the submitter and this worker; copy the same file`;
+    if ((await fileHash(f)) !== h)
+      return (
+        `refused: ${f} differs between the submitter and this worker (the file, a file it imports or a ` +
+        'package version it imports); copy the same files and install the same packages'
+      );
   const missing = namedFiles(cfg).filter((f) => !(f in theirs.files));
   if (missing.length) return `refused: the job does not say which ${missing[0]} it was submitted with`;
   return null;

@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { ExperimentConfig } from '../focused/config.ts';
 import type { JobResult, JobTask } from '../focused/rows.ts';
-import { type CodeVersion, codeVersionOf, refusal } from './code.ts';
+import { type CodeVersion, refusal } from './code.ts';
 import {
   connectRedis,
   fatalRedisError,
@@ -88,20 +88,20 @@ export function jobIdOf(d: QueueJobData): string {
         seed: d.seed,
         site: d.site,
         record: d.record,
-        code: { tree: d.code.tree, files: d.code.files },
+        code: { tree: d.code.tree, node: d.code.node, files: d.code.files },
       }),
     )
     .digest('hex')
     .slice(0, 40);
 }
 
-/** A job's data; `code` is computed once per experiment (codeVersionOf) and shared by its jobs. */
+/** A job's data; `code` is computed once per experiment (await codeVersionOf(cfg)) and shared by its jobs. */
 export function jobData(
   cfg: ExperimentConfig,
   seed: number,
   site: string,
   record: boolean,
-  code: CodeVersion = codeVersionOf(cfg),
+  code: CodeVersion,
   keepDays = KEEP_DAYS,
 ): QueueJobData {
   return {
@@ -369,6 +369,14 @@ function webFile(dir: string, json: string): string {
   return file;
 }
 
+/** Why a worker must not run the job `id` with data `d` (one line, "refused: ..."), or null. */
+async function refusalOf(id: string | undefined, d: QueueJobData | undefined): Promise<string | null> {
+  if (!d?.cfg || !d.code) return 'refused: the job was not submitted by this harness version';
+  // the id is the hash of the data: data edited in Redis after submission is not run under it
+  if (id !== jobIdOf(d)) return "refused: the job's data do not hash to its id (changed after it was submitted)";
+  return refusal(d.code, d.cfg);
+}
+
 /** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
 export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
   const target: RedisTarget = redisTarget(url);
@@ -382,11 +390,9 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
     target.queue,
     async (job) => {
       const d = job.data;
-      if (!d?.cfg || !d.code)
-        throw new UnrecoverableError('refused: the job was not submitted by this harness version');
-      const why = refusal(d.code, d.cfg);
+      const why = await refusalOf(job.id, d);
       if (why) {
-        opts.onJob?.('failed', d, why);
+        if (d?.cfg) opts.onJob?.('failed', d, why);
         throw new UnrecoverableError(why);
       }
       const key = resultKey(target.queue, job.id!);

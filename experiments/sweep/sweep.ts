@@ -204,7 +204,7 @@ export class PointRunner {
     // harness's code and the files the config names (an archive rebuilt, a crawler changed: a
     // folder's finished points from other code were once resumed as if they were this code's)
     const uncommented = Object.fromEntries(Object.entries(pc).filter(([k]) => !k.startsWith('_')));
-    const { tree, files } = codeVersionOf(pc);
+    const { tree, files } = await codeVersionOf(pc);
     const key = createHash('sha256')
       .update(
         JSON.stringify({
