@@ -34,6 +34,11 @@ export const COMMANDS: Record<string, Command> = {
     npm: 'crawl',
     load: () => import('../experiments/cli/crawl.ts'),
   },
+  init: {
+    summary: 'write a starter project: a study config, a strategy module, a program, a CI gate',
+    npm: 'init',
+    load: () => import('../experiments/cli/init.ts'),
+  },
   model: {
     summary: 'train or load the future-value model for one held-out department and print it',
     npm: 'model',

@@ -107,4 +107,41 @@ describe('the package installed into an empty project', () => {
     },
     scaled(240_000),
   );
+
+  it(
+    'init writes a starter project that installs, runs as written, and passes its own gate',
+    () => {
+      // after the first test: the package is installed in dir, from the tarball
+      const init = run('npx', ['crawler-harness', 'init', 'my-study']);
+      expect(init.status, init.err).toBe(0);
+      const study = join(dir, 'my-study');
+      const pkg = JSON.parse(readFileSync(join(study, 'package.json'), 'utf8'));
+      // the new project names the harness as this one does: the tarball, by an absolute path
+      expect(pkg.dependencies['crawler-harness']).toMatch(/^file:\/.*crawler-harness-.*\.tgz$/);
+      const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], study);
+      expect(install.status, install.err).toBe(0);
+      const experiment = run('npm', ['run', 'experiment'], study);
+      expect(experiment.status, experiment.err).toBe(0);
+      const report = readFileSync(join(study, 'results/study/report.md'), 'utf8');
+      // the plug-in ran beside the built-ins, three seeds: bands drawn
+      expect(report).toMatch(/\| topic-words \|/);
+      expect(report).toContain('95% Student t interval over 3 web seeds');
+      const program = run('npm', ['run', '-s', 'program'], study);
+      expect(program.status, program.err).toBe(0);
+      expect(program.out).toMatch(/^topic-words +recall AUC 0\.\d{3} over 4 runs$/m);
+      // the CI job's steps, the reference first: the gate passes on itself
+      for (const step of ['reference', 'experiment:quick', 'gate']) {
+        const r = run('npm', ['run', step], study);
+        expect(r.status, `${step}: ${r.out}${r.err}`).toBe(0);
+        if (step === 'gate') expect(r.out).toMatch(/No regression beyond 0\.02/);
+      }
+      const job = readFileSync(join(study, '.github/workflows/gate.yml'), 'utf8');
+      for (const step of ['npm ci', 'npm run experiment:quick', 'npm run gate']) expect(job).toContain(`run: ${step}`);
+      // a folder that is not empty is refused, in one line
+      const again = run('npx', ['crawler-harness', 'init', 'my-study']);
+      expect(again.status).toBe(2);
+      expect(again.err.trim().split('\n')).toHaveLength(1);
+    },
+    scaled(300_000),
+  );
 });

@@ -51,7 +51,11 @@ export type TunnelMode = 'priority' | 'thread' | 'subcrawl';
 export type RetrainUpdates = 'new-links' | 'frontier' | 'frontier-and-discarded';
 
 export interface StrategyContext extends BaseContext {
-  /** Topic keywords (the experiment's keyword file). */
+  /**
+   * The topic's terms as the experiment's keyword file writes them ("supervised"), not stemmed:
+   * tokens a strategy reads (linkWords, judgedTokens, tokenize) are stems ("supervis"), so compare
+   * them with tokenize(term) or through new Topic(keywords), which stems them.
+   */
   keywords?: readonly string[];
   /** Models trained on the other sites (leave-one-site-out), built on first call. */
   models?: () => {

@@ -1,0 +1,115 @@
+/**
+ * crawler-harness init DIR [--from SPEC]: writes a starter project (issue #71), so that a
+ * researcher does not copy examples out of node_modules by hand: a study config, a strategy module,
+ * a program using the library, a CI job with the regression gate, a README. The files are
+ * examples/starter/ (shipped with the package); package.json is written here, depending on the
+ * harness the way the project init ran from does (a tarball stays that tarball).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+import { ROOT } from '../../lib/paths.ts';
+
+const USAGE = `Usage: crawler-harness init DIR [--from SPEC]     (npm run init -- DIR in a clone)
+
+Writes a starter project into DIR (new or empty): experiments/study.json (your strategy beside
+bfs, immediate and future on the shipped synthetic web), strategies/topic-words.ts, program.ts (the
+library from a program), .github/workflows/gate.yml (the regression gate), README.md, package.json.
+Then: cd DIR && npm install && npm run experiment.
+
+Options:
+  --from SPEC   how package.json names the harness: a version range, a tarball, a folder or a git
+                URL, as npm install takes it (default: as the project this command runs from has
+                it, e.g. the tarball it was installed from; else ^VERSION)
+`;
+
+/** Starter files: where each is in examples/starter/ -> where it goes in the project. */
+const FILES: Record<string, string> = {
+  'study.json': 'experiments/study.json',
+  'strategies/topic-words.ts': 'strategies/topic-words.ts',
+  'program.ts': 'program.ts',
+  'gate.yml': '.github/workflows/gate.yml',
+  'README.md': 'README.md',
+  // npm pack leaves out files named .gitignore
+  gitignore: '.gitignore',
+};
+
+const readJson = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+
+/**
+ * How the new project names the harness: as the project whose node_modules this one is in names
+ * it (a file: spec made absolute, since the new project is elsewhere); else the version.
+ */
+export function harnessSpec(root: string, version: string): string {
+  const at = root.lastIndexOf(`${sep}node_modules${sep}`);
+  if (at >= 0) {
+    const project = root.slice(0, at);
+    try {
+      const p = readJson(join(project, 'package.json'));
+      const deps = { ...(p.devDependencies as object), ...(p.dependencies as object) } as Record<string, string>;
+      const spec = deps['crawler-harness'];
+      if (spec?.startsWith('file:')) {
+        const path = spec.slice('file:'.length);
+        return `file:${isAbsolute(path) ? path : resolve(project, path)}`;
+      }
+      if (spec) return spec;
+    } catch {
+      // no package.json there (npx's cache keeps one; a bare node_modules may not)
+    }
+  }
+  return `^${version}`;
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(argv, io, USAGE, { from: { type: 'string' } }, true);
+  if (!parsed) return 0;
+  if (parsed.positionals.length !== 1) usage('give one folder for the new project: crawler-harness init DIR');
+  const dir = resolve(parsed.positionals[0]);
+  if (existsSync(dir) && readdirSync(dir).length)
+    usage(`${parsed.positionals[0]} is not empty: init writes a new project into a new or empty folder`);
+  const own = readJson(join(ROOT, 'package.json'));
+  const version = String(own.version);
+  const from = parsed.values.from;
+  // a tarball or folder given by a relative path: from where the command runs, not the new project
+  const spec =
+    from === undefined
+      ? harnessSpec(ROOT, version)
+      : /^(\.|\/)/.test(from) || /\.(tgz|tar\.gz)$/.test(from)
+        ? `file:${resolve(from)}`
+        : from;
+  const tsx = (own.dependencies as Record<string, string>).tsx;
+  const name = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+/, '');
+  const pkg = {
+    name: name || 'crawler-study',
+    private: true,
+    type: 'module',
+    scripts: {
+      experiment: 'crawler-harness experiment experiments/study.json',
+      'experiment:quick': 'crawler-harness experiment experiments/study.json --quick --out results/candidate',
+      reference: 'crawler-harness experiment experiments/study.json --quick --out results/reference',
+      gate: 'crawler-harness compare results/reference results/candidate --max-drop 0.02',
+      program: 'tsx program.ts',
+    },
+    dependencies: { 'crawler-harness': spec },
+    // the version the harness itself runs TypeScript strategy modules with
+    devDependencies: { tsx },
+  };
+  const put = (path: string, text: string): void => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  for (const [from, to] of Object.entries(FILES)) put(to, readFileSync(join(ROOT, 'examples/starter', from), 'utf8'));
+  put('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+  io.out(
+    `wrote a starter project into ${parsed.positionals[0]} (crawler-harness ${spec}): ` +
+      `${['package.json', ...Object.values(FILES)].join(', ')}\n` +
+      `next: cd ${parsed.positionals[0]} && npm install && npm run experiment\n`,
+  );
+  return 0;
+}
+
+await runAsProcess(main, import.meta);
