@@ -17,6 +17,8 @@ export interface Provenance {
   commit: string | null;
   /** Hash of the harness's code, shipped data and lockfile (experiments/queue/code.ts treeHash). */
   code: string;
+  /** Strategy modules the run loaded: path -> hash of its import closure (experiments/queue/code.ts). */
+  modules?: Record<string, string>;
   node: string;
   platform: string;
   machine: string;
@@ -56,4 +58,19 @@ export function readProvenance(dir: string): Provenance | null {
 
 /** One line of it, for reports and compare. */
 export const provenanceLine = (p: Provenance): string =>
-  `commit ${p.commit ?? 'none (not a git checkout)'}, code ${p.code}, Node ${p.node}, ${p.platform}, ${p.machine}, ${p.date}`;
+  `commit ${p.commit ?? 'none (not a git checkout)'}, code ${p.code}${modulesText(p)}, Node ${p.node}, ${p.platform}, ${p.machine}, ${p.date}`;
+
+const modulesText = (p: Provenance): string =>
+  Object.entries(p.modules ?? {})
+    .map(([f, h]) => `, module ${f} ${h}`)
+    .join('');
+
+/** How the code of two runs differs (harness, strategy modules), in words; null when it does not. */
+export function codeDifference(a: Provenance, b: Provenance): string | null {
+  const parts: string[] = [];
+  if (a.code !== b.code) parts.push(`harness code ${a.code} vs ${b.code}`);
+  for (const f of new Set([...Object.keys(a.modules ?? {}), ...Object.keys(b.modules ?? {})]))
+    if (a.modules?.[f] !== b.modules?.[f])
+      parts.push(`module ${f} ${a.modules?.[f] ?? '(none)'} vs ${b.modules?.[f] ?? '(none)'}`);
+  return parts.length ? parts.join('; ') : null;
+}

@@ -35,6 +35,10 @@ describe('a results folder', () => {
     expect(read('report.md')).toMatch(
       new RegExp(`^# r\\n\\nMade by: commit .*code ${made.code}, Node ${process.version}.*\\.\\n$`),
     );
+    // the strategy modules a run loaded join it, without listing the file twice
+    out.recordModules({ 'strategies/mine.ts': 'fedcba9876543210' });
+    expect(JSON.parse(read('provenance.json')).modules).toEqual({ 'strategies/mine.ts': 'fedcba9876543210' });
+    expect(out.files.filter((f) => f === 'provenance.json')).toHaveLength(1);
     out.report('# r\n- Made by: the setup list\n');
     expect(read('report.md')).toBe('# r\n- Made by: the setup list\n');
   });

@@ -34,6 +34,15 @@ export class ResultsFolder {
     this.put(PROVENANCE_FILE, `${JSON.stringify(provenance(), null, 2)}\n`);
   }
 
+  /**
+   * The strategy modules the run loaded, each with its import closure's hash, added to
+   * provenance.json (a plug-in's code is part of what made the results).
+   */
+  recordModules(modules: Record<string, string>): void {
+    if (!Object.keys(modules).length) return;
+    writeFileSync(join(this.dir, PROVENANCE_FILE), `${JSON.stringify({ ...provenance(), modules }, null, 2)}\n`);
+  }
+
   /** A file of the folder, listed in `files`. */
   readonly put = (name: string, content: string | Buffer): void => {
     writeFileSync(join(this.dir, name), content);

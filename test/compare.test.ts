@@ -70,6 +70,23 @@ describe('compare: a regression gate', () => {
     expect(
       (await compare([REF, changed('summary.csv', 'immediate', 'recall_auc', -0.1), '--strategy', 'bfs'])).code,
     ).toBe(0);
+    // other code is what a gate measures: said, with the module that differs, not refused
+    expect(same.stdout).not.toContain('The code differs');
+    const edited = changed('summary.csv', 'bfs', 'recall_auc', 0);
+    const made = JSON.parse(readFileSync(join(edited, 'provenance.json'), 'utf8'));
+    writeFileSync(
+      join(edited, 'provenance.json'),
+      JSON.stringify({ ...made, code: '0123456789abcdef', modules: { 'strategies/mine.ts': 'fedcba9876543210' } }),
+    );
+    const other = await compare([REF, edited]);
+    expect(other.code).toBe(0);
+    expect(other.stdout).toMatch(
+      new RegExp(
+        'The code differs \\(what the comparison measures\\): harness code [0-9a-f]{16} vs 0123456789abcdef; ' +
+          'module strategies/mine\\.ts \\(none\\) vs fedcba9876543210\\.',
+      ),
+    );
+    expect(other.stdout).toMatch(/^Candidate: .*code 0123456789abcdef, module strategies\/mine\.ts fedcba9876543210,/m);
     // better is said, not gated
     expect((await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0.1)])).stdout).toMatch(
       /\| bfs \| recall_auc .*\| better \|/,

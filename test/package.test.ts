@@ -126,6 +126,8 @@ describe('the package installed into an empty project', () => {
       // the plug-in ran beside the built-ins, three seeds: bands drawn
       expect(report).toMatch(/\| topic-words \|/);
       expect(report).toContain('95% Student t interval over 3 web seeds');
+      // what made it names the plug-in's code too
+      expect(report).toMatch(/Made by: .*module strategies\/topic-words\.ts [0-9a-f]{16},/);
       const program = run('npm', ['run', '-s', 'program'], study);
       expect(program.status, program.err).toBe(0);
       expect(program.out).toMatch(/^topic-words +recall AUC 0\.\d{3} over 4 runs$/m);

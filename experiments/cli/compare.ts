@@ -10,7 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { readTextFile } from '../../lib/input.ts';
 import { type Ci, detectable, dropVerdict, pairedCi, unitCi, unitOf } from '../intervals.ts';
-import { provenanceLine, readProvenance } from '../provenance.ts';
+import { codeDifference, provenanceLine, readProvenance } from '../provenance.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
 
@@ -130,6 +130,33 @@ function comparableConfigs(
   return diffs;
 }
 
+/** The comparison's heading: what is compared, what made each folder, and what differs (code, config). */
+function heading(ref: string, cand: string, maxDrop: number, diffs: ReturnType<typeof configDifferences>): string[] {
+  const made = [readProvenance(ref), readProvenance(cand)];
+  const codeDiff = made[0] && made[1] ? codeDifference(made[0], made[1]) : null;
+  return [
+    `## compare: ${cand} against ${ref}`,
+    '',
+    `Candidate minus reference, paired by site and seed; a regression is a drop of more than ${maxDrop} whose 95% interval excludes 0.`,
+    '',
+    ...made.map(
+      (p, i) =>
+        `${i ? 'Candidate' : 'Reference'}: ${p ? provenanceLine(p) : 'no provenance.json (made before it was recorded)'}.`,
+    ),
+    '',
+    // other code is what a gate compares: said, not refused
+    ...(codeDiff ? [`The code differs (what the comparison measures): ${codeDiff}.`, ''] : []),
+    ...(diffs.length
+      ? [
+          `The configs differ (allowed with --allow-diff): ${diffs.map((d) => `${d.field} ${d.ref} vs ${d.cand}`).join('; ')}.`,
+          '',
+        ]
+      : []),
+    '| strategy | metric | reference | candidate | difference [95% CI] | detectable | verdict |',
+    '|---|---|---|---|---|---|---|',
+  ];
+}
+
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
@@ -174,25 +201,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (!known.includes(s)) usage(`--strategy: "${s}" is not a strategy of ${ref} (${known.join(', ')})`);
     if (!cs.some((r) => r.strategy === s)) usage(`${cand} has no runs of ${s} (the reference has)`);
   }
-  const lines: string[] = [
-    `## compare: ${cand} against ${ref}`,
-    '',
-    `Candidate minus reference, paired by site and seed; a regression is a drop of more than ${maxDrop} whose 95% interval excludes 0.`,
-    '',
-    ...[ref, cand].map((dir, i) => {
-      const p = readProvenance(dir);
-      return `${i ? 'Candidate' : 'Reference'}: ${p ? provenanceLine(p) : 'no provenance.json (made before it was recorded)'}.`;
-    }),
-    '',
-    ...(diffs.length
-      ? [
-          `The configs differ (allowed with --allow-diff): ${diffs.map((d) => `${d.field} ${d.ref} vs ${d.cand}`).join('; ')}.`,
-          '',
-        ]
-      : []),
-    '| strategy | metric | reference | candidate | difference [95% CI] | detectable | verdict |',
-    '|---|---|---|---|---|---|---|',
-  ];
+  const lines = heading(ref, cand, maxDrop, diffs);
   const regressions: string[] = [];
   const blind: string[] = [];
   for (const s of strategies)

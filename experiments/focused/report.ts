@@ -8,6 +8,7 @@
  */
 import { readTextFile } from '../../lib/input.ts';
 import { type Provenance, provenanceLine, readProvenance } from '../provenance.ts';
+import { moduleHashes } from '../queue/code.ts';
 import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,6 +59,7 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   csv('differences.csv', diffs);
   const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
   out.config({ ...configForFile(cfg), sites: cfg.archive ? cfg.sites : d.sites }, rerun);
+  out.recordModules(await moduleHashes(cfg));
   const figs: Record<string, number> = {};
   const bands = curvesBands(d.curves).draw;
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {

@@ -181,6 +181,13 @@ function packageVersion(from: string, spec: string): string {
   }
 }
 
+/** The strategy modules `cfg` names, each with its import closure's hash (a results folder's provenance). */
+export async function moduleHashes(cfg: ExperimentConfig): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const s of Object.values(cfg.strategyParams)) if (s.module) out[s.module] = await fileHash(s.module);
+  return out;
+}
+
 /** The code version a job for `cfg` is submitted with (the submitter's side). */
 export async function codeVersionOf(cfg: ExperimentConfig): Promise<CodeVersion> {
   const files: Record<string, string> = {};
