@@ -1,4 +1,6 @@
 /** A process of experiments/pool.ts: runs the tasks its parent sends, one at a time. */
+import { Worker } from 'node:worker_threads';
+
 interface TaskMsg {
   type: 'task';
   id: number;
@@ -35,4 +37,13 @@ process.on('message', (m: TaskMsg | ExitMsg) => {
 });
 // a parent that died (SIGKILL) leaves no one to take the result: stop instead of running on
 process.on('disconnect', () => process.exit(1));
+// 'disconnect' waits for the event loop, which a long synchronous step (a model's training) holds
+// for seconds (a queue worker's job ran on 13 s after its worker was killed): a thread of its own
+// checks four times a second whether the parent is still this process's parent, and ends the
+// process when it is not (issue #69)
+new Worker(
+  `const { workerData } = require('node:worker_threads');
+   setInterval(() => { if (process.ppid !== workerData) process.kill(process.pid, 'SIGKILL'); }, 250);`,
+  { eval: true, workerData: process.ppid, stdout: false, stderr: false },
+).unref();
 process.send!({ type: 'ready' });

@@ -8,7 +8,7 @@
  * Needs redis-server on the PATH; .ci/run installs it, and under CI the tests fail rather than skip.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +36,32 @@ import {
 import { scaled } from './speed.ts';
 
 afterEach(killWorkers);
+
+/** The processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // stat: pid (comm) state ppid ...; comm may hold spaces, so read after its closing ")"
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    // a zombie (exited, not yet reaped by its new parent) is gone for this purpose
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
   const redis = new PrivateRedis(0);
@@ -109,6 +135,32 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     } finally {
       clearInterval(watch);
     }
+  });
+
+  it("a SIGKILLed worker's job process ends within a second, though its job holds the event loop (issue #69)", {
+    timeout: scaled(90_000),
+  }, async () => {
+    const q = fresh();
+    const logs: string[][] = [[], []];
+    const victim = worker(q, logs[0], { lockMs: 5000 });
+    // the first page holds the job's event loop for 8 s, where a 'disconnect' event cannot run
+    const c = blockingCfg(8000, { sites: ['cs.alpha-university.test'] });
+    const submitted = rows(c, { queue: q });
+    while (!logs[0].some((l) => / start /.test(l))) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 2000));
+    // the job's process (the others: esbuild's service processes, which tsx and the code hash start)
+    const jobs = childrenOf(victim.pid!).filter((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('pool-worker'),
+    );
+    expect(jobs).toHaveLength(1);
+    victim.kill('SIGKILL');
+    const t0 = performance.now();
+    while (alive(jobs[0]) && performance.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(jobs[0])).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    // another worker runs the job once its lock expires
+    worker(q, logs[1], { lockMs: 5000 });
+    expect(await submitted).toEqual(await local(c));
   });
 
   it('Redis killed and restarted empty: the jobs are enqueued again and the run completes', {
@@ -196,6 +248,34 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     expect(log.some((l) => / done /.test(l))).toBe(true);
     expect(await got).toEqual(await local(c));
   });
+
+  it('a job cut by --grace-s or by a second signal: the worker exits 1, saying so (issue #69)', {
+    timeout: scaled(90_000),
+  }, async () => {
+    const q = fresh();
+    // the first page holds the job for 6 s; --grace-s 1 cuts it
+    const c = blockingCfg(6000);
+    const logs: string[][] = [[], [], []];
+    const stopOn = (w: ReturnType<typeof worker>, log: string[], signals: number): void => {
+      const watch = setInterval(() => {
+        if (!log.some((l) => / start /.test(l))) return;
+        clearInterval(watch);
+        for (let i = 0; i < signals; i++) setTimeout(() => w.kill('SIGTERM'), 300 * (i + 1));
+      }, 20);
+    };
+    const graced = worker(q, logs[0], { lockMs: 3000, extra: ['--grace-s', '1'] });
+    stopOn(graced, logs[0], 1);
+    const got = rows(c, { queue: q });
+    expect(await exited(graced)).toBe(1);
+    expect(logs[0].join('\n')).toMatch(/error: stopped before the running job finished/);
+    const twice = worker(q, logs[1], { lockMs: 3000 });
+    stopOn(twice, logs[1], 2);
+    expect(await exited(twice)).toBe(1);
+    expect(logs[1].join('\n')).toMatch(/error: stopped before the running job finished/);
+    // the job runs again elsewhere, with the local rows
+    worker(q, logs[2], { lockMs: 3000 });
+    expect(await got).toEqual(await local(c));
+  });
 });
 
 describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or says no', () => {
@@ -228,6 +308,28 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
     }
     expect(bad.code).toBe(2);
     expect(bad.err).toBe('error: --queue: "http://127.0.0.1:1" is not a redis:// URL\n');
+  });
+
+  it('a Redis that evicts keys (allkeys-lru) is refused at connect, in one line with the fix (issue #69)', {
+    timeout: scaled(60_000),
+  }, async () => {
+    const lru = new PrivateRedis(await freePort(), ['--maxmemory', '64mb', '--maxmemory-policy', 'allkeys-lru']);
+    await lru.start();
+    try {
+      const [sub, wrk] = await Promise.all([
+        cli(['experiments/cli/experiment.ts', 'focused', '--quick', '--queue', lru.url]),
+        cli(['experiments/cli/worker.ts', '--queue', lru.url]),
+      ]);
+      for (const r of [sub, wrk]) {
+        expect(r.code).toBe(1);
+        expect(r.ms).toBeLessThan(scaled(15_000));
+        expect(r.err).toMatch(
+          /^error: Redis at redis:\/\/127\.0\.0\.1:\d+ evicts keys under memory pressure \(maxmemory-policy allkeys-lru\): .*set it to noeviction/m,
+        );
+      }
+    } finally {
+      await lru.kill();
+    }
   });
 
   it('a wrong or missing password is said in one line, never printed; the recipe of docs/experiments.md works as written', {

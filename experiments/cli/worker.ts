@@ -61,22 +61,21 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       ),
     onWarning: (line) => io.err(`${stamp()} warning: ${line}\n`),
   }).catch((e: Error) => failed(e.message));
-  let cut = false;
   // the stop handler before the line that says the worker is ready: a SIGTERM sent on seeing that
   // line (a supervisor, a test) once met the default handler and ended the process by signal
   io.onStop?.(() => {
     io.err(`worker ${process.pid}: stopping after the current job (at most ${graceS} s; signal again to stop now)\n`);
-    void worker.stop(graceS * 1000).then((clean) => {
-      cut = !clean;
-    });
+    void worker.stop(graceS * 1000);
   });
   io.err(`worker ${process.pid}: waiting for jobs on ${shown}\n`);
+  let clean: boolean;
   try {
-    await worker.done;
+    clean = await worker.done;
   } catch (e) {
     failed((e as Error).message);
   }
-  if (cut) failed('stopped before the running job finished: it runs again on another worker once its lock expires');
+  // a job cut by --grace-s or a second signal: exit 1, as docs/experiments.md says (it once exited 0)
+  if (!clean) failed('stopped before the running job finished: it runs again on another worker once its lock expires');
   return 0;
 }
 

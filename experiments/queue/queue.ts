@@ -285,8 +285,11 @@ export interface QueueWorkerOptions {
 }
 
 export interface QueueWorker {
-  /** Settles when the worker has stopped; rejects with one line when Redis is lost for good. */
-  readonly done: Promise<void>;
+  /**
+   * Settles when the worker has stopped: true when no job was cut; rejects with one line when Redis
+   * is lost for good.
+   */
+  readonly done: Promise<boolean>;
   /**
    * Stops taking jobs; the running job finishes, for at most graceMs (then its process is killed
    * and the job runs again elsewhere once its lock expires). Resolves true when nothing was cut.
@@ -436,9 +439,9 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
   });
 
   let stopping = false;
-  let finish!: () => void;
+  let finish!: (clean: boolean) => void;
   let fail!: (e: Error) => void;
-  const done = new Promise<void>((resolve, reject) => {
+  const done = new Promise<boolean>((resolve, reject) => {
     finish = resolve;
     fail = reject;
   });
@@ -484,15 +487,18 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
     done,
     async stop(graceMs) {
       if (stopping) {
-        // asked again: stop now
+        // asked again: stop now (a job running is cut)
+        const wasBusy = busy;
         proc.kill();
-        finish();
-        return false;
+        finish(!wasBusy);
+        return !wasBusy;
       }
       // idle, nothing is lost by not waiting for BullMQ's close (it waits on a Redis that may be gone)
-      const clean = await shutdown(busy ? graceMs : Math.min(graceMs, 5000));
-      finish();
-      return clean || !busy;
+      const wasBusy = busy;
+      const clean = (await shutdown(wasBusy ? graceMs : Math.min(graceMs, 5000))) || !wasBusy;
+      // the outcome travels with done: a caller reading it after done settles must not miss a cut
+      finish(clean);
+      return clean;
     },
   };
 }

@@ -105,6 +105,25 @@ export function within<T>(p: Promise<T>, ms: number, message: () => string): Pro
   ]).finally(() => clearTimeout(timer));
 }
 
+/** What cannot work, said as is (not read as a connection problem). */
+class RedisRefusal extends Error {}
+
+/**
+ * The server's eviction policy when it is not noeviction, else null. BullMQ keeps jobs, locks and
+ * our results in ordinary keys: a Redis that evicts under memory pressure (allkeys-lru, ...) drops
+ * them mid-run (a run once stopped with "the job was not submitted by this harness version").
+ * Read from INFO, which managed Redis services that rename CONFIG still answer.
+ */
+async function evictionPolicy(client: Redis, ms: number): Promise<string | null> {
+  const info = await within(client.info('memory'), ms, () => '\0timeout');
+  const policy = /^maxmemory_policy:(\S+)/m.exec(info)?.[1];
+  return policy && policy !== 'noeviction' ? policy : null;
+}
+
+const evictionProblem = (policy: string, shown: string): string =>
+  `Redis at ${shown} evicts keys under memory pressure (maxmemory-policy ${policy}): jobs and results ` +
+  'could vanish mid-run; set it to noeviction (CONFIG SET maxmemory-policy noeviction, and in redis.conf)';
+
 /**
  * A connection of our own (results, health checks) that has answered a PING, or an Error of one
  * line within `ms`: unreachable, wrong password and protected mode each said as such.
@@ -123,15 +142,18 @@ export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): 
     for (;;) {
       try {
         await within(client.ping(), Math.max(1, deadline - Date.now()), timedOut);
+        const evicts = await evictionPolicy(client, Math.max(1, deadline - Date.now()));
+        if (evicts) throw new RedisRefusal(evictionProblem(evicts, target.shown));
         return client;
       } catch (e) {
-        if (fatalRedisError(e) || Date.now() >= deadline) throw e;
+        if (e instanceof RedisRefusal || fatalRedisError(e) || Date.now() >= deadline) throw e;
         last = e;
         await sleep(200);
       }
     }
   } catch (e) {
     client.disconnect();
+    if (e instanceof RedisRefusal) throw new Error(e.message);
     // ioredis rejects a failed connect with "Connection is closed."; the cause came as an error event
     const timeout = (e as Error).message === timedOut();
     const cause = fatalRedisError(e) ? e : (last ?? (timeout ? new Error('timed out') : e));
