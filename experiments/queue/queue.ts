@@ -24,14 +24,13 @@
  * - Kept for `keepDays`: finished and failed jobs and stored results expire (default KEEP_DAYS);
  *   `experiment --queue URL --clean` removes them at once.
  */
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { ExperimentConfig } from '../focused/config.ts';
-import type { JobResult, JobTask } from '../focused/rows.ts';
+import type { JobResult } from '../focused/rows.ts';
 import { type CodeVersion, refusal } from './code.ts';
 import {
   connectRedis,
@@ -43,8 +42,8 @@ import {
   within,
 } from './redis.ts';
 import { sleep } from '../../lib/time.ts';
-import { forkPoolProcess } from '../pool.ts';
-import { moduleUrl, resource } from '../../lib/paths.ts';
+import { resource } from '../../lib/paths.ts';
+import { JobProcess } from './job-process.ts';
 import type { QueueProgress } from '../family.ts';
 
 export type { QueueProgress };
@@ -295,67 +294,6 @@ export interface QueueWorker {
    * and the job runs again elsewhere once its lock expires). Resolves true when nothing was cut.
    */
   stop(graceMs: number): Promise<boolean>;
-}
-
-/** The child process that runs a worker's jobs, one at a time (forked again if it dies). */
-class JobProcess {
-  private child: ChildProcess | null = null;
-  private ready: Promise<void> | null = null;
-
-  private start(): Promise<void> {
-    const child = forkPoolProcess(true);
-    this.child = child;
-    child.on('exit', () => {
-      if (this.child === child) {
-        this.child = null;
-        this.ready = null;
-      }
-    });
-    return new Promise((resolve, reject) => {
-      child.once('message', () => resolve());
-      child.once('exit', (code) => reject(new Error(`the job's process exited with code ${code} before it started`)));
-    });
-  }
-
-  async run(task: JobTask): Promise<JobResult> {
-    this.ready ??= this.start();
-    await this.ready;
-    const child = this.child!;
-    return new Promise<JobResult>((resolve, reject) => {
-      const onExit = (code: number | null, signal: string | null): void =>
-        reject(new Error(`the job's process ended (${signal ?? `exit code ${code}`})`));
-      child.once('exit', onExit);
-      child.once('message', (m: { type: string; result?: JobResult; message?: string }) => {
-        child.off('exit', onExit);
-        if (m.type === 'result') resolve(m.result!);
-        else reject(new Error(m.message ?? 'the job failed'));
-      });
-      child.send({
-        type: 'task',
-        id: 0,
-        module: moduleUrl(import.meta.url, '../focused/run-one').href,
-        fn: 'runJobTask',
-        arg: task,
-      });
-    });
-  }
-
-  kill(): void {
-    this.child?.kill('SIGKILL');
-    this.child = null;
-    this.ready = null;
-  }
-
-  /** Lets the process close what its jobs kept open (servers, webs), then ends it. */
-  close(): void {
-    const child = this.child;
-    if (!child) return;
-    child.send({
-      type: 'exit',
-      cleanup: { module: moduleUrl(import.meta.url, '../focused/run-one').href, fn: 'closeSeedState' },
-    });
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  }
 }
 
 /**

@@ -1,0 +1,70 @@
+/**
+ * The child process that runs a queue worker's jobs (experiments/queue/queue.ts): one job at a time,
+ * forked again if it dies. The child (experiments/pool-worker.ts) ends by itself when the worker
+ * does, even inside a long synchronous step.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { moduleUrl } from '../../lib/paths.ts';
+import type { JobResult, JobTask } from '../focused/rows.ts';
+import { forkPoolProcess } from '../pool.ts';
+
+/** The child process that runs a worker's jobs, one at a time (forked again if it dies). */
+export class JobProcess {
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+
+  private start(): Promise<void> {
+    const child = forkPoolProcess(true);
+    this.child = child;
+    child.on('exit', () => {
+      if (this.child === child) {
+        this.child = null;
+        this.ready = null;
+      }
+    });
+    return new Promise((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the job's process exited with code ${code} before it started`)));
+    });
+  }
+
+  async run(task: JobTask): Promise<JobResult> {
+    this.ready ??= this.start();
+    await this.ready;
+    const child = this.child!;
+    return new Promise<JobResult>((resolve, reject) => {
+      const onExit = (code: number | null, signal: string | null): void =>
+        reject(new Error(`the job's process ended (${signal ?? `exit code ${code}`})`));
+      child.once('exit', onExit);
+      child.once('message', (m: { type: string; result?: JobResult; message?: string }) => {
+        child.off('exit', onExit);
+        if (m.type === 'result') resolve(m.result!);
+        else reject(new Error(m.message ?? 'the job failed'));
+      });
+      child.send({
+        type: 'task',
+        id: 0,
+        module: moduleUrl(import.meta.url, '../focused/run-one').href,
+        fn: 'runJobTask',
+        arg: task,
+      });
+    });
+  }
+
+  kill(): void {
+    this.child?.kill('SIGKILL');
+    this.child = null;
+    this.ready = null;
+  }
+
+  /** Lets the process close what its jobs kept open (servers, webs), then ends it. */
+  close(): void {
+    const child = this.child;
+    if (!child) return;
+    child.send({
+      type: 'exit',
+      cleanup: { module: moduleUrl(import.meta.url, '../focused/run-one').href, fn: 'closeSeedState' },
+    });
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  }
+}
