@@ -45,6 +45,8 @@ export interface FamilyContext {
   onQueueProgress?: (p: QueueProgress) => void;
   /** How long the queue keeps finished jobs and their results (days). */
   queueKeepDays?: number;
+  /** How long Redis may not answer before a queued run stops (s; 0: for ever; default 30). */
+  queueWaitS?: number;
   /** Where the family tells what it is about to do (stderr). */
   say(line: string): void;
   /** The command line's --set PATH=VALUE overrides, already applied to the config (for the rerun line). */
@@ -88,6 +90,7 @@ export function runOptionsOf(ctx: FamilyContext) {
     onQueueProgress: ctx.onQueueProgress,
     onQueueMessage: ctx.say,
     queueKeepDays: ctx.queueKeepDays,
+    queueWaitS: ctx.queueWaitS,
     cacheDir: ctx.cacheDir,
   };
 }

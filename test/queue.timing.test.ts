@@ -8,7 +8,10 @@
  * Needs redis-server on the PATH; .ci/run installs it, and under CI the tests fail rather than skip.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -161,6 +164,93 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     // another worker runs the job once its lock expires
     worker(q, logs[1], { lockMs: 5000 });
     expect(await submitted).toEqual(await local(c));
+  });
+
+  it('Redis with AOF killed mid-job and restarted: the results finished meanwhile are kept, the run completes (issue #69)', {
+    timeout: scaled(90_000),
+  }, async () => {
+    const aof = new PrivateRedis(await freePort(), [
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--dir',
+      mkdtempSync(join(tmpdir(), 'queue-aof-')),
+    ]);
+    await aof.start();
+    try {
+      const q = `${aof.url}?queue=aof`;
+      const logs: string[][] = [[]];
+      // a lock longer than the outage: the job is not taken for stalled and run again
+      worker(q, logs[0], { lockMs: 30_000 });
+      const c = blockingCfg(2000, { sites: ['cs.alpha-university.test', 'cs.beta-university.test'] });
+      const want = await local(c);
+      const said: string[] = [];
+      let restarted = false;
+      const watch = setInterval(() => {
+        if (restarted || !starts(logs).length) return;
+        restarted = true;
+        // down from 0.5 s into the job (its first page holds it 2 s) for 6 s: the job finishes and
+        // stores its result while Redis is away, then Redis comes back with its data
+        void new Promise((r) => setTimeout(r, 500))
+          .then(() => aof.kill())
+          .then(() => new Promise((r) => setTimeout(r, 6000)))
+          .then(() => aof.start());
+      }, 20);
+      try {
+        expect(await rows(c, { queue: q, onQueueMessage: (l) => said.push(l) })).toEqual(want);
+        expect(restarted).toBe(true);
+        expect(logs[0].some((l) => / failed /.test(l))).toBe(false);
+      } finally {
+        clearInterval(watch);
+      }
+    } finally {
+      await aof.kill();
+    }
+  });
+
+  it('a stalled network between submitter and Redis (no reset) ends the run within --wait-redis-s (issue #69)', {
+    timeout: scaled(60_000),
+  }, async () => {
+    // a TCP proxy to this file's Redis that, once stalled, forwards nothing and closes nothing
+    let stalled = false;
+    const sockets: Socket[] = [];
+    const proxy = createServer((client) => {
+      const server = connect(redis.port, '127.0.0.1');
+      sockets.push(client, server);
+      client.on('data', (b) => stalled || server.write(b));
+      server.on('data', (b) => stalled || client.write(b));
+      client.on('error', () => {});
+      server.on('error', () => {});
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const q = `redis://127.0.0.1:${(proxy.address() as { port: number }).port}?queue=stall-${process.pid}`;
+    const said: string[] = [];
+    let polled = false;
+    const c = cfg({ sites: ['cs.alpha-university.test'] });
+    const run = rows(c, {
+      queue: q,
+      queueWaitS: 5,
+      onQueueMessage: (l) => said.push(l),
+      onQueueProgress: () => {
+        polled = true;
+      },
+    }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    try {
+      while (!polled) await new Promise((r) => setTimeout(r, 20));
+      stalled = true;
+      const t0 = performance.now();
+      const error = await run;
+      expect(error).toMatch(/no answer from Redis at redis:\/\/127\.0\.0\.1:\d+\S* \(timed out\); gave up after 5 s/);
+      expect(performance.now() - t0).toBeLessThan(scaled(20_000));
+      expect(said.some((l) => /waiting for it \(5 s at most\)/.test(l))).toBe(true);
+    } finally {
+      for (const s of sockets) s.destroy();
+      proxy.close();
+    }
   });
 
   it('Redis killed and restarted empty: the jobs are enqueued again and the run completes', {

@@ -3,7 +3,8 @@
  * in the full tier): read once, passwords redacted, problems in words.
  */
 import { describe, expect, it } from 'vitest';
-import { redactUrl, redisProblem, redisTarget } from '../experiments/queue/redis.ts';
+import { redactUrl, redisProblem, redisTarget, waitRedisMs, within } from '../experiments/queue/redis.ts';
+import { runCliInProcess } from './cli-inprocess.ts';
 
 describe('queue Redis URLs', () => {
   it('URLs: read once, passwords redacted, problems in words', () => {
@@ -23,5 +24,21 @@ describe('queue Redis URLs', () => {
     expect(redisProblem(new Error('DENIED Redis is running in protected mode because ...'), 'X')).toMatch(
       /protected mode/,
     );
+  });
+
+  it('--wait-redis-s: seconds, 0 for ever; only with --queue; a deadline of for ever is no timer', async () => {
+    expect(waitRedisMs(undefined)).toBe(30_000);
+    expect(waitRedisMs(5)).toBe(5000);
+    expect(waitRedisMs(0)).toBe(Number.POSITIVE_INFINITY);
+    // setTimeout reads Infinity as 1 ms: within() must not time out at once
+    expect(await within(new Promise((r) => setTimeout(() => r('late'), 30)), Number.POSITIVE_INFINITY, () => 'x')).toBe(
+      'late',
+    );
+    const alone = await runCliInProcess('experiments/cli/experiment.ts', ['focused', '--wait-redis-s', '5']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--wait-redis-s goes with --queue/);
+    const bad = await runCliInProcess('experiments/cli/worker.ts', ['--queue', 'redis://h:1', '--wait-redis-s', '-1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--wait-redis-s: "-1" must be a whole number from 0/);
   });
 });

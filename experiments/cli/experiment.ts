@@ -37,6 +37,8 @@ Options:
                   with npm run worker -- --queue URL (on any machine with this commit); a rerun
                   enqueues nothing already done (docs/experiments.md: trust, cleanup, recipe)
   --keep-days D   with --queue: how long finished jobs and their results are kept (default 7)
+  --wait-redis-s S  with --queue: how long Redis may not answer before the run stops (default 30;
+                  0 waits for ever, for an unattended lab)
   --clean         with --queue and no experiment: remove every job and kept result of the queue
   --fail-on-claims  exit 1 when a claim of the paper FAILs (the results are written first); for a
                   gate on recall itself, see npm run compare
@@ -79,6 +81,7 @@ const OPTIONS = {
   'no-cache': { type: 'boolean' },
   queue: { type: 'string' },
   'keep-days': { type: 'string' },
+  'wait-redis-s': { type: 'string' },
   clean: { type: 'boolean' },
   'fail-on-claims': { type: 'boolean' },
   set: { type: 'string', multiple: true },
@@ -120,7 +123,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     } catch (e) {
       usage((e as Error).message);
     }
-  } else if (v.clean || v['keep-days'] !== undefined) usage(`--${v.clean ? 'clean' : 'keep-days'} goes with --queue`);
+  } else
+    for (const f of ['clean', 'keep-days', 'wait-redis-s'])
+      if (v[f] !== undefined && v[f] !== false) usage(`--${f} goes with --queue`);
+  const waitS = intFlag('wait-redis-s', v['wait-redis-s'] as string | undefined, 0, 31_536_000);
   const keepDays = v['keep-days'] === undefined ? undefined : Number(v['keep-days']);
   if (keepDays !== undefined && !(keepDays > 0 && keepDays <= 365))
     usage(`--keep-days: "${v['keep-days']}" must be a number of days above 0 and at most 365`);
@@ -157,6 +163,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     progress: progressTo(io),
     onQueueProgress: queue ? queueProgress.update : undefined,
     queueKeepDays: keepDays,
+    queueWaitS: waitS,
     say: (line) => io.err(`${line}\n`),
     onClaims,
     overrides: sets,

@@ -21,9 +21,11 @@ Options:
                   (default 60000, from 1000)
   --grace-s N     on SIGTERM/SIGINT the running job may finish for this long, then it is cut and
                   runs again elsewhere (default 600; a second signal stops at once)
+  --wait-redis-s S  how long Redis may not answer before the worker stops (default 30; 0 waits for
+                  ever, for an unattended lab; a result finished meanwhile is written once it is back)
 
-Exit codes: 0 stopped by a signal after its job; 1 Redis unreachable (30 s), refused the
-password, or the job was cut; 2 a bad flag or URL.
+Exit codes: 0 stopped by a signal after its job; 1 Redis unreachable (--wait-redis-s), refused the
+password, evicts keys, or the job was cut; 2 a bad flag or URL.
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -36,6 +38,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       'no-cache': { type: 'boolean' },
       'lock-ms': { type: 'string' },
       'grace-s': { type: 'string' },
+      'wait-redis-s': { type: 'string' },
     },
     false,
   );
@@ -44,7 +47,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!v.queue) usage('--queue: give the Redis URL the submitter uses (redis://HOST:PORT)');
   const lockMs = intFlag('lock-ms', v['lock-ms'], 1000, 3_600_000) ?? 60_000;
   const graceS = intFlag('grace-s', v['grace-s'], 0, 86_400) ?? 600;
-  const { redisTarget, startQueueWorker } = await import('../queue/queue.ts');
+  const waitS = intFlag('wait-redis-s', v['wait-redis-s'], 0, 31_536_000);
+  const { redisTarget, startQueueWorker, waitRedisMs } = await import('../queue/queue.ts');
   let shown = '';
   try {
     shown = redisTarget(v.queue).shown;
@@ -55,6 +59,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const worker = await startQueueWorker(v.queue, {
     cacheDir: v['no-cache'] ? null : '.cache/models',
     lockMs,
+    timeoutMs: waitRedisMs(waitS),
     onJob: (event, d, message) =>
       io.err(
         `${stamp()} ${event} ${d.cfg.name} seed ${d.seed} site ${d.site}${message ? `: ${message.split('\n')[0]}` : ''}\n`,

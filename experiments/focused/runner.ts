@@ -34,6 +34,8 @@ export interface RunOptions {
   onQueueMessage?: (line: string) => void;
   /** How long the queue keeps finished jobs and their results (days; default KEEP_DAYS). */
   queueKeepDays?: number;
+  /** How long Redis may not answer before the run stops (s; 0: for ever; default 30: redis.ts waitRedisMs). */
+  queueWaitS?: number;
   /**
    * Record the first job's fetch orders and lay its site out for replay.json (the results page);
    * default true. A sweep's or search's points write no page: the layout alone cost a fifth of a
@@ -150,7 +152,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   const results: JobResult[] = new Array(jobs.length);
   let done = 0;
   if (opts.queue) {
-    const { jobData, runInQueue } = await import('../queue/queue.ts');
+    const { jobData, runInQueue, waitRedisMs } = await import('../queue/queue.ts');
     const { codeVersionOf } = await import('../queue/code.ts');
     const code = await codeVersionOf(cfg);
     await runInQueue(
@@ -160,7 +162,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
         results[id] = r;
         opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
       },
-      { onProgress: opts.onQueueProgress, say: opts.onQueueMessage },
+      { onProgress: opts.onQueueProgress, say: opts.onQueueMessage, timeoutMs: waitRedisMs(opts.queueWaitS) },
     );
   } else if (workers <= 0) {
     for (const j of jobs) {

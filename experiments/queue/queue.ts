@@ -39,6 +39,7 @@ import {
   type RedisTarget,
   redisProblem,
   redisTarget,
+  retrying,
   within,
 } from './redis.ts';
 import { sleep } from '../../lib/time.ts';
@@ -47,7 +48,7 @@ import { JobProcess } from './job-process.ts';
 import type { QueueProgress } from '../family.ts';
 
 export type { QueueProgress };
-export { QueueUrlError, redactUrl, redisTarget } from './redis.ts';
+export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis.ts';
 
 /** How long finished and failed jobs and their results are kept (days), unless the submitter says otherwise. */
 export const KEEP_DAYS = 7;
@@ -161,7 +162,12 @@ export async function runInQueue(
       let round: { running: number; waiting: number };
       const before = pending.size;
       try {
-        round = await within(poll(), timeoutMs, () => `no answer from Redis at ${target.shown} (timed out)`);
+        // each round within half the wait (10 s at most): a stalled network is said before the run stops
+        round = await within(
+          poll(),
+          Math.min(timeoutMs / 2, 10_000),
+          () => `no answer from Redis at ${target.shown} (timed out)`,
+        );
         lastOk = Date.now();
         warned = false;
       } catch (e) {
@@ -170,7 +176,10 @@ export async function runInQueue(
         if (e instanceof RefusedError) throw e;
         if (Date.now() - lastOk >= timeoutMs)
           throw new Error(`${redisProblem(err, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`);
-        if (!warned) opts.say?.(`queue: ${redisProblem(err, target.shown)}; waiting for it`);
+        if (!warned)
+          opts.say?.(
+            `queue: ${redisProblem(err, target.shown)}; waiting for it${Number.isFinite(timeoutMs) ? ` (${Math.round(timeoutMs / 1000)} s at most)` : ''}`,
+          );
         warned = true;
         await sleep(1000);
         continue;
@@ -233,7 +242,8 @@ export async function runInQueue(
       return { running, waiting };
     }
   } finally {
-    await queue.close().catch(() => {});
+    // close has a deadline too: on a stalled network it would wait for Redis until it came back
+    await within(queue.close(), 5000, () => 'timed out').catch(() => queue.disconnect().catch(() => {}));
     client.disconnect();
   }
 }
@@ -318,6 +328,19 @@ async function refusalOf(id: string | undefined, d: QueueJobData | undefined): P
   return refusal(d.code, d.cfg);
 }
 
+/** BullMQ reports each failed reconnection: one line per distinct problem, at most every 10 s. */
+function warnings(shown: string, say: ((line: string) => void) | undefined): (e: Error) => void {
+  let said = '';
+  let saidAt = 0;
+  return (e) => {
+    const line = /lock/i.test(e.message) ? e.message.split('\n')[0] : redisProblem(e, shown);
+    if (line === said && Date.now() - saidAt < 10_000) return;
+    said = line;
+    saidAt = Date.now();
+    say?.(line);
+  };
+}
+
 /** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
 export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
   const target: RedisTarget = redisTarget(url);
@@ -338,7 +361,7 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
       }
       const key = resultKey(target.queue, job.id!);
       // a result stored by a worker that then lost the job is not computed again
-      if (await client.exists(key)) {
+      if (await retrying(() => client.exists(key), Date.now() + timeoutMs)) {
         opts.onJob?.('cached', d);
         return { stored: key };
       }
@@ -347,7 +370,8 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
       busy = true;
       try {
         const r = await proc.run({ cfg, seed: d.seed, site: d.site, cacheDir: opts.cacheDir, record: d.record });
-        await client.set(key, JSON.stringify(r), 'EX', Math.max(1, d.keepS));
+        // a result finished while Redis restarts is written once it is back (within the wait)
+        await retrying(() => client.set(key, JSON.stringify(r), 'EX', Math.max(1, d.keepS)), Date.now() + timeoutMs);
       } finally {
         busy = false;
       }
@@ -365,16 +389,7 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
   worker.on('failed', (job, e) => {
     if (job && !e.message.startsWith('refused:')) opts.onJob?.('failed', job.data, e.message);
   });
-  // BullMQ reports each failed reconnection; one line per distinct problem at most every 10 s
-  let said = '';
-  let saidAt = 0;
-  worker.on('error', (e) => {
-    const line = /lock/i.test(e.message) ? e.message.split('\n')[0] : redisProblem(e, target.shown);
-    if (line === said && Date.now() - saidAt < 10_000) return;
-    said = line;
-    saidAt = Date.now();
-    opts.onWarning?.(line);
-  });
+  worker.on('error', warnings(target.shown, opts.onWarning));
 
   let stopping = false;
   let finish!: (clean: boolean) => void;

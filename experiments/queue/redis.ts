@@ -10,8 +10,28 @@ import { QueueUrlError } from '../../lib/errors.ts';
 
 export const QUEUE_NAME = 'crawler-harness-runs';
 
-/** How long a first contact, or a lost connection, may take before the command gives up (ms). */
+/** How long a first contact, or a lost connection, may take before the command gives up (ms; --wait-redis-s). */
 export const REDIS_TIMEOUT_MS = 30_000;
+
+/** --wait-redis-s N as milliseconds: 0 waits for ever (an unattended lab), else N seconds. */
+export const waitRedisMs = (seconds: number | undefined): number =>
+  seconds === undefined ? REDIS_TIMEOUT_MS : seconds === 0 ? Number.POSITIVE_INFINITY : seconds * 1000;
+
+/**
+ * `call`, tried again with back-off (0.2 s doubling to 5 s) while Redis does not answer, until
+ * `deadline` (epoch ms; Infinity: for ever); credentials and protected mode are not retried. For
+ * every call a result depends on: a result written while Redis restarts is written once it is back.
+ */
+export async function retrying<T>(call: () => Promise<T>, deadline: number): Promise<T> {
+  for (let wait = 200; ; wait = Math.min(2 * wait, 5000)) {
+    try {
+      return await within(call(), 10_000, () => 'timed out');
+    } catch (e) {
+      if (fatalRedisError(e) || Date.now() + wait > deadline) throw e;
+      await sleep(wait);
+    }
+  }
+}
 
 /** A --queue URL that is not one (exit 2 at the command line; lib/errors.ts). */
 export { QueueUrlError } from '../../lib/errors.ts';
@@ -94,8 +114,10 @@ export function redisProblem(e: unknown, shown: string): string {
 export const fatalRedisError = (e: unknown): boolean =>
   /WRONGPASS|NOAUTH|invalid password|DENIED/i.test(String((e as Error)?.message ?? e));
 
-/** A promise that rejects with `message` if `p` has not settled within ms. */
+/** A promise that rejects with `message` if `p` has not settled within ms (Infinity: p as it is). */
 export function within<T>(p: Promise<T>, ms: number, message: () => string): Promise<T> {
+  // setTimeout takes 2^31 - 1 ms at most, and reads Infinity as 1 ms
+  if (!(ms < 2 ** 31)) return p;
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     p,
