@@ -19,6 +19,8 @@ export interface Provenance {
   code: string;
   /** Strategy modules the run loaded: path -> hash of its import closure (experiments/queue/code.ts). */
   modules?: Record<string, string>;
+  /** Which process (host, pid) computed each seed x site of the run: a queue worker's or a local one's. */
+  jobs?: { seed: number; site: string; host: string; pid: number }[];
   node: string;
   platform: string;
   machine: string;
@@ -58,7 +60,25 @@ export function readProvenance(dir: string): Provenance | null {
 
 /** One line of it, for reports and compare. */
 export const provenanceLine = (p: Provenance): string =>
-  `commit ${p.commit ?? 'none (not a git checkout)'}, code ${p.code}${modulesText(p)}, Node ${p.node}, ${p.platform}, ${p.machine}, ${p.date}`;
+  `commit ${p.commit ?? 'none (not a git checkout)'}, code ${p.code}${modulesText(p)}, Node ${p.node}, ${p.platform}, ${p.machine}, ${p.date}${jobsText(p)}`;
+
+/** ", jobs: 8 on vm (pids 12, 13), 4 on lab2 (pid 7)": where the run's jobs were computed. */
+function jobsText(p: Provenance): string {
+  if (!p.jobs?.length) return '';
+  const byHost = new Map<string, { n: number; pids: Set<number> }>();
+  for (const j of p.jobs) {
+    const h = byHost.get(j.host) ?? { n: 0, pids: new Set<number>() };
+    h.n++;
+    h.pids.add(j.pid);
+    byHost.set(j.host, h);
+  }
+  const hosts = [...byHost].map(([host, h]) => {
+    const pids = [...h.pids].sort((a, b) => a - b);
+    const shown = pids.length <= 4 ? `pid${pids.length > 1 ? 's' : ''} ${pids.join(', ')}` : `${pids.length} processes`;
+    return `${h.n} on ${host} (${shown})`;
+  });
+  return `; jobs: ${hosts.join(', ')}`;
+}
 
 const modulesText = (p: Provenance): string =>
   Object.entries(p.modules ?? {})

@@ -36,8 +36,19 @@ describe('a results folder', () => {
       new RegExp(`^# r\\n\\nMade by: commit .*code ${made.code}, Node ${process.version}.*\\.\\n$`),
     );
     // the strategy modules a run loaded join it, without listing the file twice
-    out.recordModules({ 'strategies/mine.ts': 'fedcba9876543210' });
+    out.recordRun({
+      modules: { 'strategies/mine.ts': 'fedcba9876543210' },
+      jobs: [
+        { seed: 1, site: 'a', host: 'lab1', pid: 12 },
+        { seed: 1, site: 'b', host: 'lab1', pid: 13 },
+        { seed: 2, site: 'a', host: 'lab2', pid: 7 },
+      ],
+    });
     expect(JSON.parse(read('provenance.json')).modules).toEqual({ 'strategies/mine.ts': 'fedcba9876543210' });
+    out.report('# r');
+    expect(read('report.md')).toMatch(
+      /Made by: .*module strategies\/mine\.ts fedcba9876543210, .*; jobs: 2 on lab1 \(pids 12, 13\), 1 on lab2 \(pid 7\)\.\n$/,
+    );
     expect(out.files.filter((f) => f === 'provenance.json')).toHaveLength(1);
     out.report('# r\n- Made by: the setup list\n');
     expect(read('report.md')).toBe('# r\n- Made by: the setup list\n');

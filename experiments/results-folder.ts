@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import type { TopLevelSpec } from 'vega-lite';
 import { configFileText } from './config-files.ts';
-import { PROVENANCE_FILE, provenance, provenanceLine } from './provenance.ts';
+import { PROVENANCE_FILE, type Provenance, provenance, provenanceLine } from './provenance.ts';
 import type { Figure } from './figures.ts';
 
 type Cast = NonNullable<Parameters<typeof stringify>[1]>['cast'];
@@ -27,20 +27,27 @@ const columnsOf = (rows: readonly object[]): string[] => [...new Set(rows.flatMa
 export class ResultsFolder {
   /** The files written, in order, relative to the folder. */
   readonly files: string[] = [];
+  /** What made the folder: provenance.json's content. */
+  private made: Provenance = provenance();
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
     // what made the folder (commit, code hash, Node, machine, date, command), before any result
-    this.put(PROVENANCE_FILE, `${JSON.stringify(provenance(), null, 2)}\n`);
+    this.put(PROVENANCE_FILE, `${JSON.stringify(this.made, null, 2)}\n`);
   }
 
   /**
-   * The strategy modules the run loaded, each with its import closure's hash, added to
-   * provenance.json (a plug-in's code is part of what made the results).
+   * What only the run knows, added to provenance.json: the strategy modules it loaded, each with its
+   * import closure's hash (a plug-in's code is part of what made the results), and which process
+   * computed each job.
    */
-  recordModules(modules: Record<string, string>): void {
-    if (!Object.keys(modules).length) return;
-    writeFileSync(join(this.dir, PROVENANCE_FILE), `${JSON.stringify({ ...provenance(), modules }, null, 2)}\n`);
+  recordRun(run: Pick<Provenance, 'modules' | 'jobs'>): void {
+    this.made = {
+      ...this.made,
+      ...(Object.keys(run.modules ?? {}).length ? { modules: run.modules } : {}),
+      ...(run.jobs?.length ? { jobs: run.jobs } : {}),
+    };
+    writeFileSync(join(this.dir, PROVENANCE_FILE), `${JSON.stringify(this.made, null, 2)}\n`);
   }
 
   /** A file of the folder, listed in `files`. */
@@ -55,7 +62,7 @@ export class ResultsFolder {
    */
   report(text: string): void {
     const body = text.endsWith('\n') ? text : `${text}\n`;
-    this.put('report.md', body.includes('Made by: ') ? body : `${body}\nMade by: ${provenanceLine(provenance())}.\n`);
+    this.put('report.md', body.includes('Made by: ') ? body : `${body}\nMade by: ${provenanceLine(this.made)}.\n`);
   }
 
   /**

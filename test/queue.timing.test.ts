@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -286,7 +286,13 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     const w = worker(q, []);
     const c = cfg({ sites: ['cs.alpha-university.test'] });
     const data = jobData(c, 1, c.sites[0], false, await codeVersionOf(c), 2);
-    await runInQueue(q, [{ id: 0, data }], () => {});
+    let madeBy: { host: string; pid: number } | undefined;
+    await runInQueue(q, [{ id: 0, data }], (_id, r) => {
+      madeBy = r.madeBy;
+    });
+    // the result says which process computed it: the worker's job process (provenance.json's jobs)
+    expect(madeBy?.host).toBe(hostname());
+    expect(Number(readFileSync(`/proc/${madeBy!.pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])).toBe(w.pid);
     const t = redisTarget(q);
     const queue = new Queue(t.queue, { connection: t.connection });
     const r = new Redis(redis.port, '127.0.0.1');

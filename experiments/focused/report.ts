@@ -59,7 +59,7 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   csv('differences.csv', diffs);
   const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
   out.config({ ...configForFile(cfg), sites: cfg.archive ? cfg.sites : d.sites }, rerun);
-  out.recordModules(await moduleHashes(cfg));
+  out.recordRun({ modules: await moduleHashes(cfg), jobs: d.jobs });
   const figs: Record<string, number> = {};
   const bands = curvesBands(d.curves).draw;
   const curveFig = async (name: string, metric: string, y: string): Promise<void> => {

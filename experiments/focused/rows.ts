@@ -106,6 +106,8 @@ export interface JobResult {
   replay: ReplayRun | null;
   /** What this run's site rests on (ground truth, evaluator only). */
   facts: SiteFacts;
+  /** The process that computed it: a worker's job process, or a local pool's (provenance; never in a CSV). */
+  madeBy?: { host: string; pid: number };
 }
 
 /** What one site of one web rests on: its graph, its target's depth, the crawler's judgement of it. */

@@ -4,6 +4,7 @@
  * against ground truth every `every` pages. Runs inside a worker process (see runner.ts); the
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
+import { hostname } from 'node:os';
 import { CrawlEngine } from '../../crawler/index.ts';
 import { loadKeywords, RelevanceJudge } from '../../crawler/focused/index.ts';
 import { loadConfig } from '../../sim/config.ts';
@@ -154,6 +155,7 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
     // the seed's first crawled site only, which the runner reads it from
     structure: cfg.archive || site !== firstSite(cfg) ? null : env.structure(),
     replay: null,
+    madeBy: { host: hostname(), pid: process.pid },
     facts: {
       site,
       seed: job.seed,

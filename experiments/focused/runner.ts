@@ -89,6 +89,8 @@ export interface ExperimentData {
   /** The crawl order of every strategy in the first run (first seed, first site), for the results page. */
   replay: ReplayRun | null;
   wallMs: number;
+  /** Which process computed each (seed, site) (provenance.json; never in the CSVs). */
+  jobs?: { seed: number; site: string; host: string; pid: number }[];
 }
 
 interface Job {
@@ -201,6 +203,10 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     facts: results.map((r) => r.facts).sort((a, b) => a.seed - b.seed || a.site.localeCompare(b.site)),
     replay: results[0]?.replay ?? null,
     wallMs: Math.round(performance.now() - t0),
+    jobs: jobs.flatMap((j) => {
+      const m = results[j.id].madeBy;
+      return m ? [{ seed: j.seed, site: j.site, host: m.host, pid: m.pid }] : [];
+    }),
   };
 }
 
