@@ -12,7 +12,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codeVersionOf } from '../experiments/queue/code.ts';
 import { jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
 import { redisTarget } from '../experiments/queue/redis.ts';
-import { cfg, freePort, hasRedis, killWorkers, PrivateRedis, rows, tinyWeb, useWeb, worker } from './queue-kit.ts';
+import {
+  cfg,
+  freePort,
+  hasRedis,
+  killWorkers,
+  local,
+  PrivateRedis,
+  rows,
+  tinyWeb,
+  useWeb,
+  worker,
+} from './queue-kit.ts';
 import { scaled } from './speed.ts';
 
 afterEach(killWorkers);
@@ -61,13 +72,32 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
     writeFileSync(join(copy, 'crawler/engine.ts'), `${readFileSync('crawler/engine.ts', 'utf8')}\n// edited\n`);
     const log: string[] = [];
     worker(q, log, { cwd: copy });
-    const error = await rows(cfg(), { queue: q }).then(
+    const error = await rows(cfg(), { queue: q, queueRefusedWaitS: 3 }).then(
       () => '',
       (e: Error) => e.message,
     );
     expect(error).toMatch(/^job \d .*refused: the job was submitted from other code .*tree [0-9a-f]{16}\)/);
     expect(error).not.toContain('\n');
     expect(log.some((l) => / start /.test(l))).toBe(false);
+  });
+
+  it('a worker on a stale checkout beside a current one: it puts the jobs back, the other runs them (issue #69)', {
+    timeout: scaled(90_000),
+  }, async () => {
+    const q = fresh();
+    const copy = copyCheckout();
+    writeFileSync(join(copy, 'crawler/engine.ts'), `${readFileSync('crawler/engine.ts', 'utf8')}\n// edited\n`);
+    const logs: string[][] = [[], []];
+    worker(q, logs[0], { cwd: copy });
+    // the stale worker first, alone for a while: it refuses what it takes, and the run goes on
+    while (!logs[0].some((l) => /waiting for jobs/.test(l))) await new Promise((r) => setTimeout(r, 20));
+    const c = cfg();
+    const run = rows(c, { queue: q, queueRefusedWaitS: 20 });
+    while (!logs[0].some((l) => / refused /.test(l))) await new Promise((r) => setTimeout(r, 20));
+    worker(q, logs[1]);
+    expect(await run).toEqual(await local(c));
+    expect(logs[0].some((l) => / start /.test(l))).toBe(false);
+    expect(logs[1].filter((l) => / done /.test(l))).toHaveLength(c.sites.length);
   });
 
   it("a worker whose copy of a module's imported helper differs by a byte refuses the job (issue #69)", {
@@ -84,7 +114,7 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
       strategyParams: { 'with-helper': { module: `${dir}/mod.ts` } },
       sites: ['cs.alpha-university.test'],
     });
-    const error = await rows(c, { queue: q }).then(
+    const error = await rows(c, { queue: q, queueRefusedWaitS: 3 }).then(
       () => '',
       (e: Error) => e.message,
     );
@@ -103,7 +133,7 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
     const t = redisTarget(q);
     const queue = new Queue(t.queue, { connection: t.connection });
     try {
-      const run = runInQueue(q, [{ id: 0, data }], () => {}).then(
+      const run = runInQueue(q, [{ id: 0, data }], () => {}, { refusedWaitMs: 3000 }).then(
         () => '',
         (e: Error) => e.message,
       );
@@ -142,6 +172,7 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
       q,
       [{ id: 0, data: jobData(c, 1, c.sites[0], false, await codeVersionOf(c)) }],
       () => {},
+      { refusedWaitMs: 3000 },
     ).then(
       () => '',
       (e: Error) => e.message,

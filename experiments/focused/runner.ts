@@ -36,6 +36,8 @@ export interface RunOptions {
   queueKeepDays?: number;
   /** How long Redis may not answer before the run stops (s; 0: for ever; default 30: redis.ts waitRedisMs). */
   queueWaitS?: number;
+  /** How long no worker may take a job that workers refuse before the run stops (s; default 30). */
+  queueRefusedWaitS?: number;
   /**
    * Record the first job's fetch orders and lay its site out for replay.json (the results page);
    * default true. A sweep's or search's points write no page: the layout alone cost a fifth of a
@@ -164,7 +166,12 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
         results[id] = r;
         opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
       },
-      { onProgress: opts.onQueueProgress, say: opts.onQueueMessage, timeoutMs: waitRedisMs(opts.queueWaitS) },
+      {
+        onProgress: opts.onQueueProgress,
+        say: opts.onQueueMessage,
+        timeoutMs: waitRedisMs(opts.queueWaitS),
+        refusedWaitMs: opts.queueRefusedWaitS === undefined ? undefined : opts.queueRefusedWaitS * 1000,
+      },
     );
   } else if (workers <= 0) {
     for (const j of jobs) {

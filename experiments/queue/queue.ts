@@ -15,7 +15,8 @@
  *   resolved config, the web config's text, the seed, the site, the harness's code and the files
  *   the config names: experiments/queue/code.ts), so submitting again enqueues nothing
  *   queued or done, a kept result is reused, and a result of other code never is. A worker whose
- *   checkout differs refuses the job, and the submitter stops with that line.
+ *   checkout differs refuses the job and puts it back for another (experiments/queue/worker.ts);
+ *   the submitter stops, naming the refusals, only when no worker takes it (REFUSED_WAIT_MS).
  * - Responsive: a worker runs its job in a child process (experiments/pool.ts), so its own event
  *   loop keeps renewing the job's lock however long a crawl blocks; a job's lock expires only when
  *   its worker is gone. A job whose workers die more than MAX_STALLS times fails.
@@ -25,26 +26,15 @@
  *   `experiment --queue URL --clean` removes them at once.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Queue, UnrecoverableError, Worker } from 'bullmq';
+import { readFileSync } from 'node:fs';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { ExperimentConfig } from '../focused/config.ts';
 import type { JobResult } from '../focused/rows.ts';
-import { type CodeVersion, refusal } from './code.ts';
-import {
-  connectRedis,
-  fatalRedisError,
-  REDIS_TIMEOUT_MS,
-  type RedisTarget,
-  redisProblem,
-  redisTarget,
-  retrying,
-  within,
-} from './redis.ts';
+import type { CodeVersion } from './code.ts';
+import { connectRedis, fatalRedisError, REDIS_TIMEOUT_MS, redisProblem, redisTarget, within } from './redis.ts';
 import { sleep } from '../../lib/time.ts';
 import { resource } from '../../lib/paths.ts';
-import { JobProcess } from './job-process.ts';
 import type { QueueProgress } from '../family.ts';
 
 export type { QueueProgress };
@@ -75,7 +65,19 @@ export interface QueueJobData {
 }
 
 /** Where a job's result is kept: beside BullMQ's keys, under the queue's name. */
-const resultKey = (queue: string, jobId: string): string => `crawler-harness:${queue}:result:${jobId}`;
+export const resultKey = (queue: string, jobId: string): string => `crawler-harness:${queue}:result:${jobId}`;
+
+/** Where the workers that refused a job say why (a hash: worker -> reason), for the submitter to name them. */
+export const refusedKey = (queue: string, jobId: string): string => `crawler-harness:${queue}:refused:${jobId}`;
+
+/** How long a refused job waits before a worker may take it again (ms). */
+export const REFUSED_DELAY_MS = 1000;
+
+/**
+ * How long the submitter waits, while workers refuse its jobs, for one that takes a job, before it
+ * stops naming them (ms; SubmitOptions.refusedWaitMs). Workers on the right checkout may join late.
+ */
+const REFUSED_WAIT_MS = 30_000;
 
 /** The job id: a hash of everything the result depends on (the commit's name is not: equal trees, equal results). */
 export function jobIdOf(d: QueueJobData): string {
@@ -121,6 +123,8 @@ export interface SubmitOptions {
   say?: (line: string) => void;
   /** How long Redis may not answer before the submitter gives up (ms). */
   timeoutMs?: number;
+  /** How long no worker may take a job, while some refuse them, before the submitter stops (ms; default 30 s). */
+  refusedWaitMs?: number;
 }
 
 /**
@@ -146,6 +150,7 @@ export async function runInQueue(
   const run = jobs.length ? jobIdOf(jobs[0].data).slice(0, 12) : '';
   try {
     const pending = new Map(jobs.map((j) => [jobIdOf(j.data), j]));
+    const refused = new RefusalWatch(client, target.queue, opts.refusedWaitMs ?? REFUSED_WAIT_MS);
     const failures: string[] = [];
     let firstRound = true;
     let lastOk = Date.now();
@@ -239,6 +244,8 @@ export async function runInQueue(
       if (vanished) {
         opts.say?.(`queue: ${vanished} jobs were gone from Redis (restarted empty?): enqueued again`);
       }
+      const stuck = await refused.check(pending);
+      if (stuck) throw new RefusedError(stuck);
       return { running, waiting };
     }
   } finally {
@@ -248,8 +255,48 @@ export async function runInQueue(
   }
 }
 
-/** A job a worker refused (other code, a path outside its checkout): the submission stops at once. */
+/** Jobs the workers refused (other code, a path outside their checkout) and none took: the submission stops. */
 class RefusedError extends Error {}
+
+/**
+ * Watches the jobs workers refuse (refusedKey: worker -> reason; the worker that takes a job
+ * removes it): a job refused, and taken by no worker for `waitMs`, stops the submission with a line
+ * naming the workers and their reasons. Other workers may run it meanwhile; workers that join late
+ * have `waitMs` to take it.
+ */
+class RefusalWatch {
+  private readonly since = new Map<string, number>();
+  private checked = 0;
+  constructor(
+    private readonly client: Redis,
+    private readonly queue: string,
+    private readonly waitMs: number,
+  ) {}
+
+  /** The line that stops the submission, or null (checked at most once a second). */
+  async check(pending: ReadonlyMap<string, { id: number; data: QueueJobData }>): Promise<string | null> {
+    if (!pending.size || Date.now() - this.checked < 1000) return null;
+    this.checked = Date.now();
+    const ids = [...pending.keys()];
+    const got = (await this.client.pipeline(ids.map((id) => ['hgetall', refusedKey(this.queue, id)])).exec()) ?? [];
+    for (let i = 0; i < ids.length; i++) {
+      const who = Object.entries((got[i]?.[1] ?? {}) as Record<string, string>);
+      if (!who.length) {
+        this.since.delete(ids[i]);
+        continue;
+      }
+      const since = this.since.get(ids[i]) ?? Date.now();
+      this.since.set(ids[i], since);
+      if (Date.now() - since < this.waitMs) continue;
+      const j = pending.get(ids[i])!;
+      return (
+        `job ${j.id} (seed ${j.data.seed}, site ${j.data.site}): no worker took it for ` +
+        `${Math.round(this.waitMs / 1000)} s; ${who.map(([w, why]) => `worker ${w} ${why}`).join('; ')}`
+      );
+    }
+    return null;
+  }
+}
 
 /** Removes every job and kept result of the queue at `url`; refused while jobs run. */
 export async function cleanQueue(url: string): Promise<{ jobs: number; results: number }> {
@@ -280,178 +327,4 @@ export async function cleanQueue(url: string): Promise<{ jobs: number; results: 
     await queue.close().catch(() => {});
     client.disconnect();
   }
-}
-
-export interface QueueWorkerOptions {
-  cacheDir: string | null;
-  /** A job whose worker stops renewing its lock this long (killed, cut off) runs again elsewhere. */
-  lockMs: number;
-  onJob?: (event: 'start' | 'done' | 'cached' | 'failed', data: QueueJobData, message?: string) => void;
-  /** A problem worth a line that does not stop the worker (Redis not answering, a lost lock). */
-  onWarning?: (line: string) => void;
-  /** How long Redis may not answer while the worker is idle before it gives up (ms). */
-  timeoutMs?: number;
-}
-
-export interface QueueWorker {
-  /**
-   * Settles when the worker has stopped: true when no job was cut; rejects with one line when Redis
-   * is lost for good.
-   */
-  readonly done: Promise<boolean>;
-  /**
-   * Stops taking jobs; the running job finishes, for at most graceMs (then its process is killed
-   * and the job runs again elsewhere once its lock expires). Resolves true when nothing was cut.
-   */
-  stop(graceMs: number): Promise<boolean>;
-}
-
-/**
- * The web config a job carries, as a file in `dir` named by its hash: the same text wherever the
- * submitter kept it. Written whole, then renamed: the workers of a machine share the folder.
- */
-function webFile(dir: string, json: string): string {
-  const file = join(dir, `${createHash('sha256').update(json).digest('hex').slice(0, 16)}.json`);
-  if (!existsSync(file)) {
-    const part = `${file}.${process.pid}.part`;
-    writeFileSync(part, json);
-    renameSync(part, file);
-  }
-  return file;
-}
-
-/** Why a worker must not run the job `id` with data `d` (one line, "refused: ..."), or null. */
-async function refusalOf(id: string | undefined, d: QueueJobData | undefined): Promise<string | null> {
-  if (!d?.cfg || !d.code) return 'refused: the job was not submitted by this harness version';
-  // the id is the hash of the data: data edited in Redis after submission is not run under it
-  if (id !== jobIdOf(d)) return "refused: the job's data do not hash to its id (changed after it was submitted)";
-  return refusal(d.code, d.cfg);
-}
-
-/** BullMQ reports each failed reconnection: one line per distinct problem, at most every 10 s. */
-function warnings(shown: string, say: ((line: string) => void) | undefined): (e: Error) => void {
-  let said = '';
-  let saidAt = 0;
-  return (e) => {
-    const line = /lock/i.test(e.message) ? e.message.split('\n')[0] : redisProblem(e, shown);
-    if (line === said && Date.now() - saidAt < 10_000) return;
-    said = line;
-    saidAt = Date.now();
-    say?.(line);
-  };
-}
-
-/** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
-export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
-  const target: RedisTarget = redisTarget(url);
-  const timeoutMs = opts.timeoutMs ?? REDIS_TIMEOUT_MS;
-  const client = await connectRedis(target, timeoutMs);
-  const webs = join(tmpdir(), 'crawler-harness-webs');
-  mkdirSync(webs, { recursive: true });
-  const proc = new JobProcess();
-  let busy = false;
-  const worker = new Worker<QueueJobData, { stored: string }>(
-    target.queue,
-    async (job) => {
-      const d = job.data;
-      const why = await refusalOf(job.id, d);
-      if (why) {
-        if (d?.cfg) opts.onJob?.('failed', d, why);
-        throw new UnrecoverableError(why);
-      }
-      const key = resultKey(target.queue, job.id!);
-      // a result stored by a worker that then lost the job is not computed again
-      if (await retrying(() => client.exists(key), Date.now() + timeoutMs)) {
-        opts.onJob?.('cached', d);
-        return { stored: key };
-      }
-      opts.onJob?.('start', d);
-      const cfg = d.webJson === null ? d.cfg : { ...d.cfg, web: webFile(webs, d.webJson) };
-      busy = true;
-      try {
-        const r = await proc.run({ cfg, seed: d.seed, site: d.site, cacheDir: opts.cacheDir, record: d.record });
-        // a result finished while Redis restarts is written once it is back (within the wait)
-        await retrying(() => client.set(key, JSON.stringify(r), 'EX', Math.max(1, d.keepS)), Date.now() + timeoutMs);
-      } finally {
-        busy = false;
-      }
-      return { stored: key };
-    },
-    {
-      connection: target.connection,
-      concurrency: 1,
-      lockDuration: opts.lockMs,
-      stalledInterval: Math.max(1000, Math.floor(opts.lockMs / 2)),
-      maxStalledCount: MAX_STALLS,
-    },
-  );
-  worker.on('completed', (job) => opts.onJob?.('done', job.data));
-  worker.on('failed', (job, e) => {
-    if (job && !e.message.startsWith('refused:')) opts.onJob?.('failed', job.data, e.message);
-  });
-  worker.on('error', warnings(target.shown, opts.onWarning));
-
-  let stopping = false;
-  let finish!: (clean: boolean) => void;
-  let fail!: (e: Error) => void;
-  const done = new Promise<boolean>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
-  });
-  // Redis watched from our own connection: lost for timeoutMs while no job runs, the worker ends
-  let lastOk = Date.now();
-  const watch = setInterval(() => {
-    within(client.ping(), 5000, () => 'timed out').then(
-      () => {
-        lastOk = Date.now();
-      },
-      (e: unknown) => {
-        if (stopping) return;
-        if (fatalRedisError(e)) void shutdown(0).then(() => fail(new Error(redisProblem(e, target.shown))));
-        else if (!busy && Date.now() - lastOk >= timeoutMs)
-          void shutdown(0).then(() =>
-            fail(new Error(`${redisProblem(e, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`)),
-          );
-      },
-    );
-  }, 2000);
-
-  async function shutdown(graceMs: number): Promise<boolean> {
-    stopping = true;
-    clearInterval(watch);
-    let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([
-      worker.close().then(() => true),
-      new Promise<boolean>((r) => {
-        timer = setTimeout(() => r(false), graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (closed) proc.close();
-    else {
-      proc.kill();
-      void worker.close(true).catch(() => {});
-    }
-    client.disconnect();
-    return closed;
-  }
-
-  return {
-    done,
-    async stop(graceMs) {
-      if (stopping) {
-        // asked again: stop now (a job running is cut)
-        const wasBusy = busy;
-        proc.kill();
-        finish(!wasBusy);
-        return !wasBusy;
-      }
-      // idle, nothing is lost by not waiting for BullMQ's close (it waits on a Redis that may be gone)
-      const wasBusy = busy;
-      const clean = (await shutdown(wasBusy ? graceMs : Math.min(graceMs, 5000))) || !wasBusy;
-      // the outcome travels with done: a caller reading it after done settles must not miss a cut
-      finish(clean);
-      return clean;
-    },
-  };
 }

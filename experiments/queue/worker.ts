@@ -1,0 +1,221 @@
+/**
+ * A queue worker (`npm run worker -- --queue URL`): takes the jobs experiments/queue/queue.ts
+ * enqueues, one at a time, runs each in a child process of its own (job-process.ts), stores the
+ * result under the job's key before the job is marked done, and refuses, putting back for another
+ * worker, a job it must not run (other code, data changed after submission, a file outside its
+ * checkout).
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { refusal } from './code.ts';
+import { JobProcess } from './job-process.ts';
+import { jobIdOf, MAX_STALLS, type QueueJobData, REFUSED_DELAY_MS, refusedKey, resultKey } from './queue.ts';
+import {
+  connectRedis,
+  fatalRedisError,
+  REDIS_TIMEOUT_MS,
+  type RedisTarget,
+  redisProblem,
+  redisTarget,
+  retrying,
+  within,
+} from './redis.ts';
+
+export interface QueueWorkerOptions {
+  cacheDir: string | null;
+  /** A job whose worker stops renewing its lock this long (killed, cut off) runs again elsewhere. */
+  lockMs: number;
+  onJob?: (event: 'start' | 'done' | 'cached' | 'failed' | 'refused', data: QueueJobData, message?: string) => void;
+  /** A problem worth a line that does not stop the worker (Redis not answering, a lost lock). */
+  onWarning?: (line: string) => void;
+  /** How long Redis may not answer while the worker is idle before it gives up (ms). */
+  timeoutMs?: number;
+}
+
+export interface QueueWorker {
+  /**
+   * Settles when the worker has stopped: true when no job was cut; rejects with one line when Redis
+   * is lost for good.
+   */
+  readonly done: Promise<boolean>;
+  /**
+   * Stops taking jobs; the running job finishes, for at most graceMs (then its process is killed
+   * and the job runs again elsewhere once its lock expires). Resolves true when nothing was cut.
+   */
+  stop(graceMs: number): Promise<boolean>;
+}
+
+/**
+ * The web config a job carries, as a file in `dir` named by its hash: the same text wherever the
+ * submitter kept it. Written whole, then renamed: the workers of a machine share the folder.
+ */
+function webFile(dir: string, json: string): string {
+  const file = join(dir, `${createHash('sha256').update(json).digest('hex').slice(0, 16)}.json`);
+  if (!existsSync(file)) {
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, json);
+    renameSync(part, file);
+  }
+  return file;
+}
+
+/** Why a worker must not run the job `id` with data `d` (one line, "refused: ..."), or null. */
+async function refusalOf(id: string | undefined, d: QueueJobData | undefined): Promise<string | null> {
+  if (!d?.cfg || !d.code) return 'refused: the job was not submitted by this harness version';
+  // the id is the hash of the data: data edited in Redis after submission is not run under it
+  if (id !== jobIdOf(d)) return "refused: the job's data do not hash to its id (changed after it was submitted)";
+  return refusal(d.code, d.cfg);
+}
+
+/** BullMQ reports each failed reconnection: one line per distinct problem, at most every 10 s. */
+function warnings(shown: string, say: ((line: string) => void) | undefined): (e: Error) => void {
+  let said = '';
+  let saidAt = 0;
+  return (e) => {
+    const line = /lock/i.test(e.message) ? e.message.split('\n')[0] : redisProblem(e, shown);
+    if (line === said && Date.now() - saidAt < 10_000) return;
+    said = line;
+    saidAt = Date.now();
+    say?.(line);
+  };
+}
+
+/**
+ * Puts a refused job back on the queue for a worker that can run it, the reason kept under this
+ * worker's name (refusedKey) for the submitter to say if no worker takes it.
+ */
+async function putBack(
+  client: Redis,
+  queue: string,
+  job: Job<QueueJobData>,
+  token: string | undefined,
+  why: string,
+): Promise<never> {
+  const key = refusedKey(queue, job.id!);
+  await client.hset(key, `${hostname()}:${process.pid}`, why);
+  await client.expire(key, Math.max(60, job.data.keepS));
+  await job.moveToDelayed(Date.now() + REFUSED_DELAY_MS, token);
+  throw new DelayedError();
+}
+
+/** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
+export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
+  const target: RedisTarget = redisTarget(url);
+  const timeoutMs = opts.timeoutMs ?? REDIS_TIMEOUT_MS;
+  const client = await connectRedis(target, timeoutMs);
+  const webs = join(tmpdir(), 'crawler-harness-webs');
+  mkdirSync(webs, { recursive: true });
+  const proc = new JobProcess();
+  let busy = false;
+  const worker = new Worker<QueueJobData, { stored: string }>(
+    target.queue,
+    async (job, token) => {
+      const d = job.data;
+      const why = await refusalOf(job.id, d);
+      if (why && !d?.cfg) throw new UnrecoverableError(why);
+      if (why) {
+        opts.onJob?.('refused', d, why);
+        await putBack(client, target.queue, job, token, why);
+      }
+      // taken: the refusals of other workers no longer stop the submission
+      await retrying(() => client.del(refusedKey(target.queue, job.id!)), Date.now() + timeoutMs);
+      const key = resultKey(target.queue, job.id!);
+      // a result stored by a worker that then lost the job is not computed again
+      if (await retrying(() => client.exists(key), Date.now() + timeoutMs)) {
+        opts.onJob?.('cached', d);
+        return { stored: key };
+      }
+      opts.onJob?.('start', d);
+      const cfg = d.webJson === null ? d.cfg : { ...d.cfg, web: webFile(webs, d.webJson) };
+      busy = true;
+      try {
+        const r = await proc.run({ cfg, seed: d.seed, site: d.site, cacheDir: opts.cacheDir, record: d.record });
+        // a result finished while Redis restarts is written once it is back (within the wait)
+        await retrying(() => client.set(key, JSON.stringify(r), 'EX', Math.max(1, d.keepS)), Date.now() + timeoutMs);
+      } finally {
+        busy = false;
+      }
+      return { stored: key };
+    },
+    {
+      connection: target.connection,
+      concurrency: 1,
+      lockDuration: opts.lockMs,
+      stalledInterval: Math.max(1000, Math.floor(opts.lockMs / 2)),
+      maxStalledCount: MAX_STALLS,
+    },
+  );
+  worker.on('completed', (job) => opts.onJob?.('done', job.data));
+  worker.on('failed', (job, e) => {
+    if (job && !e.message.startsWith('refused:')) opts.onJob?.('failed', job.data, e.message);
+  });
+  worker.on('error', warnings(target.shown, opts.onWarning));
+
+  let stopping = false;
+  let finish!: (clean: boolean) => void;
+  let fail!: (e: Error) => void;
+  const done = new Promise<boolean>((resolve, reject) => {
+    finish = resolve;
+    fail = reject;
+  });
+  // Redis watched from our own connection: lost for timeoutMs while no job runs, the worker ends
+  let lastOk = Date.now();
+  const watch = setInterval(() => {
+    within(client.ping(), 5000, () => 'timed out').then(
+      () => {
+        lastOk = Date.now();
+      },
+      (e: unknown) => {
+        if (stopping) return;
+        if (fatalRedisError(e)) void shutdown(0).then(() => fail(new Error(redisProblem(e, target.shown))));
+        else if (!busy && Date.now() - lastOk >= timeoutMs)
+          void shutdown(0).then(() =>
+            fail(new Error(`${redisProblem(e, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`)),
+          );
+      },
+    );
+  }, 2000);
+
+  async function shutdown(graceMs: number): Promise<boolean> {
+    stopping = true;
+    clearInterval(watch);
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([
+      worker.close().then(() => true),
+      new Promise<boolean>((r) => {
+        timer = setTimeout(() => r(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (closed) proc.close();
+    else {
+      proc.kill();
+      void worker.close(true).catch(() => {});
+    }
+    client.disconnect();
+    return closed;
+  }
+
+  return {
+    done,
+    async stop(graceMs) {
+      if (stopping) {
+        // asked again: stop now (a job running is cut)
+        const wasBusy = busy;
+        proc.kill();
+        finish(!wasBusy);
+        return !wasBusy;
+      }
+      // idle, nothing is lost by not waiting for BullMQ's close (it waits on a Redis that may be gone)
+      const wasBusy = busy;
+      const clean = (await shutdown(wasBusy ? graceMs : Math.min(graceMs, 5000))) || !wasBusy;
+      // the outcome travels with done: a caller reading it after done settles must not miss a cut
+      finish(clean);
+      return clean;
+    },
+  };
+}
