@@ -3,7 +3,8 @@
  * in the full tier): read once, passwords redacted, problems in words.
  */
 import { describe, expect, it } from 'vitest';
-import { redactUrl, redisProblem, redisTarget, waitRedisMs, within } from '../experiments/queue/redis.ts';
+import { createServer } from 'node:net';
+import { connectRedis, redactUrl, redisProblem, redisTarget, waitRedisMs, within } from '../experiments/queue/redis.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 
 describe('queue Redis URLs', () => {
@@ -24,6 +25,34 @@ describe('queue Redis URLs', () => {
     expect(redisProblem(new Error('DENIED Redis is running in protected mode because ...'), 'X')).toMatch(
       /protected mode/,
     );
+  });
+
+  it("a server that refuses before any command is said in its own words, not as 'Connection is closed'", async () => {
+    /** A server that writes `reply` to each connection and closes it, as Redis does in protected mode. */
+    const refusing = async (reply: string): Promise<{ url: string; close: () => void }> => {
+      const server = createServer((c) => c.end(`${reply}\r\n`));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return { url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => server.close() };
+    };
+    const denied = await refusing(
+      '-DENIED Redis is running in protected mode because protected mode is enabled and no password is set',
+    );
+    const t0 = performance.now();
+    try {
+      await expect(connectRedis(redisTarget(denied.url), 30_000)).rejects.toThrow(
+        /^Redis at redis:\/\/127\.0\.0\.1:\d+ is in protected mode: give it a password/,
+      );
+      // at once, not at the end of the wait: waiting does not mend it
+      expect(performance.now() - t0).toBeLessThan(10_000);
+    } finally {
+      denied.close();
+    }
+    const full = await refusing('-ERR max number of clients reached');
+    try {
+      await expect(connectRedis(redisTarget(full.url), 1500)).rejects.toThrow(/: ERR max number of clients reached$/);
+    } finally {
+      full.close();
+    }
   });
 
   it('--wait-redis-s: seconds, 0 for ever; only with --queue; a deadline of for ever is no timer', async () => {

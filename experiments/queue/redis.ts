@@ -157,6 +157,14 @@ export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): 
   client.on('error', (e) => {
     last = e;
   });
+  // a server that refuses a connection before any command (protected mode) writes its reason and
+  // closes: ioredis, with no command to answer, drops the reply and says "Connection is closed"
+  client.on('connect', () =>
+    (client as unknown as { stream?: NodeJS.ReadableStream }).stream?.on('data', (b: Buffer) => {
+      const refused = /^-([^\r\n]+)/.exec(b.toString('latin1'));
+      if (refused) last = new Error(refused[1]);
+    }),
+  );
   const deadline = Date.now() + ms;
   const timedOut = (): string => '\0timeout';
   try {
@@ -168,7 +176,9 @@ export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): 
         if (evicts) throw new RedisRefusal(evictionProblem(evicts, target.shown));
         return client;
       } catch (e) {
-        if (e instanceof RedisRefusal || fatalRedisError(e) || Date.now() >= deadline) throw e;
+        // the server's own reason, read off the socket, when it refused before answering
+        const cause = fatalRedisError(last) && !fatalRedisError(e) ? last : e;
+        if (cause instanceof RedisRefusal || fatalRedisError(cause) || Date.now() >= deadline) throw cause;
         last = e;
         await sleep(200);
       }
