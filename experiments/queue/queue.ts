@@ -324,7 +324,7 @@ export async function cleanQueue(url: string): Promise<{ jobs: number; results: 
     } while (cursor !== '0');
     return { jobs, results };
   } finally {
-    await queue.close().catch(() => {});
+    await within(queue.close(), 5000, () => 'timed out').catch(() => queue.disconnect().catch(() => {}));
     client.disconnect();
   }
 }
