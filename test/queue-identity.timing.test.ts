@@ -8,40 +8,17 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { codeVersionOf } from '../experiments/queue/code.ts';
 import { jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
 import { redisTarget } from '../experiments/queue/redis.ts';
-import {
-  cfg,
-  freePort,
-  hasRedis,
-  killWorkers,
-  local,
-  PrivateRedis,
-  rows,
-  tinyWeb,
-  useWeb,
-  worker,
-} from './queue-kit.ts';
+import { cfg, hasRedis, killWorkers, local, privateRedisFor, rows, worker } from './queue-kit.ts';
 import { scaled } from './speed.ts';
 
 afterEach(killWorkers);
 
 describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted', () => {
-  const redis = new PrivateRedis(0);
-  let url = '';
-  let n = 0;
-  /** A queue of its own for each test. */
-  const fresh = (): string => `${url}?queue=i${++n}-${process.pid}`;
-  beforeAll(async () => {
-    if (!hasRedis) throw new Error('no redis-server: .ci/run must install it');
-    (redis as { port: number }).port = await freePort();
-    await redis.start();
-    url = redis.url;
-    useWeb(tinyWeb());
-  }, scaled(60_000));
-  afterAll(() => redis.kill());
+  const { fresh } = privateRedisFor('i');
 
   /** A copy of this checkout's code (and `extra` paths), node_modules linked, for a worker of its own. */
   function copyCheckout(extra: string[] = []): string {

@@ -12,7 +12,9 @@ import { Redis } from 'ioredis';
 import { type ExperimentConfig, loadExperiment } from '../experiments/focused/config.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
 import { runSweep } from '../experiments/sweep/sweep.ts';
+import { afterAll, beforeAll } from 'vitest';
 import { niced } from './helpers.ts';
+import { scaled } from './speed.ts';
 
 export const hasRedis = (() => {
   try {
@@ -188,4 +190,21 @@ export async function sweepTables(c: ExperimentConfig, run: Parameters<typeof ru
 export async function rows(c: ExperimentConfig, run: Parameters<typeof runExperiment>[1]): Promise<string> {
   const d = await runExperiment(c, run);
   return JSON.stringify([d.curves, d.summaries]);
+}
+
+/**
+ * A describe block's own redis-server on a free port (started before its tests, killed after) and
+ * the tiny web cfg() names; `fresh()` gives each test a queue of its own on it.
+ */
+export function privateRedisFor(prefix: string): { redis: PrivateRedis; fresh: () => string } {
+  const redis = new PrivateRedis(0);
+  let n = 0;
+  beforeAll(async () => {
+    if (!hasRedis) throw new Error('no redis-server: .ci/run must install it');
+    (redis as { port: number }).port = await freePort();
+    await redis.start();
+    useWeb(tinyWeb());
+  }, scaled(60_000));
+  afterAll(() => redis.kill());
+  return { redis, fresh: () => `${redis.url}?queue=${prefix}${++n}-${process.pid}` };
 }

@@ -14,7 +14,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
 import { codeVersionOf } from '../experiments/queue/code.ts';
 import { redisTarget } from '../experiments/queue/redis.ts';
@@ -35,6 +35,7 @@ import {
   tinyWeb,
   useWeb,
   worker,
+  privateRedisFor,
 } from './queue-kit.ts';
 import { scaled } from './speed.ts';
 
@@ -67,19 +68,7 @@ const alive = (pid: number): boolean => {
 };
 
 describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
-  const redis = new PrivateRedis(0);
-  let url = '';
-  let n = 0;
-  /** A queue of its own for each test. */
-  const fresh = (): string => `${url}?queue=t${++n}-${process.pid}`;
-  beforeAll(async () => {
-    if (!hasRedis) throw new Error('no redis-server: .ci/run must install it');
-    (redis as { port: number }).port = await freePort();
-    await redis.start();
-    url = redis.url;
-    useWeb(tinyWeb());
-  }, scaled(60_000));
-  afterAll(() => redis.kill());
+  const { redis, fresh } = privateRedisFor('t');
 
   it('20 submissions of an 8-point sweep on 2 workers: no failure, the local tables every time', {
     timeout: scaled(150_000),
