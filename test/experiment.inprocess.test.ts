@@ -68,6 +68,10 @@ describe('experiments in one process', () => {
     expect(html).toContain('"bands":false');
     expect(html).toContain('<p class="note">Bands: none drawn');
     expect(readFileSync(join(out, 'fig-recall.svg'), 'utf8')).not.toMatch(/role-mark area|mark-area/);
+    // a URL space no budget exhausts is named in sites.csv (issue #70): every department's calendar
+    const sites = readFileSync(join(out, 'sites.csv'), 'utf8').split('\n');
+    expect(sites[0].split(',')).toContain('traps');
+    expect(sites[1]).toMatch(/^1,cs\.alpha-university\.test,.*,calendar: unbounded(, disallowed by robots\.txt)?,/);
     const none = await runExperiment(cfg, { workers: 0, cacheDir: null, replay: false, caches: 'none' });
     expect(JSON.stringify(none.curves)).toBe(JSON.stringify(kept.curves));
     expect(JSON.stringify(none.summaries)).toBe(JSON.stringify(kept.summaries));

@@ -19,6 +19,8 @@ import { GroundTruth } from '../../sim/truth.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
 import { readLabels } from '../../sim/labels.ts';
 import { KIND_NAMES, LinkFlag, Web } from '../../sim/web.ts';
+import { effectiveRobots } from '../../sim/robots-profiles.ts';
+import { parseRobots } from '../../lib/robots-rules.ts';
 import { structureStats, type StructureStats } from '../../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from '../../lib/site-graph.ts';
@@ -64,6 +66,11 @@ export interface Env {
   archiveShape(site: string): ArchiveShape | null;
   /** Structural diagnostics of a synthetic web (computed once), or null for an archive. */
   structure(): StructureStats | null;
+  /**
+   * The site's spider traps, in words (sites.csv's traps column): a URL space no budget exhausts,
+   * whether its robots.txt keeps a polite crawler out; "" when it has none (an archive is finite).
+   */
+  traps(site: string): string;
   reset(): void;
   audit(): Record<string, HostAudit>;
   close(): Promise<void>;
@@ -162,6 +169,7 @@ export async function simEnv(cfg: ExperimentConfig, seed: number, caches = cache
     parses,
     cacheKey: `${webKey(web)}:${seed}:${[...kinds].join('+')}`,
     structure: () => (structure ??= structureStats(web, truth.renderer)),
+    traps: (site) => syntheticTraps(web, site),
     reset: () => server.reset(),
     audit: () => server.audit(),
     close: () => server.close(),
@@ -442,6 +450,7 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
     billedGraphOf: (site) => graphs.get(site)!.billed,
     groupsOf: (site) => graphs.get(site)!.keys.map(() => 0),
     structure: () => null,
+    traps: () => '',
     training: new TrainingData((h) => pages.get(h) ?? [], sites, cfg.future),
     parses,
     cacheKey: createHash('sha256').update(stamp).digest('hex').slice(0, 16),
@@ -449,4 +458,29 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
     audit: () => server.audit(),
     close: () => server.close(),
   };
+}
+
+/**
+ * A generated department's traps (sim/content.ts): the calendar at /events/calendar/, linked from
+ * the news index, whose every month links the next (unbounded: a budget of 60,000 on a 203-page
+ * department once fetched 59,958 pages), blocked by the robots profiles that disallow /events/;
+ * and session ids in internal links, which multiply every URL. Background sites have no calendar.
+ */
+function syntheticTraps(web: Web, host: string): string {
+  const site = web.siteByHost(host);
+  if (!site) return '';
+  const traps: string[] = [];
+  if (site.kind === 'department') {
+    // the rules a compliant crawler ends up with (a redirected file followed, an erroring one: none allowed)
+    const robots = effectiveRobots(site.robots);
+    const blocked =
+      robots.disallowAll ||
+      parseRobots(`http://${host}/robots.txt`, robots.body).isDisallowed(
+        `http://${host}/events/calendar/2026/11/`,
+        'crawler-harness',
+      ) === true;
+    traps.push(`calendar: unbounded${blocked ? ', disallowed by robots.txt' : ''}`);
+  }
+  if (site.sessionIds) traps.push('session ids: every URL in variants');
+  return traps.join('; ');
 }

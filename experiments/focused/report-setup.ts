@@ -34,6 +34,8 @@ export function factRow(f: SiteFacts): Record<string, string | number | null> {
     relevant: f.relevant,
     relevant_reachable: f.reachable,
     relevant_by_depth: f.depths.join(' '),
+    // a URL space no budget exhausts is named: a crawl there may fetch as many pages as its budget
+    traps: f.traps || 'none',
     holes_policy: a?.policy ?? null,
     archived_pages: a?.pages ?? null,
     linked_urls: a?.linkedUrls ?? null,

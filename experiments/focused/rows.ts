@@ -128,6 +128,8 @@ export interface SiteFacts {
    * null with one site.
    */
   leak: LeakScores | null;
+  /** The site's spider traps in words, "" for none (env.ts traps; an older result: absent). */
+  traps?: string;
 }
 
 /** The crawler's relevance judgement scored against ground truth on the held-out site's pages. */

@@ -237,6 +237,7 @@ function siteFacts(job: Job, t: SiteTruth): SiteFacts {
     judgement:
       env.holes !== null || job.mode === 'learned' ? judgementQuality(env, site, job.keywords, job.getJudge()) : null,
     leak: siteLeak(env.training, job.keywords, site),
+    traps: env.traps(site),
   };
 }
 
