@@ -27,6 +27,7 @@ const TIMING = ['**/*.timing.test.ts'];
  * runs in either tier (`npx vitest run test/twin.test.ts`).
  */
 export const FULL_TIER = [
+  'test/analysis-scale.test.ts', // the analysis of 10^6 curve rows (about 1 GB)
   'test/concurrent-runs.test.ts', // two experiments at once give the rows each gives alone
   'test/deepweb.regression.test.ts', // two deep-web quick runs against their references
   'test/deepweb.sites.test.ts', // deep-web crawling under the published conditions
