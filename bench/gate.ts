@@ -74,8 +74,9 @@ function table(maxDrop: number): string[] {
         const d = pairedCi(cand, ref, value, unit);
         cell.trials++;
         if (dropVerdict(d, maxDrop) === 'regression') alarms++;
-        cell.detectable.push(detectable(d));
-        if (!(detectable(d) <= maxDrop)) cell.blind++;
+        const least = detectable(d);
+        cell.detectable.push(least);
+        if (!(least <= maxDrop)) cell.blind++;
         DROPS.forEach((drop, i) => {
           const worse = cand.map((r) => ({ ...r, [METRIC]: value(r) - drop }));
           if (dropVerdict(pairedCi(worse, ref, value, unit), maxDrop) === 'regression') cell.caught[i]++;

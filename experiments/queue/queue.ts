@@ -19,7 +19,7 @@
  *   the submitter stops, naming the refusals, only when no worker takes it (REFUSED_WAIT_MS).
  * - Responsive: a worker runs its job in a child process (experiments/pool.ts), so its own event
  *   loop keeps renewing the job's lock however long a crawl blocks; a job's lock expires only when
- *   its worker is gone. A job whose workers die more than MAX_STALLS times fails.
+ *   its worker is gone. A job whose workers die more than MAX_STALLS (worker.ts) times fails.
  * - No hangs: every Redis wait has a deadline (REDIS_TIMEOUT_MS) and ends in one line; jobs gone
  *   from Redis (restarted empty) are enqueued again.
  * - Kept for `keepDays`: finished and failed jobs and stored results expire (default KEEP_DAYS);
@@ -42,8 +42,6 @@ export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis.ts';
 
 /** How long finished and failed jobs and their results are kept (days), unless the submitter says otherwise. */
 export const KEEP_DAYS = 7;
-/** A job whose worker died this many times (lock expired) fails instead of running again. */
-export const MAX_STALLS = 2;
 /**
  * How often the submitter reads the jobs' states (ms): soon after a round that brought a result,
  * twice as long after each round that brought none, up to the most. A short job's result is seen
@@ -69,9 +67,6 @@ export const resultKey = (queue: string, jobId: string): string => `crawler-harn
 
 /** Where the workers that refused a job say why (a hash: worker -> reason), for the submitter to name them. */
 export const refusedKey = (queue: string, jobId: string): string => `crawler-harness:${queue}:refused:${jobId}`;
-
-/** How long a refused job waits before a worker may take it again (ms). */
-export const REFUSED_DELAY_MS = 1000;
 
 /**
  * How long the submitter waits, while workers refuse its jobs, for one that takes a job, before it

@@ -5,15 +5,15 @@
  * worker, a job it must not run (other code, data changed after submission, a file outside its
  * checkout).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createHash } from 'node:crypto';
 import { refusal } from './code.ts';
 import { JobProcess } from './job-process.ts';
-import { jobIdOf, MAX_STALLS, type QueueJobData, REFUSED_DELAY_MS, refusedKey, resultKey } from './queue.ts';
+import { jobIdOf, type QueueJobData, refusedKey, resultKey } from './queue.ts';
 import {
   connectRedis,
   fatalRedisError,
@@ -24,6 +24,12 @@ import {
   retrying,
   within,
 } from './redis.ts';
+
+/** A job whose worker died this many times (lock expired) fails instead of running again. */
+const MAX_STALLS = 2;
+
+/** How long a refused job waits before a worker may take it again (ms). */
+const REFUSED_DELAY_MS = 1000;
 
 export interface QueueWorkerOptions {
   cacheDir: string | null;
