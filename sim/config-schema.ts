@@ -208,15 +208,17 @@ export const WebSchema = obj({
      * above a page's links drawn per department and page kind from one pool every kind shares
      * (sim/conventions.ts HEADINGS: a faculty page may say "Publications", a publication list
      * "Papers and Reports"), and the titles of every kind of document (papers, slides,
-     * assignments, talks) from one length distribution, 2-7 words. 0 = the web before: fixed
-     * headings by kind and papers' longer titles, which a learner with no topic reads
-     * (lib/leak-probe.ts). Default 1: no heading or title length marks papers for free.
+     * assignments, talks) from one length distribution, 2-7 words; half of the other documents
+     * kept in the papers' folder, and every kind of document numbered in one series (one
+     * file-name prefix: sim/conventions.ts DOC_SERIES). 0 = the web before: fixed headings by
+     * kind, papers' longer titles, a folder and a "tr-" prefix that only papers have, which a
+     * learner with no topic reads (lib/leak-probe.ts). Default 1: no such cue marks papers for free.
      */
     cues: num({
       default: 1,
       min: 0,
       max: 1,
-      help: 'share of departments whose headings and document title lengths do not depend on the page kind (0: they do, a leak)',
+      help: "share of departments whose headings, document title lengths, papers' folder and file prefix do not mark the page kind (0: they do, a leak)",
     }),
     /**
      * Share of departments that name every kind of document from one pool of file-name schemes

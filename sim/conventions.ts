@@ -269,6 +269,14 @@ export const DOC_NAME_POOLS: readonly (readonly number[])[] = [
   [0, 3, 2],
 ];
 
+/**
+ * Prefixes of a department's one document series: where its cues are drawn (structure.cues,
+ * issue #66) a department numbers every kind of document in one series with one prefix (picked by
+ * a hash of the seed and the department), so "tr-12" is as likely a handout as a paper; else each
+ * kind has its own prefix (DOC_ABBR), a mark of the kind a crawler reads before fetching.
+ */
+export const DOC_SERIES = ['tr', 'doc', 'file', 'pub', 'd'] as const;
+
 /** Each kind's prefix in the ABBR scheme (a paper's is the technical report's). */
 export const DOC_ABBR = {
   paper: 'tr',

@@ -12,6 +12,7 @@ import {
   DOC_ABBR,
   DOC_NAME_POOLS,
   DOC_NAMES,
+  DOC_SERIES,
   FORM_DIRS,
   GROUP_DIRS,
   HOME_DIRS,
@@ -23,7 +24,7 @@ import {
   PUBLIST_FILES,
   TEACHING_DOCS,
 } from './conventions.ts';
-import { unit } from './rng.ts';
+import { hash32, unit } from './rng.ts';
 import { Kind, sectionName, type Web } from './web.ts';
 
 export const slug = (w: string): string =>
@@ -119,22 +120,34 @@ export class PageUrls {
     const pool = DOC_NAME_POOLS[this.web.sites[this.web.siteOf[id]].docNames];
     if (!pool?.length) return null;
     const scheme = DOC_NAMES[pool[Math.floor(unit(this.web.seed, id, 59) * pool.length)]];
+    const site = this.web.sites[this.web.siteOf[id]];
+    const prefix = site.cues ? DOC_SERIES[hash32(this.web.seed, site.index, 0x5e41) % DOC_SERIES.length] : abbr;
     // the tokens are upper case, the values lower case: no value is read as a token
     return scheme
       .replace('WORD', word)
-      .replace('ABBR', abbr)
+      .replace('ABBR', prefix)
       .replace('LOGIN', login)
       .replace('ID', String(this.web.local(id)));
   }
 
   /**
-   * Where a department whose papers a CGI serves by number (and which names its documents from a
-   * pool) serves half of its other documents: the same CGI, so a bare number marks no kind; else null.
+   * Where a department keeps half of its other documents: beside its papers, so that no folder
+   * marks a kind; else null. A CGI that serves papers by number serves them too (a bare number
+   * marks no kind) where the department names its documents from a pool (#52); where its cues are
+   * drawn (structure.cues, #66) every paper home does: anonymous FTP's /pub holds a site's public
+   * files of every kind (RFC 1635), a group's or a person's papers folder its talks, handouts and
+   * forms. `owner`: the person whose home or login the folder names (-1: none; a home folder then
+   * keeps the document where it was).
    */
-  private cgiPath(id: number): string | null {
-    const at = PAPER_HOMES[this.conv(id).paperHome];
-    if (!at.startsWith('/htbin/') || !this.web.sites[this.web.siteOf[id]].docNames) return null;
-    return unit(this.web.seed, id, 61) < 0.5 ? `${at}${this.web.local(id)}` : null;
+  private sharedPath(id: number, owner: number, file: () => string): string | null {
+    const site = this.web.sites[this.web.siteOf[id]];
+    const at = PAPER_HOMES[site.conventions.paperHome];
+    const cgi = at.startsWith('/htbin/');
+    if (!(site.cues || (cgi && site.docNames))) return null;
+    if (unit(this.web.seed, id, 61) >= 0.5) return null;
+    if (cgi) return `${at}${this.web.local(id)}`;
+    if (at.startsWith('HOME') && owner < 0) return null;
+    return `${this.folder(at, id, owner)}${file()}`;
   }
 
   private makePath(id: number): string {
@@ -191,30 +204,33 @@ export class PageUrls {
         return `/${courses}/${this.courseName(owner)}/lecture${w.aux[id]}-${local}.html`;
       case Kind.Syllabus: {
         const instructor = w.aux[owner];
-        const cgi = this.cgiPath(id);
-        if (cgi) return cgi;
         const by = instructor >= 0 ? this.text.login(instructor) : this.courseName(owner);
-        if (w.aux[id] === 0)
-          return `/${courses}/${this.courseName(owner)}/${this.pooledName(id, DOC_ABBR.syllabus, 'syllabus', by) ?? `syllabus-${local}`}.pdf`;
+        const abbr = w.aux[id] === 0 ? DOC_ABBR.syllabus : w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
+        const word = w.aux[id] === 0 ? 'syllabus' : first();
+        const file = (): string =>
+          `${this.pooledName(id, abbr, word, by) ?? `${word}-${local}`}.${w.aux[id] === 0 ? 'pdf' : this.docExt(id)}`;
+        const shared = this.sharedPath(id, instructor, file);
+        if (shared) return shared;
+        if (w.aux[id] === 0) return `/${courses}/${this.courseName(owner)}/${file()}`;
         const at = TEACHING_DOCS[c.teachingDocs].dir;
         // a teaching document kept in the instructor's home needs one; without, the course's folder
         const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
-        const abbr = w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
-        const folder = this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner);
-        return `${folder}${this.pooledName(id, abbr, first(), by) ?? `${first()}-${local}`}.${this.docExt(id)}`;
+        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${file()}`;
       }
       case Kind.News:
         return `/news/${first()}-${local}.html`;
       case Kind.Admin:
         return `/admin/${first()}-${local}.html`;
       case Kind.Form: {
-        const cgi = this.cgiPath(id);
-        if (cgi) return cgi;
-        if (w.aux[id] === 0)
-          return `${FORM_DIRS[c.formDir]}${this.pooledName(id, DOC_ABBR.form, first(), 'forms') ?? `${first()}-${local}`}.pdf`;
-        const word = w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first();
-        const name = this.pooledName(id, w.aux[id] === 1 ? DOC_ABBR.cv : DOC_ABBR.talk, word, this.text.login(owner));
-        return `${this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${name ?? `${word}-${local}`}.${this.docExt(id)}`;
+        const form = w.aux[id] === 0;
+        const word = form ? first() : w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first();
+        const abbr = form ? DOC_ABBR.form : w.aux[id] === 1 ? DOC_ABBR.cv : DOC_ABBR.talk;
+        const file = (): string =>
+          `${this.pooledName(id, abbr, word, form ? 'forms' : this.text.login(owner)) ?? `${word}-${local}`}.` +
+          (form ? 'pdf' : this.docExt(id));
+        const shared = this.sharedPath(id, form ? -1 : owner, file);
+        if (shared) return shared;
+        return `${form ? FORM_DIRS[c.formDir] : this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${file()}`;
       }
       case Kind.Gap:
         return `/info/${first()}-${local}.html`;

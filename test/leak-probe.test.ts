@@ -5,7 +5,7 @@
  * that is not there (labels shuffled).
  */
 import { describe, expect, it } from 'vitest';
-import { breakEven, type LinkContext, leaveOneSiteOut, rocAuc } from '../lib/leak-probe.ts';
+import { breakEven, type LinkContext, leaveOneSiteOut, linkContextTokens, rocAuc } from '../lib/leak-probe.ts';
 import { Renderer } from '../sim/content.ts';
 import { loadConfig } from '../sim/config.ts';
 import { topicStems, webLinkContexts } from '../sim/leak.ts';
@@ -59,5 +59,34 @@ describe('the learnt leak probe', () => {
       expect(s.probe.auc).toBeGreaterThan(0.4);
       expect(s.probe.auc).toBeLessThan(0.6);
     }
+  });
+
+  it('draws no URL word that marks papers among documents where cues are drawn (a folder or a prefix)', () => {
+    // the URL words in most of a department's paper links, and the share of its other document
+    // links that carry the rarest of them: 0 is a word only papers have (the papers' own folder
+    // "/techreports/", the paper prefix "tr-"), which a learner reads with no topic
+    const rarest = (cues: number): number[] => {
+      const config = loadConfig(scaledWeb('data/webs/small.json', 0.5));
+      const web = new Web({ ...config, structure: { ...config.structure, cues } }, 1);
+      const renderer = new Renderer(web);
+      const stems = topicStems(web);
+      const words = (l: LinkContext): Set<string> =>
+        new Set(linkContextTokens(l, (t) => stems.has(t)).filter((t) => t.startsWith('u:')));
+      const share = (xs: Set<string>[], t: string): number => xs.filter((x) => x.has(t)).length / xs.length;
+      return web.sites
+        .filter((s) => s.kind === 'department')
+        .map((s) => {
+          const linksTo = (kinds: number[]): Set<string>[] =>
+            webLinkContexts(web, renderer, s.host, (id) => kinds.includes(web.kind[id]))
+              .filter((l) => l.positive)
+              .map(words);
+          const papers = linksTo([Kind.Paper]);
+          const others = linksTo([Kind.Syllabus, Kind.Form]);
+          const common = [...new Set(papers.flatMap((p) => [...p]))].filter((t) => share(papers, t) >= 0.5);
+          return Math.min(1, ...common.map((t) => share(others, t)));
+        });
+    };
+    expect(Math.min(...rarest(0))).toBe(0);
+    for (const r of rarest(1)) expect(r).toBeGreaterThan(0.1);
   });
 });
