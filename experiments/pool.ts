@@ -27,13 +27,21 @@ const LOADER = RUNS_SOURCES ? ['--import', import.meta.resolve('tsx')] : [];
 export const WORKER_FLAGS = ['--max-semi-space-size=64'];
 
 /**
+ * The least heap a job process is given, about Node's own default on a 64-bit machine (MB); a
+ * larger web gets what experiments/memory.ts says it needs, through heapFlag.
+ */
+export const MIN_HEAP_MB = 4096;
+/** The V8 flag that gives a process a heap of `mb` MB. */
+export const heapFlag = (mb: number): string => `--max-old-space-size=${mb}`;
+
+/**
  * One process of the pool (experiments/pool-worker.ts), ready for 'task' messages. `detached`
  * puts it in a process group of its own: a terminal's Ctrl-C then reaches only the parent, which
  * decides when its job may stop (the queue worker, experiments/queue/queue.ts).
  */
-export function forkPoolProcess(detached = false): ChildProcess {
+export function forkPoolProcess(detached = false, heapMb: number = MIN_HEAP_MB): ChildProcess {
   return fork(fileURLToPath(moduleUrl(import.meta.url, './pool-worker')), [], {
-    execArgv: [...WORKER_FLAGS, ...LOADER],
+    execArgv: [...WORKER_FLAGS, heapFlag(heapMb), ...LOADER],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached,
   });
@@ -60,6 +68,8 @@ export interface PoolOptions {
   choose?: (worker: number, pending: readonly number[]) => number;
   /** A function each process calls before it exits (closing what its tasks kept open). */
   cleanup?: Omit<PoolTask, 'arg'>;
+  /** Each process's heap, MB (experiments/memory.ts; default MIN_HEAP_MB). */
+  heapMb?: number;
 }
 
 /**
@@ -102,7 +112,7 @@ export function runInProcesses<R>(
       child.send({ type: 'task', ...t } satisfies TaskMsg);
     };
     for (let k = 0; k < size; k++) {
-      const child = forkPoolProcess();
+      const child = forkPoolProcess(false, opts.heapMb);
       children.push(child);
       running++;
       child.on('message', (m: { type: string; id: number; result?: R; message?: string }) => {

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -65,6 +65,8 @@ describe('experiment CLI and configs', () => {
         /^error: --queue: a deepweb experiment does not use it \(it takes --workers\)\n$/,
       ],
       [['deepweb', '--no-cache'], /^error: --no-cache: a deepweb experiment does not use it/],
+      [['deepweb', '--no-replay'], /^error: --no-replay: a deepweb experiment does not use it/],
+      [['sweep-structure', '--no-replay'], /^error: --no-replay: a sweep experiment does not use it/],
       [
         ['distributed', '--workers', '2'],
         /^error: --workers: a distributed experiment does not use it \(it runs in this process and trains nothing\)\n$/,
@@ -145,6 +147,46 @@ describe('experiment CLI and configs', () => {
     const again = await runCliInProcess('experiments/cli/experiment.ts', [join(out, 'config.json'), '--workers', '0']);
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(out, 'curves.csv'), 'utf8')).toBe(curves);
+  });
+
+  it('--no-replay and --no-diagnostics: the same curves, and the report, the page and config.json say so', async () => {
+    const sets = [
+      '--set',
+      'budget=60',
+      '--set',
+      'every=20',
+      '--set',
+      'strategies=["bfs"]',
+      '--set',
+      'sites=["cs.alpha-university.test"]',
+    ];
+    const runIn = async (flags: string[]): Promise<string> => {
+      const out = join(mkdtempSync(join(tmpdir(), 'lean-')), 'run');
+      const r = await runCliInProcess('experiments/cli/experiment.ts', [
+        '--quick',
+        ...sets,
+        ...flags,
+        '--workers',
+        '0',
+        '--out',
+        out,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      return out;
+    };
+    const out = await runIn([]);
+    const lean = await runIn(['--no-replay', '--no-diagnostics']);
+    expect(readFileSync(join(lean, 'curves.csv'), 'utf8')).toBe(readFileSync(join(out, 'curves.csv'), 'utf8'));
+    expect(existsSync(join(out, 'replay.json'))).toBe(true);
+    expect(existsSync(join(lean, 'replay.json'))).toBe(false);
+    const leanConfig = JSON.parse(readFileSync(join(lean, 'config.json'), 'utf8')) as Record<string, unknown>;
+    expect(leanConfig).toMatchObject({ replay: false, diagnostics: false });
+    expect(String(leanConfig._rerun)).toContain("--set 'replay=false' --set 'diagnostics=false'");
+    const report = readFileSync(join(lean, 'report.md'), 'utf8');
+    expect(report).toContain('No crawl replay on the results page: `replay` off (`--no-replay`)');
+    expect(report).toMatch(/## The web's structure\n\nNot measured: this run was made with `diagnostics` off/);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## The web's structure\n\nWhat the result rests on/);
+    expect(readFileSync(join(lean, 'index.html'), 'utf8')).toContain('No crawl replay: replay off (--no-replay).');
   });
 
   // a real process: the crawl CLI's usage error ends it with exit code 2 and this one line

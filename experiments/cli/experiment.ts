@@ -33,6 +33,10 @@ Options:
   --out DIR       output directory (default results/NAME, or results/NAME-quick with --quick)
   --workers N     worker processes (default: one per core; 0 = in this process)
   --no-cache      retrain models instead of using .cache/models
+  --no-replay     no crawl replay on the results page (its layout costs a third of a 10^5-page
+                  run's CPU); the report says so. The same as --set replay=false
+  --no-diagnostics  no structure diagnostics of the generated web (47 CPU-s and 1.5 GB at 10^6
+                  pages); the report says so. The same as --set diagnostics=false
   --queue URL     run the jobs on a BullMQ queue at redis://[:PASSWORD@]HOST:PORT: start workers
                   with npm run worker -- --queue URL (on any machine with this commit); a rerun
                   enqueues nothing already done (docs/experiments.md: trust, cleanup, recipe)
@@ -79,6 +83,8 @@ const OPTIONS = {
   out: { type: 'string' },
   workers: { type: 'string' },
   'no-cache': { type: 'boolean' },
+  'no-replay': { type: 'boolean' },
+  'no-diagnostics': { type: 'boolean' },
   queue: { type: 'string' },
   'keep-days': { type: 'string' },
   'wait-redis-s': { type: 'string' },
@@ -102,19 +108,10 @@ function progressTo(io: CliIo): FamilyContext['progress'] {
     });
 }
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(argv, io, USAGE, OPTIONS, true);
-  if (!parsed) return 0;
-  const v = parsed.values as Record<string, string | boolean | undefined>;
-  const sets = (parsed.values as { set?: string[] }).set ?? [];
-  if (v.list) return listAll(io);
-  const command = COMMANDS.find((c) => c.verb === parsed.positionals[0]);
-  if (command) parsed.positionals.shift();
-  if (command && parsed.positionals.length !== 1) usage(`${command.verb}: name one experiment config`);
-  if (parsed.positionals.length > 1) usage(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
-  const name = parsed.positionals[0] ?? 'focused';
-  const seeds = intFlag('seeds', v.seeds as string | undefined, 1, 100);
-  const workers = intFlag('workers', v.workers as string | undefined, 0, 64);
+/** --queue, --wait-redis-s and --keep-days, checked (exit 2): the last two go with the first. */
+async function queueFlags(
+  v: Record<string, string | boolean | undefined>,
+): Promise<{ queue: string | undefined; waitS: number | undefined; keepDays: number | undefined }> {
   const queue = v.queue as string | undefined;
   if (queue !== undefined) {
     const { redisTarget } = await import('../queue/queue.ts');
@@ -130,6 +127,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const keepDays = v['keep-days'] === undefined ? undefined : Number(v['keep-days']);
   if (keepDays !== undefined && !(keepDays > 0 && keepDays <= 365))
     usage(`--keep-days: "${v['keep-days']}" must be a number of days above 0 and at most 365`);
+  return { queue, waitS, keepDays };
+}
+
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(argv, io, USAGE, OPTIONS, true);
+  if (!parsed) return 0;
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  // --no-replay and --no-diagnostics are config fields set from the command line: config.json and
+  // the rerun line record them as --set would
+  const sets = [
+    ...((parsed.values as { set?: string[] }).set ?? []),
+    ...(v['no-replay'] ? ['replay=false'] : []),
+    ...(v['no-diagnostics'] ? ['diagnostics=false'] : []),
+  ];
+  if (v.list) return listAll(io);
+  const command = COMMANDS.find((c) => c.verb === parsed.positionals[0]);
+  if (command) parsed.positionals.shift();
+  if (command && parsed.positionals.length !== 1) usage(`${command.verb}: name one experiment config`);
+  if (parsed.positionals.length > 1) usage(`one experiment at a time, got ${parsed.positionals.join(' ')}`);
+  const name = parsed.positionals[0] ?? 'focused';
+  const seeds = intFlag('seeds', v.seeds as string | undefined, 1, 100);
+  const workers = intFlag('workers', v.workers as string | undefined, 0, 64);
+  const { queue, waitS, keepDays } = await queueFlags(v);
   if (v.clean) {
     if (parsed.positionals.length) usage('--clean empties the queue and runs nothing: give no experiment');
     const { cleanQueue, redactUrl } = await import('../queue/queue.ts');
@@ -142,6 +162,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     ['workers', workers !== undefined],
     ['queue', queue !== undefined],
     ['no-cache', !!v['no-cache']],
+    ['no-replay', !!v['no-replay']],
+    ['no-diagnostics', !!v['no-diagnostics']],
   ];
   /** Refuses a flag the family or command does not use (exit 2). */
   const honoured = (what: string, flags: readonly RunFlag[]): void => {
@@ -181,13 +203,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   for (const s of sets) parseOverride(s);
   const { name: base, raw } = readExperimentJson(name);
   const family = familyOf(raw);
+  // before the config is resolved: --no-replay is a field only the families that honour it have
+  honoured(`a ${family.id} experiment`, family.flags);
   const resolved: unknown = family.resolve(raw as Record<string, unknown>, base, {
     asked: name,
     quick: !!v.quick,
     seeds,
     overrides: sets,
   });
-  honoured(`a ${family.id} experiment`, family.flags);
   const judges = family.judgesClaims?.(resolved) ?? false;
   if (v['fail-on-claims'] && !judges) usage(`--fail-on-claims: ${name} judges no claims (a focused experiment does)`);
   const verdicts: { id: string; verdict: string }[] = [];

@@ -108,6 +108,16 @@ export const ExperimentSchema = obj({
     help: '"requests" (every fetch, the paper) or "pages" (2xx only; at most 20 x the budget in requests)',
   }),
   faults: bool({ default: false, help: 'serve transient errors, slow responses and 429s' }),
+  // the two costs a large web pays that serve no crawl (issue #70): both on for a figure of the
+  // paper's size, off with --no-replay / --no-diagnostics, and the report says which is off
+  replay: bool({
+    default: true,
+    help: "record the first run's fetch order and lay its site out (ForceAtlas2) for the results page's replay",
+  }),
+  diagnostics: bool({
+    default: true,
+    help: "measure the generated web's structure for the report (sim/structure.ts); off: the report says so",
+  }),
   budget: num({ default: 2000, min: 10, max: 100_000_000, integer: true, help: 'fetches per run (budgetCounts)' }),
   every: num({ default: 50, min: 1, integer: true, help: 'pages between metric rows (<= budget)' }),
   earlyPhase: num({

@@ -206,6 +206,15 @@ function twinOf(file: string): string | null {
 
 /** The web's structure, per seed (sim/structure.ts): none for an archive. */
 export function structureSection(d: ExperimentData): string[] {
+  if (!d.config.archive && !d.config.diagnostics)
+    return [
+      "## The web's structure",
+      '',
+      'Not measured: this run was made with `diagnostics` off (`--no-diagnostics`), so the report cannot ' +
+        "say how the web's research communities are separated or what its URLs give away; " +
+        '`npm run sim:stats` measures the same web.',
+      '',
+    ];
   if (!d.structure.length) return [];
   const out: string[] = [];
   out.push(
@@ -278,6 +287,8 @@ export function setupSection(
     const twin = twinOf(cfg.web);
     if (twin) L.push(`- **A synthetic twin**, not a measured web: ${twin}`);
   }
+  if (!cfg.replay)
+    L.push("- No crawl replay on the results page: `replay` off (`--no-replay`), the first run's layout not computed.");
   const mode = relevanceOf(cfg);
   L.push(
     `- Target: ${targetOf(cfg)}; topic keywords (immediate value's ` +

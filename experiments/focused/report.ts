@@ -96,11 +96,15 @@ export function pageInput(
     ? `archive ${cfg.archive.warc.join(', ')} (labels ${cfg.archive.labels})`
     : `${cfg.web}, seeds ${cfg.seeds.join(', ')}`;
   const setup = [
-    `Web: ${web}; sites crawled: ${sites.join(', ')}. Its structure: the "web's structure" table of report.md.`,
+    `Web: ${web}; sites crawled: ${sites.join(', ')}. ` +
+      (cfg.archive || cfg.diagnostics
+        ? `Its structure: the "web's structure" table of report.md.`
+        : 'Its structure: not measured (diagnostics off: --no-diagnostics).'),
     `Target: ${targetOf(cfg)}; the crawler's relevance judgement: ${relevanceOf(cfg)}.`,
     `Budget: ${cfg.budget} ${cfg.budgetCounts === 'pages' ? '2xx pages' : 'requests'} per ` +
       `run, measured every ${cfg.every}; deterministic crawls; the oracle is ` +
       `ground truth's greedy order (evaluator only).`,
+    ...(cfg.replay ? [] : ['No crawl replay: replay off (--no-replay).']),
     ...(made ? [`Made by: ${provenanceLine(made)}.`] : []),
   ];
   return {

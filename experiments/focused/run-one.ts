@@ -153,7 +153,7 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
     modelCached: null,
     // the web's structure is the same for every site of a seed, and costly: measured by the job of
     // the seed's first crawled site only, which the runner reads it from
-    structure: cfg.archive || site !== firstSite(cfg) ? null : env.structure(),
+    structure: cfg.archive || !cfg.diagnostics || site !== firstSite(cfg) ? null : env.structure(),
     replay: null,
     madeBy: { host: hostname(), pid: process.pid },
     facts: {

@@ -16,6 +16,7 @@ import type { StructureStats } from '../../sim/structure.ts';
 import type { ReplayRun } from './page-replay.ts';
 import type { QueueProgress } from '../queue/queue.ts';
 import { runInProcesses } from '../pool.ts';
+import { jobHeapMb } from '../memory.ts';
 import { moduleUrl } from '../../lib/paths.ts';
 import { writingInto } from '../family.ts';
 import type { WriteOptions, Written } from './report.ts';
@@ -40,8 +41,8 @@ export interface RunOptions {
   queueRefusedWaitS?: number;
   /**
    * Record the first job's fetch orders and lay its site out for replay.json (the results page);
-   * default true. A sweep's or search's points write no page: the layout alone cost a fifth of a
-   * small point's CPU.
+   * default: the config's `replay`. A sweep's or search's points write no page: the layout alone
+   * cost a fifth of a small point's CPU.
    */
   replay?: boolean;
   /**
@@ -146,9 +147,12 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     );
   const jobs: Job[] = [];
   for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
-  const recorded = opts.replay === false ? -1 : 0;
+  const recorded = opts.replay === false || !cfg.replay ? -1 : 0;
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
   const workers = inMemory.length ? 0 : Math.min(opts.workers ?? availableParallelism(), jobs.length);
+  // the heap each job process needs for this web, or one line saying what it would need (exit 2);
+  // queue workers size their own job processes by the same rule
+  const heap = opts.queue ? 0 : jobHeapMb(cfg, workers);
   if (opts.caches !== undefined && (opts.queue || workers > 0))
     throw new ExperimentConfigError(
       `${cfg.name}: caches "${opts.caches}" is a measurement in this process: run with workers 0`,
@@ -180,7 +184,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     }
     await closeSeedState();
   } else {
-    await runInWorkers(cfg, jobs, workers, cacheDir, recorded, (id, r) => {
+    await runInWorkers(cfg, jobs, { n: workers, heapMb: heap }, cacheDir, recorded, (id, r) => {
       results[id] = r;
       opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
     });
@@ -238,7 +242,7 @@ export function byKeys(
 async function runInWorkers(
   cfg: ExperimentConfig,
   jobs: Job[],
-  n: number,
+  { n, heapMb }: { n: number; heapMb: number },
   cacheDir: string | null,
   /** The job that records the replay (-1: none). */
   recorded: number,
@@ -264,6 +268,7 @@ async function runInWorkers(
         return k;
       },
       cleanup: { module, fn: 'closeSeedState' },
+      heapMb,
     },
   );
 }

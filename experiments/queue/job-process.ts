@@ -6,15 +6,19 @@
 import type { ChildProcess } from 'node:child_process';
 import { moduleUrl } from '../../lib/paths.ts';
 import type { JobResult, JobTask } from '../focused/rows.ts';
+import { jobHeapMb } from '../memory.ts';
 import { forkPoolProcess } from '../pool.ts';
 
 /** The child process that runs a worker's jobs, one at a time (forked again if it dies). */
 export class JobProcess {
   private child: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
+  /** The heap the process was started with (MB). */
+  private heapMb = 0;
 
-  private start(): Promise<void> {
-    const child = forkPoolProcess(true);
+  private start(heapMb: number): Promise<void> {
+    const child = forkPoolProcess(true, heapMb);
+    this.heapMb = heapMb;
     this.child = child;
     child.on('exit', () => {
       if (this.child === child) {
@@ -29,7 +33,11 @@ export class JobProcess {
   }
 
   async run(task: JobTask): Promise<JobResult> {
-    this.ready ??= this.start();
+    // the heap this job's web needs (experiments/memory.ts): a process started for a smaller web is
+    // replaced; a web this machine cannot hold fails the job with the number it would need
+    const heap = jobHeapMb(task.cfg, 1);
+    if (this.child && heap > this.heapMb) this.kill();
+    this.ready ??= this.start(heap);
     await this.ready;
     const child = this.child!;
     return new Promise<JobResult>((resolve, reject) => {

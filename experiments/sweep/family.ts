@@ -34,7 +34,8 @@ focused config's fields) run every point on its own web and write sweep.csv, pha
 and report.md (a search: search.csv, claims.csv, report.md); a killed one resumes.`,
   // an empty grid is one focused run, which judges them
   judgesClaims: (cfg) => !cfg.search && !Object.keys(cfg.sweep).length,
-  flags: ['workers', 'queue', 'no-cache'],
+  // a sweep's points draw no replay (runSweep turns it off); diagnostics they measure
+  flags: ['workers', 'queue', 'no-cache', 'no-diagnostics'],
   claims: mentionsSweep,
   resolve: (raw, base, ctx) =>
     resolveExperiment(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
