@@ -87,12 +87,27 @@ function meanRow(rows: Row[], col: string): number | null {
   return xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 1000) / 1000 : null;
 }
 
+/**
+ * Per-run curve points the page carries at most: the page inlines them for its "every run" view,
+ * and a browser draws some 10^5 points at ease; a run of 10^6 rows would make a page of 100 MB
+ * (and a string V8 may refuse). Above it every run keeps every k-th point, and the page says so.
+ */
+export const PAGE_CURVE_POINTS = 200_000;
+
+/** The per-run rows the page draws: every k-th point of each run when there are too many. */
+function thinned(curves: readonly Row[], every: number): { rows: Row[]; step: number } {
+  const step = Math.ceil(curves.length / PAGE_CURVE_POINTS);
+  if (step <= 1) return { rows: [...curves], step: 1 };
+  return { rows: curves.filter((r) => Math.round(Number(r.pages) / every) % step === 0), step };
+}
+
 export function buildPage(p: PageInput): string {
   const series = seriesOrder(['oracle', ...p.strategies]);
   const colours = Object.fromEntries(series.map((s, i) => [s, seriesColours(series)[i]]));
   const keep = (r: Row): boolean => series.includes(String(r.strategy));
   // bands only over 3 or more units, as in the report's figures (intervals.ts MIN_BAND_UNITS)
   const bands = curvesBands(p.curves.map((r) => ({ seed: Number(r.seed), site: String(r.site) })));
+  const runs = thinned(p.curves.filter(keep), p.every);
   const data = {
     name: p.name,
     strategies: series,
@@ -106,7 +121,7 @@ export function buildPage(p: PageInput): string {
       .map((r) =>
         pick(r, ['strategy', 'pages', ...METRICS.flatMap((m) => [m.metric, `${m.metric}_lo`, `${m.metric}_hi`])]),
       ),
-    curves: p.curves.filter(keep).map((r) => ({
+    curves: runs.rows.map((r) => ({
       ...pick(r, ['strategy', 'pages', ...METRICS.map((m) => m.metric)]),
       run: `${r.site} seed ${r.seed}`,
     })),
@@ -133,6 +148,12 @@ export function buildPage(p: PageInput): string {
     `<label><input type="radio" name="view" value="mean" checked> ${bands.draw ? 'mean with 95% CI' : 'mean'}</label>`,
   );
   L.push('<label><input type="radio" name="view" value="runs"> every run (site x seed)</label></div>');
+  if (runs.step > 1)
+    L.push(
+      `<p class="note">Every run: each ${runs.step}th point (${(runs.step * p.every).toLocaleString('en')} pages ` +
+        `apart) of ${p.curves.length.toLocaleString('en')} rows, so that the page stays small; the means use every row ` +
+        '(curves.csv has them all).</p>',
+    );
   for (const m of METRICS) L.push(`<div class="chart" id="chart-${m.metric}" data-metric="${m.metric}"></div>`);
   if (!bands.draw) L.push(`<p class="note">Bands: ${esc(bands.text)}.</p>`);
   L.push('</section>');

@@ -202,6 +202,8 @@ export function reportMarkdown(
   reference: string,
   rerun: string,
   dir: string,
+  /** Outputs that could not be made (a figure, the page): name -> why. The report says so. */
+  missing: ReadonlyMap<string, string> = new Map(),
 ): string {
   const cfg = d.config;
   const strategies = cfg.strategies.filter((s) => d.summaries.some((x) => x.strategy === s));
@@ -224,14 +226,19 @@ export function reportMarkdown(
   const caption = (what: string): string =>
     `*${what}. Mean over ${runs} runs (${seeds.length} seed${seeds.length > 1 ? 's' : ''} x ` +
     `${d.sites.length} sites); bands: ${bands}. Grey: the ground-truth oracle.${styleNote}*`;
-  for (const m of FIGURE_METRICS) L.push(`![${m.key}](fig-${m.key}.png)`, '', caption(m.figure.caption(cfg.every)), '');
+  const figure = (name: string, alt: string, text: string): void => {
+    const why = missing.get(name);
+    L.push(why === undefined ? `![${alt}](${name}.png)` : `**${name} not written**: ${why}`, '', text, '');
+  };
+  for (const m of FIGURE_METRICS) figure(`fig-${m.key}`, m.key, caption(m.figure.caption(cfg.every)));
   if (strategies.length > 1)
-    L.push(
-      '![difference](fig-difference.png)',
-      '',
+    figure(
+      'fig-difference',
+      'difference',
       `*Recall of each strategy minus ${reference}'s, paired by seed and site; bands: ${bands}.${tieNote}*`,
-      '',
     );
+  const others = [...missing].filter(([name]) => !name.startsWith('fig-'));
+  if (others.length) L.push(`**Not written**: ${others.map(([name, why]) => `\`${name}\` (${why})`).join('; ')}.`, '');
   L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');
   L.push(...resultsTable(d, rows, unit));
   L.push(...runNotes(d, rows));

@@ -60,24 +60,37 @@ export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOp
   const rerun = opts.rerun ?? `npm run experiment -- ${cfg.name}`;
   out.config({ ...configForFile(cfg), sites: cfg.archive ? cfg.sites : d.sites }, rerun);
   out.recordRun({ modules: await moduleHashes(cfg), jobs: d.jobs });
-  const figs: Record<string, number> = {};
   const bands = curvesBands(d.curves).draw;
-  const curveFig = async (name: string, metric: string, y: string): Promise<void> => {
-    figs[name] = (await out.figure(name, curveSpec(aggs, metric, { y, bands }))).fontPt;
+  // a figure or the page that cannot be made costs the run its report no more: the report says
+  // which was not written and why (an hour's crawl once ended with none)
+  const missing = new Map<string, string>();
+  const attempt = async (name: string, make: () => Promise<unknown> | unknown): Promise<void> => {
+    try {
+      await make();
+    } catch (e) {
+      missing.set(name, (e as Error).message.split('\n')[0]);
+    }
   };
-  for (const m of FIGURE_METRICS) await curveFig(`fig-${m.key}`, m.key, m.figure.axis(cfg.every));
+  for (const m of FIGURE_METRICS)
+    await attempt(`fig-${m.key}`, () =>
+      out.figure(`fig-${m.key}`, curveSpec(aggs, m.key, { y: m.figure.axis(cfg.every), bands })),
+    );
   if (diffs.length) {
     const spec = curveSpec(diffs, 'diff', { y: `recall minus ${reference}`, yDomain: null, zero: true, bands });
-    figs['fig-difference'] = (await out.figure('fig-difference', spec)).fontPt;
+    await attempt('fig-difference', () => out.figure('fig-difference', spec));
   }
   const claims = checkClaims(d.curves, cfg.budget, cfg.every, cfg.earlyPhase);
-  out.report(reportMarkdown(d, aggs, claims, reference, rerun, dir));
-  const replay = d.replay ? layoutReplay(d.replay) : null;
-  if (replay) put('replay.json', `${JSON.stringify(replay)}\n`);
-  put(
-    'index.html',
-    buildPage(pageInput(cfg, d.sites, aggs, d.curves, d.summaries, claims, replay, readProvenance(dir))),
-  );
+  let replay: ReplayView | null = null;
+  await attempt('replay.json', () => {
+    replay = d.replay ? layoutReplay(d.replay) : null;
+    if (replay) put('replay.json', `${JSON.stringify(replay)}\n`);
+  });
+  let page: string | null = null;
+  await attempt('index.html', () => {
+    page = buildPage(pageInput(cfg, d.sites, aggs, d.curves, d.summaries, claims, replay, readProvenance(dir)));
+  });
+  out.report(reportMarkdown(d, aggs, claims, reference, rerun, dir, missing));
+  if (page !== null) put('index.html', page);
   return { dir, files: out.files, claims, aggregates: aggs };
 }
 
