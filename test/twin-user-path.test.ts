@@ -83,6 +83,12 @@ describe("the user's path to a twin", () => {
       out,
     ]);
     expect(fit.code, fit.stderr).toBe(0);
+    // the cost said before it is paid, then the time left (issue #72)
+    expect(fit.stderr).toMatch(
+      /^fit: \d+ evaluations, each generating and measuring a web like the archive's 2 sites/m,
+    );
+    expect(fit.stderr).toMatch(/^fit: the first evaluation took [\d.]+ s: about .+ in all$/m);
+    expect(fit.stderr).toMatch(/fit: \d+\/\d+ evaluations, loss [\d.]+, about .+ left/);
     const twin = JSON.parse(readFileSync(out, 'utf8')) as { departments: unknown[]; _fit: { loss: number } };
     expect(twin.departments).toHaveLength(2);
     expect(Number.isFinite(twin._fit.loss)).toBe(true);

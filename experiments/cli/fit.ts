@@ -9,7 +9,7 @@ import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
-import { defaultRestarts, FIT_BUDGET, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
+import { defaultRestarts, FIT_BUDGET, type FitOptions, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { resource, shipped } from '../../lib/paths.ts';
 
@@ -104,7 +104,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
     profile,
     restarts,
-    onEvaluation: (d, t, loss) => io.err(`\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}   `),
+    ...fitProgress(io, views, checks),
   });
   io.err('\n');
   const { fit, stats } = result;
@@ -167,6 +167,38 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
   }
   return 0;
+}
+
+/** Minutes and seconds, for an estimate. */
+const duration = (s: number): string =>
+  s >= 90 ? `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s` : `${s.toFixed(1)} s`;
+
+/**
+ * What the fit will cost, said before it is paid (issue #72: a default fit of a crawl took 26
+ * CPU-minutes and said nothing first): the evaluations it will make, then the first one's seconds
+ * times their number; then progress with the time left.
+ */
+function fitProgress(
+  io: CliIo,
+  views: readonly { graph: { n: number } }[],
+  checks: number,
+): Pick<FitOptions, 'onStart' | 'onEvaluation'> {
+  const t0 = performance.now();
+  const pages = views.reduce((a, v) => a + v.graph.n, 0);
+  return {
+    onStart: (total) =>
+      io.err(
+        `fit: ${total} evaluations, each generating and measuring a web like the archive's ${views.length} ` +
+          `sites (${pages.toLocaleString('en')} pages) at ${checks} web seed${checks === 1 ? '' : 's'}; timing the first ...\n`,
+      ),
+    onEvaluation: (d, t, loss) => {
+      const each = (performance.now() - t0) / 1000 / d;
+      if (d === 1) io.err(`fit: the first evaluation took ${duration(each)}: about ${duration(each * t)} in all\n`);
+      io.err(
+        `\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}, about ${duration(each * Math.max(0, t - d))} left   `,
+      );
+    },
+  };
 }
 
 /** The fit as the command prints it: each statistic against the archive, the knobs and their intervals. */

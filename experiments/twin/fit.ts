@@ -73,6 +73,8 @@ export interface FitOptions {
   profile?: number;
   /** Knobs held fixed (not searched), e.g. by a test. */
   fixed?: KnobValues;
+  /** Called before the first evaluation with how many the fit will make (the cost, said before it is paid). */
+  onStart?: (total: number) => void;
   /** Called after each evaluation (the search's, then the profile's). */
   onEvaluation?: (done: number, total: number, loss: number) => void;
 }
@@ -171,7 +173,7 @@ class Fit {
   readonly visited: Point[] = [];
   evaluations = 0;
   private readonly cache = new Map<string, number>();
-  private readonly total: number;
+  readonly total: number;
   private defaults: Record<string, unknown> | undefined;
 
   constructor(
@@ -389,6 +391,7 @@ export function fitTwin(
   if (!(opts.budget >= 4 * restarts))
     throw new FitError(`fit budget ${opts.budget}: at least 4 evaluations a restart (${restarts} restarts)`);
   const f = new Fit(name, archiveStats, sizes, spec, opts, restarts);
+  opts.onStart?.(f.total);
   const ends: Point[] = [];
   for (let i = 0; i < restarts; i++) ends.push(f.search(i, Math.floor((opts.budget - f.evaluations) / (restarts - i))));
   const best = ends.reduce((a, b) => (b.loss < a.loss ? b : a));
