@@ -13,10 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/cli.ts';
 import { heapMb } from '../experiments/memory.ts';
+import { recordBench } from './record.ts';
 import { heapFlag, WORKER_FLAGS } from '../experiments/pool.ts';
 import { measureScale, SCALE_STRATEGIES, type ScaleResult } from './scale-run.ts';
 
-const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K] | --no-caches | --alone]
+const USAGE = `usage: npm run bench:scale [-- --sizes N,N,...] [--queue URL [--queue-workers K] | --no-caches | --alone] [--record]
 
 One focused comparison per web size, budget 10% of the web: wall time, phases, CPU per page per
 strategy, peak memory. Default sizes 10000,100000,1000000 (the largest takes about half an hour on
@@ -29,8 +30,11 @@ With --alone, each strategy runs in a comparison of its own (the oracle beside i
 its own, with the caches as experiments keep them: its cost per page is then its own, not what the
 strategies before it in one job left parsed (the adaptive crawler, last, found every page of a
 10^4 web parsed); wall, phases and peak are summed and the maximum over the strategies' runs.
-Also: --one N [--out DIR] [--queue URL] [--strategies a,b] measures one size in this process and
-prints JSON.
+With --record, the table replaces the bench:scale block of docs/benchmarks.md, with the commit,
+date and machine (bench/record.ts). Each size runs with the heap an experiment's job process gets
+for that web (experiments/memory.ts); a size this machine cannot hold is not measured, and the
+table says why. Also: --one N [--out DIR] [--queue URL] [--strategies a,b] measures one size in
+this process and prints JSON.
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -43,6 +47,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     'queue-workers': { type: 'string' },
     'no-caches': { type: 'boolean' },
     alone: { type: 'boolean' },
+    record: { type: 'boolean' },
   });
   if (!parsed) return 0;
   const v = parsed.values;
@@ -60,13 +65,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const sizes = (v.sizes ?? '10000,100000,1000000').split(',').map((x) => intFlag('sizes', x, 1_000, 100_000_000)!);
   if (!sizes.length) usage('--sizes: name one size or more');
   const results: ScaleResult[] = [];
+  const notes: string[] = [];
   let same = true;
   for (const n of sizes) {
     // a size the experiment command would refuse on this machine is not measured: the bench says why
     try {
       heapMb(n, 1);
     } catch (e) {
-      io.out(`${n.toLocaleString('en')} pages: not measured: ${(e as Error).message}\n`);
+      notes.push(`${n.toLocaleString('en')} pages: not measured: ${(e as Error).message}`);
+      io.out(`${notes.at(-1)}\n`);
       continue;
     }
     io.err(`measuring a web of ${n.toLocaleString('en')} pages ...\n`);
@@ -100,16 +107,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         const q = one(n, ['--out', queued, '--queue', v.queue]);
         const diff = compareCsvs(local, queued);
         same &&= diff.length === 0;
-        io.out(
+        notes.push(
           `${n.toLocaleString('en')} pages through the queue (${queueWorkers} workers): wall ` +
-            `${f1(q.wallS)} s; CSVs ${diff.length ? `DIFFER: ${diff.join(', ')}` : `the same (${csvs(local).join(', ')})`}\n`,
+            `${f1(q.wallS)} s; CSVs ${diff.length ? `DIFFER: ${diff.join(', ')}` : `the same (${csvs(local).join(', ')})`}`,
         );
+        io.out(`${notes.at(-1)}\n`);
       } finally {
         for (const w of workers) w.kill('SIGTERM');
         rmSync(queued, { recursive: true, force: true });
       }
     }
     rmSync(local, { recursive: true, force: true });
+  }
+  if (v.record) {
+    const how = v.alone ? ' (--alone)' : v['no-caches'] ? ' (--no-caches)' : '';
+    recordBench(
+      'scale',
+      `Sizes ${sizes.join(', ')}${how}:\n${results.length ? table(results) : ''}\n${notes.join('\n\n')}`,
+    );
+    io.out(`recorded in docs/benchmarks.md\n`);
   }
   return same ? 0 : 1;
 }
@@ -190,14 +206,15 @@ export function table(rs: readonly ScaleResult[]): string {
   const L = [
     '',
     `| pages | budget | wall s | environment s | facts s | training s | crawl s | oracle s | ` +
-      `outputs s | peak MB | ${strategies.map((s) => `${s} CPU us/page`).join(' | ')} |`,
-    `|${'---|'.repeat(10 + strategies.length)}`,
+      `outputs s | heap MB | peak MB | peak KB/page | ${strategies.map((s) => `${s} CPU us/page`).join(' | ')} |`,
+    `|${'---|'.repeat(12 + strategies.length)}`,
     ...rs.map(
       (r) =>
         `| ${r.pages.toLocaleString('en')} | ${r.budget.toLocaleString('en')} | ${f1(r.wallS)} | ` +
         `${f1(r.phases.environment)} | ${f1(r.phases.facts)} | ${f1(r.phases.training)} | ` +
         `${f1(r.phases.crawl)} | ${f1(r.phases.oracle)} | ${f1(r.phases.outputs)} | ` +
-        `${f0(r.peakMb)} | ${strategies.map((s) => f0(r.cpuPerPage[s])).join(' | ')} |`,
+        `${heapMb(r.pages, 1).toLocaleString('en')} | ${f0(r.peakMb)} | ${f1((r.peakMb * 1024) / r.pages)} | ` +
+        `${strategies.map((s) => f0(r.cpuPerPage[s])).join(' | ')} |`,
     ),
     '',
     ...rs.map(
