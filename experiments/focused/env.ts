@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { DEFAULT_SETTINGS, ParseCache } from '../../crawler/index.ts';
+import { ParseCache } from '../../crawler/index.ts';
 import type { LabelledPage } from '../../crawler/focused/index.ts';
 import type { HostAudit } from '../../sim/audit.ts';
 import { loadConfig } from '../../sim/config.ts';
@@ -25,6 +25,7 @@ import { structureStats, type StructureStats } from '../../sim/structure.ts';
 import { ExperimentConfigError, type ExperimentConfig } from './config.ts';
 import { graphFromLists, type SiteGraph } from '../../lib/site-graph.ts';
 import { sitePages, TrainingData, webKey } from '../web-training.ts';
+import { type BilledGraph, readArchiveSite, RedirectNodes } from './billed-graph.ts';
 
 export interface Env {
   port: number;
@@ -40,8 +41,12 @@ export interface Env {
   startUrl(site: string): string;
   /** Hosts in scope when crawling a site (empty: the start URL's origin). */
   scopeOf(site: string): string[];
-  /** The site's link graph from ground truth (evaluator only), and each node's key (as keyOf). */
-  graphOf(site: string): { graph: SiteGraph; keys: string[] };
+  /**
+   * The site's link graph from ground truth (evaluator only), and each node's key (as keyOf); for
+   * an archive, each node's archived status too (0: nothing served), so that a reader of the site's
+   * shape can tell pages from saved redirects and dead records (experiments/twin/archive.ts).
+   */
+  graphOf(site: string): { graph: SiteGraph; keys: string[]; status?: readonly number[] };
   /**
    * The same graph as a crawler is billed for it: a link that the server answers with a redirect
    * goes through a node of its own (the redirecting URL: never relevant, key null) before its
@@ -214,45 +219,6 @@ function simGraph(
   };
 }
 
-/** A site's graph as a crawler is billed for it (Env.billedGraphOf): node keys, null for a redirect's. */
-export interface BilledGraph {
-  graph: SiteGraph;
-  keys: (string | null)[];
-  /** Redirect nodes in it (the nodes after the pages'). */
-  redirects: number;
-}
-
-/**
- * Builds the billed graph: the pages' adjacency lists (pushed by the caller) with a node for each
- * redirecting URL after the pages, whose one link is its target.
- */
-class RedirectNodes {
-  readonly lists: number[][] = [];
-  private readonly nodes = new Map<string, number>();
-  private readonly targets: number[] = [];
-  constructor(private readonly pages: number) {}
-
-  /** The node of a redirecting URL (made on first use) that leads to `target`. */
-  via(url: string, target: number): number {
-    let v = this.nodes.get(url);
-    if (v === undefined) {
-      v = this.pages + this.targets.length;
-      this.nodes.set(url, v);
-      this.targets.push(target);
-    }
-    return v;
-  }
-
-  graph(start: number, relevant: readonly boolean[], keys: readonly string[]): BilledGraph {
-    const lists = [...this.lists, ...this.targets.map((t) => [t])];
-    return {
-      graph: graphFromLists(lists, start, [...relevant, ...this.targets.map(() => false)]),
-      keys: [...keys, ...this.targets.map(() => null)],
-      redirects: this.targets.length,
-    };
-  }
-}
-
 /** Sites of an archive experiment: the groups, else the configured hosts, else every host with a relevant label. */
 export function archiveSites(cfg: ExperimentConfig): string[] {
   const a = cfg.archive!;
@@ -362,58 +328,19 @@ export async function archiveEnv(cfg: ExperimentConfig, caches = cachesFor(cfg))
   // labelled pages of each site (archived pages and known documents), read as served under the
   // policy and parsed once; their links (and archived redirects) form the site's link graph
   const pages = new Map<string, LabelledPage[]>();
-  const graphs = new Map<string, { graph: SiteGraph; keys: string[]; billed: BilledGraph }>();
+  const graphs = new Map<string, { graph: SiteGraph; keys: string[]; status: number[]; billed: BilledGraph }>();
   const shapes = new Map<string, ArchiveShape>();
   for (const site of sites) {
-    const list: LabelledPage[] = [];
     const keys = hostsOf(site).flatMap((h) => [...archive.urls(h), ...web.documentUrls(h)]);
-    const index = new Map(keys.map((k, i) => [k, i]));
-    const billed = new RedirectNodes(keys.length);
-    // a link's node in the graph, and in the billed graph: an alias ("/x" for the archived "/x/")
-    // leads where the server's redirect led, through the 301 the crawler is served
-    const nodesOf = (url: string, base: string): [number, number] => {
-      try {
-        const abs = new URL(url, base).href;
-        const k = web.canonical(abs);
-        if (k !== null) return [index.get(k) ?? -1, index.get(k) ?? -1];
-        const alias = web.aliasOf(abs);
-        const v = alias === null ? -1 : (index.get(alias) ?? -1);
-        return [v, v < 0 ? -1 : billed.via(abs, v)];
-      } catch {
-        return [-1, -1]; // not a URL
-      }
-    };
-    const lists: number[][] = keys.map(() => []);
-    billed.lists.push(...keys.map(() => []));
-    const link = (i: number, url: string, base: string): void => {
-      const [v, paid] = nodesOf(url, base);
-      lists[i].push(v);
-      billed.lists[i].push(paid);
-    };
-    for (const [i, url] of keys.entries()) {
-      const r = await web.get(url);
-      if (!r) continue;
-      const location = r.headers.find(([k]) => k.toLowerCase() === 'location')?.[1];
-      if (r.status >= 300 && r.status < 400 && location) link(i, location, url);
-      if (r.status < 200 || r.status >= 300) continue;
-      const ct = r.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1];
-      const page = parses.parse(
-        r.body.subarray(0, DEFAULT_SETTINGS.maxBodyBytes),
-        ct,
-        url,
-        DEFAULT_SETTINGS,
-        DEFAULT_SETTINGS.aroundWords,
-      );
-      list.push({ url, page, relevant: isRelevant(url) });
-      for (const l of page.links) link(i, l.url, url);
-    }
-    pages.set(site, list);
-    const start = nodesOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/')[0];
+    const read = await readArchiveSite(web, parses, keys, isRelevant);
+    pages.set(site, read.pages);
+    const start = read.nodesOf(a.starts[site] ?? `http://${hostsOf(site)[0]}/`, 'http://invalid/')[0];
     const relevant = keys.map(isRelevant);
     graphs.set(site, {
-      graph: graphFromLists(lists, start, relevant),
+      graph: graphFromLists(read.lists, start, relevant),
       keys,
-      billed: billed.graph(start, relevant, keys),
+      status: read.status,
+      billed: read.billed.graph(start, relevant, keys),
     });
     const shape = web.shape(hostsOf(site));
     const dates = hostsOf(site)

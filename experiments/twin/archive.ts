@@ -4,6 +4,7 @@
  * CONFIG` and the twin validation share this.
  */
 import { wordsOf } from '../../lib/rules.ts';
+import { graphFromLists } from '../../lib/site-graph.ts';
 import { type SiteStats, type SiteView, webStats } from '../../sim/site-stats.ts';
 import { ARCHIVE_DEFAULTS, type ExperimentConfig, loadExperiment } from '../focused/config.ts';
 import { archiveEnv, archiveSites, type Env } from '../focused/env.ts';
@@ -39,12 +40,76 @@ export function viewOfEnv(env: Env, site: string): SiteView {
     }
   }
   const shape = env.archiveShape(site);
-  return {
+  const view = {
     name: site,
     graph,
     urls,
     anchors,
     linked: shape ? { urls: shape.linkedUrls, holes: shape.holes } : undefined,
+  };
+  const { status } = env.graphOf(site);
+  return status ? pagesOnly(view, status) : view;
+}
+
+/** Hops of saved redirects followed to a page, as a client follows them (then: a dead link). */
+const MAX_REDIRECTS = 10;
+
+/**
+ * The view with only the archive's pages as nodes (issue #72): a crawl written to a WARC holds its
+ * redirects and 404s as records, which are not pages. A link to a saved redirect leads where the
+ * redirect leads (as the replay serves it), followed up to MAX_REDIRECTS; a link to a record that
+ * is not a page (4xx, 5xx, nothing served) or a redirect that ends in none is a hole, counted as
+ * the generator counts a link to a page it does not serve.
+ */
+export function pagesOnly(view: SiteView, status: readonly number[]): SiteView {
+  const g = view.graph;
+  const isPage = (u: number): boolean => status[u] >= 200 && status[u] < 300;
+  if (status.every((_, u) => isPage(u))) return view;
+  const final = (u: number): number => {
+    for (let hop = 0; u >= 0 && hop <= MAX_REDIRECTS; hop++) {
+      if (isPage(u)) return u;
+      if (status[u] < 300 || status[u] >= 400 || g.outStart[u + 1] === g.outStart[u]) return -1;
+      u = g.outTarget[g.outStart[u]];
+    }
+    return -1;
+  };
+  const kept: number[] = [];
+  const index = new Int32Array(g.n).fill(-1);
+  for (let u = 0; u < g.n; u++)
+    if (isPage(u)) {
+      index[u] = kept.length;
+      kept.push(u);
+    }
+  const dead = new Set<number>();
+  const lists = kept.map((u) => {
+    const out: number[] = [];
+    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+      const t = g.outTarget[e];
+      const f = final(t);
+      if (f < 0) dead.add(t);
+      out.push(f < 0 ? -1 : index[f]);
+    }
+    return out;
+  });
+  const start = g.start < 0 ? -1 : final(g.start);
+  const anchors = kept.map((u) => [...view.anchors[u]]);
+  // a redirect's anchors are its target's: the words of the link a client followed to it
+  for (let u = 0; u < g.n; u++) {
+    const f = isPage(u) ? -1 : final(u);
+    if (f >= 0) anchors[index[f]].push(...view.anchors[u]);
+  }
+  return {
+    name: view.name,
+    graph: graphFromLists(
+      lists,
+      start < 0 ? -1 : index[start],
+      kept.map((u) => g.relevant[u] === 1),
+    ),
+    urls: kept.map((u) => view.urls[u]),
+    anchors,
+    linked: view.linked
+      ? { urls: view.linked.urls, holes: view.linked.holes + dead.size }
+      : { urls: dead.size, holes: dead.size },
   };
 }
 
