@@ -108,20 +108,26 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   const r = d.ranking;
   folder.csv(
     'twin-tau.csv',
-    r.perSite.map((x) => ({ held_out: x.site, twin_tau: x.twin, control_tau: x.control })),
+    r.perSite.map((x) => ({ held_out: x.site, twin_tau: x.twin, control_tau: x.control, self_tau: x.self })),
   );
   await folder.figure('fig-twin', twinSpec(d));
   const cfg = d.config;
   const agree = r.strategies.filter((s) => s.verdict === 'agrees').length;
+  const untold = r.strategies.filter((s) => s.verdict === 'cannot tell').length;
   const further = r.strategies.filter((s) => s.levelVerdict === 'further').map((s) => s.strategy);
   const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
   const lines = [
+    `The twin ${r.verdict}: ${r.because}` +
+      (r.selfTau ? ` (the twin with itself at other web seeds: tau ${ci(r.selfTau)} per held-out site)` : ''),
     `Kendall tau between the two rankings of the ` +
       `${r.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle ` +
       `aside): ${f3(r.tau)} (exact one-sided p ${f3(r.p)})`,
     `per held-out site, tau with the site's own ranking: twin ${ci(r.twinTau)}, control (the ` +
       `archive's other sites) ${ci(r.controlTau)}; twin minus control ${ci(r.tauDifference)}`,
-    `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${r.strategies.length}`,
+    `strategies whose twin AUC agrees with the archive's (paired CI over ${d.sites.length} held-out sites contains 0): ${agree} of ${r.strategies.length}` +
+      (untold
+        ? `; cannot tell for ${untold}, where the strategies' archive AUCs span no more than the difference these sites could detect`
+        : ''),
     `strategies the twin misses by more than the control does (paired CI of |twin - archive| ` +
       `- |control - archive| above 0): ${further.length ? further.join(', ') : 'none'}`,
   ];
@@ -150,7 +156,7 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     ...r.strategies.map(
       (s) =>
         `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ` +
-        `${f3(s.detectable)} | ${s.verdict === 'agrees' ? 'agrees' : '**off**'} | ` +
+        `${f3(s.detectable)} | ${s.verdict === 'off' ? '**off**' : s.verdict} | ` +
         `${f3(s.twinError.mean)} | ${f3(s.controlError.mean)} | ${ci(s.errorDifference)} | ` +
         `${s.levelVerdict === 'further' ? '**further**' : s.levelVerdict} |`,
     ),
@@ -167,12 +173,16 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     "Kendall tau of each prediction's ranking of the strategies (the oracle aside) with the " +
       "held-out site's own: the twin fitted without the site, and the control (the mean over the " +
       "other sites). A twin whose tau is near the control's ranks as well as the archive's own " +
-      'sites rank each other.',
+      "sites rank each other. The same-web control: the twin's ranking at one web seed against " +
+      'its ranking at another (mean over pairs of seeds): how well a web ranks like itself, the ' +
+      'most any twin could show.',
     '',
-    '| held out | twin tau | control tau |',
-    '|---|---|---|',
-    ...r.perSite.map((x) => `| ${x.site} | ${f3(x.twin)} | ${f3(x.control)} |`),
-    `| mean [95% CI] | ${ci(r.twinTau)} | ${ci(r.controlTau)} |`,
+    '| held out | twin tau | control tau | same web, other seed |',
+    '|---|---|---|---|',
+    ...r.perSite.map(
+      (x) => `| ${x.site} | ${f3(x.twin)} | ${f3(x.control)} | ${x.self === null ? 'n/a' : f3(x.self)} |`,
+    ),
+    `| mean [95% CI] | ${ci(r.twinTau)} | ${ci(r.controlTau)} | ${r.selfTau ? ci(r.selfTau) : 'n/a (one seed)'} |`,
     '',
     '## The fits',
     '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRankings, kendallExactP, kendallTau, type TwinValidation } from './validate.ts';
+import { compareRankings, kendallExactP, kendallTau, selfTau, type TwinValidation } from './validate.ts';
 
 describe("Kendall's tau and its exact p", () => {
   it('is 1 for the same order, -1 for the reverse, and p is the share of permutations at least as concordant', () => {
@@ -99,5 +99,53 @@ describe('the twin judged against the control (the archive predicting a held-out
     // three strategies ranked, the oracle aside: 3 pairs, all concordant
     expect(r.tau).toBe(1);
     expect(r.p).toBeCloseTo(1 / 6, 12);
+  });
+});
+
+describe('the same-web control: how well the twin ranks like itself at another web seed (issue #72)', () => {
+  const archive = { bfs: [0.1, 0.2, 0.15], immediate: [0.2, 0.3, 0.25], future: [0.3, 0.4, 0.35] };
+  /** Rows whose twin AUC at each of its web seeds is given per strategy (the same at every site). */
+  const withSeeds = (twin: Record<string, number[]>, seeds: Record<string, number[]>) =>
+    rowsOf(archive, twin).map((r) => ({ ...r, twinSeeds: seeds[r.strategy] }));
+  const same = { bfs: [0.1, 0.2, 0.15], immediate: [0.2, 0.3, 0.25], future: [0.3, 0.4, 0.35] };
+
+  it('is the mean tau over pairs of seeds, and none with one seed', () => {
+    expect(
+      selfTau([
+        [0.1, 0.1, 0.2],
+        [0.2, 0.2, 0.3],
+        [0.3, 0.3, 0.1],
+      ]),
+    ).toBeCloseTo((1 - 1 / 3 - 1 / 3) / 3, 12);
+    expect(selfTau([[0.1], [0.2]])).toBeNull();
+  });
+
+  it('says "as well", "worse" or "cannot tell", by the twin against the web at its other seeds', () => {
+    // a web that ranks like itself at every seed (tau 1) and a twin that ranks like the archive
+    const steady = { bfs: [0.1, 0.12, 0.11], immediate: [0.2, 0.22, 0.21], future: [0.3, 0.32, 0.31] };
+    const good = compareRankings(withSeeds(same, steady));
+    expect(good.selfTau?.mean).toBe(1);
+    expect(good.verdict).toBe('ranks like the archive as well as the web ranks like itself');
+    // the same steady web, but the twin's mean order reversed against the archive's
+    const reversed = { bfs: [0.3, 0.3, 0.3], immediate: [0.2, 0.2, 0.2], future: [0.1, 0.1, 0.1] };
+    const worse = compareRankings(withSeeds(reversed, steady));
+    expect(worse.verdict).toBe('ranks like the archive worse than the web ranks like itself');
+    // a web whose seeds disagree with each other: no ranking can show more than its noise
+    const noisy = { bfs: [0.1, 0.3, 0.2], immediate: [0.2, 0.1, 0.3], future: [0.3, 0.2, 0.1] };
+    const floor = compareRankings(withSeeds(same, noisy));
+    expect(floor.verdict).toBe('cannot tell');
+    expect(floor.because).toMatch(/noise floor is too high/);
+    // one seed: no same-web control
+    const one = compareRankings(rowsOf(archive, same));
+    expect(one.verdict).toBe('cannot tell');
+    expect(one.because).toMatch(/one web seed/);
+  });
+
+  it('gives no level verdict where the strategies span less than the detectable difference', () => {
+    // three strategies within 0.01 of each other on the archive; the twin's levels scatter by 0.1
+    const close = { bfs: [0.3, 0.31, 0.3], immediate: [0.305, 0.3, 0.31], future: [0.31, 0.305, 0.3] };
+    const scatter = { bfs: [0.2, 0.4, 0.31], immediate: [0.4, 0.2, 0.3], future: [0.3, 0.41, 0.2] };
+    const r = compareRankings(rowsOf(close, scatter));
+    expect(r.strategies.every((s) => s.verdict === 'cannot tell')).toBe(true);
   });
 });

@@ -51,7 +51,11 @@ export interface StrategyComparison {
   twin: Ci;
   difference: Ci;
   detectable: number;
-  verdict: 'agrees' | 'off';
+  /**
+   * 'cannot tell' where the strategies' archive AUCs span no more than `detectable`: a level
+   * verdict of "agrees" there says only that the runs are too few (issue #72).
+   */
+  verdict: 'agrees' | 'off' | 'cannot tell';
   /**
    * How far each prediction of a held-out site's AUC is from it: |twin - archive| and
    * |control - archive| (the control: the strategy's mean AUC over the other sites), and their
@@ -65,12 +69,23 @@ export interface StrategyComparison {
   levelVerdict: 'as close' | 'further' | 'closer';
 }
 
-/** Per held-out site: tau of the twin's ranking and of the control's with the site's own. */
+/**
+ * Per held-out site: tau of the twin's ranking and of the control's with the site's own, and the
+ * same-web control: how well the twin ranks like itself at another web seed (mean tau over pairs
+ * of seeds; null with one seed).
+ */
 export interface SiteTau {
   site: string;
   twin: number;
   control: number;
+  self: number | null;
 }
+
+/** What the rankings say, against the web's own seed noise (issue #72). */
+export type RankingVerdict =
+  | 'ranks like the archive as well as the web ranks like itself'
+  | 'ranks like the archive worse than the web ranks like itself'
+  | 'cannot tell';
 
 /** The rankings judged against the control (computed from the rows alone: testable without a crawl). */
 export interface RankingComparison {
@@ -83,6 +98,12 @@ export interface RankingComparison {
   twinTau: Ci;
   controlTau: Ci;
   tauDifference: Ci;
+  /** The same-web control: per-site tau of the twin with itself at other seeds, and twin minus it. */
+  selfTau: Ci | null;
+  selfDifference: Ci | null;
+  verdict: RankingVerdict;
+  /** Why, in a sentence. */
+  because: string;
 }
 
 export interface TwinValidation {
@@ -90,8 +111,11 @@ export interface TwinValidation {
   sites: string[];
   /** Per held-out site: the fit and its table. */
   fits: { site: string; fit: FitResult; table: ReturnType<typeof fitTable> }[];
-  /** recall AUC per (strategy, site): the archive's and the twin's (mean over the twin's departments and seeds). */
-  rows: { strategy: string; site: string; archive: number; twin: number }[];
+  /**
+   * recall AUC per (strategy, site): the archive's and the twin's (mean over the twin's departments
+   * and seeds), and the twin's at each web seed (mean over its departments).
+   */
+  rows: { strategy: string; site: string; archive: number; twin: number; twinSeeds?: number[] }[];
   /** The comparison (strategies, tau and p of the mean rankings, per-site tau beside the control). */
   ranking: RankingComparison;
   wallMs: number;
@@ -163,6 +187,7 @@ export async function runTwinValidation(given: ExperimentConfig, opts: TwinValid
     const { fit } = fitToSites(name, views, site, spec, { budget: opts.fitBudget, seed: 1, checkSeeds: [1] });
     fits.push({ site, fit, table: fitTable(fit) });
     const twinRows: typeof real.summaries = [];
+    const bySeed: (typeof real.summaries)[] = [];
     for (const seed of opts.seeds) {
       opts.onProgress?.(`crawling the twin without ${site}, web seed ${seed}`);
       const base = join(opts.dir, `${name}-seed${seed}`);
@@ -192,12 +217,14 @@ export async function runTwinValidation(given: ExperimentConfig, opts: TwinValid
         replay: false,
       });
       twinRows.push(...data.summaries);
+      bySeed.push(data.summaries);
     }
     for (const s of strategies) {
       const ar = aucOf(real.summaries, s, site);
       const tw = aucOf(twinRows, s);
       if (!ar.length || !tw.length) continue;
-      rows.push({ strategy: s, site, archive: ar[0], twin: tw.reduce((x, y) => x + y, 0) / tw.length });
+      const twinSeeds = bySeed.map((rs) => avg(aucOf(rs, s)));
+      rows.push({ strategy: s, site, archive: ar[0], twin: avg(tw), twinSeeds });
     }
   }
   return { config: cfg, sites, fits, rows, ranking: compareRankings(rows), wallMs: performance.now() - t0 };
@@ -218,7 +245,12 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
   const at = (s: string, site: string) => rows.find((r) => r.strategy === s && r.site === site)!;
   const controlOf = (s: string, site: string): number =>
     avg(sites.filter((x) => x !== site).map((x) => at(s, x).archive));
-  const verdict = (c: Ci): 'agrees' | 'off' => (c.n >= 2 && (c.lo > 0 || c.hi < 0) ? 'off' : 'agrees');
+  const ranked = strategies.filter((s) => s !== 'oracle');
+  // how far apart the strategies are on the archive: a level verdict finer than that is no verdict
+  const means = ranked.map((s) => avg(sites.map((site) => at(s, site).archive)));
+  const spread = means.length ? Math.max(...means) - Math.min(...means) : 0;
+  const verdict = (c: Ci): StrategyComparison['verdict'] =>
+    c.n >= 2 && (c.lo > 0 || c.hi < 0) ? 'off' : !(spread > detectable(c)) ? 'cannot tell' : 'agrees';
   const comparisons: StrategyComparison[] = strategies.map((s) => {
     const mine = sites.map((site) => at(s, site));
     const difference = meanCi(mine.map((r) => r.twin - r.archive));
@@ -243,7 +275,6 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
             : 'as close',
     };
   });
-  const ranked = strategies.filter((s) => s !== 'oracle');
   const am = ranked.map((s) => avg(sites.map((site) => at(s, site).archive)));
   const tm = ranked.map((s) => avg(sites.map((site) => at(s, site).twin)));
   const tau = kendallTau(am, tm);
@@ -263,15 +294,70 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
               own,
               ranked.map((s) => controlOf(s, site)),
             ),
+            self: selfTau(ranked.map((s) => at(s, site).twinSeeds ?? [])),
           };
         });
+  const twinTau = meanCi(perSite.map((x) => x.twin));
+  const selves = perSite.filter((x) => x.self !== null);
+  const self = selves.length === perSite.length && selves.length ? meanCi(selves.map((x) => x.self!)) : null;
+  const selfDifference = self ? meanCi(perSite.map((x) => x.twin - x.self!)) : null;
   return {
     strategies: comparisons,
     tau,
     p: ranked.length >= 2 && ranked.length <= 10 ? kendallExactP(am, tm, tau) : NaN,
     perSite,
-    twinTau: meanCi(perSite.map((x) => x.twin)),
+    twinTau,
     controlTau: meanCi(perSite.map((x) => x.control)),
     tauDifference: meanCi(perSite.map((x) => x.twin - x.control)),
+    selfTau: self,
+    selfDifference,
+    ...rankingVerdict(self, selfDifference),
+  };
+}
+
+/**
+ * Mean Kendall tau over pairs of web seeds of one web's rankings (`aucs[strategy][seed]`): how well
+ * the web ranks like itself, its own seed noise; null with fewer than two seeds.
+ */
+export function selfTau(aucs: readonly (readonly number[])[]): number | null {
+  const seeds = Math.min(...aucs.map((a) => a.length));
+  if (!(seeds >= 2) || aucs.length < 2) return null;
+  const taus: number[] = [];
+  for (let i = 0; i < seeds; i++)
+    for (let j = i + 1; j < seeds; j++)
+      taus.push(
+        kendallTau(
+          aucs.map((a) => a[i]),
+          aucs.map((a) => a[j]),
+        ),
+      );
+  return avg(taus);
+}
+
+/**
+ * The ranking verdict against the same-web control: cannot tell without it (one seed) or when the
+ * web does not detectably rank like itself (its per-site tau's CI reaches 0: the noise floor is
+ * too high for any twin to show more); worse when the twin's tau with the archive is detectably
+ * below the web's with itself; else as well.
+ */
+function rankingVerdict(self: Ci | null, difference: Ci | null): Pick<RankingComparison, 'verdict' | 'because'> {
+  const f3 = (x: number): string => x.toFixed(3);
+  if (!self || !difference)
+    return { verdict: 'cannot tell', because: 'the twin was crawled at one web seed: no same-web control' };
+  if (!(self.n >= 2 && self.lo > 0))
+    return {
+      verdict: 'cannot tell',
+      because:
+        `the web ranks like itself at another seed with tau ${f3(self.mean)} [${f3(self.lo)}, ${f3(self.hi)}]: ` +
+        'the noise floor is too high for a ranking to show more',
+    };
+  if (difference.n >= 2 && difference.hi < 0)
+    return {
+      verdict: 'ranks like the archive worse than the web ranks like itself',
+      because: `twin tau minus the web's own ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}]`,
+    };
+  return {
+    verdict: 'ranks like the archive as well as the web ranks like itself',
+    because: `twin tau minus the web's own ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}] contains 0 or is above it`,
   };
 }
