@@ -184,6 +184,15 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     ),
     `| mean [95% CI] | ${ci(r.twinTau)} | ${ci(r.controlTau)} | ${r.selfTau ? ci(r.selfTau) : 'n/a (one seed)'} |`,
     '',
+    ...fitsSection(d),
+  ];
+  folder.report(L.join('\n'));
+  return { files: folder.files, lines };
+}
+
+/** The fits: per held-out site the loss and every statistic against the archive's. */
+function fitsSection(d: TwinValidation): string[] {
+  return [
     '## The fits',
     '',
     'Per held-out site: the loss and every statistic the fit targets (archive: mean over the ' +
@@ -201,6 +210,4 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
       '',
     ]),
   ];
-  folder.report(L.join('\n'));
-  return { files: folder.files, lines };
 }
