@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aggregate, checkClaims, curvesBands, differences } from '../experiments/focused/analysis.ts';
-import type { CurveRow } from '../experiments/focused/rows.ts';
+import { syntheticCurves } from './helpers.ts';
 import { scaled } from './speed.ts';
 
 describe('the analysis of 10^6 curve rows', () => {
@@ -17,28 +17,7 @@ describe('the analysis of 10^6 curve rows', () => {
     const sites = ['a', 'b', 'c', 'd'];
     const every = 25;
     const budget = 100_000;
-    const rows: CurveRow[] = [];
-    for (const strategy of strategies)
-      for (const site of sites)
-        for (let seed = 1; seed <= 11; seed++)
-          for (let pages = every; pages <= budget; pages += every) {
-            // the oracle ahead; the others apart by a tenth each, with a seed's noise of up to 4%
-            const noise = 1 + ((seed * 7 + strategies.indexOf(strategy) * 3) % 5) / 100;
-            const base = strategy === 'oracle' ? 3 : (1 + strategies.indexOf(strategy) / 10) * noise;
-            const recall = ((pages / budget) * base) / 4;
-            rows.push({
-              experiment: 'big',
-              strategy,
-              site,
-              seed,
-              order: 1,
-              pages,
-              recall,
-              recall_reachable: recall,
-              precision: recall / 2,
-              harvest: recall / 3,
-            } as CurveRow);
-          }
+    const rows = syntheticCurves(strategies, sites, 11, budget, every);
     expect(rows.length).toBe(1_056_000);
     const aggs = aggregate(rows);
     expect(aggs).toHaveLength(strategies.length * (budget / every));

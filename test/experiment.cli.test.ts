@@ -17,6 +17,18 @@ import { program, smallWebWithoutWaits } from './helpers.ts';
 
 const run = promisify(execFile);
 
+/** --set flags of a small quick run: one department, 60 requests, these strategies. */
+const smallRun = (strategies: string[]): string[] => [
+  '--set',
+  'budget=60',
+  '--set',
+  'every=20',
+  '--set',
+  `strategies=${JSON.stringify(strategies)}`,
+  '--set',
+  'sites=["cs.alpha-university.test"]',
+];
+
 describe('experiment CLI and configs', () => {
   it('lists the experiments', async () => {
     const { stdout } = await runCliInProcess('experiments/cli/experiment.ts', ['--list']);
@@ -107,18 +119,7 @@ describe('experiment CLI and configs', () => {
 
   it('--set overrides fields (over "quick" too); the written config records them and reruns to the same CSVs', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'set-')), 'run');
-    const sets = [
-      '--set',
-      'budget=60',
-      '--set',
-      'every=20',
-      '--set',
-      'strategies=["bfs","immediate"]',
-      '--set',
-      'sites=["cs.alpha-university.test"]',
-      '--set',
-      'web=data/webs/small.json',
-    ];
+    const sets = [...smallRun(['bfs', 'immediate']), '--set', 'web=data/webs/small.json'];
     const first = await runCliInProcess('experiments/cli/experiment.ts', [
       '--quick',
       ...sets,
@@ -150,16 +151,7 @@ describe('experiment CLI and configs', () => {
   });
 
   it('--no-replay and --no-diagnostics: the same curves, and the report, the page and config.json say so', async () => {
-    const sets = [
-      '--set',
-      'budget=60',
-      '--set',
-      'every=20',
-      '--set',
-      'strategies=["bfs"]',
-      '--set',
-      'sites=["cs.alpha-university.test"]',
-    ];
+    const sets = smallRun(['bfs']);
     const runIn = async (flags: string[]): Promise<string> => {
       const out = join(mkdtempSync(join(tmpdir(), 'lean-')), 'run');
       const r = await runCliInProcess('experiments/cli/experiment.ts', [

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { writeOutputs } from '../experiments/focused/report.ts';
-import type { CurveRow, SummaryRow } from '../experiments/focused/rows.ts';
+import type { SummaryRow } from '../experiments/focused/rows.ts';
 import { type ExperimentData, runExperiment } from '../experiments/focused/runner.ts';
 import { ResultsFolder } from '../experiments/results-folder.ts';
-import { scaledWeb } from './helpers.ts';
+import { scaledWeb, syntheticCurves } from './helpers.ts';
 import { scaled } from './speed.ts';
 
 const STRATEGIES = ['bfs', 'random', 'immediate', 'future', 'adaptive'];
@@ -40,29 +40,13 @@ async function bigRun(): Promise<ExperimentData> {
   };
   const d = await runExperiment(small, { workers: 0, cacheDir: null, replay: false });
   const summary = d.summaries.find((s) => s.strategy === 'bfs')!;
-  const curves: CurveRow[] = [];
-  const summaries: SummaryRow[] = [];
-  for (const [k, strategy] of ['oracle', ...STRATEGIES].entries())
-    for (const site of SITES)
-      for (const seed of SEEDS) {
-        summaries.push({ ...summary, strategy, site, seed, pages: BUDGET, requests: BUDGET });
-        for (let pages = EVERY; pages <= BUDGET; pages += EVERY) {
-          // each series a little ahead of the one before it, a seed's noise of up to 4%
-          const recall = Math.min(1, (pages / BUDGET) * (0.4 + k / 10) * (1 + ((seed * 7 + k * 3) % 5) / 100));
-          curves.push({
-            experiment: 'big',
-            strategy,
-            site,
-            seed,
-            order: 1,
-            pages,
-            recall,
-            recall_reachable: recall,
-            precision: recall / 3,
-            harvest: recall / 4,
-          } as CurveRow);
-        }
-      }
+  const series = ['oracle', ...STRATEGIES];
+  const curves = syntheticCurves(series, SITES, SEEDS.length, BUDGET, EVERY);
+  const summaries: SummaryRow[] = series.flatMap((strategy) =>
+    SITES.flatMap((site) =>
+      SEEDS.map((seed) => ({ ...summary, strategy, site, seed, pages: BUDGET, requests: BUDGET })),
+    ),
+  );
   return {
     ...d,
     config: { ...small, name: 'big', strategies: STRATEGIES, sites: SITES, seeds: SEEDS, budget: BUDGET, every: EVERY },

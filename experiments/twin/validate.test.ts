@@ -135,6 +135,20 @@ describe('the same-web control: how well the twin ranks like itself at another w
     const floor = compareRankings(withSeeds(same, noisy));
     expect(floor.verdict).toBe('cannot tell');
     expect(floor.because).toMatch(/noise floor is too high/);
+    // a twin right at two sites and reversed at the third: the paired difference's interval is too
+    // wide to tell it from a twin that ranked at random
+    const mixed = compareRankings(
+      withSeeds(same, steady).map((r) =>
+        r.site === 'b'
+          ? { ...r, twin: ({ bfs: 0.3, immediate: 0.2, future: 0.1 } as Record<string, number>)[r.strategy] }
+          : r,
+      ),
+    );
+    expect(mixed.perSite.map((x) => x.twin)).toEqual([1, -1, 1]);
+    expect(mixed.verdict).toBe('cannot tell');
+    expect(mixed.because).toMatch(
+      /would detect a shortfall of [\d.]+ only, not the 1\.000 of a twin that ranked at random/,
+    );
     // one seed: no same-web control
     const one = compareRankings(rowsOf(archive, same));
     expect(one.verdict).toBe('cannot tell');

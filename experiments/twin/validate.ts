@@ -335,10 +335,11 @@ export function selfTau(aucs: readonly (readonly number[])[]): number | null {
 }
 
 /**
- * The ranking verdict against the same-web control: cannot tell without it (one seed) or when the
+ * The ranking verdict against the same-web control: cannot tell without it (one seed), when the
  * web does not detectably rank like itself (its per-site tau's CI reaches 0: the noise floor is
- * too high for any twin to show more); worse when the twin's tau with the archive is detectably
- * below the web's with itself; else as well.
+ * too high for any twin to show more), or when the sites could not have detected even a twin that
+ * ranked at random; worse when the twin's tau with the archive is detectably below the web's with
+ * itself; else as well.
  */
 function rankingVerdict(self: Ci | null, difference: Ci | null): Pick<RankingComparison, 'verdict' | 'because'> {
   const f3 = (x: number): string => x.toFixed(3);
@@ -350,6 +351,16 @@ function rankingVerdict(self: Ci | null, difference: Ci | null): Pick<RankingCom
       because:
         `the web ranks like itself at another seed with tau ${f3(self.mean)} [${f3(self.lo)}, ${f3(self.hi)}]: ` +
         'the noise floor is too high for a ranking to show more',
+    };
+  // a twin that ranked at random (tau 0) would fall short by the web's own tau: if these sites could
+  // not detect a shortfall that large, an interval that contains 0 says nothing
+  if (!(difference.n >= 2 && difference.hi < 0) && !(detectable(difference) < self.mean))
+    return {
+      verdict: 'cannot tell',
+      because:
+        `twin tau minus the web's own ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}], ` +
+        `and these sites would detect a shortfall of ${f3(detectable(difference))} only, not the ` +
+        `${f3(self.mean)} of a twin that ranked at random`,
     };
   if (difference.n >= 2 && difference.hi < 0)
     return {
