@@ -133,6 +133,22 @@ export class TrainingData {
     private readonly cfg: FutureConfig,
   ) {}
 
+  /** A site's pages, read once (rendered and parsed: what the judgement and the leak probe read too). */
+  private pagesFor(host: string): LabelledPage[] {
+    let p = this.pages.get(host);
+    if (!p) {
+      p = this.pagesOf(host);
+      this.pages.set(host, p);
+    }
+    return p;
+  }
+
+  /**
+   * A site's pages and what training derives from them, computed when training first asks: with
+   * the models on disk (the cache), a job reads pages for its diagnostics only, and deriving every
+   * link's features as well cost as much CPU again as reading the pages (node --cpu-prof of the
+   * default experiment, issue #70).
+   */
   private site(host: string): {
     pages: LabelledPage[];
     examples: QExample[];
@@ -140,18 +156,17 @@ export class TrainingData {
     features: string[][][];
     frequencies: DocumentFrequencies;
   } {
-    if (!this.pages.has(host)) {
-      const p = this.pagesOf(host);
-      const f = siteLinkFeatures(p);
-      const tokens = p.map(pageTokens);
-      this.pages.set(host, p);
+    const pages = this.pagesFor(host);
+    if (!this.features.has(host)) {
+      const f = siteLinkFeatures(pages);
+      const tokens = pages.map(pageTokens);
       this.features.set(host, f);
-      this.examples.set(host, siteExamples(p, this.cfg, f));
+      this.examples.set(host, siteExamples(pages, this.cfg, f));
       this.tokens.set(host, tokens);
       this.frequencies.set(host, documentFrequencies(tokens));
     }
     return {
-      pages: this.pages.get(host)!,
+      pages,
       examples: this.examples.get(host)!,
       tokens: this.tokens.get(host)!,
       features: this.features.get(host)!,
@@ -161,7 +176,7 @@ export class TrainingData {
 
   /** A site's labelled pages as a crawler reads them (evaluator: the judgement's quality on the held-out site). */
   labelled(host: string): readonly LabelledPage[] {
-    return this.site(host).pages;
+    return this.pagesFor(host);
   }
 
   /** The future-value model and adaptive thresholds for crawling `heldOut`, trained on the other departments. */

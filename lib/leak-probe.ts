@@ -81,36 +81,100 @@ function headingWords(heading: string): string[] {
  * words, ad: digits), URL path words (u:), place (p:) and its page's share of document links
  * (d:). Words for which `topical` is true are left out.
  */
-export function linkContextTokens(l: LinkContext, topical: (stem: string) => boolean): string[] {
+export function linkContextTokens(
+  l: LinkContext,
+  topical: (stem: string) => boolean,
+  memo: TokenMemo = { headings: new Map(), urls: new Map() },
+): string[] {
   const out: string[] = [];
   // every word of the heading, stop words too: "See also" above a link says as much as "Papers"
-  for (const w of headingWords(l.heading)) if (!topical(w)) out.push(`h:${w}`);
+  let h = memo.headings.get(l.heading);
+  if (!h)
+    memo.headings.set(
+      l.heading,
+      (h = headingWords(l.heading)
+        .filter((w) => !topical(w))
+        .map((w) => `h:${w}`)),
+    );
+  out.push(...h);
   const words = l.anchor.split(/\s+/).filter(Boolean);
   out.push(`aw:${Math.min(words.length, 8)}`);
   const caps = words.filter((w) => /^[A-Z]/.test(w)).length;
   out.push(`ac:${words.length ? bucket(caps / words.length, [0.01, 0.5, 0.99]) : 0}`);
   if (/\d/.test(l.anchor)) out.push('ad:1');
-  for (const t of tokenize(pathWords(l.url))) if (!topical(t)) out.push(`u:${t}`);
+  let u = memo.urls.get(l.url);
+  if (!u)
+    memo.urls.set(
+      l.url,
+      (u = tokenize(pathWords(l.url))
+        .filter((t) => !topical(t))
+        .map((t) => `u:${t}`)),
+    );
+  out.push(...u);
   out.push(`p:${bucket(l.position, [1, 2, 3, 6, 11, 21, 51])}`);
   out.push(`d:${bucket(l.links ? l.documentLinks / l.links : 0, [0.01, 0.1, 0.3, 0.6])}`);
   return out;
 }
 
+/**
+ * The heading and URL tokens of links already read, for one `topical`: a site's pages link the
+ * same pages under the same headings many times (a fifth of the probe's time, issue #70).
+ */
+export interface TokenMemo {
+  headings: Map<string, string[]>;
+  urls: Map<string, string[]>;
+}
+
 /** Whether a URL names a document file (the page's document-link share). */
 export const namesDocument = (url: string): boolean => hasExtension(url, DEFAULT_DOCUMENT_EXTENSIONS);
 
-/** A Bernoulli-style Naive Bayes over the tokens present (Laplace-smoothed): log-odds of positive. */
-export function trainNaiveBayes(examples: readonly ProbeExample[]): (tokens: readonly string[]) => number {
-  const pos = new Map<string, number>();
-  const neg = new Map<string, number>();
-  let np = 0;
-  let nn = 0;
+/** How many examples of each class hold each token (once per example), and how many examples each class has. */
+interface ClassCounts {
+  pos: Map<string, number>;
+  neg: Map<string, number>;
+  np: number;
+  nn: number;
+}
+
+function countTokens(examples: readonly ProbeExample[]): ClassCounts {
+  const c: ClassCounts = { pos: new Map(), neg: new Map(), np: 0, nn: 0 };
   for (const e of examples) {
-    const m = e.positive ? pos : neg;
-    if (e.positive) np++;
-    else nn++;
+    const m = e.positive ? c.pos : c.neg;
+    if (e.positive) c.np++;
+    else c.nn++;
     for (const t of new Set(e.tokens)) m.set(t, (m.get(t) ?? 0) + 1);
   }
+  return c;
+}
+
+/** The counts of every site but one: all sites' counts less the held-out site's (counted once per site, not once per fold). */
+function allBut(total: ClassCounts, part: ClassCounts): ClassCounts {
+  const less = (m: Map<string, number>, p: Map<string, number>): Map<string, number> => {
+    const out = new Map(m);
+    for (const [t, k] of p) out.set(t, out.get(t)! - k);
+    return out;
+  };
+  return {
+    pos: less(total.pos, part.pos),
+    neg: less(total.neg, part.neg),
+    np: total.np - part.np,
+    nn: total.nn - part.nn,
+  };
+}
+
+function sumCounts(parts: readonly ClassCounts[]): ClassCounts {
+  const total: ClassCounts = { pos: new Map(), neg: new Map(), np: 0, nn: 0 };
+  for (const c of parts) {
+    for (const [t, k] of c.pos) total.pos.set(t, (total.pos.get(t) ?? 0) + k);
+    for (const [t, k] of c.neg) total.neg.set(t, (total.neg.get(t) ?? 0) + k);
+    total.np += c.np;
+    total.nn += c.nn;
+  }
+  return total;
+}
+
+/** A Bernoulli-style Naive Bayes over the tokens present (Laplace-smoothed): log-odds of positive. */
+function naiveBayes({ pos, neg, np, nn }: ClassCounts): (tokens: readonly string[]) => number {
   const prior = Math.log((np + 1) / (nn + 1));
   return (tokens) => {
     let s = prior;
@@ -173,17 +237,24 @@ export function leaveOneSiteOut(
   sites: readonly (readonly LinkContext[])[],
   topical: (stem: string) => boolean,
 ): { probe: ProbeScore; heading: ProbeScore }[] {
+  const memo: TokenMemo = { headings: new Map(), urls: new Map() };
   const examples = sites.map((links) =>
-    links.map((l) => ({ tokens: linkContextTokens(l, topical), positive: l.positive })),
+    links.map((l) => ({ tokens: linkContextTokens(l, topical, memo), positive: l.positive })),
   );
   // the heading rule: the same learner reading the heading's words alone
   const headings = examples.map((xs) => xs.map((e) => ({ ...e, tokens: e.tokens.filter((t) => t.startsWith('h:')) })));
-  const heldOut = (all: ProbeExample[][], i: number): ProbeScore => {
-    const nb = trainNaiveBayes(all.filter((_, j) => j !== i).flat());
-    return score(
-      all[i].map((e) => nb(e.tokens)),
-      all[i].map((e) => e.positive),
-    );
+  const folds = (all: ProbeExample[][]): ProbeScore[] => {
+    const counts = all.map(countTokens);
+    const total = sumCounts(counts);
+    return all.map((xs, i) => {
+      const nb = naiveBayes(allBut(total, counts[i]));
+      return score(
+        xs.map((e) => nb(e.tokens)),
+        xs.map((e) => e.positive),
+      );
+    });
   };
-  return sites.map((_, i) => ({ probe: heldOut(examples, i), heading: heldOut(headings, i) }));
+  const probe = folds(examples);
+  const heading = folds(headings);
+  return sites.map((_, i) => ({ probe: probe[i], heading: heading[i] }));
 }
