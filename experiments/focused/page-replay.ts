@@ -48,8 +48,27 @@ export interface ReplayView {
   orders: Record<string, number[]>;
 }
 
-/** Iterations of ForceAtlas2: about 5 s for a 6,000-page department on this machine. */
+/** Iterations of ForceAtlas2 at most: 3.6 s for a 6,000-page department on this machine. */
 const ITERATIONS = 100;
+/** ... and at least: fewer leave the start spiral visible. */
+const MIN_ITERATIONS = 10;
+/**
+ * Layout work a replay may spend per fetch of its job's crawls, in units of one page's share of
+ * one iteration (n log2 n a Barnes-Hut iteration): measured, a unit costs about 0.48 us and a
+ * fetch of the default experiment about 214 us (node --cpu-prof, issue #70), so 200 units keep
+ * the layout under half of the crawls it shows, at any site size and budget.
+ */
+const WORK_PER_FETCH = 200;
+
+/**
+ * The iterations a layout of `n` pages gets beside crawls of `fetches` requests in all: as many as
+ * the work bound allows, between MIN_ITERATIONS and ITERATIONS. At the default experiment (6,000
+ * pages, 7 strategies x 2,000 requests) 37 iterations: the layout had cost more than the job's crawls.
+ */
+export function layoutIterations(n: number, fetches: number): number {
+  const perIteration = n * Math.log2(Math.max(2, n));
+  return Math.max(MIN_ITERATIONS, Math.min(ITERATIONS, Math.floor((WORK_PER_FETCH * fetches) / perIteration)));
+}
 
 /**
  * Pages the replay draws at most. A larger site is drawn by its first REPLAY_PAGES pages in
@@ -117,9 +136,10 @@ export function replayRun(
 /**
  * Positions of the run's pages in [0, 1000) (undirected ForceAtlas2 with Barnes-Hut over the
  * links). The job that records the replay computes them before its crawls, so the seconds of the
- * layout run beside the other jobs rather than after all of them.
+ * layout run beside the other jobs rather than after all of them; it gives `iterations` as
+ * layoutIterations says for its crawls.
  */
-export function layoutXY(r: Pick<ReplayRun, 'n' | 'outStart' | 'outTarget'>): number[] {
+export function layoutXY(r: Pick<ReplayRun, 'n' | 'outStart' | 'outTarget'>, iterations = ITERATIONS): number[] {
   const g = new UndirectedGraph<{ x: number; y: number }>({ multi: false, allowSelfLoops: false });
   // start on a golden-angle spiral, so the layout depends on nothing but the graph
   for (let i = 0; i < r.n; i++)
@@ -129,7 +149,7 @@ export function layoutXY(r: Pick<ReplayRun, 'n' | 'outStart' | 'outTarget'>): nu
   }
   if (r.n > 1)
     forceAtlas2.assign(g, {
-      iterations: ITERATIONS,
+      iterations,
       settings: { ...forceAtlas2.inferSettings(g), barnesHutOptimize: r.n > 1000 },
     });
   let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];

@@ -18,7 +18,7 @@ import { siteLeak } from '../leak.ts';
 import { ownCounters, RunMeter } from './meter.ts';
 import { depths, reachable } from '../../lib/site-graph.ts';
 import { oracleOrder } from './oracle.ts';
-import { layoutXY, replayRun, type ReplayRun } from './page-replay.ts';
+import { layoutIterations, layoutXY, replayRun, type ReplayRun } from './page-replay.ts';
 import {
   type CurveRow,
   type JobResult,
@@ -205,7 +205,8 @@ function siteTruth(job: Job, record: boolean): SiteTruth {
   if (drawn) {
     const { indexOf: _, ...run } = drawn;
     replay = run;
-    replay.xy = layoutXY(replay);
+    const { cfg } = job;
+    replay.xy = layoutXY(replay, layoutIterations(replay.n, cfg.strategies.length * cfg.orderSeeds * cfg.budget));
   }
   const seen = reachable(graph);
   const reach = new Set(keys.filter((_, i) => seen[i] && graph.relevant[i]).map(env.itemOf));
