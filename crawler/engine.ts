@@ -402,13 +402,16 @@ export class CrawlEngine {
   }
 
   private afterStep(): void {
-    // the journal is committed once per event-loop turn, after every step that finished in it: a
-    // write per file per page was a fifth of a fast crawl's CPU (docs/benchmarks.md). A kill
-    // loses at most the steps of the current turn, whose pages were not logged and are fetched
-    // again on resume, as in-flight ones are
+    // the journal is committed once per journalFlushMs (0: per event-loop turn), after every step
+    // that finished meanwhile: a write per file per page was a fifth of a fast crawl's CPU, and
+    // once per turn, a page per turn on loopback, still a tenth (docs/benchmarks.md, issue #70).
+    // A kill loses at most the steps since the last commit, whose pages were not logged and are
+    // fetched again on resume, as in-flight ones are
     if (this.journal && !this.commitQueued) {
       this.commitQueued = true;
-      setImmediate(() => this.commit());
+      const ms = this.settings.journalFlushMs;
+      if (ms > 0) setTimeout(() => this.commit(), ms).unref();
+      else setImmediate(() => this.commit());
     }
     this.opts.onProgress?.({
       pages: this.stats.pages,

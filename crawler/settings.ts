@@ -250,6 +250,16 @@ const ENGINE_SETTINGS = {
     max: 86_400_000,
     help: 'an unreachable robots.txt disallows its host this long, then is fetched again, ms',
   }),
+  journalFlushMs: num({
+    default: 25,
+    min: 0,
+    max: 60_000,
+    integer: true,
+    flag: 'journal-flush-ms',
+    help:
+      'the journal is written at most this often (ms; 0: after every event-loop turn); ' +
+      'a kill loses the pages of the last interval, fetched again on resume',
+  }),
   checkpointEvery: num({
     default: 500,
     min: 1,
