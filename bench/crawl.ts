@@ -26,6 +26,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
+import { recordBench } from './record.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -175,14 +176,54 @@ const fmt = (m: Measured): string =>
   `in ${m.seconds.toFixed(1)} s)`;
 
 const rate = (m: Measured): number => m.pages / m.seconds;
+const cpuPerPage = (m: Measured): string => ((m.cpuMs / m.pages) * 1000).toFixed(0);
 
-const USAGE = `Usage: npm run bench:crawl
+/** The share of the minimal loop's pages per second the crawler must reach in every round (issue #70). */
+const TARGET = 0.95;
+
+const USAGE = `Usage: npm run bench:crawl [-- --record]
+  --record  write the rounds into the bench:crawl block of docs/benchmarks.md (bench/record.ts)
   (BENCH_PAGES=N pages of the many-host run, default 20,000; BENCH_ROUNDS=N alternated rounds, default 3;
    BENCH_STRATEGIES=a,b strategies of the per-strategy run, "none" for none)
 `;
 
+/** Every built-in strategy (or `only`'s) on the whole web and the same server, BFS first. */
+async function perStrategy(
+  port: number,
+  web: Web,
+  many: Scenario,
+  only: string[] | undefined,
+  log: (...parts: unknown[]) => void,
+): Promise<void> {
+  // every strategy on the whole web and the same server; future and adaptive use a model
+  // trained on three departments (training time not counted)
+  const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
+  const keywords = loadKeywords();
+  const models = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(
+    hosts[0],
+    keywords,
+    '.cache/models',
+    `bench:${webKey(web)}`,
+    undefined,
+    true,
+  );
+  log(`  per strategy (${many.name}, same server):`);
+  let bfsRate = 0;
+  for (const name of strategyNames().filter((n) => n === 'bfs' || !only || only.includes(n))) {
+    const strategy = makeStrategy(name, { seed: 1, keywords, models: () => models });
+    const m = await measure(() => crawlWith(port, many, strategy));
+    if (name === 'bfs') bfsRate = rate(m);
+    log(
+      `    ${name.padEnd(13)} ${Math.round(rate(m))} pages/s ` +
+        `(${((100 * rate(m)) / bfsRate).toFixed(0)}% of ` +
+        `BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links ` +
+        `scored/s, ${((m.cpuMs / m.pages) * 1000).toFixed(0)} us CPU/page`,
+    );
+  }
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const p = parseCommand(argv, io, USAGE, {});
+  const p = parseCommand(argv, io, USAGE, { record: { type: 'boolean' } });
   if (!p) return 0;
   const log = (...parts: unknown[]): void => io.out(`${parts.join(' ')}\n`);
   const web = new Web(loadConfig(WEB), 1);
@@ -221,6 +262,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       await crawlWith(sim.port, sc, new BfsStrategy());
     }
     const ratios = new Map<string, number[]>(scenarios.map((sc) => [sc.name, []]));
+    const rows: string[] = [];
     for (let r = 1; r <= ROUNDS; r++) {
       for (const sc of scenarios) {
         const runs: Record<string, Measured> = {};
@@ -246,38 +288,33 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         log(`    minimal loop (undici + htmlparser2 + Set): ${fmt(runs.minimal)}`);
         log(`    crawler, BFS:                              ${fmt(runs.crawler)}`);
         log(`    crawler / minimal loop: ${ratio.toFixed(2)}`);
+        rows.push(
+          `| ${r} | ${sc.name} | ${order.join(' then ')} | ${Math.round(rate(runs.minimal))} | ` +
+            `${Math.round(rate(runs.crawler))} | ${cpuPerPage(runs.minimal)} | ${cpuPerPage(runs.crawler)} | ${ratio.toFixed(2)} |`,
+        );
       }
     }
-    for (const [name, rs] of ratios)
-      log(`  ${name}: crawler / minimal loop ${rs.map((x) => x.toFixed(2)).join(', ')} (target >= 0.80)`);
+    const verdicts: string[] = [];
+    for (const [name, rs] of ratios) {
+      const line = `${name}: crawler / minimal loop ${rs.map((x) => x.toFixed(2)).join(', ')}`;
+      const met = rs.every((x) => x >= TARGET);
+      verdicts.push(`${line}: ${met ? 'met' : 'not met'} (target >= ${TARGET} in every round)`);
+      log(`  ${verdicts[verdicts.length - 1]}`);
+    }
+    if (p.values.record) {
+      recordBench(
+        'crawl',
+        `${ROUNDS} rounds after a warm-up of each side; one host ${scenarios[0].pages.toLocaleString('en')} pages x ` +
+          `${scenarios[0].repeat} a side a round, 8 in flight; many hosts ${PAGES.toLocaleString('en')} pages, ` +
+          `32 in flight.\n\n| round | scenario | order | minimal pages/s | crawler pages/s | minimal CPU us/page | ` +
+          `crawler CPU us/page | crawler / minimal |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
+          verdicts.map((v) => `- ${v}`).join('\n'),
+      );
+      log('  recorded in docs/benchmarks.md');
+    }
     const only = process.env.BENCH_STRATEGIES?.split(',');
     if (only?.includes('none')) return 0;
-    // every strategy on the whole web and the same server; future and adaptive use a model
-    // trained on three departments (training time not counted)
-    const many = scenarios[1];
-    const hosts = web.sites.filter((s) => s.kind === 'department').map((s) => s.host);
-    const keywords = loadKeywords();
-    const models = new TrainingData((h) => sitePages(web, h), hosts, DEFAULT_FUTURE).models(
-      hosts[0],
-      keywords,
-      '.cache/models',
-      `bench:${webKey(web)}`,
-      undefined,
-      true,
-    );
-    log(`  per strategy (${many.name}, same server):`);
-    let bfsRate = 0;
-    for (const name of strategyNames().filter((n) => n === 'bfs' || !only || only.includes(n))) {
-      const strategy = makeStrategy(name, { seed: 1, keywords, models: () => models });
-      const m = await measure(() => crawlWith(sim.port, many, strategy));
-      if (name === 'bfs') bfsRate = rate(m);
-      log(
-        `    ${name.padEnd(13)} ${Math.round(rate(m))} pages/s ` +
-          `(${((100 * rate(m)) / bfsRate).toFixed(0)}% of ` +
-          `BFS), ${Math.round((m.extra?.linksScored ?? 0) / m.seconds)} links ` +
-          `scored/s, ${((m.cpuMs / m.pages) * 1000).toFixed(0)} us CPU/page`,
-      );
-    }
+    await perStrategy(sim.port, web, scenarios[1], only, log);
   } finally {
     sim.stop();
   }
