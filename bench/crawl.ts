@@ -313,7 +313,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'crawl',
         `${ROUNDS} rounds after ${WARMUP} warm-up runs of each side; one host ` +
           `${scenarios[0].pages.toLocaleString('en')} pages x ${scenarios[0].repeat} a side a round, 8 in flight; ` +
-          `many hosts ${PAGES.toLocaleString('en')} pages x ${scenarios[1].repeat}, 32 in flight.\n\n| round | scenario | order | minimal pages/s | crawler pages/s | minimal CPU us/page | ` +
+          `many hosts ${PAGES.toLocaleString('en')} pages x ${scenarios[1].repeat}, 32 in flight.\n\n` +
+          '| round | scenario | order | minimal pages/s | crawler pages/s | minimal CPU us/page | ' +
           `crawler CPU us/page | crawler / minimal |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n\n` +
           verdicts.map((v) => `- ${v}`).join('\n'),
       );
