@@ -94,12 +94,12 @@ describe('a twin fitted to an archive of a generated web', () => {
       expect(w.fit.accepted).toBeGreaterThanOrEqual(1);
     }
     // every knob free at the collection's size: the departments' own variation leaves all of them
-    // flat (docs/twin.md); without it the two searched knobs are identified, and come back
+    // flat (docs/twin.md); without it the share sampled is identified, and comes back. Papers per
+    // faculty member was "identified" too while its profile held the sample at the fit; with the
+    // sample re-optimised at each point it fits from 60.5 to 90.25 of 1-120, and the profile's
+    // grid (5 points) widens that past half its range (issue #72)
     expect(webs[0].knobs.filter((k) => k.identified).map((k) => k.path)).toEqual([]);
-    expect(webs[1].knobs.filter((k) => k.identified).map((k) => k.path)).toEqual([
-      'sample',
-      'structure.papersPerFaculty',
-    ]);
+    expect(webs[1].knobs.filter((k) => k.identified).map((k) => k.path)).toEqual(['sample']);
   });
 
   it('the loss it reports is the loss it minimised (every evaluation at every reported seed); intervals bracket the fit', {

@@ -7,7 +7,7 @@
 import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
-import { defaultRestarts, FIT_BUDGET, TWIN_KNOBS } from '../twin/fit.ts';
+import { defaultRestarts, FIT_BUDGET, PROFILE_STEPS, TWIN_KNOBS, tradesLine } from '../twin/fit.ts';
 
 const USAGE = `Usage: npm run sim:fit-blind -- [options]
 
@@ -26,6 +26,7 @@ Options:
   --budget N        generator evaluations of each fit's search (default 288, as sim:fit)
   --restarts N      searches a fit (default: one per 96 evaluations, 1 to 3, as sim:fit)
   --profile N       points of each knob's profile (default 5)
+  --profile-steps N evaluations re-optimising the other knobs at each profile point (default ${PROFILE_STEPS})
   --check-seeds K   web seeds 1..K every evaluation is measured at (default 1)
   --free K,...      knobs searched (default all); the others held at their drawn values
   --conventions X   set structure.conventions to X instead of drawing it (0: no heterogeneity)
@@ -44,6 +45,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       budget: { type: 'string' },
       restarts: { type: 'string' },
       profile: { type: 'string' },
+      'profile-steps': { type: 'string' },
       'check-seeds': { type: 'string' },
       free: { type: 'string' },
       conventions: { type: 'string' },
@@ -61,6 +63,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const budget = whole('budget', v.budget, FIT_BUDGET, 4, 10_000);
   const restarts = whole('restarts', v.restarts, defaultRestarts(budget), 1, 20);
   const profile = whole('profile', v.profile, 5, 0, 50);
+  const profileSteps = whole('profile-steps', v['profile-steps'], PROFILE_STEPS, 0, 1000);
   const checks = whole('check-seeds', v['check-seeds'], 1, 1, 20);
   if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
   const free = v.free?.split(',').filter(Boolean);
@@ -91,7 +94,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       viaArchive: true,
       free,
       set,
-      fit: { seed: 1, budget, restarts, profile, checkSeeds: Array.from({ length: checks }, (_, i) => i + 1) },
+      fit: {
+        seed: 1,
+        budget,
+        restarts,
+        profile,
+        profileSteps,
+        checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
+      },
     },
     (i, w) => {
       all.push(w);
@@ -110,6 +120,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
             `${`[${k.lo}, ${k.hi}]`.padEnd(16)} ` +
             `${k.identified ? (k.covered ? 'identified, covers the drawn value' : 'identified, MISSES the drawn value') : 'not identified'}\n`,
         );
+      io.out(`  ${tradesLine(w.fit.trades)}\n`);
     },
   );
   const knobs = all.flatMap((w) => w.knobs);

@@ -9,7 +9,16 @@ import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
-import { defaultRestarts, FIT_BUDGET, type FitOptions, fitTable, TWIN_KNOBS, TWIN_TARGETS } from '../twin/fit.ts';
+import {
+  defaultRestarts,
+  FIT_BUDGET,
+  type FitOptions,
+  fitTable,
+  PROFILE_STEPS,
+  TWIN_KNOBS,
+  TWIN_TARGETS,
+  tradesLine,
+} from '../twin/fit.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { resource, shipped } from '../../lib/paths.ts';
 
@@ -32,8 +41,11 @@ Options:
                     96 evaluations of the budget, 1 to 3)
   --seed S          the optimiser's seed and the web seed of each evaluation (default 1)
   --check-seeds K   web seeds 1..K every evaluation is measured at, the loss over all of them (default 3)
-  --profile N       points of the loss profile along each knob, the others at the fit (default 7;
-                    0: none). Every point evaluated (restarts and profile) whose loss is at most what
+  --profile N       points of the loss profile along each knob (default 7; 0: none)
+  --profile-steps N evaluations at each profile point that re-optimise the other knobs (profile
+                    likelihood; default ${PROFILE_STEPS}; 0: the others held at the fit, a slice). Knobs that
+                    moved together along a profile are listed as trading against each other.
+                    Every point evaluated (restarts and profile) whose loss is at most what
                     the fitted web scores against itself at other web seeds (90th percentile) fits as
                     well as the true knobs would: a knob whose values over those points span more
                     than half its range is flat, not identified by the statistics
@@ -53,6 +65,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   'check-seeds': { type: 'string' },
   profile: { type: 'string' },
+  'profile-steps': { type: 'string' },
   restarts: { type: 'string' },
   out: { type: 'string' },
   scale: { type: 'string' },
@@ -75,12 +88,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (byFiles && !v.relevant === !v.papers) usage('say what is relevant: --relevant LABEL[,...] or --papers');
   const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
     intFlag(flag, raw, min, max) ?? dflt;
-  const budget = whole('budget', v.budget, FIT_BUDGET, 4, 10_000);
-  const seed = whole('seed', v.seed, 1, 0, 2 ** 31);
-  const checks = whole('check-seeds', v['check-seeds'], 3, 1, 20);
-  const profile = whole('profile', v.profile, 7, 0, 50);
-  const restarts = whole('restarts', v.restarts, defaultRestarts(budget), 1, 20);
-  if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
+  const { budget, seed, checks, profile, profileSteps, restarts } = searchFlags(v);
   const scales = (v.scale ?? '')
     .split(',')
     .filter(Boolean)
@@ -103,6 +111,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     seed,
     checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
     profile,
+    profileSteps,
     restarts,
     ...fitProgress(io, views, checks),
   });
@@ -139,6 +148,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       threshold: Math.round(fit.threshold * 1000) / 1000,
       noise: Math.round(fit.noise * 1000) / 1000,
       knobs: fit.knobs.map(({ profile: _p, ...k }) => k),
+      trades: fit.trades,
       table,
       archiveSites: stats,
     },
@@ -167,6 +177,30 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
   }
   return 0;
+}
+
+/** The search's numbers from the command line (a usage error for one out of range). */
+function searchFlags(v: Record<string, string | boolean | undefined>): {
+  budget: number;
+  seed: number;
+  checks: number;
+  profile: number;
+  profileSteps: number;
+  restarts: number;
+} {
+  const whole = (flag: string, dflt: number, min: number, max: number): number =>
+    intFlag(flag, v[flag] as string | undefined, min, max) ?? dflt;
+  const budget = whole('budget', FIT_BUDGET, 4, 10_000);
+  const restarts = whole('restarts', defaultRestarts(budget), 1, 20);
+  if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
+  return {
+    budget,
+    seed: whole('seed', 1, 0, 2 ** 31),
+    checks: whole('check-seeds', 3, 1, 20),
+    profile: whole('profile', 7, 0, 50),
+    profileSteps: whole('profile-steps', PROFILE_STEPS, 0, 1000),
+    restarts,
+  };
 }
 
 /** Minutes and seconds, for an estimate. */
@@ -228,6 +262,7 @@ function printFit(io: CliIo, fit: ReturnType<typeof fitToSites>['fit'], table: R
     io.out(
       `  ${k.path.padEnd(36)} ${String(k.value).padStart(7)}  [${k.lo}, ${k.hi}]  ${k.identified ? 'identified' : 'not identified'}\n`,
     );
+  io.out(`${tradesLine(fit.trades)}\n`);
 }
 
 /**
