@@ -21,16 +21,22 @@ export function measuredOn(): string {
 }
 
 /**
- * Replaces the block `id` of docs/benchmarks.md (or `file`) with `markdown` and the measuredOn()
- * line; an Error when the file has no such block (a bench must not write figures nobody reads).
+ * Replaces the block `id` of docs/benchmarks.md (or `file`) with `markdown`, the command that made
+ * it and the measuredOn() line; an Error when the file has no such block (a bench must not write figures nobody reads).
  */
-export function recordBench(id: string, markdown: string, file = shipped(BENCHMARKS_MD)): void {
+export function recordBench(
+  id: string,
+  markdown: string,
+  file = shipped(BENCHMARKS_MD),
+  /** What made it, when not `npm run bench:ID -- --record` (a bench with options of its own). */
+  command = `npm run bench:${id} -- --record`,
+): void {
   const text = readFileSync(file, 'utf8');
   const open = `<!-- bench:${id} -->`;
   const close = `<!-- /bench:${id} -->`;
   const a = text.indexOf(open);
   const b = text.indexOf(close);
   if (a < 0 || b < a) throw new Error(`${file}: no block ${open} ... ${close} to record bench ${id} in`);
-  const block = `${open}\n*Written by \`npm run bench:${id} -- --record\`: ${measuredOn()}.*\n\n${markdown.trim()}\n`;
+  const block = `${open}\n*Written by \`${command}\`: ${measuredOn()}.*\n\n${markdown.trim()}\n`;
   writeFileSync(file, text.slice(0, a) + block + text.slice(b));
 }

@@ -96,60 +96,105 @@ export async function blindRoundTrip(
 ): Promise<BlindWeb[]> {
   const out: BlindWeb[] = [];
   for (let i = 0; i < opts.webs; i++) {
-    const drawn = { ...drawKnobs(opts.seed, i), ...opts.set };
-    const name = `blind-${opts.seed}-${i}`;
-    const config = resolveConfig(twinConfig(name, opts.sizes, drawn));
-    let stats: SiteStats[];
-    if (opts.viaArchive) {
-      const dir = mkdtempSync(join(tmpdir(), 'twin-blind-'));
-      try {
-        const w = await writeTwinArchive(
-          config,
-          opts.archiveSeed,
-          drawn.sample,
-          join(dir, 'b.warc.gz'),
-          join(dir, 'b.csv'),
-        );
-        const cfg = twinExperiment(w, name, opts.spec, `blind web ${i} of draw ${opts.seed}`);
-        stats = webStats(await archiveViews(cfg));
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    } else stats = measureWeb(config, opts.archiveSeed, opts.spec, drawn.sample);
-    // the fit sizes its departments by the archive's HTML pages (TwinKnob scale): the drawn scale in
-    // those terms is the one it can come back to
-    const sizes = stats.map((x) => x.htmlPages);
-    const truth: KnobValues = {
-      ...drawn,
-      scale: Math.round(((drawn.scale * mean(opts.sizes)) / mean(sizes)) * 1000) / 1000,
-    };
-    const free = opts.free;
-    const fit = fitTwin(name, stats, sizes, opts.spec, {
-      ...opts.fit,
-      ...(free ? { fixed: Object.fromEntries(Object.entries(truth).filter(([k]) => !free.includes(k))) } : {}),
-    });
-    const archive = meanStats(stats);
-    const truthLosses = TRUTH_SEEDS.map((s) =>
-      lossOf(archive, meanStats(measureWeb(config, s, opts.spec, drawn.sample))),
-    );
-    const knobs = fit.knobs.map((k) => ({
-      path: k.path,
-      drawn: truth[k.path],
-      fitted: k.value,
-      lo: k.lo,
-      hi: k.hi,
-      identified: k.identified,
-      covered: k.lo <= truth[k.path] && truth[k.path] <= k.hi,
-    }));
-    const web = {
-      drawn: truth,
-      fit,
-      knobs,
-      truthLosses,
-      lossWithinNoise: fit.loss <= quantile(truthLosses, ACCEPT_QUANTILE),
-    };
+    const web = await blindWeb(opts, i);
     onWeb?.(i, web);
     out.push(web);
   }
   return out;
+}
+
+/** blindWeb for a pool process (experiments/pool.ts: one argument): npm run bench:twin. */
+export function blindWebTask(t: { opts: BlindOptions; index: number }): Promise<BlindWeb> {
+  return blindWeb(t.opts, t.index);
+}
+
+/** Web `i` of the draw: drawn, written as an archive, fitted back, judged. */
+export async function blindWeb(opts: BlindOptions, i: number): Promise<BlindWeb> {
+  const drawn = { ...drawKnobs(opts.seed, i), ...opts.set };
+  const name = `blind-${opts.seed}-${i}`;
+  const config = resolveConfig(twinConfig(name, opts.sizes, drawn));
+  let stats: SiteStats[];
+  if (opts.viaArchive) {
+    const dir = mkdtempSync(join(tmpdir(), 'twin-blind-'));
+    try {
+      const w = await writeTwinArchive(
+        config,
+        opts.archiveSeed,
+        drawn.sample,
+        join(dir, 'b.warc.gz'),
+        join(dir, 'b.csv'),
+      );
+      const cfg = twinExperiment(w, name, opts.spec, `blind web ${i} of draw ${opts.seed}`);
+      stats = webStats(await archiveViews(cfg));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } else stats = measureWeb(config, opts.archiveSeed, opts.spec, drawn.sample);
+  // the fit sizes its departments by the archive's HTML pages (TwinKnob scale): the drawn scale in
+  // those terms is the one it can come back to
+  const sizes = stats.map((x) => x.htmlPages);
+  const truth: KnobValues = {
+    ...drawn,
+    scale: Math.round(((drawn.scale * mean(opts.sizes)) / mean(sizes)) * 1000) / 1000,
+  };
+  const free = opts.free;
+  const fit = fitTwin(name, stats, sizes, opts.spec, {
+    ...opts.fit,
+    ...(free ? { fixed: Object.fromEntries(Object.entries(truth).filter(([k]) => !free.includes(k))) } : {}),
+  });
+  const archive = meanStats(stats);
+  const truthLosses = TRUTH_SEEDS.map((s) =>
+    lossOf(archive, meanStats(measureWeb(config, s, opts.spec, drawn.sample))),
+  );
+  const knobs = fit.knobs.map((k) => ({
+    path: k.path,
+    drawn: truth[k.path],
+    fitted: k.value,
+    lo: k.lo,
+    hi: k.hi,
+    identified: k.identified,
+    covered: k.lo <= truth[k.path] && truth[k.path] <= k.hi,
+  }));
+  const web = {
+    drawn: truth,
+    fit,
+    knobs,
+    truthLosses,
+    lossWithinNoise: fit.loss <= quantile(truthLosses, ACCEPT_QUANTILE),
+  };
+  return web;
+}
+
+/** Per knob over blind webs: how often it was identified, how often those intervals held the drawn value. */
+export interface KnobCoverage {
+  path: string;
+  webs: number;
+  identified: number;
+  /** Identified and the drawn value inside the interval. */
+  covered: number;
+  /** Not identified: the interval spans more than IDENTIFIED_SHARE of the range. */
+  flat: number;
+  /** Mean share of the knob's range its interval spans. */
+  width: number;
+}
+
+/** The coverage of identified intervals, per knob and in all (npm run bench:twin). */
+export function coverageOf(webs: readonly BlindWeb[]): { knobs: KnobCoverage[]; all: KnobCoverage } {
+  const range = new Map(TWIN_KNOBS.map((k) => [k.path, k.max - k.min]));
+  const rows = new Map<string, KnobCoverage>();
+  const all: KnobCoverage = { path: 'all knobs', webs: 0, identified: 0, covered: 0, flat: 0, width: 0 };
+  for (const w of webs)
+    for (const k of w.knobs) {
+      const r = rows.get(k.path) ?? { path: k.path, webs: 0, identified: 0, covered: 0, flat: 0, width: 0 };
+      rows.set(k.path, r);
+      for (const x of [r, all]) {
+        x.webs++;
+        if (k.identified) x.identified++;
+        else x.flat++;
+        if (k.identified && k.covered) x.covered++;
+        x.width += (k.hi - k.lo) / (range.get(k.path) ?? 1);
+      }
+    }
+  for (const x of [...rows.values(), all]) x.width = x.webs ? x.width / x.webs : 0;
+  return { knobs: [...rows.values()], all };
 }

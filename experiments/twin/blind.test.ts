@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { type BlindWeb, coverageOf } from './blind.ts';
+
+const knob = (path: string, identified: boolean, covered: boolean, lo: number, hi: number) => ({
+  path,
+  drawn: 0,
+  fitted: 0,
+  lo,
+  hi,
+  identified,
+  covered,
+});
+
+describe('coverage of identified intervals (npm run bench:twin)', () => {
+  it('counts per knob and in all: identified, covering, flat, width', () => {
+    const webs = [
+      { knobs: [knob('sample', true, true, 0.5, 0.8), knob('links.extraMin', false, true, 0, 10)] },
+      { knobs: [knob('sample', true, false, 0.1, 0.3), knob('links.extraMin', true, true, 0, 2)] },
+    ] as unknown as BlindWeb[];
+    const { knobs, all } = coverageOf(webs);
+    const sample = knobs.find((k) => k.path === 'sample')!;
+    expect(sample).toMatchObject({ webs: 2, identified: 2, covered: 1, flat: 0 });
+    // the sample's range is 0.05-1: intervals of 0.3 and 0.2
+    expect(sample.width).toBeCloseTo((0.3 / 0.95 + 0.2 / 0.95) / 2, 9);
+    // a flat knob that holds the drawn value is not counted as covering: coverage is a promise of identified ones
+    expect(knobs.find((k) => k.path === 'links.extraMin')).toMatchObject({ identified: 1, covered: 1, flat: 1 });
+    expect(all).toMatchObject({ webs: 4, identified: 3, covered: 2, flat: 1 });
+  });
+});
