@@ -358,7 +358,14 @@ class Fit {
       }
       out.set(
         k.path,
-        grid.map((x) => ({ value: x, loss: at.get(x)!.loss, values: at.get(x)!.values })),
+        // the slice: the fit with this knob moved, the others held (every re-optimisation's first
+        // start, so read from the cache)
+        grid.map((x) => ({
+          value: x,
+          loss: at.get(x)!.loss,
+          values: at.get(x)!.values,
+          slice: this.evaluate({ ...best.values, [k.path]: x }),
+        })),
       );
     }
     return out;
@@ -454,6 +461,6 @@ export function fitTwin(
     threshold,
     restarts: ends,
     accepted: good.length,
-    trades: tradesOf(f.free, profiles, threshold),
+    trades: tradesOf(f.free, profiles, threshold, best.values),
   };
 }

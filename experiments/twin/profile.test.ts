@@ -48,13 +48,23 @@ describe('the profile likelihood (issue #72)', () => {
     expect(ridgeOrder(faculty, free, visited).map((k) => k.path)).toEqual(['p', 'l']);
   });
 
-  it('names the knobs that trade along a profile, and not a knob that stayed put', () => {
-    const profile: Profile = [10, 20, 30, 40].map((f) => ({ value: f, loss: 0.1, values: { f, p: 600 / f, l: 3 } }));
-    const trades = tradesOf(free, new Map([['f', profile]]), 1);
+  it('names the knobs that trade along a profile, and not knobs that merely moved where all fits', () => {
+    // faculty 10 at the fit; at 20-40 the slice (papers held at 60) is far off, papers re-optimised make up for it
+    const fitted = { f: 10, p: 60, l: 3 };
+    const profile: Profile = [10, 20, 30, 40].map((f) => ({
+      value: f,
+      loss: 0.1,
+      values: { f, p: 600 / f, l: 3 },
+      slice: lossOf({ ...fitted, f }),
+    }));
+    const trades = tradesOf(free, new Map([['f', profile]]), 1, fitted);
     expect(trades).toHaveLength(1);
     expect(trades[0]).toMatchObject({ along: 'f', with: 'p' });
     expect(trades[0].r).toBeLessThan(-0.7);
     // above the threshold nothing fits as well as the fit: no trade is read from it
-    expect(tradesOf(free, new Map([['f', profile]]), 0.05)).toEqual([]);
+    expect(tradesOf(free, new Map([['f', profile]]), 0.05, fitted)).toEqual([]);
+    // a flat profile (the slice fits too): papers wandered, but nothing had to make up for anything
+    const flat = profile.map((p) => ({ ...p, slice: 0.2 }));
+    expect(tradesOf(free, new Map([['f', flat]]), 1, fitted)).toEqual([]);
   });
 });

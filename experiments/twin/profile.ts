@@ -8,7 +8,13 @@ import { type KnobValues, mean, type TwinKnob } from './terms.ts';
 
 export type Point = { values: KnobValues; loss: number };
 /** A knob's profile: at each grid value, the least loss found and the knobs' values there (the others re-optimised). */
-export type Profile = { value: number; loss: number; values?: KnobValues }[];
+export type Profile = {
+  value: number;
+  loss: number;
+  values?: KnobValues;
+  /** The loss with the other knobs held at the fit (the slice), where it differs from `loss`. */
+  slice?: number;
+}[];
 
 /** A knob's value within its range, whole where it is, else to three decimals. */
 export const clamp = (k: TwinKnob, x: number): number => {
@@ -69,40 +75,54 @@ function correlation(xs: readonly number[], ys: readonly number[]): number {
 }
 
 /**
- * Two knobs that trade: along `along`'s profile, among the points that fit as well as the fit
- * (loss at most the threshold), the re-optimised `with` moved over at least a quarter of its range,
- * in step with `along` (|r| >= 0.7): papers per faculty member down as faculty per 1,000 pages
- * goes up, say. Either knob alone then says less than its own interval suggests.
+ * Two knobs that trade: at a point of `along`'s profile, with the other knobs held at the fit (the
+ * slice) the loss is above the threshold, and with them re-optimised it is not; `with` is the knob
+ * that moved most (as a share of its range, at least a tenth) to make up for it: papers per faculty
+ * member down as faculty per 1,000 pages goes up, say. Either knob alone then says less than its
+ * own interval suggests. (Knobs merely moving along a flat profile are not trades: nothing had to
+ * make up for anything there.)
  */
 export interface Trade {
   along: string;
   with: string;
-  /** Pearson's r of the two over those points: > 0 they rise together, < 0 one makes up for the other. */
+  /** Pearson's r of the two over the fit and those points: > 0 they rise together, < 0 one makes up for the other. */
   r: number;
 }
 
-/** The trades read from the profiles (each pair once, from the profile where it shows most). */
-export function tradesOf(free: readonly TwinKnob[], profiles: Map<string, Profile>, threshold: number): Trade[] {
-  const found = new Map<string, Trade & { span: number }>();
+/** The trades read from the profiles (each pair once, where its knob moved most), around the fitted `fit`. */
+export function tradesOf(
+  free: readonly TwinKnob[],
+  profiles: Map<string, Profile>,
+  threshold: number,
+  fit: KnobValues,
+): Trade[] {
+  const found = new Map<string, Trade & { moved: number }>();
   for (const k of free) {
-    const ok = (profiles.get(k.path) ?? []).filter((p) => p.values && p.loss <= threshold);
-    if (new Set(ok.map((p) => p.value)).size < 2) continue;
-    for (const o of free) {
-      if (o === k) continue;
-      const ys = ok.map((p) => p.values![o.path]);
-      const span = (Math.max(...ys) - Math.min(...ys)) / (o.max - o.min);
-      const r = correlation(
-        ok.map((p) => p.value),
-        ys,
-      );
-      if (span < 0.25 || Math.abs(r) < 0.7) continue;
-      const key = [k.path, o.path].sort().join(' ');
+    const rescued = (profiles.get(k.path) ?? []).filter(
+      (p) => p.values && p.loss <= threshold && p.slice !== undefined && p.slice > threshold,
+    );
+    const by = new Map<string, Point[]>();
+    for (const p of rescued) {
+      let most: TwinKnob | null = null;
+      let moved = 0.1;
+      for (const o of free) {
+        if (o === k) continue;
+        const m = Math.abs(p.values![o.path] - fit[o.path]) / (o.max - o.min);
+        if (m >= moved) [most, moved] = [o, m];
+      }
+      if (most) by.set(most.path, [...(by.get(most.path) ?? []), { values: p.values!, loss: moved }]);
+    }
+    for (const [o, pts] of by) {
+      const xs = [fit[k.path], ...pts.map((p) => p.values[k.path])];
+      const ys = [fit[o], ...pts.map((p) => p.values[o])];
+      const moved = Math.max(...pts.map((p) => p.loss));
+      const key = [k.path, o].sort().join(' ');
       const prev = found.get(key);
-      if (!prev || span > prev.span)
-        found.set(key, { along: k.path, with: o.path, r: Math.round(r * 100) / 100, span });
+      if (!prev || moved > prev.moved)
+        found.set(key, { along: k.path, with: o, r: Math.round(correlation(xs, ys) * 100) / 100, moved });
     }
   }
-  return [...found.values()].map(({ span: _s, ...t }) => t);
+  return [...found.values()].map(({ moved: _m, ...t }) => t);
 }
 
 /** What a profile needs of the fit: its loss (cached, counted) and how many evaluations it has made. */
