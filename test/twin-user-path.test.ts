@@ -58,7 +58,7 @@ const crawl = (name: string, extra: string[]) =>
 
 describe("the user's path to a twin", () => {
   it('crawl --warc with --max-depth keeps the calendars out; sim:truth and sim:fit then fit a twin', {
-    timeout: scaled(120_000),
+    timeout: scaled(240_000),
   }, async () => {
     expect((await crawl('trapped', [])).code).toBe(0);
     const trapped = archived(join(dir, 'trapped.warc.gz'));
@@ -83,8 +83,15 @@ describe("the user's path to a twin", () => {
       '1',
       '--out',
       out,
+      '--own',
+      web,
     ]);
     expect(fit.code, fit.stderr).toBe(0);
+    // the round trip: the archive's loss at the crawled web's own knobs (sample and scale fitted) against the fit's threshold
+    const own = /^the web's own knobs \(.+\): loss ([\d.]+), (within|NOT within) the fit's threshold ([\d.]+)$/m.exec(fit.stdout);
+    expect(own, fit.stdout).not.toBeNull();
+    // measured: 1.373 within 2.170; the web's own knobs fit the archive of its crawl as well as the fit
+    expect(own![2], own![0]).toBe('within');
     // the cost said before it is paid, then the time left (issue #72)
     expect(fit.stderr).toMatch(
       /^fit: \d+ evaluations, each generating and measuring a web like the archive's 2 sites/m,

@@ -6,6 +6,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
+import { loadConfig } from '../../sim/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
@@ -17,6 +18,7 @@ import {
   PROFILE_STEPS,
   TWIN_KNOBS,
   TWIN_TARGETS,
+  ownKnobs,
   tradesLine,
 } from '../twin/fit.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
@@ -50,6 +52,9 @@ Options:
                     well as the true knobs would: a knob whose values over those points span more
                     than half its range is flat, not identified by the statistics
   --out FILE        the twin's config (default data/webs/NAME-twin.json)
+  --own WEB         also the archive's loss at that generated web's own knobs (the sample and the
+                    scale fitted, 16 evaluations) against the fit's threshold: for a
+                    crawl of a generated web, whether the fit's region holds the web it came from
   --scale K,...     also write the twin at K times its departments' size (NAME-twin-xK.json): a
                     larger web of the same kind, unsampled; an extrapolation, and its _doc says so
 
@@ -69,6 +74,7 @@ const OPTIONS = {
   restarts: { type: 'string' },
   out: { type: 'string' },
   scale: { type: 'string' },
+  own: { type: 'string' },
   warc: { type: 'string' },
   labels: { type: 'string' },
   relevant: { type: 'string' },
@@ -118,6 +124,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   io.err('\n');
   const { fit, stats } = result;
   const table = fitTable(fit);
+  const own = v.own === undefined ? null : ownCheck(io, v.own, fit, name, views, heldOut, specOf(cfg), seed, checks);
   const out = v.out ?? `data/webs/${name}.json`;
   const doc = {
     // editors complete and check the twin against the web schema (a path from the file's folder)
@@ -149,6 +156,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       noise: Math.round(fit.noise * 1000) / 1000,
       knobs: fit.knobs.map(({ profile: _p, ...k }) => k),
       trades: fit.trades,
+      ...(own ? { own } : {}),
       table,
       archiveSites: stats,
     },
@@ -158,7 +166,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations ` +
       `(${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
   );
-  printFit(io, fit, table);
+  printFit(io, fit, table, own);
   io.out(`wrote ${out}\n`);
   for (const k of scales) {
     const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
@@ -177,6 +185,40 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
   }
   return 0;
+}
+
+/** Evaluations of the --own check: the sample and the scale searched, the rest held. */
+const OWN_BUDGET = 16;
+
+/**
+ * --own WEB: the archive's loss at a generated web's own knobs (ownKnobs), the sample and the scale
+ * fitted, against the fit's threshold: does the fit's acceptance region hold the web the archive
+ * was crawled from? (issue #72: the documented user path, round trip.)
+ */
+function ownCheck(
+  io: CliIo,
+  file: string,
+  fit: { threshold: number },
+  name: string,
+  views: Parameters<typeof fitToSites>[1],
+  heldOut: string | null,
+  spec: ReturnType<typeof specOf>,
+  seed: number,
+  checks: number,
+): { web: string; values: Record<string, number>; loss: number; evaluations: number; within: boolean } {
+  if (!existsSync(resource(file))) usage(`--own: ${file}: no such file`);
+  const fixed = ownKnobs(loadConfig(resource(file)));
+  io.err(`fit: the web's own knobs (${file}), the sample and the scale searched (${OWN_BUDGET} evaluations)\n`);
+  const { fit: own } = fitToSites(`${name}-own`, views, heldOut, spec, {
+    budget: OWN_BUDGET,
+    seed,
+    checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
+    restarts: 1,
+    profile: 0,
+    fixed,
+  });
+  const loss = Math.round(own.loss * 1000) / 1000;
+  return { web: file, values: own.values, loss, evaluations: own.evaluations, within: own.loss <= fit.threshold };
 }
 
 /** The search's numbers from the command line (a usage error for one out of range). */
@@ -236,7 +278,12 @@ function fitProgress(
 }
 
 /** The fit as the command prints it: each statistic against the archive, the knobs and their intervals. */
-function printFit(io: CliIo, fit: ReturnType<typeof fitToSites>['fit'], table: ReturnType<typeof fitTable>): void {
+function printFit(
+  io: CliIo,
+  fit: ReturnType<typeof fitToSites>['fit'],
+  table: ReturnType<typeof fitTable>,
+  own: ReturnType<typeof ownCheck> | null,
+): void {
   io.out(`${'statistic'.padEnd(20)} ${'archive'.padStart(9)} ${'twin'.padStart(9)} ${'tolerance'.padStart(9)}  met\n`);
   for (const r of table)
     io.out(
@@ -263,6 +310,12 @@ function printFit(io: CliIo, fit: ReturnType<typeof fitToSites>['fit'], table: R
       `  ${k.path.padEnd(36)} ${String(k.value).padStart(7)}  [${k.lo}, ${k.hi}]  ${k.identified ? 'identified' : 'not identified'}\n`,
     );
   io.out(`${tradesLine(fit.trades)}\n`);
+  if (own)
+    io.out(
+      `the web's own knobs (${own.web}; sample ${own.values.sample} and scale ${own.values.scale} fitted, ` +
+        `${own.evaluations} evaluations): loss ${own.loss}, ${own.within ? 'within' : 'NOT within'} the fit's ` +
+        `threshold ${fit.threshold.toFixed(3)}\n`,
+    );
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { WebConfig } from '../../sim/config.ts';
 import { Renderer } from '../../sim/content.ts';
 import { hasExtension } from '../../lib/document-types.ts';
-import { setPath } from '../../lib/fields.ts';
+import { getPath, setPath } from '../../lib/fields.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
 import { type SiteStats, viewOfWeb, webStats } from '../../sim/site-stats.ts';
 
@@ -149,6 +149,26 @@ export function twinConfig(name: string, htmlPages: readonly number[], values: K
     setPath(cfg, 'structure.gapMax', min + values.gapSpread);
   }
   return cfg;
+}
+
+/**
+ * A generated web's own values of the knobs, in the twin's terms (twinConfig's inverse), but for
+ * the sample and the scale: those say how a collection relates to its web, which a crawl decides,
+ * not the web (sim:fit --own fits them with the rest held here).
+ */
+export function ownKnobs(config: WebConfig): KnobValues {
+  const c = config as unknown as Record<string, unknown>;
+  const out: KnobValues = {};
+  for (const k of TWIN_KNOBS) {
+    if (k.path === 'sample' || k.path === 'scale') continue;
+    if (k.path === 'gapSpread') {
+      out[k.path] = Number(getPath(c, 'structure.gapMax')) - Number(getPath(c, 'structure.gapMin'));
+      continue;
+    }
+    const x = getPath(c, k.path);
+    out[k.path] = typeof x === 'boolean' ? (x ? 1 : 0) : Number(x);
+  }
+  return out;
 }
 
 /** What the twin is compared on: the archive experiment's target and known documents. */
