@@ -88,7 +88,9 @@ describe("the user's path to a twin", () => {
     ]);
     expect(fit.code, fit.stderr).toBe(0);
     // the round trip: the archive's loss at the crawled web's own knobs (sample and scale fitted) against the fit's threshold
-    const own = /^the web's own knobs \(.+\): loss ([\d.]+), (within|NOT within) the fit's threshold ([\d.]+)$/m.exec(fit.stdout);
+    const own = /^the web's own knobs \(.+\): loss ([\d.]+), (within|NOT within) the fit's threshold ([\d.]+)$/m.exec(
+      fit.stdout,
+    );
     expect(own, fit.stdout).not.toBeNull();
     // measured: 1.373 within 2.170; the web's own knobs fit the archive of its crawl as well as the fit
     expect(own![2], own![0]).toBe('within');
