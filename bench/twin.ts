@@ -7,11 +7,11 @@
  * depend on which process fitted what.
  */
 import { availableParallelism } from 'node:os';
-import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/cli.ts';
-import { PAPER_EXTENSIONS } from '../lib/document-types.ts';
+import { type CliIo, intFlag, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { moduleUrl, shipped } from '../lib/paths.ts';
 import { runInProcesses } from '../experiments/pool.ts';
-import { type BlindOptions, type BlindWeb, coverageOf } from '../experiments/twin/blind.ts';
+import { type BlindWeb, coverageOf } from '../experiments/twin/blind.ts';
+import { BLIND_FLAGS, blindOptions } from '../experiments/cli/blind-flags.ts';
 import { IDENTIFIED_SHARE, PROFILE_STEPS } from '../experiments/twin/fit.ts';
 import { recordBench } from './record.ts';
 
@@ -30,6 +30,7 @@ Options:
   --restarts N      searches a fit (default 1)
   --profile N       points of each knob's profile (default 5)
   --profile-steps N re-optimisation of the other knobs at each profile point (default ${PROFILE_STEPS})
+  --check-seeds K   web seeds 1..K every evaluation is measured at (default 1)
   --conventions X   set structure.conventions to X instead of drawing it (0: departments without
                     heterogeneity, where the statistics can identify knobs)
   --workers N       processes fitting webs side by side (default: the machine's cores)
@@ -54,50 +55,26 @@ function coverageTable(webs: readonly BlindWeb[]): string {
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const p = parseCommand(argv, io, USAGE, {
-    webs: { type: 'string' },
-    draw: { type: 'string' },
-    departments: { type: 'string' },
-    pages: { type: 'string' },
-    budget: { type: 'string' },
-    restarts: { type: 'string' },
-    profile: { type: 'string' },
-    'profile-steps': { type: 'string' },
-    conventions: { type: 'string' },
+    ...BLIND_FLAGS,
     workers: { type: 'string' },
     record: { type: 'boolean' },
   });
   if (!p) return 0;
   const v = p.values;
-  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
-    intFlag(flag, raw, min, max) ?? dflt;
-  const n = whole('webs', v.webs, 20, 1, 1000);
-  const draw = whole('draw', v.draw, 1, 0, 2 ** 31);
-  const departments = whole('departments', v.departments, 3, 2, 50);
-  const pages = whole('pages', v.pages, 400, 100, 100_000);
-  const budget = whole('budget', v.budget, 96, 4, 10_000);
-  const restarts = whole('restarts', v.restarts, 1, 1, 20);
-  const profile = whole('profile', v.profile, 5, 2, 50);
-  const profileSteps = whole('profile-steps', v['profile-steps'], PROFILE_STEPS, 0, 1000);
-  const conventions = v.conventions === undefined ? undefined : Number(v.conventions);
-  if (conventions !== undefined && !(conventions >= 0 && conventions <= 1))
-    usage(`--conventions: "${v.conventions}" must be a number from 0 to 1`);
-  const workers = whole('workers', v.workers, availableParallelism(), 1, 64);
-  const opts: BlindOptions = {
-    webs: n,
-    seed: draw,
-    sizes: Array(departments).fill(pages),
-    archiveSeed: 101,
-    spec: { documents: [...PAPER_EXTENSIONS], relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] },
-    viaArchive: true,
-    ...(conventions === undefined ? {} : { set: { 'structure.conventions': conventions } }),
-    fit: { seed: 1, budget, restarts, profile, profileSteps, checkSeeds: [1] },
-  };
+  const opts = blindOptions(v, { webs: 20, departments: 3, pages: 400, budget: 96, restarts: () => 1, profileMin: 2 });
+  const workers = intFlag('workers', v.workers, 1, 64) ?? availableParallelism();
+  const { webs: n, seed: draw, sizes, fit } = opts;
+  const [departments, pages] = [sizes.length, sizes[0]];
+  const { budget, restarts, profile, profileSteps } = fit;
+  const conventions = opts.set?.['structure.conventions'];
+  const checks = fit.checkSeeds.length;
   const setup =
     `${n} blind webs (draw ${draw}) of ${departments} departments x ${pages} HTML pages, papers by URL; ` +
     `each fit ${budget} evaluations in ${restarts} search${restarts === 1 ? '' : 'es'}, a profile of ` +
-    `${profile} points a knob with ${profileSteps} evaluations re-optimising the others at each, one check ` +
-    `seed${conventions === undefined ? '' : `; structure.conventions set to ${conventions}, not drawn`}; a knob ` +
-    `is identified when its interval spans at most ${IDENTIFIED_SHARE} of its range`;
+    `${profile} points a knob with ${profileSteps} evaluations re-optimising the others at each, ` +
+    `${checks === 1 ? 'one check seed' : `check seeds 1-${checks}`}` +
+    `${conventions === undefined ? '' : `; structure.conventions set to ${conventions}, not drawn`}; ` +
+    `a knob is identified when its interval spans at most ${IDENTIFIED_SHARE} of its range`;
   io.out(`bench:twin: ${setup}, on ${Math.min(workers, n)} processes\n`);
   const t0 = performance.now();
   const webs: BlindWeb[] = new Array(n);

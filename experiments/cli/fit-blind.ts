@@ -4,10 +4,10 @@
  * ranges, fitted back; per knob whether it is identified and whether the drawn value lies in its
  * interval, per web whether the fit's loss is within the web's own noise.
  */
-import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
-import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
 import { defaultRestarts, FIT_BUDGET, PROFILE_STEPS, TWIN_KNOBS, tradesLine } from '../twin/fit.ts';
+import { BLIND_FLAGS, blindOptions } from './blind-flags.ts';
 
 const USAGE = `Usage: npm run sim:fit-blind -- [options]
 
@@ -33,96 +33,48 @@ Options:
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const parsed = parseCommand(
-    argv,
-    io,
-    USAGE,
-    {
-      webs: { type: 'string' },
-      draw: { type: 'string' },
-      departments: { type: 'string' },
-      pages: { type: 'string' },
-      budget: { type: 'string' },
-      restarts: { type: 'string' },
-      profile: { type: 'string' },
-      'profile-steps': { type: 'string' },
-      'check-seeds': { type: 'string' },
-      free: { type: 'string' },
-      conventions: { type: 'string' },
-    },
-    false,
-  );
+  const parsed = parseCommand(argv, io, USAGE, { ...BLIND_FLAGS, free: { type: 'string' } }, false);
   if (!parsed) return 0;
   const v = parsed.values;
-  const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
-    intFlag(flag, raw, min, max) ?? dflt;
-  const webs = whole('webs', v.webs, 4, 1, 1000);
-  const draw = whole('draw', v.draw, 1, 0, 2 ** 31);
-  const departments = whole('departments', v.departments, 4, 2, 50);
-  const pages = whole('pages', v.pages, 1000, 100, 100_000);
-  const budget = whole('budget', v.budget, FIT_BUDGET, 4, 10_000);
-  const restarts = whole('restarts', v.restarts, defaultRestarts(budget), 1, 20);
-  const profile = whole('profile', v.profile, 5, 0, 50);
-  const profileSteps = whole('profile-steps', v['profile-steps'], PROFILE_STEPS, 0, 1000);
-  const checks = whole('check-seeds', v['check-seeds'], 1, 1, 20);
-  if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
+  const opts = blindOptions(v, {
+    webs: 4,
+    departments: 4,
+    pages: 1000,
+    budget: FIT_BUDGET,
+    restarts: defaultRestarts,
+    profileMin: 0,
+  });
   const free = v.free?.split(',').filter(Boolean);
   for (const k of free ?? [])
     if (!TWIN_KNOBS.some((t) => t.path === k))
       usage(`--free: "${k}" is not a knob (${TWIN_KNOBS.map((t) => t.path).join(', ')})`);
-  let set: Record<string, number> | undefined;
-  if (v.conventions !== undefined) {
-    const x = Number(v.conventions);
-    if (!(x >= 0 && x <= 1)) usage(`--conventions: "${v.conventions}" must be a number from 0 to 1`);
-    set = { 'structure.conventions': x };
-  }
-  const spec = { documents: [...PAPER_EXTENSIONS], relevantDocuments: [...PAPER_EXTENSIONS], relevantLabels: [] };
+  const { fit } = opts;
   const t0 = performance.now();
   io.out(
-    `blind round trip: ${webs} webs of ${departments} departments x ${pages} HTML pages ` +
-      `(draw ${draw}), fits of ${budget} evaluations in ${restarts} searches, ` +
-      `profile ${profile}, check seeds 1-${checks}\n`,
+    `blind round trip: ${opts.webs} webs of ${opts.sizes.length} departments x ${opts.sizes[0]} HTML pages ` +
+      `(draw ${opts.seed}), fits of ${fit.budget} evaluations in ${fit.restarts} searches, ` +
+      `profile ${fit.profile}, check seeds 1-${fit.checkSeeds.length}\n`,
   );
   const all: BlindWeb[] = [];
-  await blindRoundTrip(
-    {
-      webs,
-      seed: draw,
-      sizes: Array(departments).fill(pages),
-      archiveSeed: 101,
-      spec,
-      viaArchive: true,
-      free,
-      set,
-      fit: {
-        seed: 1,
-        budget,
-        restarts,
-        profile,
-        profileSteps,
-        checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
-      },
-    },
-    (i, w) => {
-      all.push(w);
+  await blindRoundTrip({ ...opts, free }, (i, w) => {
+    all.push(w);
+    io.out(
+      `\nweb ${i}: fit loss ${w.fit.loss.toFixed(3)} (restarts ` +
+        `${w.fit.restarts.map((r) => r.loss.toFixed(2)).join(', ')}); the drawn values' own loss ` +
+        `at seeds 1-8: ${w.truthLosses.map((x) => x.toFixed(2)).join(', ')}: ` +
+        `${w.lossWithinNoise ? 'within' : 'NOT within'} its noise; threshold ` +
+        `${w.fit.threshold.toFixed(3)}, ${w.fit.accepted} ` +
+        `points accepted (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
+    );
+    io.out(`  ${'knob'.padEnd(36)} ${'drawn'.padStart(8)} ${'fitted'.padStart(8)}  interval         verdict\n`);
+    for (const k of w.knobs)
       io.out(
-        `\nweb ${i}: fit loss ${w.fit.loss.toFixed(3)} (restarts ` +
-          `${w.fit.restarts.map((r) => r.loss.toFixed(2)).join(', ')}); the drawn values' own loss ` +
-          `at seeds 1-8: ${w.truthLosses.map((x) => x.toFixed(2)).join(', ')}: ` +
-          `${w.lossWithinNoise ? 'within' : 'NOT within'} its noise; threshold ` +
-          `${w.fit.threshold.toFixed(3)}, ${w.fit.accepted} ` +
-          `points accepted (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
+        `  ${k.path.padEnd(36)} ${String(k.drawn).padStart(8)} ${String(k.fitted).padStart(8)}  ` +
+          `${`[${k.lo}, ${k.hi}]`.padEnd(16)} ` +
+          `${k.identified ? (k.covered ? 'identified, covers the drawn value' : 'identified, MISSES the drawn value') : 'not identified'}\n`,
       );
-      io.out(`  ${'knob'.padEnd(36)} ${'drawn'.padStart(8)} ${'fitted'.padStart(8)}  interval         verdict\n`);
-      for (const k of w.knobs)
-        io.out(
-          `  ${k.path.padEnd(36)} ${String(k.drawn).padStart(8)} ${String(k.fitted).padStart(8)}  ` +
-            `${`[${k.lo}, ${k.hi}]`.padEnd(16)} ` +
-            `${k.identified ? (k.covered ? 'identified, covers the drawn value' : 'identified, MISSES the drawn value') : 'not identified'}\n`,
-        );
-      io.out(`  ${tradesLine(w.fit.trades)}\n`);
-    },
-  );
+    io.out(`  ${tradesLine(w.fit.trades)}\n`);
+  });
   const knobs = all.flatMap((w) => w.knobs);
   const identified = knobs.filter((k) => k.identified);
   io.out(
