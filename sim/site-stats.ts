@@ -290,12 +290,25 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
  * pages, the documents they link whose URL has one of `documents`' extensions (known documents,
  * as sim/archive-web.ts serves them; with `documents` empty, every page they link that is not
  * HTML), and the links among those. `relevant` is the experiment's target for a page id and URL.
+ * `collection` is how the archive was made (Collection); "crawl" keeps every file the kept pages
+ * link, whatever `documents` says.
  */
 export interface TwinSampling {
   sample: number;
   documents: readonly string[];
   relevant: (id: number, url: string) => boolean;
+  collection?: Collection;
 }
+
+/**
+ * How an archive was made, which decides what a twin's link to a moved page or a file reads as.
+ * "pages" (the default; WebKB): a collection of HTML pages, documents known by their extension
+ * only, the redirects its crawler met lost (WebKB kept 42 among about 8,000 pages), so a link to a
+ * moved page's old URL is a hole. "crawl": a crawler's WARC, every response a record: a redirect
+ * leads to its page, as the replay follows it, and every linked file was fetched.
+ */
+export type Collection = 'pages' | 'crawl';
+export const COLLECTIONS: readonly Collection[] = ['pages', 'crawl'];
 
 /** Whether the collection kept HTML page id (see TwinSampling). */
 export function kept(web: Web, id: number, sample: number): boolean {
@@ -325,11 +338,13 @@ export function viewOfWeb(
     }
   };
   const inSite = (t: number): boolean => t >= first && t < first + site.count;
+  const crawled = sampling.collection === 'crawl';
   // whether a document of the site is one the sampling keeps (1 yes, 2 no), read once per document
   const keptDoc = new Uint8Array(site.count);
   const isKeptDoc = (t: number): boolean => {
     if (!keptDoc[t - first])
-      keptDoc[t - first] = sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents) ? 1 : 2;
+      keptDoc[t - first] =
+        crawled || sampling.documents.length === 0 || hasExtension(renderer.url(t), sampling.documents) ? 1 : 2;
     return keptDoc[t - first] === 1;
   };
   for (let id = first; id < first + site.count; id++) if (kept(web, id, sampling.sample)) add(id);
@@ -372,7 +387,9 @@ export function viewOfWeb(
  * The distinct in-site URLs the kept pages link, known documents aside, and how many of them are
  * holes, keyed as the archive of the rendered pages keys them (sim/archive-web.ts): a link named
  * without its directory's slash is its target; a moved page's old URL, a broken link, the calendar
- * and the loop are holes.
+ * and the loop are holes. A crawl's collection (Collection "crawl") holds its redirects and files
+ * as records of their own URLs: a link to an old URL, a slashless one or a file is a URL linked, a
+ * hole only when it leads to no kept page (as experiments/twin/archive.ts pagesOnly reads a WARC).
  */
 function linkedUrls(
   web: Web,
@@ -385,6 +402,7 @@ function linkedUrls(
   sampling: TwinSampling,
 ): { urls: number; holes: number } {
   const inSite = (t: number): boolean => t >= site.first && t < site.first + site.count;
+  const crawled = sampling.collection === 'crawl';
   const linked = new Set<string>();
   const holes = new Set<string>();
   const sampledName = new Map<string, boolean>();
@@ -400,13 +418,13 @@ function linkedUrls(
       const t = web.outTarget[e];
       if (!(t < 0 || inSite(t))) continue;
       const url = renderer.linkUrl(id, e);
-      const knownDocument = t >= 0 && !web.isHtml(t) && isSampledName(url);
+      const knownDocument = !crawled && t >= 0 && !web.isHtml(t) && isSampledName(url);
       if (knownDocument) continue;
       const v = t >= 0 ? node[t - site.first] : -1;
       const own = v < 0 ? null : urls[v];
-      const key = own !== null && `${url}/` === own ? own : url;
+      const key = !crawled && own !== null && `${url}/` === own ? own : url;
       linked.add(key);
-      if (own === null || key !== own) holes.add(key);
+      if (own === null || (key !== own && !crawled)) holes.add(key);
     }
   }
   return { urls: linked.size, holes: holes.size };

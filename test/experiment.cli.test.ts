@@ -103,6 +103,14 @@ describe('experiment CLI and configs', () => {
         ['webkb-papers', '--warc', 'a.warc.gz', '--labels', 'b.csv'],
         /^error: give --warc and --labels, or a config, not both\n$/,
       ],
+      [
+        ['webkb-papers', '--collection', 'crawl'],
+        /^error: --collection goes with --warc \(a config says "archive.collection"\)\n$/,
+      ],
+      [
+        ['--warc', 'a.warc.gz', '--labels', 'b.csv', '--papers', '--collection', 'all'],
+        /^error: --collection: "all" is not one of pages, crawl\n$/,
+      ],
     ];
     for (const [args, re] of fit) {
       const r = await runCliInProcess('experiments/cli/fit.ts', args);

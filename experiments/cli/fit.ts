@@ -9,6 +9,7 @@ import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
+import { COLLECTIONS, type Collection } from '../../sim/site-stats.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import {
   defaultRestarts,
@@ -34,7 +35,9 @@ statistic side by side with its tolerance (under "_fit").
 
 Without a config, an archive is named by its files: --relevant the labels that are the target,
 or --papers for documents whose URL ends in .pdf/.ps (compressed too); every host with a relevant
-label is a site, holes closed, known documents as in any archive experiment.
+label is a site, holes closed, known documents as in any archive experiment. Such a WARC is read
+as a crawler writes one: every response a record, so a twin's links to moved pages lead to them
+and its linked files were fetched (--collection pages: a collection of HTML pages, as WebKB).
 
 Options:
   --hold-out SITE   fit to the other sites only (the twin validation does this for each site)
@@ -52,6 +55,8 @@ Options:
                     well as the true knobs would: a knob whose values over those points span more
                     than half its range is flat, not identified by the statistics
   --out FILE        the twin's config (default data/webs/NAME-twin.json)
+  --collection C    with --warc, how the archive was made: "crawl" (default: a crawler's WARC)
+                    or "pages" (HTML pages, redirects lost; the archive's "collection")
   --own WEB         also the archive's loss at that generated web's own knobs (the sample and the
                     scale fitted, 16 evaluations) against the fit's threshold: for a
                     crawl of a generated web, whether the fit's region holds the web it came from
@@ -79,19 +84,13 @@ const OPTIONS = {
   labels: { type: 'string' },
   relevant: { type: 'string' },
   papers: { type: 'boolean' },
+  collection: { type: 'string' },
 } as const;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(argv, io, USAGE, OPTIONS, true);
   if (!parsed) return 0;
   const v = parsed.values;
-  const byFiles = v.warc !== undefined || v.labels !== undefined;
-  if (byFiles ? parsed.positionals.length !== 0 : parsed.positionals.length !== 1)
-    usage(
-      byFiles ? 'give --warc and --labels, or a config, not both' : 'name one archive experiment config (see --help)',
-    );
-  if (byFiles && !(v.warc && v.labels)) usage('--warc and --labels go together');
-  if (byFiles && !v.relevant === !v.papers) usage('say what is relevant: --relevant LABEL[,...] or --papers');
   const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
     intFlag(flag, raw, min, max) ?? dflt;
   const { budget, seed, checks, profile, profileSteps, restarts } = searchFlags(v);
@@ -99,9 +98,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .split(',')
     .filter(Boolean)
     .map((x) => whole('scale', x, 1, 2, 1000));
-  const cfg = byFiles
-    ? await configFromFiles(v.warc!, v.labels!, v.relevant, !!v.papers)
-    : loadExperiment(parsed.positionals[0]);
+  const cfg = await archiveConfig(v, parsed.positionals);
   if (!cfg.archive)
     usage(`${cfg.name}: not an archive experiment (no "archive" section); sim:fit fits a twin to an archive`);
   const sites = archiveSites(cfg);
@@ -185,6 +182,33 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
   }
   return 0;
+}
+
+/** The archive experiment named by a config or by --warc and --labels (a usage error for a mix). */
+async function archiveConfig(
+  v: Record<string, string | boolean | undefined>,
+  positionals: readonly string[],
+): Promise<ReturnType<typeof loadExperiment>> {
+  const byFiles = v.warc !== undefined || v.labels !== undefined;
+  if (byFiles ? positionals.length !== 0 : positionals.length !== 1)
+    usage(
+      byFiles ? 'give --warc and --labels, or a config, not both' : 'name one archive experiment config (see --help)',
+    );
+  if (!byFiles) {
+    if (v.collection !== undefined) usage('--collection goes with --warc (a config says "archive.collection")');
+    return loadExperiment(positionals[0]);
+  }
+  if (!(v.warc && v.labels)) usage('--warc and --labels go together');
+  if (!v.relevant === !v.papers) usage('say what is relevant: --relevant LABEL[,...] or --papers');
+  const collection = (v.collection ?? 'crawl') as Collection;
+  if (!COLLECTIONS.includes(collection)) usage(`--collection: "${collection}" is not one of ${COLLECTIONS.join(', ')}`);
+  return configFromFiles(
+    v.warc as string,
+    v.labels as string,
+    v.relevant as string | undefined,
+    !!v.papers,
+    collection,
+  );
 }
 
 /** Evaluations of the --own check: the sample and the scale searched, the rest held. */
@@ -327,6 +351,7 @@ async function configFromFiles(
   labels: string,
   relevant: string | undefined,
   papers: boolean,
+  collection: Collection,
 ): Promise<ReturnType<typeof loadExperiment>> {
   const warc = warcs.split(',').filter(Boolean);
   for (const f of [...warc, labels]) if (!existsSync(resource(f))) usage(`${f}: no such file`);
@@ -340,6 +365,7 @@ async function configFromFiles(
       labels,
       relevant: relevant ? relevant.split(',').filter(Boolean) : [],
       relevantDocuments: papers ? [...PAPER_EXTENSIONS] : [],
+      collection,
       source: `${warc.join(', ')} with ${labels}`,
     },
   };

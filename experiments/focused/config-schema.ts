@@ -23,6 +23,7 @@ import {
   withDefaults,
 } from '../../lib/schema.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS, HOLE_POLICIES, type HolePolicy } from '../../sim/archive-web.ts';
+import { COLLECTIONS, type Collection } from '../../sim/site-stats.ts';
 import { nameField } from '../config-files.ts';
 import { strategyNames } from '../strategy-registry.ts';
 
@@ -278,6 +279,10 @@ export const ExperimentSchema = obj({
         holes: oneOf(HOLE_POLICIES as readonly HolePolicy[], {
           default: 'closed',
           help: '"closed" (the induced graph, holes cost nothing) or "open" (404s charged) (sim/archive-web.ts)',
+        }),
+        collection: oneOf(COLLECTIONS as readonly Collection[], {
+          default: 'pages',
+          help: 'how it was made: "pages" (HTML pages, as WebKB) or "crawl" (a crawler\'s WARC) (sim/site-stats.ts)',
         }),
         documents: list(Type.String({ pattern: '^\\.' }), {
           default: [...DEFAULT_DOCUMENT_EXTENSIONS],

@@ -166,5 +166,10 @@ export function twinExperiment(
 export function specOf(cfg: ExperimentConfig): TwinSpec {
   const a = cfg.archive;
   if (!a) throw new Error(`${cfg.name}: not an archive experiment`);
-  return { documents: a.documents, relevantDocuments: a.relevantDocuments, relevantLabels: a.relevant };
+  return {
+    documents: a.documents,
+    relevantDocuments: a.relevantDocuments,
+    relevantLabels: a.relevant,
+    collection: a.collection,
+  };
 }

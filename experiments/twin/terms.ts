@@ -8,7 +8,7 @@ import { Renderer } from '../../sim/content.ts';
 import { hasExtension } from '../../lib/document-types.ts';
 import { getPath, setPath } from '../../lib/fields.ts';
 import { KIND_NAMES, Web } from '../../sim/web.ts';
-import { type SiteStats, viewOfWeb, webStats } from '../../sim/site-stats.ts';
+import { type Collection, type SiteStats, viewOfWeb, webStats } from '../../sim/site-stats.ts';
 
 export interface TwinKnob {
   /**
@@ -179,6 +179,8 @@ export interface TwinSpec {
   relevantDocuments: readonly string[];
   /** Labels that are relevant, read as the generator's page kinds in lower case (faculty, course ...). */
   relevantLabels: readonly string[];
+  /** How the archive was made (the archive's "collection"; default "pages"). */
+  collection?: Collection;
 }
 
 /** The statistics of a generated web's departments, each sampled and judged as its archive would be. */
@@ -189,7 +191,7 @@ export function measureWeb(config: WebConfig, seed: number, spec: TwinSpec, samp
   const relevant = (id: number, url: string): boolean =>
     labels.has(KIND_NAMES[web.kind[id]].toLowerCase()) ||
     (spec.relevantDocuments.length > 0 && hasExtension(url, spec.relevantDocuments));
-  const sampling = { sample, documents: spec.documents, relevant };
+  const sampling = { sample, documents: spec.documents, relevant, collection: spec.collection };
   return webStats(web.sites.filter((s) => s.kind === 'department').map((s) => viewOfWeb(web, r, s.host, sampling)));
 }
 
