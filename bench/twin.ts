@@ -34,8 +34,12 @@ Options:
   --conventions X   set structure.conventions to X instead of drawing it (0: departments without
                     heterogeneity, where the statistics can identify knobs)
   --workers N       processes fitting webs side by side (default: the machine's cores)
-  --record          write the table into the bench:twin block of docs/twin.md (bench/record.ts)
+  --record          write the table into docs/twin.md (bench/record.ts): block bench:twin, or
+                    bench:twin-conventions-X and bench:twin-DxP (D departments of P pages) for those flags
 `;
+
+/** The bench's webs and fits unless flags say otherwise (the table recorded without flags). */
+const DEFAULTS = { webs: 20, departments: 3, pages: 400, budget: 96, restarts: () => 1, profileMin: 2 };
 
 const pct = (a: number, b: number): string => (b ? `${Math.round((100 * a) / b)}%` : '-');
 
@@ -61,7 +65,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   });
   if (!p) return 0;
   const v = p.values;
-  const opts = blindOptions(v, { webs: 20, departments: 3, pages: 400, budget: 96, restarts: () => 1, profileMin: 2 });
+  const opts = blindOptions(v, DEFAULTS);
   const workers = intFlag('workers', v.workers, 1, 64) ?? availableParallelism();
   const { webs: n, seed: draw, sizes, fit } = opts;
   const [departments, pages] = [sizes.length, sizes[0]];
@@ -114,8 +118,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const md = `${setup}.\n\n${coverageTable(webs)}\n\n${summary}`;
   io.out(`\n${coverageTable(webs)}\n\n${summary}\n`);
   if (v.record) {
-    // one block per setting of the knobs held: drawn, or conventions set
-    const id = conventions === undefined ? 'twin' : `twin-conventions-${conventions}`;
+    // one block per setting: the knobs held (drawn, or conventions set) and webs of another size
+    const size = departments === DEFAULTS.departments && pages === DEFAULTS.pages ? [] : [`${departments}x${pages}`];
+    const id = ['twin', ...(conventions === undefined ? [] : [`conventions-${conventions}`]), ...size].join('-');
     const block = shipped('docs/twin.md');
     recordBench(id, md, block, `npm run bench:twin -- ${argv.join(' ')}`);
     io.out('recorded in docs/twin.md\n');

@@ -107,10 +107,11 @@ describe("the user's path to a twin", () => {
     expect(fit.stderr).toMatch(/fit: \d+\/\d+ evaluations, loss [\d.]+, about .+ left/);
     const twin = JSON.parse(readFileSync(out, 'utf8')) as {
       departments: unknown[];
-      _fit: { loss: number; archiveSites: { site: string; pages: number; holeShare: number }[] };
+      _fit: { loss: number; collection: string; archiveSites: { site: string; pages: number; holeShare: number }[] };
     };
     expect(twin.departments).toHaveLength(2);
     expect(Number.isFinite(twin._fit.loss)).toBe(true);
+    expect(twin._fit.collection).toBe('crawl');
     // the crawl's redirects and 404s are records, not pages: the fit measured the pages, and the
     // links to dead records as holes (issue #72; once every response counted as a page)
     expect(limited.not2xx).toBeGreaterThan(0);

@@ -140,6 +140,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     ...fit.config,
     _fit: {
       archive: cfg.name,
+      // how the archive was made: what a twin's links to moved pages and files read as (sim/site-stats.ts)
+      collection: cfg.archive.collection,
       sites: stats.map((s) => s.site),
       heldOut,
       budget,
