@@ -45,7 +45,7 @@ describe('a twin department as its archive would hold it (issue #72)', () => {
     const crawl = view('crawl');
     // a crawl's WARC holds every file the pages link: more nodes, every non-HTML target among them
     expect(crawl.graph.n).toBeGreaterThan(pages.graph.n);
-    // the calendar, the loop and the broken links stay holes in both; the old URLs only in the first
+    // the calendar, the loop and the broken links are holes in both readings; old URLs only read as pages
     expect(crawl.linked!.holes).toBe(kinds.broken);
     expect(pages.linked!.holes).toBeGreaterThanOrEqual(kinds.broken + kinds.old);
     // and the crawl's linked URLs count its files and old URLs as URLs of their own
