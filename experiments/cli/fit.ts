@@ -10,6 +10,7 @@ import { loadConfig } from '../../sim/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { WarcArchive } from '../../sim/warc-index.ts';
 import { COLLECTIONS, type Collection } from '../../sim/site-stats.ts';
+import { searchFlags } from './blind-flags.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
 import {
   defaultRestarts,
@@ -93,7 +94,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const v = parsed.values;
   const whole = (flag: string, raw: string | undefined, dflt: number, min: number, max: number): number =>
     intFlag(flag, raw, min, max) ?? dflt;
-  const { budget, seed, checks, profile, profileSteps, restarts } = searchFlags(v);
+  const { budget, seed, checks, profile, profileSteps, restarts } = fitSearch(v);
   const scales = (v.scale ?? '')
     .split(',')
     .filter(Boolean)
@@ -248,27 +249,15 @@ function ownCheck(
 }
 
 /** The search's numbers from the command line (a usage error for one out of range). */
-function searchFlags(v: Record<string, string | boolean | undefined>): {
-  budget: number;
-  seed: number;
-  checks: number;
-  profile: number;
-  profileSteps: number;
-  restarts: number;
-} {
-  const whole = (flag: string, dflt: number, min: number, max: number): number =>
-    intFlag(flag, v[flag] as string | undefined, min, max) ?? dflt;
-  const budget = whole('budget', FIT_BUDGET, 4, 10_000);
-  const restarts = whole('restarts', defaultRestarts(budget), 1, 20);
-  if (budget < 4 * restarts) usage(`--budget: ${budget} evaluations for ${restarts} restarts: at least 4 each`);
-  return {
-    budget,
-    seed: whole('seed', 1, 0, 2 ** 31),
-    checks: whole('check-seeds', 3, 1, 20),
-    profile: whole('profile', 7, 0, 50),
-    profileSteps: whole('profile-steps', PROFILE_STEPS, 0, 1000),
-    restarts,
-  };
+function fitSearch(v: Record<string, string | boolean | undefined>): ReturnType<typeof searchFlags> & { seed: number } {
+  const search = searchFlags(v, {
+    budget: FIT_BUDGET,
+    restarts: defaultRestarts,
+    checks: 3,
+    profile: 7,
+    profileMin: 0,
+  });
+  return { ...search, seed: intFlag('seed', v.seed as string | undefined, 0, 2 ** 31) ?? 1 };
 }
 
 /** Minutes and seconds, for an estimate. */
