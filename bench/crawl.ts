@@ -4,11 +4,14 @@
  *  - one host (a department, 8 requests in flight) and many hosts (the whole web, 32 in flight);
  *  - the crawler with every feature on: robots.txt, per-host politeness gates (no delay), the
  *    journal in a scratch directory, the limits and the statistics;
- *  - BENCH_ROUNDS rounds (default 3) after a warm-up of both sides; in a round each side runs an
- *    even number of times in the order ABBA... (minimal, crawler, crawler, minimal, ...), and the
- *    pages and seconds are summed: the side that ran second was the faster by about 5% (rounds
- *    that only alternated the order between them read 1.00, 0.91, 0.95), and a slow minute of this
- *    shared machine falls on both;
+ *  - per scenario, BENCH_ROUNDS rounds (default 3) right after its warm-up; in a round each side
+ *    runs an even number of times in the order ABBA... (minimal, crawler, crawler, minimal, ...),
+ *    and the pages and seconds are summed: the side that ran second was the faster by about 5%
+ *    (rounds that only alternated the order between them read 1.00, 0.91, 0.95), and a slow minute
+ *    of this shared machine falls on both;
+ *  - the rounds pooled: the ratio of each two runs next to each other in time, their geometric
+ *    mean with a 95% t interval, since one run of either side differs from the next by up to a
+ *    fifth on this machine and a round's ratio moves with it;
  *  - then every built-in strategy on the whole web (BENCH_STRATEGIES=a,b,... for some; none to skip).
  * The server runs in a child process so crawler and server each have a core. Prints pages/s, CPU
  * time per page and the ratio crawler / minimal loop per round.
@@ -29,6 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { recordBench } from './record.ts';
+import { meanCi } from '../experiments/intervals.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -226,6 +230,52 @@ async function perStrategy(
   }
 }
 
+/**
+ * Round `r` of a scenario: each side `sc.repeat` times, ABBA..., the runs summed a side; `pairs`:
+ * ln(crawler / minimal) of each two runs next to each other in time (1-2, 3-4, ...).
+ */
+async function runRound(
+  port: number,
+  sc: Scenario,
+  r: number,
+  log: (...parts: unknown[]) => void,
+): Promise<{ ratio: number; pairs: number[]; row: string }> {
+  const runs: Record<string, Measured> = {};
+  const each: string[] = [];
+  const rates: Record<string, number> = {};
+  const pairs: number[] = [];
+  const order = r % 2 ? ['minimal', 'crawler'] : ['crawler', 'minimal'];
+  for (let k = 0; k < sc.repeat; k++)
+    for (const who of k % 2 ? [...order].reverse() : order) {
+      const m = await measure(() =>
+        who === 'minimal' ? minimalLoop(port, sc) : crawlWith(port, sc, new BfsStrategy()),
+      );
+      each.push(`${who === 'minimal' ? 'm' : 'c'} ${Math.round(rate(m))}`);
+      rates[who] = rate(m);
+      if (each.length % 2 === 0) pairs.push(Math.log(rates.crawler / rates.minimal));
+      const sum = runs[who];
+      runs[who] = sum
+        ? {
+            pages: sum.pages + m.pages,
+            seconds: sum.seconds + m.seconds,
+            cpuMs: sum.cpuMs + m.cpuMs,
+            peakRss: Math.max(sum.peakRss, m.peakRss),
+          }
+        : m;
+    }
+  const ratio = rate(runs.crawler) / rate(runs.minimal);
+  const sequence = `${order.join(', ')}, ${[...order].reverse().join(', ')} x ${sc.repeat / 2}`;
+  log(`  round ${r}, ${sc.name}, ${sequence}:`);
+  log(`    each run, pages/s (m minimal, c crawler): ${each.join(', ')}`);
+  log(`    minimal loop (undici + htmlparser2 + Set): ${fmt(runs.minimal)}`);
+  log(`    crawler, BFS:                              ${fmt(runs.crawler)}`);
+  log(`    crawler / minimal loop: ${ratio.toFixed(2)}`);
+  const row =
+    `| ${r} | ${sc.name} | ${sequence} | ${Math.round(rate(runs.minimal))} | ` +
+    `${Math.round(rate(runs.crawler))} | ${cpuPerPage(runs.minimal)} | ${cpuPerPage(runs.crawler)} | ${ratio.toFixed(2)} |`;
+  return { ratio, pairs, row };
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const p = parseCommand(argv, io, USAGE, { record: { type: 'boolean' } });
   if (!p) return 0;
@@ -257,48 +307,26 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     log(
       `bench:crawl on "${WEB}", server in a child process, faults off; the crawler with robots.txt, politeness gates, journal, limits and statistics`,
     );
-    // a warm-up run of each scenario by each side first: the server renders each page once and
-    // then serves it from its cache, so that every measured run meets the same server, and both
-    // sides' code is compiled by the JIT before it is timed (the crawler's first round, unwarmed,
-    // was the lowest of every run; after one warm-up run a side, the first one-host round was still
-    // the lowest of four benches, 0.81-0.94 against 0.89-0.97 after it: WARMUP runs a side)
-    for (const sc of scenarios)
+    // each scenario's rounds one after another, its warm-up right before them: WARMUP unmeasured
+    // runs a side, so that the server has rendered each page once and serves it from its cache, and
+    // both sides' code is compiled by the JIT for this scenario before it is timed. The crawler's
+    // first round, unwarmed, was the lowest of every run; and when the scenarios' rounds alternated,
+    // the first run after a switch was the slowest of its round by up to a quarter (whichever side
+    // it was: 4,564 against 5,569-6,240 pages/s for the crawler, 6,007 against 7,559-7,860 for the
+    // loop, 2026-12-06), which put the switch's cost on the side that ran first
+    const ratios = new Map<string, number[]>(scenarios.map((sc) => [sc.name, []]));
+    const pairs = new Map<string, number[]>(scenarios.map((sc) => [sc.name, []]));
+    const rows: string[] = [];
+    for (const sc of scenarios) {
       for (let k = 0; k < WARMUP; k++) {
         await minimalLoop(sim.port, sc);
         await crawlWith(sim.port, sc, new BfsStrategy());
       }
-    const ratios = new Map<string, number[]>(scenarios.map((sc) => [sc.name, []]));
-    const rows: string[] = [];
-    for (let r = 1; r <= ROUNDS; r++) {
-      for (const sc of scenarios) {
-        const runs: Record<string, Measured> = {};
-        const order = r % 2 ? ['minimal', 'crawler'] : ['crawler', 'minimal'];
-        for (let k = 0; k < sc.repeat; k++)
-          for (const who of k % 2 ? [...order].reverse() : order) {
-            const m = await measure(() =>
-              who === 'minimal' ? minimalLoop(sim.port, sc) : crawlWith(sim.port, sc, new BfsStrategy()),
-            );
-            const sum = runs[who];
-            runs[who] = sum
-              ? {
-                  pages: sum.pages + m.pages,
-                  seconds: sum.seconds + m.seconds,
-                  cpuMs: sum.cpuMs + m.cpuMs,
-                  peakRss: Math.max(sum.peakRss, m.peakRss),
-                }
-              : m;
-          }
-        const ratio = rate(runs.crawler) / rate(runs.minimal);
-        ratios.get(sc.name)!.push(ratio);
-        const sequence = `${order.join(', ')}, ${[...order].reverse().join(', ')} x ${sc.repeat / 2}`;
-        log(`  round ${r}, ${sc.name}, ${sequence}:`);
-        log(`    minimal loop (undici + htmlparser2 + Set): ${fmt(runs.minimal)}`);
-        log(`    crawler, BFS:                              ${fmt(runs.crawler)}`);
-        log(`    crawler / minimal loop: ${ratio.toFixed(2)}`);
-        rows.push(
-          `| ${r} | ${sc.name} | ${sequence} | ${Math.round(rate(runs.minimal))} | ` +
-            `${Math.round(rate(runs.crawler))} | ${cpuPerPage(runs.minimal)} | ${cpuPerPage(runs.crawler)} | ${ratio.toFixed(2)} |`,
-        );
+      for (let r = 1; r <= ROUNDS; r++) {
+        const round = await runRound(sim.port, sc, r, log);
+        ratios.get(sc.name)!.push(round.ratio);
+        pairs.get(sc.name)!.push(...round.pairs);
+        rows.push(round.row);
       }
     }
     const verdicts: string[] = [];
@@ -306,6 +334,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       const line = `${name}: crawler / minimal loop ${rs.map((x) => x.toFixed(2)).join(', ')}`;
       const met = rs.every((x) => x >= TARGET);
       verdicts.push(`${line}: ${met ? 'met' : 'not met'} (target >= ${TARGET} in every round)`);
+      log(`  ${verdicts[verdicts.length - 1]}`);
+      // the rounds pooled: what the crawler's speed is, with how well this machine measured it
+      const c = meanCi(pairs.get(name)!);
+      verdicts.push(
+        `${name}, every round's runs pooled: crawler / minimal loop ${Math.exp(c.mean).toFixed(2)} ` +
+          `[${Math.exp(c.lo).toFixed(2)}, ${Math.exp(c.hi).toFixed(2)}] (geometric mean of ${c.n} pairs of runs ` +
+          `next to each other, 95% t interval; one pair's ratio varies by a factor of ${Math.exp(c.sd ?? Number.NaN).toFixed(2)}, one sd)`,
+      );
       log(`  ${verdicts[verdicts.length - 1]}`);
     }
     if (p.values.record) {
