@@ -96,7 +96,7 @@ export function runOptionsOf(ctx: FamilyContext) {
 }
 
 /** The run-time flags of `npm run experiment` a family may honour. */
-export type RunFlag = 'workers' | 'queue' | 'no-cache' | 'no-replay' | 'no-diagnostics';
+export type RunFlag = 'workers' | 'queue' | 'no-cache' | 'no-replay' | 'no-diagnostics' | 'cpu-prof';
 
 export interface ExperimentFamily<C = unknown> {
   id: string;

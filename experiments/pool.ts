@@ -34,6 +34,17 @@ export const MIN_HEAP_MB = 4096;
 /** The V8 flag that gives a process a heap of `mb` MB. */
 export const heapFlag = (mb: number): string => `--max-old-space-size=${mb}`;
 
+/** Where each job process writes a V8 CPU profile as it exits (experiment --cpu-prof DIR); null: none. */
+let profileDir: string | null = null;
+
+/**
+ * Job processes started from now on write a CPU profile each into `dir` (node --cpu-prof, which
+ * NODE_OPTIONS does not pass on and a profile of the parent does not reach); null stops it.
+ */
+export function profileJobsInto(dir: string | null): void {
+  profileDir = dir;
+}
+
 /**
  * One process of the pool (experiments/pool-worker.ts), ready for 'task' messages. `detached`
  * puts it in a process group of its own: a terminal's Ctrl-C then reaches only the parent, which
@@ -41,7 +52,12 @@ export const heapFlag = (mb: number): string => `--max-old-space-size=${mb}`;
  */
 export function forkPoolProcess(detached = false, heapMb: number = MIN_HEAP_MB): ChildProcess {
   return fork(fileURLToPath(moduleUrl(import.meta.url, './pool-worker')), [], {
-    execArgv: [...WORKER_FLAGS, heapFlag(heapMb), ...LOADER],
+    execArgv: [
+      ...WORKER_FLAGS,
+      heapFlag(heapMb),
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...LOADER,
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached,
   });

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -64,7 +64,7 @@ describe('experiment CLI and configs', () => {
       [['twin-validation'], /^error: twin-validation: name one experiment config\n$/],
       [
         ['twin-validation', 'focused', '--queue', 'redis://127.0.0.1:1'],
-        /^error: --queue: twin-validation does not use it \(it takes --workers, --no-cache\)\n$/,
+        /^error: --queue: twin-validation does not use it \(it takes --workers, --no-cache, --cpu-prof\)\n$/,
       ],
       [['twin-validation', 'focused'], /^error: twin-validation: focused is not an archive experiment/],
       [['--set', 'budget'], /^error: --set: "budget": expected PATH=VALUE with a dotted field path/],
@@ -74,7 +74,7 @@ describe('experiment CLI and configs', () => {
       // a run flag the family would ignore is refused, not silently dropped
       [
         ['deepweb', '--queue', 'redis://127.0.0.1:6379/0'],
-        /^error: --queue: a deepweb experiment does not use it \(it takes --workers\)\n$/,
+        /^error: --queue: a deepweb experiment does not use it \(it takes --workers, --cpu-prof\)\n$/,
       ],
       [['deepweb', '--no-cache'], /^error: --no-cache: a deepweb experiment does not use it/],
       [['deepweb', '--no-replay'], /^error: --no-replay: a deepweb experiment does not use it/],
@@ -83,6 +83,10 @@ describe('experiment CLI and configs', () => {
         ['distributed', '--workers', '2'],
         /^error: --workers: a distributed experiment does not use it \(it runs in this process and trains nothing\)\n$/,
       ],
+      [['--cpu-prof', 'prof', '--workers', '0'], /^error: --cpu-prof profiles the job processes, and --workers 0 runs/],
+      [['--cpu-prof', 'prof', '--queue', 'redis://127.0.0.1:1'], /^error: --cpu-prof profiles this command's job/],
+      [['--cpu-prof', 'package.json'], /^error: --cpu-prof: package\.json is a file, not a directory\n$/],
+      [['distributed', '--cpu-prof', 'prof'], /^error: --cpu-prof: a distributed experiment does not use it/],
     ];
     // in this process (test/cli-inprocess.ts); the broken-module test below runs the experiment
     // CLI's error as a real process
@@ -156,6 +160,25 @@ describe('experiment CLI and configs', () => {
     const again = await runCliInProcess('experiments/cli/experiment.ts', [join(out, 'config.json'), '--workers', '0']);
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(out, 'curves.csv'), 'utf8')).toBe(curves);
+  });
+
+  it('--cpu-prof DIR: each job process writes a CPU profile there, and the command says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cpu-prof-'));
+    const prof = join(dir, 'prof');
+    const args = ['--quick', ...smallRun(['bfs']), '--workers', '1', '--out', join(dir, 'run'), '--cpu-prof', prof];
+    const r = await runCliInProcess('experiments/cli/experiment.ts', args);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`--cpu-prof: 1 job process profiled in ${prof} `);
+    const main = readdirSync(prof).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+    expect(main).toHaveLength(1);
+    const profile = JSON.parse(readFileSync(join(prof, main[0]), 'utf8')) as { nodes: unknown[]; samples: number[] };
+    expect(profile.nodes.length).toBeGreaterThan(100);
+    expect(profile.samples.length).toBeGreaterThan(0);
+    // profiling stops with the command: the next run in this process writes nothing there
+    const before = readdirSync(prof).length;
+    const again = await runCliInProcess('experiments/cli/experiment.ts', args.slice(0, -2));
+    expect(again.code, again.stderr).toBe(0);
+    expect(readdirSync(prof)).toHaveLength(before);
   });
 
   it('--no-replay and --no-diagnostics: the same curves, and the report, the page and config.json say so', async () => {

@@ -37,6 +37,9 @@ Options:
                   run's CPU); the report says so. The same as --set replay=false
   --no-diagnostics  no structure diagnostics of the generated web (47 CPU-s and 1.5 GB at 10^6
                   pages); the report says so. The same as --set diagnostics=false
+  --cpu-prof DIR  a V8 CPU profile of each job process into DIR (node --cpu-prof; open it in Chrome
+                  DevTools or speedscope): where a run's time goes. This process is not in it:
+                  node --cpu-prof --import tsx experiments/cli/experiment.ts ... profiles it
   --queue URL     run the jobs on a BullMQ queue at redis://[:PASSWORD@]HOST:PORT: start workers
                   with npm run worker -- --queue URL (on any machine with this commit); a rerun
                   enqueues nothing already done (docs/experiments.md: trust, cleanup, recipe)
@@ -90,8 +93,53 @@ const OPTIONS = {
   'wait-redis-s': { type: 'string' },
   clean: { type: 'boolean' },
   'fail-on-claims': { type: 'boolean' },
+  'cpu-prof': { type: 'string' },
   set: { type: 'string', multiple: true },
 } as const;
+
+/**
+ * --cpu-prof DIR, checked (exit 2); the returned function, called when the run starts, has the job
+ * processes write their profiles into DIR and gives `after` what the command does when it ends,
+ * run or failed: stop profiling (a test runs commands in one process) and say how many processes
+ * wrote one (none: the jobs ran in this process).
+ */
+async function cpuProfFlag(
+  dir: string | undefined,
+  workers: number | undefined,
+  queue: string | undefined,
+): Promise<(after: (() => void)[], say: (line: string) => void) => Promise<void>> {
+  if (dir === undefined) return async () => {};
+  if (!dir) usage('--cpu-prof: give the directory the profiles go into');
+  if (workers === 0)
+    usage(
+      '--cpu-prof profiles the job processes, and --workers 0 runs the jobs in this process: node --cpu-prof profiles it',
+    );
+  if (queue !== undefined)
+    usage("--cpu-prof profiles this command's job processes; with --queue they are npm run worker's");
+  const { existsSync, mkdirSync, readdirSync, statSync } = await import('node:fs');
+  const { resolve } = await import('node:path');
+  const abs = resolve(dir);
+  if (existsSync(abs) && !statSync(abs).isDirectory()) usage(`--cpu-prof: ${dir} is a file, not a directory`);
+  return async (after, say) => {
+    mkdirSync(abs, { recursive: true });
+    const profiles = (): Set<string> => new Set(readdirSync(abs).filter((f) => f.endsWith('.cpuprofile')));
+    const before = profiles();
+    const { profileJobsInto } = await import('../pool.ts');
+    profileJobsInto(abs);
+    after.push(() => {
+      profileJobsInto(null);
+      const made = [...profiles()].filter((f) => !before.has(f));
+      // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile; thread 0 is the main one
+      const pids = new Set(made.map((f) => f.split('.')[3]));
+      say(
+        made.length
+          ? `--cpu-prof: ${pids.size} job process${pids.size === 1 ? '' : 'es'} profiled in ${abs} ` +
+              "(CPU.*.<pid>.0.*.cpuprofile: its main thread; the others: its threads, the module loader's among them)"
+          : '--cpu-prof: no job process ran (this run kept its jobs in this process): no profile written',
+      );
+    });
+  };
+}
 
 /** A progress bar on a terminal; elsewhere lines through io (a test's capture, a CI log). */
 function progressTo(io: CliIo): FamilyContext['progress'] {
@@ -131,6 +179,15 @@ async function queueFlags(
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  const after: (() => void)[] = [];
+  try {
+    return await experiment(argv, io, after);
+  } finally {
+    for (const f of after) f();
+  }
+}
+
+async function experiment(argv: string[], io: CliIo, after: (() => void)[]): Promise<number> {
   const parsed = parseCommand(argv, io, USAGE, OPTIONS, true);
   if (!parsed) return 0;
   const v = parsed.values as Record<string, string | boolean | undefined>;
@@ -150,6 +207,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const seeds = intFlag('seeds', v.seeds as string | undefined, 1, 100);
   const workers = intFlag('workers', v.workers as string | undefined, 0, 64);
   const { queue, waitS, keepDays } = await queueFlags(v);
+  const profile = await cpuProfFlag(v['cpu-prof'] as string | undefined, workers, queue);
+  const startProfile = (): Promise<void> => profile(after, (line) => io.err(`${line}\n`));
   if (v.clean) {
     if (parsed.positionals.length) usage('--clean empties the queue and runs nothing: give no experiment');
     const { cleanQueue, redactUrl } = await import('../queue/queue.ts');
@@ -164,6 +223,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     ['no-cache', !!v['no-cache']],
     ['no-replay', !!v['no-replay']],
     ['no-diagnostics', !!v['no-diagnostics']],
+    ['cpu-prof', v['cpu-prof'] !== undefined],
   ];
   /** Refuses a flag the family or command does not use (exit 2). */
   const honoured = (what: string, flags: readonly RunFlag[]): void => {
@@ -195,6 +255,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     honoured(command.verb, command.flags);
     if (v['fail-on-claims']) usage(`--fail-on-claims: ${command.verb} judges no claims (a focused experiment does)`);
     // a run that stops on a config it found wrong ends in 2, anything else in 1 (the table, lib/errors.ts)
+    await startProfile();
     io.out(await command.run(name, ctx(v.out as string | undefined)));
     return 0;
   }
@@ -216,6 +277,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const verdicts: { id: string; verdict: string }[] = [];
   const out = family.outDir(resolved, { asked: name, out: v.out as string | undefined, quick: !!v.quick });
   const runCtx = ctx(out, (claims) => verdicts.push(...claims));
+  await startProfile();
   const text = await writingInto(out, () => {
     // config.json through the family's contract, for every family, before the run: a family needs
     // no code of its own for it, and a run that stops still says what it was

@@ -7,7 +7,7 @@ export const deepweb: ExperimentFamily<DeepwebConfig> = {
   id: 'deepweb',
   help: `Deep-web configs ("kind": "deepweb") write coverage curves, template diagnostics, the tau and
 database-size sweeps and the politeness audit.`,
-  flags: ['workers'],
+  flags: ['workers', 'cpu-prof'],
   schema: {
     name: 'deepweb',
     schema: DeepwebSchema,

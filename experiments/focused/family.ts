@@ -28,7 +28,7 @@ curves, summary, aggregates, differences, and fig-recall, fig-precision, fig-har
 fig-difference (SVG, PNG, PDF), report.md and the results page index.html; results/NAME/config.json
 is itself a config that reruns the experiment.`,
   judgesClaims: () => true,
-  flags: ['workers', 'queue', 'no-cache', 'no-replay', 'no-diagnostics'],
+  flags: ['workers', 'queue', 'no-cache', 'no-replay', 'no-diagnostics', 'cpu-prof'],
   schema: {
     name: 'experiment',
     schema: ExperimentSchema,

@@ -35,7 +35,7 @@ and report.md (a search: search.csv, claims.csv, report.md); a killed one resume
   // an empty grid is one focused run, which judges them
   judgesClaims: (cfg) => !cfg.search && !Object.keys(cfg.sweep).length,
   // a sweep's points draw no replay (runSweep turns it off); diagnostics they measure
-  flags: ['workers', 'queue', 'no-cache', 'no-diagnostics'],
+  flags: ['workers', 'queue', 'no-cache', 'no-diagnostics', 'cpu-prof'],
   claims: mentionsSweep,
   resolve: (raw, base, ctx) =>
     resolveExperiment(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),

@@ -16,7 +16,7 @@ export const twinValidation: ExperimentCommand = {
   help: `Or: npm run experiment -- twin-validation CONFIG [--quick] [--seeds K] [--out DIR] [--workers N]
 fits a synthetic twin to an archive experiment's sites (each held out in turn), crawls archive
 and twins with the same experiment, and compares their rankings (results/NAME-twin/).`,
-  flags: ['workers', 'no-cache'],
+  flags: ['workers', 'no-cache', 'cpu-prof'],
   async run(name, ctx) {
     const { name: base, raw } = readExperimentJson(name);
     // a focused config, or a sweep's (its grid left aside): no "kind" of another family
