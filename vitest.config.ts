@@ -34,6 +34,7 @@ export const FULL_TIER = [
   'test/deepweb.sites.test.ts', // deep-web crawling under the published conditions
   'test/fail-on-claims.test.ts', // an experiment run to its claims' verdicts and exit code
   'test/experiment.regression.test.ts', // the quick experiment against its reference
+  'test/experiment.cpu-prof.test.ts', // a run whose job process writes its CPU profile
   'test/package.test.ts', // npm pack and install, the bin, the shipped programs
   'test/page.test.ts', // the results page in Chromium
   'test/queue.timing.test.ts', // the job queue on a redis-server of its own

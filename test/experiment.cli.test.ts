@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
@@ -160,25 +160,6 @@ describe('experiment CLI and configs', () => {
     const again = await runCliInProcess('experiments/cli/experiment.ts', [join(out, 'config.json'), '--workers', '0']);
     expect(again.code, again.stderr).toBe(0);
     expect(readFileSync(join(out, 'curves.csv'), 'utf8')).toBe(curves);
-  });
-
-  it('--cpu-prof DIR: each job process writes a CPU profile there, and the command says so', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cpu-prof-'));
-    const prof = join(dir, 'prof');
-    const args = ['--quick', ...smallRun(['bfs']), '--workers', '1', '--out', join(dir, 'run'), '--cpu-prof', prof];
-    const r = await runCliInProcess('experiments/cli/experiment.ts', args);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`--cpu-prof: 1 job process profiled in ${prof} `);
-    const main = readdirSync(prof).filter((f) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f));
-    expect(main).toHaveLength(1);
-    const profile = JSON.parse(readFileSync(join(prof, main[0]), 'utf8')) as { nodes: unknown[]; samples: number[] };
-    expect(profile.nodes.length).toBeGreaterThan(100);
-    expect(profile.samples.length).toBeGreaterThan(0);
-    // profiling stops with the command: the next run in this process writes nothing there
-    const before = readdirSync(prof).length;
-    const again = await runCliInProcess('experiments/cli/experiment.ts', args.slice(0, -2));
-    expect(again.code, again.stderr).toBe(0);
-    expect(readdirSync(prof)).toHaveLength(before);
   });
 
   it('--no-replay and --no-diagnostics: the same curves, and the report, the page and config.json say so', async () => {
