@@ -38,8 +38,9 @@ export const heapFlag = (mb: number): string => `--max-old-space-size=${mb}`;
 let profileDir: string | null = null;
 
 /**
- * Job processes started from now on write a CPU profile each into `dir` (node --cpu-prof, which
- * NODE_OPTIONS does not pass on and a profile of the parent does not reach); null stops it.
+ * Job processes started from now on write a CPU profile each into `dir` as they exit (node
+ * --cpu-prof, which NODE_OPTIONS refuses and which on the parent profiles the parent only); null
+ * stops it.
  */
 export function profileJobsInto(dir: string | null): void {
   profileDir = dir;

@@ -101,7 +101,7 @@ const OPTIONS = {
  * --cpu-prof DIR, checked (exit 2); the returned function, called when the run starts, has the job
  * processes write their profiles into DIR and gives `after` what the command does when it ends,
  * run or failed: stop profiling (a test runs commands in one process) and say how many processes
- * wrote one (none: the jobs ran in this process).
+ * wrote one (none: the jobs ran in this process, or the run stopped and its processes were killed).
  */
 async function cpuProfFlag(
   dir: string | undefined,
@@ -135,7 +135,7 @@ async function cpuProfFlag(
         made.length
           ? `--cpu-prof: ${pids.size} job process${pids.size === 1 ? '' : 'es'} profiled in ${abs} ` +
               "(CPU.*.<pid>.0.*.cpuprofile: its main thread; the others: its threads, the module loader's among them)"
-          : '--cpu-prof: no job process ran (this run kept its jobs in this process): no profile written',
+          : '--cpu-prof: no profile written (no job process ran to its end: the jobs ran in this process, or the run stopped)',
       );
     });
   };
