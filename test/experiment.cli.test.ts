@@ -13,21 +13,9 @@ import {
   loadExperiment,
 } from '../experiments/focused/config.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
-import { program, smallWebWithoutWaits } from './helpers.ts';
+import { program, smallRun, smallWebWithoutWaits } from './helpers.ts';
 
 const run = promisify(execFile);
-
-/** --set flags of a small quick run: one department, 60 requests, these strategies. */
-const smallRun = (strategies: string[]): string[] => [
-  '--set',
-  'budget=60',
-  '--set',
-  'every=20',
-  '--set',
-  `strategies=${JSON.stringify(strategies)}`,
-  '--set',
-  'sites=["cs.alpha-university.test"]',
-];
 
 describe('experiment CLI and configs', () => {
   it('lists the experiments', async () => {

@@ -8,24 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
-
-/** --set flags of a small quick run: one department, 60 requests, BFS. */
-const SMALL_BFS = [
-  '--set',
-  'budget=60',
-  '--set',
-  'every=20',
-  '--set',
-  'strategies=["bfs"]',
-  '--set',
-  'sites=["cs.alpha-university.test"]',
-];
+import { smallRun } from './helpers.ts';
 
 describe('experiment --cpu-prof', () => {
   it('--cpu-prof DIR: each job process writes a CPU profile there, and the command says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpu-prof-'));
     const prof = join(dir, 'prof');
-    const args = ['--quick', ...SMALL_BFS, '--workers', '1', '--out', join(dir, 'run'), '--cpu-prof', prof];
+    const args = ['--quick', ...smallRun(['bfs']), '--workers', '1', '--out', join(dir, 'run'), '--cpu-prof', prof];
     const r = await runCliInProcess('experiments/cli/experiment.ts', args);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`--cpu-prof: 1 job process profiled in ${prof} `);

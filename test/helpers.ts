@@ -296,3 +296,15 @@ export function syntheticCurves(
       }
   return rows;
 }
+
+/** --set flags of a small quick run: one department, 60 requests, these strategies. */
+export const smallRun = (strategies: string[]): string[] => [
+  '--set',
+  'budget=60',
+  '--set',
+  'every=20',
+  '--set',
+  `strategies=${JSON.stringify(strategies)}`,
+  '--set',
+  'sites=["cs.alpha-university.test"]',
+];
