@@ -17,12 +17,18 @@ export interface LeakScores {
 /** A site's links from its HTML pages to its labelled pages, labelled by the target's relevance. */
 export function pageLinkContexts(pages: readonly LabelledPage[]): LinkContext[] {
   const relevant = new Map(pages.map((p) => [p.url, p.relevant]));
+  // a site's pages link the same URLs many times: each URL's path read once
+  const isDocument = new Map<string, boolean>();
   const out: LinkContext[] = [];
   for (const p of pages) {
     if (p.page.kind !== 'html') continue;
     const links = p.page.links;
     let documentLinks = 0;
-    for (const l of links) if (namesDocument(l.url)) documentLinks++;
+    for (const l of links) {
+      let d = isDocument.get(l.url);
+      if (d === undefined) isDocument.set(l.url, (d = namesDocument(l.url)));
+      if (d) documentLinks++;
+    }
     links.forEach((l, position) => {
       const positive = relevant.get(l.url);
       if (positive === undefined) return; // a hole, or another site's page

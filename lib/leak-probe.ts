@@ -77,6 +77,30 @@ function headingWords(heading: string): string[] {
 }
 
 /**
+ * The heading, anchor and URL tokens of links already read, for one `topical`: a site's pages link
+ * the same pages under the same headings and anchors many times (a fifth of the probe's time, issue #70).
+ */
+export interface TokenMemo {
+  headings: Map<string, string[]>;
+  anchors: Map<string, string[]>;
+  urls: Map<string, string[]>;
+}
+
+const newTokenMemo = (): TokenMemo => ({ headings: new Map(), anchors: new Map(), urls: new Map() });
+
+/** The anchor's shape: how many words (aw:), the share of them capitalised (ac:), whether it has a digit (ad:). */
+function anchorShape(anchor: string): string[] {
+  const words = anchor.split(/\s+/).filter(Boolean);
+  const caps = words.filter((w) => /^[A-Z]/.test(w)).length;
+  const out = [
+    `aw:${Math.min(words.length, 8)}`,
+    `ac:${words.length ? bucket(caps / words.length, [0.01, 0.5, 0.99]) : 0}`,
+  ];
+  if (/\d/.test(anchor)) out.push('ad:1');
+  return out;
+}
+
+/**
  * Topic-free tokens of a link: heading words (h:), anchor shape (aw: words, ac: capitalised
  * words, ad: digits), URL path words (u:), place (p:) and its page's share of document links
  * (d:). Words for which `topical` is true are left out.
@@ -84,7 +108,7 @@ function headingWords(heading: string): string[] {
 export function linkContextTokens(
   l: LinkContext,
   topical: (stem: string) => boolean,
-  memo: TokenMemo = { headings: new Map(), urls: new Map() },
+  memo: TokenMemo = newTokenMemo(),
 ): string[] {
   const out: string[] = [];
   // every word of the heading, stop words too: "See also" above a link says as much as "Papers"
@@ -97,11 +121,9 @@ export function linkContextTokens(
         .map((w) => `h:${w}`)),
     );
   out.push(...h);
-  const words = l.anchor.split(/\s+/).filter(Boolean);
-  out.push(`aw:${Math.min(words.length, 8)}`);
-  const caps = words.filter((w) => /^[A-Z]/.test(w)).length;
-  out.push(`ac:${words.length ? bucket(caps / words.length, [0.01, 0.5, 0.99]) : 0}`);
-  if (/\d/.test(l.anchor)) out.push('ad:1');
+  let a = memo.anchors.get(l.anchor);
+  if (!a) memo.anchors.set(l.anchor, (a = anchorShape(l.anchor)));
+  out.push(...a);
   let u = memo.urls.get(l.url);
   if (!u)
     memo.urls.set(
@@ -116,15 +138,6 @@ export function linkContextTokens(
   return out;
 }
 
-/**
- * The heading and URL tokens of links already read, for one `topical`: a site's pages link the
- * same pages under the same headings many times (a fifth of the probe's time, issue #70).
- */
-export interface TokenMemo {
-  headings: Map<string, string[]>;
-  urls: Map<string, string[]>;
-}
-
 /** Whether a URL names a document file (the page's document-link share). */
 export const namesDocument = (url: string): boolean => hasExtension(url, DEFAULT_DOCUMENT_EXTENSIONS);
 
@@ -136,15 +149,24 @@ interface ClassCounts {
   nn: number;
 }
 
+/** Examples whose tokens are each held once (unique(): the first of each, in order). */
 function countTokens(examples: readonly ProbeExample[]): ClassCounts {
   const c: ClassCounts = { pos: new Map(), neg: new Map(), np: 0, nn: 0 };
   for (const e of examples) {
     const m = e.positive ? c.pos : c.neg;
     if (e.positive) c.np++;
     else c.nn++;
-    for (const t of new Set(e.tokens)) m.set(t, (m.get(t) ?? 0) + 1);
+    for (const t of e.tokens) m.set(t, (m.get(t) ?? 0) + 1);
   }
   return c;
+}
+
+/** The first of each token, in order (what iterating a Set of them gives); a link has a dozen or so. */
+function unique(tokens: string[]): string[] {
+  if (tokens.length > 32) return [...new Set(tokens)];
+  const out: string[] = [];
+  for (const t of tokens) if (!out.includes(t)) out.push(t);
+  return out;
 }
 
 /** The counts of every site but one: all sites' counts less the held-out site's (counted once per site, not once per fold). */
@@ -173,16 +195,27 @@ function sumCounts(parts: readonly ClassCounts[]): ClassCounts {
   return total;
 }
 
-/** A Bernoulli-style Naive Bayes over the tokens present (Laplace-smoothed): log-odds of positive. */
+/**
+ * A Bernoulli-style Naive Bayes over the tokens present (Laplace-smoothed): log-odds of positive,
+ * of examples whose tokens are each held once. Each token's weight is computed once per model, not
+ * once per example that holds it.
+ */
 function naiveBayes({ pos, neg, np, nn }: ClassCounts): (tokens: readonly string[]) => number {
   const prior = Math.log((np + 1) / (nn + 1));
-  return (tokens) => {
-    let s = prior;
-    for (const t of new Set(tokens)) {
+  const weight = new Map<string, number>();
+  for (const m of [pos, neg])
+    for (const t of m.keys()) {
+      if (weight.has(t)) continue;
       const a = pos.get(t) ?? 0;
       const b = neg.get(t) ?? 0;
-      if (!a && !b) continue; // a token no training site had says nothing
-      s += Math.log((a + 1) / (np + 2)) - Math.log((b + 1) / (nn + 2));
+      // a token no training site had says nothing (held out, its counts are 0)
+      if (a || b) weight.set(t, Math.log((a + 1) / (np + 2)) - Math.log((b + 1) / (nn + 2)));
+    }
+  return (tokens) => {
+    let s = prior;
+    for (const t of tokens) {
+      const w = weight.get(t);
+      if (w !== undefined) s += w;
     }
     return s;
   };
@@ -237,9 +270,9 @@ export function leaveOneSiteOut(
   sites: readonly (readonly LinkContext[])[],
   topical: (stem: string) => boolean,
 ): { probe: ProbeScore; heading: ProbeScore }[] {
-  const memo: TokenMemo = { headings: new Map(), urls: new Map() };
+  const memo = newTokenMemo();
   const examples = sites.map((links) =>
-    links.map((l) => ({ tokens: linkContextTokens(l, topical, memo), positive: l.positive })),
+    links.map((l) => ({ tokens: unique(linkContextTokens(l, topical, memo)), positive: l.positive })),
   );
   // the heading rule: the same learner reading the heading's words alone
   const headings = examples.map((xs) => xs.map((e) => ({ ...e, tokens: e.tokens.filter((t) => t.startsWith('h:')) })));
