@@ -11,7 +11,8 @@
  *    of this shared machine falls on both;
  *  - the rounds pooled: the ratio of each two runs next to each other in time, their geometric
  *    mean with a 95% t interval, since one run of either side differs from the next by up to a
- *    fifth on this machine and a round's ratio moves with it;
+ *    fifth on this machine and a round's ratio moves with it; and at that spread, how often a
+ *    crawler as fast as the loop would meet the per-round target by chance alone;
  *  - then every built-in strategy on the whole web (BENCH_STRATEGIES=a,b,... for some; none to skip).
  * The server runs in a child process so crawler and server each have a core. Prints pages/s, CPU
  * time per page and the ratio crawler / minimal loop per round.
@@ -32,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { recordBench } from './record.ts';
-import { meanCi } from '../experiments/intervals.ts';
+import { chanceEveryRound, meanCi } from '../experiments/intervals.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -341,6 +342,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         `${name}, every round's runs pooled: crawler / minimal loop ${Math.exp(c.mean).toFixed(2)} ` +
           `[${Math.exp(c.lo).toFixed(2)}, ${Math.exp(c.hi).toFixed(2)}] (geometric mean of ${c.n} pairs of runs ` +
           `next to each other, 95% t interval; one pair's ratio varies by a factor of ${Math.exp(c.sd ?? Number.NaN).toFixed(2)}, one sd)`,
+      );
+      log(`  ${verdicts[verdicts.length - 1]}`);
+      // whether the per-round target can be shown at this spread: how often a crawler exactly as
+      // fast as the loop, or 5% faster, would meet it in every round
+      const runs = scenarios.find((sc) => sc.name === name)!.repeat;
+      const chance = (ratio: number): string =>
+        chanceEveryRound(c.sd ?? Number.NaN, runs, ROUNDS, TARGET, ratio).toFixed(2);
+      verdicts.push(
+        `${name}, by chance alone at this spread: a crawler as fast as the loop reads >= ${TARGET} in all ` +
+          `${ROUNDS} rounds with probability ${chance(1)}, one 5% faster ${chance(1.05)}`,
       );
       log(`  ${verdicts[verdicts.length - 1]}`);
     }

@@ -13,7 +13,7 @@
  * level first; a verdict is PASS or FAIL only when the difference's CI excludes 0, else TIE.
  */
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
-import { mean, sampleStandardDeviation } from 'simple-statistics';
+import { errorFunction, mean, sampleStandardDeviation } from 'simple-statistics';
 
 export interface Ci {
   mean: number;
@@ -52,6 +52,20 @@ export function meanCi(xs: readonly number[]): Ci {
 export function detectable(c: Ci): number {
   if (c.n < 2 || c.sd === undefined || !Number.isFinite(c.sd)) return NaN;
   return ((t975(c.n - 1) + tQuantile(0.8, c.n - 1)) * c.sd) / Math.sqrt(c.n);
+}
+
+/**
+ * How likely `rounds` independent rounds all read a ratio of at least `threshold` when the true
+ * ratio is `ratio`, at a machine's spread: one pair of runs next to each other (one of each side)
+ * varies by `pairSd` (the sd of the pairs' log ratios), so a round of `runs` runs a side, whose log
+ * ratio is the mean of `runs` such pairs, by pairSd / sqrt(runs), taken as normal. What a target
+ * set per round can show on this machine (npm run bench:crawl); NaN without a spread.
+ */
+export function chanceEveryRound(pairSd: number, runs: number, rounds: number, threshold: number, ratio = 1): number {
+  const sd = pairSd / Math.sqrt(runs);
+  if (!(sd > 0)) return NaN;
+  const z = (Math.log(ratio) - Math.log(threshold)) / sd;
+  return (0.5 * (1 + errorFunction(z / Math.SQRT2))) ** rounds;
 }
 
 /**

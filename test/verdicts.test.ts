@@ -10,7 +10,7 @@ import { oracleOrder } from '../experiments/focused/oracle.ts';
 import { recallAuc } from '../experiments/focused/meter.ts';
 import type { CurveRow } from '../experiments/focused/rows.ts';
 import { replayRun } from '../experiments/focused/page-replay.ts';
-import { meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/intervals.ts';
+import { chanceEveryRound, meanCi, pairedCi, signVerdict, unitCi, unitOf } from '../experiments/intervals.ts';
 
 describe('statistics at the level of the random factor', () => {
   it('averages sites within a seed, then takes Student t over the seed means', () => {
@@ -87,6 +87,21 @@ function curves(
   }
   return out;
 }
+
+describe('what a per-round target can show', () => {
+  it('gives the chance that every round reaches the target by chance alone, from the spread of pairs of runs', () => {
+    // one pair varies by 10% (one sd), four runs a side a round: a round's log ratio by ln(1.1) / 2
+    const sd = Math.log(1.1);
+    const one = chanceEveryRound(sd, 4, 1, 0.95);
+    expect(one).toBeCloseTo(0.859, 3); // Phi(-ln 0.95 / (ln 1.1 / 2)): scipy.stats.norm.cdf gives 0.85911
+    expect(chanceEveryRound(sd, 4, 3, 0.95)).toBeCloseTo(one ** 3, 12);
+    expect(chanceEveryRound(sd, 4, 3, 0.95, 1.05)).toBeGreaterThan(chanceEveryRound(sd, 4, 3, 0.95));
+    expect(chanceEveryRound(sd, 2, 3, 0.95)).toBeLessThan(chanceEveryRound(sd, 4, 3, 0.95)); // fewer runs, wider
+    expect(chanceEveryRound(sd / 100, 4, 3, 0.95)).toBeCloseTo(1, 6); // a quiet machine tells
+    expect(chanceEveryRound(sd, 4, 3, 1)).toBeCloseTo(0.125, 6); // at the target itself, a coin a round
+    expect(chanceEveryRound(Number.NaN, 4, 3, 0.95)).toBeNaN();
+  });
+});
 
 describe('claims on paired differences', () => {
   it('decides PASS, FAIL, TIE, NO DATA and INFEASIBLE (C5 where the oracle can meet it)', () => {

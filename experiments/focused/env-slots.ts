@@ -44,7 +44,7 @@ export async function withEnv<T>(
     let made = stopwatch();
     // idle environments are closed before a new one is made, not after its first job: the last seed's
     // web, pages and training data stayed alive while the next seed's were built, the most memory-hungry
-    // step (two seeds in one process: peak heap 1.9 GB, 1.24 GB closed first)
+    // step (two seeds in one process: peak heap used 1,908 MiB, 1,243 MiB closed first)
     const idleClosed = closeIdle(key);
     const fresh: EnvSlot = {
       env: idleClosed.then(() => {
