@@ -315,46 +315,42 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     // the first run after a switch was the slowest of its round by up to a quarter (whichever side
     // it was: 4,564 against 5,569-6,240 pages/s for the crawler, 6,007 against 7,559-7,860 for the
     // loop, 2026-12-06), which put the switch's cost on the side that ran first
-    const ratios = new Map<string, number[]>(scenarios.map((sc) => [sc.name, []]));
-    const pairs = new Map<string, number[]>(scenarios.map((sc) => [sc.name, []]));
     const rows: string[] = [];
+    const verdicts: string[] = [];
     for (const sc of scenarios) {
       for (let k = 0; k < WARMUP; k++) {
         await minimalLoop(sim.port, sc);
         await crawlWith(sim.port, sc, new BfsStrategy());
       }
+      const rs: number[] = [];
+      const pairs: number[] = [];
       for (let r = 1; r <= ROUNDS; r++) {
         const round = await runRound(sim.port, sc, r, log);
-        ratios.get(sc.name)!.push(round.ratio);
-        pairs.get(sc.name)!.push(...round.pairs);
+        rs.push(round.ratio);
+        pairs.push(...round.pairs);
         rows.push(round.row);
       }
-    }
-    const verdicts: string[] = [];
-    for (const [name, rs] of ratios) {
+      const { name } = sc;
       const line = `${name}: crawler / minimal loop ${rs.map((x) => x.toFixed(2)).join(', ')}`;
       const met = rs.every((x) => x >= TARGET);
       verdicts.push(`${line}: ${met ? 'met' : 'not met'} (target >= ${TARGET} in every round)`);
-      log(`  ${verdicts[verdicts.length - 1]}`);
       // the rounds pooled: what the crawler's speed is, with how well this machine measured it
-      const c = meanCi(pairs.get(name)!);
+      const c = meanCi(pairs);
       verdicts.push(
         `${name}, every round's runs pooled: crawler / minimal loop ${Math.exp(c.mean).toFixed(2)} ` +
           `[${Math.exp(c.lo).toFixed(2)}, ${Math.exp(c.hi).toFixed(2)}] (geometric mean of ${c.n} pairs of runs ` +
           `next to each other, 95% t interval; one pair's ratio varies by a factor of ${Math.exp(c.sd ?? Number.NaN).toFixed(2)}, one sd)`,
       );
-      log(`  ${verdicts[verdicts.length - 1]}`);
       // whether the per-round target can be shown at this spread: how often a crawler exactly as
       // fast as the loop, or 5% faster, would meet it in every round
-      const runs = scenarios.find((sc) => sc.name === name)!.repeat;
       const chance = (ratio: number): string =>
-        chanceEveryRound(c.sd ?? Number.NaN, runs, ROUNDS, TARGET, ratio).toFixed(2);
+        chanceEveryRound(c.sd ?? Number.NaN, sc.repeat, ROUNDS, TARGET, ratio).toFixed(2);
       verdicts.push(
         `${name}, by chance alone at this spread: a crawler as fast as the loop reads >= ${TARGET} in all ` +
           `${ROUNDS} rounds with probability ${chance(1)}, one 5% faster ${chance(1.05)}`,
       );
-      log(`  ${verdicts[verdicts.length - 1]}`);
     }
+    for (const v of verdicts) log(`  ${v}`);
     if (p.values.record) {
       recordBench(
         'crawl',
