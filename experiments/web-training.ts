@@ -187,13 +187,25 @@ export class TrainingData {
     cacheKey: string,
     offlineSample = 3000,
     pageClassifier = false,
+    /** Formula (1)'s beta the link thresholds are fitted with (the adaptive crawler's sourceWeight). */
+    sourceWeight = 0.3,
   ): TrainedModels {
     const others = this.hosts.filter((h) => h !== heldOut);
     const learned = pageClassifier;
     const kw = createHash('sha256').update(keywords.join('\n')).digest('hex').slice(0, 12);
     const key = createHash('sha256')
       .update(
-        JSON.stringify({ cacheKey, heldOut, others, cfg: this.cfg, offlineSample, kw, learned, code: TRAINING_CODE }),
+        JSON.stringify({
+          cacheKey,
+          heldOut,
+          others,
+          cfg: this.cfg,
+          offlineSample,
+          kw,
+          learned,
+          sourceWeight,
+          code: TRAINING_CODE,
+        }),
       )
       .digest('hex')
       .slice(0, 20);
@@ -226,6 +238,7 @@ export class TrainingData {
       others.flatMap((h) => this.site(h).tokens),
       others.flatMap((h) => this.site(h).features),
       others.map((h) => this.site(h).frequencies),
+      sourceWeight,
     );
     const examples = sampleEvenly(all, offlineSample);
     // the target's page classifier, from the same training sites' labelled pages, read as a crawler reads them

@@ -1,8 +1,8 @@
 /** The adaptive crawler (crawler/focused/adaptive.ts) on hand-made pages and a toy link model. */
 import { describe, expect, it } from 'vitest';
-import { AdaptiveStrategy, DEFAULT_ADAPTIVE } from '../crawler/focused/adaptive.ts';
+import { AdaptiveStrategy, DEFAULT_ADAPTIVE, MAX_THREADS } from '../crawler/focused/adaptive.ts';
 import { chooseThreshold } from '../crawler/focused/calibrate.ts';
-import { FeatureSpace } from '../crawler/focused/features.ts';
+import { FeatureSpace, linkWords } from '../crawler/focused/features.ts';
 import { type Example, LinkClassifier } from '../crawler/focused/nb.ts';
 import { PageClassifier, RelevanceJudge } from '../crawler/focused/relevance.ts';
 import { ImmediateStrategy } from '../crawler/focused/immediate-future.ts';
@@ -307,7 +307,7 @@ describe('adaptive crawler', () => {
     expect(walk(make('priority')).every((s) => s < 1)).toBe(true);
   });
 
-  it('tunnel "subcrawl": a tunnelled page opens a sub-crawl whose links alternate with the main crawl, up to its pages', () => {
+  it('tunnel "subcrawl": a thread for every tunnelling link, taking turns with the main crawl, up to its pages', () => {
     const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
       ...opts,
       r1: 0.9,
@@ -321,23 +321,56 @@ describe('adaptive crawler', () => {
       link('http://s.test/pubs1.html', 'publications'),
       link('http://s.test/pubs2.html', 'publications'),
     ];
-    // a tunnelled page of the main crawl: its links are held by the sub-crawl, the best released at once
+    // a tunnelled page of the main crawl: each of its links opens a thread, whose first link is released at once
     const d0 = a.onPage(view(0, 'http://s.test/people', 'staff directory', held), held);
     expect(d0.scores).toEqual([null, null, null]);
-    expect(d0.readmit).toHaveLength(1);
-    expect(d0.readmit![0]).toMatchObject({ url: 'http://s.test/pubs1.html', depth: 2 });
-    expect(d0.readmit![0].score).toBeGreaterThan(2);
-    // another page of the main crawl comes back: the next one is released (the two alternate)
-    const d1 = a.onPage(view(1, 'http://s.test/other', 'pizza', []), []);
-    expect(d1.readmit!.map((r) => r.url)).toEqual(['http://s.test/pubs2.html']);
-    // its two pages come back: it has spent its pages, and its last link falls back to the main frontier by Q
-    // (a page of the sub-crawl comes back with its priority, 2 and up)
-    const back = (seq: number, url: string): PageView => ({ ...view(seq, url, 'list', []), score: 2.5 });
-    expect(a.onPage(back(2, 'http://s.test/pubs1.html'), []).readmit).toBeUndefined();
-    const d3 = a.onPage(back(3, 'http://s.test/pubs2.html'), []);
-    expect(d3.readmit!.map((r) => r.url)).toEqual(['http://s.test/f1.html']);
+    expect(d0.readmit!.map((r) => r.url)).toEqual(held.map((l) => l.url));
+    expect(d0.readmit!.every((r) => r.score > 2 && r.depth === 2)).toBe(true);
+    expect(a.stats().threadsOpened).toBe(3);
+    // a page of pubs1's thread comes back (with its priority, 2 and up): its tunnelling links join that thread
+    const back = (seq: number, url: string, links: ParsedLink[] = []): PageView => ({
+      ...view(seq, url, 'list', links),
+      score: 2.5,
+      depth: 2,
+    });
+    const more = [link('http://s.test/pubs1a.html', 'publications'), link('http://s.test/pubs1b.html', 'publications')];
+    const d1 = a.onPage(back(1, 'http://s.test/pubs1.html', more), more);
+    expect(d1.scores).toEqual([null, null]);
+    expect(d1.readmit).toBeUndefined();
+    expect(a.stats().threadsOpened).toBe(3);
+    // a page of the main crawl comes back: every open thread with a link left releases one (here pubs1's)
+    const d2 = a.onPage(view(2, 'http://s.test/other', 'pizza', []), []);
+    expect(d2.readmit!.map((r) => r.url)).toEqual(['http://s.test/pubs1a.html']);
+    // pubs1's thread has spent its two pages: when its last one is back it closes, its link left to the main frontier by Q
+    const d3 = a.onPage(back(3, 'http://s.test/pubs1a.html'), []);
+    expect(d3.readmit!.map((r) => r.url)).toEqual(['http://s.test/pubs1b.html']);
     expect(d3.readmit![0].score).toBeLessThan(1);
-    expect(a.stats()).toMatchObject({ threadsOpened: 1, threadFetched: 2, tunnelFetched: 2, threadLinks: 3 });
+    expect(a.stats()).toMatchObject({ threadsOpened: 3, threadFetched: 2, tunnelFetched: 2, threadLinks: 5 });
+  });
+
+  it(`tunnel "subcrawl": at most ${MAX_THREADS} threads at a time; tunnelling links wait for one, best Q first`, () => {
+    const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+      ...opts,
+      r1: 0.9,
+      r2: 0.3,
+      tunnel: 'subcrawl',
+      threadPages: 1,
+    });
+    const links = Array.from({ length: MAX_THREADS }, (_, i) => link(`http://s.test/p${i}.html`, 'publications'));
+    // two more: the football link (low Q) found first, the publications one (high Q) second
+    links.push(
+      link('http://s.test/late-football.html', 'football'),
+      link('http://s.test/late-pubs.html', 'publications'),
+    );
+    const d0 = a.onPage(view(0, 'http://s.test/people', 'staff directory', links), links);
+    expect(d0.readmit).toHaveLength(MAX_THREADS);
+    expect(a.stats().threadsOpened).toBe(MAX_THREADS);
+    // the first thread's page comes back: it has spent its one page and closes; the best waiting link opens a thread
+    const d1 = a.onPage({ ...view(1, 'http://s.test/p0.html', 'list', []), score: 2.5, depth: 2 }, []);
+    expect(d1.readmit).toBeUndefined();
+    expect(a.stats().threadsOpened).toBe(MAX_THREADS + 1);
+    const d2 = a.onPage(view(2, 'http://s.test/other', 'pizza', []), []);
+    expect(d2.readmit!.map((r) => r.url)).toEqual(['http://s.test/late-pubs.html']);
   });
 
   it('thresholds "online": r1 and r2 chosen again at each retraining from the pages crawled, with its own judgements', () => {
@@ -373,6 +406,25 @@ describe('adaptive crawler', () => {
     expect(online.thresholds.r1).toBeGreaterThan(0);
     expect(online.thresholds.r1).toBeLessThan(1);
     expect(exploited).toBeGreaterThanOrEqual(1);
+    // scope "link": r1 refitted on the links' immediate values as routed (list -> paper: a judged paper)
+    const byLink = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], {
+      ...opts,
+      r1: 2,
+      r2: 0.3,
+      thresholds: 'online',
+      scope: 'link',
+    });
+    crawl(byLink);
+    expect(byLink.stats().recalibrations).toBe(1);
+    const b = DEFAULT_ADAPTIVE.sourceWeight;
+    const topic = new Topic(['neural network learning']);
+    // the list page's link to the paper: its immediate value when routed (idf as the crawler had it then)
+    for (const t of ['Title: neural learning Abstract: network References [1] neural', 'neural network learning pizza'])
+      topic.addDocument(tokenize(` ${t}`));
+    const iv =
+      (1 - b) * topic.similarity(linkWords({ url: 'http://s.test/p.pdf', anchor: 'publications', around: '' })) +
+      b * topic.similarity(tokenize(' neural network learning pizza'));
+    expect(byLink.thresholds.r1).toBeCloseTo(iv, 12);
   });
 
   it('startPage "exploit": the start page\'s links by immediate score; "tunnel" (default): by Q', () => {

@@ -30,6 +30,8 @@ interface CrawledPage {
   vectors: Map<number, number>[] | null;
   /** Feature tokens of the links, computed once when online thresholds first need the page's Q. */
   features: string[][] | null;
+  /** Scope "link": each new link's immediate value when it was routed (what was compared with r1), by URL. */
+  linkValues: Map<string, number> | null;
 }
 
 export class AdaptiveLearner {
@@ -79,6 +81,7 @@ export class AdaptiveLearner {
       title: page.title,
       vectors: null,
       features: null,
+      linkValues: null,
     };
     const known = this.indexOf.get(page.url);
     if (known !== undefined) {
@@ -109,6 +112,12 @@ export class AdaptiveLearner {
     if (lo >= this.o.topK) return;
     this.top.splice(lo, 0, entry);
     if (this.top.length > this.o.topK) this.top.pop();
+  }
+
+  /** Scope "link": the immediate values the page's new links were routed by (online thresholds refit r1 on them). */
+  routedLinks(url: string, values: Map<string, number>): void {
+    const i = this.indexOf.get(url);
+    if (i !== undefined) this.nodes[i].linkValues = values;
   }
 
   /** Retrains from the top-K most relevant pages crawled so far and their forward links; false if there was nothing to learn. */
@@ -174,6 +183,7 @@ export class AdaptiveLearner {
    * of value within Q's horizon through one of its links. A threshold with nothing to separate is kept.
    */
   private recalibrate(nodes: readonly CrawledPage[], index: ReadonlyMap<string, number>, V: ArrayLike<number>): void {
+    if (this.o.scope === 'link') return this.recalibrateLinks(nodes, index, V);
     const withLinks = nodes.filter((p) => p.links.length > 0);
     const reaches = (p: CrawledPage, ok: (v: number) => boolean): boolean =>
       p.links.some((l) => {
@@ -194,6 +204,40 @@ export class AdaptiveLearner {
           v: Math.max(0, ...p.features.map((f) => this.model.expectedQ(f))),
           y: reaches(p, (v) => V[v] >= this.model.bins.thresholds[0]),
         };
+      });
+    const r2 = chooseThreshold(below, rule);
+    if (r2.f1 > 0) this.r2 = r2.t;
+    this.counters.recalibrations++;
+  }
+
+  /**
+   * "online" thresholds under scope "link", on the quantities that scope compares them with: r1 the
+   * link immediate value (as routed) that best predicts a crawled target judged relevant; r2, among
+   * links below it, the link's Q under the retrained classifier that best predicts a crawled target
+   * of value within Q's horizon. Links whose target was not crawled are left out (nothing known).
+   */
+  private recalibrateLinks(
+    nodes: readonly CrawledPage[],
+    index: ReadonlyMap<string, number>,
+    V: ArrayLike<number>,
+  ): void {
+    const links: { v: number; y: boolean; p: CrawledPage; k: number; target: number }[] = [];
+    for (const p of nodes) {
+      if (!p.linkValues) continue;
+      p.parsed.forEach((l, k) => {
+        const v = p.linkValues!.get(l.url);
+        const target = index.get(l.url);
+        if (v !== undefined && target !== undefined) links.push({ v, y: nodes[target].relevant, p, k, target });
+      });
+    }
+    const rule = this.o.thresholdRule;
+    const r1 = chooseThreshold(links, rule);
+    if (r1.f1 > 0) this.r1 = r1.t;
+    const below = links
+      .filter((x) => x.v < this.r1)
+      .map(({ p, k, target }) => {
+        p.features ??= p.parsed.map((l) => featuresOfLink(l, p.title));
+        return { v: this.model.expectedQ(p.features[k]), y: V[target] >= this.model.bins.thresholds[0] };
       });
     const r2 = chooseThreshold(below, rule);
     if (r2.f1 > 0) this.r2 = r2.t;

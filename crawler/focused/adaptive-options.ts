@@ -86,6 +86,15 @@ export const START_PAGE_MODES: readonly StartPageMode[] = ['tunnel', 'exploit'];
 export const TUNNEL_MODES: readonly TunnelMode[] = ['priority', 'thread', 'subcrawl'];
 
 /**
+ * Threads open at a time (tunnel "subcrawl"): the paper's step (4) spawns a thread for every link
+ * that tunnels and gives no bound. Ours, stated as a condition: 7, a pool of the experiments' 8
+ * request slots (concurrency 8) with one kept for the main crawl; with k threads open the main
+ * crawl makes one of every k + 1 fetches (adaptive-subcrawl.ts), so a larger pool would all but
+ * stop it. Tunnelling links found while every thread is busy wait for one, best Q first.
+ */
+export const MAX_THREADS = 7;
+
+/**
  * Pages a sub-crawl may fetch (tunnel "subcrawl"). Ours, stated as a condition: the paper gives no
  * number; 50 is about a gap of 3-4 pages explored breadth-first at the generated webs' 5-10 links
  * per page on the way.

@@ -18,29 +18,21 @@
  * (adaptive-options.ts) and THRESHOLD_RULES (calibrate.ts).
  */
 import type { ParsedLink } from '../parser.ts';
-import {
-  defineStrategy,
-  LINKS_SCORED,
-  type PageDecision,
-  type PageView,
-  type QueuedLink,
-  type RescuedLink,
-  type Strategy,
-} from '../strategy.ts';
-import { need, type StrategyContext, topicOf } from './context.ts';
+import type { PageDecision, PageView, QueuedLink, RescuedLink, Strategy } from '../strategy.ts';
 import type { LinkClassifier } from './nb.ts';
 import { featuresOfLink } from './tokens.ts';
 import type { Topic } from './topic.ts';
 import { PAPER_JUDGE, type RelevanceJudge } from './relevance.ts';
 import type { QExample } from './training-examples.ts';
 import { featuresOf, type Judged, judgePage, wordsOfLink } from './immediate-future.ts';
-import { type AdaptiveOptions, DEFAULT_ADAPTIVE, RESCUE_BATCH, TUNNEL_STEPS } from './adaptive-options.ts';
+import { type AdaptiveOptions, MAX_THREADS, RESCUE_BATCH, TUNNEL_STEPS } from './adaptive-options.ts';
 import { AdaptiveLearner } from './adaptive-learner.ts';
-import { type HeldLink, SubCrawl } from './adaptive-subcrawl.ts';
+import { type HeldLink, type SubCrawl, Threads } from './adaptive-subcrawl.ts';
 
 export {
   type AdaptiveOptions,
   DEFAULT_ADAPTIVE,
+  MAX_THREADS,
   RESCUE_BATCH,
   RETRAIN_UPDATES,
   SCOPES,
@@ -57,9 +49,15 @@ interface Routing {
   candidates: readonly ParsedLink[];
   /** Tunnelling pages in a row that led here (tunnel "thread"). */
   inThread: number;
-  /** Whether its tunnelling links go into a sub-crawl (tunnel "subcrawl"). */
-  intoSub: boolean;
+  /**
+   * Where its tunnelling links go under tunnel "subcrawl": into the thread the page belongs to, a
+   * thread each ("new": a page of the main crawl), or nowhere (null: another reading, the start page).
+   */
+  intoSub: SubCrawl | 'new' | null;
 }
+
+/** The way the paper's steps (2)-(4) send a link: followed by immediate value, tunnelled by Q, or discarded. */
+export type Route = 'exploit' | 'tunnel' | 'discard';
 
 /** How a link was queued (AdaptiveStrategy.queuedBy). */
 const EXPLOIT = 0;
@@ -84,7 +82,6 @@ export class AdaptiveStrategy implements Strategy {
     tunnelFetched: 0,
     threadFetched: 0,
     r2AboveReach: 0,
-    threadsOpened: 0,
   };
   /** How each queued link not yet fetched was queued (a candidate is new, so queued once): exploited, tunnelled, in a thread. */
   private readonly queuedBy = new Map<string, number>();
@@ -105,9 +102,11 @@ export class AdaptiveStrategy implements Strategy {
   private readonly tunnelled = new Map<string, { link: ParsedLink; title: string }>();
   /** "thread" tunnelling: queued links of a thread, with the tunnelling pages in a row that led to them. */
   private readonly threadSteps = new Map<string, number>();
-  /** "subcrawl" tunnelling: the open sub-crawl. */
-  private sub: SubCrawl | null = null;
+  /** "subcrawl" tunnelling: the open threads and the links waiting for one. */
+  private readonly threads: Threads | null;
   readonly readmits: boolean;
+  /** How the last page's candidates were routed, in page order (lastRoutes). */
+  private routes: Route[] = [];
 
   constructor(
     private readonly topic: Topic,
@@ -120,6 +119,7 @@ export class AdaptiveStrategy implements Strategy {
     // a sub-crawl's links wait in the engine as discarded until released (PageDecision.readmit)
     this.readmits = o.retrainUpdates === 'frontier-and-discarded' || o.tunnel === 'subcrawl';
     this.learner = new AdaptiveLearner(model, offline, o);
+    this.threads = o.tunnel === 'subcrawl' ? new Threads(MAX_THREADS, o.threadPages) : null;
     this.checkReach();
   }
 
@@ -140,6 +140,7 @@ export class AdaptiveStrategy implements Strategy {
   onPage(page: PageView, candidates: readonly ParsedLink[]): PageDecision {
     const j = judgePage(this.topic, this.judge, page);
     this.learner.remember(page, j);
+    this.routes = [];
     this.counters.linksScored += candidates.length;
     const inThread = this.threadSteps.get(page.url) ?? 0;
     this.threadSteps.delete(page.url);
@@ -150,18 +151,15 @@ export class AdaptiveStrategy implements Strategy {
       if (via !== EXPLOIT) this.counters.tunnelFetched++;
       if (via === THREAD) this.counters.threadFetched++;
     }
-    // "subcrawl": a page of the open sub-crawl (its priority, 2 and up, which a redirect's target
-    // keeps) feeds it; any other tunnelled page but the start page opens one
-    const subPage = this.o.tunnel === 'subcrawl' && page.score >= 2 && this.sub !== null;
-    if (subPage) {
-      this.sub!.returned(page.url);
-      if (via !== THREAD) this.counters.threadFetched++;
-    }
-    const intoSub = this.o.tunnel === 'subcrawl' && (subPage || (this.sub === null && page.depth > 0));
+    // "subcrawl": a page of a thread (its priority, 2 and up, which a redirect's target keeps)
+    // feeds that thread; every tunnelling link of any other page but the start page opens one
+    const thread = this.threads?.returned(page.url, page.depth > 0 && page.score >= 2) ?? null;
+    if (thread && via !== THREAD) this.counters.threadFetched++;
+    const intoSub: Routing['intoSub'] = !this.threads ? null : (thread ?? (page.depth > 0 ? 'new' : null));
     const routing = { page, j, candidates, inThread, intoSub };
     let decision: PageDecision = this.o.scope === 'link' ? this.byLink(routing) : this.byPage(routing);
     this.pages++;
-    const readmit = this.sub ? this.stepSubCrawl(subPage) : [];
+    const readmit = this.threads ? this.stepThreads(thread !== null) : [];
     if (this.pages % this.o.retrainEvery === 0 && this.retrain() && this.o.retrainUpdates !== 'new-links') {
       decision = { ...decision, reprioritise: true };
       if (this.o.retrainUpdates === 'frontier-and-discarded') readmit.push(...this.readmitted());
@@ -170,24 +168,26 @@ export class AdaptiveStrategy implements Strategy {
   }
 
   /**
-   * The open sub-crawl after a page: a page of the main crawl releases one of its links (so the two
-   * alternate); when it has spent its pages or has nothing left it closes, its unreleased links
-   * queued by Q below every exploiting link.
+   * The threads after a page: spent ones close, their unreleased links queued by Q below every
+   * exploiting link, and waiting links open threads in their place; a page of the main crawl then
+   * releases one link of every open thread (so the threads and the main crawl take turns).
    */
-  private stepSubCrawl(subPage: boolean): { url: string; score: number; depth: number }[] {
-    const sub = this.sub!;
-    sub.expire(this.pages);
-    const out = subPage ? [] : this.release(sub.take(1, this.pages));
-    if (!sub.done) return out;
-    this.sub = null;
-    for (const l of sub.drain()) {
-      this.queuedBy.set(l.url, TUNNEL);
-      out.push({ url: l.url, score: this.qScore(l.q), depth: l.depth });
-    }
+  private stepThreads(fromThread: boolean): { url: string; score: number; depth: number }[] {
+    const threads = this.threads!;
+    const out = this.fallBack(threads.step(this.pages));
+    if (!fromThread) out.push(...this.release(threads.take(1, this.pages).map((t) => t.link)));
     return out;
   }
 
-  /** Links of the open sub-crawl handed to the engine: ahead of everything queued (2 + Q / Q_max). */
+  /** Links of closed threads: queued by Q below every exploiting link, as "priority" queues them. */
+  private fallBack(links: readonly HeldLink[]): { url: string; score: number; depth: number }[] {
+    return links.map((l) => {
+      this.queuedBy.set(l.url, TUNNEL);
+      return { url: l.url, score: this.qScore(l.q), depth: l.depth };
+    });
+  }
+
+  /** Links of the threads handed to the engine: ahead of everything queued (2 + Q / Q_max). */
   private release(links: readonly HeldLink[]): { url: string; score: number; depth: number }[] {
     return links.map((l) => {
       this.queuedBy.set(l.url, THREAD);
@@ -237,10 +237,13 @@ export class AdaptiveStrategy implements Strategy {
     let exploited = 0;
     let tunnelled = 0;
     const b = this.o.sourceWeight;
+    const values = this.o.thresholds === 'online' ? new Map<string, number>() : null;
     const scores = candidates.map((l) => {
       // the link's immediate value, formula (1) as immediate scores it
       const sim = this.linkSimilarity(l);
-      if ((1 - b) * sim + b * j.similarity >= this.r1 || (start && this.o.startPage === 'exploit')) {
+      const iv = (1 - b) * sim + b * j.similarity;
+      values?.set(l.url, iv);
+      if (iv >= this.r1 || (start && this.o.startPage === 'exploit')) {
         exploited++;
         return this.exploit(l, sim, j);
       }
@@ -256,12 +259,14 @@ export class AdaptiveStrategy implements Strategy {
     if (exploited >= tunnelled && exploited >= discarded && exploited > 0) this.counters.exploitPages++;
     else if (tunnelled >= discarded && tunnelled > 0) this.counters.tunnelPages++;
     else this.counters.discardPages++;
+    if (values) this.learner.routedLinks(page.url, values);
     return { relevance: j.relevance, scores };
   }
 
   /** An exploiting link's priority: 1 + its immediate value, above every tunnelling link. */
   private exploit(l: ParsedLink, sim: number, j: Judged): number {
     this.counters.exploitLinks++;
+    this.routes.push('exploit');
     this.queuedBy.set(l.url, EXPLOIT);
     const b = this.o.sourceWeight;
     // summed in this order, as it always was: the priorities (and the golden logs) stay bit for bit
@@ -278,13 +283,15 @@ export class AdaptiveStrategy implements Strategy {
     q: number,
     thread: boolean,
     inThread: number,
-    intoSub: boolean,
+    intoSub: SubCrawl | 'new' | null,
   ): number | null {
     this.counters.tunnelLinks++;
+    this.routes.push('tunnel');
     if (intoSub) {
-      if (!this.sub) this.sub = new SubCrawl(++this.counters.threadsOpened, this.o.threadPages);
       this.counters.threadLinks++;
-      this.sub.add({ url: l.url, q, depth: page.depth + 1 });
+      const held = { url: l.url, q, depth: page.depth + 1 };
+      if (intoSub === 'new') this.threads!.start(held);
+      else intoSub.add(held);
       return null;
     }
     if (this.o.retrainUpdates !== 'new-links') this.tunnelled.set(l.url, { link: l, title: page.title });
@@ -300,6 +307,7 @@ export class AdaptiveStrategy implements Strategy {
   /** A discarded link: kept with its Q (rescue, re-admission), not queued. */
   private discard(l: ParsedLink, page: PageView, q: number): null {
     this.counters.linksDiscarded++;
+    this.routes.push('discard');
     this.discarded.push({
       url: l.url,
       q,
@@ -356,9 +364,12 @@ export class AdaptiveStrategy implements Strategy {
    * first (ties in discard order), RESCUE_BATCH at a time, queued like tunnelling links.
    */
   rescue(): RescuedLink[] {
-    // the main frontier ran dry while a sub-crawl holds links: they are all there is to fetch
-    const held = this.sub ? this.release(this.sub.take(RESCUE_BATCH, this.pages)) : [];
-    if (held.length) return held;
+    // the main frontier ran dry while threads hold links: they are all there is to fetch
+    if (this.threads?.holding) {
+      const left = this.fallBack(this.threads.step(this.pages));
+      const held = [...left, ...this.release(this.threads.takeAll(RESCUE_BATCH, this.pages))];
+      if (held.length) return held;
+    }
     if (!this.o.rescue || !this.discarded.length) return [];
     this.discarded.sort((a, b) => b.q - a.q || a.order - b.order);
     const take = this.discarded.splice(0, RESCUE_BATCH);
@@ -390,6 +401,11 @@ export class AdaptiveStrategy implements Strategy {
     return q;
   }
 
+  /** How the last page's candidates were routed, in page order (the differential test reads it). */
+  get lastRoutes(): readonly Route[] {
+    return this.routes;
+  }
+
   /** The thresholds in force: the calibrated ones, or the last chosen online. */
   get thresholds(): { r1: number; r2: number } {
     return { r1: this.r1, r2: this.r2 };
@@ -404,92 +420,8 @@ export class AdaptiveStrategy implements Strategy {
     return {
       ...this.counters,
       ...this.learner.counters,
+      threadsOpened: this.threads?.opened ?? 0,
       r2AboveReach: Math.max(this.counters.r2AboveReach, unreachable),
     };
   }
 }
-
-/** The paper's adaptive crawler; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
-function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
-  const name = rescue ? 'adaptive-rescue' : 'adaptive';
-  const m = need(ctx.models, 'training data', name)();
-  const a = ctx.adaptive;
-  const rule = a?.thresholdRule ?? DEFAULT_ADAPTIVE.thresholdRule;
-  // a cached calibration stores a threshold nothing reaches (Infinity) as null
-  const chosen = m.calibration.rules?.[rule] ?? m.calibration;
-  const threshold = (x: number | null): number => x ?? Infinity;
-  return new AdaptiveStrategy(
-    topicOf(ctx, name),
-    m.future,
-    m.examples,
-    {
-      ...DEFAULT_ADAPTIVE,
-      ...(a
-        ? { retrainEvery: a.retrainEvery, topK: a.topK, offlineSample: a.offlineSample, sourceWeight: a.sourceWeight }
-        : {}),
-      ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
-      seed: ctx.seed,
-      r1: a?.r1 ?? threshold(chosen.r1),
-      r2: a?.r2 ?? threshold(chosen.r2),
-      rescue,
-      retrainUpdates: a?.retrainUpdates ?? DEFAULT_ADAPTIVE.retrainUpdates,
-      tunnel: a?.tunnel ?? DEFAULT_ADAPTIVE.tunnel,
-      threadPages: a?.threadPages ?? DEFAULT_ADAPTIVE.threadPages,
-      thresholds: a?.thresholds ?? DEFAULT_ADAPTIVE.thresholds,
-      startPage: a?.startPage ?? DEFAULT_ADAPTIVE.startPage,
-      thresholdRule: rule,
-      scope: a?.scope ?? DEFAULT_ADAPTIVE.scope,
-    },
-    ctx.judge?.(),
-  );
-}
-
-/** What the adaptive crawler counts (stats()). */
-const ADAPTIVE_COUNTERS = {
-  ...LINKS_SCORED,
-  exploitPages: 'pages whose links it exploited (relevance >= r1)',
-  tunnelPages: 'pages it tunnelled through (Q >= r2)',
-  discardPages: 'pages whose links it discarded',
-  linksDiscarded: 'links not queued',
-  rescuedLinks: 'discarded links queued when the frontier ran dry',
-  retrainings: 'times the Q model was retrained',
-  onlineExamples: 'examples the retrainings learnt from',
-  rerankedLinks: 'queued links given a new priority after a retraining',
-  readmittedLinks: 'discarded links queued again after a retraining',
-  threadLinks: 'links followed as a tunnelling thread (or queued in a sub-crawl)',
-  threadsOpened: 'sub-crawls opened (tunnel "subcrawl")',
-  recalibrations: 'times r1 and r2 were chosen again',
-  exploitLinks: 'links queued by immediate value (exploiting)',
-  tunnelLinks: 'links queued by Q (tunnelling)',
-  tunnelFetched: 'pages fetched through a tunnelling link',
-  threadFetched: 'pages fetched through a link of a tunnelling thread',
-  r2AboveReach:
-    '1 when r2 was above every Q the classifier can give, or every Q the crawl computed (tunnelling unreachable)',
-};
-
-export const ADAPTIVE = defineStrategy({
-  name: 'adaptive',
-  rank: 130,
-  distributed: true,
-  summary:
-    "the paper's online incremental adaptive crawler: immediate value inside communities, Q between them, retrained every T",
-  needs: 'models',
-  counters: ADAPTIVE_COUNTERS,
-  reads: 'topic',
-  settings: ['adaptive', 'future'],
-  style: ['#D55E00', []],
-  make: (ctx: StrategyContext) => adaptive(ctx, false),
-});
-
-export const ADAPTIVE_RESCUE = defineStrategy({
-  name: 'adaptive-rescue',
-  rank: 140,
-  distributed: true,
-  summary: 'adaptive plus our fallback: tunnels through discarded links when the frontier runs dry',
-  needs: 'models',
-  counters: ADAPTIVE_COUNTERS,
-  reads: 'topic',
-  settings: ['adaptive', 'future'],
-  style: ['#D55E00', [2, 2]],
-  make: (ctx: StrategyContext) => adaptive(ctx, true),
-});

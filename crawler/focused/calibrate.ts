@@ -1,11 +1,18 @@
 /**
  * Thresholds of the adaptive crawler, chosen on the training sites only (never on the site being
- * crawled):
- * - r1: the page immediate value cos(q, page) that best separates the pages of topical
- *   communities (pages that link directly to a relevant document) from the rest;
- * - r2: among pages below r1, the page future value (largest expected Q of its links, from the
+ * crawled), for each scope (adaptive-options.ts SCOPES) on the quantity that scope compares them
+ * with:
+ * - scope "page": r1 the page immediate value cos(q, page) that best separates the pages of
+ *   topical communities (pages that link directly to a relevant document) from the rest; r2,
+ *   among pages below r1, the page future value (largest expected Q of its links, from the
  *   trained classifier) that best predicts that some relevant document lies within the Q horizon
- *   through one of its links (true Q >= the first bin's bound).
+ *   through one of its links (true Q >= the first bin's bound);
+ * - scope "link" (the paper's "(2) if the immediate value of the link is above r1 ... (3)
+ *   otherwise, if its future value is above r2"): the same two questions asked of each link: r1
+ *   the link's immediate value (formula (1), (1 - beta) cos(q, link words) + beta cos(q, page), as
+ *   the crawler computes it) that best predicts that the link leads to a relevant document; r2,
+ *   among links below r1, the link's own expected Q that best predicts a relevant document within
+ *   Q's horizon through it.
  * "Best" is a rule (THRESHOLD_RULES, a reading: the paper gives neither values nor a rule); the
  * default is F1. idf for the similarities comes from the training pages themselves.
  */
@@ -14,6 +21,7 @@ import { stateValues } from './qvalue.ts';
 import { wholeTokens } from './tokens.ts';
 import { type DocumentFrequencies, documentFrequencies, Topic } from './topic.ts';
 import { siteLinkFeatures, type LabelledPage } from './training-examples.ts';
+import { linkWords } from './features.ts';
 
 /** How a threshold is chosen from labelled training values (THRESHOLD_RULES). */
 export type ThresholdRule = 'f1' | 'quantile' | 'precision';
@@ -33,14 +41,26 @@ export const THRESHOLD_RULES: readonly ThresholdRule[] = ['f1', 'quantile', 'pre
 export const PRECISION_TARGET = 0.5;
 
 export interface Calibration {
-  /** The thresholds by F1 (the default rule), and the F1 each reaches. */
+  /** The page thresholds by F1 (the default rule), and the F1 each reaches. */
   r1: number;
   r2: number;
   f1r1: number;
   f1r2: number;
   pages: number;
-  /** The thresholds by every rule (THRESHOLD_RULES). */
+  /** The page thresholds (scope "page") by every rule (THRESHOLD_RULES). */
   rules: Record<ThresholdRule, { r1: number; r2: number }>;
+  /** The link thresholds (scope "link") by every rule, fitted on links' immediate values and Qs. */
+  link: Record<ThresholdRule, { r1: number; r2: number }>;
+  /** Links the link thresholds were fitted on, and formula (1)'s beta their immediate values used. */
+  links: number;
+  sourceWeight: number;
+}
+
+/** The thresholds a crawler of this scope and rule compares with (Infinity: nothing reaches it; a cache stores it as null). */
+export function thresholdsFor(c: Calibration, rule: ThresholdRule, scope: 'page' | 'link'): { r1: number; r2: number } {
+  const t = scope === 'link' ? c.link[rule] : c.rules[rule];
+  const finite = (x: number | null): number => x ?? Infinity;
+  return { r1: finite(t.r1), r2: finite(t.r2) };
 }
 
 /**
@@ -88,6 +108,8 @@ export function calibrateAdaptive(
   features: readonly (readonly string[])[][] = siteLinkFeatures(pages),
   /** The pages' document frequencies, in parts that add up to all of them (training counts them once per site). */
   frequencies: readonly DocumentFrequencies[] = [documentFrequencies(tokens)],
+  /** Formula (1)'s beta in a link's immediate value (the crawler's adaptive.sourceWeight). */
+  sourceWeight = 0.3,
 ): Calibration {
   const topic = new Topic(keywords);
   for (const f of frequencies) topic.addDocuments(f);
@@ -127,6 +149,7 @@ export function calibrateAdaptive(
     };
   };
   const f1 = byRule('f1');
+  const link = linkThresholds(pages, out, V, html, sims, model, topic, features, sourceWeight);
   const rules = Object.fromEntries(
     THRESHOLD_RULES.map((rule) => {
       const { r1, r2 } = rule === 'f1' ? f1 : byRule(rule);
@@ -140,5 +163,64 @@ export function calibrateAdaptive(
     f1r2: round(f1.r2.f1),
     pages: html.length,
     rules,
+    link: Object.fromEntries(
+      THRESHOLD_RULES.map((rule) => {
+        const { r1, r2 } = link.byRule(rule);
+        return [rule, { r1: round(r1), r2: round(r2) }];
+      }),
+    ) as Calibration['link'],
+    links: link.count,
+    sourceWeight,
+  };
+}
+
+/**
+ * Scope "link": every link of a training page with links, between pages of the training set,
+ * labelled as the page questions lifted to the link: whether its target is relevant (r1), whether
+ * a relevant document lies within Q's horizon through it (r2, among links below r1).
+ */
+function linkThresholds(
+  pages: readonly LabelledPage[],
+  out: readonly number[][],
+  V: ArrayLike<number>,
+  html: readonly { i: number }[],
+  sims: readonly { i: number; v: number }[],
+  model: LinkClassifier,
+  topic: Topic,
+  features: readonly (readonly string[])[][],
+  b: number,
+): { count: number; byRule: (rule: ThresholdRule) => { r1: number; r2: number } } {
+  const links: { v: number; y: boolean; i: number; k: number; target: number }[] = [];
+  for (let h = 0; h < html.length; h++) {
+    const i = html[h].i;
+    const pageSim = sims[h].v;
+    const ls = pages[i].page.links;
+    for (let k = 0; k < ls.length; k++) {
+      const target = out[i][k];
+      if (target < 0) continue;
+      const l = ls[k];
+      const sim = topic.similarity(linkWords({ url: l.url, anchor: l.anchor, around: l.aroundList ?? l.around }));
+      // formula (1) summed as the crawler sums it (adaptive.ts exploit()), so a tie compares equal
+      links.push({ v: (1 - b) * sim + b * pageSim, y: pages[target].relevant, i, k, target });
+    }
+  }
+  const qs = new Map<number, { v: number; y: boolean }>();
+  const futureOf = (n: number): { v: number; y: boolean } => {
+    let x = qs.get(n);
+    if (!x) {
+      const l = links[n];
+      x = { v: model.expectedQ(features[l.i][l.k]), y: V[l.target] >= model.bins.thresholds[0] };
+      qs.set(n, x);
+    }
+    return x;
+  };
+  return {
+    count: links.length,
+    byRule: (rule) => {
+      const r1 = chooseThreshold(links, rule).t;
+      const below: { v: number; y: boolean }[] = [];
+      for (let n = 0; n < links.length; n++) if (links[n].v < r1) below.push(futureOf(n));
+      return { r1, r2: chooseThreshold(below, rule).t };
+    },
   };
 }

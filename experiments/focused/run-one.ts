@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import { CrawlEngine } from '../../crawler/index.ts';
-import { loadKeywords, RelevanceJudge } from '../../crawler/focused/index.ts';
+import { loadKeywords, RelevanceJudge, thresholdsFor } from '../../crawler/focused/index.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { loadStrategyModule, makeStrategy, strategySettings } from '../strategy-registry.ts';
 import type { TrainedModels } from '../web-training.ts';
@@ -109,6 +109,7 @@ class Job {
       env.cacheKey,
       cfg.adaptive.offlineSample,
       needsPageClassifier(cfg),
+      cfg.adaptive.sourceWeight,
     );
     this.trained = t();
     this.phases.push({ phase: 'training', strategy: '', ...this.trained, pages: 0 });
@@ -246,7 +247,7 @@ function siteFacts(job: Job, t: SiteTruth): SiteFacts {
 function startingThresholds(job: Job, name: string): { r1: number | null; r2: number | null } {
   if (!usesThresholds(name)) return { r1: null, r2: null };
   const a = job.cfg.adaptive;
-  const chosen = (): { r1: number; r2: number } => job.getModels().calibration.rules[a.thresholdRule];
+  const chosen = (): { r1: number; r2: number } => thresholdsFor(job.getModels().calibration, a.thresholdRule, a.scope);
   return { r1: a.r1 ?? chosen().r1, r2: a.r2 ?? chosen().r2 };
 }
 

@@ -1,0 +1,93 @@
+/**
+ * The adaptive crawler's descriptors (the paper's, and our variant with rescue): how an experiment's
+ * context builds it (adaptive.ts is the crawler), with the thresholds of its scope and rule.
+ */
+import { defineStrategy, LINKS_SCORED, type Strategy } from '../strategy.ts';
+import { AdaptiveStrategy, DEFAULT_ADAPTIVE } from './adaptive.ts';
+import { thresholdsFor } from './calibrate.ts';
+import { need, type StrategyContext, topicOf } from './context.ts';
+
+/** The paper's adaptive crawler; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
+function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
+  const name = rescue ? 'adaptive-rescue' : 'adaptive';
+  const m = need(ctx.models, 'training data', name)();
+  const a = ctx.adaptive;
+  const rule = a?.thresholdRule ?? DEFAULT_ADAPTIVE.thresholdRule;
+  const scope = a?.scope ?? DEFAULT_ADAPTIVE.scope;
+  // each scope's thresholds fitted on the quantity it compares them with (calibrate.ts)
+  const chosen = thresholdsFor(m.calibration, rule, scope);
+  return new AdaptiveStrategy(
+    topicOf(ctx, name),
+    m.future,
+    m.examples,
+    {
+      ...DEFAULT_ADAPTIVE,
+      ...(a
+        ? { retrainEvery: a.retrainEvery, topK: a.topK, offlineSample: a.offlineSample, sourceWeight: a.sourceWeight }
+        : {}),
+      ...(ctx.future ? { gamma: ctx.future.gamma, horizon: ctx.future.horizon } : {}),
+      seed: ctx.seed,
+      r1: a?.r1 ?? chosen.r1,
+      r2: a?.r2 ?? chosen.r2,
+      rescue,
+      retrainUpdates: a?.retrainUpdates ?? DEFAULT_ADAPTIVE.retrainUpdates,
+      tunnel: a?.tunnel ?? DEFAULT_ADAPTIVE.tunnel,
+      threadPages: a?.threadPages ?? DEFAULT_ADAPTIVE.threadPages,
+      thresholds: a?.thresholds ?? DEFAULT_ADAPTIVE.thresholds,
+      startPage: a?.startPage ?? DEFAULT_ADAPTIVE.startPage,
+      thresholdRule: rule,
+      scope,
+    },
+    ctx.judge?.(),
+  );
+}
+
+/** What the adaptive crawler counts (stats()). */
+const ADAPTIVE_COUNTERS = {
+  ...LINKS_SCORED,
+  exploitPages: 'pages whose links it exploited (relevance >= r1)',
+  tunnelPages: 'pages it tunnelled through (Q >= r2)',
+  discardPages: 'pages whose links it discarded',
+  linksDiscarded: 'links not queued',
+  rescuedLinks: 'discarded links queued when the frontier ran dry',
+  retrainings: 'times the Q model was retrained',
+  onlineExamples: 'examples the retrainings learnt from',
+  rerankedLinks: 'queued links given a new priority after a retraining',
+  readmittedLinks: 'discarded links queued again after a retraining',
+  threadLinks: 'links followed as a tunnelling thread (or queued in a sub-crawl)',
+  threadsOpened: 'sub-crawls opened (tunnel "subcrawl")',
+  recalibrations: 'times r1 and r2 were chosen again',
+  exploitLinks: 'links queued by immediate value (exploiting)',
+  tunnelLinks: 'links queued by Q (tunnelling)',
+  tunnelFetched: 'pages fetched through a tunnelling link',
+  threadFetched: 'pages fetched through a link of a tunnelling thread',
+  r2AboveReach:
+    '1 when r2 was above every Q the classifier can give, or every Q the crawl computed (tunnelling unreachable)',
+};
+
+export const ADAPTIVE = defineStrategy({
+  name: 'adaptive',
+  rank: 130,
+  distributed: true,
+  summary:
+    "the paper's online incremental adaptive crawler: immediate value inside communities, Q between them, retrained every T",
+  needs: 'models',
+  counters: ADAPTIVE_COUNTERS,
+  reads: 'topic',
+  settings: ['adaptive', 'future'],
+  style: ['#D55E00', []],
+  make: (ctx: StrategyContext) => adaptive(ctx, false),
+});
+
+export const ADAPTIVE_RESCUE = defineStrategy({
+  name: 'adaptive-rescue',
+  rank: 140,
+  distributed: true,
+  summary: 'adaptive plus our fallback: tunnels through discarded links when the frontier runs dry',
+  needs: 'models',
+  counters: ADAPTIVE_COUNTERS,
+  reads: 'topic',
+  settings: ['adaptive', 'future'],
+  style: ['#D55E00', [2, 2]],
+  make: (ctx: StrategyContext) => adaptive(ctx, true),
+});
