@@ -108,8 +108,8 @@ describe('claims on paired differences', () => {
     // immediate leads early; future is slow; adaptive ties immediate early and overtakes later;
     // every focused strategy beats bfs; the oracle's precision falls below 50%
     const c = curves({
-      immediate: (p) => ({ recall: Math.min(1, p / 1000) * 0.8, precision: 0.6 }),
-      future: (p) => ({ recall: p < 500 ? 0.05 : 0.7, precision: 0.6 }),
+      immediate: (p) => ({ recall: Math.min(1, p / 1000) * 0.8, precision: 0.4 }),
+      future: (p) => ({ recall: p < 500 ? 0.05 : 0.7, precision: 0.45 }),
       adaptive: (p, seed) => ({
         recall: p <= 200 ? (p / 1000) * 0.8 + (seed - 2) * 0.01 : Math.min(1, 0.2 + p / 1000),
         precision: 0.6,
@@ -127,7 +127,24 @@ describe('claims on paired differences', () => {
     expect(claims.C5.measured).toMatch(
       /at 5 of the 8 checkpoints after 200 pages \(checkpoints 800, 900, 1000, where the oracle's mean precision is 0\.5 or below, left out\)/,
     );
+    // and its second half: above immediate's (0.4) and future's (0.45) precision after the early phase, paired
+    expect(claims.C5.measured).toMatch(/adaptive minus immediate \+0\.200 \[0\.200, 0\.200\], minus future \+0\.150/);
     expect(claims.C6.verdict).toBe('PASS');
+    // above 50% but below future's precision: the sentence as written fails (the claims-search web's case)
+    const below = checkClaims(
+      curves({
+        immediate: (p) => ({ recall: p / 1000, precision: 0.4 }),
+        future: (p) => ({ recall: p / 1000, precision: 0.65 }),
+        adaptive: (p, seed) => ({ recall: p / 1000, precision: 0.6 + seed * 0.001 }),
+        oracle: () => ({ recall: 1, precision: 0.9 }),
+      }),
+      1000,
+      100,
+      0.15,
+    ).find((x) => x.id === 'C5')!;
+    expect(below.verdict).toBe('FAIL');
+    expect(below.measured).toMatch(/lowest mean precision of adaptive after 200 pages: 0\.60\d/);
+    expect(below.measured).toMatch(/minus future -0\.048/);
     // adaptive below 0.5 inside that window fails; an oracle at or below 0.5 everywhere makes it INFEASIBLE
     const low = (oracle: (p: number) => number): string =>
       Object.fromEntries(
