@@ -31,6 +31,7 @@ describe('built-ins found beside their code (crawler/registry.ts)', () => {
       'immediate',
       'future',
       'adaptive',
+      'adaptive-page',
       'adaptive-rescue',
     ]);
   });

@@ -479,6 +479,6 @@ describe('strategy descriptors are the one declaration', () => {
     expect(topicalStrategies()).toContain('immediate');
     expect(topicalStrategies()).not.toContain('bfs');
     expect(WORKER_STRATEGIES).toEqual(['bfs', 'random', 'immediate']);
-    expect(MODEL_STRATEGIES).toEqual(['future', 'adaptive', 'adaptive-rescue']);
+    expect(MODEL_STRATEGIES).toEqual(['future', 'adaptive', 'adaptive-page', 'adaptive-rescue']);
   });
 });

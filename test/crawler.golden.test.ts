@@ -25,7 +25,7 @@ import { smallWebWithoutWaits } from './helpers.ts';
 import { scaled } from './speed.ts';
 
 const FIXTURE = 'test/fixtures/golden-logs.json';
-const STRATEGIES = ['bfs', 'opic', 'best-n-first', 'shark-search', 'adaptive'];
+const STRATEGIES = ['bfs', 'opic', 'best-n-first', 'shark-search', 'adaptive', 'adaptive-page'];
 const FILES = ['crawl.jsonl', 'frontier.log', 'counters.log'];
 
 const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');

@@ -40,7 +40,8 @@ describe('experiment --fail-on-claims', () => {
     expect(failing.length).toBeGreaterThan(0);
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n').at(-1)).toBe(
-      `error: ${failing.length} claims FAIL: ${failing.join(', ')} (--fail-on-claims; the results are written to ${out})`,
+      `error: ${failing.length} claim${failing.length === 1 ? '' : 's'} FAIL: ${failing.join(', ')} ` +
+        `(--fail-on-claims; the results are written to ${out})`,
     );
     expect(readFileSync(join(out, 'summary.csv'), 'utf8')).toMatch(/^experiment,strategy/);
     const deep = await runCliInProcess('experiments/cli/experiment.ts', ['deepweb', '--quick', '--fail-on-claims']);

@@ -46,7 +46,17 @@ function toyModel(): LinkClassifier {
 }
 
 describe('adaptive crawler', () => {
-  const opts = { ...DEFAULT_ADAPTIVE, r1: 0.3, r2: 0.5, retrainEvery: 3, topK: 2, horizon: 1 };
+  // the project's first reading (adaptive-page) unless a test says otherwise: its paths are the ones tested here
+  const opts = {
+    ...DEFAULT_ADAPTIVE,
+    scope: 'page' as const,
+    tunnel: 'priority' as const,
+    r1: 0.3,
+    r2: 0.5,
+    retrainEvery: 3,
+    topK: 2,
+    horizon: 1,
+  };
   it('exploits topical pages by immediate score, tunnels by Q, discards the rest', () => {
     const a = new AdaptiveStrategy(new Topic(['neural network learning']), toyModel(), [], opts);
     // topical page: links by immediate score, above every tunnelling link (1 + score)

@@ -82,8 +82,8 @@ describe('an experiment on a replayed web', () => {
     expect(readFileSync(join(out, 'curves.csv'), 'utf8').split('\n')[0]).toBe(
       'experiment,strategy,site,seed,order,pages,recall,recall_reachable,precision,harvest',
     );
-    // seven strategies (the probes included) and the oracle, on two sites
-    expect(data.summaries).toHaveLength(2 * 8);
+    // the focused strategies (the probes and the named reading adaptive-page included) and the oracle, on two sites
+    expect(data.summaries).toHaveLength(2 * (cfg.strategies.length + 1));
     const report = readFileSync(join(out, 'report.md'), 'utf8');
     expect(report).toContain('real pages replayed from the archive');
     expect(report).toContain('over 2 sites of one web');
@@ -93,7 +93,18 @@ describe('an experiment on a replayed web', () => {
       expect(s.audit_disallowed).toBe(0);
       expect(s.requests).toBeGreaterThan(0);
     }
-    expect(w.claims.map((c) => c.id)).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6']);
+    expect(w.claims.map((c) => c.id)).toEqual([
+      'C1',
+      'C2',
+      'C3',
+      'C4',
+      'C5',
+      'C1-page',
+      'C3-page',
+      'C4-page',
+      'C5-page',
+      'C6',
+    ]);
     for (const c of w.claims) expect(['PASS', 'FAIL', 'TIE', 'NO DATA', 'INFEASIBLE']).toContain(c.verdict);
   });
 });

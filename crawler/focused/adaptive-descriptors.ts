@@ -1,19 +1,30 @@
 /**
- * The adaptive crawler's descriptors (the paper's, and our variant with rescue): how an experiment's
- * context builds it (adaptive.ts is the crawler), with the thresholds of its scope and rule.
+ * The adaptive crawler's descriptors (adaptive.ts is the crawler): the paper's, as its text reads
+ * by default (adaptive-options.ts DEFAULT_ADAPTIVE); the project's first reading of it under a
+ * name of its own (adaptive-page), so that a run can show both; and our variant with rescue. Each
+ * is built from an experiment's context with the thresholds of its scope and rule.
  */
 import { defineStrategy, LINKS_SCORED, type Strategy } from '../strategy.ts';
-import { AdaptiveStrategy, DEFAULT_ADAPTIVE } from './adaptive.ts';
+import { type AdaptiveOptions, AdaptiveStrategy, DEFAULT_ADAPTIVE } from './adaptive.ts';
 import { thresholdsFor } from './calibrate.ts';
 import { need, type StrategyContext, topicOf } from './context.ts';
 
-/** The paper's adaptive crawler; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
-function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
-  const name = rescue ? 'adaptive-rescue' : 'adaptive';
+/** A reading a named strategy fixes, whatever the experiment's adaptive section says. */
+type Reading = Partial<Pick<AdaptiveOptions, 'scope' | 'tunnel'>>;
+
+/**
+ * The project's first reading of the paper's crawler (the default until issue #83): the page's
+ * cosine against r1 and the largest Q among its links against r2, all of a page's links one way;
+ * tunnelled links queued by Q below every exploiting link.
+ */
+const PAGE_READING: Reading = { scope: 'page', tunnel: 'priority' };
+
+/** The paper's adaptive crawler under `name`; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
+function adaptive(ctx: StrategyContext, name: string, rescue: boolean, reading: Reading = {}): Strategy {
   const m = need(ctx.models, 'training data', name)();
   const a = ctx.adaptive;
   const rule = a?.thresholdRule ?? DEFAULT_ADAPTIVE.thresholdRule;
-  const scope = a?.scope ?? DEFAULT_ADAPTIVE.scope;
+  const scope = reading.scope ?? a?.scope ?? DEFAULT_ADAPTIVE.scope;
   // each scope's thresholds fitted on the quantity it compares them with (calibrate.ts)
   const chosen = thresholdsFor(m.calibration, rule, scope);
   return new AdaptiveStrategy(
@@ -31,7 +42,7 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
       r2: a?.r2 ?? chosen.r2,
       rescue,
       retrainUpdates: a?.retrainUpdates ?? DEFAULT_ADAPTIVE.retrainUpdates,
-      tunnel: a?.tunnel ?? DEFAULT_ADAPTIVE.tunnel,
+      tunnel: reading.tunnel ?? a?.tunnel ?? DEFAULT_ADAPTIVE.tunnel,
       threadPages: a?.threadPages ?? DEFAULT_ADAPTIVE.threadPages,
       thresholds: a?.thresholds ?? DEFAULT_ADAPTIVE.thresholds,
       startPage: a?.startPage ?? DEFAULT_ADAPTIVE.startPage,
@@ -39,6 +50,7 @@ function adaptive(ctx: StrategyContext, rescue: boolean): Strategy {
       scope,
     },
     ctx.judge?.(),
+    name,
   );
 }
 
@@ -76,7 +88,22 @@ export const ADAPTIVE = defineStrategy({
   reads: 'topic',
   settings: ['adaptive', 'future'],
   style: ['#D55E00', []],
-  make: (ctx: StrategyContext) => adaptive(ctx, false),
+  make: (ctx: StrategyContext) => adaptive(ctx, 'adaptive', false),
+});
+
+export const ADAPTIVE_PAGE = defineStrategy({
+  name: 'adaptive-page',
+  rank: 135,
+  distributed: true,
+  summary:
+    "the project's first reading of the paper's crawler: a page's cosine against r1, its links' largest Q against r2, all " +
+    'its links one way, tunnelled links by Q',
+  needs: 'models',
+  counters: ADAPTIVE_COUNTERS,
+  reads: 'topic',
+  settings: ['adaptive', 'future'],
+  style: ['#D55E00', [6, 3]],
+  make: (ctx: StrategyContext) => adaptive(ctx, 'adaptive-page', false, PAGE_READING),
 });
 
 export const ADAPTIVE_RESCUE = defineStrategy({
@@ -89,5 +116,5 @@ export const ADAPTIVE_RESCUE = defineStrategy({
   reads: 'topic',
   settings: ['adaptive', 'future'],
   style: ['#D55E00', [2, 2]],
-  make: (ctx: StrategyContext) => adaptive(ctx, true),
+  make: (ctx: StrategyContext) => adaptive(ctx, 'adaptive-rescue', true),
 });

@@ -56,11 +56,12 @@ export const THRESHOLD_MODES: readonly ThresholdMode[] = ['calibrated', 'online'
  * Readings of what the thresholds are compared with. The paper's steps (2)-(5) read: "(2) if the
  * immediate value of the link is above r1, add it to the exploiting queue; (3) otherwise, if its
  * future value is above r2, add it to the tunnelling queue; (4) otherwise add it to the discarded
- * list" (the project's reference notes). "page" (the default, the project's first reading): the
- * page's cosine is compared with r1 and the largest Q among its links with r2, and all of the
- * page's links go down that one branch. "link": each link on its own: its immediate value
- * (formula (1), as immediate scores it) >= r1 -> exploited; else its own Q >= r2 -> tunnelled;
- * else discarded. Both compare with the same thresholds (the rule's, on the training pages).
+ * list" (the project's reference notes). "link" (the default since issue #83: what the steps say):
+ * each link on its own: its immediate value (formula (1), as immediate scores it) >= r1 ->
+ * exploited; else its own Q >= r2 -> tunnelled; else discarded, each threshold fitted on the
+ * training sites' links (calibrate.ts). "page" (the project's first reading, the strategy
+ * adaptive-page): the page's cosine is compared with r1 and the largest Q among its links with
+ * r2, thresholds fitted on pages, and all of the page's links go down that one branch.
  */
 export const SCOPES: readonly AdaptiveScope[] = ['page', 'link'];
 
@@ -75,13 +76,14 @@ export const START_PAGE_MODES: readonly StartPageMode[] = ['tunnel', 'exploit'];
 
 /**
  * Readings of "otherwise future value above r2 -> keep following from this node" (the project's
- * reference notes). "priority" (the default): the node's links are queued by Q below every
- * exploiting link, so they are followed when nothing topical is left; "thread": they are followed
- * next, ahead of everything queued, for at most TUNNEL_STEPS tunnelling pages in a row (a
- * pre-emption); "subcrawl": the paper's "spawn another thread" as a second crawl beside the main
- * one: the node opens a frontier of its own (links by Q) that shares the request budget and the
- * concurrency slots with the main crawl, the two alternating, for up to `threadPages` pages
- * (adaptive-subcrawl.ts). One sub-crawl is open at a time; the start page opens none.
+ * reference notes; step (4) spawns a thread for the link). "subcrawl" (the default since issue
+ * #83: the text's thread): every tunnelling link of the main crawl opens a thread, a frontier of
+ * its own (links by Q) that shares the request budget and the concurrency slots with the main
+ * crawl, taking turns with it, for up to `threadPages` pages, at most MAX_THREADS at a time
+ * (adaptive-subcrawl.ts); the start page opens none. "priority" (the project's first reading,
+ * with adaptive-page): the links are queued by Q below every exploiting link, followed when
+ * nothing topical is left; "thread": followed next, ahead of everything queued, for at most
+ * TUNNEL_STEPS tunnelling pages in a row (a pre-emption).
  */
 export const TUNNEL_MODES: readonly TunnelMode[] = ['priority', 'thread', 'subcrawl'];
 
@@ -128,10 +130,10 @@ export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   seed: 1,
   rescue: false,
   retrainUpdates: 'new-links',
-  tunnel: 'priority',
+  tunnel: 'subcrawl',
   threadPages: THREAD_PAGES,
   thresholds: 'calibrated',
   thresholdRule: 'f1',
-  scope: 'page',
+  scope: 'link',
   startPage: 'tunnel',
 };

@@ -1,21 +1,24 @@
 /**
- * The paper's online incremental adaptive crawler, behind the core's Strategy interface: per
- * fetched page, if its immediate value cos(q, page) >= r1 its links are queued by immediate score
- * (exploiting a topical community; priority 1 + score); else if its future value (the largest
- * expected Q among its new links) >= r2 its links are queued by Q (tunnelling; priority Q / Q_max,
- * below every exploiting link); else its links are discarded and counted. Under scope "link" each
- * link goes its own way: its immediate value against r1, else its own Q against r2, else discarded
- * (SCOPES: the paper's steps (2)-(5) read link by link). The start page's links
- * are never all discarded (ours: the paper does not say what happens at the start page,
- * START_PAGE_MODES). With `rescue` (ours, the variant "adaptive-rescue", not the paper's
- * algorithm), when the frontier runs dry while links were discarded, the best of them by Q are
- * tunnelled through after all (rescue()), so the crawl never strands; without it the paper's
- * crawler ends. Every T pages the link classifier is retrained from the top-K (100) most relevant
- * pages crawled so far that have links (papers are leaves) and their forward links, Q measured on
- * the crawled graph with the crawler's own relevance judgements, together with a sample of the
- * offline training links (adaptive-learner.ts). What the paper leaves open is a named reading, each
- * quoted against its text: SCOPES, TUNNEL_MODES, RETRAIN_UPDATES, THRESHOLD_MODES, START_PAGE_MODES
- * (adaptive-options.ts) and THRESHOLD_RULES (calibrate.ts).
+ * The paper's online incremental adaptive crawler, behind the core's Strategy interface. By default
+ * (scope "link", the paper's steps (2)-(4) as they read) each new link of a fetched page goes its
+ * own way: its immediate value (formula (1)) >= r1 -> queued by immediate score (exploiting a
+ * topical community; priority 1 + value); else its own Q >= r2 -> tunnelled (tunnel "subcrawl":
+ * a thread of its own, adaptive-subcrawl.ts); else discarded and counted. Under scope "page" (the
+ * project's first reading, the strategy adaptive-page) the page decides for all its links: its
+ * cosine against r1, else the largest Q among its links against r2 (tunnel "priority": queued by
+ * Q / Q_max, below every exploiting link). Each threshold is fitted on the quantity it is compared
+ * with (calibrate.ts). The start page's links are never all discarded (ours: the paper does not
+ * say what happens at the start page, START_PAGE_MODES). With `rescue` (ours, the variant
+ * "adaptive-rescue", not the paper's algorithm), when the frontier runs dry while links were
+ * discarded, the best of them by Q are tunnelled through after all (rescue()), so the crawl never
+ * strands; without it the paper's crawler ends. Every T pages the link classifier is retrained
+ * from the top-K (100) most relevant pages crawled so far that have links (papers are leaves) and
+ * their forward links, Q measured on the crawled graph with the crawler's own relevance
+ * judgements, together with a sample of the offline training links (adaptive-learner.ts). What the
+ * paper leaves open is a named reading, each quoted against its text: SCOPES, TUNNEL_MODES,
+ * RETRAIN_UPDATES, THRESHOLD_MODES, START_PAGE_MODES (adaptive-options.ts) and THRESHOLD_RULES
+ * (calibrate.ts). test/reference/paper-crawlers.ts is a second implementation from the text that
+ * the differential test (test/reference.test.ts) holds this one to.
  */
 import type { ParsedLink } from '../parser.ts';
 import type { PageDecision, PageView, QueuedLink, RescuedLink, Strategy } from '../strategy.ts';
@@ -114,8 +117,9 @@ export class AdaptiveStrategy implements Strategy {
     offline: readonly QExample[],
     private readonly o: AdaptiveOptions,
     private readonly judge: RelevanceJudge = PAPER_JUDGE,
+    name = o.rescue ? 'adaptive-rescue' : 'adaptive',
   ) {
-    this.name = o.rescue ? 'adaptive-rescue' : 'adaptive';
+    this.name = name;
     // a sub-crawl's links wait in the engine as discarded until released (PageDecision.readmit)
     this.readmits = o.retrainUpdates === 'frontier-and-discarded' || o.tunnel === 'subcrawl';
     this.learner = new AdaptiveLearner(model, offline, o);

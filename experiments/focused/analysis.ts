@@ -183,40 +183,48 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
   const push = (id: string, claim: string, source: string, verdict: Verdict, measured: string, margin?: number) => {
     claims.push({ id, claim, source, measured, verdict, ...(margin === undefined ? {} : { margin: r4(margin) }) });
   };
-  if (has('immediate', 'future', 'adaptive')) {
+  // the paper's claims of its crawler: for adaptive (its text as it reads), and for a named
+  // reading run beside it (adaptive-page), under ids of its own (C1-page ...)
+  for (const [a, suffix] of [
+    ['adaptive', ''],
+    ['adaptive-page', '-page'],
+  ] as const) {
+    if (!has('immediate', 'future', a)) continue;
+    const named = suffix ? `${a}: ` : '';
     const iF = diff(at('immediate', early), at('future', early)),
-      iA = diff(at('immediate', early), at('adaptive', early));
+      iA = diff(at('immediate', early), at(a, early));
     push(
-      'C1',
-      `Immediate value grows fastest at first (highest recall at ${early} pages)`,
+      `C1${suffix}`,
+      `${named}Immediate value grows fastest at first (highest recall at ${early} pages)`,
       'paper, fig. 2',
       allOf([signVerdict(iF), signVerdict(iA)]),
-      `recall at ${early}, immediate minus future ${fd(iF)}, minus adaptive ${fd(iA)}`,
+      `recall at ${early}, immediate minus future ${fd(iF)}, minus ${a} ${fd(iA)}`,
       Math.min(iF.lo, iA.lo),
     );
+    if (!suffix)
+      push(
+        'C2',
+        `Future value is slow at first (below immediate at ${early} pages)`,
+        'paper, fig. 2',
+        signVerdict(iF),
+        `recall at ${early}, immediate minus future ${fd(iF)}`,
+        iF.lo,
+      );
     push(
-      'C2',
-      `Future value is slow at first (below immediate at ${early} pages)`,
-      'paper, fig. 2',
-      signVerdict(iF),
-      `recall at ${early}, immediate minus future ${fd(iF)}`,
-      iF.lo,
-    );
-    push(
-      'C3',
-      `Adaptive starts slightly below immediate (at ${early} pages)`,
+      `C3${suffix}`,
+      `${named}Adaptive starts slightly below immediate (at ${early} pages)`,
       'paper, fig. 2',
       signVerdict(iA),
-      `recall at ${early}, immediate minus adaptive ${fd(iA)}`,
+      `recall at ${early}, immediate minus ${a} ${fd(iA)}`,
       iA.lo,
     );
-    const aI = diff(after('adaptive'), after('immediate')),
-      aF = diff(after('adaptive'), after('future'));
-    const bI = diff(at('adaptive', budget), at('immediate', budget)),
-      bF = diff(at('adaptive', budget), at('future', budget));
+    const aI = diff(after(a), after('immediate')),
+      aF = diff(after(a), after('future'));
+    const bI = diff(at(a, budget), at('immediate', budget)),
+      bF = diff(at(a, budget), at('future', budget));
     push(
-      'C4',
-      `Adaptive overtakes both in recall after the early phase (mean recall over pages ${early + every}-${budget}, and at ${budget})`,
+      `C4${suffix}`,
+      `${named}Adaptive overtakes both in recall after the early phase (mean recall over pages ${early + every}-${budget}, and at ${budget})`,
       'paper, fig. 2',
       allOf([
         signVerdict(aI),
@@ -224,28 +232,10 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
         signVerdict(bI) === 'FAIL' ? 'FAIL' : 'PASS',
         signVerdict(bF) === 'FAIL' ? 'FAIL' : 'PASS',
       ]),
-      `mean recall after ${early}, adaptive minus immediate ${fd(aI)}, minus future ${fd(aF)}; at ${budget}: ${fd(bI)}, ${fd(bF)}`,
+      `mean recall after ${early}, ${a} minus immediate ${fd(aI)}, minus future ${fd(aF)}; at ${budget}: ${fd(bI)}, ${fd(bF)}`,
       Math.min(aI.lo, aF.lo, bI.hi, bF.hi),
     );
-    // C5 is two claims in one sentence: precision above 50% after the early phase, and clearly
-    // above the other two strategies' (paired: per run, mean precision over the same checkpoints)
-    const c5 = precisionClaim(runsOf, early, at, unit);
-    const precisionAfter = (s: string): CurveRow[] =>
-      groupBy(
-        runsOf.get(s)!.filter((c) => c.pages > early),
-        runKey,
-      ).map((rows) => ({ ...rows[0], precision: rows.reduce((a, r) => a + r.precision, 0) / rows.length }));
-    const pI = diff(precisionAfter('adaptive'), precisionAfter('immediate'), 'precision'),
-      pF = diff(precisionAfter('adaptive'), precisionAfter('future'), 'precision');
-    push(
-      'C5',
-      'Adaptive precision stays above 50% after the early phase (where the oracle can), and above ' +
-        "immediate's and future's",
-      'paper, fig. 3',
-      allOf([c5.verdict, signVerdict(pI), signVerdict(pF)]),
-      `${c5.measured}; mean precision after ${early}, adaptive minus immediate ${fd(pI)}, minus future ${fd(pF)}`,
-      c5.margin === undefined ? undefined : Math.min(c5.margin, pI.lo, pF.lo),
-    );
+    adaptivePrecision({ runsOf, has, at, diff, push, budget, unit, early }, a, suffix);
   }
   fieldClaims({ runsOf, has, at, diff, push, budget });
   const focused = ['immediate', 'future', 'adaptive'].filter((s) => has(s));
@@ -261,6 +251,36 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
     );
   }
   return claims;
+}
+
+/**
+ * C5 for adaptive (or a named reading of it, its id suffixed): two claims in one sentence,
+ * precision above 50% after the early phase where the oracle can reach it, and clearly above the
+ * other two strategies' (paired: per run, the mean precision over the checkpoints after the early
+ * phase).
+ */
+function adaptivePrecision(
+  { runsOf, at, diff, push, unit, early }: ClaimKit & { unit: Unit; early: number },
+  a: string,
+  suffix: string,
+): void {
+  const c5 = precisionClaim(runsOf, a, early, at, unit);
+  const precisionAfter = (s: string): CurveRow[] =>
+    groupBy(
+      runsOf.get(s)!.filter((c) => c.pages > early),
+      runKey,
+    ).map((rows) => ({ ...rows[0], precision: rows.reduce((x, r) => x + r.precision, 0) / rows.length }));
+  const pI = diff(precisionAfter(a), precisionAfter('immediate'), 'precision'),
+    pF = diff(precisionAfter(a), precisionAfter('future'), 'precision');
+  push(
+    `C5${suffix}`,
+    `${suffix ? `${a}: ` : ''}Adaptive precision stays above 50% after the early phase (where the oracle can), ` +
+      "and above immediate's and future's",
+    'paper, fig. 3',
+    allOf([c5.verdict, signVerdict(pI), signVerdict(pF)]),
+    `${c5.measured}; mean precision after ${early}, ${a} minus immediate ${fd(pI)}, minus future ${fd(pF)}`,
+    c5.margin === undefined ? undefined : Math.min(c5.margin, pI.lo, pF.lo),
+  );
 }
 
 /** Describes the CI method of a set of curves, e.g. for captions. */
@@ -315,6 +335,7 @@ function excludedCheckpoints(points: readonly number[], kept: readonly number[])
  */
 function precisionClaim(
   runsOf: ReadonlyMap<string, CurveRow[]>,
+  a: string,
   early: number,
   at: (s: string, pages: number) => CurveRow[],
   unit: Unit,
@@ -322,7 +343,7 @@ function precisionClaim(
   const points = [
     ...new Set(
       runsOf
-        .get('adaptive')!
+        .get(a)!
         .filter((c) => c.pages > early)
         .map((c) => c.pages),
     ),
@@ -332,7 +353,7 @@ function precisionClaim(
     : points;
   const lowest = (ps: readonly number[]) =>
     ps
-      .map((p) => ({ p, ci: unitCi(at('adaptive', p), (r) => r.precision, unit) }))
+      .map((p) => ({ p, ci: unitCi(at(a, p), (r) => r.precision, unit) }))
       .sort((x, y) => x.ci.mean - y.ci.mean || x.p - y.p)[0];
   const prec = lowest(feasible);
   // where no crawler can meet it, the shortfall is still adaptive's, over every checkpoint
@@ -347,7 +368,7 @@ function precisionClaim(
   return {
     verdict: !feasible.length ? 'INFEASIBLE' : prec ? thresholdVerdict(prec.ci, 0.5) : 'n/a',
     measured: feasible.length
-      ? `lowest mean precision of adaptive ${window}: ${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}`
+      ? `lowest mean precision of ${a} ${window}: ${f3(prec.ci.mean)} [${f3(prec.ci.lo)}, ${f3(prec.ci.hi)}] at ${prec.p}`
       : `the oracle's mean precision is 0.5 or below at every checkpoint after ${early} pages: no crawler can meet the claim here`,
     margin: shortfall ? shortfall.ci.lo - 0.5 : undefined,
   };

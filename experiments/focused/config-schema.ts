@@ -216,16 +216,16 @@ export const ExperimentSchema = obj({
     tunnel: oneOf(['priority', 'thread', 'subcrawl'] as const, {
       default: DEFAULT_ADAPTIVE.tunnel,
       help:
-        "how a tunnelled page's links are followed: by Q below every exploiting link " +
-        '("priority"), next, for up to 3 tunnelling pages in a row ("thread"), or as a sub-crawl ' +
-        'beside the main one sharing its budget and slots, for up to threadPages pages ("subcrawl")',
+        'how tunnelling links are followed: each by a thread of its own beside the main crawl, sharing its budget ' +
+        'and slots, for up to threadPages pages, at most 7 at a time ("subcrawl", the paper\'s thread); by Q below ' +
+        'every exploiting link ("priority"); or next, for up to 3 tunnelling pages in a row ("thread")',
     }),
     threadPages: num({
       default: DEFAULT_ADAPTIVE.threadPages,
       min: 1,
       max: 1_000_000,
       integer: true,
-      help: 'pages a sub-crawl may fetch (tunnel "subcrawl"; ours: the paper gives no number)',
+      help: 'pages a thread may fetch (tunnel "subcrawl"; ours: the paper gives no number)',
     }),
     /** A reading of how r1 and r2 are chosen (crawler/focused/adaptive.ts THRESHOLD_MODES, with the paper's words). */
     thresholds: oneOf(['calibrated', 'online'] as const, {
@@ -245,8 +245,8 @@ export const ExperimentSchema = obj({
     scope: oneOf(['page', 'link'] as const, {
       default: DEFAULT_ADAPTIVE.scope,
       help:
-        "what r1 and r2 are compared with: the page's cosine and its links' largest Q, all links one " +
-        'way ("page"), or each link\'s own immediate value, then its own Q ("link")',
+        'what r1 and r2 are compared with: each link\'s own immediate value, then its own Q ("link", the paper\'s ' +
+        'steps (2)-(4)), or the page\'s cosine and its links\' largest Q, all links one way ("page")',
     }),
     /** A reading of what happens at the start page (crawler/focused/adaptive.ts START_PAGE_MODES). */
     startPage: oneOf(['tunnel', 'exploit'] as const, {

@@ -5,10 +5,10 @@
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
 import { hostname } from 'node:os';
-import { CrawlEngine } from '../../crawler/index.ts';
-import { loadKeywords, RelevanceJudge, thresholdsFor } from '../../crawler/focused/index.ts';
+import { CrawlEngine, type Strategy } from '../../crawler/index.ts';
+import { AdaptiveStrategy, loadKeywords, RelevanceJudge } from '../../crawler/focused/index.ts';
 import { loadConfig } from '../../sim/config.ts';
-import { loadStrategyModule, makeStrategy, strategySettings } from '../strategy-registry.ts';
+import { loadStrategyModule, makeStrategy } from '../strategy-registry.ts';
 import type { TrainedModels } from '../web-training.ts';
 import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './config.ts';
 import { type Caches, cachesFor, type Env } from './env.ts';
@@ -29,13 +29,6 @@ import {
   stopwatch,
   type SummaryRow,
 } from './rows.ts';
-
-/**
- * Whether a strategy runs on the adaptive crawler's thresholds r1/r2, which its summary then
- * reports: its descriptor reads the "adaptive" settings (the paper's crawler and our variant of it),
- * not a list of names here that a new variant would have to join.
- */
-const usesThresholds = (name: string): boolean => strategySettings(name)?.includes('adaptive') ?? false;
 
 /** Loads the experiment's strategy modules (in this process: each worker loads its own). */
 export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
@@ -243,12 +236,16 @@ function siteFacts(job: Job, t: SiteTruth): SiteFacts {
   };
 }
 
-/** The thresholds a strategy on the adaptive ones starts from: the config's, else the rule's on the training sites. */
-function startingThresholds(job: Job, name: string): { r1: number | null; r2: number | null } {
-  if (!usesThresholds(name)) return { r1: null, r2: null };
-  const a = job.cfg.adaptive;
-  const chosen = (): { r1: number; r2: number } => thresholdsFor(job.getModels().calibration, a.thresholdRule, a.scope);
-  return { r1: a.r1 ?? chosen().r1, r2: a.r2 ?? chosen().r2 };
+/**
+ * The thresholds r1/r2 a run of the adaptive crawler (or a variant or named reading of it) starts
+ * from, as the strategy itself took them (the config's, else its scope's and rule's on the training
+ * sites); null for every other strategy, and for a threshold nothing reaches.
+ */
+function startingThresholds(strategy: Strategy): { r1: number | null; r2: number | null } {
+  if (!(strategy instanceof AdaptiveStrategy)) return { r1: null, r2: null };
+  const { r1, r2 } = strategy.thresholds;
+  const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+  return { r1: finite(r1), r2: finite(r2) };
 }
 
 /** One strategy's crawl of the site, counted against ground truth. */
@@ -273,6 +270,7 @@ async function crawlOne(
     future: cfg.future,
     params: cfg.strategyParams[name]?.params,
   });
+  const start = startingThresholds(strategy);
   env.reset();
   const run = new RunMeter(cfg, name, site, seed, t.relevant, t.reach, linkOrder);
   const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
@@ -362,7 +360,7 @@ async function crawlOne(
     rescued_links: ss.rescuedLinks ?? 0,
     readmitted: s.readmitted,
     frontier_left: s.frontierLeft,
-    ...startingThresholds(job, name),
+    ...start,
     ...ownCounters(ss),
   };
   return { curves, summary, timing };
