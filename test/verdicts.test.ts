@@ -127,6 +127,12 @@ describe('claims on paired differences', () => {
     expect(claims.C5.measured).toMatch(
       /at 5 of the 8 checkpoints after 200 pages \(checkpoints 800, 900, 1000, where the oracle's mean precision is 0\.5 or below, left out\)/,
     );
+    // a run that ended early adds a point at its last page: not a checkpoint the other runs have
+    const early = c.find((r) => r.strategy === 'adaptive' && r.pages === 600)!;
+    const stranded = [...c, { ...early, pages: 587 }];
+    expect(checkClaims(stranded, 1000, 100, 0.15).find((x) => x.id === 'C5')!.measured).toMatch(
+      /at 5 of the 8 checkpoints/,
+    );
     // and its second half: above immediate's (0.4) and future's (0.45) precision after the early phase, paired
     expect(claims.C5.measured).toMatch(/adaptive minus immediate \+0\.200 \[0\.200, 0\.200\], minus future \+0\.150/);
     expect(claims.C6.verdict).toBe('PASS');

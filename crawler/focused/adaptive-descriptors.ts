@@ -19,6 +19,9 @@ type Reading = Partial<Pick<AdaptiveOptions, 'scope' | 'tunnel'>>;
  */
 const PAGE_READING: Reading = { scope: 'page', tunnel: 'priority' };
 
+/** The reading each named strategy fixes over an experiment's adaptive section (a report says which it ran). */
+export const FIXED_READINGS: Readonly<Record<string, Reading>> = { 'adaptive-page': PAGE_READING };
+
 /** The paper's adaptive crawler under `name`; with rescue, our variant that tunnels through discarded links when the frontier runs dry. */
 function adaptive(ctx: StrategyContext, name: string, rescue: boolean, reading: Reading = {}): Strategy {
   const m = need(ctx.models, 'training data', name)();

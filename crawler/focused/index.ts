@@ -29,7 +29,7 @@ export {
 export { calibrateAdaptive, pageTokens, thresholdsFor, type Calibration } from './calibrate.ts';
 export { FUTURE, FutureStrategy, IMMEDIATE, ImmediateStrategy, judgePage, judgedTokens } from './immediate-future.ts';
 export { AdaptiveStrategy, DEFAULT_ADAPTIVE } from './adaptive.ts';
-export { ADAPTIVE, ADAPTIVE_PAGE, ADAPTIVE_RESCUE } from './adaptive-descriptors.ts';
+export { ADAPTIVE, ADAPTIVE_PAGE, ADAPTIVE_RESCUE, FIXED_READINGS } from './adaptive-descriptors.ts';
 export { BEST_FIRST, BEST_N_FIRST, BestFirstStrategy, BestNFirstStrategy, DEFAULT_BEST_N } from './best-first.ts';
 export { CLASSIFIER, ClassifierStrategy } from './classifier.ts';
 export { URL_PRIOR, UrlPriorStrategy } from './url-prior.ts';

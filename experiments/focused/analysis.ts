@@ -340,14 +340,15 @@ function precisionClaim(
   at: (s: string, pages: number) => CurveRow[],
   unit: Unit,
 ): { verdict: Verdict; measured: string; margin: number | undefined } {
-  const points = [
-    ...new Set(
-      runsOf
-        .get(a)!
-        .filter((c) => c.pages > early)
-        .map((c) => c.pages),
-    ),
-  ].sort((a, b) => a - b);
+  // the checkpoints every run has: a run that ended early adds a point of its own at its last page
+  // (RunMeter.finish), which would count as a checkpoint that the other runs lack
+  const runsAt = new Map<number, number>();
+  for (const c of runsOf.get(a)!) if (c.pages > early) runsAt.set(c.pages, (runsAt.get(c.pages) ?? 0) + 1);
+  const runs = Math.max(0, ...runsAt.values());
+  const points = [...runsAt]
+    .filter(([, n]) => n === runs)
+    .map(([p]) => p)
+    .sort((x, y) => x - y);
   const feasible = runsOf.has(ORACLE)
     ? points.filter((p) => unitCi(at(ORACLE, p), (r) => r.precision, unit).mean > 0.5)
     : points;

@@ -3,6 +3,7 @@
  * archive, its structure, the target, the judgement and its quality), what the probes with no
  * topic say, every claim's verdict, and the command that reruns it.
  */
+import { FIXED_READINGS } from '../../crawler/focused/index.ts';
 import { f3 } from '../../lib/format.ts';
 import { detectable, pairedCi, pmText, signVerdict, type Unit, unitCi, unitOf } from '../intervals.ts';
 import { probeStrategies, topicalStrategies } from '../strategy-registry.ts';
@@ -15,7 +16,8 @@ import { fc, restsOn, setupSection, structureSection } from './report-setup.ts';
 
 /** How the report names the strategies that run on the adaptive thresholds (others by their name). */
 const THRESHOLD_STRATEGIES: Record<string, string> = {
-  adaptive: "Adaptive (the paper's algorithm)",
+  adaptive: "Adaptive (the paper's algorithm, its steps as they read)",
+  'adaptive-page': "Adaptive-page (the project's first reading of the paper's algorithm)",
   'adaptive-rescue':
     'Adaptive-rescue (ours: adaptive plus the fallback that tunnels through discarded links when the frontier runs dry)',
 };
@@ -353,7 +355,8 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
     const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
     const counter = (k: string): string => meanOf(ad, `counter_${k}`);
     const unreachable = ad.filter((x) => (x.counter_r2AboveReach ?? 0) > 0);
-    const a = cfg.adaptive;
+    // the config's reading, but for what a named reading fixes (adaptive-page: scope page, tunnel priority)
+    const a = { ...cfg.adaptive, ...FIXED_READINGS[name] };
     out.push(
       '',
       `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds compared with each ${a.scope === 'link' ? 'link' : 'page'} ` +
@@ -367,7 +370,12 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
         `tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ` +
         `${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ` +
         `${meanOf(ad, 'rescued_links')}. Pages per run fetched through a tunnelling link: ` +
-        `${counter('tunnelFetched')}${a.tunnel === 'thread' ? `, through a thread's: ${counter('threadFetched')}` : ''}.` +
+        `${counter('tunnelFetched')}${a.tunnel === 'thread' ? `, through a thread's: ${counter('threadFetched')}` : ''}` +
+        (a.tunnel === 'subcrawl'
+          ? ` (by a thread per tunnelling link: ${counter('threadsOpened')} threads opened, ` +
+            `${counter('threadFetched')} pages fetched by them)`
+          : '') +
+        '.' +
         (unreachable.length
           ? ` Warning: in ${unreachable.length} of ${ad.length} runs r2 was above every Q the classifier ` +
             'could give or the crawl computed, so it could not tunnel but from the start page: ' +
