@@ -1,7 +1,8 @@
 /**
  * The engine's behaviour pinned: deterministic crawls of small.json (seed 1, faults on, 600
  * pages) by the crawl CLI, one per code path of the engine (plain order, frontier updates,
- * Best-N-First batches, rescued links, the adaptive crawler's retraining), must write the very
+ * Best-N-First batches, rescued links, the adaptive crawler's retraining, its threads' re-admitted
+ * links; adaptive-page, the former default adaptive, keeps the former adaptive's hashes), must write the very
  * crawl.jsonl, frontier.log and counters.log whose SHA-256 test/fixtures/golden-logs.json holds.
  * The hashes were taken at 976c255, before the engine was split by responsibility (#18 item 2).
  * The web is small.json with its 503s asking for Retry-After 0 instead of 1 s, its slow pages
