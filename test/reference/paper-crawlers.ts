@@ -26,6 +26,7 @@
  * that have links; a retraining adds its counts to the offline links' (an even sample); it scores
  * only links found after it (retrainUpdates "new-links"); thresholds fixed (thresholds "calibrated").
  */
+import type { AdaptiveOptions } from '../../crawler/focused/adaptive-options.ts';
 import { featuresOfLink } from '../../crawler/focused/tokens.ts';
 import { judgePage } from '../../crawler/focused/immediate-future.ts';
 import { linkWords } from '../../crawler/focused/features.ts';
@@ -78,20 +79,11 @@ export function route(immediate: number, q: number, r1: number, r2: number, star
   return 'discard';
 }
 
-export interface ReferenceOptions {
-  budget: number;
-  /** Formula (1)'s beta. */
-  sourceWeight: number;
-  r1: number;
-  r2: number;
-  retrainEvery: number;
-  topK: number;
-  gamma: number;
-  horizon: number;
-  offlineSample: number;
-  threadPages: number;
-  maxThreads: number;
-}
+/** The crawler's settings the reference reads (the same names: a type shared, no logic), its budget and thread cap. */
+export type ReferenceOptions = Pick<
+  AdaptiveOptions,
+  'sourceWeight' | 'r1' | 'r2' | 'retrainEvery' | 'topK' | 'gamma' | 'horizon' | 'offlineSample' | 'threadPages'
+> & { budget: number; maxThreads: number };
 
 interface Entry {
   url: string;
