@@ -381,6 +381,12 @@ describe('adaptive crawler', () => {
     expect(a.stats().threadsOpened).toBe(MAX_THREADS + 1);
     const d2 = a.onPage(view(2, 'http://s.test/other', 'pizza', []), []);
     expect(d2.readmit!.map((r) => r.url)).toEqual(['http://s.test/late-pubs.html']);
+    // the other threads' pages never come back (a 404 no strategy sees) and the frontier runs dry:
+    // nothing is in flight then, so they are lost; their threads close and the waiting link opens one
+    const r = a.rescue();
+    expect(r.map((x) => x.url)).toEqual(['http://s.test/late-football.html']);
+    expect(r[0].score).toBeGreaterThan(2);
+    expect(a.stats().threadsOpened).toBe(MAX_THREADS + 2);
   });
 
   it('thresholds "online": r1 and r2 chosen again at each retraining from the pages crawled, with its own judgements', () => {

@@ -368,9 +368,11 @@ export class AdaptiveStrategy implements Strategy {
    * first (ties in discard order), RESCUE_BATCH at a time, queued like tunnelling links.
    */
   rescue(): RescuedLink[] {
-    // the main frontier ran dry while threads hold links: they are all there is to fetch
+    // the main frontier ran dry while threads hold links: they are all there is to fetch. Nothing is
+    // in flight when the engine asks (crawler/scheduler.ts), so a released link not back is lost (a
+    // non-2xx answer): forgotten at once, or its thread, never done, would keep the waiting ones out
     if (this.threads?.holding) {
-      const left = this.fallBack(this.threads.step(this.pages));
+      const left = this.fallBack(this.threads.step(Number.POSITIVE_INFINITY));
       const held = [...left, ...this.release(this.threads.takeAll(RESCUE_BATCH, this.pages))];
       if (held.length) return held;
     }
