@@ -114,6 +114,19 @@ const fd = (c: Ci): string => {
   return signVerdict(c) === 'TIE' && Number.isFinite(d) ? `${base} (detectable: ±${f3(d)})` : base;
 };
 
+/**
+ * Where each claim of the paper comes from: its figure and its sentence, as the project's reference
+ * notes summarise the paper (its own wording is not in the project: these are the notes' words),
+ * and, for C5, the second half issue #83 reports of the paper's text.
+ */
+const SOURCES = {
+  C1: 'paper, fig. 2: "immediate grows fastest at first, then loses its way between communities"',
+  C2: 'paper, fig. 2: "future finds paper directories but pays off late"',
+  C3: 'paper, fig. 2: "adaptive is slightly below immediate at the start"',
+  C4: 'paper, fig. 2: "then overtakes both in recall"',
+  C5: 'paper, fig. 3: "adaptive precision stays above 50% after the early phase", and higher than the other two (issue #83)',
+} as const;
+
 /** What checkClaims gives a group of claims: the runs by strategy, and its helpers. */
 interface ClaimKit {
   runsOf: ReadonlyMap<string, CurveRow[]>;
@@ -197,7 +210,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
     push(
       `C3${suffix}`,
       `${named}Adaptive starts slightly below immediate (at ${early} pages)`,
-      'paper, fig. 2',
+      SOURCES.C3,
       signVerdict(iA),
       `recall at ${early}, immediate minus ${a} ${fd(iA)}`,
       iA.lo,
@@ -209,7 +222,7 @@ export function checkClaims(curves: readonly CurveRow[], budget: number, every: 
     push(
       `C4${suffix}`,
       `${named}Adaptive overtakes both in recall after the early phase (mean recall over pages ${early + every}-${budget}, and at ${budget})`,
-      'paper, fig. 2',
+      SOURCES.C4,
       allOf([
         signVerdict(aI),
         signVerdict(aF),
@@ -261,7 +274,7 @@ function startClaims(
     `C1${suffix}`,
     `${suffix ? `${a}: ` : ''}Immediate value grows fastest at first (highest recall at ${early} pages), then ` +
       'loses its way (gains less recall after it than future and adaptive)',
-    'paper, fig. 2',
+    SOURCES.C1,
     allOf([signVerdict(iF), signVerdict(iA), signVerdict(gF), signVerdict(gA)]),
     `recall at ${early}, immediate minus future ${fd(iF)}, minus ${a} ${fd(iA)}; recall gained from ${early} ` +
       `to ${budget}, future minus immediate ${fd(gF)}, ${a} minus immediate ${fd(gA)}`,
@@ -272,7 +285,7 @@ function startClaims(
   push(
     'C2',
     `Future value is slow at first (below immediate at ${early} pages) and pays off late (above it at ${budget})`,
-    'paper, fig. 2',
+    SOURCES.C2,
     allOf([signVerdict(iF), signVerdict(late)]),
     `recall at ${early}, immediate minus future ${fd(iF)}; at ${budget}, future minus immediate ${fd(late)}`,
     Math.min(iF.lo, late.lo),
@@ -302,7 +315,7 @@ function adaptivePrecision(
     `C5${suffix}`,
     `${suffix ? `${a}: ` : ''}Adaptive precision stays above 50% after the early phase (where the oracle can), ` +
       "and above immediate's and future's",
-    'paper, fig. 3',
+    SOURCES.C5,
     allOf([c5.verdict, signVerdict(pI), signVerdict(pF)]),
     `${c5.measured}; mean precision after ${early}, ${a} minus immediate ${fd(pI)}, minus future ${fd(pF)}`,
     c5.margin === undefined ? undefined : Math.min(c5.margin, pI.lo, pF.lo),
