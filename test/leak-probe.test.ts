@@ -5,7 +5,14 @@
  * that is not there (labels shuffled).
  */
 import { describe, expect, it } from 'vitest';
-import { breakEven, type LinkContext, leaveOneSiteOut, linkContextTokens, rocAuc } from '../lib/leak-probe.ts';
+import {
+  breakEven,
+  breakEvenAtRate,
+  type LinkContext,
+  leaveOneSiteOut,
+  linkContextTokens,
+  rocAuc,
+} from '../lib/leak-probe.ts';
 import { Renderer } from '../sim/content.ts';
 import { loadConfig } from '../sim/config.ts';
 import { topicStems, webLinkContexts } from '../sim/leak.ts';
@@ -20,6 +27,19 @@ describe('the learnt leak probe', () => {
     expect(rocAuc([1, 2], [true, true])).toBeNaN();
     // 3 positives; at the top two: P 1, R 2/3; at the top four: P 3/4, R 1 -> the best min is 3/4
     expect(breakEven([0.9, 0.8, 0.7, 0.6, 0.1], [true, true, false, true, false])).toBe(0.75);
+    // at a common share of positives: the same 3 positives and 2 negatives (60%) read as if 10% of
+    // links were positive, each negative weighing (3 / 2) x 0.9 / 0.1 = 13.5: at the top two, P 1 and
+    // R 2/3 (the best); at the top four, P 3 / (3 + 13.5) = 0.182
+    const s5 = [0.9, 0.8, 0.7, 0.6, 0.1];
+    const l5 = [true, true, false, true, false];
+    expect(breakEvenAtRate(s5, l5, 0.1)).toBeCloseTo(2 / 3, 12);
+    // at the sample's own share it is the plain break-even
+    expect(breakEvenAtRate(s5, l5, 0.6)).toBeCloseTo(breakEven(s5, l5), 12);
+    // a lower share of positives never raises it (precision only falls)
+    expect(breakEvenAtRate([0.9, 0.8, 0.7, 0.6], [true, false, true, false], 0.05)).toBeLessThan(
+      breakEven([0.9, 0.8, 0.7, 0.6], [true, false, true, false]),
+    );
+    expect(breakEvenAtRate([1, 1], [false, false], 0.1)).toBe(0);
   });
 
   const linksOf = (cues: number): { sites: LinkContext[][]; stems: Set<string> } => {

@@ -8,6 +8,7 @@ import { provenanceLine, readProvenance } from '../provenance.ts';
 import type { RelevanceMode } from '../../crawler/focused/index.ts';
 import { f3 } from '../../lib/format.ts';
 import { resource } from '../../lib/paths.ts';
+import { COMMON_RATE } from '../../lib/leak-probe.ts';
 import type { unitOf } from '../intervals.ts';
 import { relevanceOf, targetOf } from './config.ts';
 import { CURVE_METRICS } from './metrics.ts';
@@ -55,6 +56,7 @@ export function factRow(f: SiteFacts): Record<string, string | number | null> {
     leak_positives: f.leak?.probe.positives ?? null,
     leak_auc: f.leak && !Number.isNaN(f.leak.probe.auc) ? f.leak.probe.auc : null,
     leak_min_pr: f.leak?.probe.minPR ?? null,
+    leak_min_pr_at_rate: f.leak?.probe.minPRAtRate ?? null,
     heading_rule_auc: f.leak && !Number.isNaN(f.leak.heading.auc) ? f.leak.heading.auc : null,
     heading_rule_min_pr: f.leak?.heading.minPR ?? null,
   };
@@ -179,15 +181,18 @@ function leakSection(d: ExperimentData): string[] {
       "shape, the target URL's path words (the file type and the topic keywords left out), its place on its page and " +
       "the page's share of document links; the heading rule reads the heading's words alone. AUC near 1 and a high " +
       'break-even (min of precision and recall) mean the web marks its target where a crawler with no topic can see ' +
-      'it: a strategy that beats the others may be reading that mark.',
+      'it: a strategy that beats the others may be reading that mark. min(P,R) depends on the share of links ' +
+      `that lead to the target, AUC does not: "at ${COMMON_RATE * 100}%" is min(P,R) had ${COMMON_RATE * 100}% of ` +
+      "the links led to it (the negatives weighted), to compare webs whose shares differ (WebKB's are 15-35%, " +
+      "the generated departments' 3-5%).",
     '',
-    '| site | links | to relevant | probe AUC | probe min(P,R) | heading rule AUC | heading min(P,R) |',
-    '|---|---|---|---|---|---|---|',
+    `| site | links | to relevant | probe AUC | probe min(P,R) | at ${COMMON_RATE * 100}% | heading rule AUC | heading min(P,R) |`,
+    '|---|---|---|---|---|---|---|---|',
     ...probed.map((f) => {
       const { probe, heading } = f.leak!;
       return (
         `| ${f.site}${d.config.archive ? '' : ` (seed ${f.seed})`} | ${probe.links} | ${probe.positives} | ` +
-        `${auc(probe.auc)} | ${f3(probe.minPR)} | ${auc(heading.auc)} | ${f3(heading.minPR)} |`
+        `${auc(probe.auc)} | ${f3(probe.minPR)} | ${f3(probe.minPRAtRate)} | ${auc(heading.auc)} | ${f3(heading.minPR)} |`
       );
     }),
     '',

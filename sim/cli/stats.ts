@@ -5,6 +5,7 @@ import { computeStats, formatStats } from '../web-stats.ts';
 import { KEYWORD_GAP_R1 } from '../structure.ts';
 import { Web } from '../web.ts';
 import { webLeak } from '../leak.ts';
+import { COMMON_RATE } from '../../lib/leak-probe.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { webAndSeed } from './args.ts';
 
@@ -45,11 +46,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n\n` +
           "departments as a crawler meets them, measured as an archive's sites are (sim/site-stats.ts):\n" +
           `${formatSiteStats(sites).join('\n')}\n\n` +
-          'learnt leak probe (no topic, trained on the other departments; papers the target; AUC, min(P,R)):\n' +
+          'learnt leak probe (no topic, trained on the other departments; papers the target; AUC, min(P,R), ' +
+          `min(P,R) had ${COMMON_RATE * 100}% of links led to papers):\n` +
           leak
             .map(
               (x) =>
-                `  ${x.site}: probe ${f3(x.probe.auc)} ${f3(x.probe.minPR)}; heading rule ` +
+                `  ${x.site}: probe ${f3(x.probe.auc)} ${f3(x.probe.minPR)} ${f3(x.probe.minPRAtRate)}; heading rule ` +
                 `${f3(x.heading.auc)} ${f3(x.heading.minPR)} (${x.probe.links} links, ${x.probe.positives} to papers)`,
             )
             .join('\n') +
