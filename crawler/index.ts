@@ -44,7 +44,7 @@ export { ParseCache } from './parse-cache.ts';
 import { ORDER_STRATEGIES } from './orders/index.ts';
 import { byRank } from './registry.ts';
 import { BFS, RANDOM, type StrategyDescriptor } from './strategy.ts';
-export { DOCS_FIRST, DocsFirstStrategy, OPIC, OpicStrategy } from './orders/index.ts';
+export { DOCS_FIRST, DOCS_SHARE, DocsFirstStrategy, DocsShareStrategy, OPIC, OpicStrategy } from './orders/index.ts';
 export { builtInsIn, byRank } from './registry.ts';
 /** The built-in orders that read no topic, in the house order: breadth-first, random and crawler/orders/. */
 export const CORE_STRATEGIES: readonly StrategyDescriptor[] = byRank([BFS, RANDOM, ...ORDER_STRATEGIES]);

@@ -22,6 +22,7 @@ describe('built-ins found beside their code (crawler/registry.ts)', () => {
       'random',
       'opic',
       'docs-first',
+      'docs-share',
       'url-prior',
       'best-first',
       'best-n-first',

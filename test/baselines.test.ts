@@ -421,6 +421,21 @@ describe('the probes', () => {
     expect(s.onPage(view, links).scores).toEqual([0, 1, 0, 1]);
   });
 
+  it("docs-share gives every link its page's share of links to document files", () => {
+    const s = makeStrategy('docs-share', { seed: 1 });
+    const link = (url: string) => ({ url, anchor: '', around: '', heading: '', nofollow: false });
+    const page = { seq: 0, url: 'http://a.test/', status: 200, depth: 0, score: 0, contentType: 'text/html' };
+    // two of four links name a document file: every new link of the page scores 0.5
+    const links = ['http://a.test/x.html', 'http://a.test/p.ps.gz', 'http://a.test/y/', 'http://a.test/q.PDF'].map(
+      link,
+    );
+    const view = { ...page, kind: 'html' as const, title: '', headings: [], text: '', links };
+    expect(s.onPage(view, links.slice(2)).scores).toEqual([0.5, 0.5]);
+    // a page with no links to documents, and one with none at all
+    expect(s.onPage({ ...view, links: links.slice(0, 1) }, links.slice(0, 1)).scores).toEqual([0]);
+    expect(s.onPage({ ...view, links: [] }, []).scores).toEqual([]);
+  });
+
   it('url-prior reads the URL only: the same URL scores the same whatever its anchor and page', () => {
     const examples = [
       // URL words as features.ts makes them (tokenized, so stemmed)
@@ -475,7 +490,7 @@ describe('strategy descriptors are the one declaration', () => {
     }
     // the house order of the figures is the descriptors' order, the oracle first
     expect(seriesOrder([...names].reverse().concat('oracle'))).toEqual(['oracle', ...names]);
-    expect(probeStrategies()).toEqual(['docs-first', 'url-prior']);
+    expect(probeStrategies()).toEqual(['docs-first', 'docs-share', 'url-prior']);
     expect(topicalStrategies()).toContain('immediate');
     expect(topicalStrategies()).not.toContain('bfs');
     expect(WORKER_STRATEGIES).toEqual(['bfs', 'random', 'immediate']);

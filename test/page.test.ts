@@ -16,7 +16,18 @@ import { scaled } from './speed.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REF = 'results/reference/focused-quick';
-const STRATEGIES = ['oracle', 'bfs', 'random', 'docs-first', 'url-prior', 'immediate', 'future', 'adaptive'];
+const STRATEGIES = [
+  'oracle',
+  'bfs',
+  'random',
+  'docs-first',
+  'docs-share',
+  'url-prior',
+  'immediate',
+  'future',
+  'adaptive',
+  'adaptive-page',
+];
 const have = existsSync(CHROMIUM);
 if (!have && process.env.CI) throw new Error(`no browser at ${CHROMIUM}: .ci/run must install Debian's chromium`);
 

@@ -6,6 +6,7 @@ import { builtInsIn } from '../registry.ts';
 import type { StrategyDescriptor } from '../strategy.ts';
 
 export { DOCS_FIRST, DocsFirstStrategy } from './docs-first.ts';
+export { DOCS_SHARE, DocsShareStrategy } from './docs-share.ts';
 export { OPIC, OpicStrategy } from './opic.ts';
 
 /** Every descriptor this folder's modules export, in the house order. */
