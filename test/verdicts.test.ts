@@ -214,6 +214,10 @@ describe('claims on paired differences', () => {
     const a = aggregate(curves({ bfs: (p) => ({ recall: p / 1000 }) }));
     expect(a).toHaveLength(10);
     expect(a[0]).toMatchObject({ strategy: 'bfs', pages: 100, n: 6, units: 3, recall: 0.1 });
+    // a run that ended at 587 pages adds a point there that the five others lack: no mean of one run
+    const c = curves({ bfs: (p) => ({ recall: p / 1000 }) });
+    const stranded = [...c, { ...c.find((r) => r.pages === 600)!, pages: 587, recall: 0.99 }];
+    expect(aggregate(stranded).map((x) => x.pages)).toEqual(a.map((x) => x.pages));
   });
 });
 

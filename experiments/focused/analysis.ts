@@ -42,7 +42,14 @@ export type Aggregate = {
 export function aggregate(curves: readonly CurveRow[]): Aggregate[] {
   const unit = unitOf(curves);
   const out: Aggregate[] = [];
-  for (const rows of groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`)) {
+  const groups = groupBy(curves, (c) => `${c.strategy}\u0000${c.pages}`);
+  // the checkpoints every run of a strategy has: a run that ended early (out of links) adds a
+  // point at its last page (RunMeter.finish) that the other runs lack, and a mean over the few
+  // runs there drew spikes into the curves (the text's adaptive, issue #83)
+  const runs = new Map<string, number>();
+  for (const rows of groups) runs.set(rows[0].strategy, Math.max(runs.get(rows[0].strategy) ?? 0, rows.length));
+  for (const rows of groups) {
+    if (rows.length < runs.get(rows[0].strategy)!) continue;
     const row: Record<string, number | string> = {
       strategy: rows[0].strategy,
       pages: rows[0].pages,
