@@ -255,19 +255,7 @@ export function rocAuc(scores: readonly number[], labels: readonly boolean[]): n
 
 /** The largest min(precision, recall) over thresholds (a tie group is taken whole). */
 export function breakEven(scores: readonly number[], labels: readonly boolean[]): number {
-  const idx = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
-  const positives = labels.filter(Boolean).length;
-  if (!positives) return 0;
-  let tp = 0;
-  let best = 0;
-  for (let i = 0; i < idx.length; ) {
-    let j = i;
-    while (j < idx.length && scores[idx[j]] === scores[idx[i]]) j++;
-    for (let k = i; k < j; k++) if (labels[idx[k]]) tp++;
-    best = Math.max(best, Math.min(tp / j, tp / positives));
-    i = j;
-  }
-  return best;
+  return weightedBreakEven(scores, labels, 1);
 }
 
 /**
@@ -275,20 +263,23 @@ export function breakEven(scores: readonly number[], labels: readonly boolean[])
  * x (1 - rate) / rate, so that precision is tp / (tp + weight x fp); recall does not change.
  */
 export function breakEvenAtRate(scores: readonly number[], labels: readonly boolean[], rate: number): number {
-  const idx = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
   const positives = labels.filter(Boolean).length;
   const negatives = labels.length - positives;
+  return weightedBreakEven(scores, labels, negatives ? ((positives / negatives) * (1 - rate)) / rate : 0);
+}
+
+/** The largest min(tp / (tp + w x fp), recall) over thresholds, a tie group taken whole. */
+function weightedBreakEven(scores: readonly number[], labels: readonly boolean[], w: number): number {
+  const idx = scores.map((_, i) => i).sort((a, b) => scores[b] - scores[a]);
+  const positives = labels.filter(Boolean).length;
   if (!positives) return 0;
-  const w = negatives ? ((positives / negatives) * (1 - rate)) / rate : 0;
   let tp = 0;
-  let fp = 0;
   let best = 0;
   for (let i = 0; i < idx.length; ) {
     let j = i;
     while (j < idx.length && scores[idx[j]] === scores[idx[i]]) j++;
     for (let k = i; k < j; k++) if (labels[idx[k]]) tp++;
-    fp = j - tp;
-    if (tp) best = Math.max(best, Math.min(tp / (tp + w * fp), tp / positives));
+    if (tp) best = Math.max(best, Math.min(tp / (tp + w * (j - tp)), tp / positives));
     i = j;
   }
   return best;
