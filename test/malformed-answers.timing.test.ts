@@ -5,6 +5,7 @@
  * links followed) and a SIGTERM among them stops the crawl. One local server, routing by Host
  * header, as test/hostile.timing.test.ts's does.
  */
+import { scaled } from './speed.ts';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,7 +86,7 @@ describe('answers wrong the same way every time', () => {
     expect(summary.truncated).toBeGreaterThanOrEqual(2);
   });
 
-  it('SIGTERM among deep pages stops the crawl, recorded in summary.json', { timeout: 60_000 }, async () => {
+  it('SIGTERM among deep pages stops the crawl, recorded in summary.json', { timeout: scaled(60_000) }, async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'deep-')), 'crawl');
     const p = niced(
       spawn(

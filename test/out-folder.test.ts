@@ -3,6 +3,7 @@
  * crawl not replaced unless asked, the INCOMPLETE marker the run's own, and a full disk during a
  * crawl ending in one line, a summary that says so and a folder --resume continues.
  */
+import { scaled } from './speed.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -152,28 +153,32 @@ describe('a crawl folder', () => {
     expect(urls.filter((u) => u.includes('/p/')).length).toBe(31);
   });
 
-  it('two crawl commands on one --out: the second exits 2 naming the first, whose log stays whole', async () => {
-    delay.ms = 60;
-    const dir = join(root, 'two');
-    const args = ['--start', 'http://a.test/p/0', '--resolve', `*.test=127.0.0.1:${server.port}`, '--out', dir];
-    const first = niced(
-      spawn(process.execPath, programArgs(['experiments/cli/crawl.ts', ...args, '--delay-ms', '0', '--quiet']), {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      }),
-    );
-    let firstErr = '';
-    first.stderr!.on('data', (b: Buffer) => {
-      firstErr += b.toString();
-    });
-    const ended = new Promise<number | null>((r) => first.on('exit', r));
-    while (!existsSync(join(dir, 'crawl-settings.json'))) await new Promise((r) => setTimeout(r, 20));
-    const second = await runCliInProcess('experiments/cli/crawl.ts', [...args, '--quiet']);
-    expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`^error: ${dir} is in use by process ${first.pid} `));
-    expect(await ended, firstErr).toBe(0);
-    delay.ms = 0;
-    const lines = readFileSync(join(dir, 'crawl.jsonl'), 'utf8').trim().split('\n');
-    expect(lines.map((l) => JSON.parse(l).url)).toContain('http://a.test/p/30');
-    expect(existsSync(join(dir, 'INCOMPLETE'))).toBe(false);
-  }, 60_000);
+  it(
+    'two crawl commands on one --out: the second exits 2 naming the first, whose log stays whole',
+    async () => {
+      delay.ms = 60;
+      const dir = join(root, 'two');
+      const args = ['--start', 'http://a.test/p/0', '--resolve', `*.test=127.0.0.1:${server.port}`, '--out', dir];
+      const first = niced(
+        spawn(process.execPath, programArgs(['experiments/cli/crawl.ts', ...args, '--delay-ms', '0', '--quiet']), {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        }),
+      );
+      let firstErr = '';
+      first.stderr!.on('data', (b: Buffer) => {
+        firstErr += b.toString();
+      });
+      const ended = new Promise<number | null>((r) => first.on('exit', r));
+      while (!existsSync(join(dir, 'crawl-settings.json'))) await new Promise((r) => setTimeout(r, 20));
+      const second = await runCliInProcess('experiments/cli/crawl.ts', [...args, '--quiet']);
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(new RegExp(`^error: ${dir} is in use by process ${first.pid} `));
+      expect(await ended, firstErr).toBe(0);
+      delay.ms = 0;
+      const lines = readFileSync(join(dir, 'crawl.jsonl'), 'utf8').trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l).url)).toContain('http://a.test/p/30');
+      expect(existsSync(join(dir, 'INCOMPLETE'))).toBe(false);
+    },
+    scaled(60_000),
+  );
 });
