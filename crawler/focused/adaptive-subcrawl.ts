@@ -136,27 +136,21 @@ export class Threads {
   }
 
   /** Up to n links of each open thread (first opened first), released at page count `now`. */
-  take(n: number, now: number): { link: HeldLink; thread: SubCrawl }[] {
-    const out: { link: HeldLink; thread: SubCrawl }[] = [];
-    for (const t of this.open)
-      for (const link of t.take(n, now)) {
-        this.released.set(link.url, { thread: t, at: now });
-        out.push({ link, thread: t });
-      }
-    return out;
+  take(n: number, now: number): HeldLink[] {
+    return this.open.flatMap((t) => this.remember(t, t.take(n, now), now));
   }
 
   /** Up to n links in all, a thread's at a time (the main frontier ran dry). */
   takeAll(n: number, now: number): HeldLink[] {
     const out: HeldLink[] = [];
-    for (const t of this.open) {
-      if (out.length >= n) break;
-      for (const link of t.take(n - out.length, now)) {
-        this.released.set(link.url, { thread: t, at: now });
-        out.push(link);
-      }
-    }
+    for (const t of this.open) if (out.length < n) out.push(...this.remember(t, t.take(n - out.length, now), now));
     return out;
+  }
+
+  /** Links a thread released, remembered as its until they come back. */
+  private remember(t: SubCrawl, links: HeldLink[], now: number): HeldLink[] {
+    for (const l of links) this.released.set(l.url, { thread: t, at: now });
+    return links;
   }
 
   /**

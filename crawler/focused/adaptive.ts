@@ -179,7 +179,7 @@ export class AdaptiveStrategy implements Strategy {
   private stepThreads(fromThread: boolean): { url: string; score: number; depth: number }[] {
     const threads = this.threads!;
     const out = this.fallBack(threads.step(this.pages));
-    if (!fromThread) out.push(...this.release(threads.take(1, this.pages).map((t) => t.link)));
+    if (!fromThread) out.push(...this.release(threads.take(1, this.pages)));
     return out;
   }
 
