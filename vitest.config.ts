@@ -48,6 +48,7 @@ export const FULL_TIER = [
   'test/twin.test.ts', // blind round trips: fits of ~100 generator evaluations
   'test/warc-experiment.test.ts', // a full experiment on a replayed web
   'test/webkb.test.ts', // webkb-papers on the shipped archive
+  'test/webkb-figures.test.ts', // data/webkb/figures.json against the data; two density counts agree
 ];
 /** The full-tier files named on the command line: these run in the default tier too. */
 const named = FULL_TIER.filter((f) => process.argv.some((a) => a.length > 4 && f.endsWith(a.replace(/^\.\//, ''))));

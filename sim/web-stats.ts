@@ -62,6 +62,18 @@ export interface DepartmentReach {
   meanDistance: number;
   maxDistance: number;
   distanceHistogram: Record<string, number>;
+  /**
+   * How dense with papers the department is, counted as data/webkb/figures.json counts the WebKB
+   * departments (issue #83): faculty home pages, relevant documents per faculty member (students'
+   * and groups' papers included, as WebKB's papers are counted whoever links them), the median
+   * hops to a paper and the share 4 or more hops away (of the reachable ones), and the papers'
+   * share of the department's document files (papers, teaching documents, CVs, talks, forms).
+   */
+  faculty: number;
+  perFaculty: number;
+  medianDistance: number;
+  deepShare: number;
+  documentShare: number;
 }
 
 export interface WebStats {
@@ -328,8 +340,13 @@ function departmentDistances(web: Web, truth: GroundTruth): DepartmentReach[] {
       let unreach = 0;
       let sum = 0;
       let max = 0;
+      let faculty = 0;
+      let documents = 0;
       const hist: Record<string, number> = {};
       for (let id = s.first; id < s.first + s.count; id++) {
+        const k = web.kind[id];
+        if (k === Kind.Faculty) faculty++;
+        if (k === Kind.Paper || k === Kind.Syllabus || k === Kind.Form) documents++;
         if (!web.isRelevant(id)) continue;
         rel++;
         const d = dist[id - s.first];
@@ -349,6 +366,80 @@ function departmentDistances(web: Web, truth: GroundTruth): DepartmentReach[] {
         meanDistance: round(sum / Math.max(1, rel - unreach), 2),
         maxDistance: max,
         distanceHistogram: hist,
+        ...density(hist, rel, faculty, documents),
       };
     });
+}
+
+/**
+ * Papers per faculty member, the median hops to a paper and the share 4 or more hops away (of the
+ * reachable ones: hops -> count), and the papers' share of the document files: the figures
+ * data/webkb/figures.json gives for the WebKB departments, computed alike.
+ */
+export function density(
+  hist: Readonly<Record<string, number>>,
+  papers: number,
+  faculty: number,
+  documents: number,
+): Pick<DepartmentReach, 'perFaculty' | 'medianDistance' | 'deepShare' | 'documentShare' | 'faculty'> {
+  const byHops = Object.entries(hist)
+    .map(([h, n]) => [Number(h), n] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const reached = byHops.reduce((a, [, n]) => a + n, 0);
+  let median = Number.NaN;
+  let seen = 0;
+  for (const [h, n] of byHops) {
+    seen += n;
+    // the lower median: the hops at which half of the reachable papers are reached
+    if (2 * seen >= reached) {
+      median = h;
+      break;
+    }
+  }
+  const deep = byHops.filter(([h]) => h >= 4).reduce((a, [, n]) => a + n, 0);
+  return {
+    faculty,
+    perFaculty: faculty ? round(papers / faculty, 1) : Number.NaN,
+    medianDistance: median,
+    deepShare: reached ? round(deep / reached, 2) : Number.NaN,
+    documentShare: documents ? round(papers / documents, 2) : Number.NaN,
+  };
+}
+
+/** A department's density figures as data/webkb/figures.json keeps the WebKB departments'. */
+export interface DensityRow {
+  site: string;
+  faculty: number;
+  papers: number;
+  perFaculty: number;
+  medianDistance: number;
+  deepShare: number;
+  documentShare: number;
+}
+
+/**
+ * The departments' density of papers beside another web's (the WebKB departments'): one row a
+ * department and a pooled row a web (papers over faculty, all departments together).
+ */
+export function formatDensity(webs: readonly { name: string; rows: readonly DensityRow[] }[]): string[] {
+  const cell = (x: number, w: number, d = 0): string =>
+    (Number.isNaN(x) ? 'n/a' : d ? x.toFixed(d) : String(x)).padStart(w);
+  const line = (name: string, r: Partial<DensityRow>): string =>
+    `${name.padEnd(34)}${cell(r.faculty ?? Number.NaN, 8)}${cell(r.papers ?? Number.NaN, 8)}` +
+    `${cell(r.perFaculty ?? Number.NaN, 12, 1)}${r.medianDistance === undefined ? '' : cell(r.medianDistance, 12)}` +
+    `${r.deepShare === undefined ? '' : cell(r.deepShare, 9, 2)}${r.documentShare === undefined ? '' : cell(r.documentShare, 18, 2)}`;
+  const out = [
+    `${'papers per faculty member'.padEnd(34)} faculty  papers  per faculty  median hops  4+ hops  share of documents`,
+  ];
+  for (const w of webs) {
+    for (const r of w.rows) out.push(line(`${w.name} ${r.site}`, r));
+    const faculty = w.rows.reduce((a, r) => a + r.faculty, 0);
+    const papers = w.rows.reduce((a, r) => a + r.papers, 0);
+    const per = w.rows.map((r) => r.perFaculty);
+    out.push(
+      `${line(`${w.name}, pooled`, { faculty, papers, perFaculty: faculty ? round(papers / faculty, 1) : Number.NaN })}` +
+        `   (departments ${Math.min(...per).toFixed(1)}-${Math.max(...per).toFixed(1)})`,
+    );
+  }
+  return out;
 }

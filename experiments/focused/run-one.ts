@@ -16,7 +16,8 @@ import { withEnv } from './env-slots.ts';
 import { judgementQuality } from './judgement.ts';
 import { siteLeak } from '../leak.ts';
 import { ownCounters, RunMeter } from './meter.ts';
-import { depths, reachable } from '../../lib/site-graph.ts';
+import { reachable } from '../../lib/site-graph.ts';
+import { itemHops, itemsByHops } from './density.ts';
 import { oracleOrder } from './oracle.ts';
 import { layoutIterations, layoutXY, replayRun, type ReplayRun } from './page-replay.ts';
 import {
@@ -210,23 +211,15 @@ function siteTruth(job: Job, record: boolean): SiteTruth {
 /** What the site rests on: its graph, its target's depths, the judgement's quality where it matters. */
 function siteFacts(job: Job, t: SiteTruth): SiteFacts {
   const { env, site } = job;
-  const hops = depths(t.graph);
   // each relevant item at the fewest hops of any of its nodes (a paper in two formats is one item)
-  const nearest = new Map<string, number>();
-  for (let i = 0; i < t.graph.n; i++)
-    if (t.graph.relevant[i] && hops[i] >= 0) {
-      const item = env.itemOf(t.keys[i]);
-      nearest.set(item, Math.min(nearest.get(item) ?? hops[i], hops[i]));
-    }
-  const byDepth: number[] = [];
-  for (const d of nearest.values()) byDepth[d] = (byDepth[d] ?? 0) + 1;
+  const byDepth = itemsByHops(itemHops(t.graph, t.keys, env.itemOf));
   return {
     site,
     seed: job.seed,
     nodes: t.graph.n,
     relevant: t.relevant.size,
     reachable: t.reach.size,
-    depths: Array.from(byDepth, (x) => x ?? 0),
+    depths: byDepth,
     archive: env.archiveShape(site),
     // the judgement scored on the held-out site: where it is learned or stands in for bodies not kept
     judgement:

@@ -1,7 +1,9 @@
 /** npm run sim:stats -- --web F --seed S [--json] : the generated web's statistics against their targets. */
 import { Renderer } from '../content.ts';
 import { formatSiteStats, viewOfWeb, webStats } from '../site-stats.ts';
-import { computeStats, formatStats } from '../web-stats.ts';
+import { computeStats, type DensityRow, formatDensity, formatStats } from '../web-stats.ts';
+import { readFileSync } from 'node:fs';
+import { resource } from '../../lib/paths.ts';
 import { KEYWORD_GAP_R1 } from '../structure.ts';
 import { Web } from '../web.ts';
 import { webLeak } from '../leak.ts';
@@ -17,10 +19,21 @@ each next to its target band; and the departments' structure: gaps between resea
 (by the labels, and as the topic keywords see them: pages below --keyword-r1 count as off-topic),
 the learnt transfer leak, the document-extension rule; the learnt leak probe (a Naive Bayes with no
 topic, trained on the other departments, over what a crawler sees of a link before fetching it:
-lib/leak-probe.ts) and the heading rule; and each department as a crawler meets it,
-measured as an archive's sites are (the statistics a twin is fitted to: sim/site-stats.ts). Exit
+lib/leak-probe.ts) and the heading rule; each department as a crawler meets it, measured as an
+archive's sites are (the statistics a twin is fitted to: sim/site-stats.ts); and the papers per
+faculty member, their hops and their share of the document files, and the probe, beside the four
+WebKB departments' (data/webkb/figures.json, counted alike). Exit
 code 1 if a statistic is outside its band.
 `;
+/** The WebKB departments' figures (npm run webkb:figures writes them; data/webkb/figures.ts). */
+interface WebkbFigures {
+  commonRate: number;
+  departments: (DensityRow & {
+    probe: { auc: number; minPR: number; minPRAtRate: number; links: number; positives: number };
+  })[];
+}
+const WEBKB_FIGURES = 'data/webkb/figures.json';
+
 /** Exit code 1 when a statistic is outside its band. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const p = parseCommand(argv, io, USAGE, {
@@ -40,12 +53,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const sites = webStats(web.sites.filter((s) => s.kind === 'department').map((s) => viewOfWeb(web, renderer, s.host)));
   const leak = webLeak(web, renderer);
   const f3 = (x: number): string => (Number.isNaN(x) ? 'n/a' : x.toFixed(3));
+  const webkb = JSON.parse(readFileSync(resource(WEBKB_FIGURES), 'utf8')) as WebkbFigures;
+  const density = formatDensity([
+    { name: 'this web', rows: stats.departments.map((d) => ({ ...d, site: d.host, papers: d.relevant })) },
+    { name: 'WebKB', rows: webkb.departments },
+  ]);
   io.out(
     v.json
-      ? `${JSON.stringify({ ...stats, sites, leak }, null, 2)}\n`
+      ? `${JSON.stringify({ ...stats, sites, leak, webkb }, null, 2)}\n`
       : `synthetic web "${config.name}" seed ${seed}\n${formatStats(stats)}\n\n` +
           "departments as a crawler meets them, measured as an archive's sites are (sim/site-stats.ts):\n" +
           `${formatSiteStats(sites).join('\n')}\n\n` +
+          `the departments beside the four WebKB departments, counted alike (WebKB: ${WEBKB_FIGURES}, npm run webkb:figures):\n` +
+          `${density.join('\n')}\n\n` +
           'learnt leak probe (no topic, trained on the other departments; papers the target; AUC, min(P,R), ' +
           `min(P,R) had ${COMMON_RATE * 100}% of links led to papers):\n` +
           leak
@@ -53,6 +73,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
               (x) =>
                 `  ${x.site}: probe ${f3(x.probe.auc)} ${f3(x.probe.minPR)} ${f3(x.probe.minPRAtRate)}; heading rule ` +
                 `${f3(x.heading.auc)} ${f3(x.heading.minPR)} (${x.probe.links} links, ${x.probe.positives} to papers)`,
+            )
+            .join('\n') +
+          '\n' +
+          webkb.departments
+            .map(
+              (x) =>
+                `  WebKB ${x.site}: probe ${f3(x.probe.auc)} ${f3(x.probe.minPR)} ${f3(x.probe.minPRAtRate)} ` +
+                `(${x.probe.links} links, ${x.probe.positives} to papers)`,
             )
             .join('\n') +
           '\n',
