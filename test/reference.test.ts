@@ -77,7 +77,7 @@ describe("the paper's crawlers against the reference implementation", () => {
 
   it('the adaptive crawler: recall AUC within 0.05 per department, threads opened', () => {
     // 0.05: what scheduling alone moves (the engine fetches a turn's thread links best Q first, the
-    // reference thread by thread); measured on paper.json seed 1 at most 0.038 (docs/reproduction.md),
+    // reference thread by thread); measured on paper.json seed 1 at most 0.026 (0.038 on paper-sparse.json; docs/reproduction.md),
     // a quarter of the 0.21 between the two readings that prompted the check
     const adaptive = rows.filter((x) => x.strategy === 'adaptive');
     expect(adaptive).toHaveLength(4);
