@@ -8,7 +8,7 @@ import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
-import { WarcArchive } from '../../sim/warc-index.ts';
+import { readingLine, WarcArchive } from '../../sim/warc-index.ts';
 import { COLLECTIONS, type Collection } from '../../sim/site-stats.ts';
 import { searchFlags } from './blind-flags.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
@@ -99,7 +99,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .split(',')
     .filter(Boolean)
     .map((x) => whole('scale', x, 1, 2, 1000));
-  const cfg = await archiveConfig(v, parsed.positionals);
+  const cfg = await archiveConfig(v, parsed.positionals, io);
   if (!cfg.archive)
     usage(`${cfg.name}: not an archive experiment (no "archive" section); sim:fit fits a twin to an archive`);
   const sites = archiveSites(cfg);
@@ -191,6 +191,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 async function archiveConfig(
   v: Record<string, string | boolean | undefined>,
   positionals: readonly string[],
+  io: CliIo,
 ): Promise<ReturnType<typeof loadExperiment>> {
   const byFiles = v.warc !== undefined || v.labels !== undefined;
   if (byFiles ? positionals.length !== 0 : positionals.length !== 1)
@@ -211,6 +212,7 @@ async function archiveConfig(
     v.relevant as string | undefined,
     !!v.papers,
     collection,
+    io,
   );
 }
 
@@ -343,6 +345,7 @@ async function configFromFiles(
   relevant: string | undefined,
   papers: boolean,
   collection: Collection,
+  io: CliIo,
 ): Promise<ReturnType<typeof loadExperiment>> {
   const warc = warcs.split(',').filter(Boolean);
   for (const f of [...warc, labels]) if (!existsSync(resource(f))) usage(`${f}: no such file`);
@@ -361,7 +364,9 @@ async function configFromFiles(
     },
   };
   // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
+  // strict: a fit to a damaged archive would fit what is left of it; refused, with where the damage is
   const archive = await WarcArchive.open(warc, { strict: true }).catch((e: Error) => usage(e.message));
+  io.err(`${readingLine(archive)}\n`);
   const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
   if (sites.length < 2)
     usage(
