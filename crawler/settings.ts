@@ -8,7 +8,7 @@
 import { CrawlError } from './errors.ts';
 import { RULE_SETTINGS } from './politeness/index.ts';
 import { DEFAULT_MAX_URL_LENGTH } from './url.ts';
-import { SESSION_PARAMS } from '../lib/url.ts';
+import { DEFAULT_STRIP_PARAMS } from '../lib/url.ts';
 import { bool, defaultsOf, list, num, numberFieldsOf, obj, problemOf, type Static, str, Type } from '../lib/schema.ts';
 
 /** The engine's own settings; the politeness rules beyond the per-host gate declare theirs (./politeness/). */
@@ -36,7 +36,7 @@ const ENGINE_SETTINGS = {
     help: 'AutoThrottle (Scrapy): the delay follows latency / autoThrottleTarget, never below delayMs',
   }),
   stripParams: list(Type.String(), {
-    default: [...SESSION_PARAMS, 'utm_*', 'fbclid', 'gclid'],
+    default: [...DEFAULT_STRIP_PARAMS],
     help: 'query parameters removed during normalisation (session ids, tracking); prefix match with "*"',
   }),
   deterministic: bool({

@@ -14,6 +14,7 @@
  */
 import { WarcDamaged } from '../lib/errors.ts';
 import { resource } from '../lib/paths.ts';
+import { canonicalUrl } from '../lib/url.ts';
 import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { WARCParser } from 'warcio';
@@ -38,15 +39,13 @@ export interface ArchivedResponse {
   body: Buffer;
 }
 
-/** The lookup key of a URL: scheme and host lower-case, default port and fragment dropped. */
+/**
+ * The lookup key of a URL: the one canonicaliser (lib/url.ts canonicalUrl), which the crawler
+ * fetches by too, so a record saved as "/x?sid=123" or "/%7Eu/" is the page the crawler asks for
+ * as "/x" and "/~u/"; null for what is not an http(s) URL.
+ */
 export function archiveKey(url: string): string | null {
-  try {
-    const u = new URL(url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return null;
-  }
+  return canonicalUrl(url);
 }
 
 // headers that described the archived transfer, not the payload we serve

@@ -35,6 +35,19 @@ function record(i: number, contentLength?: (n: number) => number): Buffer {
   return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), http, Buffer.from('\r\n\r\n')]);
 }
 
+/** A response record of `uri` with this HTTP message, as bytes. */
+function responseRecord(uri: string, http: Buffer): Buffer {
+  const head = [
+    'WARC/1.1',
+    'WARC-Type: response',
+    `WARC-Target-URI: ${uri}`,
+    'WARC-Date: 2026-01-01T00:00:00Z',
+    'Content-Type: application/http; msgtype=response',
+    `Content-Length: ${http.length}`,
+  ].join('\r\n');
+  return Buffer.concat([Buffer.from(`${head}\r\n\r\n`), http, Buffer.from('\r\n\r\n')]);
+}
+
 const file = (name: string, bytes: Buffer): string => {
   const f = join(dir, name);
   writeFileSync(f, bytes);
@@ -121,7 +134,8 @@ describe('damaged WARCs', () => {
     expect(r.warnings).toEqual([
       expect.stringMatching(
         new RegExp(
-          `the gzip member at offset ${at} (does not decompress|has a CRC-32).*: ${flipped.length} bytes left out, read again from offset ${at + flipped.length}`,
+          `the gzip member at offset ${at} (does not decompress|has a CRC-32).*: ` +
+            `${flipped.length} bytes left out, read again from offset ${at + flipped.length}`,
         ),
       ),
     ]);
@@ -164,8 +178,7 @@ describe('damaged WARCs', () => {
       Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n'),
       Buffer.alloc(24 << 20, 'z'),
     ]);
-    const head = `WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.test/big\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nContent-Length: ${http.length}\r\n\r\n`;
-    const bigRecord = Buffer.concat([Buffer.from(head), http, Buffer.from('\r\n\r\n')]);
+    const bigRecord = responseRecord('http://a.test/big', http);
     const r = await opened(
       file('big.warc.gz', Buffer.concat([gzipSync(records[0]), gzipSync(bigRecord), gzipSync(records[1])])),
     );
@@ -183,8 +196,7 @@ describe('damaged WARCs', () => {
       const http = Buffer.from(
         `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html><title>page ${i}</title>${links}</html>`,
       );
-      const head = `WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.test/${i ? `p${i}` : ''}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: ${http.length}\r\n\r\n`;
-      return gzipSync(Buffer.concat([Buffer.from(head), http, Buffer.from('\r\n\r\n')]));
+      return gzipSync(responseRecord(`http://a.test/${i ? `p${i}` : ''}`, http));
     };
     const members = Array.from({ length: 12 }, (_, i) => page(i));
     members[3] = Buffer.from(members[3]);

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CrawlSettings } from '../../crawler/index.ts';
-import type { ArchiveReading } from '../../crawler/summary.ts';
+import type { ArchiveReading } from '../../crawler/index.ts';
 import { loadKeywords, RelevanceJudge, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { type CliIo, failed, usage } from '../../lib/cli.ts';
 import { KIND_NAMES } from '../../sim/web.ts';
