@@ -119,7 +119,7 @@ export class OutcomeHandler {
       if (res.status >= 300 && res.status < 400 && res.headers.location) {
         log.location = this.redirect(e, res.headers.location);
       } else if (res.status >= 200 && res.status < 300) {
-        page = this.parsePage(seq, e, res, type);
+        page = this.parsePage(seq, e, res, type, log);
         const relevance = this.follow(page, e, seq);
         if (relevance !== undefined) log.relevance = relevance;
       }
@@ -198,7 +198,7 @@ export class OutcomeHandler {
     }
   }
 
-  private parsePage(seq: number, e: QueueEntry, res: FetchResult, contentType: string): PageView {
+  private parsePage(seq: number, e: QueueEntry, res: FetchResult, contentType: string, log: LogEntry): PageView {
     const { settings, stats, parseCache } = this.ctx;
     const ct = res.headers['content-type'];
     const p = parseCache
@@ -208,6 +208,11 @@ export class OutcomeHandler {
     stats.summary.linksCapped += p.linksCapped ?? 0;
     // a page whose deepest tags were read flat is a page read in part, as a body cut at maxBodyBytes is
     stats.summary.truncated += p.nestingCut ?? 0;
+    // one whose parse stopped at maxParseTags lost its later links: counted apart (and logged, below)
+    if (p.linksCut) {
+      stats.summary.linksCut++;
+      log.linksCut = true;
+    }
     stats.summary.undecodable += p.undecodable ?? 0;
     stats.summary.outOfScope.scheme += p.linksOtherScheme ?? 0;
     const links = p.links.filter((l) => {

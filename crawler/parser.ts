@@ -49,8 +49,10 @@ export interface ParsedPage {
   linksCapped?: number;
   /** Links to a scheme other than http(s) (mailto:, javascript:, ftp:, file:, data: ...), refused. */
   linksOtherScheme?: number;
-  /** 1 when the page was read in part: deeper than MAX_NESTING (read flat), or past maxParseMs. */
+  /** 1 when the page's tags past MAX_NESTING open elements were read flat (every link still read). */
   nestingCut?: number;
+  /** 1 when the parser stopped at maxParseTags: the links after that point are not read. */
+  linksCut?: number;
   /** 1 when the body could not be decoded as its charset says (crawler/charset.ts decodeBody). */
   undecodable?: number;
 }
@@ -111,6 +113,34 @@ interface RawLink {
   nofollow: boolean;
 }
 
+/** What a page says about its links: its <base> (the first good one) and its meta robots. */
+interface Directives {
+  base: string;
+  baseSet: boolean;
+  noindex: boolean;
+  nofollow: boolean;
+}
+
+/** Reads a <base> or <meta name="robots"> into `said`; any other tag is none of these. */
+function readDirective(name: string, attrs: Record<string, string>, maxUrl: number, said: Directives): void {
+  if (name === 'base' && attrs.href && !said.baseSet) {
+    // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
+    try {
+      const b = new URL(attrs.href, said.base).href;
+      if (b.length <= maxUrl) {
+        said.base = b;
+        said.baseSet = true;
+      }
+    } catch {
+      /* ignored */
+    }
+  } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
+    const c = (attrs.content ?? '').toLowerCase();
+    if (/\b(noindex|none)\b/.test(c)) said.noindex = true;
+    if (/\b(nofollow|none)\b/.test(c)) said.nofollow = true;
+  }
+}
+
 export function parseHtml(
   html: string,
   pageUrl: string,
@@ -130,13 +160,11 @@ export function parseHtml(
   let heading: string | null = null;
   let lastHeading = '';
   let open: (typeof raw)[number] | null = null;
-  let base: string = pageUrl;
-  let baseSet = false;
-  let noindex = false;
-  let nofollow = false;
+  const said: Directives = { base: pageUrl, baseSet: false, noindex: false, nofollow: false };
   let nestingCut = 0;
-  // the parse deadline, looked at every 1,024 tags: past it the rest stays unread (the page counts truncated)
-  const deadline = norm.maxParseMs ? performance.now() + norm.maxParseMs : Number.POSITIVE_INFINITY;
+  let linksCut = 0;
+  // the parse budget, in tags (work, not the clock: the same page gives the same links on any machine)
+  const maxTags = norm.maxParseTags ?? Number.POSITIVE_INFINITY;
   let tags = 0;
   const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const parser = new Parser(
@@ -148,8 +176,8 @@ export function parseHtml(
           open.shift();
           nestingCut = 1;
         }
-        if ((++tags & 1023) === 0 && performance.now() > deadline) {
-          nestingCut = 1;
+        if (++tags > maxTags && !linksCut) {
+          linksCut = 1;
           parser.pause();
         }
       },
@@ -185,22 +213,7 @@ export function parseHtml(
             heading: lastHeading,
             nofollow: false,
           });
-        } else if (name === 'base' && attrs.href && !baseSet) {
-          // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
-          try {
-            const b = new URL(attrs.href, pageUrl).href;
-            if (b.length <= maxUrl) {
-              base = b;
-              baseSet = true;
-            }
-          } catch {
-            /* ignored */
-          }
-        } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
-          const c = (attrs.content ?? '').toLowerCase();
-          if (/\b(noindex|none)\b/.test(c)) noindex = true;
-          if (/\b(nofollow|none)\b/.test(c)) nofollow = true;
-        }
+        } else readDirective(name, attrs, maxUrl, said);
       },
       ontext(text) {
         if (skipDepth) return;
@@ -241,12 +254,11 @@ export function parseHtml(
   }
   title = title.replace(/\s+/g, ' ').trim();
   const words = lazyWords(chunks);
-  const found = nofollow
-    ? { links: [], capped: 0, tooLong: 0, schemes: 0 }
-    : resolveLinks(raw, base, norm, title, words, aroundWords);
-  const { links, capped, tooLong, schemes } = found;
-  return new HtmlPage(title, headings, words, links, noindex, nofollow, charset, tooLong, capped, schemes, nestingCut);
+  const found = said.nofollow ? noLinks() : resolveLinks(raw, said.base, norm, title, words, aroundWords);
+  return new HtmlPage(title, headings, words, found, said, charset, { nestingCut, linksCut });
 }
+
+const noLinks = (): ReturnType<typeof resolveLinks> => ({ links: [], capped: 0, tooLong: 0, schemes: 0 });
 
 /** A page's links resolved against its base, normalised and capped (by count, URL length, URL bytes). */
 function resolveLinks(
@@ -308,19 +320,33 @@ function resolveLinks(
 class HtmlPage implements ParsedPage {
   readonly kind = 'html' as const;
   private joined: string | undefined;
+  readonly links: ParsedLink[];
+  readonly noindex: boolean;
+  readonly nofollow: boolean;
+  readonly linksTooLong: number;
+  readonly linksCapped: number;
+  readonly linksOtherScheme: number;
+  readonly nestingCut: number;
+  /** 1 when the parse stopped at maxParseTags. */
+  readonly linksCut: number;
   constructor(
     readonly title: string,
     readonly headings: string[],
     private readonly split: () => Words,
-    readonly links: ParsedLink[],
-    readonly noindex: boolean,
-    readonly nofollow: boolean,
+    found: { links: ParsedLink[]; capped: number; tooLong: number; schemes: number },
+    said: { noindex: boolean; nofollow: boolean },
     readonly charset: string,
-    readonly linksTooLong: number,
-    readonly linksCapped: number,
-    readonly linksOtherScheme: number,
-    readonly nestingCut = 0,
-  ) {}
+    cuts: { nestingCut: number; linksCut: number },
+  ) {
+    this.links = found.links;
+    this.linksTooLong = found.tooLong;
+    this.linksCapped = found.capped;
+    this.linksOtherScheme = found.schemes;
+    this.noindex = said.noindex;
+    this.nofollow = said.nofollow;
+    this.nestingCut = cuts.nestingCut;
+    this.linksCut = cuts.linksCut;
+  }
   /** Set by parseBody: the body could not be decoded as declared. */
   undecodable = 0;
   get text(): string {
@@ -347,6 +373,7 @@ class HtmlPage implements ParsedPage {
       linksCapped,
       linksOtherScheme,
       ...(this.nestingCut ? { nestingCut: this.nestingCut } : {}),
+      ...(this.linksCut ? { linksCut: this.linksCut } : {}),
       ...(this.undecodable ? { undecodable: this.undecodable } : {}),
     };
   }

@@ -30,6 +30,8 @@ export interface CrawlSummary {
   redirectsQueued: number;
   redirectLoops: number;
   truncated: number;
+  /** Pages the parser stopped reading at maxParseTags: their later links unread (each logged linksCut). */
+  linksCut: number;
   /** Pages whose body could not be decoded as its charset says (an unknown label, invalid bytes). */
   undecodable: number;
   /** Links longer than maxUrlLength (never queued), and links past maxLinksPerPage on a page. */
@@ -96,6 +98,7 @@ export class CrawlStats {
     redirectsQueued: 0,
     redirectLoops: 0,
     truncated: 0,
+    linksCut: 0,
     undecodable: 0,
     urlTooLong: 0,
     linksCapped: 0,

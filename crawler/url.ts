@@ -17,8 +17,8 @@ export interface NormalizeOptions {
   maxLinksPerPage?: number;
   /** Characters of link URLs kept per page, in page order (default: all). */
   maxLinkBytesPerPage?: number;
-  /** Longest the parser reads one HTML page, ms; past it the page is kept as read (default: no limit). */
-  maxParseMs?: number;
+  /** Tags the parser reads of one HTML page; past it the page is kept as read, linksCut (default: no limit). */
+  maxParseTags?: number;
 }
 
 /** 8 KiB: what common servers accept in a request line (nginx and Apache default to 8 KiB). */

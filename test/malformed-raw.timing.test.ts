@@ -73,4 +73,12 @@ describe('answers that break HTTP, on a raw socket', () => {
     }
     expect(summary.errors.CRAWL_ERR_MALFORMED).toBe(Object.keys(ANSWERS).length);
   });
+
+  it('a page past the tag budget: what was read kept, its later links counted and logged linksCut', async () => {
+    // the start page holds 10 links (20 tags after html, head, title and body): 12 tags read 4 of them
+    const { log, summary } = await crawlLocal(port, { startUrls: ['http://cut.test/'], maxParseTags: 12 });
+    expect(summary.linksCut).toBe(1);
+    expect(log[0]).toMatchObject({ url: 'http://cut.test/', status: 200, linksCut: true });
+    expect(log.length).toBeLessThan(1 + Object.keys(ANSWERS).length);
+  });
 });
