@@ -2,7 +2,8 @@
  * npm run sim:fit -- CONFIG [--hold-out SITE] [--budget N] [--seed S] [--check-seeds K] [--out FILE]
  * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { checkOutputFile, writeOutputFile } from '../../lib/out-folder.ts';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
@@ -108,6 +109,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     usage(`--hold-out: "${heldOut}" is not a site of ${cfg.name} (${sites.join(', ')})`);
   const views = await archiveViews(cfg);
   const name = `${cfg.name}-twin${heldOut ? `-without-${heldOut}` : ''}`;
+  const out = v.out ?? `data/webs/${name}.json`;
+  // before minutes of fitting, not after: a folder where the file goes, a read-only folder
+  checkOutputFile(out);
   const started = performance.now();
   // a fit that cannot be made is a FitError: exit 2 by the table (lib/errors.ts)
   const result = fitToSites(name, views, heldOut, specOf(cfg), {
@@ -123,7 +127,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const { fit, stats } = result;
   const table = fitTable(fit);
   const own = v.own === undefined ? null : ownCheck(io, v.own, fit, name, views, heldOut, specOf(cfg), seed, checks);
-  const out = v.out ?? `data/webs/${name}.json`;
   const doc = {
     // editors complete and check the twin against the web schema (a path from the file's folder)
     $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
@@ -161,7 +164,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       archiveSites: stats,
     },
   };
-  writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+  writeOutputFile(out, `${JSON.stringify(doc, null, 2)}\n`);
   io.out(
     `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations ` +
       `(${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
@@ -181,7 +184,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       name: `${name}-x${k}`,
       departments,
     };
-    writeFileSync(file, `${JSON.stringify(scaled, null, 2)}\n`);
+    writeOutputFile(file, `${JSON.stringify(scaled, null, 2)}\n`);
     io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
   }
   return 0;
