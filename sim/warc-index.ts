@@ -21,6 +21,7 @@ import { WARCParser } from 'warcio';
 import { grown } from '../lib/typed-arrays.ts';
 import { type GoodRange, walkGzipMembers } from './warc-gzip.ts';
 import { Readable } from 'node:stream';
+import { append } from '../lib/arrays.ts';
 
 export interface ArchivedEntry {
   file: number;
@@ -177,7 +178,7 @@ export class WarcArchive {
     if (gz) {
       const walk = await walkGzipMembers(file, size);
       ranges = walk.ranges;
-      problems.push(...walk.problems);
+      append(problems, walk.problems);
       this.reading.skippedBytes += walk.skippedBytes;
       this.reading.damaged += walk.problems.length;
     } else {
