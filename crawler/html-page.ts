@@ -26,6 +26,8 @@ export class HtmlPage implements ParsedPage {
   readonly nestingCut: number;
   /** 1 when the parse stopped at maxParseTags. */
   readonly linksCut: number;
+  /** 1 when a meta refresh named a URL (its last link). */
+  readonly refreshLinks: number;
   constructor(
     readonly title: string,
     readonly headings: string[],
@@ -33,7 +35,7 @@ export class HtmlPage implements ParsedPage {
     found: { links: ParsedLink[]; capped: number; tooLong: number; schemes: number },
     said: { noindex: boolean; nofollow: boolean },
     readonly charset: string,
-    cuts: { nestingCut: number; linksCut: number },
+    cuts: { nestingCut: number; linksCut: number; refresh: number },
   ) {
     this.links = found.links;
     this.linksTooLong = found.tooLong;
@@ -43,6 +45,7 @@ export class HtmlPage implements ParsedPage {
     this.nofollow = said.nofollow;
     this.nestingCut = cuts.nestingCut;
     this.linksCut = cuts.linksCut;
+    this.refreshLinks = cuts.refresh;
   }
   /** Set by parseBody: the body could not be decoded as declared. */
   undecodable = 0;
@@ -71,6 +74,7 @@ export class HtmlPage implements ParsedPage {
       linksOtherScheme,
       ...(this.nestingCut ? { nestingCut: this.nestingCut } : {}),
       ...(this.linksCut ? { linksCut: this.linksCut } : {}),
+      ...(this.refreshLinks ? { refreshLinks: this.refreshLinks } : {}),
       ...(this.undecodable ? { undecodable: this.undecodable } : {}),
     };
   }

@@ -56,6 +56,8 @@ export interface ParsedPage {
   nestingCut?: number;
   /** 1 when the parser stopped at maxParseTags: the links after that point are not read. */
   linksCut?: number;
+  /** 1 when the page's <meta http-equiv="refresh"> named a URL, kept as its last link (followRefresh). */
+  refreshLinks?: number;
   /** 1 when the body could not be decoded as its charset says (crawler/charset.ts decodeBody). */
   undecodable?: number;
 }
@@ -120,9 +122,21 @@ interface Directives {
   baseSet: boolean;
   noindex: boolean;
   nofollow: boolean;
+  /** The URL of the page's first <meta http-equiv="refresh">, as written; null: none. */
+  refresh: string | null;
 }
 
-/** Reads a <base> or <meta name="robots"> into `said`; any other tag is none of these. */
+/**
+ * The URL a refresh names ("5; url=/next", "0;URL='/x'", a Refresh header's value), or null when
+ * it names none (a refresh of the page itself).
+ */
+export function refreshTarget(content: string): string | null {
+  const m = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?(["']?)([^"']*)\1\s*$/i.exec(content);
+  const url = m?.[2].trim();
+  return url ? url : null;
+}
+
+/** Reads a <base>, <meta name="robots"> or <meta http-equiv="refresh"> into `said`; any other tag is none of these. */
 function readDirective(name: string, attrs: Record<string, string>, maxUrl: number, said: Directives): void {
   if (name === 'base' && attrs.href && !said.baseSet) {
     // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
@@ -135,6 +149,8 @@ function readDirective(name: string, attrs: Record<string, string>, maxUrl: numb
     } catch {
       /* ignored */
     }
+  } else if (name === 'meta' && said.refresh === null && (attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
+    said.refresh = refreshTarget(attrs.content ?? '');
   } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
     const c = (attrs.content ?? '').toLowerCase();
     if (/\b(noindex|none)\b/.test(c)) said.noindex = true;
@@ -161,7 +177,7 @@ export function parseHtml(
   let heading: string | null = null;
   let lastHeading = '';
   let open: (typeof raw)[number] | null = null;
-  const said: Directives = { base: pageUrl, baseSet: false, noindex: false, nofollow: false };
+  const said: Directives = { base: pageUrl, baseSet: false, noindex: false, nofollow: false, refresh: null };
   let nestingCut = 0;
   let linksCut = 0;
   // the parse budget, in tags (work, not the clock: the same page gives the same links on any machine)
@@ -253,10 +269,14 @@ export function parseHtml(
     (open as (typeof raw)[number]).end = chunks.length;
     raw.push(open);
   }
+  // a refresh is a link a browser follows (Scrapy, Heritrix and Nutch follow it too): the page's last, no anchor
+  const refresh = said.refresh !== null && norm.followRefresh !== false ? 1 : 0;
+  if (refresh)
+    raw.push({ href: said.refresh as string, start: chunks.length, end: chunks.length, heading: '', nofollow: false });
   title = title.replace(/\s+/g, ' ').trim();
   const words = lazyWords(chunks);
   const found = said.nofollow ? noLinks() : resolveLinks(raw, said.base, norm, title, words, aroundWords);
-  return new HtmlPage(title, headings, words, found, said, charset, { nestingCut, linksCut });
+  return new HtmlPage(title, headings, words, found, said, charset, { nestingCut, linksCut, refresh });
 }
 
 const noLinks = (): ReturnType<typeof resolveLinks> => ({ links: [], capped: 0, tooLong: 0, schemes: 0 });

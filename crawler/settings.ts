@@ -39,6 +39,12 @@ const ENGINE_SETTINGS = {
     default: [...DEFAULT_STRIP_PARAMS],
     help: 'query parameters removed during normalisation (session ids, tracking); prefix match with "*"',
   }),
+  followRefresh: bool({
+    default: true,
+    help:
+      'a <meta http-equiv="refresh"> or Refresh header naming a URL is a link of the page (counted ' +
+      'refreshLinks), as Scrapy, Heritrix and Nutch follow it',
+  }),
   deterministic: bool({
     default: false,
     help: 'same config and seed give the same fetch order and log whatever the timing (batches)',

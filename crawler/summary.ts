@@ -32,6 +32,8 @@ export interface CrawlSummary {
   truncated: number;
   /** Pages the parser stopped reading at maxParseTags: their later links unread (each logged linksCut). */
   linksCut: number;
+  /** Links a page's meta refresh or Refresh header named (followRefresh). */
+  refreshLinks: number;
   /** Pages whose body could not be decoded as its charset says (an unknown label, invalid bytes). */
   undecodable: number;
   /** Links longer than maxUrlLength (never queued), and links past maxLinksPerPage on a page. */
@@ -99,6 +101,7 @@ export class CrawlStats {
     redirectLoops: 0,
     truncated: 0,
     linksCut: 0,
+    refreshLinks: 0,
     undecodable: 0,
     urlTooLong: 0,
     linksCapped: 0,

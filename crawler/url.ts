@@ -19,6 +19,8 @@ export interface NormalizeOptions {
   maxLinkBytesPerPage?: number;
   /** Tags the parser reads of one HTML page; past it the page is kept as read, linksCut (default: no limit). */
   maxParseTags?: number;
+  /** Whether a meta refresh's URL is a link of the page (default: yes). */
+  followRefresh?: boolean;
 }
 
 /** 8 KiB: what common servers accept in a request line (nginx and Apache default to 8 KiB). */

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
 import { decodeBody } from '../crawler/charset.ts';
-import { contentTypeOf, MAX_NESTING, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
+import { contentTypeOf, MAX_NESTING, parseBody, parseHtml, refreshTarget, urlWords } from '../crawler/parser.ts';
 
 const page = (html: string, url = 'http://a.test/dir/page.html') => parseHtml(html, url, DEFAULT_SETTINGS, 3);
 
@@ -89,6 +89,25 @@ describe('HTML parser', () => {
     expect(cut.links).toHaveLength(25_000);
     expect(cut.linksCut).toBe(1);
     expect(cut.nestingCut ?? 0).toBe(0);
+  });
+
+  it("reads a meta refresh as the page's last link, with no anchor (issue #84)", () => {
+    expect(['0; url=/a', "5;URL='/b'", ' 3 , url = "c.html" ', '/d', '10', ''].map(refreshTarget)).toEqual([
+      '/a',
+      '/b',
+      'c.html',
+      '/d',
+      null,
+      null,
+    ]);
+    const html = '<head><meta http-equiv="refresh" content="2; url=/next"></head><body><a href="/x">x</a></body>';
+    const p = page(html);
+    expect(p.links.map((l) => [l.url, l.anchor])).toEqual([
+      ['http://a.test/x', 'x'],
+      ['http://a.test/next', ''],
+    ]);
+    expect(p.refreshLinks).toBe(1);
+    expect(parseHtml(html, 'http://a.test/', { ...DEFAULT_SETTINGS, followRefresh: false }, 0).links).toHaveLength(1);
   });
 
   it('gives the same links whatever the clock: a page parsed with time running 10,000 times slower', () => {

@@ -24,6 +24,17 @@ const ANSWERS: Record<string, string> = {
   '/status-600': 'HTTP/1.1 600 Unknown\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\nhello',
 };
 
+/** Pages of refresh.test: a meta refresh, a Refresh header, and where they lead. */
+const ok = (body: string, extra = ''): string =>
+  `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n${extra}Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+const REFRESH: Record<string, string> = {
+  '/': ok('<html><body><a href="/meta">m</a> <a href="/header">h</a></body></html>'),
+  '/meta': ok('<html><head><meta http-equiv="Refresh" content="9; URL=/after-meta"></head><body>moved</body></html>'),
+  '/header': ok('<html><body>moved</body></html>', 'Refresh: 0; url=/after-header\r\n'),
+  '/after-meta': ok('<html><body>here</body></html>'),
+  '/after-header': ok('<html><body>here</body></html>'),
+};
+
 const asked = new Map<string, number>();
 let server: Server;
 let port = 0;
@@ -34,7 +45,10 @@ function answer(sock: Socket): void {
     head += b.toString('latin1');
     if (!head.includes('\r\n\r\n')) return;
     const path = head.split(' ')[1] ?? '/';
+    const refreshHost = /\r\nhost: refresh\.test/i.test(head);
     head = '';
+    if (refreshHost)
+      return void sock.end(REFRESH[path] ?? 'HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     asked.set(path, (asked.get(path) ?? 0) + 1);
     if (path === '/robots.txt')
       return void sock.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
@@ -80,5 +94,15 @@ describe('answers that break HTTP, on a raw socket', () => {
     expect(summary.linksCut).toBe(1);
     expect(log[0]).toMatchObject({ url: 'http://cut.test/', status: 200, linksCut: true });
     expect(log.length).toBeLessThan(1 + Object.keys(ANSWERS).length);
+  });
+
+  it('a meta refresh and a Refresh header are links of their page, counted; followRefresh false leaves them', async () => {
+    const paths = (l: { url: string }[]): string[] => l.map((e) => new URL(e.url).pathname).sort();
+    const on = await crawlLocal(port, { startUrls: ['http://refresh.test/'] });
+    expect(paths(on.log)).toEqual(['/', '/after-header', '/after-meta', '/header', '/meta']);
+    expect(on.summary.refreshLinks).toBe(2);
+    const off = await crawlLocal(port, { startUrls: ['http://refresh.test/'], followRefresh: false });
+    expect(paths(off.log)).toEqual(['/', '/header', '/meta']);
+    expect(off.summary.refreshLinks).toBe(0);
   });
 });
