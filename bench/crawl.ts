@@ -34,6 +34,7 @@ import { join } from 'node:path';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { recordBench } from './record.ts';
 import { chanceEveryRound, meanCi } from '../experiments/intervals.ts';
+import { append } from '../lib/arrays.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -327,7 +328,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       for (let r = 1; r <= ROUNDS; r++) {
         const round = await runRound(sim.port, sc, r, log);
         rs.push(round.ratio);
-        pairs.push(...round.pairs);
+        append(pairs, round.pairs);
         rows.push(round.row);
       }
       const { name } = sc;

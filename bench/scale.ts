@@ -56,7 +56,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (v.alone && (v.queue || v['no-caches'] || v.one !== undefined))
     usage('--alone: a measurement of its own, with neither --queue, --no-caches nor --one');
   if (v.one !== undefined) {
-    const n = intFlag('one', v.one, 1_000, 4_000_000)!;
+    // the largest web is the one the memory rule gives this machine (experiments/memory.ts), not a fixed number
+    const n = intFlag('one', v.one, 1_000, 100_000_000)!;
+    try {
+      heapMb(n, 1);
+    } catch (e) {
+      usage(`--one ${n}: ${(e as Error).message}`);
+    }
     const strategies = v.strategies?.split(',').filter(Boolean);
     io.out(`${JSON.stringify(await measureScale(n, { queue: v.queue, out: v.out, strategies, caches }))}\n`);
     return 0;
@@ -126,6 +132,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `Sizes ${sizes.join(', ')}${how}:\n${results.length ? table(results) : ''}\n${notes.join('\n\n')}`,
     );
     io.out(`recorded in docs/benchmarks.md\n`);
+  }
+  if (!results.length) {
+    // every size refused: a bench that measured nothing is not a pass
+    io.err(`error: no size measured (${sizes.join(', ')}): ${notes.join('; ')}\n`);
+    return 1;
   }
   return same ? 0 : 1;
 }

@@ -28,7 +28,7 @@ import type { PageView, Strategy } from './strategy.ts';
 import { FingerprintSet, normalizeUrl } from './url.ts';
 import { hostOf } from '../lib/url.ts';
 import { ParentUrls } from './parents.ts';
-import { CrawlStats, type Counters, type CrawlSummary } from './summary.ts';
+import { type ArchiveReading, CrawlStats, type Counters, type CrawlSummary } from './summary.ts';
 
 export type { CrawlSummary } from './summary.ts';
 
@@ -59,6 +59,8 @@ export interface EngineOptions {
   remote?: RemoteHooks;
   /** Parsed pages shared with other crawls of the same settings (crawler/parse-cache.ts). */
   parseCache?: ParseCache;
+  /** The archive the crawl replays, as reading it went (summary.json `archive`). */
+  archive?: ArchiveReading;
 }
 
 /**
@@ -356,6 +358,7 @@ export class CrawlEngine {
         this.strategy.stats?.() ?? {},
       );
       if (this.stoppedBy) summary.stopped = this.stoppedBy;
+      if (this.opts.archive) summary.archive = this.opts.archive;
       if (this.journal) this.closeJournal(this.journal, summary);
       this.releaseOut();
       await this.client.close();

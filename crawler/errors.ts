@@ -7,11 +7,27 @@ import { CrawlError } from '../lib/errors.ts';
 
 export { CrawlError, type CrawlErrorCode } from '../lib/errors.ts';
 
-/** Maps any thrown value to a CrawlError (network errors from undici/node become NETWORK or TIMEOUT). */
+/**
+ * undici's errors for an answer that breaks HTTP: its parser's (HTTPParserError, which carries no
+ * HPE_ code for most of them: undici looks the code up the wrong way round), headers past its
+ * limit, a body longer or shorter than its Content-Length. The same bytes come back on a retry.
+ */
+const MALFORMED_CODES = new Set(['UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+function isMalformed(err: { code?: string; name?: string }): boolean {
+  const code = err.code ?? '';
+  return err.name === 'HTTPParserError' || MALFORMED_CODES.has(code) || code.startsWith('HPE_');
+}
+
+/**
+ * Maps any thrown value to a CrawlError: network errors from undici/node become NETWORK or
+ * TIMEOUT, an answer that breaks HTTP MALFORMED.
+ */
 export function toCrawlError(e: unknown): CrawlError {
   if (e instanceof CrawlError) return e;
   const err = e as { code?: string; message?: string; name?: string };
   const code = err?.code ?? '';
+  if (err && isMalformed(err))
+    return new CrawlError('CRAWL_ERR_MALFORMED', `${code || err.name}: ${err.message ?? String(e)}`, { cause: e });
   if (/TIMEOUT|ETIMEDOUT/.test(code) || err?.name === 'TimeoutError')
     return new CrawlError('CRAWL_ERR_TIMEOUT', err.message ?? 'timeout', { cause: e });
   return new CrawlError('CRAWL_ERR_NETWORK', `${code ? `${code}: ` : ''}${err?.message ?? String(e)}`, { cause: e });

@@ -256,7 +256,14 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (this.reason) controller.abort(this.reason);
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode < 100) {
+      // undici takes "099" for an interim answer and waits for another on a closed socket
+      const e = new CrawlError('CRAWL_ERR_MALFORMED', `status ${statusCode} is outside 100-599`);
+      this.fail(e);
+      controller.abort(e);
+      return;
+    }
     if (statusCode < 200) return; // an interim response: the real one follows
     this.status = statusCode;
     this.headers = headers;

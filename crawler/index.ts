@@ -5,6 +5,7 @@
  * test checks all three).
  */
 export { CrawlEngine, type CrawlSummary, type EngineOptions, type Progress } from './engine.ts';
+export type { ArchiveReading } from './summary.ts';
 export { CrawlError, type CrawlErrorCode } from './errors.ts';
 export {
   CrawlSettingsSchema,

@@ -42,6 +42,8 @@ export interface LogEntry {
   error?: string;
   location?: string;
   truncated?: boolean;
+  /** The parser stopped at maxParseTags: the page's later links were not read (summary linksCut). */
+  linksCut?: boolean;
 }
 
 /** Bytes of buffered lines written at once (a string this long is cheap; one per step may not be). */

@@ -12,7 +12,7 @@ import type { HostState } from './hosts.ts';
 import type { Journal, LogEntry } from './journal.ts';
 import type { ParentUrls } from './parents.ts';
 import type { ParseCache } from './parse-cache.ts';
-import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage } from './parser.ts';
+import { contentTypeOf, otherScheme, parseBody, type ParsedLink, type ParsedPage, refreshTarget } from './parser.ts';
 import type { Scope } from './scope.ts';
 import type { CrawlSettings } from './settings.ts';
 import type { CrawlStats } from './summary.ts';
@@ -119,7 +119,7 @@ export class OutcomeHandler {
       if (res.status >= 300 && res.status < 400 && res.headers.location) {
         log.location = this.redirect(e, res.headers.location);
       } else if (res.status >= 200 && res.status < 300) {
-        page = this.parsePage(seq, e, res, type);
+        page = this.parsePage(seq, e, res, type, log);
         const relevance = this.follow(page, e, seq);
         if (relevance !== undefined) log.relevance = relevance;
       }
@@ -198,7 +198,7 @@ export class OutcomeHandler {
     }
   }
 
-  private parsePage(seq: number, e: QueueEntry, res: FetchResult, contentType: string): PageView {
+  private parsePage(seq: number, e: QueueEntry, res: FetchResult, contentType: string, log: LogEntry): PageView {
     const { settings, stats, parseCache } = this.ctx;
     const ct = res.headers['content-type'];
     const p = parseCache
@@ -208,13 +208,41 @@ export class OutcomeHandler {
     stats.summary.linksCapped += p.linksCapped ?? 0;
     // a page whose deepest tags were read flat is a page read in part, as a body cut at maxBodyBytes is
     stats.summary.truncated += p.nestingCut ?? 0;
+    // one whose parse stopped at maxParseTags lost its later links: counted apart (and logged, below)
+    if (p.linksCut) {
+      stats.summary.linksCut++;
+      log.linksCut = true;
+    }
     stats.summary.undecodable += p.undecodable ?? 0;
     stats.summary.outOfScope.scheme += p.linksOtherScheme ?? 0;
+    stats.summary.refreshLinks += p.refreshLinks ?? 0;
     const links = p.links.filter((l) => {
       if (l.nofollow) stats.summary.nofollow++;
       return !l.nofollow;
     });
+    const refresh = this.refreshHeader(e, res, p, links);
+    if (refresh) links.push(refresh);
     return new FetchedPage(seq, e, res.status, contentType, p, links);
+  }
+
+  /**
+   * The link a Refresh header names (followRefresh), or null: none, a refresh of the page itself,
+   * or a URL the page links already. Counted with the meta refreshes (refreshLinks).
+   */
+  private refreshHeader(
+    e: QueueEntry,
+    res: FetchResult,
+    p: ParsedPage,
+    links: readonly ParsedLink[],
+  ): ParsedLink | null {
+    const { settings, stats } = this.ctx;
+    const header = res.headers.refresh;
+    if (!settings.followRefresh || typeof header !== 'string') return null;
+    const to = refreshTarget(header);
+    const url = to === null ? null : normalizeUrl(to, e.url, settings);
+    if (url === null || url === e.url || links.some((l) => l.url === url)) return null;
+    stats.summary.refreshLinks++;
+    return { url, anchor: '', around: '', heading: p.title, nofollow: false };
   }
 
   /** New, in-scope, within-depth links of a page, deduped in page order. */

@@ -19,12 +19,14 @@ function optionsKey(norm: NormalizeOptions, aroundWords: number): string {
   if (!byWords) optionKeys.set(norm, (byWords = new Map()));
   let k = byWords.get(aroundWords);
   if (k === undefined) {
-    const { stripParams, maxUrlLength, maxLinksPerPage, maxLinkBytesPerPage } = norm;
+    const { stripParams, maxUrlLength, maxLinksPerPage, maxLinkBytesPerPage, maxParseTags, followRefresh } = norm;
     k = JSON.stringify([
       stripParams,
       maxUrlLength ?? null,
       maxLinksPerPage ?? null,
       maxLinkBytesPerPage ?? null,
+      maxParseTags ?? null,
+      followRefresh ?? true,
       aroundWords,
     ]);
     byWords.set(aroundWords, k);

@@ -13,6 +13,9 @@ import { DEFAULT_MAX_URL_LENGTH, LinkNormalizer, type NormalizeOptions } from '.
 import { ownCopy } from '../lib/strings.ts';
 import { decodeBody } from './charset.ts';
 import { parsePdf, parsePs } from './parse-documents.ts';
+import { HtmlPage, LazyLink, lazyWords, type Words } from './html-page.ts';
+
+export { MAX_WORDS } from './html-page.ts';
 
 export interface ParsedLink {
   /** Normalised absolute URL. */
@@ -49,8 +52,12 @@ export interface ParsedPage {
   linksCapped?: number;
   /** Links to a scheme other than http(s) (mailto:, javascript:, ftp:, file:, data: ...), refused. */
   linksOtherScheme?: number;
-  /** 1 when the page was read in part: deeper than MAX_NESTING (read flat), or past maxParseMs. */
+  /** 1 when the page's tags past MAX_NESTING open elements were read flat (every link still read). */
   nestingCut?: number;
+  /** 1 when the parser stopped at maxParseTags: the links after that point are not read. */
+  linksCut?: number;
+  /** 1 when the page's <meta http-equiv="refresh"> named a URL, kept as its last link (followRefresh). */
+  refreshLinks?: number;
   /** 1 when the body could not be decoded as its charset says (crawler/charset.ts decodeBody). */
   undecodable?: number;
 }
@@ -98,8 +105,6 @@ export function urlWords(url: string): string[] {
 }
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-/** Words kept per page for scoring and link contexts; giant pages add links, not more text. */
-export const MAX_WORDS = 20_000;
 const SKIP = new Set(['script', 'style', 'noscript', 'template']);
 
 /** An <a> or <area> as the tokenizer met it: its href and the text chunks of its anchor. */
@@ -109,6 +114,48 @@ interface RawLink {
   end: number;
   heading: string;
   nofollow: boolean;
+}
+
+/** What a page says about its links: its <base> (the first good one) and its meta robots. */
+interface Directives {
+  base: string;
+  baseSet: boolean;
+  noindex: boolean;
+  nofollow: boolean;
+  /** The URL of the page's first <meta http-equiv="refresh">, as written; null: none. */
+  refresh: string | null;
+}
+
+/**
+ * The URL a refresh names ("5; url=/next", "0;URL='/x'", a Refresh header's value), or null when
+ * it names none (a refresh of the page itself).
+ */
+export function refreshTarget(content: string): string | null {
+  const m = /^\s*[\d.]*\s*[;,]?\s*(?:url\s*=\s*)?(["']?)([^"']*)\1\s*$/i.exec(content);
+  const url = m?.[2].trim();
+  return url ? url : null;
+}
+
+/** Reads a <base>, <meta name="robots"> or <meta http-equiv="refresh"> into `said`; any other tag is none of these. */
+function readDirective(name: string, attrs: Record<string, string>, maxUrl: number, said: Directives): void {
+  if (name === 'base' && attrs.href && !said.baseSet) {
+    // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
+    try {
+      const b = new URL(attrs.href, said.base).href;
+      if (b.length <= maxUrl) {
+        said.base = b;
+        said.baseSet = true;
+      }
+    } catch {
+      /* ignored */
+    }
+  } else if (name === 'meta' && said.refresh === null && (attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
+    said.refresh = refreshTarget(attrs.content ?? '');
+  } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
+    const c = (attrs.content ?? '').toLowerCase();
+    if (/\b(noindex|none)\b/.test(c)) said.noindex = true;
+    if (/\b(nofollow|none)\b/.test(c)) said.nofollow = true;
+  }
 }
 
 export function parseHtml(
@@ -130,13 +177,11 @@ export function parseHtml(
   let heading: string | null = null;
   let lastHeading = '';
   let open: (typeof raw)[number] | null = null;
-  let base: string = pageUrl;
-  let baseSet = false;
-  let noindex = false;
-  let nofollow = false;
+  const said: Directives = { base: pageUrl, baseSet: false, noindex: false, nofollow: false, refresh: null };
   let nestingCut = 0;
-  // the parse deadline, looked at every 1,024 tags: past it the rest stays unread (the page counts truncated)
-  const deadline = norm.maxParseMs ? performance.now() + norm.maxParseMs : Number.POSITIVE_INFINITY;
+  let linksCut = 0;
+  // the parse budget, in tags (work, not the clock: the same page gives the same links on any machine)
+  const maxTags = norm.maxParseTags ?? Number.POSITIVE_INFINITY;
   let tags = 0;
   const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
   const parser = new Parser(
@@ -148,8 +193,8 @@ export function parseHtml(
           open.shift();
           nestingCut = 1;
         }
-        if ((++tags & 1023) === 0 && performance.now() > deadline) {
-          nestingCut = 1;
+        if (++tags > maxTags && !linksCut) {
+          linksCut = 1;
           parser.pause();
         }
       },
@@ -185,22 +230,7 @@ export function parseHtml(
             heading: lastHeading,
             nofollow: false,
           });
-        } else if (name === 'base' && attrs.href && !baseSet) {
-          // a bad base is ignored, and so is one past the URL limit (every link under it would be too)
-          try {
-            const b = new URL(attrs.href, pageUrl).href;
-            if (b.length <= maxUrl) {
-              base = b;
-              baseSet = true;
-            }
-          } catch {
-            /* ignored */
-          }
-        } else if (name === 'meta' && (attrs.name ?? '').toLowerCase() === 'robots') {
-          const c = (attrs.content ?? '').toLowerCase();
-          if (/\b(noindex|none)\b/.test(c)) noindex = true;
-          if (/\b(nofollow|none)\b/.test(c)) nofollow = true;
-        }
+        } else readDirective(name, attrs, maxUrl, said);
       },
       ontext(text) {
         if (skipDepth) return;
@@ -239,14 +269,17 @@ export function parseHtml(
     (open as (typeof raw)[number]).end = chunks.length;
     raw.push(open);
   }
+  // a refresh is a link a browser follows (Scrapy, Heritrix and Nutch follow it too): the page's last, no anchor
+  const refresh = said.refresh !== null && norm.followRefresh !== false ? 1 : 0;
+  if (refresh)
+    raw.push({ href: said.refresh as string, start: chunks.length, end: chunks.length, heading: '', nofollow: false });
   title = title.replace(/\s+/g, ' ').trim();
   const words = lazyWords(chunks);
-  const found = nofollow
-    ? { links: [], capped: 0, tooLong: 0, schemes: 0 }
-    : resolveLinks(raw, base, norm, title, words, aroundWords);
-  const { links, capped, tooLong, schemes } = found;
-  return new HtmlPage(title, headings, words, links, noindex, nofollow, charset, tooLong, capped, schemes, nestingCut);
+  const found = said.nofollow ? noLinks() : resolveLinks(raw, said.base, norm, title, words, aroundWords);
+  return new HtmlPage(title, headings, words, found, said, charset, { nestingCut, linksCut, refresh });
 }
+
+const noLinks = (): ReturnType<typeof resolveLinks> => ({ links: [], capped: 0, tooLong: 0, schemes: 0 });
 
 /** A page's links resolved against its base, normalised and capped (by count, URL length, URL bytes). */
 function resolveLinks(
@@ -296,132 +329,6 @@ function resolveLinks(
     links.push(new LazyLink(url, l.start, l.end, l.heading || title, l.nofollow, words, aroundWords));
   }
   return { links, capped, tooLong, schemes };
-}
-
-/**
- * A parsed HTML page whose text and words are made when first read. A class, with the getters on
- * its prototype: as an object literal with getters, every parsed page (its words, chunks and
- * HTML) survived the young-generation collections and was promoted, 122 of 292 MB allocated when
- * parsing 18,240 department pages; as a class, 0.2 MB (docs/benchmarks.md). JSON.stringify gives
- * the fields; a spread ({ ...page }) does not copy text and words, which live on the prototype.
- */
-class HtmlPage implements ParsedPage {
-  readonly kind = 'html' as const;
-  private joined: string | undefined;
-  constructor(
-    readonly title: string,
-    readonly headings: string[],
-    private readonly split: () => Words,
-    readonly links: ParsedLink[],
-    readonly noindex: boolean,
-    readonly nofollow: boolean,
-    readonly charset: string,
-    readonly linksTooLong: number,
-    readonly linksCapped: number,
-    readonly linksOtherScheme: number,
-    readonly nestingCut = 0,
-  ) {}
-  /** Set by parseBody: the body could not be decoded as declared. */
-  undecodable = 0;
-  get text(): string {
-    this.joined ??= this.split().words.join(' ');
-    return this.joined;
-  }
-  get words(): readonly string[] {
-    return this.split().words;
-  }
-  toJSON(): ParsedPage {
-    const { kind, title, headings, text, words, links, noindex, nofollow, charset } = this;
-    const { linksTooLong, linksCapped, linksOtherScheme } = this;
-    return {
-      kind,
-      title,
-      headings,
-      text,
-      words,
-      links,
-      noindex,
-      nofollow,
-      charset,
-      linksTooLong,
-      linksCapped,
-      linksOtherScheme,
-      ...(this.nestingCut ? { nestingCut: this.nestingCut } : {}),
-      ...(this.undecodable ? { undecodable: this.undecodable } : {}),
-    };
-  }
-}
-
-interface Words {
-  words: string[];
-  /** Index of the first word of chunk i (and, at chunks.length, the number of words). */
-  at: Int32Array;
-}
-
-/**
- * The page's words, split from its text chunks on first use: whitespace-separated, in page order,
- * at most MAX_WORDS (a chunk that starts below the limit is kept whole).
- */
-function lazyWords(from: readonly string[]): () => Words {
-  let w: Words | undefined;
-  let source: readonly string[] | null = from;
-  return () => {
-    if (w) return w;
-    const chunks = source!;
-    source = null; // the words replace the chunks: a kept page (training data) holds its text once
-    const words: string[] = [];
-    const at = new Int32Array(chunks.length + 1);
-    for (let i = 0; i < chunks.length; i++) {
-      at[i] = words.length;
-      if (words.length >= MAX_WORDS) continue;
-      for (const x of chunks[i].split(/\s+/)) if (x) words.push(x);
-    }
-    at[chunks.length] = words.length;
-    w = { words, at };
-    return w;
-  };
-}
-
-/**
- * A link whose anchor and context are joined from the page's words when first read. One object
- * per link (getters on the prototype, not closures per link); JSON.stringify gives the fields.
- */
-class LazyLink implements ParsedLink {
-  private anchorText: string | undefined;
-  private aroundText: string | undefined;
-  constructor(
-    readonly url: string,
-    private readonly startChunk: number,
-    private readonly endChunk: number,
-    readonly heading: string,
-    readonly nofollow: boolean,
-    private readonly words: () => Words,
-    private readonly aroundWords: number,
-  ) {}
-  get anchor(): string {
-    if (this.anchorText === undefined) {
-      const w = this.words();
-      this.anchorText = w.words.slice(w.at[this.startChunk], w.at[this.endChunk]).join(' ');
-    }
-    return this.anchorText;
-  }
-  get around(): string {
-    this.aroundText ??= this.aroundList.join(' ');
-    return this.aroundText;
-  }
-  /** Made on each read (two slices of the page's words), not kept: a kept page's links stay small. */
-  get aroundList(): readonly string[] {
-    const n = this.aroundWords;
-    if (!n) return [];
-    const w = this.words();
-    const start = w.at[this.startChunk];
-    const end = w.at[this.endChunk];
-    return w.words.slice(Math.max(0, start - n), start).concat(w.words.slice(end, end + n));
-  }
-  toJSON(): ParsedLink {
-    const { url, anchor, around, heading, nofollow } = this;
-    return { url, anchor, around, heading, nofollow };
-  }
 }
 
 /** Whether a link resolves to a URL of a scheme other than http(s): refused, and counted. */

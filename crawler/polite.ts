@@ -70,13 +70,14 @@ const stopped = (): CrawlError => new CrawlError('CRAWL_ERR_STOPPED', 'the crawl
 export { sleep } from '../lib/time.ts';
 
 /**
- * Whether a network error is the server's answer itself being malformed (headers past undici's
- * limit, an HTTP parse error): the same bytes come back on a retry, so there is none.
+ * Whether the server's answer itself is malformed (crawler/errors.ts: a parse error, headers past
+ * undici's limit, a body that is not its Content-Length): the same bytes come back on a retry, so
+ * there is none.
  */
-function malformedAnswer(err: CrawlError): boolean {
-  const code = String((err.cause as { code?: unknown } | undefined)?.code ?? '');
-  return /^(UND_ERR_HEADERS_OVERFLOW$|HPE_)/.test(code);
-}
+const malformedAnswer = (err: CrawlError): boolean => err.code === 'CRAWL_ERR_MALFORMED';
+
+/** A status HTTP does not have (RFC 9110 15: three digits, 100-599): malformed, not a server error to retry. */
+const invalidStatus = (status: number): boolean => status < 100 || status > 599;
 
 /**
  * Exponential backoff with jitter between retries: retryBaseMs x 2^(attempt - 1) x a factor in
@@ -250,6 +251,13 @@ export class PoliteClient {
         return { kind: 'failed', error: err, attempts, ms: performance.now() - t0 };
       }
       this.leave(h, pass, res);
+      if (invalidStatus(res.status))
+        return {
+          kind: 'failed',
+          error: new CrawlError('CRAWL_ERR_MALFORMED', `status ${res.status} is outside 100-599`),
+          attempts,
+          ms: performance.now() - t0,
+        };
       if ((res.status === 429 || res.status === 503) && res.retryAfterMs !== undefined) {
         if (res.retryAfterMs > settings.maxRetryAfterSec * 1000) {
           return {
@@ -312,12 +320,17 @@ export class PoliteClient {
             h.refused = err.message;
             return unreachable();
           }
-          // a robots.txt that drips past the deadline would drip as long again
-          if (err.code === 'CRAWL_ERR_DEADLINE') return unreachable();
+          // a robots.txt that drips past the deadline would drip as long again, a malformed one
+          // come back the same
+          if (err.code === 'CRAWL_ERR_DEADLINE' || malformedAnswer(err)) return unreachable();
           break; // network error: retry below
         }
         this.leave(gate, pass, res);
         opts.onResponse?.(url, res);
+        if (invalidStatus(res.status)) {
+          fail('CRAWL_ERR_MALFORMED', `robots.txt answered status ${res.status}, outside 100-599`);
+          return unreachable();
+        }
         const loc = res.headers.location;
         if (res.status >= 300 && res.status < 400 && loc) {
           const next = normalizeUrl(loc, url, settings);

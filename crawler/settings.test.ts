@@ -9,6 +9,12 @@ describe('crawl settings', () => {
     expect(() => resolveSettings({ startUrl: ['http://a.test/'] } as never)).toThrow(/startUrl: unknown setting/);
   });
 
+  it('drop maxParseMs, the parse deadline that maxParseTags replaced, so a crawl journalled with it resumes', () => {
+    const s = resolveSettings({ startUrls: ['http://a.test/'], maxParseMs: 5000 } as never);
+    expect('maxParseMs' in s).toBe(false);
+    expect(s.maxParseTags).toBe(1_000_000);
+  });
+
   it('read "seeds", the former name of startUrls, as start URLs, and refuse both at once', () => {
     const s = resolveSettings({ seeds: ['http://a.test/'] } as never);
     expect(s.startUrls).toEqual(['http://a.test/']);

@@ -30,6 +30,10 @@ export interface CrawlSummary {
   redirectsQueued: number;
   redirectLoops: number;
   truncated: number;
+  /** Pages the parser stopped reading at maxParseTags: their later links unread (each logged linksCut). */
+  linksCut: number;
+  /** Links a page's meta refresh or Refresh header named (followRefresh). */
+  refreshLinks: number;
   /** Pages whose body could not be decoded as its charset says (an unknown label, invalid bytes). */
   undecodable: number;
   /** Links longer than maxUrlLength (never queued), and links past maxLinksPerPage on a page. */
@@ -46,12 +50,28 @@ export interface CrawlSummary {
   stopped?: string;
   /** Present when the crawl folder could not be written (a full disk): the one line that says so. */
   writeError?: string;
+  /**
+   * Present when the crawl replayed an archive: what reading it gave (records read, damaged
+   * stretches left out and their bytes, each warning), so a crawl of a damaged archive says so in
+   * its results, not only on the terminal.
+   */
+  archive?: ArchiveReading;
+}
+
+/** What reading an archive gave (sim/warc-index.ts WarcArchive.reading and warnings). */
+export interface ArchiveReading {
+  files: string[];
+  records: number;
+  urls: number;
+  damaged: number;
+  skippedBytes: number;
+  warnings: string[];
 }
 
 /** The counters a resumed crawl continues from (everything in the summary that is not timing). */
 export type Counters = Omit<
   CrawlSummary,
-  'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy' | 'stopped' | 'writeError'
+  'elapsedMs' | 'pagesPerSec' | 'frontierLeft' | 'strategy' | 'stopped' | 'writeError' | 'archive'
 >;
 
 /** Seed failures kept in the summary (it is rewritten every step, so it must stay small). */
@@ -80,6 +100,8 @@ export class CrawlStats {
     redirectsQueued: 0,
     redirectLoops: 0,
     truncated: 0,
+    linksCut: 0,
+    refreshLinks: 0,
     undecodable: 0,
     urlTooLong: 0,
     linksCapped: 0,

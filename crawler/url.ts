@@ -1,12 +1,12 @@
 /**
- * URL normalisation and 64-bit fingerprints for dedupe. Normalisation follows the WHATWG URL
- * parser (lowercase scheme and host, default port dropped, dot segments resolved) and adds what
- * crawlers add: fragment removed, session-id and tracking parameters removed, ";jsessionid="
- * path parameters removed, percent-escapes upper-cased, an empty query dropped.
+ * URL normalisation and 64-bit fingerprints for dedupe. Normalisation is lib/url.ts canonicalUrl,
+ * the one canonicaliser the archive side uses too (WHATWG parsing, fragment and user information
+ * removed, session-id and tracking parameters removed, ";jsessionid=" path parameters removed,
+ * percent-escapes normalised, an empty query dropped), under the crawl's stripParams.
  */
 
 import { ownCopy } from '../lib/strings.ts';
-import { headOf, normalizePercent } from '../lib/url.ts';
+import { canonicalUrl, headOf } from '../lib/url.ts';
 
 export interface NormalizeOptions {
   /** Parameter names to remove; a trailing "*" matches a prefix ("utm_*"). Case-insensitive. */
@@ -17,60 +17,21 @@ export interface NormalizeOptions {
   maxLinksPerPage?: number;
   /** Characters of link URLs kept per page, in page order (default: all). */
   maxLinkBytesPerPage?: number;
-  /** Longest the parser reads one HTML page, ms; past it the page is kept as read (default: no limit). */
-  maxParseMs?: number;
+  /** Tags the parser reads of one HTML page; past it the page is kept as read, linksCut (default: no limit). */
+  maxParseTags?: number;
+  /** Whether a meta refresh's URL is a link of the page (default: yes). */
+  followRefresh?: boolean;
 }
 
 /** 8 KiB: what common servers accept in a request line (nginx and Apache default to 8 KiB). */
 export const DEFAULT_MAX_URL_LENGTH = 8192;
 
-const matcherCache = new WeakMap<readonly string[], (name: string) => boolean>();
-function paramMatcher(list: readonly string[]): (name: string) => boolean {
-  let m = matcherCache.get(list);
-  if (!m) {
-    const exact = new Set(list.filter((p) => !p.endsWith('*')).map((p) => p.toLowerCase()));
-    const prefixes = list.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1).toLowerCase());
-    m = (name: string): boolean => {
-      const n = name.toLowerCase();
-      return exact.has(n) || prefixes.some((p) => n.startsWith(p));
-    };
-    matcherCache.set(list, m);
-  }
-  return m;
-}
-
-/** Normalised absolute URL, or null when it is not http(s) or cannot be parsed. */
+/**
+ * Normalised absolute URL, or null when it is not http(s) or cannot be parsed: the one
+ * canonicaliser (lib/url.ts canonicalUrl) under the crawl's stripParams.
+ */
 export function normalizeUrl(raw: string, base: string | URL | undefined, opts: NormalizeOptions): string | null {
-  let u: URL;
-  try {
-    u = base === undefined ? new URL(raw) : new URL(raw, base);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  if (raw.includes('#')) u.hash = ''; // the setter re-serialises the URL: only when there is one
-  if (u.username || u.password) {
-    u.username = '';
-    u.password = '';
-  }
-  let path = u.pathname;
-  if (path.includes(';')) path = path.replace(/;(jsessionid|phpsessid|sid)=[^/?]*/gi, '');
-  // escaped unreserved characters decoded, other escapes upper-cased (RFC 3986 6.2.2)
-  if (path.includes('%')) path = normalizePercent(path);
-  if (path !== u.pathname) u.pathname = path;
-  if (u.search.includes('%')) {
-    const q = normalizePercent(u.search);
-    if (q !== u.search) u.search = q;
-  }
-  if (u.search) {
-    const strip = paramMatcher(opts.stripParams);
-    const parts = u.search.slice(1).split('&');
-    const kept = parts.filter((p) => p !== '' && !strip(decodeSafe(p.split('=')[0])));
-    if (kept.length !== parts.length) u.search = kept.length ? `?${kept.join('&')}` : '';
-  }
-  let s = u.href;
-  if (s.endsWith('?')) s = s.slice(0, -1);
-  return s;
+  return canonicalUrl(raw, base, opts.stripParams);
 }
 
 /** Links already normalised: per stripParams list, per base scheme and authority, per href. */
@@ -139,14 +100,6 @@ export class LinkNormalizer {
     let m = this.byHead.get(head);
     if (!m) this.byHead.set(head, (m = new Map()));
     return m;
-  }
-}
-
-function decodeSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
   }
 }
 

@@ -38,6 +38,10 @@ export const ERRORS = {
   CRAWL_ERR_DEADLINE: { exit: 1, help: 'a response that did not finish within its deadline' },
   CRAWL_ERR_URL_TOO_LONG: { exit: 1, help: 'a URL longer than the limit' },
   CRAWL_ERR_NETWORK: { exit: 1, help: 'a connection refused, reset or failed' },
+  CRAWL_ERR_MALFORMED: {
+    exit: 1,
+    help: 'an answer that breaks HTTP (does not parse, headers past the limit, a status outside 100-599): not retried',
+  },
   CRAWL_ERR_HTTP: { exit: 1, help: 'an HTTP status that is not a page' },
   CRAWL_ERR_TOO_LARGE: { exit: 1, help: 'a body over the size limit' },
   CRAWL_ERR_REDIRECT_LOOP: { exit: 1, help: 'redirects that come back to a URL already followed' },

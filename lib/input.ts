@@ -66,15 +66,55 @@ export function readJsonFile(file: string, shown = file, maxBytes = MAX_CONFIG_B
   const why = fileProblem(file, maxBytes);
   if (why) throw new InputError(`${shown}: ${why}`);
   let v: unknown;
+  // a byte-order mark is read past, as a CSV's is (an editor on Windows writes one)
+  const text = withoutBom(readFileSync(file, 'utf8'));
   try {
-    // a byte-order mark is read past, as a CSV's is (an editor on Windows writes one)
-    v = JSON.parse(withoutBom(readFileSync(file, 'utf8')));
+    v = JSON.parse(text);
   } catch (e) {
     throw new InputError(`${shown}: not valid JSON (${(e as Error).message})`);
   }
-  const bad = jsonProblem(v);
+  const bad = jsonProblem(v) ?? duplicatedKey(text);
   if (bad) throw new InputError(`${shown}: ${bad}`);
   return v;
+}
+
+/**
+ * The first key an object of valid JSON text holds twice, said with where it is, or null. JSON.parse
+ * keeps the last silently, so `"budget": 2000, ..., "budget": 20` ran on 20 without a word.
+ */
+export function duplicatedKey(text: string): string | null {
+  // one frame per open object (its keys and where it is) or array (null keys, the index so far)
+  const frames: { keys: Set<string> | null; path: string; index: number }[] = [];
+  let key: string | null = null;
+  const child = (): string => {
+    const f = frames.at(-1);
+    if (!f) return '';
+    return f.keys ? (f.path ? `${f.path}.${key}` : String(key)) : `${f.path}[${f.index}]`;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const f = frames.at(-1);
+      let k = j + 1;
+      while (k < text.length && /\s/.test(text[k])) k++;
+      if (f?.keys && text[k] === ':') {
+        key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (f.keys.has(key))
+          return `the key "${key}" appears twice${f.path ? ` in ${f.path}` : ''} (JSON keeps the last)`;
+        f.keys.add(key);
+      }
+      i = j;
+    } else if (c === '{' || c === '[') {
+      frames.push({ keys: c === '{' ? new Set() : null, path: child(), index: 0 });
+    } else if (c === '}' || c === ']') frames.pop();
+    else if (c === ',') {
+      const f = frames.at(-1);
+      if (f && !f.keys) f.index++;
+    }
+  }
+  return null;
 }
 
 /**

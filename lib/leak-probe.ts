@@ -16,6 +16,7 @@
  */
 import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from './document-types.ts';
 import { tokenize } from './text.ts';
+import { append } from './arrays.ts';
 
 /** What a crawler sees of a link before fetching it, and whether its target is relevant. */
 export interface LinkContext {
@@ -132,10 +133,10 @@ export function linkContextTokens(
         .filter((w) => !topical(w))
         .map((w) => `h:${w}`)),
     );
-  out.push(...h);
+  append(out, h);
   let a = memo.anchors.get(l.anchor);
   if (!a) memo.anchors.set(l.anchor, (a = anchorShape(l.anchor)));
-  out.push(...a);
+  append(out, a);
   let u = memo.urls.get(l.url);
   if (!u)
     memo.urls.set(
@@ -144,7 +145,7 @@ export function linkContextTokens(
         .filter((t) => !topical(t))
         .map((t) => `u:${t}`)),
     );
-  out.push(...u);
+  append(out, u);
   out.push(`p:${bucket(l.position, [1, 2, 3, 6, 11, 21, 51])}`);
   out.push(`d:${bucket(l.links ? l.documentLinks / l.links : 0, [0.01, 0.1, 0.3, 0.6])}`);
   return out;

@@ -21,9 +21,11 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
+import { OutFolderError } from './errors.ts';
 import { dirname, join, resolve } from 'node:path';
 
 export const LOCK_FILE = '.lock';
@@ -201,4 +203,41 @@ function once(f: () => void): () => void {
     done = true;
     f();
   };
+}
+
+/**
+ * Checks that a command can write `file` before it starts (issue #84: one check for every command
+ * that writes): not a folder, its folder made (makeFolder) and writable. Throws OUT_ERR_IN_USE
+ * (exit 2), one line naming the file; no errno left raw.
+ */
+export function checkOutputFile(file: string): void {
+  const fail = (why: string): OutFolderError => new OutFolderError('OUT_ERR_IN_USE', `cannot write ${file}: ${why}`);
+  const abs = resolve(file);
+  if (existsSync(abs) && statSync(abs).isDirectory()) throw fail('a folder stands where the file was to be written');
+  makeFolder(dirname(abs), (why) => fail(`${dirname(file)}: ${why}`));
+  try {
+    accessSync(dirname(abs), constants.W_OK);
+  } catch {
+    throw fail(`${dirname(abs)} is not writable`);
+  }
+}
+
+/**
+ * Writes one output file of a command whole (sim:truth's CSV, sim:fit's twin config): checked as
+ * checkOutputFile does, written to a temporary file renamed over it (none left behind when the
+ * write fails), and a write error (a full disk) one line naming the file (OUT_ERR_WRITE, exit 1).
+ */
+export function writeOutputFile(file: string, text: string | Buffer): void {
+  checkOutputFile(file);
+  const abs = resolve(file);
+  const tmp = `${abs}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, abs);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    if (isWriteError(e))
+      throw new OutFolderError('OUT_ERR_WRITE', `cannot write ${file}: ${writeErrorText(e)}`, { cause: e });
+    throw e;
+  }
 }

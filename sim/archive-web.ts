@@ -22,7 +22,7 @@
 import { gzipSync } from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { hasExtension } from '../lib/document-types.ts';
-import { normalizePercent, SESSION_PARAMS } from '../lib/url.ts';
+import { canonicalUrl } from '../lib/url.ts';
 import { archiveKey, type ArchivedResponse, type WarcArchive } from './warc-index.ts';
 
 export type HolePolicy = 'open' | 'closed';
@@ -69,27 +69,9 @@ function scanLinks(
   return { base, links };
 }
 
-/** An absolute key of a link (archiveKey form), or null when it is not http(s). */
+/** An absolute key of a link (archiveKey form: lib/url.ts canonicalUrl), or null when it is not http(s). */
 function linkKey(href: string, base: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(href.trim(), base);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  return archiveKey(withoutSession(u).href);
-}
-
-/** The URL without its session-id parameters (lib/url.ts SESSION_PARAMS), as the crawler fetches it. */
-function withoutSession(u: URL): URL {
-  if (!u.search) return u;
-  const session = [...u.searchParams.keys()].filter((k) => SESSION_PARAMS.includes(k.toLowerCase()));
-  if (!session.length) return u;
-  const out = new URL(u.href);
-  for (const k of session) out.searchParams.delete(k);
-  if (!out.search) out.search = '';
-  return out;
+  return canonicalUrl(href.trim(), base);
 }
 
 /**
@@ -102,16 +84,6 @@ export function directorySpellings(path: string): string[] {
   const dir = index ? index[1] : path.endsWith('/') ? path : `${path}/`;
   const bare = dir.length > 1 ? dir.slice(0, -1) : null;
   return [dir, `${dir}index.html`, `${dir}index.htm`, ...(bare ? [bare] : [])].filter((p) => p !== path);
-}
-
-/** A key as written and with its percent-escapes in either case (the same URL, RFC 3986 6.2.2.1). */
-function spellings(key: string): string[] {
-  if (!key.includes('%')) return [key];
-  const cased = (to: 'upper' | 'lower'): string =>
-    key.replace(/%[0-9a-f]{2}/gi, (m) => (to === 'upper' ? m.toUpperCase() : m.toLowerCase()));
-  // and with its escaped unreserved characters decoded (RFC 3986 6.2.2.2: "/%7Euser" is "/~user"),
-  // as the crawler requests it
-  return [key, cased('upper'), cased('lower'), normalizePercent(key)];
 }
 
 const headerOf = (r: ArchivedResponse, name: string): string | undefined =>
@@ -214,7 +186,7 @@ export class ArchiveWeb {
       for (const l of links) {
         const k = linkKey(l.href, base);
         if (k === null) continue;
-        const archived = spellings(k).some((c) => archive.lookup(c));
+        const archived = archive.lookup(k) !== undefined;
         const alias = archived ? null : w.aliasOf(k);
         // an alias and its target are one document: counted once, as the target
         w.linkedTargets.add(alias ?? k);
@@ -227,14 +199,14 @@ export class ArchiveWeb {
   }
 
   /**
-   * The key under which a URL is archived or known as a document, or null. Percent-escapes
-   * match in either case (RFC 3986 6.2.2.1: %2f and %2F are the same octet; crawlers upper-case
-   * them, 1997 pages wrote both).
+   * The key under which a URL is archived or known as a document, or null. Keys are canonical
+   * (lib/url.ts canonicalUrl): percent-escapes in either case, session ids, "#fragments" and
+   * user information are one URL to the index, the links and the crawler alike.
    */
   canonical(url: string): string | null {
     const k = archiveKey(url);
     if (k === null) return null;
-    return spellings(k).find((c) => this.archive.lookup(c) || this.documents.has(c)) ?? null;
+    return this.archive.lookup(k) || this.documents.has(k) ? k : null;
   }
 
   /**
@@ -243,29 +215,20 @@ export class ArchiveWeb {
    * redirected, and the collection holds 62 such saved redirects) and a directory's index page
    * ("/dir/index.html" and "/dir/" are one document), to a fixed point ("/x" for a collected
    * "/x/index.html", and back; directorySpellings), paths matched case-sensitively as a Unix server
-   * matched them ("INDEX.HTML" is not "index.html"); and a URL with a session id (lib/url.ts
-   * SESSION_PARAMS: the crawler strips them, so a collection made by one holds the page without
-   * it). Null when it stands for none.
+   * matched them ("INDEX.HTML" is not "index.html"). (A URL with a session id is no alias: its key
+   * has none, lib/url.ts canonicalUrl.) Null when it stands for none.
    */
   aliasOf(url: string): string | null {
     if (this.canonical(url) !== null) return null;
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return null;
-    }
-    if (u.search) {
-      u.hash = '';
-      const plain = withoutSession(u);
-      if (plain === u) return null;
-      return this.canonical(plain.href) ?? (plain.search ? null : this.aliasOf(plain.href));
-    }
-    u.hash = '';
+    const k = archiveKey(url);
+    if (k === null) return null;
+    const u = new URL(k);
+    // a URL with a query names no directory (its session ids are gone from the key already)
+    if (u.search) return null;
     for (const path of directorySpellings(u.pathname)) {
       u.pathname = path;
-      const k = this.canonical(u.href);
-      if (k !== null) return k;
+      const c = this.canonical(u.href);
+      if (c !== null) return c;
     }
     return null;
   }

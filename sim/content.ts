@@ -27,6 +27,7 @@ import {
   TALK_ANCHORS,
   type Conventions,
 } from './conventions.ts';
+import { append } from '../lib/arrays.ts';
 
 /** Words per text snippet and snippets per (topic, share) pool. */
 const SNIPPET = 6;
@@ -393,7 +394,7 @@ export class Renderer {
       );
     }
     const extra = this.extraItems.get(id);
-    if (extra) items.push(...extra);
+    if (extra) append(items, extra);
     if (w.kind[id] === Kind.Personal && unit(w.seed, id, 22) < 0.5)
       items.push(`<li><img src="/images/portrait-${w.local(id)}.jpg" alt="me"></li>`);
     const meta =

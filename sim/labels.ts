@@ -5,9 +5,10 @@
 import { parse } from 'csv-parse/sync';
 import { readTextFile } from '../lib/input.ts';
 import { resource } from '../lib/paths.ts';
+import { canonicalUrl } from '../lib/url.ts';
 
 /**
- * Reads a labels CSV (url,label,...): normalised URL -> label. A byte-order mark is dropped; a
+ * Reads a labels CSV (url,label,...): canonical URL (lib/url.ts canonicalUrl, as the archive keys it) -> label. A byte-order mark is dropped; a
  * file without url and label columns, or with a row the CSV reader cannot read, is an Error
  * naming the file (and the line). Rows whose URL is not one are skipped: they match no page.
  */
@@ -34,13 +35,9 @@ export function readLabels(file: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const r of rows) {
     if (!r.url) continue;
-    try {
-      const u = new URL(r.url);
-      u.hash = '';
-      out.set(u.href, r.label ?? '');
-    } catch {
-      // a bad URL in the labels cannot match any page: skipped
-    }
+    // the archive's key (lib/url.ts canonicalUrl); a URL that is none cannot match any page: skipped
+    const k = canonicalUrl(r.url);
+    if (k !== null) out.set(k, r.label ?? '');
   }
   return out;
 }

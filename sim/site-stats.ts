@@ -40,6 +40,7 @@ import { depths, graphFromLists, type SiteGraph } from '../lib/site-graph.ts';
 import type { Renderer } from './content.ts';
 import { unit } from './rng.ts';
 import type { Web } from './web.ts';
+import { append } from '../lib/arrays.ts';
 
 export interface SiteView {
   name: string;
@@ -367,7 +368,7 @@ export function viewOfWeb(
       const v = inSite(t) ? node[t - first] : -1;
       if (v < 0) continue;
       lists[k].push(v);
-      anchors[v].push(...wordsOf(renderer.anchorText(id, e, t, web.outFlags[e])));
+      append(anchors[v], wordsOf(renderer.anchorText(id, e, t, web.outFlags[e])));
     }
   }
   return {

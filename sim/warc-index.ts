@@ -5,18 +5,23 @@
  * records are served with their own status and headers and the payload of the response they
  * refer to. Gzipped (one member per record) and plain WARCs both work.
  *
- * A damaged file (cut short, a Content-Length that does not end at a record boundary, a last gzip
- * member that does not decompress) is found while indexing, within seconds, and said with the
- * file and the record's offset: `strict` refuses it (a WarcDamaged error); otherwise the archive
- * is served up to its last whole record and `warnings` says what was left out.
+ * A damaged file is found while indexing, within seconds, and said with the file and the record's
+ * offset: `strict` refuses it (a WarcDamaged error); otherwise `warnings` says what was left out
+ * and `reading` counts it. A gzipped file's members are each checked first (sim/warc-gzip.ts: CRC,
+ * length, records that end inside their member) and a damaged one is skipped, the records after
+ * it read from the next whole member on; a plain file (cut short, a Content-Length that does not
+ * end at a record boundary) is served up to its last whole record.
  */
 import { WarcDamaged } from '../lib/errors.ts';
 import { resource } from '../lib/paths.ts';
+import { canonicalUrl } from '../lib/url.ts';
 import { createReadStream, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { inflateRawSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
 import { grown } from '../lib/typed-arrays.ts';
+import { type GoodRange, walkGzipMembers } from './warc-gzip.ts';
+import { Readable } from 'node:stream';
+import { append } from '../lib/arrays.ts';
 
 export interface ArchivedEntry {
   file: number;
@@ -35,15 +40,13 @@ export interface ArchivedResponse {
   body: Buffer;
 }
 
-/** The lookup key of a URL: scheme and host lower-case, default port and fragment dropped. */
+/**
+ * The lookup key of a URL: the one canonicaliser (lib/url.ts canonicalUrl), which the crawler
+ * fetches by too, so a record saved as "/x?sid=123" or "/%7Eu/" is the page the crawler asks for
+ * as "/x" and "/~u/"; null for what is not an http(s) URL.
+ */
 export function archiveKey(url: string): string | null {
-  try {
-    const u = new URL(url);
-    u.hash = '';
-    return u.href;
-  } catch {
-    return null;
-  }
+  return canonicalUrl(url);
 }
 
 // headers that described the archived transfer, not the payload we serve
@@ -76,69 +79,6 @@ class Columns {
 }
 
 const TYPES = ['response', 'revisit', 'resource'] as const;
-
-/** Where a gzip member's compressed data starts (after its header), or -1 when `b` has no gzip header at p. */
-function gzipDataStart(b: Buffer, p: number): number {
-  if (b[p] !== 0x1f || b[p + 1] !== 0x8b || b[p + 2] !== 8) return -1;
-  const flags = b[p + 3];
-  let q = p + 10;
-  if (flags & 4) q += 2 + b.readUInt16LE(q);
-  if (flags & 8) while (q < b.length && b[q++] !== 0);
-  if (flags & 16) while (q < b.length && b[q++] !== 0);
-  if (flags & 2) q += 2;
-  return q < b.length ? q : -1;
-}
-
-/**
- * The end of the last whole gzip member of a file, member by member (each decompressed once, in
- * windows of the file): warcio spins forever on a member cut short, so it is given whole ones only.
- */
-export async function gzipWarcEnd(file: string, size: number): Promise<{ end: number; problem: string | null }> {
-  const fh = await open(file, 'r');
-  try {
-    let pos = 0;
-    let win = Buffer.alloc(0);
-    let winStart = 0;
-    let want = 16 << 20;
-    while (pos < size) {
-      const more = want > win.length && winStart + win.length < size;
-      if (pos < winStart || pos + 18 > winStart + win.length || more) {
-        win = Buffer.allocUnsafe(Math.min(want, size - pos));
-        winStart = pos;
-        await fh.read(win, 0, win.length, pos);
-      }
-      const at = pos - winStart;
-      const data = gzipDataStart(win, at);
-      if (data < 0) return { end: pos, problem: `offset ${pos} is not the start of a gzip member` };
-      let used: number;
-      try {
-        used = (inflateRawSync(win.subarray(data), { info: true }) as unknown as { engine: { bytesWritten: number } })
-          .engine.bytesWritten;
-      } catch (e) {
-        if (winStart + win.length < size) {
-          // the member may go on past the window: read more
-          want = win.length * 4;
-          continue;
-        }
-        return {
-          end: pos,
-          problem: `the gzip member at offset ${pos} does not decompress (${(e as Error).message}: cut short?)`,
-        };
-      }
-      const next = winStart + data + used + 8;
-      if (next > size) return { end: pos, problem: `the gzip member at offset ${pos} lacks its trailer (cut short?)` };
-      if (next > winStart + win.length) {
-        want = win.length * 4;
-        continue;
-      }
-      pos = next;
-      want = 16 << 20;
-    }
-    return { end: size, problem: null };
-  } finally {
-    await fh.close();
-  }
-}
 
 /** A WARC file that is not whole, where and how (refused when the archive is opened strict; lib/errors.ts). */
 export { WarcDamaged } from '../lib/errors.ts';
@@ -204,6 +144,9 @@ export class WarcArchive {
   /** Damage found while indexing (file, offset, what), when the archive was opened leniently. */
   readonly warnings: string[] = [];
 
+  /** What indexing read: records, damaged stretches left out, and their bytes (the reading line every replay prints). */
+  readonly reading = { records: 0, damaged: 0, skippedBytes: 0 };
+
   /**
    * The archive of these files, indexed. `strict`: a damaged file is refused (WarcDamaged);
    * otherwise it is served up to its last whole record and the damage is in `warnings`.
@@ -211,48 +154,66 @@ export class WarcArchive {
   static async open(files: readonly string[], opts: { strict?: boolean } = {}): Promise<WarcArchive> {
     const a = new WarcArchive(files.map(resource));
     for (let f = 0; f < files.length; f++) {
-      const problem = await a.indexFile(f);
-      if (problem) {
-        if (opts.strict) throw new WarcDamaged(`${files[f]}: ${problem}`);
-        a.warnings.push(`${files[f]}: ${problem}; served up to the last whole record`);
-      }
+      const problems = await a.indexFile(f);
+      if (problems.length && opts.strict) throw new WarcDamaged(`${files[f]}: ${problems[0]}`);
+      for (const p of problems) a.warnings.push(`${files[f]}: ${p}`);
     }
     a.resolveRefs();
     return a;
   }
 
-  /** Indexes one file up to its last whole record; returns what is damaged, or null. */
-  private async indexFile(f: number): Promise<string | null> {
+  /**
+   * Indexes one file: a gzipped one member by member, damaged members skipped; a plain one up to its
+   * last whole record. Returns what is damaged (empty: nothing).
+   */
+  private async indexFile(f: number): Promise<string[]> {
     const file = this.files[f];
     const size = statSync(file).size;
     const magic = Buffer.alloc(2);
     const fh = await open(file, 'r');
     await fh.read(magic, 0, 2, 0).finally(() => fh.close());
     const gz = magic[0] === 0x1f && magic[1] === 0x8b;
-    let problem: string | null = null;
-    let end = size;
-    ({ end, problem } = await (gz ? gzipWarcEnd : plainWarcEnd)(file, size));
-    if (end === 0) return problem;
+    let ranges: GoodRange[];
+    const problems: string[] = [];
+    if (gz) {
+      const walk = await walkGzipMembers(file, size);
+      ranges = walk.ranges;
+      append(problems, walk.problems);
+      this.reading.skippedBytes += walk.skippedBytes;
+      this.reading.damaged += walk.problems.length;
+    } else {
+      const { end, problem } = await plainWarcEnd(file, size);
+      ranges = end > 0 ? [{ start: 0, end }] : [];
+      if (problem) {
+        problems.push(`${problem}; served up to the last whole record`);
+        this.reading.skippedBytes += size - end;
+        this.reading.damaged++;
+      }
+    }
+    if (!ranges.length) return problems;
     const first = this.c.n;
-    const stream = createReadStream(file, { end: end - 1 });
+    const stream = Readable.from(rangesOf(file, ranges));
     const parser = new WARCParser(stream);
-    // warcio's iterator can wait forever on a stream that ended inside a record (a gzip member cut
-    // short): once the file is read, it gets a second to finish, else the rest counts as damaged
+    // warcio's iterator could wait forever on a stream that ended inside a record: the checks above
+    // should leave none, and if one is left, it gets a second once the file is read, else the
+    // rest counts as damaged
     let finished = false;
     let timer: NodeJS.Timeout | undefined;
     const stalled = new Promise<'stalled'>((resolve) =>
-      stream.once('close', () => {
+      stream.once('end', () => {
         timer = setTimeout(() => resolve('stalled'), 1000);
       }),
     );
-    const indexing = this.indexRecords(parser, f).then(() => {
+    const indexing = this.indexRecords(parser, f, fileOffset(ranges)).then(() => {
       finished = true;
       return 'done' as const;
     });
     const how = await Promise.race([indexing, stalled]).finally(() => clearTimeout(timer));
-    if (how === 'stalled' && !finished && !problem)
-      problem = `the record after offset ${this.lastEnd(first)} does not end (the file is cut short?)`;
-    return problem;
+    if (how === 'stalled' && !finished) {
+      problems.push(`the record after offset ${this.lastEnd(first)} does not end (the file is cut short?)`);
+      this.reading.damaged++;
+    }
+    return problems;
   }
 
   /** Where the last record indexed from this file (from index `first` on) ends; 0 when none. */
@@ -261,19 +222,20 @@ export class WarcArchive {
     return i >= first ? this.c.offset[i] + this.c.length[i] : 0;
   }
 
-  private async indexRecords(parser: WARCParser, f: number): Promise<void> {
+  private async indexRecords(parser: WARCParser, f: number, toFile: (offset: number) => number): Promise<void> {
     for await (const record of parser) {
       const type = record.warcType;
       const uri = record.warcTargetURI;
       await record.skipFully();
       this.records++;
+      this.reading.records++;
       if (!uri || (type !== 'response' && type !== 'revisit' && type !== 'resource')) continue;
       const key = archiveKey(uri);
       if (!key) continue;
       const c = this.c;
       const i = c.push();
       c.file[i] = f;
-      c.offset[i] = parser.offset;
+      c.offset[i] = toFile(parser.offset);
       c.length[i] = parser.recordLength;
       c.type[i] = TYPES.indexOf(type);
       c.status[i] = type === 'resource' ? 200 : Number(record.getResponseInfo()?.status ?? 200);
@@ -375,4 +337,41 @@ export class WarcArchive {
     if (e.type === 'revisit' && e.ref >= 0) r.body = (await this.readRecord(this.entry(e.ref))).body;
     return r;
   }
+}
+
+/** The bytes of a file's good ranges, one after another. */
+async function* rangesOf(file: string, ranges: readonly GoodRange[]): AsyncGenerator<Buffer> {
+  for (const r of ranges) yield* createReadStream(file, { start: r.start, end: r.end - 1 });
+}
+
+/** Maps an offset in the good ranges laid end to end back to the file's offset. */
+function fileOffset(ranges: readonly GoodRange[]): (offset: number) => number {
+  const starts: number[] = [];
+  let at = 0;
+  for (const r of ranges) {
+    starts.push(at);
+    at += r.end - r.start;
+  }
+  return (offset) => {
+    // the last range starting at or before the offset
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return ranges[lo].start + offset - starts[lo];
+  };
+}
+
+/** What reading an archive left out, in one line (every replay and fit prints it; summary.json keeps it). */
+export function readingLine(a: Pick<WarcArchive, 'reading' | 'size'>): string {
+  const r = a.reading;
+  return (
+    `archive: ${r.records} records read, ${a.size} URLs` +
+    (r.damaged
+      ? `; ${r.damaged} damaged stretch${r.damaged === 1 ? '' : 'es'} left out (${r.skippedBytes} bytes)`
+      : '; nothing damaged')
+  );
 }

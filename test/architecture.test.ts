@@ -116,6 +116,20 @@ describe('sizes a reader can hold', () => {
       );
     expect(long).toEqual([]);
   });
+  it('no array appended by spreading it into push(): past ~120,000 elements it throws (lib/arrays.ts append)', () => {
+    // a run's curve rows, an archive's warnings, a hub's anchor words grow with the run (issue #84)
+    const spread = ['lib', 'sim', 'crawler', 'experiments', 'bench', 'examples', 'bin']
+      .flatMap(files)
+      .filter((f) => !f.endsWith('.test.ts'))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .flatMap((l, i) =>
+            /\.push\(\s*\.\.\./.test(l) && !/^\s*(\*|\/\/)/.test(l) ? [`${f.split(sep).join('/')}:${i + 1}`] : [],
+          ),
+      );
+    expect(spread).toEqual([]);
+  });
   it('the README, the front door, within 250 lines (the rest belongs in docs/)', () => {
     expect(readFileSync('README.md', 'utf8').split('\n').length - 1).toBeLessThanOrEqual(250);
   });

@@ -106,8 +106,10 @@ describe('archive URL identity', () => {
     expect(web.aliasOf(`http://${HOST}/dept/INDEX.HTML`)).toBeNull();
     expect(web.isHole(`http://${HOST}/dept/INDEX.HTML`)).toBe(true);
     expect(web.aliasOf(`http://${HOST}/~rdb/cs372/`)).toBeNull();
-    // a session id, which the crawler strips, names the page without it; other parameters do not
-    expect(web.aliasOf(`http://${HOST}/dept/?sid=9f2c`)).toBe(`http://${HOST}/dept/`);
+    // a session id, which the crawler strips, names the page without it (the one canonicaliser,
+    // lib/url.ts: the page itself, no redirect); other parameters do not
+    expect(web.canonical(`http://${HOST}/dept/?sid=9f2c`)).toBe(`http://${HOST}/dept/`);
+    expect(web.aliasOf(`http://${HOST}/dept/?sid=9f2c`)).toBeNull();
     expect(web.aliasOf(`http://${HOST}/~rdb/cs372?PHPSESSID=1`)).toBe(`http://${HOST}/~rdb/cs372/`);
     expect(web.aliasOf(`http://${HOST}/dept/?page=2`)).toBeNull();
     // an escaped unreserved character names the page it spells (RFC 3986 6.2.2.2; WebKB links

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../crawler/settings.ts';
 import { decodeBody } from '../crawler/charset.ts';
-import { contentTypeOf, MAX_NESTING, parseBody, parseHtml, urlWords } from '../crawler/parser.ts';
+import { contentTypeOf, MAX_NESTING, parseBody, parseHtml, refreshTarget, urlWords } from '../crawler/parser.ts';
 
 const page = (html: string, url = 'http://a.test/dir/page.html') => parseHtml(html, url, DEFAULT_SETTINGS, 3);
 
@@ -76,26 +76,55 @@ describe('HTML parser', () => {
     );
   });
 
-  it('stops reading a page at the parse deadline, keeping what it read and counting it (issue #68)', () => {
-    // 100,000 links: read whole in a fraction of a second, but not in 1 ms
+  it('stops reading a page at its tag budget, keeping what it read and counting linksCut (issue #84)', () => {
+    // 100,000 links, 200,002 tags: read whole under the default budget, cut under 50,000 tags
     const html = `<a href="/first">first</a>${'<p><a href="/x">x</a></p>'.repeat(100_000)}<a href="/last">last</a>`;
-    const whole = parseHtml(
-      html,
-      'http://a.test/',
-      { ...DEFAULT_SETTINGS, maxLinksPerPage: 1e6, maxLinkBytesPerPage: 1e8 },
-      0,
-    );
+    const wide = { ...DEFAULT_SETTINGS, maxLinksPerPage: 1e6, maxLinkBytesPerPage: 1e8 };
+    const whole = parseHtml(html, 'http://a.test/', wide, 0);
     expect(whole.links.at(-1)?.url).toBe('http://a.test/last');
-    expect(whole.nestingCut ?? 0).toBe(0);
-    const cut = parseHtml(
-      html,
-      'http://a.test/',
-      { ...DEFAULT_SETTINGS, maxLinksPerPage: 1e6, maxLinkBytesPerPage: 1e8, maxParseMs: 1 },
-      0,
-    );
+    expect(whole.linksCut ?? 0).toBe(0);
+    const cut = parseHtml(html, 'http://a.test/', { ...wide, maxParseTags: 50_000 }, 0);
     expect(cut.links[0]?.url).toBe('http://a.test/first');
-    expect(cut.links.at(-1)?.url).not.toBe('http://a.test/last');
-    expect(cut.nestingCut).toBe(1);
+    // the first 50,000 tags: the first link and 24,999 of the repeated ones (two tags each), no more
+    expect(cut.links).toHaveLength(25_000);
+    expect(cut.linksCut).toBe(1);
+    expect(cut.nestingCut ?? 0).toBe(0);
+  });
+
+  it("reads a meta refresh as the page's last link, with no anchor (issue #84)", () => {
+    expect(['0; url=/a', "5;URL='/b'", ' 3 , url = "c.html" ', '/d', '10', ''].map(refreshTarget)).toEqual([
+      '/a',
+      '/b',
+      'c.html',
+      '/d',
+      null,
+      null,
+    ]);
+    const html = '<head><meta http-equiv="refresh" content="2; url=/next"></head><body><a href="/x">x</a></body>';
+    const p = page(html);
+    expect(p.links.map((l) => [l.url, l.anchor])).toEqual([
+      ['http://a.test/x', 'x'],
+      ['http://a.test/next', ''],
+    ]);
+    expect(p.refreshLinks).toBe(1);
+    expect(parseHtml(html, 'http://a.test/', { ...DEFAULT_SETTINGS, followRefresh: false }, 0).links).toHaveLength(1);
+  });
+
+  it('gives the same links whatever the clock: a page parsed with time running 10,000 times slower', () => {
+    // before issue #84 a 5 s deadline cut pages on a loaded machine that a quiet one read whole
+    const html = `${'<div>'.repeat(5_000)}${'<p><a href="/x">x</a></p>'.repeat(20_000)}<a href="/last">last</a>`;
+    const wide = { ...DEFAULT_SETTINGS, maxLinksPerPage: 1e6, maxLinkBytesPerPage: 1e8 };
+    const quiet = parseHtml(html, 'http://a.test/', wide, 0);
+    let t = 0;
+    const slow = vi.spyOn(performance, 'now').mockImplementation(() => (t += 10_000));
+    try {
+      const loaded = parseHtml(html, 'http://a.test/', wide, 0);
+      expect(loaded.links.map((l) => l.url)).toEqual(quiet.links.map((l) => l.url));
+      expect(loaded.linksCut ?? 0).toBe(0);
+    } finally {
+      slow.mockRestore();
+    }
+    expect(quiet.links.at(-1)?.url).toBe('http://a.test/last');
   });
 
   it('reads tags past MAX_NESTING open elements flat: every link kept, the flattening counted', () => {

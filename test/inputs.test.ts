@@ -52,6 +52,11 @@ describe('inputs refused up front', () => {
       ],
       [file('kw.json', '{"keywords": "/dev/null"}'), /keywords: "\/dev\/null": not a regular file/],
       [file('broken.json', '{"budget": '), /broken\.json: not valid JSON/],
+      // a key given twice: JSON.parse keeps the last without a word (issue #84)
+      [
+        file('twice.json', '{"budget": 2000, "crawl": {"concurrency": 8, "concurrency": 1}, "budget": 20}'),
+        /twice\.json: the key "concurrency" appears twice in crawl \(JSON keeps the last\)$/,
+      ],
       // the deep-web family reads its web file with the same checks (issue #68: it once ran until killed)
       [file('dw-zero.json', '{"kind": "deepweb", "web": "/dev/zero"}'), /web: \/dev\/zero: not a regular file/],
       [

@@ -64,7 +64,7 @@ describe('answers wrong the same way every time', () => {
   it('an answer whose headers overflow is recorded once, not retried: it would come back the same', async () => {
     const log = await crawl({ startUrls: ['http://fat.test/'], retries: 2 });
     const fat = log.find((e) => e.url.endsWith('/fat'))!;
-    expect([fat.status, fat.error, fat.attempts]).toEqual([null, 'CRAWL_ERR_NETWORK', 1]);
+    expect([fat.status, fat.error, fat.attempts]).toEqual([null, 'CRAWL_ERR_MALFORMED', 1]);
     expect(log.find((e) => e.url.endsWith('/fine'))?.status).toBe(200);
   });
 

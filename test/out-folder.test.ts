@@ -5,7 +5,16 @@
  */
 import { scaled } from './speed.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +100,58 @@ describe('the folder lock', () => {
     expect(() => lockFolder('/dev/null/out', 'crawl', fail, fail)).toThrow(
       /a file on the path is not a folder \(ENOTDIR/,
     );
+  });
+
+  it('every command that writes checks its output the same way: one line, exit 2, nothing left behind (issue #84)', async () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'x');
+    const cases: [string, string[], RegExp][] = [
+      [
+        'experiments/cli/init.ts',
+        [file],
+        /^error: cannot write the project under .*a-file: a file stands where the folder was to be$/,
+      ],
+      [
+        'experiments/cli/init.ts',
+        [join(file, 'sub')],
+        /^error: cannot write the project under .*a-file\/sub: .*not a folder \(ENOTDIR/,
+      ],
+      [
+        'sim/cli/truth.ts',
+        ['--web', 'data/webs/small.json', '--out', join(file, 'x.csv')],
+        /^error: cannot write .*x\.csv: .*a-file: a file stands/,
+      ],
+      [
+        'sim/cli/truth.ts',
+        ['--web', 'data/webs/small.json', '--out', root],
+        /^error: cannot write .*: a folder stands where the file was to be written$/,
+      ],
+      [
+        'sim/cli/warc-convert.ts',
+        ['--dir', root, '--out', join(file, 'a.warc.gz'), '--labels', join(root, 'l.csv')],
+        /^error: cannot write .*a\.warc\.gz: .*a file stands/,
+      ],
+      [
+        'experiments/cli/fit.ts',
+        ['webkb-papers', '--out', root],
+        /^error: cannot write .*: a folder stands where the file was to be written$/,
+      ],
+    ];
+    for (const [program, args, want] of cases) {
+      const r = await runCliInProcess(program, args);
+      expect({ program, args, code: r.code, lines: r.stderr.trim().split('\n').length }).toEqual({
+        program,
+        args,
+        code: 2,
+        lines: 1,
+      });
+      expect(r.stderr.trim()).toMatch(want);
+    }
+    // a file written whole: no temporary file beside it
+    const { writeOutputFile } = await import('../lib/out-folder.ts');
+    writeOutputFile(join(root, 'deep', 'er', 'out.csv'), 'a,b\n');
+    expect(readFileSync(join(root, 'deep', 'er', 'out.csv'), 'utf8')).toBe('a,b\n');
+    expect(readdirSync(join(root, 'deep', 'er'))).toEqual(['out.csv']);
   });
 
   it('an experiment on a folder another process holds is refused with exit 2, its files untouched', async () => {

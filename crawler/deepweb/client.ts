@@ -10,6 +10,7 @@ import { contentTypeOf } from '../parser.ts';
 import { PoliteClient } from '../polite.ts';
 import { resolveSettings, type CrawlSettings } from '../settings.ts';
 import type { SearchForm } from './forms.ts';
+import { append } from '../../lib/arrays.ts';
 
 /** A concrete request: GET url (query included) or POST url with an urlencoded body. */
 export interface FormRequest {
@@ -41,7 +42,7 @@ export function buildRequest(
     if ((i.type === 'radio' || i.type === 'checkbox') && v === '') continue;
     pairs.push([i.name, v]);
   }
-  pairs.push(...extra);
+  append(pairs, extra);
   const qs = new URLSearchParams(pairs).toString();
   return form.method === 'GET'
     ? { method: 'GET', url: qs ? `${form.action}?${qs}` : form.action }

@@ -6,6 +6,7 @@
 import type { FormClient } from './client.ts';
 import { parseFormPage, type SearchForm, type SkippedForm } from './forms.ts';
 import { siteTemplate, type SiteTemplate } from './results.ts';
+import { append } from '../../lib/arrays.ts';
 
 export interface DiscoveredForm {
   form: SearchForm;
@@ -36,7 +37,7 @@ export async function discoverForms(client: FormClient, startUrl: string, maxPag
     out.pages++;
     if (f.status !== 200) continue;
     const p = parseFormPage(f.html, url);
-    out.skipped.push(...p.skipped);
+    append(out.skipped, p.skipped);
     for (const form of p.forms) {
       const key = `${form.method} ${form.action}`;
       if (actions.has(key)) continue;

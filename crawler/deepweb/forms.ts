@@ -5,6 +5,7 @@
  * skipped with a reason, never half-used.
  */
 import { Parser } from 'htmlparser2';
+import { append } from '../../lib/arrays.ts';
 
 export type InputType = 'select' | 'text' | 'hidden' | 'radio' | 'checkbox';
 
@@ -296,7 +297,7 @@ function mergeRadios(inputs: readonly FormInput[]): FormInput[] {
   for (const inp of inputs) {
     const prev = inp.type === 'radio' ? merged.find((x) => x.type === 'radio' && x.name === inp.name) : undefined;
     if (prev) {
-      prev.options.push(...inp.options);
+      append(prev.options, inp.options);
       if (inp.defaultValue) prev.defaultValue = inp.defaultValue;
     } else merged.push({ ...inp, options: [...inp.options] });
   }

@@ -7,6 +7,7 @@
 import { buildRequest, requestKey, type Fetched, type FormClient, type FormRequest } from './client.ts';
 import type { SearchForm } from './forms.ts';
 import { readResultPage, type ResultPage, type SiteTemplate } from './results.ts';
+import { append } from '../../lib/arrays.ts';
 
 export type SubmissionFate = 'useful' | 'empty' | 'error' | 'duplicate';
 
@@ -112,7 +113,7 @@ export class SurfaceSession {
       let rp = await this.page(req, echoed, tag, 1);
       out.first = rp;
       out.pages = 1;
-      out.records.push(...rp.records);
+      append(out.records, rp.records);
       const seen = new Set<string>();
       // a result page seen before under another query: its further pages would be too
       while (
@@ -124,7 +125,7 @@ export class SurfaceSession {
         req = rp.next;
         seen.add(requestKey(req));
         rp = await this.page(req, echoed, tag, ++out.pages);
-        out.records.push(...rp.records);
+        append(out.records, rp.records);
       }
     } catch (e) {
       if (!(e instanceof BudgetExhausted)) throw e;

@@ -16,6 +16,7 @@ import type { PageView, Strategy } from '../strategy.ts';
 import type { Coordinator, Delivery, UrlMessage } from './coordinator.ts';
 import type { Partitioner } from './partition.ts';
 import { sleep } from '../../lib/time.ts';
+import { append } from '../../lib/arrays.ts';
 
 export interface NodeOptions {
   id: string;
@@ -98,7 +99,7 @@ export class CrawlNode {
       settled: (url) => {
         if (this.claimed.delete(url)) this.doneUrls.push(url);
         const ds = this.pending.get(url);
-        if (ds) this.acks.push(...ds);
+        if (ds) append(this.acks, ds);
         this.pending.delete(url);
       },
       idle: async () => {

@@ -12,6 +12,7 @@
  * a thread has fetched `maxPages` pages, or has nothing left, it closes and its unreleased links
  * fall back to the main frontier by Q, as "priority" queues them.
  */
+import { append } from '../../lib/arrays.ts';
 
 export interface HeldLink {
   url: string;
@@ -143,7 +144,7 @@ export class Threads {
   /** Up to n links in all, a thread's at a time (the main frontier ran dry). */
   takeAll(n: number, now: number): HeldLink[] {
     const out: HeldLink[] = [];
-    for (const t of this.open) if (out.length < n) out.push(...this.remember(t, t.take(n - out.length, now), now));
+    for (const t of this.open) if (out.length < n) append(out, this.remember(t, t.take(n - out.length, now), now));
     return out;
   }
 
@@ -163,7 +164,7 @@ export class Threads {
     const still: SubCrawl[] = [];
     for (const t of this.open) {
       t.expire(now);
-      if (t.done) left.push(...t.drain());
+      if (t.done) append(left, t.drain());
       else still.push(t);
     }
     this.open.splice(0, this.open.length, ...still);

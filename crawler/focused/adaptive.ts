@@ -44,6 +44,7 @@ export {
   TUNNEL_MODES,
   TUNNEL_STEPS,
 } from './adaptive-options.ts';
+import { append } from '../../lib/arrays.ts';
 
 /** What routes a page's links: the page, its judgement, its new links, the thread it is in, the sub-crawl it feeds. */
 interface Routing {
@@ -166,7 +167,7 @@ export class AdaptiveStrategy implements Strategy {
     const readmit = this.threads ? this.stepThreads(thread !== null) : [];
     if (this.pages % this.o.retrainEvery === 0 && this.retrain() && this.o.retrainUpdates !== 'new-links') {
       decision = { ...decision, reprioritise: true };
-      if (this.o.retrainUpdates === 'frontier-and-discarded') readmit.push(...this.readmitted());
+      if (this.o.retrainUpdates === 'frontier-and-discarded') append(readmit, this.readmitted());
     }
     return readmit.length ? { ...decision, readmit } : decision;
   }
@@ -179,7 +180,7 @@ export class AdaptiveStrategy implements Strategy {
   private stepThreads(fromThread: boolean): { url: string; score: number; depth: number }[] {
     const threads = this.threads!;
     const out = this.fallBack(threads.step(this.pages));
-    if (!fromThread) out.push(...this.release(threads.take(1, this.pages)));
+    if (!fromThread) append(out, this.release(threads.take(1, this.pages)));
     return out;
   }
 

@@ -14,6 +14,7 @@
 import { FeatureSpace } from './features.ts';
 import type { Bins } from './qvalue.ts';
 import { xorshift32 } from '../../lib/rng.ts';
+import { append } from '../../lib/arrays.ts';
 
 export interface Example {
   tokens: readonly string[];
@@ -222,7 +223,7 @@ function stratifiedSample<T extends { label: number }>(
   const sorted = [...by].sort((a, b) => a.length - b.length);
   for (let i = 0; i < sorted.length; i++) {
     const take = Math.min(sorted[i].length, quota);
-    out.push(...sorted[i].slice(0, take));
+    append(out, sorted[i].slice(0, take));
     left -= take;
     quota = Math.floor(left / Math.max(1, sorted.length - i - 1));
   }

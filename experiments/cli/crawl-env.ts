@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CrawlSettings } from '../../crawler/index.ts';
+import type { ArchiveReading } from '../../crawler/index.ts';
 import { loadKeywords, RelevanceJudge, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { type CliIo, failed, usage } from '../../lib/cli.ts';
 import { KIND_NAMES } from '../../sim/web.ts';
@@ -36,6 +37,8 @@ export interface CrawlEnvironment {
   settings: Partial<CrawlSettings>;
   served: ServedWeb | null;
   training: TrainingPlan | null;
+  /** The archive a replay reads, as reading it went (summary.json `archive`); absent on a generated web. */
+  archive?: ArchiveReading;
   close(): Promise<void>;
 }
 
@@ -145,10 +148,13 @@ async function replayed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Prom
   };
   if (v.labels && v.relevant)
     await checkArchive(cfg).catch((e: Error) => usage(e instanceof ExperimentConfigError ? e.message : String(e)));
-  const { WarcArchive } = await import('../../sim/warc-index.ts');
-  // a damaged WARC: a crawl replays it up to its last whole record and says so
+  const { WarcArchive, readingLine } = await import('../../sim/warc-index.ts');
+  // a damaged WARC: a crawl replays what is whole of it and says so, on the terminal (--quiet too)
+  // and in summary.json
   const archive = await WarcArchive.open(files);
   for (const w of archive.warnings) io.err(`warning: ${w}\n`);
+  io.err(`${readingLine(archive)}\n`);
+  env.archive = { files, urls: archive.size, ...archive.reading, warnings: archive.warnings };
   const sites = v.labels && v.relevant ? archiveSites(cfg) : archive.hosts();
   if (!trains) {
     const { ReplayServer } = await import('../../sim/archive-server.ts');

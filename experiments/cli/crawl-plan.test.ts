@@ -18,7 +18,7 @@ describe('planCrawl', () => {
       'max-pages': '40',
       'timeout-ms': '900',
       'max-redirects': '2',
-      'max-parse-ms': '700',
+      'max-parse-tags': '700',
       deterministic: true,
       param: ['n=64'],
       strategy: 'best-n-first',
@@ -28,7 +28,7 @@ describe('planCrawl', () => {
       headersTimeoutMs: 900,
       bodyTimeoutMs: 900,
       maxRedirects: 2,
-      maxParseMs: 700,
+      maxParseTags: 700,
       deterministic: true,
     });
     expect(plan.module).toBeNull();

@@ -192,6 +192,7 @@ async function runOne(
       resume: !!v.resume,
       force: !!v.force,
       warc: v.warc ? new WarcWriter(v.warc, { append: !!v.resume }) : undefined,
+      archive: env.archive,
       onProgress: (p) => {
         rate = p.pagesPerSec;
         bar?.update(p.pages, { rate: Math.round(p.pagesPerSec), frontier: p.frontier, errors: p.errors });

@@ -9,6 +9,7 @@ import { COMMANDS, FAMILIES, familyOf } from '../families.ts';
 import { type FamilyContext, type QueueProgress, type RunFlag, rerunCommand, writingInto } from '../family.ts';
 import { ResultsFolder } from '../results-folder.ts';
 import { progress } from './progress.ts';
+import { append } from '../../lib/arrays.ts';
 
 // The runs, figures and reports are imported once the arguments and the config are checked: they
 // take seconds to load (vega, resvg, pdfkit), and a mistyped flag should not wait for them.
@@ -276,7 +277,7 @@ async function experiment(argv: string[], io: CliIo, after: (() => void)[]): Pro
   if (v['fail-on-claims'] && !judges) usage(`--fail-on-claims: ${name} judges no claims (a focused experiment does)`);
   const verdicts: { id: string; verdict: string }[] = [];
   const out = family.outDir(resolved, { asked: name, out: v.out as string | undefined, quick: !!v.quick });
-  const runCtx = ctx(out, (claims) => verdicts.push(...claims));
+  const runCtx = ctx(out, (claims) => append(verdicts, claims));
   await startProfile();
   const text = await writingInto(out, () => {
     // config.json through the family's contract, for every family, before the run: a family needs

@@ -2,13 +2,14 @@
  * npm run sim:fit -- CONFIG [--hold-out SITE] [--budget N] [--seed S] [--check-seeds K] [--out FILE]
  * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { checkOutputFile, writeOutputFile } from '../../lib/out-folder.ts';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
 import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
-import { WarcArchive } from '../../sim/warc-index.ts';
+import { readingLine, WarcArchive } from '../../sim/warc-index.ts';
 import { COLLECTIONS, type Collection } from '../../sim/site-stats.ts';
 import { searchFlags } from './blind-flags.ts';
 import { archiveViews, fitToSites, specOf } from '../twin/archive.ts';
@@ -99,7 +100,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     .split(',')
     .filter(Boolean)
     .map((x) => whole('scale', x, 1, 2, 1000));
-  const cfg = await archiveConfig(v, parsed.positionals);
+  const cfg = await archiveConfig(v, parsed.positionals, io);
   if (!cfg.archive)
     usage(`${cfg.name}: not an archive experiment (no "archive" section); sim:fit fits a twin to an archive`);
   const sites = archiveSites(cfg);
@@ -108,6 +109,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     usage(`--hold-out: "${heldOut}" is not a site of ${cfg.name} (${sites.join(', ')})`);
   const views = await archiveViews(cfg);
   const name = `${cfg.name}-twin${heldOut ? `-without-${heldOut}` : ''}`;
+  const out = v.out ?? `data/webs/${name}.json`;
+  // before minutes of fitting, not after: a folder where the file goes, a read-only folder
+  checkOutputFile(out);
   const started = performance.now();
   // a fit that cannot be made is a FitError: exit 2 by the table (lib/errors.ts)
   const result = fitToSites(name, views, heldOut, specOf(cfg), {
@@ -123,7 +127,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const { fit, stats } = result;
   const table = fitTable(fit);
   const own = v.own === undefined ? null : ownCheck(io, v.own, fit, name, views, heldOut, specOf(cfg), seed, checks);
-  const out = v.out ?? `data/webs/${name}.json`;
   const doc = {
     // editors complete and check the twin against the web schema (a path from the file's folder)
     $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
@@ -161,7 +164,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       archiveSites: stats,
     },
   };
-  writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+  writeOutputFile(out, `${JSON.stringify(doc, null, 2)}\n`);
   io.out(
     `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations ` +
       `(${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
@@ -181,7 +184,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       name: `${name}-x${k}`,
       departments,
     };
-    writeFileSync(file, `${JSON.stringify(scaled, null, 2)}\n`);
+    writeOutputFile(file, `${JSON.stringify(scaled, null, 2)}\n`);
     io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
   }
   return 0;
@@ -191,6 +194,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 async function archiveConfig(
   v: Record<string, string | boolean | undefined>,
   positionals: readonly string[],
+  io: CliIo,
 ): Promise<ReturnType<typeof loadExperiment>> {
   const byFiles = v.warc !== undefined || v.labels !== undefined;
   if (byFiles ? positionals.length !== 0 : positionals.length !== 1)
@@ -211,6 +215,7 @@ async function archiveConfig(
     v.relevant as string | undefined,
     !!v.papers,
     collection,
+    io,
   );
 }
 
@@ -343,6 +348,7 @@ async function configFromFiles(
   relevant: string | undefined,
   papers: boolean,
   collection: Collection,
+  io: CliIo,
 ): Promise<ReturnType<typeof loadExperiment>> {
   const warc = warcs.split(',').filter(Boolean);
   for (const f of [...warc, labels]) if (!existsSync(resource(f))) usage(`${f}: no such file`);
@@ -361,7 +367,9 @@ async function configFromFiles(
     },
   };
   // sites: the hosts with a relevant label whose home page the archive holds (a crawl starts there)
+  // strict: a fit to a damaged archive would fit what is left of it; refused, with where the damage is
   const archive = await WarcArchive.open(warc, { strict: true }).catch((e: Error) => usage(e.message));
+  io.err(`${readingLine(archive)}\n`);
   const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
   if (sites.length < 2)
     usage(

@@ -5,10 +5,12 @@
  * examples/starter/ (shipped with the package); package.json is written here, depending on the
  * harness the way the project init ran from does (a tarball stays that tarball).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve, sep } from 'node:path';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { ROOT } from '../../lib/paths.ts';
+import { OutFolderError } from '../../lib/errors.ts';
+import { makeFolder, writeOutputFile } from '../../lib/out-folder.ts';
 
 const USAGE = `Usage: crawler-harness init DIR [--from SPEC]     (npm run init -- DIR in a clone)
 
@@ -66,7 +68,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!parsed) return 0;
   if (parsed.positionals.length !== 1) usage('give one folder for the new project: crawler-harness init DIR');
   const dir = resolve(parsed.positionals[0]);
-  if (existsSync(dir) && readdirSync(dir).length)
+  // the one folder check every command that writes makes (lib/out-folder.ts): one line, exit 2
+  makeFolder(
+    dir,
+    (why) => new OutFolderError('OUT_ERR_IN_USE', `cannot write the project under ${parsed.positionals[0]}: ${why}`),
+  );
+  if (readdirSync(dir).length)
     usage(`${parsed.positionals[0]} is not empty: init writes a new project into a new or empty folder`);
   const own = readJson(join(ROOT, 'package.json'));
   const version = String(own.version);
@@ -98,10 +105,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     // the version the harness itself runs TypeScript strategy modules with
     devDependencies: { tsx },
   };
-  const put = (path: string, text: string): void => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
+  const put = (path: string, text: string): void => writeOutputFile(join(dir, path), text);
   for (const [from, to] of Object.entries(FILES)) put(to, readFileSync(join(ROOT, 'examples/starter', from), 'utf8'));
   put('package.json', `${JSON.stringify(pkg, null, 2)}\n`);
   io.out(

@@ -20,6 +20,7 @@ import {
 
 export type { DeepAggregate, DeepClaim } from './analysis.ts';
 import { f3 } from '../../lib/format.ts';
+import { append } from '../../lib/arrays.ts';
 
 function scalingSpec(rows: readonly ScalingRow[], target: number): TopLevelSpec {
   const values = scalingMeans(rows).flatMap((r) => [
@@ -133,7 +134,7 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
   const bands =
     cfg.seeds.length >= MIN_BAND_UNITS ? '95% Student t interval over seeds' : bandsText('seed', cfg.seeds.length);
   out.push(`# Deep-web crawling: ${cfg.name}`, '', cfg.description, '');
-  out.push(...setupSection(d));
+  append(out, setupSection(d));
   out.push(
     '## Records surfaced at the budget',
     '',
@@ -160,11 +161,11 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       ]),
     ),
   );
-  out.push(...submissionsSection(d, sites, methods));
-  out.push(...templatesSection(d, sites));
-  out.push(...tauSection(d));
-  out.push(...rangesSection(d));
-  out.push(...scalingSection(d, sites));
+  append(out, submissionsSection(d, sites, methods));
+  append(out, templatesSection(d, sites));
+  append(out, tauSection(d));
+  append(out, rangesSection(d));
+  append(out, scalingSection(d, sites));
   out.push('## Published anchors and claims', '');
   out.push(
     "- Madhavan et al. (VLDB 2008): ISIT's URL count grows about linearly with database size; " +
@@ -181,7 +182,7 @@ function report(d: DeepwebData, _aggs: readonly DeepAggregate[], claims: readonl
       claims.map((c) => [c.id, c.claim, c.measured, c.verdict]),
     ),
   );
-  out.push(...politenessSection(d));
+  append(out, politenessSection(d));
   out.push('');
   return out.join('\n');
 }

@@ -29,6 +29,7 @@ import type { DeepMethod, DeepwebConfig } from './config.ts';
 import { readWords } from './config.ts';
 import { runInProcesses } from '../pool.ts';
 import type { DeepwebData } from './rows.ts';
+import { append } from '../../lib/arrays.ts';
 
 export type { DeepwebData } from './rows.ts';
 
@@ -217,7 +218,7 @@ export async function runDeepweb(cfg: DeepwebConfig, opts: DeepRunOptions = {}):
   }
   const data: DeepwebData = { config: cfg, ...emptyTables(), wallMs: 0 };
   for (const r of results)
-    for (const k of Object.keys(r) as (keyof DeepStepResult)[]) (data[k] as unknown[]).push(...(r[k] as unknown[]));
+    for (const k of Object.keys(r) as (keyof DeepStepResult)[]) append(data[k] as unknown[], r[k] as unknown[]);
   // whole milliseconds, as run.json keeps them: a report made again from the CSVs states the same wall time
   data.wallMs = Math.round(performance.now() - t0);
   return data;

@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, type ParseCache } from '../../crawler/index.ts';
 import type { LabelledPage } from '../../crawler/focused/index.ts';
 import { graphFromLists, type SiteGraph } from '../../lib/site-graph.ts';
 import type { ArchiveWeb } from '../../sim/archive-web.ts';
+import { append } from '../../lib/arrays.ts';
 
 /** A site's graph as a crawler is billed for it (Env.billedGraphOf): node keys, null for a redirect's. */
 export interface BilledGraph {
@@ -83,7 +84,10 @@ export async function readArchiveSite(
   };
   const lists: number[][] = keys.map(() => []);
   const status: number[] = keys.map(() => 0);
-  billed.lists.push(...keys.map(() => []));
+  append(
+    billed.lists,
+    keys.map(() => []),
+  );
   const link = (i: number, url: string, base: string): void => {
     const [v, paid] = nodesOf(url, base);
     lists[i].push(v);

@@ -13,6 +13,7 @@ import { FIGURE_METRICS } from './metrics.ts';
 import { ORACLE, type SummaryRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
 import { fc, restsOn, setupSection, structureSection } from './report-setup.ts';
+import { append } from '../../lib/arrays.ts';
 
 /** How the report names the strategies that run on the adaptive thresholds (others by their name). */
 const THRESHOLD_STRATEGIES: Record<string, string> = {
@@ -216,9 +217,9 @@ export function reportMarkdown(
   const seeds = [...new Set(d.curves.map((c) => c.seed))];
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
-  L.push(...setupSection(d, strategies, runs, method, unit, rerun, dir));
-  L.push(...restsOn(d));
-  L.push(...structureSection(d));
+  append(L, setupSection(d, strategies, runs, method, unit, rerun, dir));
+  append(L, restsOn(d));
+  append(L, structureSection(d));
   L.push('## Figures', '');
   const bands = curvesBands(d.curves).text;
   // a plug-in whose declared style a built-in already draws is drawn in a spare one: said
@@ -242,10 +243,10 @@ export function reportMarkdown(
   const others = [...missing].filter(([name]) => !name.startsWith('fig-'));
   if (others.length) L.push(`**Not written**: ${others.map(([name, why]) => `\`${name}\` (${why})`).join('; ')}.`, '');
   L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');
-  L.push(...resultsTable(d, rows, unit));
-  L.push(...runNotes(d, rows));
+  append(L, resultsTable(d, rows, unit));
+  append(L, runNotes(d, rows));
   if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
-  L.push(...probes(d, strategies, unit));
+  append(L, probes(d, strategies, unit));
   L.push('', '## Claims', '');
   // a config without the strategies a claim compares judges none: said, not an empty table
   if (!claims.length)
@@ -255,7 +256,7 @@ export function reportMarkdown(
     );
   else L.push('| | claim | source | measured (paired difference, mean [95% CI]) | verdict |', '|---|---|---|---|---|');
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
-  L.push(...anchorsSection(cfg, aggs, strategies));
+  append(L, anchorsSection(cfg, aggs, strategies));
   const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
   if (claims.length)

@@ -15,6 +15,7 @@ import { CURVE_METRICS } from './metrics.ts';
 import { ORACLE, type SiteFacts } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
 import { readFileSync } from 'node:fs';
+import { append } from '../../lib/arrays.ts';
 
 const MODE_TEXT: Record<RelevanceMode, string> = {
   paper: 'hand-written: a .pdf/.ps with an abstract and references, plus topic similarity',
@@ -129,7 +130,8 @@ export function restsOn(d: ExperimentData): string[] {
       })
       .filter((x) => x !== null);
     L.push(`Hole fetches per run (mean): ${spend.join('; ')}; the oracle 0 (0 charged).`, '');
-    L.push(...bill(d), '');
+    append(L, bill(d));
+    L.push('');
   } else if (d.facts.length) {
     L.push(
       '| seed | site | pages | relevant | reachable from the start | relevant by hops from the start page |',
@@ -166,7 +168,7 @@ export function restsOn(d: ExperimentData): string[] {
     }
     L.push('');
   }
-  L.push(...leakSection(d));
+  append(L, leakSection(d));
   return L;
 }
 

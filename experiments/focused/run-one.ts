@@ -30,6 +30,7 @@ import {
   stopwatch,
   type SummaryRow,
 } from './rows.ts';
+import { append } from '../../lib/arrays.ts';
 
 /** Loads the experiment's strategy modules (in this process: each worker loads its own). */
 export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
@@ -172,7 +173,7 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
     for (const name of cfg.strategies) {
       const run = await crawlOne(job, truth, name, order);
       result.timings.push(run.timing);
-      result.curves.push(...run.curves);
+      append(result.curves, run.curves);
       result.summaries.push(run.summary);
       if (job.modelCached !== null) result.modelCached = job.modelCached;
     }
@@ -180,7 +181,10 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
   // so that every run has its partner
   const oracle = runOracle(job, truth);
   for (let order = 1; order <= cfg.orderSeeds; order++) {
-    result.curves.push(...oracle.curves.map((c) => ({ ...c, order })));
+    append(
+      result.curves,
+      oracle.curves.map((c) => ({ ...c, order })),
+    );
     result.summaries.push({ ...oracle.summary, order });
   }
   return result;

@@ -17,6 +17,7 @@ import { builtinModules } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { RUNS_SOURCES, resource, ROOT } from '../../lib/paths.ts';
+import { append } from '../../lib/arrays.ts';
 
 /** What a job's result depends on besides its config: the harness's code and the files the config names. */
 export interface CodeVersion {
@@ -104,7 +105,10 @@ function readGitCommit(): string | null {
 export function namedFiles(cfg: ExperimentConfig): string[] {
   const files = Object.values(cfg.strategyParams).flatMap((s) => (s.module ? [s.module] : []));
   if (cfg.keywords) files.push(cfg.keywords);
-  if (cfg.archive) files.push(...cfg.archive.warc, cfg.archive.labels);
+  if (cfg.archive) {
+    append(files, cfg.archive.warc);
+    files.push(cfg.archive.labels);
+  }
   return [...new Set(files)];
 }
 

@@ -28,6 +28,7 @@ import { type Dimension, dimensionsOf, latinHypercube, neighbours } from '../sea
 import { type Point, type PointData, PointRunner, runPoints, type SweepOptions, type Value } from './sweep.ts';
 import { label } from './phase.ts';
 import { loadConfig } from '../../sim/config.ts';
+import { append } from '../../lib/arrays.ts';
 
 export interface Scored {
   index: number;
@@ -59,7 +60,7 @@ export async function optimise(
     for (const v of values) seen.add(keyOf(v));
     const scores = await evaluate(points);
     const scored = points.map((p, i) => ({ ...p, phase, ...scores[i] }));
-    all.push(...scored);
+    append(all, scored);
     return scored;
   };
   // whole-number and choice dimensions can draw one point twice: it runs once
@@ -273,7 +274,7 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     );
   // a point's web is written when the search sets web fields; otherwise every point crawls the base web
   const webFile = keys.some((k) => k.startsWith('web.')) ? join(dir, 'webs', `p${best.index}.json`) : cfg.web;
-  if (search.compare) L.push(...(await comparison(cfg, search.compare, webFile)));
+  if (search.compare) append(L, await comparison(cfg, search.compare, webFile));
   L.push(
     `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from ` +
       `points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,

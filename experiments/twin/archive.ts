@@ -9,6 +9,7 @@ import { type SiteStats, type SiteView, webStats } from '../../sim/site-stats.ts
 import { ARCHIVE_DEFAULTS, type ExperimentConfig, loadExperiment } from '../focused/config.ts';
 import { archiveEnv, archiveSites, type Env } from '../focused/env.ts';
 import { type FitOptions, type FitResult, fitTwin, type TwinSpec } from './fit.ts';
+import { append } from '../../lib/arrays.ts';
 
 /** Every site of an archive experiment as a crawler meets it under the experiment's hole policy. */
 export async function archiveViews(cfg: ExperimentConfig): Promise<SiteView[]> {
@@ -36,7 +37,7 @@ export function viewOfEnv(env: Env, site: string): SiteView {
       const t = k === null ? undefined : index.get(k);
       if (t === undefined) continue;
       if (!urls[t]) urls[t] = l.url;
-      anchors[t].push(...wordsOf(l.anchor));
+      append(anchors[t], wordsOf(l.anchor));
     }
   }
   const shape = env.archiveShape(site);
@@ -96,7 +97,7 @@ export function pagesOnly(view: SiteView, status: readonly number[]): SiteView {
   // a redirect's anchors are its target's: the words of the link a client followed to it
   for (let u = 0; u < g.n; u++) {
     const f = isPage(u) ? -1 : final(u);
-    if (f >= 0) anchors[index[f]].push(...view.anchors[u]);
+    if (f >= 0) append(anchors[index[f]], view.anchors[u]);
   }
   return {
     name: view.name,

@@ -32,6 +32,7 @@ import { type Ci, detectable, meanCi } from '../intervals.ts';
 import { archiveViews, fitToSites, specOf } from './archive.ts';
 import { type FitResult, fitTable } from './fit.ts';
 import { writeTwinArchive } from './writer.ts';
+import { append } from '../../lib/arrays.ts';
 
 export interface TwinValidationOptions {
   /** Generator evaluations per fit. */
@@ -216,7 +217,7 @@ export async function runTwinValidation(given: ExperimentConfig, opts: TwinValid
         cacheDir: opts.cacheDir ?? null,
         replay: false,
       });
-      twinRows.push(...data.summaries);
+      append(twinRows, data.summaries);
       bySeed.push(data.summaries);
     }
     for (const s of strategies) {

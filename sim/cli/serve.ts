@@ -66,6 +66,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const replay = await ReplayServer.start(web, { port }).catch(listenFailed);
     io.out(
       `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts` +
+        (archive.reading.damaged
+          ? ` (${archive.reading.damaged} damaged stretches, ${archive.reading.skippedBytes} bytes, left out: the warnings above)`
+          : '') +
         `${v.documents ? `, ${web.documentUrls().length} known documents as placeholders` : ''}; holes ${web.policy.holes}\nlistening on ${replay.origin}\n`,
     );
     return () => replay.close();

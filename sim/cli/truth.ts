@@ -1,9 +1,8 @@
 /** npm run sim:truth -- --web F --seed S --out FILE.csv : ground truth for evaluators. */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { checkOutputFile, writeOutputFile } from '../../lib/out-folder.ts';
 import { GroundTruth } from '../truth.ts';
 import { Web } from '../web.ts';
-import { type CliIo, failed, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
+import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { webAndSeed } from './args.ts';
 
 const USAGE = `Usage: npm run sim:truth -- [--web data/webs/paper.json] [--seed 1] --out FILE.csv
@@ -21,15 +20,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!p) return 0;
   const v = p.values;
   if (!v.out) usage('--out FILE.csv is required (see --help)');
+  checkOutputFile(v.out);
   const { config, seed } = webAndSeed(v);
   const web = new Web(config, seed);
   const csv = new GroundTruth(web).csv();
-  try {
-    mkdirSync(dirname(v.out), { recursive: true });
-    writeFileSync(v.out, csv);
-  } catch (e) {
-    failed(`cannot write ${v.out} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-  }
+  writeOutputFile(v.out, csv);
   io.out(`wrote ${web.n} rows to ${v.out}\n`);
   return 0;
 }

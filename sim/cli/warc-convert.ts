@@ -4,6 +4,7 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { convertFolder } from '../warc-convert.ts';
+import { checkOutputFile } from '../../lib/out-folder.ts';
 import { type CliIo, failed, parseCommand, runAsProcess, usage, UsageError } from '../../lib/cli.ts';
 
 const USAGE = `Usage: npm run warc:convert -- --dir FOLDER --out FILE.warc.gz --labels FILE.csv [options]
@@ -38,6 +39,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const v = p.values;
   if (!v.dir || !v.out || !v.labels) usage('--dir, --out and --labels are required (see --help)');
   if (!existsSync(v.dir)) usage(`--dir: "${v.dir}" does not exist`);
+  checkOutputFile(v.out);
+  checkOutputFile(v.labels);
   if (v.manifest && !existsSync(v.manifest)) usage(`--manifest: "${v.manifest}" does not exist`);
   const labelFrom = (v['label-from'] ?? 'manifest') as 'manifest' | 'dir';
   if (labelFrom !== 'manifest' && labelFrom !== 'dir')
