@@ -377,6 +377,21 @@ export const WebSchema = obj({
     slowMs: num({ default: 150, min: 0, max: 60_000, integer: true, help: 'delay of a slow response, ms' }),
     malformedRate: num({ default: 0.03, min: 0, max: 0.5, help: 'share of pages with malformed HTML' }),
     oversizedRate: num({ default: 0.001, min: 0, max: 0.5, help: 'share of oversized pages' }),
+    /**
+     * Share of HTML pages whose first link is given only as a refresh (issue #84; a moved page's
+     * "you will be taken to ..."): half by `<meta http-equiv="refresh" content="30; url=...">`,
+     * half by a `Refresh` response header, drawn by a hash of the page (so it moves nothing
+     * else). The link stays in the web's graph and its ground truth: a crawler that follows
+     * refreshes (the default) reaches it without anchor words, one that does not never sees it.
+     * Default 0, a condition: off so the measured webs stay as measured; test/refresh-web.test.ts
+     * turns it on.
+     */
+    refreshRate: num({
+      default: 0,
+      min: 0,
+      max: 0.5,
+      help: 'share of HTML pages whose first link is only a meta refresh or Refresh header',
+    }),
     oversizedBytes: num({
       default: 3_000_000,
       min: 1000,

@@ -60,6 +60,8 @@ export interface RenderedPage {
   status: number;
   contentType: string;
   body: string | Buffer;
+  /** A `Refresh` response header (faults.refreshRate), sent beside the body. */
+  refresh?: string;
 }
 
 export class Renderer {
@@ -380,8 +382,16 @@ export class Renderer {
     const intro = this.mixture(r, id, half, this.topicShare(id));
     const outro = this.mixture(r, id, half, this.topicShare(id));
     const heading = this.heading(id);
+    // faults.refreshRate: the first link given only as a refresh, by meta tag or by header (hashes 24, 25)
+    const first = w.outStart[id] < w.outStart[id + 1] ? w.outStart[id] : -1;
+    const refreshTo =
+      first >= 0 && unit(w.seed, id, 24) < cfg.faults.refreshRate
+        ? this.href(id, first, w.outTarget[first], w.outFlags[first])
+        : null;
+    const byHeader = refreshTo !== null && unit(w.seed, id, 25) < 0.5;
     const items: string[] = [];
     for (let e = w.outStart[id]; e < w.outStart[id + 1]; e++) {
+      if (e === first && refreshTo !== null) continue;
       const t = w.outTarget[e];
       const f = w.outFlags[e];
       const href = this.href(id, e, t, f);
@@ -397,10 +407,14 @@ export class Renderer {
     if (extra) append(items, extra);
     if (w.kind[id] === Kind.Personal && unit(w.seed, id, 22) < 0.5)
       items.push(`<li><img src="/images/portrait-${w.local(id)}.jpg" alt="me"></li>`);
-    const meta =
+    const charsetMeta =
       site.charset === 'utf-8'
         ? '<meta charset="utf-8">'
         : `<meta http-equiv="Content-Type" content="text/html; charset=${site.charset}">`;
+    const meta =
+      refreshTo !== null && !byHeader
+        ? `${charsetMeta}<meta http-equiv="refresh" content="30; url=${refreshTo}">`
+        : charsetMeta;
     // one join at the end gives a flat string, which sockets write far faster than a rope
     let body = (
       malformed
@@ -419,7 +433,8 @@ export class Renderer {
       const filler = `<p>${intro}</p>\n`;
       body = body.replace('</body>', `${filler.repeat(Math.ceil(cfg.faults.oversizedBytes / filler.length))}</body>`);
     }
-    return this.encodeHtml(site.charset, body);
+    const page = this.encodeHtml(site.charset, body);
+    return byHeader ? { ...page, refresh: `30; url=${refreshTo}` } : page;
   }
 
   /** The heading above a page's list of links (its one h2). */

@@ -284,6 +284,7 @@ export class SimServer {
     const send = (): void => {
       reply.code(page.status).header('content-type', page.contentType);
       if (page.location) reply.header('location', page.location);
+      if (page.refresh) reply.header('refresh', page.refresh);
       reply.send(body);
     };
     const delay = slow + this.geoDelay(req, host, body.length);
