@@ -29,6 +29,7 @@ const TIMING = ['**/*.timing.test.ts'];
 export const FULL_TIER = [
   'test/analysis-scale.test.ts', // the analysis of 10^6 curve rows (about 1 GB)
   'test/report-scale.test.ts', // the outputs of 264,000 curve rows: CSVs, figures, report, page
+  'test/run-one-scale.test.ts', // 260,000 curve rows of one job through run-one, 130,000 a run
   'test/concurrent-runs.test.ts', // two experiments at once give the rows each gives alone
   'test/deepweb.regression.test.ts', // two deep-web quick runs against their references
   'test/deepweb.sites.test.ts', // deep-web crawling under the published conditions
