@@ -190,7 +190,8 @@ export async function writingInto<T>(dir: string, work: () => Promise<T>): Promi
     dir,
     'experiment',
     (m) => new OutFolderError('OUT_ERR_IN_USE', m),
-    (why) => new OutFolderError('OUT_ERR_WRITE', `cannot write the results under ${dir}: ${why}`),
+    // the folder cannot be made: bad input, as for a crawl (exit 2); a write that fails later is OUT_ERR_WRITE
+    (why) => new OutFolderError('OUT_ERR_IN_USE', `cannot write the results under ${dir}: ${why}`),
   );
   try {
     try {

@@ -136,6 +136,21 @@ describe('the folder lock', () => {
         ['webkb-papers', '--out', root],
         /^error: cannot write .*: a folder stands where the file was to be written$/,
       ],
+      [
+        'experiments/cli/crawl.ts',
+        ['--web', 'data/webs/small.json', '--max-pages', '5', '--out', file],
+        /^error: cannot write the crawl under .*a-file: a file stands where the folder was to be$/,
+      ],
+      [
+        'experiments/cli/experiment.ts',
+        ['focused', '--quick', '--out', file],
+        /^error: cannot write the results under .*a-file: a file stands where the folder was to be$/,
+      ],
+      [
+        'experiments/cli/experiment.ts',
+        ['focused', '--quick', '--out', join(file, 'sub')],
+        /^error: cannot write the results under .*a-file\/sub: .*not a folder \(ENOTDIR/,
+      ],
     ];
     for (const [program, args, want] of cases) {
       const r = await runCliInProcess(program, args);

@@ -106,7 +106,8 @@ describe('stops are visible', () => {
       '--out',
       '/dev/null/results',
     ]);
-    expect(r.code).toBe(1);
+    // an --out that cannot be made is bad input, as for a crawl (issue #84): exit 2
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: cannot write the results under \/dev\/null\/results: .*ENOTDIR/);
   });
 });
