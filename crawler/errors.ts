@@ -12,10 +12,9 @@ export { CrawlError, type CrawlErrorCode } from '../lib/errors.ts';
  * HPE_ code for most of them: undici looks the code up the wrong way round), headers past its
  * limit, a body longer or shorter than its Content-Length. The same bytes come back on a retry.
  */
-const MALFORMED_CODES = new Set(['UND_ERR_HEADERS_OVERFLOW', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+const MALFORMED_NAMES = new Set(['HTTPParserError', 'HeadersOverflowError', 'ResponseContentLengthMismatchError']);
 function isMalformed(err: { code?: string; name?: string }): boolean {
-  const code = err.code ?? '';
-  return err.name === 'HTTPParserError' || MALFORMED_CODES.has(code) || code.startsWith('HPE_');
+  return MALFORMED_NAMES.has(err.name ?? '') || (err.code ?? '').startsWith('HPE_');
 }
 
 /**
