@@ -9,7 +9,7 @@
 import { hasExtension } from '../../lib/document-types.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS } from '../../lib/document-types.ts';
 import { depths, type SiteGraph } from '../../lib/site-graph.ts';
-import { density } from '../../sim/web-stats.ts';
+import { type DensityRow, density } from '../../sim/web-stats.ts';
 import type { Env } from './env.ts';
 
 /** Each relevant item at the fewest hops of any of its nodes (a paper in two formats is one item); unreachable ones left out. */
@@ -35,16 +35,10 @@ export function itemsByHops(nearest: ReadonlyMap<string, number>): number[] {
   return Array.from(byDepth, (x) => x ?? 0);
 }
 
-export interface SiteDensity {
-  site: string;
-  faculty: number;
-  papers: number;
-  perFaculty: number;
-  medianDistance: number;
-  deepShare: number;
-  /** Document-file URLs of the site (by extension) and the share of them that are relevant. */
+/** The figures sim:stats and data/webkb/figures.json print (DensityRow), with the document-file URLs counted. */
+export interface SiteDensity extends DensityRow {
+  /** Document-file URLs of the site (by extension); documentShare is the relevant share of them. */
   documents: number;
-  documentShare: number;
 }
 
 /**
