@@ -162,6 +162,8 @@ export class ArchiveWeb {
   /** Distinct http(s) link targets of archived pages that are neither archived nor documents. */
   private readonly holeTargets = new Set<string>();
   private readonly linkedTargets = new Set<string>();
+  /** Every http(s) link target of the archived pages as linked (archiveKey form), aliases too. */
+  private readonly linkKeys = new Set<string>();
 
   private constructor(
     readonly archive: WarcArchive,
@@ -186,6 +188,7 @@ export class ArchiveWeb {
       for (const l of links) {
         const k = linkKey(l.href, base);
         if (k === null) continue;
+        w.linkKeys.add(k);
         const archived = archive.lookup(k) !== undefined;
         const alias = archived ? null : w.aliasOf(k);
         // an alias and its target are one document: counted once, as the target
@@ -217,6 +220,10 @@ export class ArchiveWeb {
    * "/x/index.html", and back; directorySpellings), paths matched case-sensitively as a Unix server
    * matched them ("INDEX.HTML" is not "index.html"). (A URL with a session id is no alias: its key
    * has none, lib/url.ts canonicalUrl.) Null when it stands for none.
+   *
+   * A saved redirect is never an alias's target (issue #85): "/x" saved as a redirect to "/x/"
+   * made the uncollected "/x/" a 301 back to "/x", a loop; a 1997 server would have served the
+   * directory page there, which the collection does not hold: a hole.
    */
   aliasOf(url: string): string | null {
     if (this.canonical(url) !== null) return null;
@@ -228,9 +235,41 @@ export class ArchiveWeb {
     for (const path of directorySpellings(u.pathname)) {
       u.pathname = path;
       const c = this.canonical(u.href);
-      if (c !== null) return c;
+      if (c !== null && !this.isSavedRedirect(c)) return c;
     }
     return null;
+  }
+
+  /** Whether the archive holds this key as a redirect (a 3xx record: the collection's saved ones). */
+  private isSavedRedirect(key: string): boolean {
+    const status = this.archive.lookup(key)?.status ?? 0;
+    return status >= 300 && status < 400;
+  }
+
+  /** Every http(s) URL the archived pages link (archiveKey form, sorted; aliases and holes too). Needs open()'s scan. */
+  linkedUrls(): string[] {
+    return [...this.linkKeys].sort();
+  }
+
+  /**
+   * The URLs a client visits from `url` by following what get() answers: the URL, then each
+   * redirect's Location, until an answer that is no redirect, a hole, `max` steps, or a URL seen
+   * before (listed again at the end: a loop).
+   */
+  async redirectChain(url: string, max = 20): Promise<string[]> {
+    let at = archiveKey(url) ?? url;
+    const chain = [at];
+    for (let i = 0; i < max; i++) {
+      const r = await this.get(at);
+      const location = r && r.status >= 300 && r.status < 400 ? headerOf(r, 'location') : undefined;
+      if (location === undefined) break;
+      const next = archiveKey(new URL(location, at).href);
+      if (next === null) break;
+      chain.push(next);
+      if (chain.indexOf(next) < chain.length - 1) break;
+      at = next;
+    }
+    return chain;
   }
 
   /** Whether the URL is a known document (linked, not archived, with a document extension). */
