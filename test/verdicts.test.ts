@@ -243,6 +243,26 @@ describe('the oracle', () => {
     expect(oracleOrder({ ...g, start: -1 }, 10)).toEqual([]);
   });
 
+  it('fetches one file of a paper: its other formats add nothing, to the order or to a hub (issue #85)', () => {
+    // 0 start -> hubs 1 and 2. Hub 1 links 10 and 11 (one paper as .ps and .ps.Z) and 12; hub 2
+    // links 13 (11's paper again) and 14. By files hub 1 is worth 3, hub 2 2; by papers, once
+    // hub 1 is fetched, hub 2 offers one new paper (14)
+    const lists: number[][] = Array.from({ length: 15 }, () => []);
+    lists[0] = [1, 2];
+    lists[1] = [10, 11, 12];
+    lists[2] = [13, 14];
+    const relevant = Array.from({ length: 15 }, (_, i) => i >= 10);
+    const g = graphFromLists(lists, 0, relevant);
+    const items = Int32Array.from({ length: 15 }, (_, i) => (i < 10 ? -1 : i === 11 || i === 13 ? 1 : i));
+    // by files: every file fetched
+    expect(oracleOrder(g, 100)).toEqual([0, 1, 10, 11, 12, 2, 13, 14]);
+    // by papers: 11 and 13 are one paper, fetched once
+    expect(oracleOrder(g, 100, undefined, items)).toEqual([0, 1, 10, 11, 12, 2, 14]);
+    // the same paper twice on one page is fetched once too
+    const twice = Int32Array.from({ length: 15 }, (_, i) => (i < 10 ? -1 : i === 10 || i === 11 ? 0 : i));
+    expect(oracleOrder(g, 100, undefined, twice)).toEqual([0, 1, 10, 12, 2, 13, 14]);
+  });
+
   it("the oracle's every choice has the highest yield a search of the whole site finds", () => {
     // random sites (seeded), each choice checked against a breadth-first search of the unfetched
     // pages from the discovered ones, as the oracle once did before every choice

@@ -34,8 +34,21 @@ export function oracleOrder(
   g: SiteGraph,
   budget: number,
   onChoice?: (page: number, score: number, fetchedSoFar: readonly number[]) => void,
+  items?: Int32Array,
 ): number[] {
-  const { n, outStart, outTarget, relevant } = g;
+  const { n, outStart, outTarget } = g;
+  // items: node -> the relevant item it is a file of (-1: none). Once one file of an item is
+  // fetched its other files (a paper's .ps beside its .ps.Z) add nothing, as the target counts
+  // papers, not files (issue #85): they stop being relevant to the order, and to every gain.
+  const relevant = Uint8Array.from(g.relevant);
+  const sameItem = new Map<number, number[]>();
+  if (items)
+    for (let u = 0; u < n; u++)
+      if (relevant[u] && items[u] >= 0) {
+        const list = sameItem.get(items[u]);
+        if (list) list.push(u);
+        else sameItem.set(items[u], [u]);
+      }
   // in-links of relevant documents, to keep gain() current as documents are fetched
   const inCount = new Int32Array(n + 1);
   for (let u = 0; u < n; u++)
@@ -89,15 +102,20 @@ export function oracleOrder(
     if (relevant[v]) pendingRelevant.push(v);
     else if (!fetched[v]) found.push(v);
   };
+  // a relevant node that stops counting: its in-links gain nothing more
+  const spend = (u: number): void => {
+    relevant[u] = 0;
+    // its queued entries now overstate it: the heap re-files an entry whose gain has changed
+    for (let e = inStart[u]; e < inStart[u + 1]; e++) gain[inSource[e]]--;
+  };
   const fetch = (u: number): void => {
     fetched[u] = 1;
     order.push(u);
-    if (relevant[u])
-      for (let e = inStart[u]; e < inStart[u + 1]; e++) {
-        const p = inSource[e];
-        gain[p]--;
-        // its queued entries now overstate it: the heap re-files an entry whose gain has changed
-      }
+    if (relevant[u]) {
+      spend(u);
+      const files = items && items[u] >= 0 ? sameItem.get(items[u]) : undefined;
+      if (files) for (const w of files) if (relevant[w]) spend(w);
+    }
     found.length = 0;
     for (let e = outStart[u]; e < outStart[u + 1]; e++) discover(outTarget[e]);
     for (const v of found) {
@@ -116,7 +134,8 @@ export function oracleOrder(
     if (nextRelevant < pendingRelevant.length) {
       // documents in the order they were found: the same order every run
       const v = pendingRelevant[nextRelevant++];
-      if (!fetched[v]) fetch(v);
+      // a file of an item already found is relevant no more: not fetched for itself
+      if (!fetched[v] && relevant[v]) fetch(v);
       continue;
     }
     const best = heap.popBest(fetched, dist, gain);

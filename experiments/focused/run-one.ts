@@ -376,7 +376,16 @@ function runOracle(job: Job, t: SiteTruth): { curves: CurveRow[]; summary: Summa
   const billed = cfg.budgetCounts === 'requests' ? env.billedGraphOf(job.site) : null;
   const graph = billed?.graph ?? t.graph;
   const keys: readonly (string | null)[] = billed?.keys ?? t.keys;
-  const order = oracleOrder(graph, cfg.budget);
+  // the target counts items (a paper in two formats is one): the oracle fetches one file of each
+  const itemIds = new Map<string, number>();
+  const items = Int32Array.from(keys, (k, i) => {
+    if (k === null || !graph.relevant[i]) return -1;
+    const item = env.itemOf(k);
+    let id = itemIds.get(item);
+    if (id === undefined) itemIds.set(item, (id = itemIds.size));
+    return id;
+  });
+  const order = oracleOrder(graph, cfg.budget, undefined, items);
   let redirects = 0;
   for (let p = 0; p < cfg.budget; p++) {
     const key = p < order.length ? keys[order[p]] : null;
