@@ -71,4 +71,30 @@ describe('readings end to end', () => {
     const again = await runExperiment({ ...cfg, orderSeeds: 2 }, { workers: 0, cacheDir: null, replay: false });
     expect(again.curves).toEqual(two.curves);
   });
+
+  it('random draws anew at every order, and firstOrder runs another set of the same draws (issue #85)', {
+    timeout: scaled(120_000),
+  }, async () => {
+    const cfg = {
+      ...loadExperiment('focused', { quick: true }),
+      web: WEB,
+      strategies: ['random'],
+      sites: [SITE],
+      budget: 200,
+      every: 50,
+    };
+    const three = await runExperiment({ ...cfg, orderSeeds: 3 }, { workers: 0, cacheDir: null, replay: false });
+    const curve = (rows: typeof three.curves, order: number) =>
+      rows.filter((c) => c.strategy === 'random' && c.order === order).map((c) => [c.pages, c.recall]);
+    // before: random hashed URLs by the web seed alone, and every order gave the same crawl
+    expect(curve(three.curves, 2)).not.toEqual(curve(three.curves, 1));
+    expect(curve(three.curves, 3)).not.toEqual(curve(three.curves, 2));
+    // orders 2-3 run on their own are the same draws, row for row
+    const later = await runExperiment(
+      { ...cfg, orderSeeds: 2, firstOrder: 2 },
+      { workers: 0, cacheDir: null, replay: false },
+    );
+    expect([...new Set(later.summaries.map((r) => r.order))]).toEqual([2, 3]);
+    for (const order of [2, 3]) expect(curve(later.curves, order)).toEqual(curve(three.curves, order));
+  });
 });

@@ -72,6 +72,20 @@ export const ExperimentSchema = obj({
     help: "link orders each strategy crawls each site at (1: the page's order only)",
   }),
   /**
+   * The first link order of the run (issue #85): orders firstOrder .. firstOrder + orderSeeds - 1.
+   * An order k > 1 is also the draw of a strategy's own randomness (random's hash, a seeded
+   * agent's choices: the strategy's seed is the web seed and k together), so a run from another
+   * firstOrder is a disjoint set of draws of every baseline's noise: a verdict that flips between
+   * two such sets rests on the draws, not on the strategies.
+   */
+  firstOrder: num({
+    default: 1,
+    min: 1,
+    max: 100_000,
+    integer: true,
+    help: 'the first link order (a run from another one draws every order and random seed anew)',
+  }),
+  /**
    * Strategy names (built-in or plugin). An entry may also be an object { "name", "module"?,
    * "params"? }: a built-in with parameters, or a strategy module run under that name; it is
    * moved to strategyParams on load. A program may also give a strategy in memory (loadExperiment

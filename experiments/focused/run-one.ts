@@ -169,7 +169,7 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
   result.facts = siteFacts(job, truth);
   phases.push({ phase: 'facts', strategy: '', ...job.without(facts(), { ms: 0, cpuMs: 0 }), pages: 0 });
   await loadPlugins(cfg);
-  for (let order = 1; order <= cfg.orderSeeds; order++)
+  for (let order = cfg.firstOrder; order < cfg.firstOrder + cfg.orderSeeds; order++)
     for (const name of cfg.strategies) {
       const run = await crawlOne(job, truth, name, order);
       result.timings.push(run.timing);
@@ -180,7 +180,7 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
   // the oracle's order is ground truth's: computed once, its rows repeated for each link order
   // so that every run has its partner
   const oracle = runOracle(job, truth);
-  for (let order = 1; order <= cfg.orderSeeds; order++) {
+  for (let order = cfg.firstOrder; order < cfg.firstOrder + cfg.orderSeeds; order++) {
     append(
       result.curves,
       oracle.curves.map((c) => ({ ...c, order })),
@@ -245,6 +245,15 @@ function startingThresholds(strategy: Strategy): { r1: number | null; r2: number
   return { r1: finite(r1), r2: finite(r2) };
 }
 
+/**
+ * A run's strategy seed: the web seed at link order 1 (the default crawl, as the golden logs pin
+ * it), and another draw at every other order, so that random and the seeded agents vary with the
+ * order as much as BFS does (issue #85: random was one draw whatever the order).
+ */
+export function runSeed(seed: number, linkOrder: number): number {
+  return linkOrder === 1 ? seed : seed * 100_003 + linkOrder;
+}
+
 /** One strategy's crawl of the site, counted against ground truth. */
 async function crawlOne(
   job: Job,
@@ -258,7 +267,7 @@ async function crawlOne(
   // closed holes: the budget pays for no hole, so the engine may send more requests than the budget
   const freeHoles = env.holes === 'closed';
   const strategy = makeStrategy(name, {
-    seed,
+    seed: runSeed(seed, linkOrder),
     keywords: job.keywords,
     models: job.getModels,
     judge: job.getJudge,
@@ -272,8 +281,8 @@ async function crawlOne(
   const run = new RunMeter(cfg, name, site, seed, t.relevant, t.reach, linkOrder);
   const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
   const holes = { hole_fetches: 0, hole_charged: 0 };
-  // the replay shows the crawls in the page's own link order
-  const order: number[] | null = t.replay && linkOrder === 1 ? (t.replay.orders[name] = []) : null;
+  // the replay shows the crawls in the run's first link order (the page's own, by default)
+  const order: number[] | null = t.replay && linkOrder === cfg.firstOrder ? (t.replay.orders[name] = []) : null;
   const engine = CrawlEngine.create({
     // the strategies crawl the same site with the same settings, and training read the same pages:
     // each page is parsed once per environment (env.parses)
