@@ -12,7 +12,7 @@ import { COMMON_RATE } from '../../lib/leak-probe.ts';
 import type { unitOf } from '../intervals.ts';
 import { relevanceOf, targetOf } from './config.ts';
 import { CURVE_METRICS } from './metrics.ts';
-import { ORACLE, type SiteFacts } from './rows.ts';
+import { ORACLE, type SiteFacts, type SummaryRow } from './rows.ts';
 import type { ExperimentData } from './runner.ts';
 import { readFileSync } from 'node:fs';
 import { append } from '../../lib/arrays.ts';
@@ -363,16 +363,57 @@ function bill(d: ExperimentData): string[] {
   const paid = [...d.config.strategies, ORACLE]
     .map((s) => (perRun(s) === null ? null : `${s} ${perRun(s)}`))
     .filter((x) => x !== null);
-  return d.config.budgetCounts === 'requests'
-    ? [
-        '- The bill: every request counts against the budget, for every strategy and the oracle alike. ' +
-          "A link the server answers with a redirect costs the 3xx and then the page: the oracle's path " +
-          'goes through the same redirect a crawler is served. Redirects paid per run (mean): ' +
-          `${paid.join('; ')}.`,
-      ]
-    : [
-        '- The bill: only 2xx pages count against the budget, for every strategy and the oracle alike; ' +
-          'redirects, errors and 404s cost no one. Redirects fetched per run (mean, free): ' +
-          `${paid.join('; ')}.`,
-      ];
+  const lines =
+    d.config.budgetCounts === 'requests'
+      ? [
+          '- The bill: every request counts against the budget, for every strategy and the oracle alike. ' +
+            "A link the server answers with a redirect costs the 3xx and then the page: the oracle's path " +
+            'goes through the same redirect a crawler is served. Redirects paid per run (mean): ' +
+            `${paid.join('; ')}.`,
+        ]
+      : [
+          '- The bill: only 2xx pages count against the budget, for every strategy and the oracle alike; ' +
+            'redirects, errors and 404s cost no one. Redirects fetched per run (mean, free): ' +
+            `${paid.join('; ')}.`,
+        ];
+  return [...lines, ...billBySite(d)];
+}
+
+/**
+ * The bill by department (issue #85): a mean over departments hides the one where redirects eat
+ * a seventh of the budget. Per site, over the strategies' runs: redirects per run as a share of
+ * the budget (the strategies' mean range, the largest single run) and the oracle's; hole fetches
+ * per run; requests sent past the budget while in flight (summary.csv past_budget: the server saw
+ * them, no column of the run counts them). summary.csv has each run's.
+ */
+export function billBySite(d: ExperimentData): string[] {
+  const budget = d.config.budget;
+  const sites = [...new Set(d.summaries.map((x) => x.site))].sort();
+  if (sites.length < 2) return [];
+  const share = (x: SummaryRow): number => x.status_3xx / budget;
+  const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const L = [
+    '',
+    'The bill by department (redirects as a share of the budget, per run):',
+    '',
+    '| site | strategies: mean per strategy | largest run | oracle | hole fetches per run | requests past the budget per run (largest) |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const site of sites) {
+    const rows = d.summaries.filter((x) => x.site === site);
+    const runs = rows.filter((x) => x.strategy !== ORACLE);
+    const byStrategy = d.config.strategies
+      .map((s) => runs.filter((x) => x.strategy === s))
+      .filter((xs) => xs.length)
+      .map((xs) => mean(xs.map(share)));
+    const oracle = rows.filter((x) => x.strategy === ORACLE);
+    const holes = runs.map((x) => x.hole_fetches);
+    const past = runs.map((x) => x.past_budget ?? 0);
+    L.push(
+      `| ${site} | ${f3(Math.min(...byStrategy))}-${f3(Math.max(...byStrategy))} | ${f3(Math.max(...runs.map(share)))} | ` +
+        `${f3(mean(oracle.map(share)))} | ${fc(Math.round(mean(holes) * 10) / 10)} | ` +
+        `${fc(Math.round(mean(past) * 10) / 10)} (${fc(Math.max(...past))}) |`,
+    );
+  }
+  return L;
 }

@@ -40,7 +40,13 @@ export interface SummaryRow {
   status_4xx: number;
   status_5xx: number;
   fetch_errors: number;
+  /** Requests the server saw (its audit), in-flight ones past the budget included. */
   requests: number;
+  /**
+   * Requests sent after the run's budget was spent (in flight when it ran out): counted here and
+   * in `requests` only, so the status columns, like the curves, end at the budget (issue #85).
+   */
+  past_budget: number;
   /** Fetches that landed on an archive hole, and how many of them the budget paid for (0 under the closed policy). */
   hole_fetches: number;
   hole_charged: number;

@@ -254,6 +254,22 @@ export function runSeed(seed: number, linkOrder: number): number {
   return linkOrder === 1 ? seed : seed * 100_003 + linkOrder;
 }
 
+/** What the server saw of a site's hosts during a run (requests, disallowed paths, concurrency). */
+function auditOf(
+  env: Job['env'],
+  site: string,
+): { requests: number; disallowed: number; maxConcurrent: number } | undefined {
+  const hosts = env.scopeOf(site).length ? env.scopeOf(site) : [new URL(env.startUrl(site)).host];
+  const audits = hosts.map((h) => env.audit()[h]).filter((x) => x !== undefined);
+  return audits.length
+    ? {
+        requests: audits.reduce((n, x) => n + x.requests, 0),
+        disallowed: audits.reduce((n, x) => n + x.disallowed, 0),
+        maxConcurrent: Math.max(...audits.map((x) => x.maxConcurrent)),
+      }
+    : undefined;
+}
+
 /** One strategy's crawl of the site, counted against ground truth. */
 async function crawlOne(
   job: Job,
@@ -281,6 +297,7 @@ async function crawlOne(
   const run = new RunMeter(cfg, name, site, seed, t.relevant, t.reach, linkOrder);
   const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
   const holes = { hole_fetches: 0, hole_charged: 0 };
+  let pastBudget = 0;
   // the replay shows the crawls in the run's first link order (the page's own, by default)
   const order: number[] | null = t.replay && linkOrder === cfg.firstOrder ? (t.replay.orders[name] = []) : null;
   const engine = CrawlEngine.create({
@@ -303,6 +320,11 @@ async function crawlOne(
     },
     strategy,
     onLog: (e) => {
+      // in flight when the budget ran out: the server saw it, the run's columns do not count it
+      if (run.count >= cfg.budget) {
+        pastBudget++;
+        return;
+      }
       const ok = e.status !== null && e.status >= 200 && e.status < 300;
       if (order && ok) {
         const key = env.keyOf(e.url);
@@ -340,20 +362,13 @@ async function crawlOne(
     parsedAnew: env.parses.misses - parsed,
   });
   const curves = run.finish();
-  const hosts = env.scopeOf(site).length ? env.scopeOf(site) : [new URL(env.startUrl(site)).host];
-  const audits = hosts.map((h) => env.audit()[h]).filter((x) => x !== undefined);
-  const audit = audits.length
-    ? {
-        requests: audits.reduce((n, x) => n + x.requests, 0),
-        disallowed: audits.reduce((n, x) => n + x.disallowed, 0),
-        maxConcurrent: Math.max(...audits.map((x) => x.maxConcurrent)),
-      }
-    : undefined;
+  const audit = auditOf(env, site);
   const ss = s.strategy;
   const summary: SummaryRow = {
     ...run.summary(byPages || freeHoles ? run.count : s.pages, curves),
     ...outcomes,
     requests: audit?.requests ?? 0,
+    past_budget: pastBudget,
     ...holes,
     audit_disallowed: audit?.disallowed ?? 0,
     audit_max_concurrent: audit?.maxConcurrent ?? 0,
@@ -417,6 +432,7 @@ function runOracle(job: Job, t: SiteTruth): { curves: CurveRow[]; summary: Summa
     status_5xx: 0,
     fetch_errors: 0,
     requests: 0,
+    past_budget: 0,
     hole_fetches: 0,
     hole_charged: 0,
     audit_disallowed: 0,
