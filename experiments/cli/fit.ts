@@ -2,6 +2,7 @@
  * npm run sim:fit -- CONFIG [--hold-out SITE] [--budget N] [--seed S] [--check-seeds K] [--out FILE]
  * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
  */
+import { crawlEndWarnings } from '../../lib/crawl-end.ts';
 import { existsSync } from 'node:fs';
 import { checkOutputFile, writeOutputFile } from '../../lib/out-folder.ts';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
@@ -370,6 +371,9 @@ async function configFromFiles(
   // strict: a fit to a damaged archive would fit what is left of it; refused, with where the damage is
   const archive = await WarcArchive.open(warc, { strict: true }).catch((e: Error) => usage(e.message));
   io.err(`${readingLine(archive)}\n`);
+  // a crawl cut at its page limit is a cut web: said before a fit is made of it (issue #85)
+  for (const line of crawlEndWarnings(warc.map((file, i) => ({ file, end: archive.crawlEnds[i] ?? null }))))
+    io.err(`${line}\n`);
   const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
   if (sites.length < 2)
     usage(
