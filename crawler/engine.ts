@@ -362,7 +362,14 @@ export class CrawlEngine {
       if (this.journal) this.closeJournal(this.journal, summary);
       this.releaseOut();
       await this.client.close();
-      await this.opts.warc?.close();
+      const { maxPages, maxDepth } = this.settings;
+      await this.opts.warc?.close({
+        pages: summary.pages,
+        frontierLeft: summary.frontierLeft,
+        ...(summary.stopped ? { stopped: summary.stopped } : {}),
+        maxPages,
+        maxDepth: Number.isFinite(maxDepth) ? maxDepth : null,
+      });
     }
     return summary;
   }

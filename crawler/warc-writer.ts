@@ -8,11 +8,13 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { WARCRecord } from 'warcio';
 import { serializeRecord } from '../lib/warc-records.ts';
+import { CRAWL_END_URI, type CrawlEnd } from '../lib/crawl-end.ts';
 import type { FetchResult } from './fetcher.ts';
 
 export interface WarcSink {
   record(url: string, res: FetchResult, requestHeaders: Record<string, string>): void;
-  close(): Promise<void>;
+  /** Waits for the last record; `end`, when given, is appended first as how the crawl ended (lib/crawl-end.ts). */
+  close(end?: CrawlEnd): Promise<void>;
 }
 
 export class WarcWriter implements WarcSink {
@@ -83,7 +85,22 @@ export class WarcWriter implements WarcSink {
     this.enqueue(response, payload);
   }
 
-  async close(): Promise<void> {
+  async close(end?: CrawlEnd): Promise<void> {
+    if (end) {
+      // how the crawl ended, for whoever reads the archive (sim:fit warns of a crawl cut short)
+      const body = new TextEncoder().encode(`${JSON.stringify(end)}\n`);
+      const record = WARCRecord.create(
+        {
+          url: CRAWL_END_URI,
+          date: new Date().toISOString(),
+          type: 'metadata',
+          warcVersion: 'WARC/1.1',
+          warcHeaders: { 'Content-Type': 'application/json' },
+        },
+        [body],
+      );
+      this.enqueue(record, [body]);
+    }
     await this.chain;
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;

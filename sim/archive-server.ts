@@ -9,7 +9,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Agent, Dispatcher } from 'undici';
-import { listenLoopback } from './listen.ts';
+import { listenLoopback, originForm } from './listen.ts';
 import { AuditBook, auditHooks, type HostAudit } from './audit.ts';
 import { parseRobots, type RobotsRules } from './robots-profiles.ts';
 import { simDispatcher } from './server.ts';
@@ -28,7 +28,7 @@ export class ReplayServer {
 
   private constructor(readonly web: ArchiveWeb) {
     this.archive = web.archive;
-    this.app = Fastify({ logger: false });
+    this.app = Fastify({ logger: false, rewriteUrl: originForm });
     auditHooks(this.app, this.book, {
       hostOf: (req) => {
         const host = (req.headers.host ?? '').toLowerCase();

@@ -15,7 +15,7 @@ import { Renderer, type RenderedPage } from './content.ts';
 import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './robots-profiles.ts';
 import { hash32, unit } from './rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
-import { listenLoopback } from './listen.ts';
+import { listenLoopback, originForm } from './listen.ts';
 import { DEFAULT_CACHE_BYTES, PageCache } from './page-cache.ts';
 import { AuditBook, auditHooks, type HostAudit } from './audit.ts';
 import { DeepSite } from './deepweb/site.ts';
@@ -89,7 +89,7 @@ export class SimServer {
       this.deepRobots.set(cfg.host, parseRobots(`http://${cfg.host}/robots.txt`, 'User-agent: *\nDisallow: /admin/\n'));
     }
     this.linkDeepSites();
-    this.app = Fastify({ logger: false, bodyLimit: 1 << 20 });
+    this.app = Fastify({ logger: false, bodyLimit: 1 << 20, rewriteUrl: originForm });
     // search forms post urlencoded bodies; the deep-web handler parses them itself
     this.app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
       done(null, body),

@@ -12,6 +12,7 @@
  * it read from the next whole member on; a plain file (cut short, a Content-Length that does not
  * end at a record boundary) is served up to its last whole record.
  */
+import { CRAWL_END_URI, type CrawlEnd, parseCrawlEnd } from '../lib/crawl-end.ts';
 import { WarcDamaged } from '../lib/errors.ts';
 import { resource } from '../lib/paths.ts';
 import { canonicalUrl } from '../lib/url.ts';
@@ -147,6 +148,9 @@ export class WarcArchive {
   /** What indexing read: records, damaged stretches left out, and their bytes (the reading line every replay prints). */
   readonly reading = { records: 0, damaged: 0, skippedBytes: 0 };
 
+  /** How each file's crawl ended, by its last crawl-end record (lib/crawl-end.ts); null: the file says nothing. */
+  readonly crawlEnds: (CrawlEnd | null)[] = [];
+
   /**
    * The archive of these files, indexed. `strict`: a damaged file is refused (WarcDamaged);
    * otherwise it is served up to its last whole record and the damage is in `warnings`.
@@ -154,6 +158,7 @@ export class WarcArchive {
   static async open(files: readonly string[], opts: { strict?: boolean } = {}): Promise<WarcArchive> {
     const a = new WarcArchive(files.map(resource));
     for (let f = 0; f < files.length; f++) {
+      a.crawlEnds[f] = null;
       const problems = await a.indexFile(f);
       if (problems.length && opts.strict) throw new WarcDamaged(`${files[f]}: ${problems[0]}`);
       for (const p of problems) a.warnings.push(`${files[f]}: ${p}`);
@@ -226,6 +231,13 @@ export class WarcArchive {
     for await (const record of parser) {
       const type = record.warcType;
       const uri = record.warcTargetURI;
+      if (type === 'metadata' && uri === CRAWL_END_URI && (record.warcContentLength ?? 0) < 4096) {
+        // how the crawl that wrote this file ended: the last such record wins (a resumed crawl adds one)
+        this.crawlEnds[f] = parseCrawlEnd(await record.contentText()) ?? this.crawlEnds[f];
+        this.records++;
+        this.reading.records++;
+        continue;
+      }
       await record.skipFully();
       this.records++;
       this.reading.records++;

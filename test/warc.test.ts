@@ -1,3 +1,4 @@
+import { crawlEndWarnings } from '../lib/crawl-end.ts';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,7 +141,23 @@ describe('crawl to WARC and back', () => {
       onLog: (e) => first.push(e),
     }).run();
     const archive = await WarcArchive.open([file]);
-    expect(archive.records).toBe(1 + 2 * (200 + 1)); // warcinfo, then request + response for robots.txt and each page
+    // warcinfo, then request + response for robots.txt and each page, then how the crawl ended
+    expect(archive.records).toBe(1 + 2 * (200 + 1) + 1);
+    // the crawl stopped at its page limit with links left: the archive says so, and sim:fit warns (issue #85)
+    const end = archive.crawlEnds[0];
+    expect(end).toMatchObject({ pages: 200, maxPages: 200, maxDepth: null });
+    expect(end?.frontierLeft).toBeGreaterThan(0);
+    expect(crawlEndWarnings([{ file, end: end ?? null }])).toEqual([
+      expect.stringMatching(
+        /crawl\.warc\.gz: the crawl behind it stopped with \d+ URLs left .* after 200 pages \(max pages 200\)/,
+      ),
+    ]);
+    // a WARC that says nothing of its crawl (another crawler's): said too
+    const silent = join(dir, 'silent.warc.gz');
+    await new WarcWriter(silent).close();
+    const other = await WarcArchive.open([silent]);
+    expect(other.crawlEnds).toEqual([null]);
+    expect(crawlEndWarnings([{ file: silent, end: null }])[0]).toMatch(/does not say how its crawl ended/);
     // what standard tools rely on: dates, target URIs, digests, request/response pairing
     const seen: string[] = [];
     for await (const rec of new WARCParser(createReadStream(file))) {

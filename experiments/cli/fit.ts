@@ -2,6 +2,7 @@
  * npm run sim:fit -- CONFIG [--hold-out SITE] [--budget N] [--seed S] [--check-seeds K] [--out FILE]
  * Measures an archive experiment's sites and fits the generator to them (experiments/twin/).
  */
+import { crawlEndWarnings } from '../../lib/crawl-end.ts';
 import { existsSync } from 'node:fs';
 import { checkOutputFile, writeOutputFile } from '../../lib/out-folder.ts';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
@@ -113,6 +114,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   // before minutes of fitting, not after: a folder where the file goes, a read-only folder
   checkOutputFile(out);
   const started = performance.now();
+  let planned = 0;
   // a fit that cannot be made is a FitError: exit 2 by the table (lib/errors.ts)
   const result = fitToSites(name, views, heldOut, specOf(cfg), {
     budget,
@@ -121,10 +123,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     profile,
     profileSteps,
     restarts,
-    ...fitProgress(io, views, checks),
+    ...fitProgress(io, views, checks, (total) => {
+      planned = total;
+    }),
   });
-  io.err('\n');
   const { fit, stats } = result;
+  io.err(`\n${madeLine(fit.evaluations, planned)}\n`);
   const table = fitTable(fit);
   const own = v.own === undefined ? null : ownCheck(io, v.own, fit, name, views, heldOut, specOf(cfg), seed, checks);
   const doc = {
@@ -240,8 +244,12 @@ function ownCheck(
 ): { web: string; values: Record<string, number>; loss: number; evaluations: number; within: boolean } {
   if (!existsSync(resource(file))) usage(`--own: ${file}: no such file`);
   const fixed = ownKnobs(loadConfig(resource(file)));
-  io.err(`fit: the web's own knobs (${file}), the sample and the scale searched (${OWN_BUDGET} evaluations)\n`);
   const { fit: own } = fitToSites(`${name}-own`, views, heldOut, spec, {
+    onStart: (total) =>
+      io.err(
+        `fit: the web's own knobs (${file}), the sample and the scale searched in ${OWN_BUDGET} evaluations, ` +
+          `then its own noise in ${total - OWN_BUDGET}: ${total} evaluations\n`,
+      ),
     budget: OWN_BUDGET,
     seed,
     checkSeeds: Array.from({ length: checks }, (_, i) => i + 1),
@@ -265,31 +273,56 @@ function fitSearch(v: Record<string, string | boolean | undefined>): ReturnType<
   return { ...search, seed: intFlag('seed', v.seed as string | undefined, 0, 2 ** 31) ?? 1 };
 }
 
-/** Minutes and seconds, for an estimate. */
-const duration = (s: number): string =>
-  s >= 90 ? `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, '0')} s` : `${s.toFixed(1)} s`;
+/** What ran, against what was said before it (issue #85): the profile's repeats come from the cache. */
+export function madeLine(made: number, planned: number): string {
+  const why =
+    made === planned
+      ? ''
+      : made < planned
+        ? ` (${planned - made} repeated a point already measured: read from the cache)`
+        : ` (${made - planned} more: the self-checks of knobs whose intervals came out narrow)`;
+  return `fit: ${made} evaluations made, ${planned} planned${why}`;
+}
+
+/** Minutes and seconds, for an estimate (rounded to whole seconds first: never "10 min 60 s"). */
+export const duration = (s: number): string => {
+  if (s < 90) return `${s.toFixed(1)} s`;
+  const whole = Math.round(s);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`;
+};
 
 /**
  * What the fit will cost, said before it is paid (issue #72: a default fit of a crawl took 26
- * CPU-minutes and said nothing first): the evaluations it will make, then the first one's seconds
- * times their number; then progress with the time left.
+ * CPU-minutes and said nothing first): the evaluations it will make; the first one's seconds (cold:
+ * modules loading, caches filling); then, from the second on, the time per warm evaluation times
+ * those left (issue #85: extrapolating the cold first one ran 2.8-5.6x high).
  */
 function fitProgress(
   io: CliIo,
   views: readonly { graph: { n: number } }[],
   checks: number,
+  onPlan: (total: number) => void,
 ): Pick<FitOptions, 'onStart' | 'onEvaluation'> {
   const t0 = performance.now();
+  let warm = t0;
   const pages = views.reduce((a, v) => a + v.graph.n, 0);
   return {
-    onStart: (total) =>
+    onStart: (total) => {
+      onPlan(total);
       io.err(
-        `fit: ${total} evaluations, each generating and measuring a web like the archive's ${views.length} ` +
+        `fit: ${total} evaluations planned, each generating and measuring a web like the archive's ${views.length} ` +
           `sites (${pages.toLocaleString('en')} pages) at ${checks} web seed${checks === 1 ? '' : 's'}; timing the first ...\n`,
-      ),
+      );
+    },
     onEvaluation: (d, t, loss) => {
-      const each = (performance.now() - t0) / 1000 / d;
-      if (d === 1) io.err(`fit: the first evaluation took ${duration(each)}: about ${duration(each * t)} in all\n`);
+      const now = performance.now();
+      if (d === 1) {
+        warm = now;
+        io.err(`fit: the first evaluation took ${duration((now - t0) / 1000)} (cold); the estimate follows the next\n`);
+        return;
+      }
+      const each = (now - warm) / 1000 / (d - 1);
+      if (d === 2) io.err(`fit: a warm evaluation takes ${duration(each)}: about ${duration(each * (t - 1))} in all\n`);
       io.err(
         `\rfit: ${d}/${t} evaluations, loss ${loss.toFixed(3)}, about ${duration(each * Math.max(0, t - d))} left   `,
       );
@@ -370,6 +403,9 @@ async function configFromFiles(
   // strict: a fit to a damaged archive would fit what is left of it; refused, with where the damage is
   const archive = await WarcArchive.open(warc, { strict: true }).catch((e: Error) => usage(e.message));
   io.err(`${readingLine(archive)}\n`);
+  // a crawl cut at its page limit is a cut web: said before a fit is made of it (issue #85)
+  for (const line of crawlEndWarnings(warc.map((file, i) => ({ file, end: archive.crawlEnds[i] ?? null }))))
+    io.err(`${line}\n`);
   const sites = archiveSites(cfg).filter((h) => archive.lookup(`http://${h}/`));
   if (sites.length < 2)
     usage(

@@ -204,8 +204,13 @@ class Fit {
     this.seeds = opts.checkSeeds.length ? opts.checkSeeds : [opts.seed];
     const points = opts.profile ?? 0;
     const perPoint = 1 + (this.free.length > 1 ? profileSteps(opts) : 0);
+    // the search's budget, the profile's grid, the best end's self-losses and, at most, each other
+    // accepted end's (its own statistics and self-losses): a plan, exact without a profile; the
+    // profile's repeats are read from the cache and a narrow interval's checks add some (the CLI
+    // says how many ran)
+    const self = SELF_SEEDS.filter((x) => !this.seeds.includes(x)).length;
     this.total =
-      opts.budget + (points >= 2 ? this.free.length * points * perPoint : 0) + restarts * (SELF_SEEDS.length + 1);
+      opts.budget + (points >= 2 ? this.free.length * points * perPoint : 0) + self + (restarts - 1) * (self + 1);
   }
 
   /** Statistics of the twin for these knob values (fixed ones included) at `at` web seeds. */
