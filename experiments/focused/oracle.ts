@@ -6,7 +6,8 @@
  * The oracle obeys the one rule every crawler obeys: it can fetch a page only once a fetched page
  * links to it (starting from the site's start page, inside the crawl's scope). Within that rule
  * it is greedy:
- *   1. a discovered relevant document is fetched at once;
+ *   1. a discovered relevant document is fetched at once (one file of each item: a paper's other
+ *      formats count for nothing once it is found, as the target counts papers, issue #85);
  *   2. otherwise it picks the page v that yields the most relevant documents per page spent:
  *      gain(v) / (d(v) + gain(v)), where gain(v) = unfetched relevant documents v links to and
  *      d(v) = pages on the cheapest path of unfetched pages from the fetched set to v
