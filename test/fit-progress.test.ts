@@ -1,6 +1,6 @@
 /** sim:fit's estimate of its own time (issue #85): whole seconds, never "10 min 60 s". */
 import { describe, expect, it } from 'vitest';
-import { duration, madeLine } from '../experiments/cli/fit.ts';
+import { duration, looseLine, madeLine } from '../experiments/cli/fit.ts';
 
 describe("sim:fit's durations", () => {
   it('rounds to whole seconds before splitting minutes from seconds', () => {
@@ -14,5 +14,14 @@ describe("sim:fit's durations", () => {
     expect(madeLine(24, 24)).toBe('fit: 24 evaluations made, 24 planned');
     expect(madeLine(438, 490)).toMatch(/438 evaluations made, 490 planned \(52 repeated a point already measured/);
     expect(madeLine(500, 490)).toMatch(/\(10 more: the self-checks/);
+  });
+
+  it('says in one line when the threshold is too loose to identify any knob', () => {
+    const flat = [{ identified: false }, { identified: false }];
+    expect(looseLine(flat, 390, 440, 5.476)).toBe(
+      'nothing identified: the threshold 5.476 accepts 390 of the 440 evaluated points (89%); these statistics ' +
+        'do not pin any knob of this archive down, and the twin is one web among many that fit as well',
+    );
+    expect(looseLine([...flat, { identified: true }], 390, 440, 5.476)).toBeNull();
   });
 });

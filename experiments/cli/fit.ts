@@ -273,6 +273,25 @@ function fitSearch(v: Record<string, string | boolean | undefined>): ReturnType<
   return { ...search, seed: intFlag('seed', v.seed as string | undefined, 0, 2 ** 31) ?? 1 };
 }
 
+/**
+ * The one line for a threshold too loose to learn from (issue #85: on a paper-heavy blind web the
+ * threshold accepted 390 of 440 points and every knob came out flat): said when no knob is
+ * identified, with the share of evaluated points the threshold accepts. Null when one is.
+ */
+export function looseLine(
+  knobs: readonly { identified: boolean }[],
+  accepted: number,
+  evaluations: number,
+  threshold: number,
+): string | null {
+  if (!knobs.length || knobs.some((k) => k.identified)) return null;
+  return (
+    `nothing identified: the threshold ${threshold.toFixed(3)} accepts ${accepted} of the ${evaluations} ` +
+    `evaluated points (${Math.round((100 * accepted) / Math.max(1, evaluations))}%); these statistics do not pin ` +
+    'any knob of this archive down, and the twin is one web among many that fit as well'
+  );
+}
+
 /** What ran, against what was said before it (issue #85): the profile's repeats come from the cache. */
 export function madeLine(made: number, planned: number): string {
   const why =
@@ -363,6 +382,8 @@ function printFit(
       `  ${k.path.padEnd(36)} ${String(k.value).padStart(7)}  [${k.lo}, ${k.hi}]  ${k.identified ? 'identified' : 'not identified'}\n`,
     );
   io.out(`${tradesLine(fit.trades)}\n`);
+  const loose = looseLine(fit.knobs, fit.accepted, fit.evaluations, fit.threshold);
+  if (loose) io.out(`${loose}\n`);
   if (own)
     io.out(
       `the web's own knobs (${own.web}; sample ${own.values.sample} and scale ${own.values.scale} fitted, ` +
