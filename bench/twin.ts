@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { type CliIo, intFlag, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { moduleUrl, shipped } from '../lib/paths.ts';
 import { runInProcesses } from '../experiments/pool.ts';
-import { type BlindWeb, coverageOf } from '../experiments/twin/blind.ts';
+import { type BlindWeb, coverageOf, ownAcceptance } from '../experiments/twin/blind.ts';
 import { BLIND_FLAGS, blindOptions } from '../experiments/cli/blind-flags.ts';
 import { IDENTIFIED_SHARE, PROFILE_STEPS } from '../experiments/twin/fit.ts';
 import { recordBench } from './record.ts';
@@ -95,7 +95,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       const id = w.knobs.filter((k) => k.identified);
       io.out(
         `  web ${i} (${++done}/${n}, ${((performance.now() - t0) / 1000).toFixed(0)} s): loss ${w.fit.loss.toFixed(3)}, ` +
-          `${w.lossWithinNoise ? 'within' : 'NOT within'} its own noise; identified ` +
+          `${w.lossWithinNoise ? 'within' : 'NOT within'} its own noise; its own knobs accepted at ` +
+          `${w.ownAccepted} of ${w.truthLosses.length} seeds; identified ` +
           `${id.map((k) => `${k.path}${k.covered ? '' : ' (MISSES the drawn value)'}`).join(', ') || 'none'}; ` +
           `${w.fit.trades.length} trade${w.fit.trades.length === 1 ? '' : 's'}\n`,
       );
@@ -110,9 +111,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       const key = [t.along, t.with].sort().join(' and ');
       trades.set(key, (trades.get(key) ?? 0) + 1);
     }
+  const own = ownAcceptance(webs);
   const summary =
     `Coverage of identified intervals: ${all.covered} of ${all.identified} (${pct(all.covered, all.identified)}; ` +
-    `the fit promises 90%); ${all.flat} of ${all.webs} knob fits flat; ${within} of ${n} fits within their ` +
+    `the fit promises 90%). **The web an archive came from, within the fit's threshold: ${own.accepted} of ` +
+    `${own.pairs} (web, seed) pairs (${pct(own.accepted, own.pairs)} [${pct(Math.round(own.lo * 1000), 1000)}, ` +
+    `${pct(Math.round(own.hi * 1000), 1000)}]; the threshold promises 90%), ${own.never} of ${n} webs at no seed.** ` +
+    `${all.flat} of ${all.webs} knob fits flat; ${within} of ${n} fits within their ` +
     `web's own seed-to-seed noise. Pairs found trading (webs): ` +
     `${[...trades].map(([k, c]) => `${k} (${c})`).join('; ') || 'none'}. ${seconds.toFixed(0)} s.`;
   const md = `${setup}.\n\n${coverageTable(webs)}\n\n${summary}`;

@@ -207,3 +207,14 @@ export function groupBy<T>(items: readonly T[], key: (item: T) => string): T[][]
   }
   return [...groups.values()];
 }
+
+/** Wilson's 95% interval for k successes in n trials. */
+export function wilson(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 1];
+  const z = 1.959964;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, c - h), Math.min(1, c + h)];
+}

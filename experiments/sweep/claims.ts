@@ -4,7 +4,7 @@
  */
 import { type Claim, checkClaims } from '../focused/analysis.ts';
 import type { ExperimentConfig } from '../focused/config.ts';
-import type { Verdict } from '../intervals.ts';
+import { type Verdict, wilson } from '../intervals.ts';
 import type { PointData, SweepData } from './sweep.ts';
 
 /** The paper's claims at one point (none when it lacks immediate, future or adaptive). */
@@ -29,17 +29,6 @@ export function closeness(claims: readonly Claim[]): { held: number; shortfall: 
     else shortfall += c.margin === undefined ? 1 : Math.max(0, -c.margin);
   }
   return { held, shortfall: Math.round(shortfall * 1e4) / 1e4 };
-}
-
-/** Wilson's 95% interval for k successes in n trials. */
-export function wilson(k: number, n: number): [number, number] {
-  if (n === 0) return [0, 1];
-  const z = 1.959964;
-  const p = k / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - h), Math.min(1, c + h)];
 }
 
 /** The paper's claims (checkClaims) at every point, and per claim the verdicts' counts and the share that hold. */

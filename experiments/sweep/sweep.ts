@@ -269,7 +269,7 @@ export async function runPoints(
   return out;
 }
 
-export { wilson } from './claims.ts';
+export { wilson } from '../intervals.ts';
 
 /** Runs (or resumes) a sweep; onPoint is called after each point is computed or found done. */
 export async function runSweep(cfg: ExperimentConfig, dir: string, opts: SweepOptions = {}): Promise<SweepData> {

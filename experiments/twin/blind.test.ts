@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BlindWeb, coverageOf } from './blind.ts';
+import { type BlindWeb, coverageOf, ownAcceptance } from './blind.ts';
 
 const knob = (path: string, identified: boolean, covered: boolean, lo: number, hi: number) => ({
   path,
@@ -25,5 +25,19 @@ describe('coverage of identified intervals (npm run bench:twin)', () => {
     // a flat knob that holds the drawn value is not counted as covering: coverage is a promise of identified ones
     expect(knobs.find((k) => k.path === 'links.extraMin')).toMatchObject({ identified: 1, covered: 1, flat: 1 });
     expect(all).toMatchObject({ webs: 4, identified: 3, covered: 2, flat: 1 });
+  });
+});
+
+describe("the web an archive came from, within the fit's threshold (issue #85)", () => {
+  it('counts (web, seed) pairs accepted, with a Wilson interval, and the webs never accepted', () => {
+    const webs = [
+      { truthLosses: [0.1, 0.2, 0.3, 0.4], ownAccepted: 2 },
+      { truthLosses: [0.5, 0.6, 0.7, 0.8], ownAccepted: 0 },
+    ] as unknown as BlindWeb[];
+    const r = ownAcceptance(webs);
+    expect(r).toMatchObject({ accepted: 2, pairs: 8, never: 1 });
+    // Wilson's interval for 2 of 8, by hand: centre (0.25 + z^2/16) / (1 + z^2/8), z = 1.96
+    expect(r.lo).toBeCloseTo(0.0715, 3);
+    expect(r.hi).toBeCloseTo(0.5907, 3);
   });
 });

@@ -30,6 +30,7 @@ import {
   twinConfig,
 } from './fit.ts';
 import { writeTwinArchive } from './writer.ts';
+import { wilson } from '../intervals.ts';
 
 /** Web seeds the drawn values are measured at against their own archive. */
 const TRUTH_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
@@ -77,6 +78,12 @@ export interface BlindWeb {
   truthLosses: number[];
   /** fit.loss <= the ACCEPT_QUANTILE of truthLosses: within the web's own seed-to-seed noise. */
   lossWithinNoise: boolean;
+  /**
+   * The web the archive came from, accepted by the fit (issue #85): how many of truthLosses (the
+   * drawn values at each of TRUTH_SEEDS alone) are at most the fit's threshold. A threshold that
+   * holds its own web accepts it at about the rate it promises (90%).
+   */
+  ownAccepted: number;
 }
 
 /** Values drawn uniformly from each knob's declared range (whole numbers where the knob is). */
@@ -161,6 +168,7 @@ export async function blindWeb(opts: BlindOptions, i: number): Promise<BlindWeb>
     knobs,
     truthLosses,
     lossWithinNoise: fit.loss <= quantile(truthLosses, ACCEPT_QUANTILE),
+    ownAccepted: truthLosses.filter((l) => l <= fit.threshold).length,
   };
   return web;
 }
@@ -197,4 +205,22 @@ export function coverageOf(webs: readonly BlindWeb[]): { knobs: KnobCoverage[]; 
     }
   for (const x of [...rows.values(), all]) x.width = x.webs ? x.width / x.webs : 0;
   return { knobs: [...rows.values()], all };
+}
+
+/**
+ * The own-web acceptance rate over blind webs (issue #85): (web, seed) pairs whose drawn values the
+ * fit's threshold accepts, of all, with a Wilson interval; and the webs whose own values it
+ * accepts at no seed.
+ */
+export function ownAcceptance(webs: readonly BlindWeb[]): {
+  accepted: number;
+  pairs: number;
+  lo: number;
+  hi: number;
+  never: number;
+} {
+  const accepted = webs.reduce((a, w) => a + w.ownAccepted, 0);
+  const pairs = webs.reduce((a, w) => a + w.truthLosses.length, 0);
+  const [lo, hi] = wilson(accepted, pairs);
+  return { accepted, pairs, lo, hi, never: webs.filter((w) => w.ownAccepted === 0).length };
 }
