@@ -311,7 +311,7 @@ export function setupSection(
     }.`,
   );
   L.push(
-    `- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (seed x site).`,
+    `- Strategies: ${strategies.join(', ')}; deterministic mode, ${cfg.crawl.concurrency} requests per batch, ${runs} runs per strategy (${ordersText(cfg)}).`,
   );
   L.push(
     `- Future value and adaptive: leave-one-site-out (each site crawled with a classifier ` +
@@ -380,6 +380,21 @@ function bill(d: ExperimentData): string[] {
 }
 
 /**
+ * What a run is, with its link orders named (issue #85: a run from another firstOrder is another
+ * set of draws, and says which).
+ */
+function ordersText(cfg: ExperimentData['config']): string {
+  const first = cfg.firstOrder ?? 1;
+  const n = cfg.orderSeeds ?? 1;
+  if (first === 1 && n === 1) return "seed x site, in the page's own link order";
+  const orders = n === 1 ? `order ${first}` : `orders ${first}-${first + n - 1}`;
+  return (
+    `seed x site x link order, ${orders}: order 1 the page's own, any other a seeded permutation ` +
+    "of each page's links and a draw of the strategy's own randomness"
+  );
+}
+
+/**
  * The bill by department (issue #85): a mean over departments hides the one where redirects eat
  * a seventh of the budget. Per site, over the strategies' runs: redirects per run as a share of
  * the budget (the strategies' mean range, the largest single run) and the oracle's; hole fetches
@@ -408,11 +423,12 @@ export function billBySite(d: ExperimentData): string[] {
       .map((xs) => mean(xs.map(share)));
     const oracle = rows.filter((x) => x.strategy === ORACLE);
     const holes = runs.map((x) => x.hole_fetches);
-    const past = runs.map((x) => x.past_budget ?? 0);
+    // a summary.csv written before past_budget existed: unknown, not 0
+    const past = runs.some((x) => x.past_budget === undefined) ? null : runs.map((x) => x.past_budget);
     L.push(
       `| ${site} | ${f3(Math.min(...byStrategy))}-${f3(Math.max(...byStrategy))} | ${f3(Math.max(...runs.map(share)))} | ` +
         `${f3(mean(oracle.map(share)))} | ${fc(Math.round(mean(holes) * 10) / 10)} | ` +
-        `${fc(Math.round(mean(past) * 10) / 10)} (${fc(Math.max(...past))}) |`,
+        `${past ? `${fc(Math.round(mean(past) * 10) / 10)} (${fc(Math.max(...past))})` : 'n/a (summary.csv before past_budget)'} |`,
     );
   }
   return L;
