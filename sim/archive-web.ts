@@ -98,6 +98,19 @@ export function isHtml(r: ArchivedResponse): boolean {
   );
 }
 
+/** Each http(s) link target (archiveKey form) of each archived 2xx HTML page, in archive order. */
+async function* linkTargets(archive: WarcArchive): AsyncGenerator<string> {
+  for (const url of archive.urls()) {
+    const r = await archive.get(url);
+    if (!r || r.status < 200 || r.status >= 300 || !isHtml(r)) continue;
+    const { base, links } = scanLinks(r.body.toString('latin1'), url);
+    for (const l of links) {
+      const k = linkKey(l.href, base);
+      if (k !== null) yield k;
+    }
+  }
+}
+
 /** The placeholder of a known document: status 200, its type's media type, no text. */
 export function placeholder(url: string): ArchivedResponse {
   const path = new URL(url).pathname.toLowerCase();
@@ -162,8 +175,6 @@ export class ArchiveWeb {
   /** Distinct http(s) link targets of archived pages that are neither archived nor documents. */
   private readonly holeTargets = new Set<string>();
   private readonly linkedTargets = new Set<string>();
-  /** Every http(s) link target of the archived pages as linked (archiveKey form), aliases too. */
-  private readonly linkKeys = new Set<string>();
 
   private constructor(
     readonly archive: WarcArchive,
@@ -181,22 +192,14 @@ export class ArchiveWeb {
   ): Promise<ArchiveWeb> {
     const w = new ArchiveWeb(archive, { holes: policy.holes ?? 'open', documents: policy.documents ?? [] });
     if (!(opts.scan ?? (w.policy.holes === 'closed' || w.policy.documents.length > 0))) return w;
-    for (const url of archive.urls()) {
-      const r = await archive.get(url);
-      if (!r || r.status < 200 || r.status >= 300 || !isHtml(r)) continue;
-      const { base, links } = scanLinks(r.body.toString('latin1'), url);
-      for (const l of links) {
-        const k = linkKey(l.href, base);
-        if (k === null) continue;
-        w.linkKeys.add(k);
-        const archived = archive.lookup(k) !== undefined;
-        const alias = archived ? null : w.aliasOf(k);
-        // an alias and its target are one document: counted once, as the target
-        w.linkedTargets.add(alias ?? k);
-        if (archived || alias !== null) continue;
-        if (w.policy.documents.length && hasExtension(k, w.policy.documents)) w.documents.add(k);
-        else w.holeTargets.add(k);
-      }
+    for await (const k of linkTargets(archive)) {
+      const archived = archive.lookup(k) !== undefined;
+      const alias = archived ? null : w.aliasOf(k);
+      // an alias and its target are one document: counted once, as the target
+      w.linkedTargets.add(alias ?? k);
+      if (archived || alias !== null) continue;
+      if (w.policy.documents.length && hasExtension(k, w.policy.documents)) w.documents.add(k);
+      else w.holeTargets.add(k);
     }
     return w;
   }
@@ -246,9 +249,11 @@ export class ArchiveWeb {
     return status >= 300 && status < 400;
   }
 
-  /** Every http(s) URL the archived pages link (archiveKey form, sorted; aliases and holes too). Needs open()'s scan. */
-  linkedUrls(): string[] {
-    return [...this.linkKeys].sort();
+  /** Every http(s) URL the archived pages link (archiveKey form, sorted; aliases and holes too): read again, not kept. */
+  async linkedUrls(): Promise<string[]> {
+    const out = new Set<string>();
+    for await (const k of linkTargets(this.archive)) out.add(k);
+    return [...out].sort();
   }
 
   /**

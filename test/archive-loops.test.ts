@@ -18,7 +18,7 @@ describe('the WebKB archive', () => {
   }, async () => {
     const archive = await WarcArchive.open(['data/webkb/webkb.warc.gz']);
     const web = await ArchiveWeb.open(archive, { holes: 'closed', documents: DEFAULT_DOCUMENT_EXTENSIONS });
-    const starts = [...new Set([...archive.urls(), ...web.linkedUrls()])];
+    const starts = [...new Set([...archive.urls(), ...(await web.linkedUrls())])];
     let redirects = 0;
     const loops: string[][] = [];
     for (const url of starts) {
