@@ -318,6 +318,32 @@ export const ExperimentSchema = obj({
           default: {},
           help: 'site name -> hosts crawled and held out together',
         }),
+        /**
+         * The generated web the archive was written from, where it is known (a blind web, a crawl
+         * of `npm run serve`): twin-validation then takes its same-web control from this web at
+         * other seeds, not from the twin (issue #85).
+         */
+        origin: Type.Union(
+          [
+            Type.Null(),
+            obj({
+              web: str({ help: 'the web config file the archive was written from' }),
+              seed: num({ default: 1, min: 0, max: 4_294_967_295, integer: true, help: 'its web seed' }),
+              sample: num({
+                default: 1,
+                min: 0.01,
+                max: 1,
+                help: "the share of the web's pages the collection kept (1: all)",
+              }),
+            }),
+          ],
+          {
+            default: null,
+            description:
+              'the generated web the archive came from, where known (null: unknown); twin-validation ' +
+              "then judges the twin against that web's own ranking at other seeds",
+          },
+        ),
       }),
     ],
     { default: null, description: 'replay a web archive instead (null: a generated web); its fields:' },

@@ -197,6 +197,14 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     const a = c.archive;
     a.warc.forEach((f, i) => file(`archive.warc[${i}]`, f));
     file('archive.labels', a.labels);
+    if (a.origin) {
+      file('archive.origin.web', a.origin.web);
+      try {
+        loadConfig(a.origin.web);
+      } catch (e) {
+        bad(`archive.origin.web: ${(e as Error).message}`);
+      }
+    }
     try {
       readLabels(a.labels);
     } catch (e) {

@@ -108,7 +108,14 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   const r = d.ranking;
   folder.csv(
     'twin-tau.csv',
-    r.perSite.map((x) => ({ held_out: x.site, twin_tau: x.twin, control_tau: x.control, self_tau: x.self })),
+    r.perSite.map((x) => ({
+      held_out: x.site,
+      twin_tau: x.twin,
+      control_tau: x.control,
+      self_tau: x.self,
+      // only where the archive's own web is known (archive.origin): other runs' files keep their columns
+      ...(r.ownTau ? { own_web_tau: x.own } : {}),
+    })),
   );
   await folder.figure('fig-twin', twinSpec(d));
   const cfg = d.config;
@@ -118,7 +125,14 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
   const lines = [
     `The twin ${r.verdict}: ${r.because}` +
-      (r.selfTau ? ` (the twin with itself at other web seeds: tau ${ci(r.selfTau)} per held-out site)` : ''),
+      (r.ownTau
+        ? ` (the same-web control is the archive's own web, ${cfg.archive?.origin?.web} at web seeds ` +
+          `${d.ownSeeds?.join(', ')}: tau ${ci(r.ownTau)} per held-out site; the twin with itself ` +
+          `${r.selfTau ? ci(r.selfTau) : 'n/a (one seed)'})`
+        : r.selfTau
+          ? ` (the twin with itself at other web seeds: tau ${ci(r.selfTau)} per held-out site; the ` +
+            "archive's own web is not known)"
+          : ''),
     `Kendall tau between the two rankings of the ` +
       `${r.strategies.filter((s) => s.strategy !== 'oracle').length} strategies (the oracle ` +
       `aside): ${f3(r.tau)} (exact one-sided p ${f3(r.p)})`,
@@ -168,6 +182,19 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
       'by": the mean over held-out sites of |prediction - archive AUC|; "further" when the twin ' +
       'misses by detectably more than the control. Kendall tau compares the orders of the mean AUCs.',
     '',
+    ...rankingsSection(d),
+    ...fitsSection(d),
+  ];
+  folder.report(L.join('\n'));
+  return { files: folder.files, lines };
+}
+
+/** Per held-out site: the twin's, the control's and the same-web taus with the site's ranking. */
+function rankingsSection(d: TwinValidation): string[] {
+  const r = d.ranking;
+  const cfg = d.config;
+  const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
+  return [
     '## Rankings per held-out site',
     '',
     "Kendall tau of each prediction's ranking of the strategies (the oracle aside) with the " +
@@ -175,19 +202,25 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
       "other sites). A twin whose tau is near the control's ranks as well as the archive's own " +
       "sites rank each other. The same-web control: the twin's ranking at one web seed against " +
       'its ranking at another (mean over pairs of seeds): how well a web ranks like itself, the ' +
-      'most any twin could show.',
+      'most any twin could show' +
+      (r.ownTau
+        ? `; and, the archive's own web being known (\`${cfg.archive?.origin?.web}\`, web seed ` +
+          `${cfg.archive?.origin?.seed}), that web's ranking (its mean AUC at web seeds ` +
+          `${d.ownSeeds?.join(', ')}) with the site's: what a twin that found the true knobs scores, ` +
+          'the bar the verdict uses.'
+        : ". The archive's own web is not known (no `archive.origin`): the twin stands in for it."),
     '',
-    '| held out | twin tau | control tau | same web, other seed |',
-    '|---|---|---|---|',
+    `| held out | twin tau | control tau | same web, other seed |${r.ownTau ? ' own web, other seeds |' : ''}`,
+    `|---|---|---|---|${r.ownTau ? '---|' : ''}`,
     ...r.perSite.map(
-      (x) => `| ${x.site} | ${f3(x.twin)} | ${f3(x.control)} | ${x.self === null ? 'n/a' : f3(x.self)} |`,
+      (x) =>
+        `| ${x.site} | ${f3(x.twin)} | ${f3(x.control)} | ${x.self === null ? 'n/a' : f3(x.self)} |` +
+        (r.ownTau ? ` ${x.own === null ? 'n/a' : f3(x.own)} |` : ''),
     ),
-    `| mean [95% CI] | ${ci(r.twinTau)} | ${ci(r.controlTau)} | ${r.selfTau ? ci(r.selfTau) : 'n/a (one seed)'} |`,
+    `| mean [95% CI] | ${ci(r.twinTau)} | ${ci(r.controlTau)} | ${r.selfTau ? ci(r.selfTau) : 'n/a (one seed)'} |` +
+      (r.ownTau ? ` ${ci(r.ownTau)} |` : ''),
     '',
-    ...fitsSection(d),
   ];
-  folder.report(L.join('\n'));
-  return { files: folder.files, lines };
 }
 
 /** The fits: per held-out site the loss and every statistic against the archive's. */

@@ -155,6 +155,43 @@ describe('the same-web control: how well the twin ranks like itself at another w
     expect(one.because).toMatch(/one web seed/);
   });
 
+  it("takes the archive's own web as the bar where it is known, not the twin with itself (issue #85)", () => {
+    // a twin steady with itself (tau 1 at every pair of seeds) that ranks like the archive at two
+    // sites of three; the archive's own web, known, ranks like every site: the twin falls short of it
+    const steady = { bfs: [0.1, 0.12, 0.11], immediate: [0.2, 0.22, 0.21], future: [0.3, 0.32, 0.31] };
+    const own: Record<string, number> = { bfs: 0.12, immediate: 0.22, future: 0.33 };
+    const rows = withSeeds(same, steady).map((r) => ({
+      ...r,
+      own: own[r.strategy],
+      ...(r.site === 'b'
+        ? { twin: ({ bfs: 0.3, immediate: 0.2, future: 0.1 } as Record<string, number>)[r.strategy] }
+        : {}),
+    }));
+    const r = compareRankings(rows);
+    expect(r.sameWeb).toBe('own web');
+    expect(r.perSite.map((x) => x.own)).toEqual([1, 1, 1]);
+    expect(r.ownTau?.mean).toBe(1);
+    expect(r.selfTau?.mean).toBe(1);
+    // the paired difference is twin minus the own web's: -2 at b, 0 elsewhere
+    expect(r.selfDifference?.mean).toBeCloseTo(-2 / 3, 12);
+    expect(r.because).toMatch(/^twin tau minus the own web's/);
+    // an own web that ranks a site in reverse: per-site tau -1 there, by hand
+    const flipped = compareRankings(
+      rows.map((x) =>
+        x.site === 'c'
+          ? { ...x, own: ({ bfs: 0.3, immediate: 0.2, future: 0.1 } as Record<string, number>)[x.strategy] }
+          : x,
+      ),
+    );
+    expect(flipped.perSite.map((x) => x.own)).toEqual([1, 1, -1]);
+    expect(flipped.because).toMatch(/own web at other seeds ranks like the archive with tau 0\.333/);
+    // unknown own web: the twin with itself stands in
+    const unknown = compareRankings(withSeeds(same, steady));
+    expect(unknown.sameWeb).toBe('twin');
+    expect(unknown.ownTau).toBeNull();
+    expect(unknown.perSite.every((x) => x.own === null)).toBe(true);
+  });
+
   it('gives no level verdict where the strategies span less than the detectable difference', () => {
     // three strategies within 0.01 of each other on the archive; the twin's levels scatter by 0.1
     const close = { bfs: [0.3, 0.31, 0.3], immediate: [0.305, 0.3, 0.31], future: [0.31, 0.305, 0.3] };

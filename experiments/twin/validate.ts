@@ -24,7 +24,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveConfig } from '../../sim/config.ts';
+import { loadConfig, resolveConfig } from '../../sim/config.ts';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { archiveSites } from '../focused/env.ts';
 import { runExperiment } from '../focused/runner.ts';
@@ -80,6 +80,12 @@ export interface SiteTau {
   twin: number;
   control: number;
   self: number | null;
+  /**
+   * Where the archive's own web is known (archive.origin): tau of the site's ranking with that
+   * web's, its mean AUC over its departments at other web seeds: what a twin that found the true
+   * knobs would score. The verdict's bar then (issue #85); null where the web is not known.
+   */
+  own: number | null;
 }
 
 /** What the rankings say, against the web's own seed noise (issue #72). */
@@ -99,8 +105,18 @@ export interface RankingComparison {
   twinTau: Ci;
   controlTau: Ci;
   tauDifference: Ci;
-  /** The same-web control: per-site tau of the twin with itself at other seeds, and twin minus it. */
+  /** The twin with itself at other seeds: per-site tau. */
   selfTau: Ci | null;
+  /**
+   * The archive's own web at other seeds (archive.origin): per-site tau with the site's ranking;
+   * null where that web is not known.
+   */
+  ownTau: Ci | null;
+  /**
+   * The same-web control the verdict uses: the archive's own web where known, else the twin with
+   * itself; and the paired per-site difference, twin minus it.
+   */
+  sameWeb: 'own web' | 'twin' | null;
   selfDifference: Ci | null;
   verdict: RankingVerdict;
   /** Why, in a sentence. */
@@ -116,7 +132,9 @@ export interface TwinValidation {
    * recall AUC per (strategy, site): the archive's and the twin's (mean over the twin's departments
    * and seeds), and the twin's at each web seed (mean over its departments).
    */
-  rows: { strategy: string; site: string; archive: number; twin: number; twinSeeds?: number[] }[];
+  rows: { strategy: string; site: string; archive: number; twin: number; twinSeeds?: number[]; own?: number }[];
+  /** Where the archive's own web is known: the web seeds it was crawled at (its own seed aside). */
+  ownSeeds?: number[];
   /** The comparison (strategies, tau and p of the mean rankings, per-site tau beside the control). */
   ranking: RankingComparison;
   wallMs: number;
@@ -180,6 +198,7 @@ export async function runTwinValidation(given: ExperimentConfig, opts: TwinValid
   const aucOf = (rows: typeof real.summaries, strategy: string, site?: string): number[] =>
     rows.filter((r) => r.strategy === strategy && (site === undefined || r.site === site)).map((r) => r.recall_auc);
   const strategies = [...cfg.strategies, 'oracle'];
+  const own = a.origin ? await crawlOwnWeb(cfg, a.origin, opts) : null;
   const fits: TwinValidation['fits'] = [];
   const rows: TwinValidation['rows'] = [];
   for (const site of sites) {
@@ -225,10 +244,71 @@ export async function runTwinValidation(given: ExperimentConfig, opts: TwinValid
       const tw = aucOf(twinRows, s);
       if (!ar.length || !tw.length) continue;
       const twinSeeds = bySeed.map((rs) => avg(aucOf(rs, s)));
-      rows.push({ strategy: s, site, archive: ar[0], twin: avg(tw), twinSeeds });
+      const ownAucs = own ? aucOf(own.rows, s) : [];
+      rows.push({
+        strategy: s,
+        site,
+        archive: ar[0],
+        twin: avg(tw),
+        twinSeeds,
+        ...(ownAucs.length ? { own: avg(ownAucs) } : {}),
+      });
     }
   }
-  return { config: cfg, sites, fits, rows, ranking: compareRankings(rows), wallMs: performance.now() - t0 };
+  return {
+    config: cfg,
+    sites,
+    fits,
+    rows,
+    ...(own ? { ownSeeds: own.seeds } : {}),
+    ranking: compareRankings(rows),
+    wallMs: performance.now() - t0,
+  };
+}
+
+/**
+ * The archive's own web (archive.origin) written at the validation's web seeds, its own seed
+ * replaced by the next one unused, and crawled by the same experiment as the archive and the twins:
+ * the same-web control a twin that found the true knobs would meet (issue #85).
+ */
+async function crawlOwnWeb(
+  cfg: ExperimentConfig,
+  origin: NonNullable<NonNullable<ExperimentConfig['archive']>['origin']>,
+  opts: TwinValidationOptions,
+): Promise<{ seeds: number[]; rows: Awaited<ReturnType<typeof runExperiment>>['summaries'] }> {
+  const a = cfg.archive!;
+  const seeds: number[] = [];
+  for (const s of opts.seeds) {
+    let x = s;
+    while (x === origin.seed || seeds.includes(x)) x++;
+    seeds.push(x);
+  }
+  const web = loadConfig(origin.web);
+  const rows: Awaited<ReturnType<typeof runExperiment>>['summaries'] = [];
+  for (const seed of seeds) {
+    opts.onProgress?.(`crawling the archive's own web (${origin.web}) at web seed ${seed}`);
+    const base = join(opts.dir, `${cfg.name}-own-seed${seed}`);
+    const w = await writeTwinArchive(web, seed, origin.sample, `${base}.warc.gz`, `${base}.labels.csv`);
+    const data = await runExperiment(
+      {
+        ...cfg,
+        name: `${cfg.name}-own-seed${seed}`,
+        archive: {
+          ...a,
+          warc: [w.warc],
+          labels: w.labels,
+          sites: [],
+          groups: w.groups,
+          starts: w.starts,
+          origin: null,
+          source: `${origin.web} at web seed ${seed} (the archive's own web)`,
+        },
+      },
+      { workers: opts.workers, cacheDir: opts.cacheDir ?? null, replay: false },
+    );
+    append(rows, data.summaries);
+  }
+  return { seeds, rows };
 }
 
 const avg = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
@@ -296,12 +376,24 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
               ranked.map((s) => controlOf(s, site)),
             ),
             self: selfTau(ranked.map((s) => at(s, site).twinSeeds ?? [])),
+            own: ranked.every((s) => at(s, site).own !== undefined)
+              ? kendallTau(
+                  own,
+                  ranked.map((s) => at(s, site).own!),
+                )
+              : null,
           };
         });
   const twinTau = meanCi(perSite.map((x) => x.twin));
-  const selves = perSite.filter((x) => x.self !== null);
-  const self = selves.length === perSite.length && selves.length ? meanCi(selves.map((x) => x.self!)) : null;
-  const selfDifference = self ? meanCi(perSite.map((x) => x.twin - x.self!)) : null;
+  const every = (k: 'self' | 'own'): Ci | null =>
+    perSite.length && perSite.every((x) => x[k] !== null) ? meanCi(perSite.map((x) => x[k]!)) : null;
+  const self = every('self');
+  const ownTau = every('own');
+  // the archive's own web, where known, is the bar a perfect twin meets; the twin with itself
+  // stands in for it otherwise
+  const sameWeb = ownTau ? 'own web' : self ? 'twin' : null;
+  const bar = ownTau ? 'own' : 'self';
+  const selfDifference = sameWeb ? meanCi(perSite.map((x) => x.twin - x[bar]!)) : null;
   return {
     strategies: comparisons,
     tau,
@@ -311,8 +403,10 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
     controlTau: meanCi(perSite.map((x) => x.control)),
     tauDifference: meanCi(perSite.map((x) => x.twin - x.control)),
     selfTau: self,
+    ownTau,
+    sameWeb,
     selfDifference,
-    ...rankingVerdict(self, selfDifference),
+    ...rankingVerdict(ownTau ?? self, selfDifference, sameWeb === 'own web'),
   };
 }
 
@@ -342,15 +436,23 @@ export function selfTau(aucs: readonly (readonly number[])[]): number | null {
  * ranked at random; worse when the twin's tau with the archive is detectably below the web's with
  * itself; else as well.
  */
-function rankingVerdict(self: Ci | null, difference: Ci | null): Pick<RankingComparison, 'verdict' | 'because'> {
+function rankingVerdict(
+  self: Ci | null,
+  difference: Ci | null,
+  ownWeb: boolean,
+): Pick<RankingComparison, 'verdict' | 'because'> {
   const f3 = (x: number): string => x.toFixed(3);
   if (!self || !difference)
     return { verdict: 'cannot tell', because: 'the twin was crawled at one web seed: no same-web control' };
+  const control = ownWeb
+    ? `the archive's own web at other seeds ranks like the archive with tau`
+    : 'the web ranks like itself at another seed with tau';
+  const minus = ownWeb ? "twin tau minus the own web's" : "twin tau minus the web's own";
   if (!(self.n >= 2 && self.lo > 0))
     return {
       verdict: 'cannot tell',
       because:
-        `the web ranks like itself at another seed with tau ${f3(self.mean)} [${f3(self.lo)}, ${f3(self.hi)}]: ` +
+        `${control} ${f3(self.mean)} [${f3(self.lo)}, ${f3(self.hi)}]: ` +
         'the noise floor is too high for a ranking to show more',
     };
   // a twin that ranked at random (tau 0) would fall short by the web's own tau: if these sites could
@@ -359,17 +461,17 @@ function rankingVerdict(self: Ci | null, difference: Ci | null): Pick<RankingCom
     return {
       verdict: 'cannot tell',
       because:
-        `twin tau minus the web's own ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}], ` +
+        `${minus} ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}], ` +
         `and these sites would detect a shortfall of ${f3(detectable(difference))} only, not the ` +
         `${f3(self.mean)} of a twin that ranked at random`,
     };
   if (difference.n >= 2 && difference.hi < 0)
     return {
       verdict: 'ranks like the archive worse than the web ranks like itself',
-      because: `twin tau minus the web's own ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}]`,
+      because: `${minus} ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}]`,
     };
   return {
     verdict: 'ranks like the archive as well as the web ranks like itself',
-    because: `twin tau minus the web's own ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}] contains 0 or is above it`,
+    because: `${minus} ${f3(difference.mean)} [${f3(difference.lo)}, ${f3(difference.hi)}] contains 0 or is above it`,
   };
 }
