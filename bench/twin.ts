@@ -10,9 +10,9 @@ import { availableParallelism } from 'node:os';
 import { type CliIo, intFlag, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { moduleUrl, shipped } from '../lib/paths.ts';
 import { runInProcesses } from '../experiments/pool.ts';
-import { type BlindWeb, coverageOf, ownAcceptance } from '../experiments/twin/blind.ts';
+import { acceptanceFactor, type BlindWeb, coverageOf, ownAcceptance } from '../experiments/twin/blind.ts';
 import { BLIND_FLAGS, blindOptions } from '../experiments/cli/blind-flags.ts';
-import { IDENTIFIED_SHARE, PROFILE_STEPS } from '../experiments/twin/fit.ts';
+import { IDENTIFIED_SHARE, PROFILE_STEPS, SELF_LOSS_FACTOR } from '../experiments/twin/fit.ts';
 import { recordBench } from './record.ts';
 
 const USAGE = `Usage: npm run bench:twin [-- options]
@@ -34,6 +34,9 @@ Options:
   --conventions X   set structure.conventions to X instead of drawing it (0: departments without
                     heterogeneity, where the statistics can identify knobs)
   --workers N       processes fitting webs side by side (default: the machine's cores)
+  --calibrate       also print the factor on the self-loss bound under which the drawn values score
+                    within the threshold in 90% of pairs (experiments/twin/fit.ts SELF_LOSS_FACTOR:
+                    read on draws other than the recorded one, e.g. --draw 2)
   --record          write the table into docs/twin.md (bench/record.ts): block bench:twin, or
                     bench:twin-conventions-X and bench:twin-DxP (D departments of P pages) for those flags
 `;
@@ -62,6 +65,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     ...BLIND_FLAGS,
     workers: { type: 'string' },
     record: { type: 'boolean' },
+    calibrate: { type: 'boolean' },
   });
   if (!p) return 0;
   const v = p.values;
@@ -121,6 +125,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     `web's own seed-to-seed noise. Pairs found trading (webs): ` +
     `${[...trades].map(([k, c]) => `${k} (${c})`).join('; ') || 'none'}. ${seconds.toFixed(0)} s.`;
   const md = `${setup}.\n\n${coverageTable(webs)}\n\n${summary}`;
+  if (v.calibrate) {
+    const c = acceptanceFactor(webs);
+    io.out(
+      `calibration (draw ${draw}): factor ${c.factor} on the self-loss bound accepts the drawn values in ` +
+        `${c.accepted} of ${c.pairs} pairs (the shipped factor is ${SELF_LOSS_FACTOR})\n`,
+    );
+  }
   io.out(`\n${coverageTable(webs)}\n\n${summary}\n`);
   if (v.record) {
     // one block per setting: the knobs held (drawn, or conventions set) and webs of another size

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BlindWeb, coverageOf, ownAcceptance } from './blind.ts';
+import { acceptanceFactor, type BlindWeb, coverageOf, ownAcceptance } from './blind.ts';
 
 const knob = (path: string, identified: boolean, covered: boolean, lo: number, hi: number) => ({
   path,
@@ -39,5 +39,31 @@ describe("the web an archive came from, within the fit's threshold (issue #85)",
     // Wilson's interval for 2 of 8, by hand: centre (0.25 + z^2/16) / (1 + z^2/8), z = 1.96
     expect(r.lo).toBeCloseTo(0.0715, 3);
     expect(r.hi).toBeCloseTo(0.5907, 3);
+  });
+});
+
+describe('the calibration of the threshold: the least factor on the self-loss bound that accepts 90% (issue #85)', () => {
+  // nine self-losses 1..9: the conformal bound at 90% is the 9th smallest, 9
+  const selfLosses = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const web = (truthLosses: number[], loss = 0.5, noise = 0.1) =>
+    ({ truthLosses, fit: { selfLosses, loss, noise } }) as unknown as BlindWeb;
+
+  it('is 1 when the bound already holds 90% of the pairs', () => {
+    expect(acceptanceFactor([web(Array(10).fill(8))])).toEqual({ factor: 1, accepted: 10, pairs: 10 });
+  });
+
+  it('is the first step of 0.05 whose threshold holds 90%, by hand', () => {
+    // 9 of 10 pairs must be accepted: the 9th smallest truth loss is 12, 12 / 9 = 1.333: factor 1.35
+    const r = acceptanceFactor([web([1, 2, 3, 4, 5, 6, 7, 8, 12, 100])]);
+    expect(r).toEqual({ factor: 1.35, accepted: 9, pairs: 10 });
+  });
+
+  it("counts the fit's loss plus its noise where that is the larger threshold", () => {
+    // the floor 20 + 1 accepts every pair below 21 at any factor
+    expect(acceptanceFactor([web(Array(10).fill(20.5), 20, 1)]).factor).toBe(1);
+  });
+
+  it('says Infinity when no factor up to 5 holds 90%', () => {
+    expect(acceptanceFactor([web(Array(10).fill(1000))]).factor).toBe(Infinity);
   });
 });

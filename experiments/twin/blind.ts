@@ -16,6 +16,7 @@ import { archiveViews, twinExperiment } from './archive.ts';
 import { type SiteStats, webStats } from '../../sim/site-stats.ts';
 import {
   ACCEPT_QUANTILE,
+  conformalBound,
   type FitOptions,
   type FitResult,
   fitTwin,
@@ -223,4 +224,29 @@ export function ownAcceptance(webs: readonly BlindWeb[]): {
   const pairs = webs.reduce((a, w) => a + w.truthLosses.length, 0);
   const [lo, hi] = wilson(accepted, pairs);
   return { accepted, pairs, lo, hi, never: webs.filter((w) => w.ownAccepted === 0).length };
+}
+
+/**
+ * The calibration of the fit's threshold (issue #85): the least factor on its self-loss bound
+ * (steps of 0.05 from 1) under which the drawn values of `webs` score within the threshold in at
+ * least `rate` of their (web, seed) pairs, the threshold taken as the fit takes it (the factor
+ * times the self-loss bound, or the fit's loss plus its noise when that is larger). Read on draws
+ * the recorded bench does not use (bench/twin.ts --calibrate).
+ */
+export function acceptanceFactor(
+  webs: readonly BlindWeb[],
+  rate = ACCEPT_QUANTILE,
+): { factor: number; accepted: number; pairs: number } {
+  const pairs = webs.reduce((a, w) => a + w.truthLosses.length, 0);
+  const count = (c: number): number =>
+    webs.reduce((a, w) => {
+      const bound = conformalBound(w.fit.selfLosses, ACCEPT_QUANTILE);
+      const threshold = Math.max(c * bound, w.fit.loss + Math.max(0.01, w.fit.noise));
+      return a + w.truthLosses.filter((l) => l <= threshold).length;
+    }, 0);
+  for (let i = 0; i <= 80; i++) {
+    const c = Math.round((1 + 0.05 * i) * 100) / 100;
+    if (count(c) >= rate * pairs) return { factor: c, accepted: count(c), pairs };
+  }
+  return { factor: Infinity, accepted: count(5), pairs };
 }
