@@ -45,6 +45,7 @@ export const FULL_TIER = [
   'test/sim.web-stats.test.ts', // paper.json's statistics bands at two seeds, no file-name shape
   'test/sweep.test.ts', // sweeps run, killed, resumed, and their reuse of runs
   'test/twin-user-path.test.ts', // crawl to a WARC, label, fit
+  'test/twin-validation.test.ts', // a twin validation against the archive's own web (about 80 s)
   'test/twin-writer.test.ts', // every shipped web written as an archive and read back
   'test/twin.test.ts', // blind round trips: fits of ~100 generator evaluations
   'test/warc-experiment.test.ts', // a full experiment on a replayed web
@@ -65,6 +66,7 @@ const LONGEST = [
   'test/twin.test.ts', // a blind round trip: two fits, a WARC written and read
   'test/package.test.ts', // npm pack and install, the bin, the shipped programs, a crawl from both
   'test/sweep.test.ts', // sweeps run, killed, resumed and side by side, and the readings' reuse
+  'test/twin-validation.test.ts', // a twin validation against the archive's own web (about 80 s)
   'test/experiment.regression.test.ts', // the quick experiment against its reference
   'test/twin-writer.test.ts', // every shipped web written as an archive and read back
   'test/deepweb.regression.test.ts', // two deep-web quick runs against their references
