@@ -10,7 +10,13 @@ import { availableParallelism } from 'node:os';
 import { type CliIo, intFlag, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { moduleUrl, shipped } from '../lib/paths.ts';
 import { runInProcesses } from '../experiments/pool.ts';
-import { acceptanceFactor, type BlindWeb, coverageOf, ownAcceptance } from '../experiments/twin/blind.ts';
+import {
+  acceptanceFactor,
+  type BlindWeb,
+  coverageOf,
+  ownAcceptance,
+  type SkippedWeb,
+} from '../experiments/twin/blind.ts';
 import { BLIND_FLAGS, blindOptions } from '../experiments/cli/blind-flags.ts';
 import { IDENTIFIED_SHARE, PROFILE_STEPS, SELF_LOSS_FACTOR } from '../experiments/twin/fit.ts';
 import { recordBench } from './record.ts';
@@ -85,9 +91,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     `a knob is identified when its interval spans at most ${IDENTIFIED_SHARE} of its range`;
   io.out(`bench:twin: ${setup}, on ${Math.min(workers, n)} processes\n`);
   const t0 = performance.now();
-  const webs: BlindWeb[] = new Array(n);
+  const results: (BlindWeb | SkippedWeb)[] = new Array(n);
   let done = 0;
-  await runInProcesses<BlindWeb>(
+  await runInProcesses<BlindWeb | SkippedWeb>(
     Array.from({ length: n }, (_, index) => ({
       module: moduleUrl(import.meta.url, '../experiments/twin/blind').href,
       fn: 'blindWebTask',
@@ -95,7 +101,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     })),
     workers,
     (i, w) => {
-      webs[i] = w;
+      results[i] = w;
+      if ('skipped' in w) {
+        io.out(`  web ${i} (${++done}/${n}): SKIPPED, the fit cannot take it: ${w.skipped}\n`);
+        return;
+      }
       const id = w.knobs.filter((k) => k.identified);
       io.out(
         `  web ${i} (${++done}/${n}, ${((performance.now() - t0) / 1000).toFixed(0)} s): loss ${w.fit.loss.toFixed(3)}, ` +
@@ -107,6 +117,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     },
   );
   const seconds = (performance.now() - t0) / 1000;
+  const webs = results.filter((w): w is BlindWeb => !('skipped' in w));
+  const skipped = results.length - webs.length;
   const { all } = coverageOf(webs);
   const within = webs.filter((w) => w.lossWithinNoise).length;
   const trades = new Map<string, number>();
@@ -120,8 +132,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     `Coverage of identified intervals: ${all.covered} of ${all.identified} (${pct(all.covered, all.identified)}; ` +
     `the fit promises 90%). **The web an archive came from, within the fit's threshold: ${own.accepted} of ` +
     `${own.pairs} (web, seed) pairs (${pct(own.accepted, own.pairs)} [${pct(Math.round(own.lo * 1000), 1000)}, ` +
-    `${pct(Math.round(own.hi * 1000), 1000)}]; the threshold promises 90%), ${own.never} of ${n} webs at no seed.** ` +
-    `${all.flat} of ${all.webs} knob fits flat; ${within} of ${n} fits within their ` +
+    `${pct(Math.round(own.hi * 1000), 1000)}]; the threshold promises 90%), ${own.never} of ${webs.length} webs at no seed.** ` +
+    (skipped
+      ? `${skipped} of ${n} drawn webs skipped: the fit cannot take them (too few pages or relevant items). `
+      : '') +
+    `${all.flat} of ${all.webs} knob fits flat; ${within} of ${webs.length} fits within their ` +
     `web's own seed-to-seed noise. Pairs found trading (webs): ` +
     `${[...trades].map(([k, c]) => `${k} (${c})`).join('; ') || 'none'}. ${seconds.toFixed(0)} s.`;
   const md = `${setup}.\n\n${coverageTable(webs)}\n\n${summary}`;

@@ -56,25 +56,29 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `profile ${fit.profile}, check seeds 1-${fit.checkSeeds.length}\n`,
   );
   const all: BlindWeb[] = [];
-  await blindRoundTrip({ ...opts, free }, (i, w) => {
-    all.push(w);
-    io.out(
-      `\nweb ${i}: fit loss ${w.fit.loss.toFixed(3)} (restarts ` +
-        `${w.fit.restarts.map((r) => r.loss.toFixed(2)).join(', ')}); the drawn values' own loss ` +
-        `at seeds 1-8: ${w.truthLosses.map((x) => x.toFixed(2)).join(', ')}: ` +
-        `${w.lossWithinNoise ? 'within' : 'NOT within'} its noise; threshold ` +
-        `${w.fit.threshold.toFixed(3)}, ${w.fit.accepted} ` +
-        `points accepted (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
-    );
-    io.out(`  ${'knob'.padEnd(36)} ${'drawn'.padStart(8)} ${'fitted'.padStart(8)}  interval         verdict\n`);
-    for (const k of w.knobs)
+  await blindRoundTrip(
+    { ...opts, free },
+    (i, w) => {
+      all.push(w);
       io.out(
-        `  ${k.path.padEnd(36)} ${String(k.drawn).padStart(8)} ${String(k.fitted).padStart(8)}  ` +
-          `${`[${k.lo}, ${k.hi}]`.padEnd(16)} ` +
-          `${k.identified ? (k.covered ? 'identified, covers the drawn value' : 'identified, MISSES the drawn value') : 'not identified'}\n`,
+        `\nweb ${i}: fit loss ${w.fit.loss.toFixed(3)} (restarts ` +
+          `${w.fit.restarts.map((r) => r.loss.toFixed(2)).join(', ')}); the drawn values' own loss ` +
+          `at seeds 1-8: ${w.truthLosses.map((x) => x.toFixed(2)).join(', ')}: ` +
+          `${w.lossWithinNoise ? 'within' : 'NOT within'} its noise; threshold ` +
+          `${w.fit.threshold.toFixed(3)}, ${w.fit.accepted} ` +
+          `points accepted (${((performance.now() - t0) / 1000).toFixed(0)} s)\n`,
       );
-    io.out(`  ${tradesLine(w.fit.trades)}\n`);
-  });
+      io.out(`  ${'knob'.padEnd(36)} ${'drawn'.padStart(8)} ${'fitted'.padStart(8)}  interval         verdict\n`);
+      for (const k of w.knobs)
+        io.out(
+          `  ${k.path.padEnd(36)} ${String(k.drawn).padStart(8)} ${String(k.fitted).padStart(8)}  ` +
+            `${`[${k.lo}, ${k.hi}]`.padEnd(16)} ` +
+            `${k.identified ? (k.covered ? 'identified, covers the drawn value' : 'identified, MISSES the drawn value') : 'not identified'}\n`,
+        );
+      io.out(`  ${tradesLine(w.fit.trades)}\n`);
+    },
+    (i, why) => io.out(`\nweb ${i}: SKIPPED, the fit cannot take it: ${why}\n`),
+  );
   const knobs = all.flatMap((w) => w.knobs);
   const identified = knobs.filter((k) => k.identified);
   io.out(

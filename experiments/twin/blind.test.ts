@@ -67,3 +67,25 @@ describe('the calibration of the threshold: the least factor on the self-loss bo
     expect(acceptanceFactor([web(Array(10).fill(1000))]).factor).toBe(Infinity);
   });
 });
+
+describe('a drawn web the fit cannot take is skipped, not the end of the bench', () => {
+  it('says why and goes on', async () => {
+    const { blindRoundTrip, blindWebTask } = await import('./blind.ts');
+    const spec = { documents: ['.pdf'], relevantDocuments: ['.pdf'], relevantLabels: [] };
+    // departments of 30 HTML pages: fewer than a fit takes
+    const opts = {
+      webs: 2,
+      seed: 1,
+      sizes: [30, 30, 30],
+      set: { sample: 0.05, scale: 0.1 },
+      archiveSeed: 101,
+      spec,
+      fit: { seed: 1, budget: 8, restarts: 1, checkSeeds: [1] },
+    };
+    const r = await blindWebTask({ opts, index: 0 });
+    expect(r).toMatchObject({ index: 0, skipped: expect.stringMatching(/^too few pages to fit: /) });
+    const skipped: number[] = [];
+    expect(await blindRoundTrip(opts, undefined, (i) => skipped.push(i))).toEqual([]);
+    expect(skipped).toEqual([0, 1]);
+  });
+});
