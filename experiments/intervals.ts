@@ -218,3 +218,27 @@ export function wilson(k: number, n: number): [number, number] {
   const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
   return [Math.max(0, c - h), Math.min(1, c + h)];
 }
+
+/** The q-quantile of xs, linear between order statistics (type 7, as R's and numpy's default). */
+export function quantile(xs: readonly number[], q: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const h = (s.length - 1) * q;
+  const i = Math.floor(h);
+  return s[i] + (h - i) * ((s[Math.min(i + 1, s.length - 1)] ?? s[i]) - s[i]);
+}
+
+/**
+ * The bound a fresh draw from the same distribution as xs falls under with probability at least q:
+ * the ceil((n + 1) q)-th smallest of the n values (the split-conformal quantile: Vovk, Gammerman
+ * & Shafer, Algorithmic Learning in a Random World, 2005; Lei et al., JASA 2018, section 2.2),
+ * Infinity when n is too small for q. The plug-in quantile of 8 values (as the fit took before,
+ * issue #85) holds a fresh draw only about 80% of the time: the k-th smallest of n holds one with
+ * probability k / (n + 1), and the 90th percentile of 8 lies between the 7th and the 8th. Blind,
+ * the web an archive came from fell under it in 78% of pairs.
+ */
+export function conformalBound(xs: readonly number[], q: number): number {
+  const k = Math.ceil((xs.length + 1) * q - 1e-9);
+  if (k > xs.length) return Infinity;
+  return [...xs].sort((a, b) => a - b)[k - 1];
+}

@@ -16,7 +16,6 @@ import { archiveViews, twinExperiment } from './archive.ts';
 import { type SiteStats, webStats } from '../../sim/site-stats.ts';
 import {
   ACCEPT_QUANTILE,
-  conformalBound,
   FitError,
   type FitOptions,
   type FitResult,
@@ -25,14 +24,13 @@ import {
   lossOf,
   mean,
   meanStats,
-  quantile,
   measureWeb,
   TWIN_KNOBS,
   type TwinSpec,
   twinConfig,
 } from './fit.ts';
 import { writeTwinArchive } from './writer.ts';
-import { wilson } from '../intervals.ts';
+import { conformalBound, quantile, wilson } from '../intervals.ts';
 
 /** Web seeds the drawn values are measured at against their own archive. */
 const TRUTH_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];

@@ -21,6 +21,7 @@
 import { resolveConfig } from '../../sim/config.ts';
 import { makeRng } from '../../sim/rng.ts';
 import { getPath } from '../../lib/fields.ts';
+import { conformalBound } from '../intervals.ts';
 import type { SiteStats } from '../../sim/site-stats.ts';
 import {
   type KnobValues,
@@ -171,15 +172,6 @@ export const ACCEPT_QUANTILE = 0.9;
  */
 const SELF_SEEDS = Array.from({ length: 19 }, (_, i) => 1001 + i);
 
-/** The q-quantile of xs, linear between order statistics (type 7, as R's and numpy's default). */
-export function quantile(xs: readonly number[], q: number): number {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const h = (s.length - 1) * q;
-  const i = Math.floor(h);
-  return s[i] + (h - i) * ((s[Math.min(i + 1, s.length - 1)] ?? s[i]) - s[i]);
-}
-
 /**
  * The factor on the conformal bound of the fitted web's self-losses that makes the threshold
  * (issue #85): the fitted web is not the web the archive came from, and a fit lands, by searching
@@ -190,21 +182,6 @@ export const SELF_LOSS_FACTOR = 1;
 
 /** What a perfect twin scores at most, nine draws in ten: the calibrated conformal bound of self-losses. */
 const selfBound = (self: readonly number[]): number => SELF_LOSS_FACTOR * conformalBound(self, ACCEPT_QUANTILE);
-
-/**
- * The bound a fresh draw from the same distribution as xs falls under with probability at least q:
- * the ceil((n + 1) q)-th smallest of the n values (the split-conformal quantile: Vovk, Gammerman
- * & Shafer, Algorithmic Learning in a Random World, 2005; Lei et al., JASA 2018, section 2.2),
- * Infinity when n is too small for q. The plug-in quantile of 8 values (as the fit took before,
- * issue #85) holds a fresh draw only about 80% of the time: the k-th smallest of n holds one with
- * probability k / (n + 1), and the 90th percentile of 8 lies between the 7th and the 8th. Blind,
- * the web an archive came from fell under it in 78% of pairs.
- */
-export function conformalBound(xs: readonly number[], q: number): number {
-  const k = Math.ceil((xs.length + 1) * q - 1e-9);
-  if (k > xs.length) return Infinity;
-  return [...xs].sort((a, b) => a - b)[k - 1];
-}
 
 /**
  * One fit's state: the archive it is fitted to, the knobs searched, and every point evaluated

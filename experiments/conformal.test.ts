@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeRng } from '../../sim/rng.ts';
-import { conformalBound, quantile } from './fit.ts';
+import { makeRng } from '../sim/rng.ts';
+import { conformalBound, quantile } from './intervals.ts';
 
 describe('conformalBound: what a fresh draw falls under, nine times in ten (issue #85)', () => {
   it('is the ceil((n + 1) q)-th smallest, by hand', () => {
