@@ -19,13 +19,28 @@ export interface Provenance {
   code: string;
   /** Strategy modules the run loaded: path -> hash of its import closure (experiments/queue/code.ts). */
   modules?: Record<string, string>;
-  /** Which process (host, pid) computed each seed x site of the run: a queue worker's or a local one's. */
-  jobs?: { seed: number; site: string; host: string; pid: number }[];
+  /** Which process computed each seed x site of the run, and from which code (JobMaker). */
+  jobs?: JobMaker[];
   node: string;
   platform: string;
   machine: string;
   date: string;
   command: string;
+}
+
+/**
+ * The process that computed one seed x site: a local pool's (pid), or a queue worker's (pid, as
+ * its log and refusals name it) and its job process's (jobPid); the commit and code hash that
+ * process loaded its code from (absent in folders written before issue #89).
+ */
+export interface JobMaker {
+  seed: number;
+  site: string;
+  host: string;
+  pid: number;
+  jobPid?: number;
+  commit?: string | null;
+  code?: string;
 }
 
 let memo: Provenance | null = null;
@@ -77,7 +92,15 @@ function jobsText(p: Provenance): string {
     const shown = pids.length <= 4 ? `pid${pids.length > 1 ? 's' : ''} ${pids.join(', ')}` : `${pids.length} processes`;
     return `${h.n} on ${host} (${shown})`;
   });
-  return `; jobs: ${hosts.join(', ')}`;
+  // workers on another commit of the same code (a docs-only change) are allowed; say so all the same
+  const other = new Map<string, number>();
+  for (const j of p.jobs)
+    if ((j.code && j.code !== p.code) || (j.commit !== undefined && j.commit !== p.commit)) {
+      const k = `${j.host} (commit ${j.commit ?? 'none'}, code ${j.code ?? '?'})`;
+      other.set(k, (other.get(k) ?? 0) + 1);
+    }
+  const differed = [...other].map(([k, n]) => `${n} on ${k}`).join(', ');
+  return `; jobs: ${hosts.join(', ')}${differed ? `; computed by workers whose code or commit differs from this run's: ${differed}` : ''}`;
 }
 
 const modulesText = (p: Provenance): string =>

@@ -4,7 +4,7 @@
  * the rows a run gives, to compare a queued run with a local one.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,4 +207,20 @@ export function privateRedisFor(prefix: string): { redis: PrivateRedis; fresh: (
   }, scaled(60_000));
   afterAll(() => redis.kill());
   return { redis, fresh: () => `${redis.url}?queue=${prefix}${++n}-${process.pid}` };
+}
+
+/** The processes whose parent is `pid` (Linux /proc). */
+export function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // stat: pid (comm) state ppid ...; comm may hold spaces, so read after its closing ")"
+        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }

@@ -8,7 +8,7 @@
  * Needs redis-server on the PATH; .ci/run installs it, and under CI the tests fail rather than skip.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +16,13 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
-import { codeVersionOf } from '../experiments/queue/code.ts';
+import { codeVersionOf, treeHash } from '../experiments/queue/code.ts';
+import type { JobResult } from '../experiments/focused/rows.ts';
 import { redisTarget } from '../experiments/queue/redis.ts';
 import { niced, programArgs } from './helpers.ts';
 import {
   blockingCfg,
+  childrenOf,
   cfg,
   exited,
   freePort,
@@ -40,22 +42,6 @@ import {
 import { scaled } from './speed.ts';
 
 afterEach(killWorkers);
-
-/** The processes whose parent is `pid` (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        // stat: pid (comm) state ppid ...; comm may hold spaces, so read after its closing ")"
-        const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 const alive = (pid: number): boolean => {
   try {
@@ -275,13 +261,16 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     const w = worker(q, []);
     const c = cfg({ sites: ['cs.alpha-university.test'] });
     const data = jobData(c, 1, c.sites[0], false, await codeVersionOf(c), 2);
-    let madeBy: { host: string; pid: number } | undefined;
+    let madeBy: JobResult['madeBy'];
     await runInQueue(q, [{ id: 0, data }], (_id, r) => {
       madeBy = r.madeBy;
     });
-    // the result says which process computed it: the worker's job process (provenance.json's jobs)
+    // the result says which process computed it: the worker's job process, the worker (as its log
+    // names it) and the code that job process loaded (provenance.json's jobs, issue #89)
     expect(madeBy?.host).toBe(hostname());
     expect(Number(readFileSync(`/proc/${madeBy!.pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])).toBe(w.pid);
+    expect(madeBy?.workerPid).toBe(w.pid);
+    expect(madeBy?.tree).toBe(treeHash());
     const t = redisTarget(q);
     const queue = new Queue(t.queue, { connection: t.connection });
     const r = new Redis(redis.port, '127.0.0.1');

@@ -112,8 +112,11 @@ export interface JobResult {
   replay: ReplayRun | null;
   /** What this run's site rests on (ground truth, evaluator only). */
   facts: SiteFacts;
-  /** The process that computed it: a worker's job process, or a local pool's (provenance; never in a CSV). */
-  madeBy?: { host: string; pid: number };
+  /**
+   * The process that computed it (provenance; never in a CSV): a local pool's, or a queue worker's
+   * job process (`pid`) with its worker's pid, and the tree and commit that process loaded its code from.
+   */
+  madeBy?: { host: string; pid: number; workerPid?: number; tree?: string; commit?: string | null };
 }
 
 /** What one site of one web rests on: its graph, its target's depth, the crawler's judgement of it. */

@@ -31,6 +31,7 @@ import {
   type SummaryRow,
 } from './rows.ts';
 import { append } from '../../lib/arrays.ts';
+import { gitCommit, treeHash } from '../queue/code.ts';
 
 /** Loads the experiment's strategy modules (in this process: each worker loads its own). */
 export async function loadPlugins(cfg: ExperimentConfig): Promise<void> {
@@ -151,7 +152,8 @@ async function runJobOn(job: Job, record: boolean): Promise<JobResult> {
     // the seed's first crawled site only, which the runner reads it from
     structure: cfg.archive || !cfg.diagnostics || site !== firstSite(cfg) ? null : env.structure(),
     replay: null,
-    madeBy: { host: hostname(), pid: process.pid },
+    // the code this process loaded (its first hash; a pool process makes it at its first job)
+    madeBy: { host: hostname(), pid: process.pid, tree: treeHash(), commit: gitCommit() },
     facts: {
       site,
       seed: job.seed,

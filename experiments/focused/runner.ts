@@ -20,6 +20,8 @@ import { jobHeapMb } from '../memory.ts';
 import { moduleUrl } from '../../lib/paths.ts';
 import { writingInto } from '../family.ts';
 import type { WriteOptions, Written } from './report.ts';
+import { gitCommit, treeHash } from '../queue/code.ts';
+import type { JobMaker } from '../provenance.ts';
 
 export interface RunOptions {
   /** Worker processes; 0 runs in this process. Default: the machine's cores (0 when a strategy is in memory). */
@@ -93,7 +95,7 @@ export interface ExperimentData {
   replay: ReplayRun | null;
   wallMs: number;
   /** Which process computed each (seed, site) (provenance.json; never in the CSVs). */
-  jobs?: { seed: number; site: string; host: string; pid: number }[];
+  jobs?: JobMaker[];
 }
 
 interface Job {
@@ -189,6 +191,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
       opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
     });
   }
+  const made = jobMakers(cfg, jobs, results);
   const curves = results.flatMap((r) => r.curves).sort(byKeys);
   const summaries = results.flatMap((r) => r.summaries).sort(byKeys);
   const sums: Record<string, [number, number]> = {};
@@ -214,11 +217,30 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     facts: results.map((r) => r.facts).sort((a, b) => a.seed - b.seed || a.site.localeCompare(b.site)),
     replay: results[0]?.replay ?? null,
     wallMs: Math.round(performance.now() - t0),
-    jobs: jobs.flatMap((j) => {
-      const m = results[j.id].madeBy;
-      return m ? [{ seed: j.seed, site: j.site, host: m.host, pid: m.pid }] : [];
-    }),
+    jobs: made,
   };
+}
+
+/**
+ * Which process computed each job, from which code (provenance.json): a pool process forked after
+ * the checkout changed loads the new code, and its numbers are not this run's, so a job whose
+ * process loaded other code than this run started with fails the run (issue #89).
+ */
+function jobMakers(cfg: ExperimentConfig, jobs: readonly Job[], results: readonly JobResult[]): JobMaker[] {
+  const other = results.find((r) => r.madeBy?.tree && r.madeBy.tree !== treeHash());
+  if (other?.madeBy)
+    throw new Error(
+      `${cfg.name}: process ${other.madeBy.pid} on ${other.madeBy.host} computed a job with code ` +
+        `${other.madeBy.tree} (${other.madeBy.commit ?? 'no commit'}), this run started with ${treeHash()} ` +
+        `(${gitCommit() ?? 'no commit'}): the checkout changed while it ran; run it again`,
+    );
+  return jobs.flatMap((j) => {
+    const m = results[j.id].madeBy;
+    if (!m) return [];
+    // a queue worker: its own pid (as its log and refusals name it) and its job process's
+    const pids = m.workerPid === undefined ? { pid: m.pid } : { pid: m.workerPid, jobPid: m.pid };
+    return [{ seed: j.seed, site: j.site, host: m.host, ...pids, commit: m.commit ?? null, code: m.tree ?? '' }];
+  });
 }
 
 /** The order of curve and summary rows: strategy, site, seed, pages. */

@@ -5,7 +5,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { moduleUrl } from '../../lib/paths.ts';
-import type { JobResult, JobTask } from '../focused/rows.ts';
+import type { JobTask } from '../focused/rows.ts';
+import type { QueuedJob, QueuedOutcome } from './job-entry.ts';
 import { jobHeapMb } from '../memory.ts';
 import { forkPoolProcess } from '../pool.ts';
 
@@ -32,7 +33,20 @@ export class JobProcess {
     });
   }
 
-  async run(task: JobTask): Promise<JobResult> {
+  /**
+   * Runs the job in this worker's job process, checked against the code that process loaded
+   * (job-entry.ts): a process whose checkout changed since it loaded its code is replaced by a
+   * fresh one, once, which then runs the job or refuses it.
+   */
+  async run(task: JobTask, code: { tree: string; files: Record<string, string> }): Promise<QueuedOutcome> {
+    const first = await this.once(task, code);
+    if (first.kind !== 'stale') return first;
+    this.kill();
+    const again = await this.once(task, code);
+    return again.kind === 'stale' ? { kind: 'refused', why: `refused: ${again.why}` } : again;
+  }
+
+  private async once(task: JobTask, code: { tree: string; files: Record<string, string> }): Promise<QueuedOutcome> {
     // the heap this job's web needs (experiments/memory.ts): a process started for a smaller web is
     // replaced; a web this machine cannot hold fails the job with the number it would need
     const heap = jobHeapMb(task.cfg, 1);
@@ -40,21 +54,22 @@ export class JobProcess {
     this.ready ??= this.start(heap);
     await this.ready;
     const child = this.child!;
-    return new Promise<JobResult>((resolve, reject) => {
+    return new Promise<QueuedOutcome>((resolve, reject) => {
       const onExit = (code: number | null, signal: string | null): void =>
         reject(new Error(`the job's process ended (${signal ?? `exit code ${code}`})`));
       child.once('exit', onExit);
-      child.once('message', (m: { type: string; result?: JobResult; message?: string }) => {
+      child.once('message', (m: { type: string; result?: QueuedOutcome; message?: string }) => {
         child.off('exit', onExit);
         if (m.type === 'result') resolve(m.result!);
         else reject(new Error(m.message ?? 'the job failed'));
       });
+      const job: QueuedJob = { task, ...code };
       child.send({
         type: 'task',
         id: 0,
-        module: moduleUrl(import.meta.url, '../focused/run-one').href,
-        fn: 'runJobTask',
-        arg: task,
+        module: moduleUrl(import.meta.url, './job-entry').href,
+        fn: 'runQueuedJob',
+        arg: job,
       });
     });
   }

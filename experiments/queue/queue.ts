@@ -36,6 +36,7 @@ import { connectRedis, fatalRedisError, REDIS_TIMEOUT_MS, redisProblem, redisTar
 import { sleep } from '../../lib/time.ts';
 import { resource } from '../../lib/paths.ts';
 import type { QueueProgress } from '../family.ts';
+import { connectedWorkers, WANTED_TTL_S, WantedJobs, wantedKey, type WorkerPresence } from './presence.ts';
 
 export type { QueueProgress };
 export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis.ts';
@@ -118,8 +119,14 @@ export interface SubmitOptions {
   say?: (line: string) => void;
   /** How long Redis may not answer before the submitter gives up (ms). */
   timeoutMs?: number;
-  /** How long no worker may take a job, while some refuse them, before the submitter stops (ms; default 30 s). */
+  /**
+   * How long a refused job may wait while no connected worker runs its code, before the submitter
+   * stops (ms; default 30 s: workers on the right checkout may join late). While one does, however
+   * busy, the submitter waits for it.
+   */
   refusedWaitMs?: number;
+  /** How long the jobs stay wanted after this submitter last renewed them (s; presence.ts WANTED_TTL_S). */
+  wantedTtlS?: number;
 }
 
 /**
@@ -143,21 +150,18 @@ export async function runInQueue(
     lastError = e;
   });
   const run = jobs.length ? jobIdOf(jobs[0].data).slice(0, 12) : '';
+  const pending = new Map(jobs.map((j) => [jobIdOf(j.data), j]));
+  // the jobs are wanted while this submitter waits (presence.ts): once it stops, however it stops,
+  // workers drop what is left instead of bouncing it between them
+  const wanted = new WantedJobs(client, queue, opts.wantedTtlS ?? WANTED_TTL_S);
   try {
-    const pending = new Map(jobs.map((j) => [jobIdOf(j.data), j]));
     const refused = new RefusalWatch(client, target.queue, opts.refusedWaitMs ?? REFUSED_WAIT_MS);
     const failures: string[] = [];
     let firstRound = true;
     let lastOk = Date.now();
     let warned = false;
     let pollMs = POLL_MS.least;
-    const enqueue = (jobId: string, data: QueueJobData): Promise<unknown> =>
-      queue.add('run', data, {
-        jobId,
-        attempts: 1,
-        removeOnComplete: { age: data.keepS, count: 100_000 },
-        removeOnFail: { age: data.keepS },
-      });
+    const enqueue = (jobId: string, data: QueueJobData): Promise<unknown> => addJob(queue, jobId, data);
     while (pending.size) {
       let round: { running: number; waiting: number };
       const before = pending.size;
@@ -200,6 +204,7 @@ export async function runInQueue(
 
     /** One round: every pending job's state first, then its stored result (see the header). */
     async function poll(): Promise<{ running: number; waiting: number }> {
+      await wanted.renew([...pending.keys()]);
       const ids = [...pending.keys()];
       const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
       const stored = ids.length ? await client.mget(ids.map((id) => resultKey(target.queue, id))) : [];
@@ -244,20 +249,32 @@ export async function runInQueue(
       return { running, waiting };
     }
   } finally {
+    // what is left (a refused job, a failure elsewhere, a stop): not wanted by this submitter any more
+    await within(wanted.leave(jobs.map((j) => jobIdOf(j.data))), 5000, () => 'timed out').catch(() => {});
     // close has a deadline too: on a stalled network it would wait for Redis until it came back
     await within(queue.close(), 5000, () => 'timed out').catch(() => queue.disconnect().catch(() => {}));
     client.disconnect();
   }
 }
 
+/** A job added once (its id is its data's hash), kept for its keepS once finished or failed. */
+const addJob = (queue: Queue<QueueJobData, unknown, string>, jobId: string, data: QueueJobData): Promise<unknown> =>
+  queue.add('run', data, {
+    jobId,
+    attempts: 1,
+    removeOnComplete: { age: data.keepS, count: 100_000 },
+    removeOnFail: { age: data.keepS },
+  });
+
 /** Jobs the workers refused (other code, a path outside their checkout) and none took: the submission stops. */
 class RefusedError extends Error {}
 
 /**
  * Watches the jobs workers refuse (refusedKey: worker -> reason; the worker that takes a job
- * removes it): a job refused, and taken by no worker for `waitMs`, stops the submission with a line
- * naming the workers and their reasons. Other workers may run it meanwhile; workers that join late
- * have `waitMs` to take it.
+ * removes it). While a connected worker runs a refused job's code (presence.ts: its tree and Node,
+ * its checkout unchanged, and it has not refused the job itself), the submitter waits for it,
+ * however busy it is. When none does for `waitMs` (workers may join late), the submission stops
+ * with a line naming the job's code and what each connected worker runs.
  */
 class RefusalWatch {
   private readonly since = new Map<string, number>();
@@ -274,23 +291,50 @@ class RefusalWatch {
     this.checked = Date.now();
     const ids = [...pending.keys()];
     const got = (await this.client.pipeline(ids.map((id) => ['hgetall', refusedKey(this.queue, id)])).exec()) ?? [];
+    let workers: WorkerPresence[] | null = null;
     for (let i = 0; i < ids.length; i++) {
-      const who = Object.entries((got[i]?.[1] ?? {}) as Record<string, string>);
-      if (!who.length) {
+      const who = (got[i]?.[1] ?? {}) as Record<string, string>;
+      if (!Object.keys(who).length) {
+        this.since.delete(ids[i]);
+        continue;
+      }
+      const { code } = pending.get(ids[i])!.data;
+      workers ??= await connectedWorkers(this.client, this.queue);
+      const capable = workers.some(
+        (w) => w.tree === code.tree && w.node === (code.node ?? w.node) && !w.changed && !(w.id in who),
+      );
+      if (capable) {
         this.since.delete(ids[i]);
         continue;
       }
       const since = this.since.get(ids[i]) ?? Date.now();
       this.since.set(ids[i], since);
       if (Date.now() - since < this.waitMs) continue;
-      const j = pending.get(ids[i])!;
-      return (
-        `job ${j.id} (seed ${j.data.seed}, site ${j.data.site}): no worker took it for ` +
-        `${Math.round(this.waitMs / 1000)} s; ${who.map(([w, why]) => `worker ${w} ${why}`).join('; ')}`
-      );
+      return refusalLine(pending.get(ids[i])!, who, workers, this.waitMs);
     }
     return null;
   }
+}
+
+/** Why a refused job stops the submission: its code, each connected worker's, and each refusal. */
+function refusalLine(
+  j: { id: number; data: QueueJobData },
+  who: Record<string, string>,
+  workers: readonly WorkerPresence[],
+  waitMs: number,
+): string {
+  const { code } = j.data;
+  const runs = (w: WorkerPresence): string =>
+    `worker ${w.id} runs ${w.commit ?? 'no commit'}, tree ${w.tree}, Node ${w.node}` +
+    (w.changed ? ' (its checkout changed since it started)' : '') +
+    (w.busy ? ', busy' : '') +
+    (who[w.id] ? ` and ${who[w.id]}` : '');
+  const gone = Object.entries(who).filter(([id]) => !workers.some((w) => w.id === id));
+  return (
+    `job ${j.id} (seed ${j.data.seed}, site ${j.data.site}): no connected worker runs its code ` +
+    `(${code.commit ?? 'no commit'}, tree ${code.tree}, Node ${code.node ?? '?'}) for ${Math.round(waitMs / 1000)} s; ` +
+    [...workers.map(runs), ...gone.map(([id, why]) => `worker ${id} (gone) ${why}`)].join('; ')
+  );
 }
 
 /** Removes every job and kept result of the queue at `url`; refused while jobs run. */
@@ -311,12 +355,20 @@ export async function cleanQueue(url: string): Promise<{ jobs: number; results: 
     const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
     await queue.obliterate({ force: false });
     let results = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await client.scan(cursor, 'MATCH', resultKey(target.queue, '*'), 'COUNT', 500);
-      cursor = next;
-      if (keys.length) results += await client.del(...keys);
-    } while (cursor !== '0');
+    // the results counted; the refusals and wanted marks (presence.ts) of the jobs go with them
+    for (const [pattern, count] of [
+      [resultKey(target.queue, '*'), true],
+      [refusedKey(target.queue, '*'), false],
+      [wantedKey(target.queue, '*'), false],
+    ] as const) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+        cursor = next;
+        const gone = keys.length ? await client.del(...keys) : 0;
+        if (count) results += gone;
+      } while (cursor !== '0');
+    }
     return { jobs, results };
   } finally {
     await within(queue.close(), 5000, () => 'timed out').catch(() => queue.disconnect().catch(() => {}));

@@ -11,7 +11,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { refusal } from './code.ts';
+import { currentGitCommit, currentTreeHash, gitCommit, NODE_MAJOR, refusal, treeHash } from './code.ts';
+import { announce, isWanted, WORKER_RENEW_MS, type WorkerPresence, withdraw } from './presence.ts';
 import { JobProcess } from './job-process.ts';
 import { jobIdOf, type QueueJobData, refusedKey, resultKey } from './queue.ts';
 import {
@@ -35,11 +36,22 @@ export interface QueueWorkerOptions {
   cacheDir: string | null;
   /** A job whose worker stops renewing its lock this long (killed, cut off) runs again elsewhere. */
   lockMs: number;
-  onJob?: (event: 'start' | 'done' | 'cached' | 'failed' | 'refused', data: QueueJobData, message?: string) => void;
+  /** A job's events; 'refused' and 'dropped' once per reason (a poisoned sweep's jobs bounce). */
+  onJob?: (
+    event: 'start' | 'done' | 'cached' | 'failed' | 'refused' | 'dropped',
+    data: QueueJobData,
+    message?: string,
+  ) => void;
   /** A problem worth a line that does not stop the worker (Redis not answering, a lost lock). */
   onWarning?: (line: string) => void;
   /** How long Redis may not answer while the worker is idle before it gives up (ms). */
   timeoutMs?: number;
+  /**
+   * The checkout changed since the worker started (its code is not the code on disk): called once,
+   * with the line that says so, after the job that found it was put back. The CLI stops the worker
+   * then when it runs under --restart-on-change (and starts it again on the new code).
+   */
+  onCheckoutChange?: (line: string) => void;
 }
 
 export interface QueueWorker {
@@ -108,6 +120,109 @@ async function putBack(
   throw new DelayedError();
 }
 
+/** The code this worker started with, and why no job may run while the checkout holds other code. */
+function checkoutWatch(): { started: { tree: string; commit: string | null }; changed: () => string | null } {
+  const started = { tree: treeHash(), commit: gitCommit() };
+  return {
+    started,
+    changed() {
+      const now = currentTreeHash();
+      if (now === started.tree) return null;
+      return (
+        `refused: this worker's checkout changed since it started (then ${started.commit ?? 'no commit'}, tree ` +
+        `${started.tree}; now ${currentGitCommit() ?? 'no commit'}, tree ${now}): restart the worker on the new ` +
+        'code (npm run worker -- --restart-on-change does it by itself)'
+      );
+    },
+  };
+}
+
+/** What the processor of a worker's jobs works with. */
+interface JobContext {
+  client: Redis;
+  target: RedisTarget;
+  timeoutMs: number;
+  proc: JobProcess;
+  webs: string;
+  opts: QueueWorkerOptions;
+  checkout: ReturnType<typeof checkoutWatch>;
+  /** Reasons already logged: a poisoned sweep's jobs bounce, one line per reason is enough. */
+  said: Set<string>;
+  /** A job runs in the job process. */
+  busy: boolean;
+}
+
+/** What this worker announces while connected (presence.ts). */
+const presenceOf = (ctx: JobContext, id: string): WorkerPresence => ({
+  id,
+  tree: ctx.checkout.started.tree,
+  node: NODE_MAJOR,
+  commit: ctx.checkout.started.commit,
+  changed: ctx.checkout.changed() !== null,
+  busy: ctx.busy,
+});
+
+/** One line per reason a job is refused (or dropped) for, not one per bounce. */
+function sayOnce(ctx: JobContext, event: 'refused' | 'dropped', d: QueueJobData, why: string): void {
+  if (ctx.said.has(why)) return;
+  ctx.said.add(why);
+  ctx.opts.onJob?.(event, d, `${why} (not logged again for other jobs)`);
+}
+
+/** Takes one job: refused, dropped (nobody waits for it), reused or run in the job process, and its result stored. */
+async function processJob(
+  ctx: JobContext,
+  job: Job<QueueJobData>,
+  token: string | undefined,
+): Promise<{ stored: string }> {
+  const { client, target, timeoutMs, opts } = ctx;
+  const d = job.data;
+  const why = (d?.cfg && ctx.checkout.changed()) || (await refusalOf(job.id, d));
+  if (why && !d?.cfg) throw new UnrecoverableError(why);
+  // a job whose submitters all stopped (gave up, finished, killed): dropped, not run nor bounced
+  if (!(await retrying(() => isWanted(client, target.queue, job.id!), Date.now() + timeoutMs))) {
+    sayOnce(ctx, 'dropped', d, 'dropped: no submitter waits for it any more');
+    throw new UnrecoverableError(ORPHANED);
+  }
+  if (why) {
+    sayOnce(ctx, 'refused', d, why);
+    if (why.startsWith("refused: this worker's checkout changed"))
+      // after the job is back on the queue: a worker that stops now loses nothing
+      setImmediate(() => opts.onCheckoutChange?.(why));
+    return putBack(client, target.queue, job, token, why);
+  }
+  // taken: the refusals of other workers no longer stop the submission
+  await retrying(() => client.del(refusedKey(target.queue, job.id!)), Date.now() + timeoutMs);
+  const key = resultKey(target.queue, job.id!);
+  // a result stored by a worker that then lost the job is not computed again
+  if (await retrying(() => client.exists(key), Date.now() + timeoutMs)) {
+    opts.onJob?.('cached', d);
+    return { stored: key };
+  }
+  opts.onJob?.('start', d);
+  const cfg = d.webJson === null ? d.cfg : { ...d.cfg, web: webFile(ctx.webs, d.webJson) };
+  ctx.busy = true;
+  try {
+    const r = await ctx.proc.run(
+      { cfg, seed: d.seed, site: d.site, cacheDir: opts.cacheDir, record: d.record },
+      { tree: d.code.tree, files: d.code.files },
+    );
+    if (r.kind !== 'result') {
+      sayOnce(ctx, 'refused', d, r.why);
+      return putBack(client, target.queue, job, token, r.why);
+    }
+    const result = { ...r.result, madeBy: { ...r.result.madeBy!, workerPid: process.pid } };
+    // a result finished while Redis restarts is written once it is back (within the wait)
+    await retrying(() => client.set(key, JSON.stringify(result), 'EX', Math.max(1, d.keepS)), Date.now() + timeoutMs);
+  } finally {
+    ctx.busy = false;
+  }
+  return { stored: key };
+}
+
+/** The failure a dropped job is marked with (then removed: it leaves nothing in Redis). */
+const ORPHANED = 'dropped: no submitter waits for it any more';
+
 /** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
 export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
   const target: RedisTarget = redisTarget(url);
@@ -116,37 +231,24 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
   const webs = join(tmpdir(), 'crawler-harness-webs');
   mkdirSync(webs, { recursive: true });
   const proc = new JobProcess();
-  let busy = false;
+  // the code this worker runs (checkoutWatch): its own, hashed now; a job process it forks must load the same
+  const id = `${hostname()}:${process.pid}`;
+  const ctx: JobContext = {
+    client,
+    target,
+    timeoutMs,
+    proc,
+    webs,
+    opts,
+    checkout: checkoutWatch(),
+    said: new Set(),
+    busy: false,
+  };
+  const presence = (): WorkerPresence => presenceOf(ctx, id);
+  await announce(client, target.queue, presence());
   const worker = new Worker<QueueJobData, { stored: string }>(
     target.queue,
-    async (job, token) => {
-      const d = job.data;
-      const why = await refusalOf(job.id, d);
-      if (why && !d?.cfg) throw new UnrecoverableError(why);
-      if (why) {
-        opts.onJob?.('refused', d, why);
-        await putBack(client, target.queue, job, token, why);
-      }
-      // taken: the refusals of other workers no longer stop the submission
-      await retrying(() => client.del(refusedKey(target.queue, job.id!)), Date.now() + timeoutMs);
-      const key = resultKey(target.queue, job.id!);
-      // a result stored by a worker that then lost the job is not computed again
-      if (await retrying(() => client.exists(key), Date.now() + timeoutMs)) {
-        opts.onJob?.('cached', d);
-        return { stored: key };
-      }
-      opts.onJob?.('start', d);
-      const cfg = d.webJson === null ? d.cfg : { ...d.cfg, web: webFile(webs, d.webJson) };
-      busy = true;
-      try {
-        const r = await proc.run({ cfg, seed: d.seed, site: d.site, cacheDir: opts.cacheDir, record: d.record });
-        // a result finished while Redis restarts is written once it is back (within the wait)
-        await retrying(() => client.set(key, JSON.stringify(r), 'EX', Math.max(1, d.keepS)), Date.now() + timeoutMs);
-      } finally {
-        busy = false;
-      }
-      return { stored: key };
-    },
+    (job, token) => processJob(ctx, job, token),
     {
       connection: target.connection,
       concurrency: 1,
@@ -157,7 +259,8 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
   );
   worker.on('completed', (job) => opts.onJob?.('done', job.data));
   worker.on('failed', (job, e) => {
-    if (job && !e.message.startsWith('refused:')) opts.onJob?.('failed', job.data, e.message);
+    if (job && e.message === ORPHANED) void job.remove().catch(() => {});
+    else if (job && !e.message.startsWith('refused:')) opts.onJob?.('failed', job.data, e.message);
   });
   worker.on('error', warnings(target.shown, opts.onWarning));
 
@@ -170,7 +273,13 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
   });
   // Redis watched from our own connection: lost for timeoutMs while no job runs, the worker ends
   let lastOk = Date.now();
+  let announced = Date.now();
   const watch = setInterval(() => {
+    // while connected, the code it runs announced (presence.ts): the submitter reads who can run what
+    if (Date.now() - announced >= WORKER_RENEW_MS) {
+      announced = Date.now();
+      announce(client, target.queue, presence()).catch(() => {});
+    }
     within(client.ping(), 5000, () => 'timed out').then(
       () => {
         lastOk = Date.now();
@@ -178,7 +287,7 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
       (e: unknown) => {
         if (stopping) return;
         if (fatalRedisError(e)) void shutdown(0).then(() => fail(new Error(redisProblem(e, target.shown))));
-        else if (!busy && Date.now() - lastOk >= timeoutMs)
+        else if (!ctx.busy && Date.now() - lastOk >= timeoutMs)
           void shutdown(0).then(() =>
             fail(new Error(`${redisProblem(e, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`)),
           );
@@ -202,6 +311,7 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
       proc.kill();
       void worker.close(true).catch(() => {});
     }
+    await within(withdraw(client, target.queue, id), 1000, () => 'timed out').catch(() => {});
     client.disconnect();
     return closed;
   }
@@ -211,13 +321,13 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
     async stop(graceMs) {
       if (stopping) {
         // asked again: stop now (a job running is cut)
-        const wasBusy = busy;
+        const wasBusy = ctx.busy;
         proc.kill();
         finish(!wasBusy);
         return !wasBusy;
       }
       // idle, nothing is lost by not waiting for BullMQ's close (it waits on a Redis that may be gone)
-      const wasBusy = busy;
+      const wasBusy = ctx.busy;
       const clean = (await shutdown(wasBusy ? graceMs : Math.min(graceMs, 5000))) || !wasBusy;
       // the outcome travels with done: a caller reading it after done settles must not miss a cut
       finish(clean);
