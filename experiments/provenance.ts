@@ -8,6 +8,7 @@
 import { cpus, hostname } from 'node:os';
 import { join } from 'node:path';
 import { readJsonFile } from '../lib/input.ts';
+import { redactArg } from '../lib/secrets.ts';
 import { gitCommit, treeHash } from './queue/code.ts';
 
 export const PROVENANCE_FILE = 'provenance.json';
@@ -56,9 +57,10 @@ export function provenance(): Provenance {
     platform: `${process.platform} ${process.arch}`,
     machine: `${hostname()}, ${c.length} x ${c[0]?.model.trim() ?? 'unknown CPU'}`,
     date: new Date().toISOString(),
+    // no credential of a --queue URL (or any other) is written into a results folder
     command: process.argv
       .slice(1)
-      .map((a) => a.replace(/^.*\/(experiments|bin)\//, '$1/'))
+      .map((a) => redactArg(a.replace(/^.*\/(experiments|bin)\//, '$1/')))
       .join(' '),
   };
   return memo;

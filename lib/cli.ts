@@ -15,6 +15,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { CommandFailed, HarnessError, UsageError } from './errors.ts';
+import { redactSecrets } from './secrets.ts';
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -46,7 +47,7 @@ export function failed(message: string): never {
 /** The exit code and the one line an error thrown out of main() stands for. */
 export function exitOf(e: unknown): { code: number; line: string } {
   const message = e instanceof Error ? e.message : String(e);
-  const line = `error: ${message.split('\n')[0]}\n`;
+  const line = `error: ${redactSecrets(message.split('\n')[0])}\n`;
   // the table says what each of the harness's errors stands for (lib/errors.ts); anything else failed
   return { code: e instanceof HarnessError ? e.exitCode : EXIT_FAILED, line };
 }
@@ -151,9 +152,10 @@ export async function runInProcess(main: Main, argv: string[]): Promise<void> {
       if (e.code === 'EPIPE') process.exit(0);
       throw e;
     });
+  // no credential in a URL reaches the terminal or a log, whoever prints it (lib/secrets.ts)
   const code = await runMain(main, argv, {
-    out: (t) => process.stdout.write(t),
-    err: (t) => process.stderr.write(t),
+    out: (t) => process.stdout.write(redactSecrets(t)),
+    err: (t) => process.stderr.write(redactSecrets(t)),
     onStop: (handler) => {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);

@@ -10,6 +10,7 @@
  * refused with the holder named. A process may take the lock of a folder it already holds (a run
  * inside a run); it goes when the last holder releases it, or when the process exits.
  */
+import { redactArg } from './secrets.ts';
 import {
   accessSync,
   closeSync,
@@ -148,7 +149,7 @@ export function lockFolder(
     pid: process.pid,
     host: hostname(),
     started: new Date().toISOString(),
-    command: `${what}: ${process.argv.slice(1).join(' ')}`.slice(0, 500),
+    command: `${what}: ${process.argv.slice(1).map(redactArg).join(' ')}`.slice(0, 500),
     token,
   };
   for (let attempt = 0; ; attempt++) {

@@ -55,14 +55,19 @@ export class PrivateRedis {
         maxRetriesPerRequest: 0,
         retryStrategy: () => null,
       });
-      r.on('error', () => {});
+      let noauth = false;
+      r.on('error', (e) => {
+        noauth ||= /NOAUTH/.test(e.message);
+      });
       try {
         await r.connect();
         await r.ping().catch((e: Error) => {
           if (!/NOAUTH/.test(e.message)) throw e;
         });
         return;
-      } catch {
+      } catch (e) {
+        // a server with a password answers its ready check with NOAUTH: it is up
+        if (noauth || /NOAUTH/.test((e as Error).message)) return;
         await new Promise((res) => setTimeout(res, 50));
       } finally {
         r.disconnect();

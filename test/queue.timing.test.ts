@@ -8,13 +8,13 @@
  * Needs redis-server on the PATH; .ci/run installs it, and under CI the tests fail rather than skip.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
 import { codeVersionOf, treeHash } from '../experiments/queue/code.ts';
 import type { JobResult } from '../experiments/focused/rows.ts';
@@ -376,7 +376,7 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
     for (const r of [sub, wrk]) {
       expect(r.code).toBe(1);
       expect(r.ms).toBeLessThan(scaled(30_000));
-      expect(r.err).toMatch(/^error: no Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(connection refused\)$/m);
+      expect(r.err).toMatch(/^error: no Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+ \(connection refused\)$/m);
       expect(r.err).not.toContain('hunter2');
       expect(r.err).not.toMatch(/ioredis|at .*\.js:\d+/);
     }
@@ -440,5 +440,71 @@ describe.runIf(hasRedis || process.env.CI)('the queue when Redis is not there or
     } finally {
       server.kill('SIGKILL');
     }
+  });
+});
+
+describe.runIf(hasRedis || process.env.CI)('no secret in any file or line the harness writes (issue #89)', () => {
+  // every character a URL's user information cannot hold raw, and "%"
+  const password = 'p@:/#?%w0rd';
+  const redis = new PrivateRedis(0, ['--requirepass', password]);
+  beforeAll(async () => {
+    (redis as { port: number }).port = await freePort();
+    await redis.start();
+    useWeb(tinyWeb());
+  }, scaled(60_000));
+  afterAll(() => redis.kill());
+
+  it('a queued run whose Redis password holds @:/#?%: in no file of the results folder, no printed line', {
+    timeout: scaled(120_000),
+  }, async () => {
+    const queue = `secret-${process.pid}`;
+    const hostPart = `127.0.0.1:${redis.port}/?queue=${queue}`;
+    // the submitter's URL escapes every character; the worker's leaves "@" and ":" raw (both valid)
+    const escaped = `redis://:${encodeURIComponent(password)}@${hostPart}`;
+    const raw = `redis://:p@:${encodeURIComponent('/#?%')}w0rd@${hostPart}`;
+    const dir = mkdtempSync(join(tmpdir(), 'queue-secret-'));
+    const c = cfg({ sites: ['cs.alpha-university.test'] });
+    const file = join(dir, 'secret-run.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ web: c.web, seeds: [1], strategies: ['bfs'], budget: 40, every: 10, sites: c.sites }),
+    );
+    const log: string[] = [];
+    worker(raw, log);
+    const out = join(dir, 'out');
+    const run = await new Promise<{ code: number | null; text: string }>((done) => {
+      const p = niced(
+        spawn(
+          process.execPath,
+          programArgs(['experiments/cli/experiment.ts', file, '--queue', escaped, '--out', out]),
+          {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        ),
+      );
+      let text = '';
+      p.stdout!.on('data', (b: Buffer) => {
+        text += b.toString();
+      });
+      p.stderr!.on('data', (b: Buffer) => {
+        text += b.toString();
+      });
+      p.on('exit', (code) => done({ code, text }));
+    });
+    expect(run.code, run.text).toBe(0);
+    while (!log.some((l) => / done /.test(l))) await new Promise((r) => setTimeout(r, 20));
+    const files = readdirSync(out, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+    expect(files.length).toBeGreaterThan(5);
+    const leaks = (text: string): string[] =>
+      [password, encodeURIComponent(password), 'w0rd', encodeURIComponent('/#?%')].filter((s) => text.includes(s));
+    for (const f of files) expect(leaks(readFileSync(f, 'latin1')), f).toEqual([]);
+    expect(leaks(run.text)).toEqual([]);
+    expect(leaks(log.join('\n'))).toEqual([]);
+    // the command is still there, its URL hidden
+    expect(JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')).command).toContain(
+      `--queue redis://***@${hostPart}`,
+    );
   });
 });

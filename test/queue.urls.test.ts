@@ -9,7 +9,7 @@ import { runCliInProcess } from './cli-inprocess.ts';
 
 describe('queue Redis URLs', () => {
   it('URLs: read once, passwords redacted, problems in words', () => {
-    expect(redactUrl('redis://:s3cret@h:1/2?queue=x')).toBe('redis://:***@h:1/2?queue=x');
+    expect(redactUrl('redis://:s3cret@h:1/2?queue=x')).toBe('redis://***@h:1/2?queue=x');
     expect(redactUrl('not a url //u:s3cret@h')).not.toContain('s3cret');
     const t = redisTarget('redis://u:p%40ss@h:6380/3?queue=q1');
     expect(t.connection).toMatchObject({ host: 'h', port: 6380, username: 'u', password: 'p@ss', db: 3 });

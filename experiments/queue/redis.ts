@@ -7,6 +7,7 @@
 import { Redis } from 'ioredis';
 import { sleep } from '../../lib/time.ts';
 import { QueueUrlError } from '../../lib/errors.ts';
+import { redactArg, redactSecrets } from '../../lib/secrets.ts';
 
 export const QUEUE_NAME = 'crawler-harness-runs';
 
@@ -55,10 +56,12 @@ export interface RedisTarget {
   shown: string;
 }
 
-/** A URL with its password (and a user's) replaced: for every message that names the Redis. */
+/**
+ * A URL with its user and password replaced (lib/secrets.ts, whatever they hold): for every message
+ * that names the Redis. By pattern, not through new URL(): the URL is shown as it was written.
+ */
 export function redactUrl(url: string): string {
-  // by pattern, not through new URL(): the URL is shown as it was written
-  return url.replace(/\/\/([^:@/\s]*):[^@/\s]*@/g, '//$1:***@');
+  return redactArg(url);
 }
 
 /** A Redis URL, redis://[USER:PASSWORD@]HOST:PORT[/DB][?queue=NAME], read once; a QueueUrlError (one line) for a bad one. */
@@ -83,8 +86,8 @@ export function redisTarget(url: string): RedisTarget {
     connection: {
       host: u.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
       port,
-      ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-      ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+      ...(u.username ? { username: decoded(u.username, shown, 'user') } : {}),
+      ...(u.password ? { password: decoded(u.password, shown, 'password') } : {}),
       ...(db !== undefined ? { db } : {}),
       connectTimeout: 10_000,
       // reconnect at most every 2 s; whether to go on waiting is the commands' decision (their deadline)
@@ -93,6 +96,17 @@ export function redisTarget(url: string): RedisTarget {
     queue,
     shown,
   };
+}
+
+/** A URL's user or password, percent-decoded; a "%" not followed by two hex digits is refused in one line. */
+function decoded(part: string, shown: string, what: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new QueueUrlError(
+      `--queue: "${shown}": the ${what} has a "%" not followed by two hex digits (write "%" as %25)`,
+    );
+  }
 }
 
 /** What a Redis error means, in one line, without the password. */
@@ -107,7 +121,7 @@ export function redisProblem(e: unknown, shown: string): string {
   if (code === 'ECONNREFUSED') return `no Redis at ${shown} (connection refused)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `no Redis at ${shown} (unknown host)`;
   if (code === 'ETIMEDOUT' || /timed? ?out/i.test(m)) return `no answer from Redis at ${shown} (timed out)`;
-  return `Redis at ${shown}: ${m.split('\n')[0].replaceAll(/\/\/[^@/\s]*@/g, '//***@')}`;
+  return `Redis at ${shown}: ${redactSecrets(m.split('\n')[0])}`;
 }
 
 /** Whether a Redis error will not mend by waiting (credentials, protected mode). */
