@@ -20,6 +20,7 @@ import { codeVersionOf, treeHash } from '../experiments/queue/code.ts';
 import type { JobResult } from '../experiments/focused/rows.ts';
 import { redisTarget } from '../experiments/queue/redis.ts';
 import { niced, programArgs } from './helpers.ts';
+import { runCliInProcess } from './cli-inprocess.ts';
 import {
   blockingCfg,
   childrenOf,
@@ -453,6 +454,19 @@ describe.runIf(hasRedis || process.env.CI)('no secret in any file or line the ha
     useWeb(tinyWeb());
   }, scaled(60_000));
   afterAll(() => redis.kill());
+
+  it('a wrong password: worker and submitter say the server refused it, in one line, at once', {
+    timeout: scaled(60_000),
+  }, async () => {
+    const url = `redis://:${encodeURIComponent(`${password}x`)}@127.0.0.1:${redis.port}`;
+    const worker = await runCliInProcess('experiments/cli/worker.ts', ['--queue', url]);
+    const submitter = await runCliInProcess('experiments/cli/experiment.ts', ['focused', '--quick', '--queue', url]);
+    for (const r of [worker, submitter]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^error: Redis at redis:\/\/\*\*\*@127\.0\.0\.1:\d+ refused the password$/m);
+      expect(r.stderr).not.toContain('w0rd');
+    }
+  });
 
   it('a queued run whose Redis password holds @:/#?%: in no file of the results folder, no printed line', {
     timeout: scaled(120_000),

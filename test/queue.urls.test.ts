@@ -55,6 +55,45 @@ describe('queue Redis URLs', () => {
     }
   });
 
+  it('protected mode behind a reset: worker and submitter say it in the server\'s words, not "read ECONNRESET" (issue #89)', async () => {
+    // as a remote Redis in protected mode: it writes its reason on accept and closes; a client that
+    // sent a command meanwhile gets a reset, which discards the reason (one worker said
+    // "read ECONNRESET"); a connection that sends nothing reads it
+    const server = createServer((c) => {
+      const reason = setTimeout(
+        () => c.end('-DENIED Redis is running in protected mode because protected mode is enabled\r\n'),
+        50,
+      );
+      c.once('data', () => {
+        clearTimeout(reason);
+        c.resetAndDestroy();
+      });
+      c.on('error', () => {});
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `redis://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const worker = await runCliInProcess('experiments/cli/worker.ts', ['--queue', url, '--wait-redis-s', '5']);
+      const submitter = await runCliInProcess('experiments/cli/experiment.ts', [
+        'focused',
+        '--quick',
+        '--queue',
+        url,
+        '--wait-redis-s',
+        '5',
+      ]);
+      for (const r of [worker, submitter]) {
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          /^error: Redis at redis:\/\/127\.0\.0\.1:\d+ is in protected mode: give it a password/m,
+        );
+        expect(r.stderr).not.toMatch(/ECONNRESET/);
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it('--wait-redis-s: seconds, 0 for ever; only with --queue; a deadline of for ever is no timer', async () => {
     expect(waitRedisMs(undefined)).toBe(30_000);
     expect(waitRedisMs(5)).toBe(5000);

@@ -191,7 +191,8 @@ export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): 
         return client;
       } catch (e) {
         // the server's own reason, read off the socket, when it refused before answering
-        const cause = fatalRedisError(last) && !fatalRedisError(e) ? last : e;
+        let cause = fatalRedisError(last) && !fatalRedisError(e) ? last : e;
+        if (!fatalRedisError(cause) && resetBeforeReply(last ?? cause)) cause = (await firstWords(target)) ?? cause;
         if (cause instanceof RedisRefusal || fatalRedisError(cause) || Date.now() >= deadline) throw cause;
         last = e;
         await sleep(200);
@@ -202,7 +203,40 @@ export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): 
     if (e instanceof RedisRefusal) throw new Error(e.message);
     // ioredis rejects a failed connect with "Connection is closed."; the cause came as an error event
     const timeout = (e as Error).message === timedOut();
-    const cause = fatalRedisError(e) ? e : (last ?? (timeout ? new Error('timed out') : e));
+    let cause = fatalRedisError(e) ? e : (last ?? (timeout ? new Error('timed out') : e));
+    if (!fatalRedisError(cause) && resetBeforeReply(cause)) cause = (await firstWords(target)) ?? cause;
     throw new Error(redisProblem(cause, target.shown));
   }
+}
+
+/** A connection cut before the server answered (a reset can discard the reason it wrote first). */
+const resetBeforeReply = (e: unknown): boolean =>
+  /ECONNRESET|EPIPE|Connection is closed/i.test(String((e as Error)?.message ?? e));
+
+/**
+ * What the server writes to a connection that sends nothing, within a second: Redis in protected
+ * mode writes its "-DENIED ..." on accept and closes. A client that had sent a command meanwhile
+ * gets a reset that may discard the text ("read ECONNRESET": one worker said that where the
+ * submitter, by the race, read the reason); a silent connection reads it. Null when the server
+ * says nothing, or nothing that starts with "-".
+ */
+async function firstWords(target: RedisTarget): Promise<Error | null> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect({ host: target.connection.host, port: target.connection.port });
+    const done = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      const line = /^-([^\r\n]+)/.exec(text)?.[1];
+      resolve(line ? new Error(line) : null);
+    };
+    const timer = setTimeout(done, 1000);
+    socket.on('data', (b: Buffer) => {
+      text += b.toString('latin1');
+      if (text.includes('\n')) done();
+    });
+    socket.on('error', done);
+    socket.on('end', done);
+  });
 }
