@@ -7,7 +7,7 @@
  *
  * Needs redis-server on the PATH; .ci/run installs it, and under CI the tests fail rather than skip.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
@@ -520,5 +520,158 @@ describe.runIf(hasRedis || process.env.CI)('no secret in any file or line the ha
     expect(JSON.parse(readFileSync(join(out, 'provenance.json'), 'utf8')).command).toContain(
       `--queue redis://***@${hostPart}`,
     );
+  });
+});
+
+/** A CA and a server certificate for 127.0.0.1, made with openssl in `dir`; null without openssl. */
+function makeCerts(dir: string): { ca: string; cert: string; key: string } | null {
+  const run = (args: string[]): void => {
+    execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+  };
+  try {
+    run([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=harness-test-ca',
+    ]);
+    run(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'srv.key', '-out', 'srv.csr', '-subj', '/CN=localhost']);
+    writeFileSync(join(dir, 'ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\n');
+    run([
+      'x509',
+      '-req',
+      '-in',
+      'srv.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'srv.pem',
+      '-days',
+      '1',
+      '-extfile',
+      'ext',
+    ]);
+  } catch (e) {
+    console.warn(`rediss:// tests skipped: openssl made no certificate (${(e as Error).message.split('\n')[0]})`);
+    return null;
+  }
+  return { ca: join(dir, 'ca.pem'), cert: join(dir, 'srv.pem'), key: join(dir, 'srv.key') };
+}
+
+const tlsDir = mkdtempSync(join(tmpdir(), 'queue-tls-'));
+const certs = hasRedis ? makeCerts(tlsDir) : null;
+/**
+ * Whether this redis-server was built with TLS (Debian's is): one without it reads --tls-port as a
+ * bad directive; one with it fails on the missing certificate.
+ */
+const redisTls = (() => {
+  if (!hasRedis) return false;
+  const r = spawnSync('redis-server', ['--port', '0', '--tls-port', '1', '--tls-cert-file', join(tlsDir, 'none.pem')], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
+  const said = `${r.stdout}${r.stderr}`;
+  if (/Bad directive/i.test(said)) console.warn('rediss:// tests skipped: this redis-server was built without TLS');
+  return !/Bad directive/i.test(said);
+})();
+
+describe.runIf((hasRedis && certs && redisTls) || process.env.CI)('rediss:// (issue #89)', () => {
+  let tlsPort = 0;
+  const plain = new PrivateRedis(0);
+  let server: ReturnType<typeof spawn> | null = null;
+  beforeAll(async () => {
+    if (!certs) throw new Error('openssl made no certificate: .ci/run must install openssl');
+    tlsPort = await freePort();
+    server = spawn(
+      'redis-server',
+      [
+        '--port',
+        '0',
+        '--tls-port',
+        String(tlsPort),
+        '--bind',
+        '127.0.0.1',
+        '--tls-cert-file',
+        certs.cert,
+        '--tls-key-file',
+        certs.key,
+        '--tls-ca-cert-file',
+        certs.ca,
+        '--tls-auth-clients',
+        'no',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ],
+      { stdio: 'ignore' },
+    );
+    for (let i = 0; i < 200; i++) {
+      const r = new Redis({
+        host: '127.0.0.1',
+        port: tlsPort,
+        tls: { ca: readFileSync(certs.ca) },
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      r.on('error', () => {});
+      try {
+        await r.connect();
+        await r.ping();
+        break;
+      } catch {
+        await new Promise((res) => setTimeout(res, 50));
+      } finally {
+        r.disconnect();
+      }
+    }
+    (plain as { port: number }).port = await freePort();
+    await plain.start();
+    useWeb(tinyWeb());
+  }, scaled(60_000));
+  afterAll(async () => {
+    server?.kill('SIGKILL');
+    await plain.kill();
+  });
+
+  it('a queued run over TLS with the CA named in the URL gives the local rows', {
+    timeout: scaled(90_000),
+  }, async () => {
+    const url = `rediss://127.0.0.1:${tlsPort}/?ca=${encodeURIComponent(certs!.ca)}&queue=tls-${process.pid}`;
+    worker(url, []);
+    const c = cfg({ sites: ['cs.alpha-university.test'] });
+    expect(await rows(c, { queue: url })).toEqual(await local(c));
+  });
+
+  it('TLS on one side only, or an untrusted certificate: one line each, at once', {
+    timeout: scaled(90_000),
+  }, async () => {
+    const cases: [string, RegExp][] = [
+      [`redis://127.0.0.1:${tlsPort}`, /speaks TLS on this port: write rediss:\/\//],
+      [`rediss://127.0.0.1:${plain.port}`, /does not speak TLS on this port .*: write redis:\/\//],
+      [`rediss://127.0.0.1:${tlsPort}`, /its TLS certificate is not trusted .*: give its CA as \?ca=FILE/],
+      [`rediss://127.0.0.1:${tlsPort}/?ca=${tlsDir}/missing.pem`, /\?ca=.*missing\.pem: no such file/],
+      [`redis://127.0.0.1:${plain.port}/?ca=x.pem`, /\?ca= is for TLS: write rediss:\/\//],
+    ];
+    for (const [url, line] of cases) {
+      const t0 = performance.now();
+      const w = await runCliInProcess('experiments/cli/worker.ts', ['--queue', url]);
+      expect(w.stderr, url).toMatch(new RegExp(`^error: .*${line.source}`, 'm'));
+      expect(w.stderr.trim().split('\n'), url).toHaveLength(1);
+      expect(performance.now() - t0, url).toBeLessThan(scaled(15_000));
+    }
   });
 });

@@ -41,9 +41,10 @@ Options:
   --cpu-prof DIR  a V8 CPU profile of each job process into DIR (node --cpu-prof; open it in Chrome
                   DevTools or speedscope): where a run's time goes. This process is not in it:
                   node --cpu-prof --import tsx experiments/cli/experiment.ts ... profiles it
-  --queue URL     run the jobs on a BullMQ queue at redis://[:PASSWORD@]HOST:PORT: start workers
-                  with npm run worker -- --queue URL (on any machine with this commit); a rerun
-                  enqueues nothing already done (docs/experiments.md: trust, cleanup, recipe)
+  --queue URL     run the jobs on a BullMQ queue at redis://[:PASSWORD@]HOST:PORT (TLS:
+                  rediss://...?ca=CA_FILE): start workers with npm run worker -- --queue URL (on any
+                  machine with this commit); a rerun enqueues nothing already done
+                  (docs/experiments.md: trust, cleanup, recipe)
   --keep-days D   with --queue: how long finished jobs and their results are kept (default 7)
   --wait-redis-s S  with --queue: how long Redis may not answer before the run stops (default 30;
                   0 waits for ever, for an unattended lab)

@@ -15,7 +15,7 @@ who may write to the queue). A worker that dies loses nothing: its job runs agai
 worker once its lock expires.
 
 Options:
-  --queue URL     the Redis the submitter uses (required)
+  --queue URL     the Redis the submitter uses (required; TLS: rediss://HOST:PORT?ca=CA_FILE)
   --no-cache      retrain models instead of using .cache/models (shared by the workers of a machine)
   --lock-ms N     a job whose worker stops renewing its lock this long runs again elsewhere
                   (default 60000, from 1000)

@@ -4,6 +4,8 @@
  * deadline, and every Redis failure said in one line of what it means (unreachable, wrong
  * password, protected mode) instead of ioredis's multi-line dumps.
  */
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { Redis } from 'ioredis';
 import { sleep } from '../../lib/time.ts';
 import { QueueUrlError } from '../../lib/errors.ts';
@@ -44,6 +46,8 @@ export interface Connection {
   username?: string;
   password?: string;
   db?: number;
+  /** rediss://: TLS, the server's certificate checked against Node's CAs or the URL's ?ca= file. */
+  tls?: { ca?: Buffer; servername?: string };
   connectTimeout: number;
   retryStrategy: (times: number) => number;
 }
@@ -73,7 +77,11 @@ export function redisTarget(url: string): RedisTarget {
   } catch {
     throw new QueueUrlError(`--queue: "${shown}" is not a URL (redis://HOST:PORT)`);
   }
-  if (u.protocol !== 'redis:') throw new QueueUrlError(`--queue: "${shown}" is not a redis:// URL`);
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new QueueUrlError(`--queue: "${shown}" is not a redis:// (or rediss://, TLS) URL`);
+  const tls = u.protocol === 'rediss:' ? tlsOptions(u, shown) : undefined;
+  if (!tls && u.searchParams.has('ca'))
+    throw new QueueUrlError(`--queue: "${shown}": ?ca= is for TLS: write rediss://`);
   const port = Number(u.port || 6379);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new QueueUrlError(`--queue: "${shown}": bad port`);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined;
@@ -89,6 +97,7 @@ export function redisTarget(url: string): RedisTarget {
       ...(u.username ? { username: decoded(u.username, shown, 'user') } : {}),
       ...(u.password ? { password: decoded(u.password, shown, 'password') } : {}),
       ...(db !== undefined ? { db } : {}),
+      ...(tls ? { tls } : {}),
       connectTimeout: 10_000,
       // reconnect at most every 2 s; whether to go on waiting is the commands' decision (their deadline)
       retryStrategy: (times: number) => Math.min(times * 200, 2000),
@@ -96,6 +105,24 @@ export function redisTarget(url: string): RedisTarget {
     queue,
     shown,
   };
+}
+
+/** rediss:// options: the CA file the URL's ?ca= names (else Node's CAs), the host name checked against the certificate. */
+function tlsOptions(u: URL, shown: string): NonNullable<Connection['tls']> {
+  const ca = u.searchParams.get('ca');
+  let caText: Buffer | undefined;
+  if (ca !== null) {
+    try {
+      caText = readFileSync(ca);
+    } catch (e) {
+      throw new QueueUrlError(
+        `--queue: "${shown}": ?ca=${ca}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      );
+    }
+  }
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  // an IP address is checked against the certificate's IP names; SNI takes host names only
+  return { ...(caText ? { ca: caText } : {}), ...(isIP(host) ? {} : { servername: host }) };
 }
 
 /** A URL's user or password, percent-decoded; a "%" not followed by two hex digits is refused in one line. */
@@ -117,6 +144,11 @@ export function redisProblem(e: unknown, shown: string): string {
   if (/NOAUTH/i.test(m)) return `Redis at ${shown} wants a password: redis://:PASSWORD@HOST:PORT`;
   if (/DENIED.*protected mode/i.test(m))
     return `Redis at ${shown} is in protected mode: give it a password (--requirepass) and put it in the URL (docs/experiments.md)`;
+  if (m === SPEAKS_TLS) return `Redis at ${shown} speaks TLS on this port: write rediss:// (and ?ca=FILE for its CA)`;
+  if (NO_TLS.test(m) || NO_TLS.test(String(err?.code)))
+    return `Redis at ${shown} does not speak TLS on this port (${m.split('\n')[0]}): write redis://`;
+  if (CERT.test(m) || CERT.test(String(err?.code)))
+    return `Redis at ${shown}: its TLS certificate is not trusted (${m.split('\n')[0]}): give its CA as ?ca=FILE`;
   const code = err?.code ?? /\b(E[A-Z]+)\b/.exec(m)?.[1];
   if (code === 'ECONNREFUSED') return `no Redis at ${shown} (connection refused)`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `no Redis at ${shown} (unknown host)`;
@@ -124,9 +156,22 @@ export function redisProblem(e: unknown, shown: string): string {
   return `Redis at ${shown}: ${redactSecrets(m.split('\n')[0])}`;
 }
 
-/** Whether a Redis error will not mend by waiting (credentials, protected mode). */
-export const fatalRedisError = (e: unknown): boolean =>
-  /WRONGPASS|NOAUTH|invalid password|DENIED/i.test(String((e as Error)?.message ?? e));
+/** A TLS handshake with a server that does not speak TLS. */
+const NO_TLS = /wrong version number|packet length too long|ERR_SSL_WRONG_VERSION_NUMBER|unknown protocol|EPROTO/i;
+/** A certificate Node does not trust, or one for another host. */
+const CERT = /certificate|UNABLE_TO_VERIFY|SELF_SIGNED|CERT_|ERR_TLS_CERT_ALTNAME_INVALID/i;
+/** What firstWords found: a TLS server reached without TLS. */
+const SPEAKS_TLS = 'the server speaks TLS';
+/** What a rediss:// first contact found: the server answers in plain text (it takes a TLS hello for a command). */
+const SPEAKS_PLAIN = 'unknown protocol: the server answers without TLS';
+
+/** Whether a Redis error will not mend by waiting (credentials, protected mode, TLS on one side only). */
+export const fatalRedisError = (e: unknown): boolean => {
+  const m = `${String((e as Error)?.message ?? e)} ${String((e as NodeJS.ErrnoException)?.code ?? '')}`;
+  return (
+    /WRONGPASS|NOAUTH|invalid password|DENIED/i.test(m) || m.startsWith(SPEAKS_TLS) || NO_TLS.test(m) || CERT.test(m)
+  );
+};
 
 /** A promise that rejects with `message` if `p` has not settled within ms (Infinity: p as it is). */
 export function within<T>(p: Promise<T>, ms: number, message: () => string): Promise<T> {
@@ -181,6 +226,12 @@ export async function connectRedis(target: RedisTarget, ms = REDIS_TIMEOUT_MS): 
   );
   const deadline = Date.now() + ms;
   const timedOut = (): string => '\0timeout';
+  // a plain Redis reads a TLS hello as an unfinished command and never answers: rediss:// to it would
+  // wait out the whole deadline to say "timed out"; asked first, it says what is wrong at once
+  if (target.connection.tls && !(await speaksTls(target)) && (await speaksPlain(target))) {
+    client.disconnect();
+    throw new Error(redisProblem(new Error(SPEAKS_PLAIN), target.shown));
+  }
   try {
     await within(client.connect(), ms, timedOut);
     for (;;) {
@@ -221,6 +272,53 @@ const resetBeforeReply = (e: unknown): boolean =>
  * says nothing, or nothing that starts with "-".
  */
 async function firstWords(target: RedisTarget): Promise<Error | null> {
+  if (target.connection.tls) return null;
+  const said = await silentRead(target);
+  // nothing said: a TLS server waits for a handshake a plain client never sends
+  return said ?? ((await speaksTls(target)) ? new Error(SPEAKS_TLS) : null);
+}
+
+/** Whether the server completes a TLS handshake (its certificate not checked: only whether it speaks TLS). */
+async function speaksTls(target: RedisTarget): Promise<boolean> {
+  const { connect } = await import('node:tls');
+  return new Promise((resolve) => {
+    const socket = connect({ host: target.connection.host, port: target.connection.port, rejectUnauthorized: false });
+    const done = (yes: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(yes);
+    };
+    const timer = setTimeout(() => done(false), 1000);
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Whether the server answers a plain PING (with PONG or an error such as NOAUTH) within a second. */
+async function speaksPlain(target: RedisTarget): Promise<boolean> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect({ host: target.connection.host, port: target.connection.port }, () =>
+      socket.write('PING\r\n'),
+    );
+    const done = (yes: boolean): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(yes);
+    };
+    const timer = setTimeout(() => done(false), 1000);
+    socket.on('data', (b: Buffer) => {
+      text += b.toString('latin1');
+      if (text.includes('\n')) done(/^[+-]/.test(text));
+    });
+    socket.on('error', () => done(false));
+    socket.on('end', () => done(false));
+  });
+}
+
+/** What the server writes to a connection that sends nothing, within a second (see firstWords). */
+async function silentRead(target: RedisTarget): Promise<Error | null> {
   const { connect } = await import('node:net');
   return new Promise((resolve) => {
     let text = '';
