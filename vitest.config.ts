@@ -39,6 +39,7 @@ export const FULL_TIER = [
   'test/package.test.ts', // npm pack and install, the bin, the shipped programs
   'test/page.test.ts', // the results page in Chromium
   'test/queue.timing.test.ts', // the job queue on a redis-server of its own
+  'test/readme-strategy.test.ts', // the README's strategy type-checked (tsc) and crawling
   'test/queue-identity.timing.test.ts', // queued jobs from other code or edited data refused
   'test/scale.test.ts', // cost per page at 10^3, 10^4 and 10^5 pages
   'test/shipped-configs.test.ts', // every shipped config run at a tiny budget

@@ -11,9 +11,8 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { resource } from '../lib/paths.ts';
-import { prepareModuleLoad } from '../lib/self-import.ts';
+import { importUrlOf, prepareModuleLoad } from '../lib/self-import.ts';
 import { numberProblem, rangeText } from '../lib/fields.ts';
 import {
   CORE_STRATEGIES,
@@ -211,7 +210,7 @@ export async function loadStrategyModule(name: string, file: string): Promise<vo
   // the module may import the harness by its package name, in a clone too; built, it may be TypeScript
   await prepareModuleLoad(path);
   try {
-    mod = (await import(pathToFileURL(path).href)) as { default?: unknown; style?: unknown };
+    mod = (await import(await importUrlOf(path))) as { default?: unknown; style?: unknown };
   } catch (e) {
     throw new StrategyError(
       `strategy module ${file} does not load: ${String((e as Error).message ?? e).split('\n')[0]}`,

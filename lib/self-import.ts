@@ -6,8 +6,10 @@
  * registered once per process before a strategy module loads. The same module then loads in a
  * clone and from the package (examples/strategies/ ships in both).
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { register } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, RUNS_SOURCES } from './paths.ts';
 
@@ -48,4 +50,56 @@ export async function prepareModuleLoad(path: string): Promise<void> {
   if (RUNS_SOURCES || typescript || !/\.[cm]?tsx?$/.test(path)) return;
   typescript = true;
   ((await import('tsx/esm/api')) as { register(): unknown }).register();
+}
+
+/** The package.json that sets a file's module format (the nearest above it), and whether it says "module". */
+function packageScope(file: string): { dir: string; esm: boolean } {
+  for (let d = dirname(file); ; d = dirname(d)) {
+    const pkg = join(d, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        return { dir: d, esm: (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: string }).type === 'module' };
+      } catch {
+        return { dir: d, esm: false };
+      }
+    }
+    if (dirname(d) === d) return { dir: dirname(file), esm: false };
+  }
+}
+
+/**
+ * The URL to import a researcher's module by. A TypeScript module in a project whose package.json
+ * does not say "type": "module" (what `npm init -y` writes) is CommonJS to Node and to tsx, which
+ * turn its `import { Topic } from 'crawler-harness'` into a require() of the harness, an ES module
+ * already loading: "Cannot require() ES Module ... in a cycle" (issue #89). Such a module is
+ * bundled as an ES module instead (esbuild: its own files inlined, packages left to Node, which
+ * resolves them from the project as before) into the project's node_modules/.cache, and that file
+ * is imported. Any other module is imported where it is.
+ */
+export async function importUrlOf(path: string): Promise<string> {
+  const file = resolve(path);
+  if (RUNS_SOURCES || !/\.tsx?$/.test(file)) return pathToFileURL(file).href;
+  const scope = packageScope(file);
+  if (scope.esm) return pathToFileURL(file).href;
+  const esbuild = await import('esbuild');
+  const r = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    logLevel: 'silent',
+  });
+  const code = r.outputFiles[0].text;
+  const dir = join(scope.dir, 'node_modules', '.cache', 'crawler-harness', 'modules');
+  mkdirSync(dir, { recursive: true });
+  const out = join(
+    dir,
+    `${basename(file).replace(/\.tsx?$/, '')}-${createHash('sha256').update(code).digest('hex').slice(0, 12)}.mjs`,
+  );
+  if (!existsSync(out)) writeFileSync(out, code);
+  return pathToFileURL(out).href;
 }

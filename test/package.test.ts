@@ -8,7 +8,7 @@
  * (`npm ci` filled it) or the registry.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +104,25 @@ describe('the package installed into an empty project', () => {
       const log = (d: string): string => readFileSync(join(d, 'crawl.jsonl'), 'utf8').replace(/,"ms":\d+/g, '');
       expect(log(join(dir, 'out/mine')).split('\n')).toHaveLength(31);
       expect(log(join(dir, 'out/mine'))).toBe(log(clone));
+      // a TypeScript strategy of the researcher's own, in this "type": "module" project and in one
+      // as `npm init -y` writes it (no "type": CommonJS, where tsx once made the module require()
+      // the harness: "Cannot require() ES Module ... in a cycle", issue #89)
+      const cjs = join(dir, 'cjs-project');
+      mkdirSync(cjs);
+      writeFileSync(
+        join(cjs, 'package.json'),
+        JSON.stringify({ name: 'cjs-project', version: '1.0.0', main: 'index.js' }),
+      );
+      for (const project of [dir, cjs]) {
+        copyFileSync(join(ROOT, 'examples/strategies/depth-best-first.ts'), join(project, 'own.ts'));
+        const own = run(
+          BIN,
+          [...crawlArgs.slice(0, 3), '--strategy', 'own.ts', ...crawlArgs.slice(5), '--out', 'out/own'],
+          project,
+        );
+        expect(own.status, `${project}: ${own.err}`).toBe(0);
+        expect(log(join(project, 'out/own'))).toBe(log(clone));
+      }
     },
     scaled(240_000),
   );
