@@ -20,6 +20,7 @@ import {
 import { BLIND_FLAGS, blindOptions } from '../experiments/cli/blind-flags.ts';
 import { IDENTIFIED_SHARE, PROFILE_STEPS, SELF_LOSS_FACTOR } from '../experiments/twin/fit.ts';
 import { recordBench } from './record.ts';
+import { wilson } from '../experiments/intervals.ts';
 
 const USAGE = `Usage: npm run bench:twin [-- options]
 
@@ -51,6 +52,12 @@ Options:
 const DEFAULTS = { webs: 20, departments: 3, pages: 400, budget: 96, restarts: () => 1, profileMin: 2 };
 
 const pct = (a: number, b: number): string => (b ? `${Math.round((100 * a) / b)}%` : '-');
+
+/** "[lo%, hi%]": the Wilson 95% interval of a of b. */
+const wilsonText = (a: number, b: number): string => {
+  const [lo, hi] = wilson(a, b);
+  return `[${Math.round(100 * lo)}%, ${Math.round(100 * hi)}%]`;
+};
 
 /** The table of coverageOf, in markdown. */
 function coverageTable(webs: readonly BlindWeb[]): string {
@@ -129,10 +136,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
   const own = ownAcceptance(webs);
   const summary =
-    `Coverage of identified intervals: ${all.covered} of ${all.identified} (${pct(all.covered, all.identified)}; ` +
+    `Coverage of identified intervals: ${all.covered} of ${all.identified} (${pct(all.covered, all.identified)}` +
+    (all.identified ? ` ${wilsonText(all.covered, all.identified)}` : '') +
+    '; ' +
     `the fit promises 90%). **The web an archive came from, within the fit's threshold: ${own.accepted} of ` +
-    `${own.pairs} (web, seed) pairs (${pct(own.accepted, own.pairs)} [${pct(Math.round(own.lo * 1000), 1000)}, ` +
-    `${pct(Math.round(own.hi * 1000), 1000)}]; the threshold promises 90%), ${own.never} of ${webs.length} webs at no seed.** ` +
+    `${own.pairs} (web, seed) pairs (${pct(own.accepted, own.pairs)} ${wilsonText(own.accepted, own.pairs)}; ` +
+    `the threshold promises 90%), ${own.never} of ${webs.length} webs at no seed.** ` +
     (skipped
       ? `${skipped} of ${n} drawn webs skipped: the fit cannot take them (too few pages or relevant items). `
       : '') +
