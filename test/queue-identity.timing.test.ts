@@ -22,29 +22,13 @@ import {
   local,
   privateRedisFor,
   rows,
+  tinyWeb,
   worker,
 } from './queue-kit.ts';
 import { connectedWorkers, want } from '../experiments/queue/presence.ts';
 import { scaled } from './speed.ts';
 
 afterEach(killWorkers);
-
-/** A web of two departments of 3,000 pages: a job process sized for the tiny web is too small for it. */
-function biggerWeb(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'queue-web-')), 'bigger.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: 'queue-bigger',
-      departments: [
-        { host: 'cs.alpha-university.test', name: 'Alpha', pages: 3000, groups: 3 },
-        { host: 'cs.beta-university.test', name: 'Beta', pages: 3000, groups: 3 },
-      ],
-      background: { sites: 4 },
-    }),
-  );
-  return file;
-}
 
 describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted', () => {
   const { fresh } = privateRedisFor('i');
@@ -195,7 +179,7 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
       const next =
         how === 'its job process killed'
           ? cfg({ sites: ['cs.alpha-university.test'], seeds: [2] })
-          : cfg({ sites: ['cs.alpha-university.test'], web: biggerWeb() });
+          : cfg({ sites: ['cs.alpha-university.test'], web: tinyWeb(3000) });
       // an unchanged submitter sends the next run
       const error = await rows(next, { queue: q, queueRefusedWaitS: 3 }).then(
         () => '',

@@ -84,16 +84,16 @@ export class PrivateRedis {
   }
 }
 
-/** A web of two small departments (a job takes well under a second). */
-export function tinyWeb(): string {
+/** A web of two small departments (a job takes well under a second), or of `pages` pages each. */
+export function tinyWeb(pages?: number): string {
   const file = join(mkdtempSync(join(tmpdir(), 'queue-web-')), 'tiny.json');
   writeFileSync(
     file,
     JSON.stringify({
-      name: 'queue-tiny',
+      name: pages ? 'queue-bigger' : 'queue-tiny',
       departments: [
-        { host: 'cs.alpha-university.test', name: 'Alpha', pages: 300, groups: 3 },
-        { host: 'cs.beta-university.test', name: 'Beta', pages: 250, groups: 3 },
+        { host: 'cs.alpha-university.test', name: 'Alpha', pages: pages ?? 300, groups: 3 },
+        { host: 'cs.beta-university.test', name: 'Beta', pages: pages ?? 250, groups: 3 },
       ],
       background: { sites: 4 },
     }),

@@ -218,19 +218,7 @@ export async function runTwinValidation(given: ExperimentConfig, opts: TwinValid
         `${base}.warc.gz`,
         `${base}.labels.csv`,
       );
-      const twinCfg: ExperimentConfig = {
-        ...cfg,
-        name: `${name}-seed${seed}`,
-        archive: {
-          ...a,
-          warc: [w.warc],
-          labels: w.labels,
-          sites: [],
-          groups: w.groups,
-          starts: w.starts,
-          source: `twin of ${cfg.name} without ${site}`,
-        },
-      };
+      const twinCfg = asArchive(cfg, w, `${name}-seed${seed}`, `twin of ${cfg.name} without ${site}`);
       const data = await runExperiment(twinCfg, {
         workers: opts.workers,
         cacheDir: opts.cacheDir ?? null,
@@ -266,6 +254,30 @@ export async function runTwinValidation(given: ExperimentConfig, opts: TwinValid
   };
 }
 
+/** The experiment `cfg` on a written archive (a twin, or the archive's own web at another seed) instead of its own. */
+function asArchive(
+  cfg: ExperimentConfig,
+  w: Awaited<ReturnType<typeof writeTwinArchive>>,
+  name: string,
+  source: string,
+): ExperimentConfig {
+  const a = cfg.archive!;
+  return {
+    ...cfg,
+    name,
+    archive: {
+      ...a,
+      warc: [w.warc],
+      labels: w.labels,
+      sites: [],
+      groups: w.groups,
+      starts: w.starts,
+      origin: null,
+      source,
+    },
+  };
+}
+
 /**
  * The archive's own web (archive.origin) written at the validation's web seeds, its own seed
  * replaced by the next one unused, and crawled by the same experiment as the archive and the twins:
@@ -276,7 +288,6 @@ async function crawlOwnWeb(
   origin: NonNullable<NonNullable<ExperimentConfig['archive']>['origin']>,
   opts: TwinValidationOptions,
 ): Promise<{ seeds: number[]; rows: Awaited<ReturnType<typeof runExperiment>>['summaries'] }> {
-  const a = cfg.archive!;
   const seeds: number[] = [];
   for (const s of opts.seeds) {
     let x = s;
@@ -290,20 +301,7 @@ async function crawlOwnWeb(
     const base = join(opts.dir, `${cfg.name}-own-seed${seed}`);
     const w = await writeTwinArchive(web, seed, origin.sample, `${base}.warc.gz`, `${base}.labels.csv`);
     const data = await runExperiment(
-      {
-        ...cfg,
-        name: `${cfg.name}-own-seed${seed}`,
-        archive: {
-          ...a,
-          warc: [w.warc],
-          labels: w.labels,
-          sites: [],
-          groups: w.groups,
-          starts: w.starts,
-          origin: null,
-          source: `${origin.web} at web seed ${seed} (the archive's own web)`,
-        },
-      },
+      asArchive(cfg, w, `${cfg.name}-own-seed${seed}`, `${origin.web} at web seed ${seed} (the archive's own web)`),
       { workers: opts.workers, cacheDir: opts.cacheDir ?? null, replay: false },
     );
     append(rows, data.summaries);
