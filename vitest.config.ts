@@ -41,6 +41,7 @@ export const FULL_TIER = [
   'test/queue.timing.test.ts', // the job queue on a redis-server of its own
   'test/readme-strategy.test.ts', // the README's strategy type-checked (tsc) and crawling
   'test/queue-identity.timing.test.ts', // queued jobs from other code or edited data refused
+  'test/queue-credentials.timing.test.ts', // no secret written or printed; rediss:// with a test CA
   'test/scale.test.ts', // cost per page at 10^3, 10^4 and 10^5 pages
   'test/shipped-configs.test.ts', // every shipped config run at a tiny budget
   'test/sim.web-stats.test.ts', // paper.json's statistics bands at two seeds, no file-name shape

@@ -16,8 +16,29 @@
 const URL_RE = /((?:\b[a-z][a-z0-9+.-]*:)?\/\/)(\S*)/gi;
 
 /** Query parameters whose value is a credential. */
-const SECRET_PARAM_RE =
-  /([?&;](?:password|passwd|pwd|pass|secret|token|access_token|refresh_token|id_token|auth|authorization|key|apikey|api_key|api-key|sig|signature|credential|credentials|client_secret)=)([^&#\s"'<>`]*)/gi;
+const SECRET_PARAMS = [
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'secret',
+  'token',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'auth',
+  'authorization',
+  'key',
+  'apikey',
+  'api_key',
+  'api-key',
+  'sig',
+  'signature',
+  'credential',
+  'credentials',
+  'client_secret',
+];
+const SECRET_PARAM_RE = new RegExp(`([?&;](?:${SECRET_PARAMS.join('|')})=)([^&#\\s"'<>\`]*)`, 'gi');
 
 /** One URL's text with its user information and credential parameters hidden. */
 function redactOne(scheme: string, rest: string): string {

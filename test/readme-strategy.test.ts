@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The README's TypeScript block that default-exports a strategy. */
 function readmeStrategy(): string {
   const blocks = [...readFileSync('README.md', 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
-  const mine = blocks.filter((b) => /export default function/.test(b) && /onPage/.test(b));
+  const mine = blocks.filter((b) => /export default/.test(b) && /onPage/.test(b));
   expect(mine).toHaveLength(1);
   return mine[0];
 }
@@ -25,13 +25,13 @@ function readmeStrategy(): string {
 describe("the README's strategy", () => {
   it('type-checks against the package and crawls', async () => {
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'shortest-url.ts');
+    const file = join(dir, 'readme-example.ts');
     writeFileSync(file, readmeStrategy());
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
         extends: '../../tsconfig.json',
-        include: ['shortest-url.ts'],
+        include: ['readme-example.ts'],
         compilerOptions: { paths: { 'crawler-harness': ['../../index.ts'] } },
       }),
     );
