@@ -1,6 +1,9 @@
 /**
  * npm run bench:crawl : the crawler's throughput against the physical limit of its stack, a
- * minimal fetch loop (undici + htmlparser2 + a Set) on the same server, in the same run:
+ * minimal fetch loop (undici + htmlparser2 + a Set) on the same server. First what users run: the
+ * crawl command cold in a fresh process against the loop likewise (bench/crawl-cold.ts, issue #86:
+ * the command ran at 0.69-0.82 of the loop where this process's warm engine read 0.93-0.99). Then
+ * the warm comparison, in this process:
  *  - one host (a department, 8 requests in flight) and many hosts (the whole web, 32 in flight);
  *  - the crawler with every feature on: robots.txt, per-host politeness gates (no delay), the
  *    journal in a scratch directory, the limits and the statistics;
@@ -17,8 +20,7 @@
  * The server runs in a child process so crawler and server each have a core. Prints pages/s, CPU
  * time per page and the ratio crawler / minimal loop per round.
  */
-import { Agent, buildConnector, request } from 'undici';
-import { Parser } from 'htmlparser2';
+import { minimalLoop } from './minimal-loop-core.ts';
 import { CrawlEngine, BfsStrategy, type Strategy } from '../crawler/index.ts';
 import { loadConfig } from '../sim/config.ts';
 import { Web } from '../sim/web.ts';
@@ -33,11 +35,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 import { recordBench } from './record.ts';
+import { coldRounds } from './crawl-cold.ts';
 import { chanceEveryRound, meanCi } from '../experiments/intervals.ts';
 import { append } from '../lib/arrays.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Cold rounds a scenario: the crawl command and the loop, each a fresh process (issue #86: at least 7). */
+const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 7);
 /** Unmeasured runs of each scenario by each side before the rounds (the JIT, the server's page cache). */
 const WARMUP = 3;
 const WEB = 'data/webs/paper.json';
@@ -85,62 +90,6 @@ async function measure(
     peakRss: peak,
     extra: typeof r === 'number' ? undefined : r.extra,
   };
-}
-
-/** The ceiling: the least a crawler must do. Queue, Set, undici, htmlparser2 for hrefs. */
-async function minimalLoop(port: number, sc: Scenario): Promise<number> {
-  const { startUrls, concurrency: CONCURRENCY, pages: PAGES } = sc;
-  const connect = buildConnector({});
-  const agent = new Agent({
-    connections: 8,
-    connect: (o, cb) => connect({ ...o, hostname: '127.0.0.1', host: `127.0.0.1:${port}`, port: String(port) }, cb),
-  });
-  const seen = new Set<string>(startUrls);
-  const queue = [...startUrls];
-  let fetched = 0;
-  let active = 0;
-  await new Promise<void>((done) => {
-    const pump = (): void => {
-      while (active < CONCURRENCY && queue.length && fetched + active < PAGES) {
-        const url = queue.shift()!;
-        active++;
-        request(url, { dispatcher: agent })
-          .then(async (res) => {
-            const type = String(res.headers['content-type'] ?? '');
-            const body = await res.body.text();
-            if (type.startsWith('text/html')) {
-              const p = new Parser({
-                onopentag(name, a) {
-                  if (name !== 'a' || !a.href) return;
-                  try {
-                    const u = new URL(a.href, url);
-                    u.hash = '';
-                    if (sc.inScope(u.hostname) && !seen.has(u.href)) {
-                      seen.add(u.href);
-                      queue.push(u.href);
-                    }
-                  } catch {
-                    /* bad href */
-                  }
-                },
-              });
-              p.write(body);
-              p.end();
-            }
-          })
-          .catch(() => {})
-          .finally(() => {
-            active--;
-            fetched++;
-            if (fetched >= PAGES || (active === 0 && !queue.length)) done();
-            else pump();
-          });
-      }
-    };
-    pump();
-  });
-  await agent.close();
-  return fetched;
 }
 
 export async function crawlWith(
@@ -193,7 +142,10 @@ const TARGET = 0.95;
 
 const USAGE = `Usage: npm run bench:crawl [-- --record]
   --record  write the rounds into the bench:crawl block of docs/benchmarks.md (bench/record.ts)
-  (BENCH_PAGES=N pages of the many-host run, default 20,000; BENCH_ROUNDS=N alternated rounds, default 3;
+  First the crawl command cold (a fresh process, as users run it) against the loop likewise, then
+  the crawler warm in this process against the loop warm.
+  (BENCH_PAGES=N pages of the many-host run, default 20,000; BENCH_COLD_ROUNDS=N cold rounds a
+   scenario, default 7; BENCH_ROUNDS=N warm alternated rounds, default 3;
    BENCH_STRATEGIES=a,b strategies of the per-strategy run, "none" for none)
 `;
 
@@ -316,6 +268,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     // the first run after a switch was the slowest of its round by up to a quarter (whichever side
     // it was: 4,564 against 5,569-6,240 pages/s for the crawler, 6,007 against 7,559-7,860 for the
     // loop, 2026-12-06), which put the switch's cost on the side that ran first
+    // first what users run: the crawl command cold, in a fresh process, against the loop likewise
+    const coldRows: string[] = [];
+    const coldLines: string[] = [];
+    for (const sc of scenarios) {
+      const cold = await coldRounds(sim.port, { ...sc, scopePattern: sc.scope[0] }, COLD_ROUNDS, (l) => log(l));
+      append(coldRows, cold.rows);
+      coldLines.push(cold.line);
+      log(`  ${cold.line}`);
+    }
     const rows: string[] = [];
     const verdicts: string[] = [];
     for (const sc of scenarios) {
@@ -355,7 +316,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (p.values.record) {
       recordBench(
         'crawl',
-        `${ROUNDS} rounds after ${WARMUP} warm-up runs of each side; one host ` +
+        `The crawl command as users run it (npm run crawl's program, BFS, its default outputs), cold in a fresh ` +
+          `process, against the minimal loop likewise, ${COLD_ROUNDS} rounds a scenario, the order alternating; ` +
+          "pages/s by each process's own clock, wall seconds from spawn to exit.\n\n" +
+          '| round | scenario | order | loop pages/s | command pages/s | loop s in all | command s in all | ' +
+          `command / loop |\n|---|---|---|---|---|---|---|---|\n${coldRows.join('\n')}\n\n` +
+          `${coldLines.map((v) => `- ${v}`).join('\n')}\n\n` +
+          'Then the crawler warm, in this process (CrawlEngine, not the command), against the loop warm: ' +
+          `${ROUNDS} rounds after ${WARMUP} warm-up runs of each side; one host ` +
           `${scenarios[0].pages.toLocaleString('en')} pages x ${scenarios[0].repeat} a side a round, 8 in flight; ` +
           `many hosts ${PAGES.toLocaleString('en')} pages x ${scenarios[1].repeat}, 32 in flight.\n\n` +
           '| round | scenario | order | minimal pages/s | crawler pages/s | minimal CPU us/page | ' +
