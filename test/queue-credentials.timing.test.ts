@@ -165,7 +165,7 @@ const redisTls = (() => {
   if (!hasRedis) return false;
   const r = spawnSync('redis-server', ['--port', '0', '--tls-port', '1', '--tls-cert-file', join(tlsDir, 'none.pem')], {
     encoding: 'utf8',
-    timeout: 10_000,
+    timeout: scaled(10_000),
   });
   const said = `${r.stdout}${r.stderr}`;
   if (/Bad directive/i.test(said)) console.warn('rediss:// tests skipped: this redis-server was built without TLS');

@@ -23,6 +23,7 @@ import {
   privateRedisFor,
   rows,
   tinyWeb,
+  withQueueRedis,
   worker,
 } from './queue-kit.ts';
 import { connectedWorkers, want } from '../experiments/queue/presence.ts';
@@ -195,13 +196,9 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
       expect(error).not.toContain('\n');
       // nothing computed, nothing stored: the first run's one result only
       expect(log.filter((l) => / start /.test(l))).toHaveLength(1);
-      const t = redisTarget(q);
-      const r = new Redis(t.connection.port, t.connection.host);
-      try {
-        expect(await r.keys(`crawler-harness:${t.queue}:result:*`)).toHaveLength(1);
-      } finally {
-        r.disconnect();
-      }
+      await withQueueRedis(q, async (r, queue) =>
+        expect(await r.keys(`crawler-harness:${queue}:result:*`)).toHaveLength(1),
+      );
     });
 
   it('--restart-on-change: the worker whose checkout changed starts again on the new code, and says so', {
@@ -223,19 +220,15 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
       (e: Error) => e.message,
     );
     expect(log.some((l) => /the checkout changed; starting the worker again on the new code/.test(l))).toBe(true);
-    const t = redisTarget(q);
-    const r = new Redis(t.connection.port, t.connection.host);
-    try {
-      const now = await connectedWorkers(r, t.queue);
+    await withQueueRedis(q, async (r, queue) => {
+      const now = await connectedWorkers(r, queue);
       expect(now).toHaveLength(1);
       // the new worker: another process, on the new code, which is not this checkout's
       expect(now[0].id).not.toMatch(new RegExp(`:${first}$`));
       expect(now[0].changed).toBe(false);
       expect(now[0].tree).not.toBe(treeHash());
       expect(error).toMatch(new RegExp(`worker ${now[0].id} runs .*, tree ${now[0].tree}`));
-    } finally {
-      r.disconnect();
-    }
+    });
   });
 
   it('a strategy module edited (on both sides) after a job process imported it: a fresh process runs it (issue #89)', {

@@ -229,3 +229,15 @@ export function childrenOf(pid: number): number[] {
     })
     .map(Number);
 }
+
+/** `fn` with a client of the Redis a queue URL names, and that queue's name; the client closed after. */
+export async function withQueueRedis<T>(url: string, fn: (r: Redis, queue: string) => Promise<T>): Promise<T> {
+  const { redisTarget } = await import('../experiments/queue/redis.ts');
+  const t = redisTarget(url);
+  const r = new Redis(t.connection.port, t.connection.host);
+  try {
+    return await fn(r, t.queue);
+  } finally {
+    r.disconnect();
+  }
+}
