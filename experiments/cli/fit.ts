@@ -23,6 +23,8 @@ import {
   TWIN_KNOBS,
   TWIN_TARGETS,
   ownKnobs,
+  calibrationLine,
+  SELF_LOSS_FACTOR,
   tradesLine,
 } from '../twin/fit.ts';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
@@ -142,7 +144,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `profile and the fitted web against itself), each measured at web seeds 1-${checks}; ` +
       `"_fit.knobs" gives each knob's interval: its values over every evaluated point whose loss ` +
       `is at most "_fit.threshold" (what the fitted web scores against itself at other web ` +
-      `seeds, 90th percentile), a 90% set by test inversion; a knob whose interval spans more ` +
+      `seeds: ${SELF_LOSS_FACTOR} times their conformal 90% bound, docs/twin.md), a 90% set by test inversion; a knob whose interval spans more ` +
       `than half its range is not identified by the statistics. A twin is an extrapolation from ` +
       `what the statistics capture; "_fit.table" shows which it meets.`,
     ...fit.config,
@@ -174,6 +176,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `(${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
   );
   printFit(io, fit, table, own);
+  // stats: the sites fitted (the held-out one left out)
+  const calibration = calibrationLine(
+    stats.map((x) => x.htmlPages),
+    checks,
+  );
+  if (calibration) io.out(`${calibration}\n`);
   io.out(`wrote ${out}\n`);
   for (const k of scales) {
     const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
@@ -369,7 +377,7 @@ function printFit(
   io.out(`restarts: ${fit.restarts.map((r) => r.loss.toFixed(3)).join(', ')} (loss of each search's best)\n`);
   io.out(
     `knob intervals: the ${fit.accepted} points with loss at most ${fit.threshold.toFixed(3)} ` +
-      `(the fitted web against itself at other seeds, 90th percentile ` +
+      `(the fitted web against itself at other seeds, ${SELF_LOSS_FACTOR} x its conformal 90% bound ` +
       `${fit.selfLoss.toFixed(3)}${
         fit.loss > fit.selfLoss
           ? "; the fit's loss is above it: the generator found nothing as like the archive as itself, " +
