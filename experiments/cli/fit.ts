@@ -136,17 +136,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const doc = {
     // editors complete and check the twin against the web schema (a path from the file's folder)
     $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
-    _doc:
-      `A synthetic twin of the archive experiment ${cfg.name} (${cfg.archive.source}), fitted ` +
-      `by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the ` +
-      `generator's defaults with the knobs under "_fit.values" searched ` +
-      `(experiments/twin/fit.ts), ${fit.evaluations} evaluations (${restarts} searches, the ` +
-      `profile and the fitted web against itself), each measured at web seeds 1-${checks}; ` +
-      `"_fit.knobs" gives each knob's interval: its values over every evaluated point whose loss ` +
-      `is at most "_fit.threshold" (what the fitted web scores against itself at other web ` +
-      `seeds: ${SELF_LOSS_FACTOR} times their conformal 90% bound, docs/twin.md), a 90% set by test inversion; a knob whose interval spans more ` +
-      `than half its range is not identified by the statistics. A twin is an extrapolation from ` +
-      `what the statistics capture; "_fit.table" shows which it meets.`,
+    _doc: twinDoc(cfg.name, cfg.archive.source, heldOut, fit.evaluations, restarts, checks),
     ...fit.config,
     _fit: {
       archive: cfg.name,
@@ -175,13 +165,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations ` +
       `(${((performance.now() - started) / 1000).toFixed(1)} s)\n`,
   );
-  printFit(io, fit, table, own);
-  // stats: the sites fitted (the held-out one left out)
-  const calibration = calibrationLine(
-    stats.map((x) => x.htmlPages),
-    checks,
+  printFit(
+    io,
+    fit,
+    table,
+    own,
+    calibrationLine(
+      stats.map((x) => x.htmlPages),
+      checks,
+    ),
   );
-  if (calibration) io.out(`${calibration}\n`);
   io.out(`wrote ${out}\n`);
   for (const k of scales) {
     const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
@@ -200,6 +193,30 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
   }
   return 0;
+}
+
+/** The "_doc" of a fitted twin's web config: what it is and how to read its "_fit". */
+function twinDoc(
+  name: string,
+  source: string,
+  heldOut: string | null,
+  evaluations: number,
+  restarts: number,
+  checks: number,
+): string {
+  return (
+    `A synthetic twin of the archive experiment ${name} (${source}), fitted ` +
+    `by npm run sim:fit to ${heldOut ? `every site but ${heldOut}` : 'every site'}: the ` +
+    `generator's defaults with the knobs under "_fit.values" searched ` +
+    `(experiments/twin/fit.ts), ${evaluations} evaluations (${restarts} searches, the ` +
+    `profile and the fitted web against itself), each measured at web seeds 1-${checks}; ` +
+    `"_fit.knobs" gives each knob's interval: its values over every evaluated point whose loss ` +
+    `is at most "_fit.threshold" (what the fitted web scores against itself at other web ` +
+    `seeds: ${SELF_LOSS_FACTOR} times their conformal 90% bound, docs/twin.md), a 90% set by test ` +
+    `inversion; a knob whose interval spans more than half its range is not identified by the ` +
+    `statistics. A twin is an extrapolation from what the statistics capture; "_fit.table" shows ` +
+    'which it meets.'
+  );
 }
 
 /** The archive experiment named by a config or by --warc and --labels (a usage error for a mix). */
@@ -363,6 +380,8 @@ function printFit(
   fit: ReturnType<typeof fitToSites>['fit'],
   table: ReturnType<typeof fitTable>,
   own: ReturnType<typeof ownCheck> | null,
+  /** Where the fit is not where the threshold was calibrated, the line that says so. */
+  calibration: string | null,
 ): void {
   io.out(`${'statistic'.padEnd(20)} ${'archive'.padStart(9)} ${'twin'.padStart(9)} ${'tolerance'.padStart(9)}  met\n`);
   for (const r of table)
@@ -392,6 +411,7 @@ function printFit(
   io.out(`${tradesLine(fit.trades)}\n`);
   const loose = looseLine(fit.knobs, fit.accepted, fit.evaluations, fit.threshold);
   if (loose) io.out(`${loose}\n`);
+  if (calibration) io.out(`${calibration}\n`);
   if (own)
     io.out(
       `the web's own knobs (${own.web}; sample ${own.values.sample} and scale ${own.values.scale} fitted, ` +
