@@ -7,7 +7,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Queue } from 'bullmq';
+import { DelayedError, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codeVersionOf, treeHash } from '../experiments/queue/code.ts';
@@ -26,7 +26,7 @@ import {
   withQueueRedis,
   worker,
 } from './queue-kit.ts';
-import { connectedWorkers, want } from '../experiments/queue/presence.ts';
+import { connectedWorkers, WantedJobs, want } from '../experiments/queue/presence.ts';
 import { scaled } from './speed.ts';
 
 afterEach(killWorkers);
@@ -156,6 +156,41 @@ describe.runIf(hasRedis || process.env.CI)('a queued job runs only as submitted'
       expect(log.filter((l) => / dropped /.test(l))).toHaveLength(1);
       expect(log.filter((l) => / refused /.test(l))).toHaveLength(1);
     } finally {
+      r.disconnect();
+      await queue.close();
+    }
+  });
+
+  it('a job a worker is refusing as its submitter leaves is removed once it is put back, not left to bounce', {
+    timeout: scaled(30_000),
+  }, async () => {
+    const t = redisTarget(fresh());
+    const queue = new Queue(t.queue, { connection: t.connection });
+    const r = new Redis(t.connection.port, t.connection.host);
+    const wanted = new WantedJobs(r, queue, 60);
+    // a worker that holds each job 500 ms, then puts it back as a refusal does
+    let taken!: () => void;
+    const took = new Promise<void>((res) => {
+      taken = res;
+    });
+    const w = new Worker(
+      t.queue,
+      async (job, token) => {
+        taken();
+        await new Promise((res) => setTimeout(res, 500));
+        await job.moveToDelayed(Date.now() + 60_000, token);
+        throw new DelayedError();
+      },
+      { connection: t.connection },
+    );
+    try {
+      await wanted.renew(['j1']);
+      await queue.add('run', {}, { jobId: 'j1' });
+      await took;
+      await wanted.leave(['j1']);
+      expect(await queue.getJob('j1')).toBeUndefined();
+    } finally {
+      await w.close();
       r.disconnect();
       await queue.close();
     }

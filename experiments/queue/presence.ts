@@ -23,6 +23,8 @@ export const WORKER_RENEW_MS = 5000;
  * submitter that stops by itself drops its jobs at once.
  */
 export const WANTED_TTL_S = 60;
+/** How long a leaving submitter looks again at a job a worker holds (ms): a refusal returns it within this. */
+const LEAVE_WAIT_MS = 3000;
 
 /** What a connected worker runs. */
 export interface WorkerPresence {
@@ -137,8 +139,15 @@ export class WantedJobs {
     if (!jobIds.length) return;
     for (const id of await unwant(this.client, this.queue.name, this.submitter, jobIds)) {
       const job = await this.queue.getJob(id);
-      const state = await job?.getState();
-      // a running job finishes (its result expires with the others); a waiting or refused one goes
+      // a worker that took it just before it was unmarked may be refusing it: a refusal puts it back
+      // within milliseconds, so an active job is looked at again for LEAVE_WAIT_MS before it is left
+      // to run (a running job finishes; its result expires with the others)
+      const until = Date.now() + LEAVE_WAIT_MS;
+      let state = await job?.getState();
+      while (state === 'active' && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+        state = await job?.getState();
+      }
       if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized'))
         await job.remove().catch(() => {});
     }
