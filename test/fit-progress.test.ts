@@ -1,6 +1,6 @@
 /** sim:fit's estimate of its own time (issue #85): whole seconds, never "10 min 60 s". */
 import { describe, expect, it } from 'vitest';
-import { duration, looseLine, madeLine } from '../experiments/cli/fit.ts';
+import { duration, looseLine, madeLine } from '../experiments/cli/fit-run.ts';
 
 describe("sim:fit's durations", () => {
   it('rounds to whole seconds before splitting minutes from seconds', () => {

@@ -5,7 +5,7 @@
  * interval, per web whether the fit's loss is within the web's own noise.
  */
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
-import { type BlindWeb, blindRoundTrip } from '../twin/blind.ts';
+import type { BlindWeb } from '../twin/blind.ts';
 import { defaultRestarts, FIT_BUDGET, PROFILE_STEPS, TWIN_KNOBS, tradesLine } from '../twin/fit.ts';
 import { BLIND_FLAGS, blindOptions } from './blind-flags.ts';
 
@@ -56,6 +56,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       `profile ${fit.profile}, check seeds 1-${fit.checkSeeds.length}\n`,
   );
   const all: BlindWeb[] = [];
+  // the generator and the fit load after the flags are read: --help does not load them
+  const { blindRoundTrip } = await import('../twin/blind.ts');
   await blindRoundTrip(
     { ...opts, free },
     (i, w) => {
