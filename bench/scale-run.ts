@@ -1,7 +1,7 @@
 /**
  * One focused comparison at one web size, measured (issue #55): npm run bench:scale runs it at
  * 10^4, 10^5 and 10^6 pages, each size in a process of its own (peak memory is the process's),
- * and test/scale.test.ts at 10^3 and 10^4.
+ * and test/scale.full.test.ts at 10^3 and 10^4.
  *
  * The web: two departments of 47.5% of the pages each (a strategy that trains does so on the
  * other one, as in every experiment) and background sites of 20-80 pages making the rest; research

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixedTimeLimits } from './speed.ts';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -129,6 +130,21 @@ describe('sizes a reader can hold', () => {
           ),
       );
     expect(spread).toEqual([]);
+  });
+  it('no fixed time limit in a test file: limits are scaled(ms) (test/speed.ts), or a slower machine fails them', () => {
+    // the rule itself, on the shapes it must catch and the one it must let through (written so
+    // that this file's own lines do not read as limits)
+    const t = 'timeout';
+    expect(fixedTimeLimits(`it('x', { ${t}: 60_000 }, async () => {});`)).toEqual([
+      `1: it('x', { ${t}: 60_000 }, async () => {});`,
+    ]);
+    expect(fixedTimeLimits(`vi.setConfig({ testTimeout: ${5000} });\n  }, ${'60_000'});`)).toHaveLength(2);
+    expect(fixedTimeLimits(`it('x', { ${t}: scaled(60_000) }, async () => {});`)).toEqual([]);
+    const fixed = ['lib', 'sim', 'crawler', 'experiments', 'test', 'bench', 'examples', 'bin']
+      .flatMap(files)
+      .filter((f) => f.endsWith('.test.ts'))
+      .flatMap((f) => fixedTimeLimits(readFileSync(f, 'utf8')).map((x) => `${f.split(sep).join('/')}:${x}`));
+    expect(fixed).toEqual([]);
   });
   it('the README, the front door, within 250 lines (the rest belongs in docs/)', () => {
     expect(readFileSync('README.md', 'utf8').split('\n').length - 1).toBeLessThanOrEqual(250);

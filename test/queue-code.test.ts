@@ -1,7 +1,7 @@
 /**
  * What a queued job's code hash covers (issue #69): a strategy module's whole import closure, the
  * packages it imports by version, and Node's major version; a worker with another of any refuses.
- * The hash is what a worker compares, so these need no Redis (queue.timing.test.ts runs the worker).
+ * The hash is what a worker compares, so these need no Redis (queue.timing.full.test.ts runs the worker).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

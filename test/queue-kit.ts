@@ -1,5 +1,5 @@
 /**
- * What the queue's test files share (test/queue.timing.test.ts, test/queue-identity.timing.test.ts):
+ * What the queue's test files share (test/queue.timing.full.test.ts, test/queue-identity.timing.full.test.ts):
  * a redis-server of a file's own, a tiny web, worker processes as `npm run worker` starts them, and
  * the rows a run gives, to compare a queued run with a local one.
  */

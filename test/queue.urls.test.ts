@@ -1,5 +1,5 @@
 /**
- * Redis URLs of the job queue without a Redis (the queue's own runs are test/queue.timing.test.ts,
+ * Redis URLs of the job queue without a Redis (the queue's own runs are test/queue.timing.full.test.ts,
  * in the full tier): read once, passwords redacted, problems in words.
  */
 import { describe, expect, it } from 'vitest';

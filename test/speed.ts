@@ -50,3 +50,21 @@ export const SPEED_FACTOR = Number(process.env.TEST_SPEED_FACTOR) || 1;
 
 /** A time limit set on the reference machine, for this one. */
 export const scaled = (ms: number): number => Math.round(ms * SPEED_FACTOR);
+
+/**
+ * The fixed time limits in a test file's text, as "line: text": a number written as a test's or a
+ * hook's limit (`{ timeout: 60_000 }`, `testTimeout: 5000`, a number of 1000 or more alone after a test's function, `}, 60_000);`)
+ * rather than scaled(ms). Such a limit failed under load on a slower or busier machine (issue #86).
+ */
+export function fixedTimeLimits(text: string): string[] {
+  const lines = text.split('\n');
+  const found: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (/^\s*(\*|\/\/)/.test(l)) continue;
+    // an option (`timeout: 60_000`, `testTimeout: 5000`), or a limit after a test's function (`}, 60_000)`)
+    if (/\b\w*[tT]imeout\s*:\s*\d/.test(l) || /^\s*\}\s*,\s*\d[\d_]{3,}\s*\);?\s*$/.test(l))
+      found.push(`${i + 1}: ${l.trim()}`);
+  }
+  return found;
+}

@@ -1,6 +1,6 @@
 /**
  * A sweep's arithmetic: the grid and the interval of a share (the sweeps themselves, run, killed
- * and resumed, are test/sweep.test.ts, in the full tier).
+ * and resumed, are test/sweep.full.test.ts, in the full tier).
  */
 import { describe, expect, it } from 'vitest';
 import { gridPoints, wilson } from '../experiments/sweep/sweep.ts';

@@ -1,5 +1,5 @@
 /**
- * A broken twin fit is a clear error (the fits themselves are test/twin.test.ts, in the full tier).
+ * A broken twin fit is a clear error (the fits themselves are test/twin.full.test.ts, in the full tier).
  */
 import { describe, expect, it } from 'vitest';
 import { FitError, fitTwin, measureWeb, twinConfig } from '../experiments/twin/fit.ts';

@@ -4,7 +4,7 @@
  * data/webkb/figures.json keeps for the WebKB departments (papers per faculty member, the median
  * hops to a paper, the share 4 or more hops away, the papers' share of the document files). The
  * generated web's own count (sim/web-stats.ts density) reads the generator's page kinds instead;
- * test/webkb-figures.test.ts checks the two agree on a generated web.
+ * test/webkb-figures.full.test.ts checks the two agree on a generated web.
  */
 import { hasExtension } from '../../lib/document-types.ts';
 import { DEFAULT_DOCUMENT_EXTENSIONS } from '../../lib/document-types.ts';

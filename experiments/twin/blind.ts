@@ -53,7 +53,7 @@ export interface BlindOptions {
   set?: KnobValues;
   /**
    * Through a WARC and the archive reader (as a real archive is read), or straight from the
-   * generator (the two measure the same: test/twin.test.ts).
+   * generator (the two measure the same: test/twin.full.test.ts).
    */
   viaArchive?: boolean;
 }
