@@ -52,7 +52,7 @@ const LONGEST = [
   'test/twin-user-path.full.test.ts', // crawl to a WARC, label, fit
   'test/distributed.timing.test.ts',
   'test/webkb.full.test.ts',
-  'test/crawler.golden.test.ts',
+  'test/crawler.golden.full.test.ts',
   'test/distributed.threads.test.ts',
   'test/warc.test.ts',
   'test/archive.test.ts',

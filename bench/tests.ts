@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childrenCpu } from './children-cpu.ts';
+import { recordBench } from './record.ts';
 
 const TOP = Number(process.env.BENCH_TOP ?? 20);
 const dir = mkdtempSync(join(tmpdir(), 'bench-tests-'));
@@ -37,7 +38,9 @@ function step(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise
 
 // --full: what npm run test:full runs (every tier); other arguments go to vitest alone
 const full = process.argv.includes('--full');
-const given = process.argv.slice(2).filter((a) => a !== '--full');
+// --record: the default tier's figures into docs/benchmarks.md (bench/record.ts), against its budget
+const record = process.argv.includes('--record');
+const given = process.argv.slice(2).filter((a) => a !== '--full' && a !== '--record');
 const bin = (name: string): string => join('node_modules', '.bin', name);
 const steps: [string, string, string[]][] = given.length
   ? [['vitest run', bin('vitest'), ['run', ...given]]]
@@ -87,6 +90,31 @@ console.log(`\n  CPU s   wall s  file (the ${Math.min(TOP, files.length)} costli
 for (const f of files.slice(0, TOP))
   console.log(`${f.cpuS.toFixed(1).padStart(7)}  ${f.wallS.toFixed(1).padStart(7)}  ${f.file}`);
 console.log(`\nvitest's output: ${outLog}`);
+/** What the default tier may cost in all, tsc, biome, the build and the tests (issue #86). */
+const BUDGET_CPU_S = 150;
+const tier = given.length ? `vitest run ${given.join(' ')}` : full ? 'the full tier' : 'the default tier';
+const verdict =
+  !given.length && !full
+    ? `: ${treeS <= BUDGET_CPU_S ? 'within' : '**over**'} its budget of ${BUDGET_CPU_S} CPU-s (issue #86)`
+    : '';
+console.log(`\n${tier}: ${treeS.toFixed(0)} CPU-s, ${wallS.toFixed(1)} s wall${verdict}`);
+if (record && !failed && !given.length) {
+  const lines = [
+    `${tier}: **${treeS.toFixed(0)} CPU-s** in all processes, ${wallS.toFixed(1)} s wall${verdict}; ${files.length} ` +
+      `test files, ${inFiles.toFixed(0)} CPU-s in their workers, ${(treeS - inFiles).toFixed(0)} CPU-s in ` +
+      'everything else (tsc, biome, the build, vitest, loading modules, the processes tests start).',
+    '',
+    '| CPU-s | wall s | file (the costliest in their worker) |',
+    '|---|---|---|',
+    ...files.slice(0, 10).map((f) => `| ${f.cpuS.toFixed(1)} | ${f.wallS.toFixed(1)} | \`${f.file}\` |`),
+  ];
+  recordBench(
+    full ? 'tests-full' : 'tests',
+    lines.join('\n'),
+    undefined,
+    `npm run bench:tests -- ${full ? '--full ' : ''}--record`,
+  );
+}
 if (failed) {
   console.log(readFileSync(outLog, 'utf8').split('\n').slice(-40).join('\n'));
   process.exitCode = 1;

@@ -138,7 +138,11 @@ describe('sizes a reader can hold', () => {
     expect(fixedTimeLimits(`it('x', { ${t}: 60_000 }, async () => {});`)).toEqual([
       `1: it('x', { ${t}: 60_000 }, async () => {});`,
     ]);
-    expect(fixedTimeLimits(`vi.setConfig({ testTimeout: ${5000} });\n  }, ${'60_000'});`)).toHaveLength(2);
+    expect(
+      fixedTimeLimits(
+        `vi.setConfig({ testTimeout: ${5000} });\n  }, ${'60_000'});\nafterAll(() => x(), ${'180_000'});`,
+      ),
+    ).toHaveLength(3);
     expect(fixedTimeLimits(`it('x', { ${t}: scaled(60_000) }, async () => {});`)).toEqual([]);
     const fixed = ['lib', 'sim', 'crawler', 'experiments', 'test', 'bench', 'examples', 'bin']
       .flatMap(files)

@@ -30,7 +30,7 @@ function run(cmd: string, args: string[], cwd = dir): { status: number | null; o
 }
 
 // the install is ~300 MB in ~22,000 files: removed without blocking the worker, with time to spare
-afterAll(() => rm(dir, { recursive: true, force: true }), 180_000);
+afterAll(() => rm(dir, { recursive: true, force: true }), scaled(180_000));
 
 describe('the package installed into an empty project', () => {
   it(

@@ -53,8 +53,9 @@ export const scaled = (ms: number): number => Math.round(ms * SPEED_FACTOR);
 
 /**
  * The fixed time limits in a test file's text, as "line: text": a number written as a test's or a
- * hook's limit (`{ timeout: 60_000 }`, `testTimeout: 5000`, a number of 1000 or more alone after a test's function, `}, 60_000);`)
- * rather than scaled(ms). Such a limit failed under load on a slower or busier machine (issue #86).
+ * hook's limit rather than scaled(ms): an option (`{ timeout: 60_000 }`, `testTimeout: 5000`), or
+ * 1000 ms or more after a test's or a hook's function (`}, 60_000);`, `afterAll(() => x(), 180_000);`).
+ * Such a limit failed under load on a slower or busier machine (issue #86).
  */
 export function fixedTimeLimits(text: string): string[] {
   const lines = text.split('\n');
@@ -62,9 +63,10 @@ export function fixedTimeLimits(text: string): string[] {
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (/^\s*(\*|\/\/)/.test(l)) continue;
-    // an option (`timeout: 60_000`, `testTimeout: 5000`), or a limit after a test's function (`}, 60_000)`)
-    if (/\b\w*[tT]imeout\s*:\s*\d/.test(l) || /^\s*\}\s*,\s*\d[\d_]{3,}\s*\);?\s*$/.test(l))
-      found.push(`${i + 1}: ${l.trim()}`);
+    const option = /\b\w*[tT]imeout\s*:\s*\d/.test(l);
+    const afterFunction = /^\s*\}\s*,\s*\d[\d_]{3,}\s*\);?\s*$/.test(l);
+    const oneLine = /\b(it|test|beforeAll|afterAll|beforeEach|afterEach)\(.*,\s*\d[\d_]{3,}\s*\);?\s*$/.test(l);
+    if (option || afterFunction || oneLine) found.push(`${i + 1}: ${l.trim()}`);
   }
   return found;
 }
