@@ -128,6 +128,8 @@ export const main: Main = async (argv, io) => {
     io.err(`crawler-harness: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
     return EXIT_USAGE;
   }
+  // init's output names the new study's own npm scripts ("npm run experiment" there), not the harness's
+  if (name === 'init') return (await command.load()).main(rest, io);
   return (await command.load()).main(rest, { ...io, out: (t) => io.out(named(t)), err: (t) => io.err(named(t)) });
 };
 

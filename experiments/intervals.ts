@@ -55,6 +55,17 @@ export function detectable(c: Ci): number {
 }
 
 /**
+ * The fewest units (seeds) at which detectable() falls to `drop`, at the spread `sd` observed:
+ * the size a gate must run at to see a drop that large (issue #87). null when no size up to `max`
+ * does, or the spread is unknown.
+ */
+export function unitsToDetect(sd: number | undefined, drop: number, max = 1000): number | null {
+  if (sd === undefined || !(sd >= 0) || !(drop > 0)) return null;
+  for (let n = 2; n <= max; n++) if (detectable({ mean: 0, lo: 0, hi: 0, n, sd }) <= drop) return n;
+  return null;
+}
+
+/**
  * How likely `rounds` independent rounds all read a ratio of at least `threshold` when the true
  * ratio is `ratio`, at a machine's spread: one pair of runs next to each other (one of each side)
  * varies by `pairSd` (the sd of the pairs' log ratios), so a round of `runs` runs a side, whose log

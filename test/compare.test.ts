@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
+import { unitsToDetect } from '../experiments/intervals.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 
 const REF = 'results/reference/focused-quick';
@@ -93,21 +94,44 @@ describe('compare: a regression gate', () => {
     );
   });
 
-  it('prints the smallest drop the runs could detect, and warns when the tolerance is below it', async () => {
+  it('refuses a verdict of no regression from runs that could not detect --max-drop, naming the size that would', async () => {
     // runs moved by +0.06, -0.06, ...: no drop on average, but a spread that hides one of 0.02
-    const noisy = await compare([
-      REF,
-      changed('summary.csv', 'immediate', 'recall_auc', (i) => (i % 2 ? -0.06 : 0.06)),
-    ]);
-    expect(noisy.code).toBe(0);
-    expect(noisy.stdout).toMatch(
+    const noisy = [REF, changed('summary.csv', 'immediate', 'recall_auc', (i) => (i % 2 ? -0.06 : 0.06))];
+    const blind = await compare(noisy);
+    expect(blind.code).toBe(2);
+    // the table still printed (a CI log shows what was measured), the refusal in one line
+    expect(blind.stdout).toMatch(
       /\| immediate \| recall_auc \| [^|]+\| [^|]+\| [^|]+\| 0\.(1|2)\d\d \| within tolerance \|/,
     );
-    expect(noisy.stdout).toMatch(
+    expect(blind.stderr.trim().split('\n')).toHaveLength(1);
+    const need =
+      /no verdict: these runs could not detect a drop of 0\.02 .*immediate recall_auc .*about (\d+) seeds would/.exec(
+        blind.stderr,
+      );
+    expect(need, blind.stderr).not.toBeNull();
+    // the size is unitsToDetect at the spread of the paired differences (checked by hand below)
+    expect(Number(need![1])).toBeGreaterThan(2);
+    // --accept-blind: the verdict, with the warning beside it
+    const accepted = await compare([...noisy, '--accept-blind']);
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toMatch(
       /Warning: the tolerance 0\.02 is below the smallest drop .* for immediate recall_auc \(0\.\d+\)/,
     );
-    // the same runs exactly: any drop would show, no warning
-    expect((await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0)])).stdout).not.toMatch(/Warning/);
+    // the same runs exactly: any drop would show, no refusal and no warning
+    const same = await compare([REF, changed('summary.csv', 'bfs', 'recall_auc', 0)]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).not.toMatch(/Warning/);
+  });
+
+  it('the size a gate needs, by hand: (t(.975, n-1) + t(.8, n-1)) sd / sqrt(n) at most the drop', () => {
+    // sd 0.02, drop 0.02: n = 9 gives (2.3060 + 0.8889) / 3 = 1.065 > 1; n = 10 gives
+    // (2.2622 + 0.8834) / 3.1623 = 0.9947 <= 1 (t quantiles from the tables)
+    expect(unitsToDetect(0.02, 0.02)).toBe(10);
+    // no spread: two units see any drop; no spread known, or no drop to see: no size
+    expect(unitsToDetect(0, 0.02)).toBe(2);
+    expect(unitsToDetect(undefined, 0.02)).toBeNull();
+    expect(unitsToDetect(0.02, 0)).toBeNull();
+    expect(unitsToDetect(1, 0.001)).toBeNull();
   });
 
   it('a checkpoint of the curves is a metric too', async () => {

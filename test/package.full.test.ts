@@ -8,10 +8,21 @@
  * (`npm ci` filled it) or the registry.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-inprocess.ts';
 import { scaled } from './speed.ts';
@@ -128,41 +139,81 @@ describe('the package installed into an empty project', () => {
   );
 
   it(
-    'init writes a starter project that installs, runs as written, and passes its own gate',
+    'init writes a study that installs anywhere, runs as written, passes its own gate and catches a break',
     () => {
       // after the first test: the package is installed in dir, from the tarball
       const init = run('npx', ['crawler-harness', 'init', 'my-study']);
       expect(init.status, init.err).toBe(0);
+      // the next step it prints is a command that works (npm puts the bin on the scripts' PATH)
+      expect(init.out, init.out).toMatch(/^next: cd my-study && npm install && npm run experiment$/m);
       const study = join(dir, 'my-study');
       const pkg = JSON.parse(readFileSync(join(study, 'package.json'), 'utf8'));
-      // the new project names the harness as this one does: the tarball, by an absolute path
-      expect(pkg.dependencies['crawler-harness']).toMatch(/^file:\/.*crawler-harness-.*\.tgz$/);
+      // the tarball travels with the study, named by a relative path (issue #87)
+      expect(pkg.dependencies['crawler-harness']).toMatch(/^file:vendor\/crawler-harness-.*\.tgz$/);
+      expect(existsSync(join(study, pkg.dependencies['crawler-harness'].slice('file:'.length)))).toBe(true);
       const install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], study);
       expect(install.status, install.err).toBe(0);
-      const experiment = run('npm', ['run', 'experiment'], study);
-      expect(experiment.status, experiment.err).toBe(0);
-      const report = readFileSync(join(study, 'results/study/report.md'), 'utf8');
+      const program = run('npm', ['run', '-s', 'program'], study);
+      expect(program.status, program.err).toBe(0);
+      expect(program.out).toMatch(/^topic-words +recall AUC 0\.\d{3} over 4 runs$/m);
+      // the CI job's steps, the reference first: the gate passes on itself
+      for (const step of ['reference', 'candidate', 'gate']) {
+        const r = run('npm', ['run', step], study);
+        expect(r.status, `${step}: ${r.out}${r.err}`).toBe(0);
+        if (step === 'gate') expect(r.out).toMatch(/No regression beyond 0\.02/);
+      }
+      const report = readFileSync(join(study, 'results/reference/report.md'), 'utf8');
       // the plug-in ran beside the built-ins, three seeds: bands drawn
       expect(report).toMatch(/\| topic-words \|/);
       expect(report).toContain('95% Student t interval over 3 web seeds');
       // what made it names the plug-in's code too
       expect(report).toMatch(/Made by: .*module strategies\/topic-words\.ts [0-9a-f]{16},/);
-      const program = run('npm', ['run', '-s', 'program'], study);
-      expect(program.status, program.err).toBe(0);
-      expect(program.out).toMatch(/^topic-words +recall AUC 0\.\d{3} over 4 runs$/m);
-      // the CI job's steps, the reference first: the gate passes on itself
-      for (const step of ['reference', 'experiment:quick', 'gate']) {
-        const r = run('npm', ['run', step], study);
-        expect(r.status, `${step}: ${r.out}${r.err}`).toBe(0);
-        if (step === 'gate') expect(r.out).toMatch(/No regression beyond 0\.02/);
-      }
       const job = readFileSync(join(study, '.github/workflows/gate.yml'), 'utf8');
-      for (const step of ['npm ci', 'npm run experiment:quick', 'npm run gate']) expect(job).toContain(`run: ${step}`);
+      for (const step of ['npm ci', 'npm run candidate', 'npm run gate']) expect(job).toContain(`run: ${step}`);
+      // a deliberate break: 30% of links given a random priority; the gate fails on it
+      const strategy = join(study, 'strategies/topic-words.ts');
+      const good = readFileSync(strategy, 'utf8');
+      writeFileSync(strategy, broken(good));
+      expect(run('npm', ['run', 'candidate'], study).status).toBe(0);
+      const caught = run('npm', ['run', 'gate'], study);
+      expect(caught.status, caught.out + caught.err).toBe(1);
+      expect(caught.out).toMatch(/\| topic-words \| recall \|.*\*\*REGRESSION\*\*/);
+      writeFileSync(strategy, good);
+      // the study as a lab pushes it, on another machine: moved, no node_modules, and the tarball
+      // it was made from gone; its workflow's steps as the job runs them
+      const moved = join(mkdtempSync(join(tmpdir(), 'harness-study-')), 'my-study');
+      const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+      cpSync(study, moved, { recursive: true, filter: (f) => !/[\\/](node_modules|candidate)$/.test(f) });
+      renameSync(join(dir, tarball), join(dir, `${tarball}.gone`));
+      try {
+        for (const step of [['ci'], ['run', 'candidate'], ['run', 'gate']]) {
+          const r = run('npm', [...step, '--prefer-offline', '--no-audit', '--no-fund'], moved);
+          expect(r.status, `npm ${step.join(' ')}: ${r.out}${r.err}`).toBe(0);
+        }
+      } finally {
+        renameSync(join(dir, `${tarball}.gone`), join(dir, tarball));
+        rmSync(dirname(moved), { recursive: true, force: true });
+      }
       // a folder that is not empty is refused, in one line
       const again = run('npx', ['crawler-harness', 'init', 'my-study']);
       expect(again.status).toBe(2);
       expect(again.err.trim().split('\n')).toHaveLength(1);
     },
-    scaled(300_000),
+    scaled(420_000),
   );
 });
+
+/** The starter strategy broken on purpose: 30% of its links given a random priority (seeded: runs repeat). */
+function broken(source: string): string {
+  const out = source
+    .replace(
+      'return {',
+      'let x = (context.seed ?? 1) * 2654435761;\n  const random = (): number => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 4294967296;\n  return {',
+    )
+    .replace(
+      'const words = linkWords(l);',
+      'if (random() < 0.3) return random();\n        const words = linkWords(l);',
+    );
+  expect(out).not.toBe(source);
+  return out;
+}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { readTextFile } from '../../lib/input.ts';
-import { type Ci, detectable, dropVerdict, pairedCi, unitCi, unitOf } from '../intervals.ts';
+import { type Ci, detectable, dropVerdict, pairedCi, unitCi, unitOf, unitsToDetect } from '../intervals.ts';
 import { codeDifference, provenanceLine, readProvenance } from '../provenance.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
@@ -30,13 +30,20 @@ Options:
   --strategy S,...  only these strategies (default: every strategy of REF but the oracle)
   --allow-diff F,... compare although the two config.json differ in these fields (a dotted path
                     such as budget or adaptive.r1, or a section: crawl)
+  --accept-blind    say "no regression" even where the runs could not detect a drop of --max-drop
+                    (without it, compare refuses that verdict: exit 2, naming the size that would)
 
 The two folders' config.json are read first: runs of configs that differ in anything that
 changes results (the web, budget, sites, seeds, a strategy's parameters...) are not compared
 unless --allow-diff names every such field; comments (_...), description and name do not count.
 
+A gate that cannot see the drop it guards against passes everything: when no comparison regressed
+but some could not have detected a drop of --max-drop (80% power at the spread of their paired
+differences; the "detectable" column), compare gives no verdict and says how many seeds would.
+
 Exit codes: 0 within tolerance; 1 a regression; 2 unusable input (a missing file, configs that
-differ, a strategy or run of REF that CAND lacks, an unknown metric).
+differ, a strategy or run of REF that CAND lacks, an unknown metric) or runs too few to detect
+--max-drop (without --accept-blind).
 `;
 
 type Row = Record<string, string> & { strategy: string; site: string; seed: string };
@@ -170,6 +177,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       metric: { type: 'string' },
       strategy: { type: 'string' },
       'allow-diff': { type: 'string' },
+      'accept-blind': { type: 'boolean' },
     },
     true,
   );
@@ -204,6 +212,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const lines = heading(ref, cand, maxDrop, diffs);
   const regressions: string[] = [];
   const blind: string[] = [];
+  /** Units (seeds) every blind comparison would detect --max-drop at; null: no size up to 1000. */
+  let wanted: number | null = 0;
   for (const s of strategies)
     for (const m of metrics) {
       const a = runsOf(cs, cc, s, m, cand);
@@ -229,7 +239,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (regressed) regressions.push(`${s} ${m} ${signed(d.mean)}`);
       // the smallest drop these paired runs would find with 80% power (the reports' "detectable")
       const power = detectable(d);
-      if (!(power <= maxDrop)) blind.push(`${s} ${m} (${Number.isFinite(power) ? f3(power) : `${d.n} unit`})`);
+      if (!(power <= maxDrop)) {
+        blind.push(`${s} ${m} (${Number.isFinite(power) ? f3(power) : `${d.n} unit`})`);
+        // the size that would see it: at this spread, or (one unit: no spread) at least two
+        const need = d.n < 2 ? 2 : unitsToDetect(d.sd, maxDrop);
+        wanted = need === null || wanted === null ? null : Math.max(wanted, need);
+      }
       lines.push(
         `| ${s} | ${m} | ${f3(refMean)} | ${f3(candMean)} | ${signed(d.mean)} [${f3(d.lo)}, ${f3(d.hi)}] | ${f3(power)} | ${verdict} |`,
       );
@@ -249,7 +264,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         ]
       : []),
   );
+  // the table first (a CI log shows what was measured), then the refusal in one line
   io.out(lines.join('\n'));
+  if (!regressions.length && blind.length && !v['accept-blind'])
+    usage(
+      `no verdict: these runs could not detect a drop of ${maxDrop} (80% power) for ${blind.length} of ` +
+        `${strategies.length * metrics.length} comparisons (${blind.slice(0, 3).join('; ')}${blind.length > 3 ? '; ...' : ''}); ` +
+        `${wanted === null ? 'no number of seeds up to 1000 would at this spread' : `about ${wanted} seeds would`} ` +
+        '(docs/experiments.md, "How many seeds a gate needs"); run both folders at that size, or --accept-blind ' +
+        'to accept "no regression" from runs that could miss one',
+    );
   return regressions.length ? 1 : 0;
 }
 
