@@ -5,10 +5,9 @@
  * The engine builds the crawl's parts and owns what a URL goes through before its task: seeding
  * and resume, admission (scope, dedupe, the journal, a distributed crawl's owner). The task itself
  * (robots.txt, the politeness gates, retries, the fetch) is the polite client's (polite.ts), which
- * the deep-web form client sends through too. When URLs are taken is the scheduler's
- * (scheduler.ts: throughput and deterministic modes, Best-N-First batches), what becomes of a
- * finished task the outcome handler's (outcomes.ts: log, links, redirects), and the counters live
- * in summary.ts.
+ * the deep-web form client sends through too. When URLs are taken is the scheduler's (scheduler.ts:
+ * throughput and deterministic modes, Best-N-First batches), what becomes of a finished task the
+ * outcome handler's (outcomes.ts: log, links, redirects), and the counters live in summary.ts.
  */
 import type { Dispatcher } from 'undici';
 import { CrawlError } from './errors.ts';
@@ -25,6 +24,7 @@ import type { Scope } from './scope.ts';
 import type { WarcSink } from './warc-writer.ts';
 import { DEFAULT_SETTINGS, resolveSettings, type CrawlSettings } from './settings.ts';
 import type { PageView, Strategy } from './strategy.ts';
+import { seedScoreOf } from './strategy-guard.ts';
 import { FingerprintSet, normalizeUrl } from './url.ts';
 import { hostOf } from '../lib/url.ts';
 import { ParentUrls } from './parents.ts';
@@ -217,7 +217,7 @@ export class CrawlEngine {
           {
             url,
             host: new URL(url).host,
-            score: opts.strategy.seedScore(url),
+            score: seedScoreOf(opts.strategy, url),
             depth: 0,
             parent: -1,
             redirects: 0,

@@ -163,3 +163,16 @@ export function decide(
   if (why) throw new StrategyFailed(`strategy "${strategy.name}" on ${page.url}: ${why}`);
   return d;
 }
+
+/**
+ * A start page's score from the strategy, checked as the scores of links are: a finite number
+ * (a NaN would sit in the frontier's heap where no comparison orders it; issue #87).
+ */
+export function seedScoreOf(strategy: Strategy, url: string): number {
+  const score: unknown = strategy.seedScore(url);
+  if (typeof score !== 'number' || !Number.isFinite(score))
+    throw new StrategyFailed(
+      `strategy "${strategy.name}": seedScore(${url}) returned ${describe(score)} (expected a finite number)`,
+    );
+  return score;
+}

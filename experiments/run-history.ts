@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { INCOMPLETE, LOCK_FILE } from '../lib/out-folder.ts';
-import { PROVENANCE_FILE, readProvenance } from './provenance.ts';
+import { PROVENANCE_FILE, provenanceLine, readProvenance } from './provenance.ts';
 
 export const RUNS_DIR = 'runs';
 
@@ -30,4 +30,26 @@ export function keepEarlierRun(dir: string): string | null {
   mkdirSync(to, { recursive: true });
   for (const f of files) renameSync(join(dir, f), join(to, f));
   return to;
+}
+
+/** Whether `dir` holds a finished run (its config or provenance, and no INCOMPLETE). */
+const isRun = (dir: string): boolean =>
+  !existsSync(join(dir, INCOMPLETE)) &&
+  (existsSync(join(dir, 'config.json')) || existsSync(join(dir, PROVENANCE_FILE)));
+
+/**
+ * A results folder's runs, oldest first: each earlier one kept in runs/STAMP/, then the folder's
+ * own (the latest), each with what made it (`npm run compare -- --list DIR`; issue #87).
+ */
+export function listRuns(dir: string): { path: string; made: string }[] {
+  const kept = existsSync(join(dir, RUNS_DIR))
+    ? readdirSync(join(dir, RUNS_DIR))
+        .sort()
+        .map((s) => join(dir, RUNS_DIR, s))
+        .filter((p) => statSync(p).isDirectory() && isRun(p))
+    : [];
+  return [...kept, ...(isRun(dir) ? [dir] : [])].map((path) => {
+    const p = readProvenance(path);
+    return { path, made: p ? provenanceLine(p) : 'no provenance.json (made before it was recorded)' };
+  });
 }

@@ -91,8 +91,14 @@ export function resolveParams(name: string, given: Readonly<Record<string, unkno
   for (const [k, v] of Object.entries(given)) {
     if (!(k in specs)) {
       const known = Object.keys(specs);
+      // a built-in configured by a section of the config (future.gamma): said where, not just "no"
+      const sections = (strategySettings(name) ?? []).filter((x) => x === name || !known.length);
+      const where = sections.length
+        ? `; ${name} reads the config's section ${sections.map((x) => `"${x}"`).join(', ')}: set it there ` +
+          `("${sections[0]}": {"${k}": ${JSON.stringify(v)}}, or --set ${sections[0]}.${k}=${JSON.stringify(v)})`
+        : '';
       throw new StrategyError(
-        `${name}: parameter "${k}" is not one of ${known.length ? known.join(', ') : '(none: it takes no parameters)'}`,
+        `${name}: parameter "${k}" is not one of ${known.length ? known.join(', ') : '(none: it takes no parameters)'}${where}`,
       );
     }
     const range = { max: Infinity, ...specs[k] };

@@ -16,6 +16,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { CommandFailed, HarnessError, UsageError } from './errors.ts';
 import { redactSecrets } from './secrets.ts';
+import { didYouMean } from './strings.ts';
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -106,8 +107,12 @@ export function parseCommand<T extends Options>(
       allowPositionals: true,
     }) as Parsed<T>;
   } catch (e) {
-    // node's messages continue with advice about '--'; the first sentence says what is wrong
-    usage(`${(e as Error).message.split(/\. |\n/)[0]} (see --help)`);
+    // node's messages continue with advice about '--'; the first sentence says what is wrong, and
+    // a misspelt flag gets the nearest one (--quik: did you mean --quick?)
+    const first = (e as Error).message.split(/\. |\n/)[0];
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(first)?.[1];
+    const near = unknown ? didYouMean(unknown, Object.keys(options)).replace('mean ', 'mean --') : '';
+    usage(`${first}${near} (see --help)`);
   }
   if ((parsed.values as Record<string, unknown>).help) {
     io.out(usageText);

@@ -12,13 +12,7 @@ import { PageClassifier } from '../crawler/focused/relevance.ts';
 import { InfoSpidersStrategy, DEFAULT_INFOSPIDERS } from '../crawler/focused/infospiders.ts';
 import { Topic } from '../crawler/focused/topic.ts';
 import { tokenize } from '../lib/text.ts';
-import {
-  loadStrategyModule,
-  makeStrategy,
-  resolveParams,
-  StrategyError,
-  strategyNames,
-} from '../experiments/strategy-registry.ts';
+import { loadStrategyModule, makeStrategy, StrategyError, strategyNames } from '../experiments/strategy-registry.ts';
 import { loadExperiment } from '../experiments/focused/config.ts';
 import { Frontier } from '../crawler/frontier.ts';
 import { html, localServer, type LocalServer } from './local-server.ts';
@@ -354,14 +348,6 @@ describe('strategy parameters and modules', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'strategy-'));
-  });
-
-  it('declared parameters have defaults; unknown names and bad values are refused', () => {
-    expect(resolveParams('best-n-first')).toEqual({ n: 256 });
-    expect(resolveParams('best-n-first', { n: 64 })).toEqual({ n: 64 });
-    expect(() => resolveParams('best-n-first', { m: 1 })).toThrow(/"m" is not one of n/);
-    expect(() => resolveParams('best-n-first', { n: 0.5 })).toThrow(/whole number/);
-    expect(() => resolveParams('bfs', { n: 1 })).toThrow(/takes no parameters/);
   });
 
   it('a module that does not load, exports no factory or returns no Strategy fails with one line', async () => {

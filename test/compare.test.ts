@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
 import { unitsToDetect } from '../experiments/intervals.ts';
+import { keepEarlierRun } from '../experiments/run-history.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 
 const REF = 'results/reference/focused-quick';
@@ -52,6 +53,18 @@ describe('compare: a regression gate', () => {
     const crawl = reconfigured('crawl', { delayMs: 5 });
     expect((await compare([REF, crawl])).code).toBe(2);
     expect((await compare([REF, crawl, '--allow-diff', 'crawl'])).code).toBe(0);
+    // a misspelt field allows nothing: refused, with the field it was meant to be (issue #87)
+    const typo = await compare([REF, other, '--allow-diff', 'budgte']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim()).toBe(
+      'error: --allow-diff: "budgte" is not a field of the two config.json (did you mean budget?)',
+    );
+    // the same strategies in another order are the same config; another set is not
+    const cfg = JSON.parse(readFileSync(join(REF, 'config.json'), 'utf8')) as { strategies: unknown[] };
+    expect((await compare([REF, reconfigured('strategies', [...cfg.strategies].reverse())])).code).toBe(0);
+    const fewer = await compare([REF, reconfigured('strategies', cfg.strategies.slice(1))]);
+    expect(fewer.code).toBe(2);
+    expect(fewer.stderr).toMatch(/other configs: strategies /);
   });
 
   it('a copy is within tolerance (exit 0); one strategy lowered is a regression (exit 1, named)', async () => {
@@ -132,6 +145,24 @@ describe('compare: a regression gate', () => {
     expect(unitsToDetect(undefined, 0.02)).toBeNull();
     expect(unitsToDetect(0.02, 0)).toBeNull();
     expect(unitsToDetect(1, 0.001)).toBeNull();
+  });
+
+  it("--list names a folder's runs, earlier ones kept in runs/ first, each with what made it (issue #87)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'compare-list-'));
+    const copyRun = (): void =>
+      cpSync(REF, dir, { recursive: true, filter: (f) => !f.includes(`${REF}/runs`) && !f.endsWith('/runs') });
+    copyRun();
+    const kept = keepEarlierRun(dir)!;
+    copyRun();
+    const r = await compare(['--list', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`2 runs in ${dir}, oldest first (compare any two: npm run compare -- OLD NEW):`);
+    expect(lines[1]).toMatch(new RegExp(`^  ${kept}: commit [0-9a-f]{12}`));
+    expect(lines[2]).toMatch(new RegExp(`^  ${dir} \\(latest\\): commit [0-9a-f]{12}`));
+    const empty = await compare(['--list', mkdtempSync(join(tmpdir(), 'compare-empty-'))]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/holds no finished run/);
   });
 
   it('a checkpoint of the curves is a metric too', async () => {

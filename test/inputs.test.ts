@@ -173,5 +173,13 @@ describe('did you mean', () => {
       2,
       expect.stringMatching(/unknown experiment "focussed" \(did you mean focused\?\)/),
     ]);
+    // a misspelt flag, on any command (lib/cli.ts parseCommand; issue #87); a far one gets no guess
+    const flag = await runCliInProcess('experiments/cli/experiment.ts', ['--quik']);
+    expect([flag.code, flag.stderr]).toEqual([
+      2,
+      "error: Unknown option '--quik' (did you mean --quick?) (see --help)\n",
+    ]);
+    const far = await runCliInProcess('experiments/cli/compare.ts', ['--zzzz']);
+    expect([far.code, far.stderr]).toEqual([2, "error: Unknown option '--zzzz' (see --help)\n"]);
   });
 });

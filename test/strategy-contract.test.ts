@@ -132,6 +132,15 @@ describe('the strategy contract: beyond scoring', () => {
     ).rejects.toThrow(
       /strategy "probe" after \S+: reprioritise\(\)\[0\] is .* \(expected \{ url, score \} with a finite score\)/,
     );
+    // a start page's score is checked as a link's is (issue #87: a NaN there was accepted)
+    for (const [bad, said] of [
+      [Number.NaN, 'NaN'],
+      [Number.POSITIVE_INFINITY, 'Infinity'],
+      ['1', '"1" (a string)'],
+    ] as const)
+      await expect(crawl(probe(() => ({}), { seedScore: () => bad as number }))).rejects.toThrow(
+        `strategy "probe": seedScore(http://${DIST_HOSTS[0]}/) returned ${said} (expected a finite number)`,
+      );
   });
 
   it("takes a strategy's own counters to summary.csv by name", () => {

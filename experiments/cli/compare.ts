@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { readTextFile } from '../../lib/input.ts';
+import { didYouMean } from '../../lib/strings.ts';
 import { type Ci, detectable, dropVerdict, pairedCi, unitCi, unitOf, unitsToDetect } from '../intervals.ts';
 import { codeDifference, provenanceLine, readProvenance } from '../provenance.ts';
+import { listRuns } from '../run-history.ts';
 
 const USAGE = `Usage: npm run compare -- REF CAND [options]     (npx crawler-harness compare REF CAND)
+   or: npm run compare -- --list DIR                 (a results folder's runs, to pick REF from)
 
 Compares two results folders of a focused experiment (results/NAME/: summary.csv, curves.csv):
 REF, the reference, and CAND, a run of the same config with other code or strategies. For every
@@ -30,6 +33,8 @@ Options:
   --strategy S,...  only these strategies (default: every strategy of REF but the oracle)
   --allow-diff F,... compare although the two config.json differ in these fields (a dotted path
                     such as budget or adaptive.r1, or a section: crawl)
+  --list            list the runs of the folder DIR instead: each earlier run a rerun kept in
+                    DIR/runs/STAMP/, then the latest, each with what made it (commit, code, date)
   --accept-blind    say "no regression" even where the runs could not detect a drop of --max-drop
                     (without it, compare refuses that verdict: exit 2, naming the size that would)
 
@@ -84,17 +89,30 @@ function runsOf(summary: Row[], curves: Row[] | null, strategy: string, metric: 
 /** Fields of a config.json that do not change results: comments, the words about the run. */
 const INERT = (key: string): boolean => key.startsWith('_') || key === 'description' || key === 'name';
 
-/** Every leaf of a JSON value as dotted path -> its JSON text (arrays are leaves: seeds [1, 2]). */
+/** A strategy entry's name: a built-in's, or a module's "name". */
+const strategyName = (e: unknown): string =>
+  typeof e === 'string' ? e : String((e as { name?: unknown } | null)?.name ?? JSON.stringify(e));
+
+/**
+ * Every leaf of a JSON value as dotted path -> its JSON text (arrays are leaves: seeds [1, 2]).
+ * The strategies are a set, compared by name: their order in the list changes no run's results
+ * (a run's seed is the web seed and its link order, experiments/focused/run-one.ts runSeed).
+ */
 function leaves(v: unknown, path = '', out = new Map<string, string>()): Map<string, string> {
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     for (const [k, x] of Object.entries(v)) if (!INERT(k)) leaves(x, path ? `${path}.${k}` : k, out);
     if (!Object.keys(v).length && path) out.set(path, '{}');
-  } else out.set(path, JSON.stringify(v));
+  } else if (path === 'strategies' && Array.isArray(v))
+    out.set(path, JSON.stringify([...v].sort((a, b) => strategyName(a).localeCompare(strategyName(b)))));
+  else out.set(path, JSON.stringify(v));
   return out;
 }
 
 /** The fields in which the two folders' config.json differ, each with both values. */
-export function configDifferences(ref: string, cand: string): { field: string; ref: string; cand: string }[] {
+export function configDifferences(
+  ref: string,
+  cand: string,
+): { field: string; ref: string; cand: string }[] & { fields: string[] } {
   const read = (dir: string): Map<string, string> => {
     const file = join(dir, 'config.json');
     if (!existsSync(file)) usage(`${file}: no such file (compare needs each folder's config.json to pair its runs)`);
@@ -106,10 +124,12 @@ export function configDifferences(ref: string, cand: string): { field: string; r
   };
   const a = read(ref);
   const b = read(cand);
-  return [...new Set([...a.keys(), ...b.keys()])]
+  const fields = [...new Set([...a.keys(), ...b.keys()])];
+  const diffs = fields
     .filter((k) => a.get(k) !== b.get(k))
     .sort()
     .map((field) => ({ field, ref: a.get(field) ?? '(absent)', cand: b.get(field) ?? '(absent)' }));
+  return Object.assign(diffs, { fields });
 }
 
 /**
@@ -125,6 +145,14 @@ function comparableConfigs(
   const allowed = (allowDiff ?? '').split(',').filter(Boolean);
   const diffs = configDifferences(ref, cand);
   const isAllowed = (f: string): boolean => allowed.some((a) => f === a || f.startsWith(`${a}.`));
+  // a misspelt field (budgte) would allow nothing and say nothing: each must name a field or a section
+  for (const a of allowed)
+    if (!diffs.fields.some((f) => f === a || f.startsWith(`${a}.`))) {
+      const names = [
+        ...new Set(diffs.fields.flatMap((f) => f.split('.').map((_, i, p) => p.slice(0, i + 1).join('.')))),
+      ];
+      usage(`--allow-diff: "${a}" is not a field of the two config.json${didYouMean(a, names)}`);
+    }
   const refused = diffs.filter((d) => !isAllowed(d.field));
   if (refused.length)
     usage(
@@ -167,6 +195,20 @@ function heading(ref: string, cand: string, maxDrop: number, diffs: ReturnType<t
 const f3 = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : 'n/a');
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
+/** --list DIR: the folder's runs, oldest first, each a folder compare takes as REF or CAND. */
+function listFolder(positionals: readonly string[], io: CliIo): number {
+  if (positionals.length !== 1) usage('--list takes one results folder: compare --list DIR');
+  const [dir] = positionals;
+  if (!existsSync(dir)) usage(`--list: "${dir}" does not exist`);
+  const runs = listRuns(dir);
+  if (!runs.length) usage(`--list: ${dir} holds no finished run (no config.json or provenance.json)`);
+  io.out(
+    `${runs.length} run${runs.length === 1 ? '' : 's'} in ${dir}, oldest first (compare any two: npm run compare -- OLD NEW):\n`,
+  );
+  for (const r of runs) io.out(`  ${r.path}${r.path === dir ? ' (latest)' : ''}: ${r.made}\n`);
+  return 0;
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(
     argv,
@@ -178,11 +220,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       strategy: { type: 'string' },
       'allow-diff': { type: 'string' },
       'accept-blind': { type: 'boolean' },
+      list: { type: 'boolean' },
     },
     true,
   );
   if (!parsed) return 0;
   const v = parsed.values;
+  if (v.list) return listFolder(parsed.positionals, io);
   if (parsed.positionals.length !== 2) usage('give two results folders: REF CAND (see --help)');
   const [ref, cand] = parsed.positionals;
   const maxDrop = v['max-drop'] === undefined ? 0.02 : Number(v['max-drop']);
