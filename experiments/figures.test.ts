@@ -7,15 +7,8 @@ import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { BUILT_INS, registerStrategy } from './strategy-registry.ts';
-import {
-  curveSpec,
-  legendLayout,
-  renderFigure,
-  seriesOrder,
-  seriesStyles,
-  styleClashes,
-  textWidth,
-} from './figures.ts';
+import { legendLayout, textWidth } from './figure-layout.ts';
+import { curveSpec, renderFigure, seriesOrder, seriesStyles, styleClashes } from './figures.ts';
 import { bandsText } from './intervals.ts';
 
 const rows = (names: string[], lo: number): object[] =>
@@ -90,6 +83,20 @@ describe('figures', () => {
     expect(cut.svg).toContain('\u2026</text>');
   });
 
+  it('fit the oracle and 8 strategies at 3.3 in and 7 in: every legend label whole, inside the canvas (issue #87)', async () => {
+    // a set whose third legend column ran 5 px off the canvas when the columns were only predicted
+    const names = ['oracle', 'bfs', 'immediate', 'url-prior', 'infospiders', 'baseline-lab', 'topic-words'];
+    names.push('topic-words-v2', 'adaptive-page');
+    for (const columns of [1, 2] as const) {
+      const fig = await renderFigure(curveSpec(rows(names, 0.4), 'recall', { y: 'precision' }), columns);
+      const box = drawnBox(fig.svg, fig.widthPx, fig.heightPx);
+      expect(box.right, `${columns} column(s)`).toBeLessThanOrEqual(fig.widthPx);
+      expect(box.bottom, `${columns} column(s)`).toBeLessThanOrEqual(fig.heightPx);
+      for (const n of names) expect(fig.svg).toContain(`>${n}</text>`);
+      expect(fig.svg).not.toContain('\u2026</text>');
+    }
+  });
+
   it('carry real text and their font in the SVG and the PDF, byte-identical on a rerun', async () => {
     const spec = curveSpec(rows(['oracle', 'bfs'], 0.4), 'recall', { y: 'recall' });
     const a = await renderFigure(spec);
@@ -137,7 +144,7 @@ describe('figures', () => {
     expect(new Set(all).size).toBe(all.length);
   });
 
-  it('draw a plug-in in the style it declares, unless a house series of the figure has it (issue #71)', () => {
+  it('draw a plug-in in the style it declares, unless another series of the figure has its colour (issues #71, #87)', () => {
     registerStrategy('pink-dotted', () => ({ name: 'pink-dotted' }) as never, ['#CC79A7', [1, 3]]);
     expect(seriesStyles(['bfs', 'pink-dotted'])[1]).toEqual(['#CC79A7', [1, 3]]);
     // declaring bfs's own look: a clash, resolved to a spare pair, not drawn like bfs
@@ -151,6 +158,15 @@ describe('figures', () => {
     expect(clash).toContain(`like-bfs declared ${bfs[0].toUpperCase()}`);
     expect(clash).toContain('which bfs draws: drawn');
     expect(clash).toContain(l[0].toUpperCase());
+    // bfs's colour with another dash: a clash too, drawn in a colour no series of the figure has
+    registerStrategy('bfs-colour', () => ({ name: 'bfs-colour' }) as never, [bfs[0], [7, 1]]);
+    const styles = seriesStyles(['bfs', 'immediate', 'bfs-colour']);
+    expect(new Set(styles.map(([c]) => c.toLowerCase())).size).toBe(3);
+    expect(styleClashes(['bfs', 'immediate', 'bfs-colour'])).toEqual([
+      `bfs-colour declared ${bfs[0].toUpperCase()} dash 7,1, which bfs draws: drawn ${styles[2][0].toUpperCase()} ${
+        styles[2][1].length ? `dash ${styles[2][1].join(',')}` : 'solid'
+      }`,
+    ]);
   });
 
   it('draw bands only when asked: fewer than 3 units give none (issue #71)', () => {

@@ -17,20 +17,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { BUILT_INS, strategyStyle } from './strategy-registry.ts';
+import {
+  CURVE,
+  FONT_FILE,
+  FONT_PX,
+  LEGEND_COLUMN_PADDING,
+  LEGEND_ROW,
+  legendFitted,
+  legendLayout,
+} from './figure-layout.ts';
 
 const require = createRequire(import.meta.url);
-const FONT_FILE = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
-/** fontkit and subset-font ship no types: the two calls used here. */
-const fontkit = require('fontkit') as {
-  openSync(path: string): { unitsPerEm: number; layout(text: string): { advanceWidth: number } };
-};
+/** subset-font ships no types: the call used here. */
 const subsetFont = require('subset-font') as (
   font: Buffer,
   text: string,
@@ -40,75 +44,10 @@ const subsetFont = require('subset-font') as (
 /** Points per inch, and the printed widths of journal figures. */
 const PT = 72;
 const COLUMN_IN = { 1: 3.3, 2: 7 } as const;
-/** Text size in the SVG's own units (px) and the smallest printed size allowed. */
-const FONT_PX = 10;
+/** The smallest printed text size allowed (text is FONT_PX in the SVG's own units). */
 const MIN_PT = 7;
 /** PNG resolution. */
 const DPI = 360;
-
-/** Layout of every curve figure: plot area and padding in px (330 x 235 with a legend of up to two rows). */
-const CURVE = { width: 260, height: 150, padding: { left: 58, right: 12, top: 8, bottom: 77 } };
-const LEGEND_ROW = 15;
-/** A legend entry: the stroke symbol and the gap before its label (px), and the gap between columns. */
-const LEGEND_SYMBOL = 19;
-const LEGEND_COLUMN_PADDING = 10;
-
-let font: ReturnType<typeof fontkit.openSync> | undefined;
-const widthCache = new Map<string, number>();
-
-/** Width in px of one line of text set in DejaVu Sans at `sizePx`: what resvg, a browser and the PDF draw. */
-export function textWidth(text: string, sizePx = FONT_PX): number {
-  const key = `${sizePx}|${text}`;
-  let w = widthCache.get(key);
-  if (w === undefined) {
-    font ??= fontkit.openSync(FONT_FILE);
-    w = (font.layout(text).advanceWidth / font.unitsPerEm) * sizePx;
-    if (widthCache.size > 10_000) widthCache.clear();
-    widthCache.set(key, w);
-  }
-  return w;
-}
-
-// Vega's documented hook for text measurement (vl-convert sets it too): without a canvas it guesses
-// 0.8 em a character, half as wide again as DejaVu Sans, which misplaces legends and labels.
-// (the hook is not in vega's typings)
-(
-  vega as unknown as { textMetrics: { width: (item: { fontSize?: number }, text: unknown) => number } }
-).textMetrics.width = (item, text) =>
-  textWidth(text == null ? '' : String(text).trim(), item.fontSize != null ? Number(item.fontSize) || 0 : 11);
-
-/**
- * How a curve figure's legend fits its canvas: as many columns (up to `maxColumns`) as the labels
- * allow in the width from the plot's left edge to the canvas's right edge -- entries fill rows left
- * to right and each column is as wide as its widest entry, as vega lays them out -- then as many
- * rows as the series need. A label too long for even one column is cut with an ellipsis (`cut`:
- * name -> label), here rather than by vega's labelLimit, whose layout counts the uncut width.
- */
-export function legendLayout(
-  series: readonly string[],
-  maxColumns = 3,
-  available = CURVE.width + CURVE.padding.right,
-): { columns: number; rows: number; cut: Map<string, string> } {
-  const room = available - LEGEND_SYMBOL;
-  const cut = new Map<string, string>();
-  for (const s of series) {
-    if (textWidth(s) <= room) continue;
-    let keep = s.length;
-    while (keep > 1 && textWidth(`${s.slice(0, keep)}\u2026`) > room) keep--;
-    cut.set(s, `${s.slice(0, keep)}\u2026`);
-  }
-  const entries = series.map((s) => LEGEND_SYMBOL + textWidth(cut.get(s) ?? s));
-  const width = (columns: number): number => {
-    const widest = Array.from({ length: columns }, () => 0);
-    entries.forEach((w, i) => {
-      widest[i % columns] = Math.max(widest[i % columns], w);
-    });
-    return widest.reduce((a, b) => a + b, 0) + (columns - 1) * LEGEND_COLUMN_PADDING;
-  };
-  let columns = Math.max(1, Math.min(maxColumns, series.length));
-  while (columns > 1 && width(columns) > available) columns--;
-  return { columns, rows: Math.ceil(series.length / columns), cut };
-}
 
 /** The deep-web methods (experiments/deepweb/), which are not crawl strategies. */
 const DEEPWEB_STYLE: Record<string, [string, number[]]> = {
@@ -185,18 +124,26 @@ export function seriesColours(series: readonly string[]): string[] {
 export function seriesStyles(series: readonly string[]): [colour: string, dash: number[]][] {
   const key = (c: string, d: readonly number[]): string => `${c.toLowerCase()}|${d.join(',')}`;
   const taken = new Set(series.filter((s) => STYLE[s]).map((s) => key(STYLE[s][0], STYLE[s][1])));
-  // a plug-in's declared style, unless a house series of this figure already draws it (a clash
-  // is resolved as a series without a style is: the next spare pair)
+  const colours = new Set(series.filter((s) => STYLE[s]).map((s) => STYLE[s][0].toLowerCase()));
+  // a plug-in's declared style, unless another series of this figure already draws its colour:
+  // a dash alone does not tell two curves apart in a small figure or a legend (issue #87). A clash
+  // is resolved as a series without a style is: the next spare pair
   const declared = new Map<string, [string, number[]]>();
   for (const s of series) {
     const d = STYLE[s] ? undefined : strategyStyle(s);
-    if (d && !taken.has(key(d[0], d[1]))) {
+    if (d && !colours.has(d[0].toLowerCase())) {
       declared.set(s, [d[0], [...d[1]]]);
       taken.add(key(d[0], d[1]));
+      colours.add(d[0].toLowerCase());
     }
   }
-  const spare: [string, number[]][] = [];
-  for (const d of DASHES) for (const c of EXTRA) if (!taken.has(key(c, d))) spare.push([c, d]);
+  const free: [string, number[]][] = [];
+  for (const d of DASHES) for (const c of EXTRA) if (!taken.has(key(c, d))) free.push([c, d]);
+  // colours no series draws first: a colour told apart by its dash alone comes only when none is left
+  const spare = [
+    ...free.filter(([c]) => !colours.has(c.toLowerCase())),
+    ...free.filter(([c]) => colours.has(c.toLowerCase())),
+  ];
   let next = 0;
   return series.map((s) => {
     const own = STYLE[s] ?? declared.get(s);
@@ -207,8 +154,8 @@ export function seriesStyles(series: readonly string[]): [colour: string, dash: 
 }
 
 /**
- * The plug-ins of a figure whose declared style another series already draws, in words for the
- * caption: "mine declared #E69F00 solid, bfs's: drawn #56B4E9 dashed" (seriesStyles resolves them).
+ * The plug-ins of a figure whose declared colour another series already draws (whatever its
+ * dash), in words for the caption: "mine declared #E69F00 solid, bfs's: drawn #56B4E9 dashed" (seriesStyles resolves them).
  */
 export function styleClashes(series: readonly string[]): string[] {
   const styles = seriesStyles(series);
@@ -219,7 +166,7 @@ export function styleClashes(series: readonly string[]): string[] {
   series.forEach((s, i) => {
     const d = STYLE[s] ? undefined : strategyStyle(s);
     if (!d || key(styles[i]) === key(d)) return;
-    const holder = series.find((_, j) => key(styles[j]) === key(d));
+    const holder = series.find((_, j) => j !== i && styles[j][0].toLowerCase() === d[0].toLowerCase());
     out.push(`${s} declared ${text(d)}, which ${holder ?? 'another series'} draws: drawn ${text(styles[i])}`);
   });
   return out;
@@ -323,6 +270,12 @@ export function curveSpec(rows: readonly object[], metric: string, opts: CurveOp
 
 async function renderSvg(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  await view.runAsync();
+  const refit = legendFitted(spec, view);
+  if (refit) {
+    view.finalize();
+    return renderSvg(refit);
+  }
   const svg = await view.toSVG();
   view.finalize();
   // vega numbers clip paths with a counter shared by every figure of the process: number them
