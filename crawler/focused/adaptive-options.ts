@@ -3,8 +3,23 @@
  * against the paper's text (adaptive.ts is the crawler).
  */
 import type { ThresholdRule } from './calibrate.ts';
-import type { AdaptiveScope, RetrainUpdates, StartPageMode, ThresholdMode, TunnelMode } from './context.ts';
 
+/** How the adaptive crawler's thresholds are chosen (see THRESHOLD_MODES). */
+export type ThresholdMode = 'calibrated' | 'online';
+
+/** What the adaptive crawler's thresholds are compared with (see SCOPES). */
+export type AdaptiveScope = 'page' | 'link';
+
+/** What the adaptive crawler does with the start page's links (see START_PAGE_MODES). */
+export type StartPageMode = 'tunnel' | 'exploit';
+
+/** How the adaptive crawler follows the links of a page it tunnels through (see TUNNEL_MODES). */
+export type TunnelMode = 'priority' | 'thread' | 'subcrawl';
+
+/** What a retraining of the adaptive crawler's link classifier updates (see RETRAIN_UPDATES). */
+export type RetrainUpdates = 'new-links' | 'frontier' | 'frontier-and-discarded';
+
+/** The adaptive crawler's options, each field described once, here (issue #88: they were also AdaptiveSettings). */
 export interface AdaptiveOptions {
   /** Immediate value (of the page, or of each link under scope "link") at or above which links are followed by immediate score. */
   r1: number;
@@ -119,6 +134,17 @@ export const RETRAIN_UPDATES: readonly RetrainUpdates[] = ['new-links', 'frontie
 
 /** Discarded links queued at a time when the frontier runs dry (a few batches of a crawl's concurrency). */
 export const RESCUE_BATCH = 32;
+
+/**
+ * The adaptive crawler's settings as an experiment config's "adaptive" section gives them
+ * (experiments/focused/config.ts): its options but the ones other sections or the run set (gamma
+ * and horizon: the future section; seed: the run's; rescue: the strategy adaptive-rescue), r1 and
+ * r2 null where they are to be chosen (THRESHOLD_MODES).
+ */
+export type AdaptiveSettings = Omit<AdaptiveOptions, 'r1' | 'r2' | 'gamma' | 'horizon' | 'seed' | 'rescue'> & {
+  r1: number | null;
+  r2: number | null;
+};
 
 export const DEFAULT_ADAPTIVE: Omit<AdaptiveOptions, 'r1' | 'r2'> = {
   retrainEvery: 250,

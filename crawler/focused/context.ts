@@ -5,50 +5,12 @@
  * what it has (experiments/cli/crawl.ts).
  */
 import { type BaseContext, StrategyError } from '../strategy.ts';
-import type { Calibration, ThresholdRule } from './calibrate.ts';
+import type { AdaptiveSettings } from './adaptive-options.ts';
+import type { Calibration } from './calibrate.ts';
 import type { LinkClassifier } from './nb.ts';
 import type { PageClassifier, RelevanceJudge } from './relevance.ts';
 import { Topic } from './topic.ts';
 import type { QExample } from './training-examples.ts';
-
-/** The adaptive crawler's settings (an experiment config's "adaptive" section, experiments/focused/config.ts). */
-export interface AdaptiveSettings {
-  retrainEvery: number;
-  topK: number;
-  offlineSample: number;
-  sourceWeight: number;
-  r1: number | null;
-  r2: number | null;
-  /** What a retraining updates (a reading of the paper's silent point: crawler/focused/adaptive.ts RETRAIN_UPDATES). */
-  retrainUpdates: RetrainUpdates;
-  /** How tunnelling links are followed (a reading: crawler/focused/adaptive.ts TUNNEL_MODES). */
-  tunnel: TunnelMode;
-  /** Pages a sub-crawl may fetch (tunnel "subcrawl"). */
-  threadPages: number;
-  /** When r1 and r2 are chosen (a reading: crawler/focused/adaptive.ts THRESHOLD_MODES). */
-  thresholds: ThresholdMode;
-  /** By which rule r1 and r2 are chosen (a reading: crawler/focused/calibrate.ts THRESHOLD_RULES). */
-  thresholdRule: ThresholdRule;
-  /** What r1 and r2 are compared with: the page, or each link (a reading: crawler/focused/adaptive.ts SCOPES). */
-  scope: AdaptiveScope;
-  /** What the start page's links get (a reading: crawler/focused/adaptive.ts START_PAGE_MODES). */
-  startPage: StartPageMode;
-}
-
-/** How the adaptive crawler's thresholds are chosen (see THRESHOLD_MODES). */
-export type ThresholdMode = 'calibrated' | 'online';
-
-/** What the adaptive crawler's thresholds are compared with (see SCOPES). */
-export type AdaptiveScope = 'page' | 'link';
-
-/** What the adaptive crawler does with the start page's links (see START_PAGE_MODES). */
-export type StartPageMode = 'tunnel' | 'exploit';
-
-/** How the adaptive crawler follows the links of a page it tunnels through (see TUNNEL_MODES). */
-export type TunnelMode = 'priority' | 'thread' | 'subcrawl';
-
-/** What a retraining of the adaptive crawler's link classifier updates (see RETRAIN_UPDATES). */
-export type RetrainUpdates = 'new-links' | 'frontier' | 'frontier-and-discarded';
 
 export interface StrategyContext extends BaseContext {
   /**
