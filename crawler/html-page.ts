@@ -2,7 +2,7 @@
  * A parsed HTML page as the crawler keeps it (crawler/parser.ts makes it): its text and words
  * split when first read, and each link's anchor and around-words made from them on demand.
  */
-import type { ParsedLink, ParsedPage } from './parser.ts';
+import type { ParsedLink, ParsedPage } from './parsed.ts';
 
 /** Words kept per page for scoring and link contexts; giant pages add links, not more text. */
 export const MAX_WORDS = 20_000;

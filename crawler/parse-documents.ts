@@ -2,7 +2,7 @@
  * Text of the synthetic web's document formats (sim/document-bodies.ts writes them): its PDF (a
  * "Title:" line and plain lines) and PostScript ("%%Title" and "(...) show" strings).
  */
-import type { DocKind, ParsedPage } from './parser.ts';
+import type { DocKind, ParsedPage } from './parsed.ts';
 
 /** Text of the synthetic PDF format: "Title:" line and plain lines between header and %%EOF. */
 export function parsePdf(body: Buffer): ParsedPage {

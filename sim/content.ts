@@ -9,7 +9,7 @@
  *        References list; non-paper PDFs (syllabi, forms) carry Title and body text only.
  *   PS:  "%!PS-Adobe-3.0", "%%Title: ...", then one "(text) show" line per text line, "showpage".
  */
-import { cap, DocumentPages } from './document-bodies.ts';
+import { cap, DocumentPages, type DocumentText, type RenderedPage } from './document-bodies.ts';
 import { flat, Memo, PageUrls, slug } from './urls.ts';
 import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
 import { Anchor, Kind, LinkFlag, SECTIONS, sectionName, Target, type Web } from './web.ts';
@@ -56,15 +56,9 @@ function poolsOf(web: Web): Map<number, string[]> {
 /** The convention that words the link to a teaching document, by its aux (syllabus, slides, assignment). */
 const SYLLABUS_KEYS = ['syllabusAnchors', 'slidesAnchors', 'assignmentAnchors'] as const;
 
-export interface RenderedPage {
-  status: number;
-  contentType: string;
-  body: string | Buffer;
-  /** A `Refresh` response header (faults.refreshRate), sent beside the body. */
-  refresh?: string;
-}
+export type { RenderedPage } from './document-bodies.ts';
 
-export class Renderer {
+export class Renderer implements DocumentText {
   private readonly titles: Memo<string>;
   /** Where each page lives (paths and URLs by the site's conventions). */
   private readonly urls: PageUrls;

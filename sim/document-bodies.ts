@@ -5,7 +5,6 @@
  * the renderer's text (content.ts); the same web and id always give the same bytes.
  */
 import { gzipSync } from 'node:zlib';
-import type { RenderedPage, Renderer } from './content.ts';
 import { hash32, type Rng } from './rng.ts';
 import { Kind, type Web } from './web.ts';
 
@@ -41,8 +40,24 @@ function pick<T>(r: Rng, from: readonly T[], n: number): T[] {
     .map((i) => from[i]);
 }
 
-/** What a document needs of the renderer's text. */
-type DocumentText = Pick<Renderer, 'rng' | 'name' | 'mixture' | 'topicWords' | 'title' | 'path'>;
+/** A page as the server sends it, of any kind (documents are rendered here, the rest in content.ts). */
+export interface RenderedPage {
+  status: number;
+  contentType: string;
+  body: string | Buffer;
+  /** A `Refresh` response header (faults.refreshRate), sent beside the body. */
+  refresh?: string;
+}
+
+/** What a document needs of the renderer's text (sim/content.ts Renderer implements it). */
+export interface DocumentText {
+  rng(id: number, what: number): Rng;
+  name(id: number): { first: string; last: string };
+  mixture(r: Rng, id: number, n: number, share: number): string;
+  topicWords(rng: Rng, topic: number, n: number): string[];
+  title(id: number): string;
+  path(id: number): string;
+}
 
 export class DocumentPages {
   constructor(
