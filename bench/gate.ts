@@ -107,7 +107,9 @@ function table(maxDrop: number): string[] {
   return [
     `With --max-drop ${maxDrop}:`,
     '',
-    `| seeds | units of the interval | gate runs with a false alarm | comparisons | false alarms per comparison | ${DROPS.map((d) => `drop ${d} caught`).join(' | ')} | median detectable | blind |`,
+    `| seeds | units of the interval | gate runs with a false alarm | comparisons | false alarms per comparison | ${DROPS.map(
+      (d) => `drop ${d} caught`,
+    ).join(' | ')} | median detectable | blind |`,
     `|---|---|---|---|---|${DROPS.map(() => '---').join('|')}|---|---|`,
     ...lines,
     '',
