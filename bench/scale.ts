@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CliIo, intFlag, parseCommand, runAsProcess, usage } from '../lib/cli.ts';
-import { heapMb } from '../experiments/memory.ts';
+import { heapMb } from '../experiments/heap-budget.ts';
 import { recordBench } from './record.ts';
 import { heapFlag, WORKER_FLAGS } from '../experiments/pool.ts';
 import { measureScale, SCALE_STRATEGIES, type ScaleResult } from './scale-run.ts';
@@ -32,7 +32,7 @@ strategies before it in one job left parsed (the adaptive crawler, last, found e
 10^4 web parsed); wall, phases and peak are summed and the maximum over the strategies' runs.
 With --record, the table replaces the bench:scale block of docs/benchmarks.md, with the commit,
 date and machine (bench/record.ts). Each size runs with the heap an experiment's job process gets
-for that web (experiments/memory.ts); a size this machine cannot hold is not measured, and the
+for that web (experiments/heap-budget.ts); a size this machine cannot hold is not measured, and the
 table says why. Also: --one N [--out DIR] [--queue URL] [--strategies a,b] measures one size in
 this process and prints JSON.
 `;
@@ -56,7 +56,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (v.alone && (v.queue || v['no-caches'] || v.one !== undefined))
     usage('--alone: a measurement of its own, with neither --queue, --no-caches nor --one');
   if (v.one !== undefined) {
-    // the largest web is the one the memory rule gives this machine (experiments/memory.ts), not a fixed number
+    // the largest web is the one the memory rule gives this machine (experiments/heap-budget.ts), not a fixed number
     const n = intFlag('one', v.one, 1_000, 100_000_000)!;
     try {
       heapMb(n, 1);
@@ -146,7 +146,7 @@ function one(n: number, extra: string[]): ScaleResult {
   const child = spawnSync(
     process.execPath,
     [
-      // the heap an experiment's job process gets for this web (experiments/memory.ts): one rule
+      // the heap an experiment's job process gets for this web (experiments/heap-budget.ts): one rule
       ...WORKER_FLAGS,
       heapFlag(heapMb(n, 1)),
       '--import',

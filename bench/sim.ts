@@ -17,7 +17,7 @@ import { loadConfig } from '../sim/config.ts';
 import { SimServer } from '../sim/server.ts';
 import { Web } from '../sim/web.ts';
 import { Renderer } from '../sim/content.ts';
-import { makeRng } from '../sim/rng.ts';
+import { makeRng } from '../sim/web-rng.ts';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 
 const USAGE = `Usage: npm run bench:sim   (BENCH_SECONDS=N per load run, default 5)\n`;

@@ -16,7 +16,7 @@ import { Renderer } from '../sim/content.ts';
 import { ReplayServer } from '../sim/archive-server.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { Web } from '../sim/web.ts';
-import { makeRng } from '../sim/rng.ts';
+import { makeRng } from '../sim/web-rng.ts';
 import { type CliIo, parseCommand, runAsProcess } from '../lib/cli.ts';
 
 const USAGE = `Usage: npm run bench:warc   (BENCH_RECORDS=N, default 100,000)\n`;

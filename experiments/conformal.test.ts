@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeRng } from '../sim/rng.ts';
+import { makeRng } from '../sim/web-rng.ts';
 import { conformalBound, quantile } from './intervals.ts';
 
 describe('conformalBound: what a fresh draw falls under, nine times in ten (issue #85)', () => {

@@ -28,7 +28,7 @@ export const WORKER_FLAGS = ['--max-semi-space-size=64'];
 
 /**
  * The least heap a job process is given, about Node's own default on a 64-bit machine (MB); a
- * larger web gets what experiments/memory.ts says it needs, through heapFlag.
+ * larger web gets what experiments/heap-budget.ts says it needs, through heapFlag.
  */
 export const MIN_HEAP_MB = 4096;
 /** The V8 flag that gives a process a heap of `mb` MB. */
@@ -85,7 +85,7 @@ export interface PoolOptions {
   choose?: (worker: number, pending: readonly number[]) => number;
   /** A function each process calls before it exits (closing what its tasks kept open). */
   cleanup?: Omit<PoolTask, 'arg'>;
-  /** Each process's heap, MB (experiments/memory.ts; default MIN_HEAP_MB). */
+  /** Each process's heap, MB (experiments/heap-budget.ts; default MIN_HEAP_MB). */
   heapMb?: number;
 }
 

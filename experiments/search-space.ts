@@ -7,7 +7,7 @@
  */
 import { type TSchema, fieldAt } from '../lib/schema.ts';
 import { WebSchema } from '../sim/config.ts';
-import { makeRng } from '../sim/rng.ts';
+import { makeRng } from '../sim/web-rng.ts';
 
 /** A parameter's value at a point of a sweep or a search. */
 export type Value = number | boolean | string;

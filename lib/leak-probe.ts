@@ -11,7 +11,7 @@
  *
  * A probe that finds the target (AUC near 1, min(P, R) high) says that a crawler trained on other
  * sites could too, knowing nothing of the topic: the web gives the target away. Both adapters,
- * the generator's renderer (sim/leak.ts) and a crawler's parse of any web (experiments/leak.ts),
+ * the generator's renderer (sim/web-leak.ts) and a crawler's parse of any web (experiments/env-leak.ts),
  * feed the same tokens.
  */
 import { DEFAULT_DOCUMENT_EXTENSIONS, hasExtension } from './document-types.ts';

@@ -1,6 +1,6 @@
 /**
  * Seeded randomness both sides share: the SFC32 generator (fast, 128-bit state, seeded from
- * integers) and a stateless 32-bit hash. The synthetic web (sim/rng.ts) and the crawler's own
+ * integers) and a stateless 32-bit hash. The synthetic web (sim/web-rng.ts) and the crawler's own
  * choices (crawler/deepweb/random.ts) seed it each in their way; the steps are this one. Two older
  * streams live here too: xorshift32 (the trained models rest on its sequence) and lcg32 (retry jitter).
  */

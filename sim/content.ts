@@ -11,7 +11,7 @@
  */
 import { cap, DocumentPages, type DocumentText, type RenderedPage } from './document-bodies.ts';
 import { flat, Memo, PageUrls, slug } from './urls.ts';
-import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './rng.ts';
+import { fastRng, hash32, makeRng, seedNumber, unit, type Rng } from './web-rng.ts';
 import { Anchor, Kind, LinkFlag, SECTIONS, sectionName, Target, type Web } from './web.ts';
 import {
   ASSIGNMENT_ANCHORS,

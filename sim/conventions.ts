@@ -8,7 +8,7 @@
  * every department used before this knob existed (so conventions 0 reproduces that web byte for
  * byte). The draw uses its own seeded generator, so it changes nothing else of the web.
  */
-import { makeRng } from './rng.ts';
+import { makeRng } from './web-rng.ts';
 
 /** Home directory of a person (faculty, student); LOGIN is replaced by the person's login. */
 export const HOME_DIRS = [

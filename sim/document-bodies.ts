@@ -5,7 +5,7 @@
  * the renderer's text (content.ts); the same web and id always give the same bytes.
  */
 import { gzipSync } from 'node:zlib';
-import { hash32, type Rng } from './rng.ts';
+import { hash32, type Rng } from './web-rng.ts';
 import { Kind, type Web } from './web.ts';
 
 /** A word with its first letter in upper case. */

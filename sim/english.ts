@@ -11,7 +11,7 @@
  * beta per site); the synthetic web's own 1,304 words did not.
  */
 import { createRequire } from 'node:module';
-import { lowerBound, ZipfSampler } from './rng.ts';
+import { lowerBound, ZipfSampler } from './web-rng.ts';
 
 const require = createRequire(import.meta.url);
 const WORD = /^[a-z]{2,}$/;

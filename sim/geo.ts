@@ -4,7 +4,7 @@
  * region (one round trip plus the body at the pair's bandwidth, times geo.timeScale).
  */
 import type { WebConfig } from './config.ts';
-import { hash32, seedNumber } from './rng.ts';
+import { hash32, seedNumber } from './web-rng.ts';
 
 /** Region of a host in the web built from (config, seed). */
 export function siteRegion(config: WebConfig, seed: number | string, host: string): string {

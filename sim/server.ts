@@ -13,7 +13,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { Renderer, type RenderedPage } from './content.ts';
 import { effectiveRobots, parseRobots, robotsText, type RobotsRules } from './robots-profiles.ts';
-import { hash32, unit } from './rng.ts';
+import { hash32, unit } from './web-rng.ts';
 import { Kind, type Site, type Web } from './web.ts';
 import { listenLoopback, originForm } from './listen.ts';
 import { DEFAULT_CACHE_BYTES, PageCache } from './page-cache.ts';

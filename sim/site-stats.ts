@@ -38,7 +38,7 @@ import {
 } from '../lib/rules.ts';
 import { depths, graphFromLists, type SiteGraph } from '../lib/site-graph.ts';
 import type { Renderer } from './content.ts';
-import { unit } from './rng.ts';
+import { unit } from './web-rng.ts';
 import type { Web } from './web.ts';
 import { append } from '../lib/arrays.ts';
 

@@ -24,7 +24,7 @@ import {
   PUBLIST_FILES,
   TEACHING_DOCS,
 } from './conventions.ts';
-import { hash32, unit } from './rng.ts';
+import { hash32, unit } from './web-rng.ts';
 import { Kind, sectionName, type Web } from './web.ts';
 
 export const slug = (w: string): string =>

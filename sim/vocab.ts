@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { shipped } from '../lib/paths.ts';
-import { ZipfSampler } from './rng.ts';
+import { ZipfSampler } from './web-rng.ts';
 
 interface TopicsFile {
   computing: Record<string, { label: string; modifiers: string[]; heads: string[] }>;

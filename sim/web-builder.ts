@@ -16,7 +16,7 @@ import {
   TEACHING_DOCS,
   TEMPLATE,
 } from './conventions.ts';
-import { makeRng, type Rng, unit } from './rng.ts';
+import { makeRng, type Rng, unit } from './web-rng.ts';
 import { topicByKey } from './vocab.ts';
 import type { Web } from './web.ts';
 import { Anchor, Kind, SECTIONS, type Site, sectionName, Target } from './web-kinds.ts';

@@ -3,7 +3,7 @@
  * generator: a department page's navigation bar, and a heavy-tailed number of links per HTML page
  * by attractiveness and community (web config "links").
  */
-import { lowerBound } from './rng.ts';
+import { lowerBound } from './web-rng.ts';
 import type { WebBuilder } from './web-builder.ts';
 import { Anchor, Kind, LinkFlag, Target } from './web-kinds.ts';
 

@@ -5,7 +5,7 @@
  * and the structural diagnostics of sim/structure.ts.
  */
 import { Renderer } from './content.ts';
-import { makeRng } from './rng.ts';
+import { makeRng } from './web-rng.ts';
 import { GroundTruth } from './truth.ts';
 import { Anchor, Kind, LinkFlag, type Web } from './web.ts';
 import {

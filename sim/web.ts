@@ -5,7 +5,7 @@
  * lazily from (seed, page id). This module is the ground truth; crawlers never see it.
  */
 import type { WebConfig } from './config.ts';
-import { seedNumber } from './rng.ts';
+import { seedNumber } from './web-rng.ts';
 import { loadVocab, type Vocab } from './vocab.ts';
 import { WebBuilder } from './web-builder.ts';
 import { type Community, Kind, type Site } from './web-kinds.ts';

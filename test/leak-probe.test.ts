@@ -15,7 +15,7 @@ import {
 } from '../lib/leak-probe.ts';
 import { Renderer } from '../sim/content.ts';
 import { loadConfig } from '../sim/config.ts';
-import { topicStems, webLinkContexts } from '../sim/leak.ts';
+import { topicStems, webLinkContexts } from '../sim/web-leak.ts';
 import { Kind, Web } from '../sim/web.ts';
 import { scaledWeb } from './helpers.ts';
 

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codeVersionOf, treeHash } from '../experiments/queue/code.ts';
 import { jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
-import { redisTarget } from '../experiments/queue/redis.ts';
+import { redisTarget } from '../experiments/queue/redis-connection.ts';
 import {
   blockingCfg,
   cfg,

@@ -232,7 +232,7 @@ export function childrenOf(pid: number): number[] {
 
 /** `fn` with a client of the Redis a queue URL names, and that queue's name; the client closed after. */
 export async function withQueueRedis<T>(url: string, fn: (r: Redis, queue: string) => Promise<T>): Promise<T> {
-  const { redisTarget } = await import('../experiments/queue/redis.ts');
+  const { redisTarget } = await import('../experiments/queue/redis-connection.ts');
   const t = redisTarget(url);
   const r = new Redis(t.connection.port, t.connection.host);
   try {

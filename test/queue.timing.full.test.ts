@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanQueue, jobData, jobIdOf, runInQueue } from '../experiments/queue/queue.ts';
 import { codeVersionOf, treeHash } from '../experiments/queue/code.ts';
 import type { JobResult } from '../experiments/focused/rows.ts';
-import { redisTarget } from '../experiments/queue/redis.ts';
+import { redisTarget } from '../experiments/queue/redis-connection.ts';
 import { niced, programArgs } from './helpers.ts';
 import {
   blockingCfg,

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { connectRedis, redactUrl, redisProblem, redisTarget, waitRedisMs, within } from '../experiments/queue/redis.ts';
+import {
+  connectRedis,
+  redactUrl,
+  redisProblem,
+  redisTarget,
+  waitRedisMs,
+  within,
+} from '../experiments/queue/redis-connection.ts';
 import { runCliInProcess } from './cli-inprocess.ts';
 
 describe('queue Redis URLs', () => {

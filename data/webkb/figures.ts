@@ -21,7 +21,7 @@ import { readLabels } from '../../sim/labels.ts';
 import { loadExperiment } from '../../experiments/focused/config.ts';
 import { siteDensity, type SiteDensity } from '../../experiments/focused/density.ts';
 import { archiveEnv, archiveSites } from '../../experiments/focused/env.ts';
-import { siteLeak } from '../../experiments/leak.ts';
+import { siteLeak } from '../../experiments/env-leak.ts';
 
 const USAGE = `Usage: npm run webkb:figures [-- --check]
 

@@ -53,7 +53,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const lockMs = intFlag('lock-ms', v['lock-ms'], 1000, 3_600_000) ?? 60_000;
   const graceS = intFlag('grace-s', v['grace-s'], 0, 86_400) ?? 600;
   const waitS = intFlag('wait-redis-s', v['wait-redis-s'], 0, 31_536_000);
-  const { redisTarget, waitRedisMs } = await import('../queue/redis.ts');
+  const { redisTarget, waitRedisMs } = await import('../queue/redis-connection.ts');
   const { startQueueWorker } = await import('../queue/worker.ts');
   let shown = '';
   try {

@@ -172,7 +172,7 @@ export function restsOn(d: ExperimentData): string[] {
   return L;
 }
 
-/** The learnt leak probe per site (experiments/leak.ts), with what it reads and what its numbers mean. */
+/** The learnt leak probe per site (experiments/env-leak.ts), with what it reads and what its numbers mean. */
 function leakSection(d: ExperimentData): string[] {
   const probed = d.facts.filter((f) => f.leak);
   if (!probed.length) return [];

@@ -8,7 +8,7 @@ import type { ExperimentConfig } from './config.ts';
 import type { ArchiveShape } from './env.ts';
 import type { MetricKey } from './metrics.ts';
 import type { ReplayRun } from './page-replay.ts';
-import type { LeakScores } from '../leak.ts';
+import type { LeakScores } from '../env-leak.ts';
 
 /** One checkpoint of one run: its metrics are experiments/focused/metrics.ts CURVE_METRICS. */
 export type CurveRow = {
@@ -132,7 +132,7 @@ export interface SiteFacts {
   archive: ArchiveShape | null;
   judgement: JudgementQuality | null;
   /**
-   * The learnt leak probe at this site, trained on the others (experiments/leak.ts): how well a
+   * The learnt leak probe at this site, trained on the others (experiments/env-leak.ts): how well a
    * learner with no topic finds the target's links from what a crawler sees before fetching them;
    * null with one site.
    */

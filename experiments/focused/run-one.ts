@@ -14,7 +14,7 @@ import { needsPageClassifier, relevanceOf, type ExperimentConfig } from './confi
 import { type Caches, cachesFor, type Env } from './env.ts';
 import { withEnv } from './env-slots.ts';
 import { judgementQuality } from './judgement.ts';
-import { siteLeak } from '../leak.ts';
+import { siteLeak } from '../env-leak.ts';
 import { ownCounters, RunMeter } from './meter.ts';
 import { reachable } from '../../lib/site-graph.ts';
 import { itemHops, itemsByHops } from './density.ts';

@@ -16,7 +16,7 @@ import type { StructureStats } from '../../sim/structure.ts';
 import type { ReplayRun } from './page-replay.ts';
 import type { QueueProgress } from '../queue/queue.ts';
 import { runInProcesses } from '../pool.ts';
-import { jobHeapMb } from '../memory.ts';
+import { jobHeapMb } from '../heap-budget.ts';
 import { moduleUrl } from '../../lib/paths.ts';
 import { writingInto } from '../family.ts';
 import type { WriteOptions, Written } from './report.ts';
@@ -37,7 +37,7 @@ export interface RunOptions {
   onQueueMessage?: (line: string) => void;
   /** How long the queue keeps finished jobs and their results (days; default KEEP_DAYS). */
   queueKeepDays?: number;
-  /** How long Redis may not answer before the run stops (s; 0: for ever; default 30: redis.ts waitRedisMs). */
+  /** How long Redis may not answer before the run stops (s; 0: for ever; default 30: queue/redis-connection.ts waitRedisMs). */
   queueWaitS?: number;
   /** How long no worker may take a job that workers refuse before the run stops (s; default 30). */
   queueRefusedWaitS?: number;

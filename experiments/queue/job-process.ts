@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { moduleUrl } from '../../lib/paths.ts';
 import type { JobTask } from '../focused/rows.ts';
 import type { QueuedJob, QueuedOutcome } from './job-entry.ts';
-import { jobHeapMb } from '../memory.ts';
+import { jobHeapMb } from '../heap-budget.ts';
 import { forkPoolProcess } from '../pool.ts';
 
 /** The child process that runs a worker's jobs, one at a time (forked again if it dies). */
@@ -47,7 +47,7 @@ export class JobProcess {
   }
 
   private async once(task: JobTask, code: { tree: string; files: Record<string, string> }): Promise<QueuedOutcome> {
-    // the heap this job's web needs (experiments/memory.ts): a process started for a smaller web is
+    // the heap this job's web needs (experiments/heap-budget.ts): a process started for a smaller web is
     // replaced; a web this machine cannot hold fails the job with the number it would need
     const heap = jobHeapMb(task.cfg, 1);
     if (this.child && heap > this.heapMb) this.kill();

@@ -32,14 +32,21 @@ import type { Redis } from 'ioredis';
 import type { ExperimentConfig } from '../focused/config.ts';
 import type { JobResult } from '../focused/rows.ts';
 import type { CodeVersion } from './code.ts';
-import { connectRedis, fatalRedisError, REDIS_TIMEOUT_MS, redisProblem, redisTarget, within } from './redis.ts';
+import {
+  connectRedis,
+  fatalRedisError,
+  REDIS_TIMEOUT_MS,
+  redisProblem,
+  redisTarget,
+  within,
+} from './redis-connection.ts';
 import { sleep } from '../../lib/time.ts';
 import { resource } from '../../lib/paths.ts';
 import type { QueueProgress } from '../family.ts';
 import { connectedWorkers, WANTED_TTL_S, WantedJobs, wantedKey, type WorkerPresence } from './presence.ts';
 
 export type { QueueProgress };
-export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis.ts';
+export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis-connection.ts';
 
 /** How long finished and failed jobs and their results are kept (days), unless the submitter says otherwise. */
 export const KEEP_DAYS = 7;

@@ -24,7 +24,7 @@ import {
   redisTarget,
   retrying,
   within,
-} from './redis.ts';
+} from './redis-connection.ts';
 
 /** A job whose worker died this many times (lock expired) fails instead of running again. */
 const MAX_STALLS = 2;

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig } from '../../sim/config.ts';
-import { makeRng } from '../../sim/rng.ts';
+import { makeRng } from '../../sim/web-rng.ts';
 import { archiveViews, twinExperiment } from './archive.ts';
 import { type SiteStats, webStats } from '../../sim/site-stats.ts';
 import {

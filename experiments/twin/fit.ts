@@ -19,7 +19,7 @@
  * - Identification: see KnobInterval.
  */
 import { resolveConfig } from '../../sim/config.ts';
-import { makeRng } from '../../sim/rng.ts';
+import { makeRng } from '../../sim/web-rng.ts';
 import { getPath } from '../../lib/fields.ts';
 import { conformalBound } from '../intervals.ts';
 import { SELF_LOSS_FACTOR } from './calibration.ts';

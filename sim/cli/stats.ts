@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resource } from '../../lib/paths.ts';
 import { KEYWORD_GAP_R1 } from '../structure.ts';
 import { Web } from '../web.ts';
-import { webLeak } from '../leak.ts';
+import { webLeak } from '../web-leak.ts';
 import { COMMON_RATE } from '../../lib/leak-probe.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 import { webAndSeed } from './args.ts';

@@ -18,7 +18,7 @@
  */
 import { linearRegression } from 'simple-statistics';
 import { drawGeneral, drawListRank, englishWordList } from '../english.ts';
-import { fastRng, hash32, type Rng, seedNumber, ZipfSampler } from '../rng.ts';
+import { fastRng, hash32, type Rng, seedNumber, ZipfSampler } from '../web-rng.ts';
 import { loadVocab, type Topic } from '../vocab.ts';
 import { flightRoutes, gauss, permutation, placeName, scaledDomain, uniqueNames } from './draws.ts';
 

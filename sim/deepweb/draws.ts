@@ -3,7 +3,7 @@
  * generator: place names, seeded permutations, domain sizes that grow with the database, normal
  * draws and the flights' route map.
  */
-import { hash32, type Rng, type ZipfSampler } from '../rng.ts';
+import { hash32, type Rng, type ZipfSampler } from '../web-rng.ts';
 
 const SYL = [
   'ka',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../sim/config.ts';
 import { runCliInProcess } from '../test/cli-inprocess.ts';
-import { BASE_MB, heapMb, KB_PER_PAGE, needMb, webPages } from './memory.ts';
+import { BASE_MB, heapMb, KB_PER_PAGE, needMb, webPages } from './heap-budget.ts';
 import { MIN_HEAP_MB } from './pool.ts';
 
 describe('the heap a job process is given (issue #70)', () => {
