@@ -23,12 +23,16 @@ import { runExperiment } from '../experiments/focused/runner.ts';
 import type { SummaryRow } from '../experiments/focused/rows.ts';
 import { detectable, dropVerdict, pairedCi, unitOf } from '../experiments/intervals.ts';
 import { gitCommit } from '../experiments/queue/code.ts';
+import { recordBench } from './record.ts';
+import { shipped } from '../lib/paths.ts';
 
 const { values } = parseArgs({
   options: {
     seeds: { type: 'string', default: '10' },
     reruns: { type: 'string', default: '20' },
     'max-drop': { type: 'string', default: '0.02,0.005' },
+    // the tables into docs/experiments.md's block (bench/record.ts)
+    record: { type: 'boolean' },
   },
 });
 const SEEDS = Number(values.seeds);
@@ -135,14 +139,14 @@ function ownOrder(): string {
 }
 
 const c = cpus();
-console.log(
-  [
-    `Gate power of npm run compare (metric ${METRIC}): focused --quick (${base.web}, budget ${cfg.budget}, ` +
-      `${strategies.length} strategies) at web seeds 1..n, reference link order 2 against ${RERUNS} other random link ` +
-      `orders; commit ${gitCommit()}, ${new Date().toISOString().slice(0, 10)}, ${c.length} x ${c[0]?.model.trim()}, ` +
-      `run ${wallS.toFixed(0)} s.`,
-    '',
-    ...MAX_DROPS.flatMap(table),
-    ownOrder(),
-  ].join('\n'),
-);
+const out = [
+  `Gate power of npm run compare (metric ${METRIC}): focused --quick (${base.web}, budget ${cfg.budget}, ` +
+    `${strategies.length} strategies) at web seeds 1..n, reference link order 2 against ${RERUNS} other random link ` +
+    `orders; commit ${gitCommit()}, ${new Date().toISOString().slice(0, 10)}, ${c.length} x ${c[0]?.model.trim()}, ` +
+    `run ${wallS.toFixed(0)} s.`,
+  '',
+  ...MAX_DROPS.flatMap(table),
+  ownOrder(),
+].join('\n');
+console.log(out);
+if (values.record) recordBench('gate', out, shipped('docs/experiments.md'));

@@ -163,9 +163,9 @@ describe('the package installed into an empty project', () => {
         if (step === 'gate') expect(r.out).toMatch(/No regression beyond 0\.02/);
       }
       const report = readFileSync(join(study, 'results/reference/report.md'), 'utf8');
-      // the plug-in ran beside the built-ins, three seeds: bands drawn
+      // the plug-in ran beside the built-ins, six seeds (the gate's size): bands drawn
       expect(report).toMatch(/\| topic-words \|/);
-      expect(report).toContain('95% Student t interval over 3 web seeds');
+      expect(report).toContain('95% Student t interval over 6 web seeds');
       // what made it names the plug-in's code too
       expect(report).toMatch(/Made by: .*module strategies\/topic-words\.ts [0-9a-f]{16},/);
       const job = readFileSync(join(study, '.github/workflows/gate.yml'), 'utf8');
