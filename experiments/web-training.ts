@@ -54,7 +54,7 @@ const TRAINING_CODE = (() => {
  */
 export function webKey(web: Web): string {
   const h = createHash('sha256').update(JSON.stringify(web.config));
-  for (const f of ['web', 'content', 'conventions', 'config', 'vocab', 'rng'])
+  for (const f of ['web', 'content', 'conventions', 'config', 'vocab', 'web-rng'])
     h.update(readFileSync(moduleUrl(import.meta.url, `../sim/${f}`)));
   return h.digest('hex').slice(0, 16);
 }
