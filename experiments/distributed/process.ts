@@ -9,7 +9,7 @@
 import { loadKeywords } from '../../crawler/focused/index.ts';
 import { CrawlNode, Partitioner, type Coordinator } from '../../crawler/distributed/index.ts';
 import { loadStrategyModule, makeStrategy, type StrategyContext, strategyDescriptor } from '../strategy-registry.ts';
-import type { WorkerInput, WorkerOutput } from './cluster.ts';
+import type { WorkerInput, WorkerOutput } from './options.ts';
 
 /**
  * Crawls as process `input.id`. `ready` is awaited once the process is built and before it

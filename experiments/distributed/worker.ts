@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { RedisCoordinator, ThreadCoordinator, type Coordinator } from '../../crawler/distributed/index.ts';
-import type { WorkerInput, WorkerOutput } from './cluster.ts';
+import type { WorkerInput, WorkerOutput } from './options.ts';
 import { crawlerProcess } from './process.ts';
 
 const input = workerData as WorkerInput;
