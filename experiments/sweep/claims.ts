@@ -5,7 +5,7 @@
 import { type Claim, checkClaims } from '../focused/analysis.ts';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { type Verdict, wilson } from '../intervals.ts';
-import type { PointData, SweepData } from './sweep.ts';
+import type { PointData, SweepData } from './sweep-data.ts';
 
 /** The paper's claims at one point (none when it lacks immediate, future or adaptive). */
 export function claimsAt(cfg: ExperimentConfig, p: PointData): Claim[] {

@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { seriesColours, seriesOrder, themeConfig } from '../figures.ts';
-import type { PhaseRow } from './sweep.ts';
+import type { PhaseRow } from './sweep-data.ts';
 
 /** A parameter's name without its web prefix. */
 export const label = (k: string): string => k.replace(/^web\.structure\./, '').replace(/^web\./, '');

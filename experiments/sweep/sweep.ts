@@ -37,10 +37,8 @@ import { resource } from '../../lib/paths.ts';
 
 export type { Value } from '../search-space.ts';
 import type { Value } from '../search-space.ts';
-export interface Point {
-  index: number;
-  values: Record<string, Value>;
-}
+import type { PhaseRow, Point, PointData, SweepData } from './sweep-data.ts';
+export type { PhaseRow, Point, PointData, SweepData } from './sweep-data.ts';
 interface PointResult {
   key: string;
   values: Record<string, Value>;
@@ -79,13 +77,6 @@ function pointConfig(cfg: ExperimentConfig, point: Point, dir: string): Experime
 export interface SweepRow {
   point: number;
   [param: string]: Value;
-}
-
-export interface SweepData {
-  config: ExperimentConfig;
-  points: (Point & { curves: CurveRow[]; summaries: SummaryRow[] })[];
-  computed: number;
-  wallMs: number;
 }
 
 type Rows = { curves: CurveRow[]; summaries: SummaryRow[] };
@@ -176,8 +167,6 @@ export type SweepOptions = RunOptions & {
   /** Reuse a strategy's runs between points that differ only in settings it does not read (default true). */
   reuse?: boolean;
 };
-
-export type PointData = Point & { curves: CurveRow[]; summaries: SummaryRow[] };
 
 /**
  * Runs points of one config, each once: a point finished before (OUT/points/pK.json with the same
@@ -282,17 +271,6 @@ export async function runSweep(cfg: ExperimentConfig, dir: string, opts: SweepOp
 }
 
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-
-export interface PhaseRow {
-  point: number;
-  winner: string;
-  runner_up: string;
-  margin: number;
-  margin_lo: number;
-  margin_hi: number;
-  tie: boolean;
-  [param: string]: Value;
-}
 
 /** sweep.csv rows and phase.csv rows from a sweep's runs. */
 function sweepTables(d: SweepData): { rows: SweepRow[]; phase: PhaseRow[] } {
