@@ -32,7 +32,7 @@ export {
   loadExperiment,
 } from './experiments/focused/config.ts';
 export { type ExperimentData, type RunOptions, runExperiment, writeResults } from './experiments/focused/runner.ts';
-export type { WriteOptions, Written } from './experiments/focused/report.ts';
+export type { WriteOptions, Written } from './experiments/focused/experiment-data.ts';
 export {
   BUILT_INS,
   type InMemoryStrategy,

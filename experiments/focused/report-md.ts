@@ -11,7 +11,7 @@ import { styleClashes } from '../figures.ts';
 import { type Aggregate, type Claim, curvesBands, curvesCiMethod, pagesToRecall, totals } from './analysis.ts';
 import { FIGURE_METRICS } from './metrics.ts';
 import { ORACLE, type SummaryRow } from './rows.ts';
-import type { ExperimentData } from './runner.ts';
+import type { ExperimentData } from './experiment-data.ts';
 import { fc, restsOn, setupSection, structureSection } from './report-setup.ts';
 import { append } from '../../lib/arrays.ts';
 

@@ -13,7 +13,7 @@ import type { unitOf } from '../intervals.ts';
 import { relevanceOf, targetOf } from './config.ts';
 import { CURVE_METRICS } from './metrics.ts';
 import { ORACLE, type SiteFacts, type SummaryRow } from './rows.ts';
-import type { ExperimentData } from './runner.ts';
+import type { ExperimentData } from './experiment-data.ts';
 import { readFileSync } from 'node:fs';
 import { append } from '../../lib/arrays.ts';
 

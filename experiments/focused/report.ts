@@ -13,7 +13,7 @@ import { CURVE_METRICS, FIGURE_METRICS } from './metrics.ts';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { type Aggregate, aggregate, checkClaims, type Claim, curvesBands, differences } from './analysis.ts';
+import { aggregate, checkClaims, type Claim, curvesBands, differences } from './analysis.ts';
 import { configForFile, type ExperimentConfig, loadExperiment, relevanceOf, targetOf } from './config.ts';
 import { curveSpec } from '../figures.ts';
 import { JSON_OBJECTS, ResultsFolder } from '../results-folder.ts';
@@ -22,25 +22,13 @@ import { layoutReplay, type ReplayView } from './page-replay.ts';
 import { reportMarkdown } from './report-md.ts';
 import { factRow } from './report-setup.ts';
 import type { CurveRow } from './rows.ts';
-import type { ExperimentData } from './runner.ts';
-
-export interface Written {
-  dir: string;
-  files: string[];
-  claims: Claim[];
-  aggregates: Aggregate[];
-}
+import type { ExperimentData, WriteOptions, Written } from './experiment-data.ts';
 
 const CURVE_COLUMNS = ['experiment', 'strategy', 'site', 'seed', 'order', 'pages', ...CURVE_METRICS.map((m) => m.key)];
 
 /** The strategy every other is compared with in the difference figure. */
 function referenceOf(cfg: ExperimentConfig): string {
   return cfg.strategies.includes(cfg.reference) ? cfg.reference : cfg.strategies[0];
-}
-
-export interface WriteOptions {
-  /** The command that reruns this experiment (default: by name). */
-  rerun?: string;
 }
 
 export async function writeOutputs(d: ExperimentData, dir: string, opts: WriteOptions = {}): Promise<Written> {

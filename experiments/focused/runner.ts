@@ -9,17 +9,16 @@ import { loadConfig } from '../../sim/config.ts';
 import { ExperimentConfigError, trains, type ExperimentConfig } from './config.ts';
 import { archiveSites, type Caches, checkArchive } from './env.ts';
 import { closeSeedState, loadPlugins, runJob } from './run-one.ts';
-import type { CurveRow, JobResult, JobTask, PhaseTime, SiteFacts, SummaryRow } from './rows.ts';
+import type { JobResult, JobTask } from './rows.ts';
 import { probeStrategy, StrategyError } from '../strategy-registry.ts';
 import { loadKeywords } from '../../crawler/focused/index.ts';
-import type { StructureStats } from '../../sim/structure.ts';
-import type { ReplayRun } from './page-replay.ts';
 import type { QueueProgress } from '../queue/queue.ts';
 import { runInProcesses } from '../pool.ts';
 import { jobHeapMb } from '../heap-budget.ts';
 import { moduleUrl } from '../../lib/paths.ts';
 import { writingInto } from '../family.ts';
-import type { WriteOptions, Written } from './report.ts';
+import type { ExperimentData, WriteOptions, Written } from './experiment-data.ts';
+export type { ExperimentData } from './experiment-data.ts';
 import { gitCommit, treeHash } from '../queue/code.ts';
 import type { JobMaker } from '../provenance.ts';
 
@@ -76,26 +75,6 @@ function jobDone(j: Job, r: JobResult): JobDone {
         recallAuc: s.recall_auc,
       })),
   };
-}
-
-export interface ExperimentData {
-  config: ExperimentConfig;
-  sites: string[];
-  curves: CurveRow[];
-  summaries: SummaryRow[];
-  /** Mean wall ms per strategy run (for the report; never in the CSVs). */
-  timings: Record<string, number>;
-  /** Where every job's time went (rows.ts PhaseTime; npm run bench:scale; never in the CSVs). */
-  phases?: PhaseTime[];
-  /** Structural diagnostics of each seed's synthetic web (none for an archive). */
-  structure: { seed: number; stats: StructureStats }[];
-  /** What each (seed, site) rests on: graph, target depth, archive holes, the judgement's quality. */
-  facts: SiteFacts[];
-  /** The crawl order of every strategy in the first run (first seed, first site), for the results page. */
-  replay: ReplayRun | null;
-  wallMs: number;
-  /** Which process computed each (seed, site) (provenance.json; never in the CSVs). */
-  jobs?: JobMaker[];
 }
 
 interface Job {
