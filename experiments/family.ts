@@ -176,6 +176,24 @@ export const defaultOut = (name: string, ctx: Pick<FamilyContext, 'out' | 'quick
     : `results/${name}${ctx.quick ? '-quick' : ''}`);
 
 /** Whether `dir` holds the outputs of a run that did not end: nothing in it may be taken for a result. */
+/**
+ * The parts of a family whose configs say their "kind" and carry a name and a description (the
+ * deep-web and distributed families): claimed by `is`, resolved by `resolve` with the command's
+ * --quick, --seeds and --set, written back as they are, run into results/NAME.
+ */
+export function kindFamily<C extends { name: string; description: string }>(
+  is: (raw: unknown) => boolean,
+  resolve: (raw: Record<string, unknown>, base: string, ctx: Pick<FamilyContext, 'quick' | 'seeds' | 'overrides'>) => C,
+): Pick<ExperimentFamily<C>, 'claims' | 'resolve' | 'configFile' | 'outDir' | 'description'> {
+  return {
+    claims: is,
+    resolve: (raw, base, ctx) => resolve(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
+    configFile: (cfg) => ({ ...cfg }),
+    outDir: (cfg, ctx) => defaultOut(cfg.name, ctx),
+    description: (cfg) => cfg.description,
+  };
+}
+
 export const incomplete = (dir: string): boolean => existsSync(join(dir, INCOMPLETE));
 
 /**

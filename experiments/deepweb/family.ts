@@ -1,5 +1,5 @@
 /** The deep-web family (experiments/family.ts): configs with "kind": "deepweb". */
-import { defaultOut, type ExperimentFamily, rerunCommand, withBar } from '../family.ts';
+import { defaultOut, type ExperimentFamily, kindFamily, rerunCommand, withBar } from '../family.ts';
 import { type DeepwebConfig, DeepwebSchema, isDeepwebConfig, resolveDeepweb } from './config.ts';
 import { isDeepOutputs } from './load.ts';
 
@@ -24,12 +24,7 @@ database-size sweeps and the politeness audit.`,
     },
     help: 'a deep-web experiment: its report.md, figures and CSVs, from its CSVs and a config.json of kind deepweb',
   },
-  claims: (raw) => isDeepwebConfig(raw),
-  resolve: (raw, base, ctx) =>
-    resolveDeepweb(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
-  configFile: (cfg) => ({ ...cfg }),
-  outDir: (cfg, ctx) => defaultOut(cfg.name, ctx),
-  description: (cfg) => cfg.description,
+  ...kindFamily(isDeepwebConfig, resolveDeepweb),
   async run(cfg, ctx) {
     const out = defaultOut(cfg.name, ctx);
     ctx.say(

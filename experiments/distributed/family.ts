@@ -1,5 +1,5 @@
 /** The distributed-crawling family (experiments/family.ts): configs with "kind": "distributed". */
-import { defaultOut, type ExperimentFamily, rerunCommand, withBar } from '../family.ts';
+import { defaultOut, type ExperimentFamily, kindFamily, rerunCommand, withBar } from '../family.ts';
 import { type DistributedConfig, DistributedSchema, isDistributedConfig, resolveDistributed } from './config.ts';
 
 export const distributed: ExperimentFamily<DistributedConfig> = {
@@ -13,12 +13,7 @@ assignment's and process count's pages, overlap and balance.`,
     title: 'Distributed-crawling experiment config',
     description: 'experiments/configs/*.json with "kind": "distributed" (experiments/distributed/config.ts).',
   },
-  claims: (raw) => isDistributedConfig(raw),
-  resolve: (raw, base, ctx) =>
-    resolveDistributed(raw, base, { quick: ctx.quick, seeds: ctx.seeds, overrides: ctx.overrides }),
-  configFile: (cfg) => ({ ...cfg }),
-  outDir: (cfg, ctx) => defaultOut(cfg.name, ctx),
-  description: (cfg) => cfg.description,
+  ...kindFamily(isDistributedConfig, resolveDistributed),
   async run(cfg, ctx) {
     const out = defaultOut(cfg.name, ctx);
     ctx.say(
