@@ -254,6 +254,35 @@ describe.runIf(hasRedis || process.env.CI)('experiment runs on a queue', () => {
     }
   });
 
+  it('a job whose wanted mark is lost while its submitter waits is marked and enqueued again, not dropped for good', {
+    timeout: scaled(60_000),
+  }, async () => {
+    // the path of the restart above without its timing: the job kept, its mark gone (the CI run of
+    // 3eadcee failed there: a worker took the re-enqueued job before the submitter marked it again)
+    const q = fresh();
+    const c = cfg({ sites: ['cs.alpha-university.test'] });
+    const data = jobData(c, 1, c.sites[0], false, await codeVersionOf(c), 2);
+    const t = redisTarget(q);
+    const r = new Redis(t.connection.port, t.connection.host);
+    const marks = (): Promise<string[]> => r.keys(`crawler-harness:${t.queue}:wanted:*`);
+    try {
+      let got = 0;
+      // no worker yet: the job waits, marked; renewals 150 s apart, so none comes to its rescue
+      const run = runInQueue(q, [{ id: 0, data }], () => got++, { wantedTtlS: 600 });
+      while (!(await marks()).length) await new Promise((res) => setTimeout(res, 20));
+      for (const k of await marks()) await r.del(k);
+      const log: string[] = [];
+      worker(q, log);
+      await run;
+      expect(got).toBe(1);
+      // dropped once as unwanted, then run
+      expect(log.filter((l) => / dropped /.test(l))).toHaveLength(1);
+      expect(log.filter((l) => / done /.test(l))).toHaveLength(1);
+    } finally {
+      r.disconnect();
+    }
+  });
+
   it('finished jobs and their results expire; --clean refuses while a worker is connected, then removes them', {
     timeout: scaled(60_000),
   }, async () => {

@@ -23,6 +23,12 @@ export const WORKER_RENEW_MS = 5000;
  * submitter that stops by itself drops its jobs at once.
  */
 export const WANTED_TTL_S = 60;
+/**
+ * The failure a worker marks a job with when no submitter wants it (then removes it). A submitter
+ * still waiting that meets it lost its mark (Redis restarted empty): it marks the job again and
+ * enqueues it again, as it does a job gone from Redis.
+ */
+export const ORPHANED = 'dropped: no submitter waits for it any more';
 /** How long a leaving submitter looks again at a job a worker holds (ms): a refusal returns it within this. */
 const LEAVE_WAIT_MS = 3000;
 
@@ -132,6 +138,11 @@ export class WantedJobs {
     if (Date.now() - this.at < (this.ttlS * 1000) / 4) return;
     await want(this.client, this.queue.name, this.submitter, jobIds, this.ttlS);
     this.at = Date.now();
+  }
+
+  /** Marks jobs wanted at once, whenever the last renewal was: before a job lost from Redis is enqueued again. */
+  async mark(jobIds: readonly string[]): Promise<void> {
+    await want(this.client, this.queue.name, this.submitter, jobIds, this.ttlS);
   }
 
   /** The submitter leaves: its jobs unmarked, and those nobody else wants and none runs removed. */

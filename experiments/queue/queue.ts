@@ -43,7 +43,7 @@ import {
 import { sleep } from '../../lib/time.ts';
 import { resource } from '../../lib/paths.ts';
 import type { QueueProgress } from '../family.ts';
-import { connectedWorkers, WANTED_TTL_S, WantedJobs, wantedKey, type WorkerPresence } from './presence.ts';
+import { connectedWorkers, ORPHANED, WANTED_TTL_S, WantedJobs, wantedKey, type WorkerPresence } from './presence.ts';
 
 export type { QueueProgress };
 export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis-connection.ts';
@@ -168,7 +168,12 @@ export async function runInQueue(
     let lastOk = Date.now();
     let warned = false;
     let pollMs = POLL_MS.least;
-    const enqueue = (jobId: string, data: QueueJobData): Promise<unknown> => addJob(queue, jobId, data);
+    // a job enqueued again after the first round may have lost its wanted mark with a Redis that
+    // restarted empty (a worker would drop it): `mark` sets it first
+    const enqueue = async (jobId: string, data: QueueJobData, mark: boolean): Promise<unknown> => {
+      if (mark) await wanted.mark([jobId]);
+      return addJob(queue, jobId, data);
+    };
     while (pending.size) {
       let round: { running: number; waiting: number };
       const before = pending.size;
@@ -182,15 +187,7 @@ export async function runInQueue(
         lastOk = Date.now();
         warned = false;
       } catch (e) {
-        const err = lastError ?? e;
-        if (fatalRedisError(err)) throw new Error(redisProblem(err, target.shown));
-        if (e instanceof RefusedError) throw e;
-        if (Date.now() - lastOk >= timeoutMs)
-          throw new Error(`${redisProblem(err, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`);
-        if (!warned)
-          opts.say?.(
-            `queue: ${redisProblem(err, target.shown)}; waiting for it${Number.isFinite(timeoutMs) ? ` (${Math.round(timeoutMs / 1000)} s at most)` : ''}`,
-          );
+        waitingFor(lastError ?? e, e, target.shown, { lastOk, timeoutMs }, warned ? undefined : opts.say);
         warned = true;
         await sleep(1000);
         continue;
@@ -228,10 +225,10 @@ export async function runInQueue(
         } else if (state === 'failed') {
           const job = await queue.getJob(jobId);
           const reason = job?.failedReason ?? 'unknown reason';
-          if (firstRound) {
-            // submitted again: a failed job is retried
+          if (firstRound || reason === ORPHANED) {
+            // submitted again: a failed job is retried; one dropped as unwanted lost its mark
             await job?.remove();
-            await enqueue(jobId, j.data);
+            await enqueue(jobId, j.data, !firstRound);
             waiting++;
           } else if (reason.startsWith('refused:')) {
             throw new RefusedError(`job ${j.id} (seed ${j.data.seed}, site ${j.data.site}) ${reason}`);
@@ -243,7 +240,7 @@ export async function runInQueue(
           // never added, gone with a Redis that restarted empty, or done with its result expired
           if (state === 'completed') await queue.remove(jobId);
           if (!firstRound) vanished++;
-          await enqueue(jobId, j.data);
+          await enqueue(jobId, j.data, !firstRound);
           waiting++;
         } else if (state === 'active') running++;
         else waiting++;
@@ -262,6 +259,28 @@ export async function runInQueue(
     await within(queue.close(), 5000, () => 'timed out').catch(() => queue.disconnect().catch(() => {}));
     client.disconnect();
   }
+}
+
+/**
+ * A round the submitter could not make (`thrown`; `err` what Redis last said, if anything): Redis
+ * said something that will not pass, a job was refused, or Redis has not answered for the whole
+ * wait since `lastOk` (each thrown, one line); else `say`, when given, is told that it waits.
+ */
+function waitingFor(
+  err: unknown,
+  thrown: unknown,
+  shown: string,
+  { lastOk, timeoutMs }: { lastOk: number; timeoutMs: number },
+  say: ((line: string) => void) | undefined,
+): void {
+  if (fatalRedisError(err)) throw new Error(redisProblem(err, shown));
+  // a job no worker would run ends the run (RefusalWatch)
+  if (thrown instanceof RefusedError) throw thrown;
+  if (Date.now() - lastOk >= timeoutMs)
+    throw new Error(`${redisProblem(err, shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`);
+  say?.(
+    `queue: ${redisProblem(err, shown)}; waiting for it${Number.isFinite(timeoutMs) ? ` (${Math.round(timeoutMs / 1000)} s at most)` : ''}`,
+  );
 }
 
 /** A job added once (its id is its data's hash), kept for its keepS once finished or failed. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { currentGitCommit, currentTreeHash, gitCommit, NODE_MAJOR, refusal, treeHash } from './code.ts';
-import { announce, isWanted, WORKER_RENEW_MS, type WorkerPresence, withdraw } from './presence.ts';
+import { announce, isWanted, ORPHANED, WORKER_RENEW_MS, type WorkerPresence, withdraw } from './presence.ts';
 import { JobProcess } from './job-process.ts';
 import { jobIdOf, type QueueJobData, refusedKey, resultKey } from './queue.ts';
 import {
@@ -181,7 +181,7 @@ async function processJob(
   if (why && !d?.cfg) throw new UnrecoverableError(why);
   // a job whose submitters all stopped (gave up, finished, killed): dropped, not run nor bounced
   if (!(await retrying(() => isWanted(client, target.queue, job.id!), Date.now() + timeoutMs))) {
-    sayOnce(ctx, 'dropped', d, 'dropped: no submitter waits for it any more');
+    sayOnce(ctx, 'dropped', d, ORPHANED);
     throw new UnrecoverableError(ORPHANED);
   }
   if (why) {
@@ -219,9 +219,6 @@ async function processJob(
   }
   return { stored: key };
 }
-
-/** The failure a dropped job is marked with (then removed: it leaves nothing in Redis). */
-const ORPHANED = 'dropped: no submitter waits for it any more';
 
 /** A worker: connects (one line within timeoutMs if it cannot), then takes one job at a time until stopped. */
 export async function startQueueWorker(url: string, opts: QueueWorkerOptions): Promise<QueueWorker> {
