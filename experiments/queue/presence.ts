@@ -148,19 +148,26 @@ export class WantedJobs {
   /** The submitter leaves: its jobs unmarked, and those nobody else wants and none runs removed. */
   async leave(jobIds: readonly string[]): Promise<void> {
     if (!jobIds.length) return;
-    for (const id of await unwant(this.client, this.queue.name, this.submitter, jobIds)) {
-      const job = await this.queue.getJob(id);
-      // a worker that took it just before it was unmarked may be refusing it: a refusal puts it back
-      // within milliseconds, so an active job is looked at again for LEAVE_WAIT_MS before it is left
-      // to run (a running job finishes; its result expires with the others)
-      const until = Date.now() + LEAVE_WAIT_MS;
-      let state = await job?.getState();
-      while (state === 'active' && Date.now() < until) {
-        await new Promise((r) => setTimeout(r, 50));
-        state = await job?.getState();
+    // a worker that took a job just before it was unmarked may be refusing it: a refusal puts it back
+    // within milliseconds, so active jobs are looked at again, all together, until LEAVE_WAIT_MS has
+    // passed before they are left to run (a running job finishes; its result expires with the others)
+    const until = Date.now() + LEAVE_WAIT_MS;
+    let left = (
+      await Promise.all(
+        (await unwant(this.client, this.queue.name, this.submitter, jobIds)).map((id) => this.queue.getJob(id)),
+      )
+    ).filter((j) => j !== undefined);
+    for (;;) {
+      const active: typeof left = [];
+      for (const job of left) {
+        const state = await job.getState();
+        if (state === 'active') active.push(job);
+        else if (state === 'waiting' || state === 'delayed' || state === 'prioritized')
+          await job.remove().catch(() => {});
       }
-      if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized'))
-        await job.remove().catch(() => {});
+      if (!active.length || Date.now() >= until) return;
+      left = active;
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 }
