@@ -199,7 +199,7 @@ describe('the package installed into an empty project', () => {
       expect(again.status).toBe(2);
       expect(again.err.trim().split('\n')).toHaveLength(1);
     },
-    scaled(420_000),
+    scaled(600_000),
   );
 });
 
