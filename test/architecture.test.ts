@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixedTimeLimits } from './speed.ts';
@@ -91,6 +91,17 @@ describe('dependencies run one way', () => {
       expect(checked).toBeGreaterThan(20);
     },
   );
+});
+
+describe("the contributors' page (docs/contributing.md)", () => {
+  const page = readFileSync('docs/contributing.md', 'utf8');
+  it('names only files that exist, and a room for every top-level folder of code', () => {
+    const paths = [...page.matchAll(/`([\w./-]+\/[\w./-]+\.(?:ts|md|json))`/g)].map((m) => m[1]);
+    expect(paths.length).toBeGreaterThan(40);
+    expect(paths.filter((p) => !existsSync(p))).toEqual([]);
+    for (const room of ['crawler/', 'sim/', 'lib/', 'experiments/', 'bin/', 'test/', 'bench'])
+      expect(page, room).toContain(room);
+  });
 });
 
 describe('sizes a reader can hold', () => {
