@@ -108,11 +108,14 @@ function leaves(v: unknown, path = '', out = new Map<string, string>()): Map<str
   return out;
 }
 
-/** The fields in which the two folders' config.json differ, each with both values. */
-export function configDifferences(
-  ref: string,
-  cand: string,
-): { field: string; ref: string; cand: string }[] & { fields: string[] } {
+/** A field of the configs in which the two folders differ, with both values. */
+type ConfigDiff = { field: string; ref: string; cand: string };
+
+/** Whether a dotted field is `name` or lies in the section `name`. */
+const under = (field: string, name: string): boolean => field === name || field.startsWith(`${name}.`);
+
+/** Every field of the two folders' config.json, and those in which they differ, each with both values. */
+function configDifferences(ref: string, cand: string): { fields: string[]; diffs: ConfigDiff[] } {
   const read = (dir: string): Map<string, string> => {
     const file = join(dir, 'config.json');
     if (!existsSync(file)) usage(`${file}: no such file (compare needs each folder's config.json to pair its runs)`);
@@ -129,7 +132,7 @@ export function configDifferences(
     .filter((k) => a.get(k) !== b.get(k))
     .sort()
     .map((field) => ({ field, ref: a.get(field) ?? '(absent)', cand: b.get(field) ?? '(absent)' }));
-  return Object.assign(diffs, { fields });
+  return { fields, diffs };
 }
 
 /**
@@ -137,23 +140,16 @@ export function configDifferences(
  * of 500 against 600 once read as a REGRESSION of -0.091). Refuses differences --allow-diff does not
  * name; returns every difference (to state).
  */
-function comparableConfigs(
-  ref: string,
-  cand: string,
-  allowDiff: string | undefined,
-): ReturnType<typeof configDifferences> {
+function comparableConfigs(ref: string, cand: string, allowDiff: string | undefined): ConfigDiff[] {
   const allowed = (allowDiff ?? '').split(',').filter(Boolean);
-  const diffs = configDifferences(ref, cand);
-  const isAllowed = (f: string): boolean => allowed.some((a) => f === a || f.startsWith(`${a}.`));
+  const { fields, diffs } = configDifferences(ref, cand);
   // a misspelt field (budgte) would allow nothing and say nothing: each must name a field or a section
   for (const a of allowed)
-    if (!diffs.fields.some((f) => f === a || f.startsWith(`${a}.`))) {
-      const names = [
-        ...new Set(diffs.fields.flatMap((f) => f.split('.').map((_, i, p) => p.slice(0, i + 1).join('.')))),
-      ];
+    if (!fields.some((f) => under(f, a))) {
+      const names = [...new Set(fields.flatMap((f) => f.split('.').map((_, i, p) => p.slice(0, i + 1).join('.'))))];
       usage(`--allow-diff: "${a}" is not a field of the two config.json${didYouMean(a, names)}`);
     }
-  const refused = diffs.filter((d) => !isAllowed(d.field));
+  const refused = diffs.filter((d) => !allowed.some((a) => under(d.field, a)));
   if (refused.length)
     usage(
       `${ref} and ${cand} were run with other configs: ${refused
@@ -166,7 +162,7 @@ function comparableConfigs(
 }
 
 /** The comparison's heading: what is compared, what made each folder, and what differs (code, config). */
-function heading(ref: string, cand: string, maxDrop: number, diffs: ReturnType<typeof configDifferences>): string[] {
+function heading(ref: string, cand: string, maxDrop: number, diffs: ConfigDiff[]): string[] {
   const made = [readProvenance(ref), readProvenance(cand)];
   const codeDiff = made[0] && made[1] ? codeDifference(made[0], made[1]) : null;
   return [
