@@ -140,119 +140,163 @@ function lowerIndex(sorted: number[], k: number): number {
 
 const round = (x: number, d = 3): number => Math.round(x * 10 ** d) / 10 ** d;
 
+/** Link counts over the whole web: degrees, and how often non-navigational links leave a community or keep a topic. */
+interface LinkCounts {
+  indeg: Int32Array;
+  /** out-degree of each HTML page */
+  outdeg: number[];
+  links: number;
+  html: number;
+  /** random (extra) links, and those of them that leave their community */
+  extra: number;
+  extraLeave: number;
+  /** non-navigational links, those that leave their community, those that keep their topic */
+  nonNav: number;
+  leave: number;
+  sameTopic: number;
+}
+
+function countLinks(web: Web): LinkCounts {
+  const c: LinkCounts = {
+    indeg: new Int32Array(web.n),
+    outdeg: [],
+    links: 0,
+    html: 0,
+    extra: 0,
+    extraLeave: 0,
+    nonNav: 0,
+    leave: 0,
+    sameTopic: 0,
+  };
+  for (let i = 0; i < web.n; i++) {
+    const d = web.outStart[i + 1] - web.outStart[i];
+    if (web.isHtml(i)) {
+      c.html++;
+      c.outdeg.push(d);
+    }
+    c.links += d;
+    for (let e = web.outStart[i]; e < web.outStart[i + 1]; e++) {
+      const t = web.outTarget[e];
+      if (t < 0) continue;
+      c.indeg[t]++;
+      const f = web.outFlags[e];
+      if ((f & 7) === Anchor.Nav) continue;
+      c.nonNav++;
+      const differs = web.community[t] !== web.community[i];
+      if (differs) c.leave++;
+      if (web.topic[t] === web.topic[i]) c.sameTopic++;
+      if (f & LinkFlag.Extra) {
+        c.extra++;
+        if (differs) c.extraLeave++;
+      }
+    }
+  }
+  return c;
+}
+
+/** Topical locality of random pairs: the sum over topics of p_t^2. */
+function randomPairLocality(web: Web): number {
+  const topicCount = new Map<number, number>();
+  for (let i = 0; i < web.n; i++) topicCount.set(web.topic[i], (topicCount.get(web.topic[i]) ?? 0) + 1);
+  let baseline = 0;
+  for (const c of topicCount.values()) baseline += (c / web.n) ** 2;
+  return baseline;
+}
+
+/** The measured figures the targets of the web's config are checked against. */
+interface Measured {
+  inAlpha: number;
+  meanOut: number;
+  outAlpha: number;
+  muExtra: number;
+  /** topical locality over its random-pair baseline */
+  lift: number;
+  anchorRate: number;
+  departments: DepartmentReach[];
+}
+
+function targetChecks(web: Web, m: Measured): Check[] {
+  const tg = web.config.targets;
+  const mu = web.config.links.mu;
+  const inRange = (v: number, [lo, hi]: [number, number]): boolean => v >= lo && v <= hi;
+  return [
+    {
+      name: 'in-degree power-law exponent',
+      value: round(m.inAlpha),
+      target: `[${tg.inDegreeExponent.join(', ')}] (Broder et al.: 2.1)`,
+      ok: inRange(m.inAlpha, tg.inDegreeExponent),
+    },
+    {
+      name: 'mean out-degree (HTML pages)',
+      value: round(m.meanOut, 2),
+      target: `[${tg.meanOutDegree.join(', ')}] (published 8-15)`,
+      ok: inRange(m.meanOut, tg.meanOutDegree),
+    },
+    {
+      name: 'out-degree tail exponent',
+      value: round(m.outAlpha),
+      target: `[${tg.outDegreeTailExponent.join(', ')}] (reference 2.4-2.7)`,
+      ok: inRange(m.outAlpha, tg.outDegreeTailExponent),
+    },
+    {
+      name: 'mixing mu of random links',
+      value: round(m.muExtra),
+      target: `${mu} +- ${tg.muTolerance}`,
+      ok: Math.abs(m.muExtra - mu) <= tg.muTolerance,
+    },
+    {
+      name: 'topical locality lift over random pairs',
+      value: round(m.lift, 2),
+      target: `>= ${tg.localityLift} (Davison 2000)`,
+      ok: m.lift >= tg.localityLift,
+    },
+    {
+      name: 'anchor text names the target topic',
+      value: round(m.anchorRate),
+      target: `[${tg.anchorNamesTopic.join(', ')}]`,
+      ok: inRange(m.anchorRate, tg.anchorNamesTopic),
+    },
+    {
+      name: 'relevant documents unreachable from their homepage',
+      value: m.departments.reduce((a, d) => a + d.unreachableRelevant, 0),
+      target: '0',
+      ok: m.departments.every((d) => d.unreachableRelevant === 0),
+    },
+  ];
+}
+
 export function computeStats(
   web: Web,
   truth = new GroundTruth(web),
   structure: StructureOptions = { keywordR1: KEYWORD_GAP_R1 },
 ): WebStats {
-  const n = web.n;
-  const indeg = new Int32Array(n);
-  const outdeg: number[] = [];
-  let links = 0;
-  let html = 0;
-  let extra = 0;
-  let extraLeave = 0;
-  let nonNav = 0;
-  let leave = 0;
-  let sameTopic = 0;
-  for (let i = 0; i < n; i++) {
-    const d = web.outStart[i + 1] - web.outStart[i];
-    if (web.isHtml(i)) {
-      html++;
-      outdeg.push(d);
-    }
-    links += d;
-    for (let e = web.outStart[i]; e < web.outStart[i + 1]; e++) {
-      const t = web.outTarget[e];
-      if (t < 0) continue;
-      indeg[t]++;
-      const f = web.outFlags[e];
-      if ((f & 7) === Anchor.Nav) continue;
-      nonNav++;
-      const differs = web.community[t] !== web.community[i];
-      if (differs) leave++;
-      if (web.topic[t] === web.topic[i]) sameTopic++;
-      if (f & LinkFlag.Extra) {
-        extra++;
-        if (differs) extraLeave++;
-      }
-    }
-  }
-  // random-pair baseline for topical locality: sum over topics of p_t^2
-  const topicCount = new Map<number, number>();
-  for (let i = 0; i < n; i++) topicCount.set(web.topic[i], (topicCount.get(web.topic[i]) ?? 0) + 1);
-  let baseline = 0;
-  for (const c of topicCount.values()) baseline += (c / n) ** 2;
-  const inFit = fitPowerLaw(indeg);
-  const outFit = fitPowerLaw(outdeg);
+  const c = countLinks(web);
+  const baseline = randomPairLocality(web);
+  const inFit = fitPowerLaw(c.indeg);
+  const outFit = fitPowerLaw(c.outdeg);
   const r = new Renderer(web);
   const anchors = anchorsNamingTopic(web, r);
   const departments = departmentDistances(web, truth);
-  const tg = web.config.targets;
-  const mu = web.config.links.mu;
-  const meanOut = outdeg.reduce((a, b) => a + b, 0) / Math.max(1, outdeg.length);
-  const muExtra = extra ? extraLeave / extra : 0;
-  const locality = nonNav ? sameTopic / nonNav : 0;
+  const meanOut = c.outdeg.reduce((a, b) => a + b, 0) / Math.max(1, c.outdeg.length);
+  const muExtra = c.extra ? c.extraLeave / c.extra : 0;
+  const locality = c.nonNav ? c.sameTopic / c.nonNav : 0;
   const anchorRate = anchors.sampled ? anchors.named / anchors.sampled : 0;
-  const inRange = (v: number, [lo, hi]: [number, number]): boolean => v >= lo && v <= hi;
-  const checks: Check[] = [
-    {
-      name: 'in-degree power-law exponent',
-      value: round(inFit.alpha),
-      target: `[${tg.inDegreeExponent.join(', ')}] (Broder et al.: 2.1)`,
-      ok: inRange(inFit.alpha, tg.inDegreeExponent),
-    },
-    {
-      name: 'mean out-degree (HTML pages)',
-      value: round(meanOut, 2),
-      target: `[${tg.meanOutDegree.join(', ')}] (published 8-15)`,
-      ok: inRange(meanOut, tg.meanOutDegree),
-    },
-    {
-      name: 'out-degree tail exponent',
-      value: round(outFit.alpha),
-      target: `[${tg.outDegreeTailExponent.join(', ')}] (reference 2.4-2.7)`,
-      ok: inRange(outFit.alpha, tg.outDegreeTailExponent),
-    },
-    {
-      name: 'mixing mu of random links',
-      value: round(muExtra),
-      target: `${mu} +- ${tg.muTolerance}`,
-      ok: Math.abs(muExtra - mu) <= tg.muTolerance,
-    },
-    {
-      name: 'topical locality lift over random pairs',
-      value: round(locality / baseline, 2),
-      target: `>= ${tg.localityLift} (Davison 2000)`,
-      ok: locality / baseline >= tg.localityLift,
-    },
-    {
-      name: 'anchor text names the target topic',
-      value: round(anchorRate),
-      target: `[${tg.anchorNamesTopic.join(', ')}]`,
-      ok: inRange(anchorRate, tg.anchorNamesTopic),
-    },
-    {
-      name: 'relevant documents unreachable from their homepage',
-      value: departments.reduce((a, d) => a + d.unreachableRelevant, 0),
-      target: '0',
-      ok: departments.every((d) => d.unreachableRelevant === 0),
-    },
-  ];
+  const measured = { inAlpha: inFit.alpha, meanOut, outAlpha: outFit.alpha, muExtra, anchorRate, departments };
+  const checks = targetChecks(web, { ...measured, lift: locality / baseline });
   let maxIn = 0;
-  for (let i = 0; i < n; i++) if (indeg[i] > maxIn) maxIn = indeg[i];
+  for (let i = 0; i < web.n; i++) if (c.indeg[i] > maxIn) maxIn = c.indeg[i];
   return {
-    pages: n,
+    pages: web.n,
     sites: web.sites.length,
-    links,
-    htmlPages: html,
+    links: c.links,
+    htmlPages: c.html,
     meanOutDegree: round(meanOut, 2),
     outDegreeTailExponent: round(outFit.alpha),
     inDegreeExponent: round(inFit.alpha),
     inDegreeKmin: inFit.kmin,
     maxInDegree: maxIn,
     muExtra: round(muExtra),
-    muAll: round(nonNav ? leave / nonNav : 0),
+    muAll: round(c.nonNav ? c.leave / c.nonNav : 0),
     topicalLocality: round(locality),
     localityBaseline: round(baseline),
     anchorNamesTopic: round(anchorRate),
