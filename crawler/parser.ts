@@ -116,6 +116,116 @@ function readDirective(name: string, attrs: Record<string, string>, maxUrl: numb
   }
 }
 
+/**
+ * What the tokenizer's events say about a page, collected as they come: its title, headings, text
+ * (as raw chunks), links (as chunk positions) and directives, and whether a budget cut it short.
+ */
+class PageCollector {
+  // Text is kept as the parser's raw chunks and split into words only when something reads it
+  // (the page's text, a link's anchor or context): a breadth-first crawl never does, and splitting
+  // every text node was a fifth of the parse (docs/benchmarks.md). Links remember chunk positions.
+  readonly chunks: string[] = [];
+  readonly headings: string[] = [];
+  readonly raw: RawLink[] = [];
+  title = '';
+  nestingCut = 0;
+  linksCut = 0;
+  readonly said: Directives;
+  private inTitle = false;
+  private skipDepth = 0;
+  private heading: string | null = null;
+  private lastHeading = '';
+  private open: RawLink | null = null;
+  private tags = 0;
+  /** the parser that feeds this collector (it reads the parser's stack and pauses it), from onparserinit */
+  private parser: Parser | null = null;
+
+  constructor(
+    pageUrl: string,
+    // the parse budget, in tags (work, not the clock: the same page gives the same links on any machine)
+    private readonly maxTags: number,
+    private readonly maxUrl: number,
+  ) {
+    this.said = { base: pageUrl, baseSet: false, noindex: false, nofollow: false, refresh: null };
+  }
+
+  onparserinit(parser: Parser): void {
+    this.parser = parser;
+  }
+
+  onopentagname(): void {
+    // past MAX_NESTING a tag is read flat (off htmlparser2's unshift-kept stack at once): a linear parse
+    const parser = this.parser as Parser;
+    const open = (parser as unknown as { stack: string[] }).stack;
+    if (open.length > MAX_NESTING) {
+      open.shift();
+      this.nestingCut = 1;
+    }
+    if (++this.tags > this.maxTags && !this.linksCut) {
+      this.linksCut = 1;
+      parser.pause();
+    }
+  }
+
+  onopentag(name: string, attrs: Record<string, string>): void {
+    if (SKIP.has(name)) {
+      this.skipDepth++;
+      return;
+    }
+    if (name === 'title') this.inTitle = true;
+    else if (HEADINGS.has(name)) this.heading = '';
+    else if ((name === 'a' || name === 'area') && attrs.href !== undefined) this.openLink(name, attrs);
+    else if ((name === 'frame' || name === 'iframe') && attrs.src !== undefined) {
+      // a frameset's frames (and an iframe) are links a 1997 browser followed: no anchor text
+      const at = this.chunks.length;
+      this.raw.push({ href: attrs.src, start: at, end: at, heading: this.lastHeading, nofollow: false });
+    } else readDirective(name, attrs, this.maxUrl, this.said);
+  }
+
+  ontext(text: string): void {
+    if (this.skipDepth) return;
+    if (this.inTitle) {
+      this.title += text;
+      return;
+    }
+    if (this.heading !== null) this.heading += text;
+    this.chunks.push(text);
+  }
+
+  onclosetag(name: string): void {
+    if (SKIP.has(name)) {
+      this.skipDepth = Math.max(0, this.skipDepth - 1);
+      return;
+    }
+    if (name === 'title') this.inTitle = false;
+    else if (HEADINGS.has(name) && this.heading !== null) {
+      const h = this.heading.replace(/\s+/g, ' ').trim();
+      if (h) {
+        this.headings.push(h);
+        this.lastHeading = h;
+      }
+      this.heading = null;
+    } else if (name === 'a') this.closeLink();
+  }
+
+  /** An <a> opens an anchor (closing one left open: anchors do not nest); an <area> is a link with no text. */
+  private openLink(name: string, attrs: Record<string, string>): void {
+    this.closeLink();
+    const at = this.chunks.length;
+    const nofollow = attrs.rel !== undefined && /\bnofollow\b/i.test(attrs.rel);
+    this.open = { href: attrs.href, start: at, end: at, heading: this.lastHeading, nofollow };
+    if (name === 'area') this.closeLink();
+  }
+
+  /** Ends the open anchor's text here, at a </a>, the next anchor or the end of the page. */
+  closeLink(): void {
+    if (!this.open) return;
+    this.open.end = this.chunks.length;
+    this.raw.push(this.open);
+    this.open = null;
+  }
+}
+
 export function parseHtml(
   html: string,
   pageUrl: string,
@@ -123,118 +233,22 @@ export function parseHtml(
   aroundWords: number,
   charset = 'utf-8',
 ): ParsedPage {
-  // Text is kept as the parser's raw chunks and split into words only when something reads it
-  // (the page's text, a link's anchor or context): a breadth-first crawl never does, and splitting
-  // every text node was a fifth of the parse (docs/benchmarks.md). Links remember chunk positions.
-  const chunks: string[] = [];
-  const headings: string[] = [];
-  const raw: RawLink[] = [];
-  let title = '';
-  let inTitle = false;
-  let skipDepth = 0;
-  let heading: string | null = null;
-  let lastHeading = '';
-  let open: (typeof raw)[number] | null = null;
-  const said: Directives = { base: pageUrl, baseSet: false, noindex: false, nofollow: false, refresh: null };
-  let nestingCut = 0;
-  let linksCut = 0;
-  // the parse budget, in tags (work, not the clock: the same page gives the same links on any machine)
   const maxTags = norm.maxParseTags ?? Number.POSITIVE_INFINITY;
-  let tags = 0;
-  const maxUrl = norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
-  const parser = new Parser(
-    {
-      onopentagname() {
-        // past MAX_NESTING a tag is read flat (off htmlparser2's unshift-kept stack at once): a linear parse
-        const open = (parser as unknown as { stack: string[] }).stack;
-        if (open.length > MAX_NESTING) {
-          open.shift();
-          nestingCut = 1;
-        }
-        if (++tags > maxTags && !linksCut) {
-          linksCut = 1;
-          parser.pause();
-        }
-      },
-      onopentag(name, attrs) {
-        if (SKIP.has(name)) {
-          skipDepth++;
-          return;
-        }
-        if (name === 'title') inTitle = true;
-        else if (HEADINGS.has(name)) heading = '';
-        else if ((name === 'a' || name === 'area') && attrs.href !== undefined) {
-          if (open) {
-            open.end = chunks.length;
-            raw.push(open);
-          }
-          open = {
-            href: attrs.href,
-            start: chunks.length,
-            end: chunks.length,
-            heading: lastHeading,
-            nofollow: attrs.rel !== undefined && /\bnofollow\b/i.test(attrs.rel),
-          };
-          if (name === 'area') {
-            raw.push(open);
-            open = null;
-          }
-        } else if ((name === 'frame' || name === 'iframe') && attrs.src !== undefined) {
-          // a frameset's frames (and an iframe) are links a 1997 browser followed: no anchor text
-          raw.push({
-            href: attrs.src,
-            start: chunks.length,
-            end: chunks.length,
-            heading: lastHeading,
-            nofollow: false,
-          });
-        } else readDirective(name, attrs, maxUrl, said);
-      },
-      ontext(text) {
-        if (skipDepth) return;
-        if (inTitle) {
-          title += text;
-          return;
-        }
-        if (heading !== null) heading += text;
-        chunks.push(text);
-      },
-      onclosetag(name) {
-        if (SKIP.has(name)) {
-          skipDepth = Math.max(0, skipDepth - 1);
-          return;
-        }
-        if (name === 'title') inTitle = false;
-        else if (HEADINGS.has(name) && heading !== null) {
-          const h = heading.replace(/\s+/g, ' ').trim();
-          if (h) {
-            headings.push(h);
-            lastHeading = h;
-          }
-          heading = null;
-        } else if (name === 'a' && open) {
-          open.end = chunks.length;
-          raw.push(open);
-          open = null;
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
+  const c = new PageCollector(pageUrl, maxTags, norm.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH);
+  const parser = new Parser(c, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   parser.write(html);
   parser.end();
-  if (open) {
-    (open as (typeof raw)[number]).end = chunks.length;
-    raw.push(open);
-  }
+  c.closeLink();
+  const { said, chunks, raw } = c;
   // a refresh is a link a browser follows (Scrapy, Heritrix and Nutch follow it too): the page's last, no anchor
   const refresh = said.refresh !== null && norm.followRefresh !== false ? 1 : 0;
   if (refresh)
     raw.push({ href: said.refresh as string, start: chunks.length, end: chunks.length, heading: '', nofollow: false });
-  title = title.replace(/\s+/g, ' ').trim();
+  const title = c.title.replace(/\s+/g, ' ').trim();
   const words = lazyWords(chunks);
   const found = said.nofollow ? noLinks() : resolveLinks(raw, said.base, norm, title, words, aroundWords);
-  return new HtmlPage(title, headings, words, found, said, charset, { nestingCut, linksCut, refresh });
+  const cuts = { nestingCut: c.nestingCut, linksCut: c.linksCut, refresh };
+  return new HtmlPage(title, c.headings, words, found, said, charset, cuts);
 }
 
 const noLinks = (): ReturnType<typeof resolveLinks> => ({ links: [], capped: 0, tooLong: 0, schemes: 0 });
