@@ -37,6 +37,39 @@ export function oracleOrder(
   onChoice?: (page: number, score: number, fetchedSoFar: readonly number[]) => void,
   items?: Int32Array,
 ): number[] {
+  const walk = new OracleWalk(g, relevantLinks(g, items), items);
+  const { order, fetched, dist, gain, parent, heap } = walk;
+  if (g.start < 0 || budget < 1) return order;
+  walk.discovered[g.start] = 1;
+  walk.fetch(g.start);
+  while (order.length < budget) {
+    const v = walk.nextFoundRelevant();
+    if (v >= 0) {
+      walk.fetch(v);
+      continue;
+    }
+    const best = heap.popBest(fetched, dist, gain);
+    if (best < 0) break; // every reachable relevant document is fetched
+    onChoice?.(best, gain[best] / (dist[best] + gain[best]), order);
+    const path: number[] = [];
+    for (let v = best; v >= 0; v = parent[v]) path.push(v);
+    for (let i = path.length - 1; i >= 0 && order.length < budget; i--) if (!fetched[path[i]]) walk.fetch(path[i]);
+  }
+  return order;
+}
+
+/** The relevant documents' in-links, indexed, and each page's gain: how many relevant documents it links to. */
+interface RelevantLinks {
+  relevant: Uint8Array;
+  /** item -> its relevant files (a paper's .ps beside its .ps.Z) */
+  sameItem: Map<number, number[]>;
+  /** the pages linking to relevant document u: inSource[inStart[u] .. inStart[u + 1]) */
+  inStart: Int32Array;
+  inSource: Int32Array;
+  gain: Int32Array;
+}
+
+function relevantLinks(g: SiteGraph, items: Int32Array | undefined): RelevantLinks {
   const { n, outStart, outTarget } = g;
   // items: node -> the relevant item it is a file of (-1: none). Once one file of an item is
   // fetched its other files (a paper's .ps beside its .ps.Z) add nothing, as the target counts
@@ -62,21 +95,82 @@ export function oracleOrder(
     for (let e = outStart[u]; e < outStart[u + 1]; e++) if (relevant[outTarget[e]]) inSource[fill[outTarget[e]]++] = u;
   const gain = new Int32Array(n);
   for (let u = 0; u < n; u++) for (let e = outStart[u]; e < outStart[u + 1]; e++) gain[u] += relevant[outTarget[e]];
+  return { relevant, sameItem, inStart, inSource, gain };
+}
 
-  const FAR = 0x3fffffff;
-  const fetched = new Uint8Array(n);
-  const discovered = new Uint8Array(n);
+const FAR = 0x3fffffff;
+
+/** The oracle's walk: what is fetched and found, and the cheapest unfetched path to every page. */
+class OracleWalk {
+  readonly order: number[] = [];
+  readonly fetched: Uint8Array;
+  readonly discovered: Uint8Array;
   // pages on the cheapest path of unfetched pages from the fetched set (the page included), and
   // the page before it on that path (-1: a discovered page, the path's first)
-  const dist = new Int32Array(n).fill(FAR);
-  const parent = new Int32Array(n).fill(-1);
-  const heap = new YieldHeap();
-  const offer = (v: number): void => {
-    if (gain[v] > 0) heap.push(v, dist[v], gain[v]);
-  };
+  readonly dist: Int32Array;
+  readonly parent: Int32Array;
+  readonly gain: Int32Array;
+  readonly heap = new YieldHeap();
+  private readonly relevant: Uint8Array;
   // breadth-first from pages whose distance just shortened, through unfetched pages
-  const queue = new Int32Array(n);
-  const shorten = (from: number): void => {
+  private readonly queue: Int32Array;
+  private readonly pendingRelevant: number[] = [];
+  private nextRelevant = 0;
+  private readonly found: number[] = [];
+
+  constructor(
+    private readonly g: SiteGraph,
+    private readonly links: RelevantLinks,
+    private readonly items: Int32Array | undefined,
+  ) {
+    const { n } = g;
+    this.fetched = new Uint8Array(n);
+    this.discovered = new Uint8Array(n);
+    this.dist = new Int32Array(n).fill(FAR);
+    this.parent = new Int32Array(n).fill(-1);
+    this.queue = new Int32Array(n);
+    this.relevant = links.relevant;
+    this.gain = links.gain;
+  }
+
+  /** The next relevant document found and still worth fetching, in the order found (the same every run); -1: none. */
+  nextFoundRelevant(): number {
+    while (this.nextRelevant < this.pendingRelevant.length) {
+      const v = this.pendingRelevant[this.nextRelevant++];
+      // a file of an item already found is relevant no more: not fetched for itself
+      if (!this.fetched[v] && this.relevant[v]) return v;
+    }
+    return -1;
+  }
+
+  fetch(u: number): void {
+    const { outStart, outTarget } = this.g;
+    const { fetched, found, dist, parent, relevant, items } = this;
+    fetched[u] = 1;
+    this.order.push(u);
+    if (relevant[u]) {
+      this.spend(u);
+      const files = items && items[u] >= 0 ? this.links.sameItem.get(items[u]) : undefined;
+      if (files) for (const w of files) if (relevant[w]) this.spend(w);
+    }
+    found.length = 0;
+    for (let e = outStart[u]; e < outStart[u + 1]; e++) this.discover(outTarget[e]);
+    for (const v of found) {
+      if (dist[v] === 1) continue;
+      dist[v] = 1;
+      parent[v] = -1;
+      this.offer(v);
+      this.shorten(v);
+    }
+  }
+
+  private offer(v: number): void {
+    if (this.gain[v] > 0) this.heap.push(v, this.dist[v], this.gain[v]);
+  }
+
+  private shorten(from: number): void {
+    const { outStart, outTarget } = this.g;
+    const { queue, fetched, dist, parent } = this;
     let head = 0;
     let tail = 0;
     queue[tail++] = from;
@@ -88,65 +182,26 @@ export function oracleOrder(
         if (fetched[v] || dist[v] <= d) continue;
         dist[v] = d;
         parent[v] = u;
-        offer(v);
+        this.offer(v);
         queue[tail++] = v;
       }
     }
-  };
-  const order: number[] = [];
-  const pendingRelevant: number[] = [];
-  let nextRelevant = 0;
-  const found: number[] = [];
-  const discover = (v: number): void => {
-    if (discovered[v]) return;
-    discovered[v] = 1;
-    if (relevant[v]) pendingRelevant.push(v);
-    else if (!fetched[v]) found.push(v);
-  };
-  // a relevant node that stops counting: its in-links gain nothing more
-  const spend = (u: number): void => {
-    relevant[u] = 0;
-    // its queued entries now overstate it: the heap re-files an entry whose gain has changed
-    for (let e = inStart[u]; e < inStart[u + 1]; e++) gain[inSource[e]]--;
-  };
-  const fetch = (u: number): void => {
-    fetched[u] = 1;
-    order.push(u);
-    if (relevant[u]) {
-      spend(u);
-      const files = items && items[u] >= 0 ? sameItem.get(items[u]) : undefined;
-      if (files) for (const w of files) if (relevant[w]) spend(w);
-    }
-    found.length = 0;
-    for (let e = outStart[u]; e < outStart[u + 1]; e++) discover(outTarget[e]);
-    for (const v of found) {
-      if (dist[v] === 1) continue;
-      dist[v] = 1;
-      parent[v] = -1;
-      offer(v);
-      shorten(v);
-    }
-  };
-  if (g.start < 0 || budget < 1) return order;
-  discovered[g.start] = 1;
-  fetch(g.start);
-
-  while (order.length < budget) {
-    if (nextRelevant < pendingRelevant.length) {
-      // documents in the order they were found: the same order every run
-      const v = pendingRelevant[nextRelevant++];
-      // a file of an item already found is relevant no more: not fetched for itself
-      if (!fetched[v] && relevant[v]) fetch(v);
-      continue;
-    }
-    const best = heap.popBest(fetched, dist, gain);
-    if (best < 0) break; // every reachable relevant document is fetched
-    onChoice?.(best, gain[best] / (dist[best] + gain[best]), order);
-    const path: number[] = [];
-    for (let v = best; v >= 0; v = parent[v]) path.push(v);
-    for (let i = path.length - 1; i >= 0 && order.length < budget; i--) if (!fetched[path[i]]) fetch(path[i]);
   }
-  return order;
+
+  private discover(v: number): void {
+    if (this.discovered[v]) return;
+    this.discovered[v] = 1;
+    if (this.relevant[v]) this.pendingRelevant.push(v);
+    else if (!this.fetched[v]) this.found.push(v);
+  }
+
+  /** A relevant node that stops counting: its in-links gain nothing more. */
+  private spend(u: number): void {
+    this.relevant[u] = 0;
+    // its queued entries now overstate it: the heap re-files an entry whose gain has changed
+    const { inStart, inSource } = this.links;
+    for (let e = inStart[u]; e < inStart[u + 1]; e++) this.gain[inSource[e]]--;
+  }
 }
 
 /**
