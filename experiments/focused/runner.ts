@@ -85,6 +85,23 @@ interface Job {
 
 export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}): Promise<ExperimentData> {
   const t0 = performance.now();
+  const sites = await checkPlan(cfg, opts);
+  const jobs: Job[] = [];
+  for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
+  const results = await runJobs(cfg, jobs, opts);
+  const g = gather(cfg, jobs, results);
+  const wallMs = Math.round(performance.now() - t0);
+  // the fields in the order they always had (a reader of the JSON sees the same file)
+  const { config, curves, summaries, timings, phases, structure, facts, replay, jobs: made } = g;
+  return { config, sites, curves, summaries, timings, phases, structure, facts, replay, wallMs, jobs: made };
+}
+
+/**
+ * The sites the experiment crawls, once everything that would stop it has been checked: its sites
+ * exist, its strategies load (a broken one fails before any crawl, exit 2), training has sites to
+ * train on, and what runs in this process only is not sent to workers.
+ */
+async function checkPlan(cfg: ExperimentConfig, opts: RunOptions): Promise<string[]> {
   let sites: string[];
   // the sites a held-out one trains on: an archive's configured sites; a synthetic web's departments
   // (experiments/focused/env.ts), whichever of them the experiment crawls
@@ -111,13 +128,12 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     if (e instanceof StrategyError) throw new ExperimentConfigError(`${cfg.name}: ${e.message}`);
     throw e;
   }
-  const learns = trains(cfg);
-  if (learns && trainingSites.length < 2)
+  if (trains(cfg) && trainingSites.length < 2)
     throw new ExperimentConfigError(
       `${cfg.name}: leave-one-site-out training needs at least two sites, got ${trainingSites.join(', ')}`,
     );
   // a strategy given in memory lives in this process: no worker process or queue can build it
-  const inMemory = cfg.strategies.filter((s) => cfg.strategyParams[s]?.inMemory);
+  const inMemory = inMemoryStrategies(cfg);
   if (inMemory.length && (opts.queue || (opts.workers ?? 0) > 0))
     throw new ExperimentConfigError(
       `${cfg.name}: ${inMemory.join(', ')} ` +
@@ -126,11 +142,18 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
         `(the default for it), or give it as ` +
         `{ "name", "module": "path/to/strategy.ts" }`,
     );
-  const jobs: Job[] = [];
-  for (const seed of cfg.seeds) for (const site of sites) jobs.push({ id: jobs.length, seed, site });
+  return sites;
+}
+
+const inMemoryStrategies = (cfg: ExperimentConfig): string[] =>
+  cfg.strategies.filter((s) => cfg.strategyParams[s]?.inMemory);
+
+/** Runs every job where the options say (a queue, worker processes, or this process); results by job id. */
+async function runJobs(cfg: ExperimentConfig, jobs: Job[], opts: RunOptions): Promise<JobResult[]> {
   const recorded = opts.replay === false || !cfg.replay ? -1 : 0;
   const cacheDir = opts.cacheDir === undefined ? '.cache/models' : opts.cacheDir;
-  const workers = inMemory.length ? 0 : Math.min(opts.workers ?? availableParallelism(), jobs.length);
+  const inMemory = inMemoryStrategies(cfg).length > 0;
+  const workers = inMemory ? 0 : Math.min(opts.workers ?? availableParallelism(), jobs.length);
   // the heap each job process needs for this web, or one line saying what it would need (exit 2);
   // queue workers size their own job processes by the same rule
   const heap = opts.queue ? 0 : jobHeapMb(cfg, workers);
@@ -140,6 +163,10 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     );
   const results: JobResult[] = new Array(jobs.length);
   let done = 0;
+  const finished = (id: number, r: JobResult): void => {
+    results[id] = r;
+    opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
+  };
   if (opts.queue) {
     const { jobData, runInQueue, waitRedisMs } = await import('../queue/queue.ts');
     const { codeVersionOf } = await import('../queue/code.ts');
@@ -147,10 +174,7 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
     await runInQueue(
       opts.queue,
       jobs.map((j) => ({ id: j.id, data: jobData(cfg, j.seed, j.site, j.id === recorded, code, opts.queueKeepDays) })),
-      (id, r) => {
-        results[id] = r;
-        opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
-      },
+      finished,
       {
         onProgress: opts.onQueueProgress,
         say: opts.onQueueMessage,
@@ -159,20 +183,14 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
       },
     );
   } else if (workers <= 0) {
-    for (const j of jobs) {
-      results[j.id] = await runJob(cfg, j.seed, j.site, cacheDir, j.id === recorded, opts.caches);
-      opts.onJobDone?.(++done, jobs.length, jobDone(j, results[j.id]));
-    }
+    for (const j of jobs) finished(j.id, await runJob(cfg, j.seed, j.site, cacheDir, j.id === recorded, opts.caches));
     await closeSeedState();
-  } else {
-    await runInWorkers(cfg, jobs, { n: workers, heapMb: heap }, cacheDir, recorded, (id, r) => {
-      results[id] = r;
-      opts.onJobDone?.(++done, jobs.length, jobDone(jobs[id], r));
-    });
-  }
-  const made = jobMakers(cfg, jobs, results);
-  const curves = results.flatMap((r) => r.curves).sort(byKeys);
-  const summaries = results.flatMap((r) => r.summaries).sort(byKeys);
+  } else await runInWorkers(cfg, jobs, { n: workers, heapMb: heap }, cacheDir, recorded, finished);
+  return results;
+}
+
+/** The jobs' results merged into the experiment's data, in an order that does not depend on which finished first. */
+function gather(cfg: ExperimentConfig, jobs: Job[], results: JobResult[]): Omit<ExperimentData, 'sites' | 'wallMs'> {
   const sums: Record<string, [number, number]> = {};
   for (const r of results)
     for (const t of r.timings) {
@@ -187,16 +205,14 @@ export async function runExperiment(cfg: ExperimentConfig, opts: RunOptions = {}
   });
   return {
     config: cfg,
-    sites,
-    curves,
-    summaries,
+    curves: results.flatMap((r) => r.curves).sort(byKeys),
+    summaries: results.flatMap((r) => r.summaries).sort(byKeys),
     timings,
     phases: results.flatMap((r) => r.phases ?? []),
     structure,
     facts: results.map((r) => r.facts).sort((a, b) => a.seed - b.seed || a.site.localeCompare(b.site)),
     replay: results[0]?.replay ?? null,
-    wallMs: Math.round(performance.now() - t0),
-    jobs: made,
+    jobs: jobMakers(cfg, jobs, results),
   };
 }
 
