@@ -5,7 +5,7 @@
  * environment (server, ground truth, training data) is reused across the jobs of one seed.
  */
 import { hostname } from 'node:os';
-import { CrawlEngine, type Strategy } from '../../crawler/index.ts';
+import { CrawlEngine, type CrawlSummary, type Strategy } from '../../crawler/index.ts';
 import { AdaptiveStrategy, loadKeywords, RelevanceJudge } from '../../crawler/focused/index.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { loadStrategyModule, makeStrategy } from '../strategy-registry.ts';
@@ -16,6 +16,7 @@ import { withEnv } from './env-slots.ts';
 import { judgementQuality } from './judgement.ts';
 import { siteLeak } from '../env-leak.ts';
 import { ownCounters, RunMeter } from './meter.ts';
+import { CrawlLedger } from './crawl-ledger.ts';
 import { reachable } from '../../lib/site-graph.ts';
 import { itemHops, itemsByHops } from './density.ts';
 import { oracleOrder } from './oracle.ts';
@@ -256,6 +257,37 @@ export function runSeed(seed: number, linkOrder: number): number {
   return linkOrder === 1 ? seed : seed * 100_003 + linkOrder;
 }
 
+/** A run's summary.csv row: the meter's measures, then the crawl's, the server's and the strategy's counts, in column order. */
+function summaryRow(
+  base: ReturnType<RunMeter['summary']>,
+  ledger: CrawlLedger,
+  audit: ReturnType<typeof auditOf>,
+  s: CrawlSummary,
+  start: ReturnType<typeof startingThresholds>,
+): SummaryRow {
+  const ss = s.strategy;
+  return {
+    ...base,
+    ...ledger.outcomes,
+    requests: audit?.requests ?? 0,
+    past_budget: ledger.pastBudget,
+    ...ledger.holes,
+    audit_disallowed: audit?.disallowed ?? 0,
+    audit_max_concurrent: audit?.maxConcurrent ?? 0,
+    links_scored: ss.linksScored ?? 0,
+    discarded: s.discarded,
+    retrainings: ss.retrainings ?? 0,
+    exploit_pages: ss.exploitPages ?? 0,
+    tunnel_pages: ss.tunnelPages ?? 0,
+    discard_pages: ss.discardPages ?? 0,
+    rescued_links: ss.rescuedLinks ?? 0,
+    readmitted: s.readmitted,
+    frontier_left: s.frontierLeft,
+    ...start,
+    ...ownCounters(ss),
+  };
+}
+
 /** What the server saw of a site's hosts during a run (requests, disallowed paths, concurrency). */
 function auditOf(
   env: Job['env'],
@@ -297,11 +329,9 @@ async function crawlOne(
   const start = startingThresholds(strategy);
   env.reset();
   const run = new RunMeter(cfg, name, site, seed, t.relevant, t.reach, linkOrder);
-  const outcomes = { status_2xx: 0, status_3xx: 0, status_4xx: 0, status_5xx: 0, fetch_errors: 0 };
-  const holes = { hole_fetches: 0, hole_charged: 0 };
-  let pastBudget = 0;
   // the replay shows the crawls in the run's first link order (the page's own, by default)
   const order: number[] | null = t.replay && linkOrder === cfg.firstOrder ? (t.replay.orders[name] = []) : null;
+  const ledger = new CrawlLedger(env, t, run, cfg.budget, byPages, freeHoles, order);
   const engine = CrawlEngine.create({
     // the strategies crawl the same site with the same settings, and training read the same pages:
     // each page is parsed once per environment (env.parses)
@@ -321,34 +351,7 @@ async function crawlOne(
       linkOrderSeed: linkOrder === 1 ? 0 : linkOrder,
     },
     strategy,
-    onLog: (e) => {
-      // in flight when the budget ran out: the server saw it, the run's columns do not count it
-      if (run.count >= cfg.budget) {
-        pastBudget++;
-        return;
-      }
-      const ok = e.status !== null && e.status >= 200 && e.status < 300;
-      if (order && ok) {
-        const key = env.keyOf(e.url);
-        const node = key === null ? undefined : t.nodeOf.get(key);
-        if (node !== undefined && t.drawnAs(node) >= 0) order.push(t.drawnAs(node));
-      }
-      const hole = e.status === 404 && env.isHole(e.url);
-      if (hole) holes.hole_fetches++;
-      if (hole && freeHoles) return;
-      if (hole) holes.hole_charged++;
-      if (e.status === null) outcomes.fetch_errors++;
-      else outcomes[`status_${Math.min(5, Math.max(2, Math.floor(e.status / 100)))}xx` as 'status_2xx']++;
-      // with budgetCounts "pages" only 2xx responses count; the run stops at the budget
-      if (byPages ? !ok : false) return;
-      const key = ok ? env.keyOf(e.url) : null;
-      if (
-        run.count < cfg.budget &&
-        run.fetched(key === null ? null : env.itemOf(key)) >= cfg.budget &&
-        (byPages || freeHoles)
-      )
-        engine.stop();
-    },
+    onLog: (e) => ledger.log(e, () => engine.stop()),
   });
   const t0 = performance.now();
   const before = job.trained;
@@ -364,28 +367,8 @@ async function crawlOne(
     parsedAnew: env.parses.misses - parsed,
   });
   const curves = run.finish();
-  const audit = auditOf(env, site);
-  const ss = s.strategy;
-  const summary: SummaryRow = {
-    ...run.summary(byPages || freeHoles ? run.count : s.pages, curves),
-    ...outcomes,
-    requests: audit?.requests ?? 0,
-    past_budget: pastBudget,
-    ...holes,
-    audit_disallowed: audit?.disallowed ?? 0,
-    audit_max_concurrent: audit?.maxConcurrent ?? 0,
-    links_scored: ss.linksScored ?? 0,
-    discarded: s.discarded,
-    retrainings: ss.retrainings ?? 0,
-    exploit_pages: ss.exploitPages ?? 0,
-    tunnel_pages: ss.tunnelPages ?? 0,
-    discard_pages: ss.discardPages ?? 0,
-    rescued_links: ss.rescuedLinks ?? 0,
-    readmitted: s.readmitted,
-    frontier_left: s.frontierLeft,
-    ...start,
-    ...ownCounters(ss),
-  };
+  const base = run.summary(byPages || freeHoles ? run.count : s.pages, curves);
+  const summary = summaryRow(base, ledger, auditOf(env, site), s, start);
   return { curves, summary, timing };
 }
 
