@@ -223,71 +223,24 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!parsed) return 0;
   const v = parsed.values;
   if (v.list) return listFolder(parsed.positionals, io);
-  if (parsed.positionals.length !== 2) usage('give two results folders: REF CAND (see --help)');
-  const [ref, cand] = parsed.positionals;
-  const maxDrop = v['max-drop'] === undefined ? 0.02 : Number(v['max-drop']);
-  if (!(maxDrop >= 0 && maxDrop < 1e6)) usage(`--max-drop: "${v['max-drop']}" must be a number >= 0`);
-  const metrics = (v.metric ?? 'recall_auc,recall,precision').split(',').filter(Boolean);
-  const rs = readCsv(ref, 'summary.csv');
-  const cs = readCsv(cand, 'summary.csv');
-  const diffs = comparableConfigs(ref, cand, v['allow-diff']);
-  const curved = metrics.some((m) => m.includes('@'));
-  const rc = curved ? readCsv(ref, 'curves.csv') : null;
-  const cc = curved ? readCsv(cand, 'curves.csv') : null;
-  for (const m of metrics) {
-    const col = m.split('@')[0];
-    const cols = m.includes('@') ? Object.keys(rc![0] ?? {}) : Object.keys(rs[0] ?? {});
-    if (!/^[a-z_]+(@\d+)?$/.test(m) || !cols.includes(col))
-      usage(
-        `--metric: "${m}" is not a column of ${m.includes('@') ? 'curves.csv' : 'summary.csv'} ` +
-          `(${cols.filter((c) => !['experiment', 'strategy', 'site', 'seed', 'pages'].includes(c)).join(', ')})`,
-      );
-  }
-  const known = [...new Set(rs.map((r) => r.strategy))].filter((s) => s !== 'oracle');
-  const strategies = v.strategy ? v.strategy.split(',').filter(Boolean) : known;
-  for (const s of strategies) {
-    if (!known.includes(s)) usage(`--strategy: "${s}" is not a strategy of ${ref} (${known.join(', ')})`);
-    if (!cs.some((r) => r.strategy === s)) usage(`${cand} has no runs of ${s} (the reference has)`);
-  }
-  const lines = heading(ref, cand, maxDrop, diffs);
+  const c = readComparison(parsed.positionals, v);
+  const { ref, cand, maxDrop, metrics, strategies } = c;
+  const lines = heading(ref, cand, maxDrop, c.diffs);
   const regressions: string[] = [];
   const blind: string[] = [];
   /** Units (seeds) every blind comparison would detect --max-drop at; null: no size up to 1000. */
   let wanted: number | null = 0;
   for (const s of strategies)
     for (const m of metrics) {
-      const a = runsOf(cs, cc, s, m, cand);
-      const b = runsOf(rs, rc, s, m, ref);
-      const unit = unitOf(b);
-      let d: Ci;
-      try {
-        if (a.length !== b.length) throw new Error(`${b.length} runs in the reference, ${a.length} in the candidate`);
-        d = pairedCi(a, b, (r) => r.value, unit);
-      } catch (e) {
-        usage(`${s} ${m}: the runs do not pair (${(e as Error).message}); compare runs of the same config and seeds`);
-      }
-      const refMean = unitCi(b, (r) => r.value, unit).mean;
-      const candMean = unitCi(a, (r) => r.value, unit).mean;
-      const read = dropVerdict(d, maxDrop);
-      const regressed = read === 'regression';
-      const verdict = {
-        regression: '**REGRESSION**',
-        noise: `lower, within the noise (n ${d.n})`,
-        better: 'better',
-        within: 'within tolerance',
-      }[read];
-      if (regressed) regressions.push(`${s} ${m} ${signed(d.mean)}`);
-      // the smallest drop these paired runs would find with 80% power (the reports' "detectable")
-      const power = detectable(d);
-      if (!(power <= maxDrop)) {
-        blind.push(`${s} ${m} (${Number.isFinite(power) ? f3(power) : `${d.n} unit`})`);
+      const row = compareOne(c, s, m);
+      if (row.regressed) regressions.push(`${s} ${m} ${signed(row.d.mean)}`);
+      if (!(row.power <= maxDrop)) {
+        blind.push(`${s} ${m} (${Number.isFinite(row.power) ? f3(row.power) : `${row.d.n} unit`})`);
         // the size that would see it: at this spread, or (one unit: no spread) at least two
-        const need = d.n < 2 ? 2 : unitsToDetect(d.sd, maxDrop);
+        const need = row.d.n < 2 ? 2 : unitsToDetect(row.d.sd, maxDrop);
         wanted = need === null || wanted === null ? null : Math.max(wanted, need);
       }
-      lines.push(
-        `| ${s} | ${m} | ${f3(refMean)} | ${f3(candMean)} | ${signed(d.mean)} [${f3(d.lo)}, ${f3(d.hi)}] | ${f3(power)} | ${verdict} |`,
-      );
+      lines.push(row.line);
     }
   lines.push(
     '',
@@ -315,6 +268,83 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         'to accept "no regression" from runs that could miss one',
     );
   return regressions.length ? 1 : 0;
+}
+
+type Rows = ReturnType<typeof readCsv>;
+
+/** Two results folders read and checked against the flags: what to compare, and the rows to compare it on. */
+interface Comparison {
+  ref: string;
+  cand: string;
+  maxDrop: number;
+  metrics: string[];
+  strategies: string[];
+  diffs: ReturnType<typeof comparableConfigs>;
+  /** summary.csv of each, and curves.csv where a metric reads a checkpoint (recall@500) */
+  rs: Rows;
+  cs: Rows;
+  rc: Rows | null;
+  cc: Rows | null;
+}
+
+function readComparison(
+  positionals: string[],
+  v: { 'max-drop'?: string; metric?: string; strategy?: string; 'allow-diff'?: string },
+): Comparison {
+  if (positionals.length !== 2) usage('give two results folders: REF CAND (see --help)');
+  const [ref, cand] = positionals;
+  const maxDrop = v['max-drop'] === undefined ? 0.02 : Number(v['max-drop']);
+  if (!(maxDrop >= 0 && maxDrop < 1e6)) usage(`--max-drop: "${v['max-drop']}" must be a number >= 0`);
+  const metrics = (v.metric ?? 'recall_auc,recall,precision').split(',').filter(Boolean);
+  const rs = readCsv(ref, 'summary.csv');
+  const cs = readCsv(cand, 'summary.csv');
+  const diffs = comparableConfigs(ref, cand, v['allow-diff']);
+  const curved = metrics.some((m) => m.includes('@'));
+  const rc = curved ? readCsv(ref, 'curves.csv') : null;
+  const cc = curved ? readCsv(cand, 'curves.csv') : null;
+  for (const m of metrics) {
+    const col = m.split('@')[0];
+    const cols = m.includes('@') ? Object.keys(rc![0] ?? {}) : Object.keys(rs[0] ?? {});
+    if (!/^[a-z_]+(@\d+)?$/.test(m) || !cols.includes(col))
+      usage(
+        `--metric: "${m}" is not a column of ${m.includes('@') ? 'curves.csv' : 'summary.csv'} ` +
+          `(${cols.filter((c) => !['experiment', 'strategy', 'site', 'seed', 'pages'].includes(c)).join(', ')})`,
+      );
+  }
+  const known = [...new Set(rs.map((r) => r.strategy))].filter((s) => s !== 'oracle');
+  const strategies = v.strategy ? v.strategy.split(',').filter(Boolean) : known;
+  for (const s of strategies) {
+    if (!known.includes(s)) usage(`--strategy: "${s}" is not a strategy of ${ref} (${known.join(', ')})`);
+    if (!cs.some((r) => r.strategy === s)) usage(`${cand} has no runs of ${s} (the reference has)`);
+  }
+  return { ref, cand, maxDrop, metrics, strategies, diffs, rs, cs, rc, cc };
+}
+
+/** One strategy's metric, paired run by run: its table line, its difference, and what it could detect. */
+function compareOne(c: Comparison, s: string, m: string): { line: string; d: Ci; regressed: boolean; power: number } {
+  const a = runsOf(c.cs, c.cc, s, m, c.cand);
+  const b = runsOf(c.rs, c.rc, s, m, c.ref);
+  const unit = unitOf(b);
+  let d: Ci;
+  try {
+    if (a.length !== b.length) throw new Error(`${b.length} runs in the reference, ${a.length} in the candidate`);
+    d = pairedCi(a, b, (r) => r.value, unit);
+  } catch (e) {
+    usage(`${s} ${m}: the runs do not pair (${(e as Error).message}); compare runs of the same config and seeds`);
+  }
+  const refMean = unitCi(b, (r) => r.value, unit).mean;
+  const candMean = unitCi(a, (r) => r.value, unit).mean;
+  const read = dropVerdict(d, c.maxDrop);
+  const verdict = {
+    regression: '**REGRESSION**',
+    noise: `lower, within the noise (n ${d.n})`,
+    better: 'better',
+    within: 'within tolerance',
+  }[read];
+  // the smallest drop these paired runs would find with 80% power (the reports' "detectable")
+  const power = detectable(d);
+  const line = `| ${s} | ${m} | ${f3(refMean)} | ${f3(candMean)} | ${signed(d.mean)} [${f3(d.lo)}, ${f3(d.hi)}] | ${f3(power)} | ${verdict} |`;
+  return { line, d, regressed: read === 'regression', power };
 }
 
 await runAsProcess(main, import.meta);
