@@ -25,100 +25,34 @@
  * - Kept for `keepDays`: finished and failed jobs and stored results expire (default KEEP_DAYS);
  *   `experiment --queue URL --clean` removes them at once.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ExperimentConfig } from '../focused/config.ts';
 import type { JobResult } from '../focused/rows.ts';
-import type { CodeVersion } from './code.ts';
 import {
   connectRedis,
   fatalRedisError,
   REDIS_TIMEOUT_MS,
+  type RedisTarget,
   redisProblem,
   redisTarget,
   within,
 } from './redis-connection.ts';
 import { sleep } from '../../lib/time.ts';
-import { resource } from '../../lib/paths.ts';
 import type { QueueProgress } from '../family.ts';
-import { connectedWorkers, ORPHANED, WANTED_TTL_S, WantedJobs, wantedKey, type WorkerPresence } from './presence.ts';
+import { addJob, jobIdOf, type QueueJobData, refusedKey, resultKey } from './job.ts';
+import { ORPHANED, WANTED_TTL_S, WantedJobs, wantedKey } from './presence.ts';
+import { REFUSED_WAIT_MS, RefusalWatch, RefusedError } from './refusals.ts';
 
 export type { QueueProgress };
 export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis-connection.ts';
+export { jobData, jobIdOf, KEEP_DAYS, type QueueJobData, refusedKey, resultKey } from './job.ts';
 
-/** How long finished and failed jobs and their results are kept (days), unless the submitter says otherwise. */
-export const KEEP_DAYS = 7;
 /**
  * How often the submitter reads the jobs' states (ms): soon after a round that brought a result,
  * twice as long after each round that brought none, up to the most. A short job's result is seen
  * within tens of milliseconds; a long run's wait costs Redis one round every half second.
  */
 const POLL_MS = { least: 25, most: 500 };
-
-export interface QueueJobData {
-  cfg: ExperimentConfig;
-  /** The web config's text (null for an archive experiment), written to a file by the worker. */
-  webJson: string | null;
-  seed: number;
-  site: string;
-  record: boolean;
-  /** The code and files the job was submitted with: a worker with others refuses it. */
-  code: CodeVersion;
-  /** How long the worker keeps the result (seconds). */
-  keepS: number;
-}
-
-/** Where a job's result is kept: beside BullMQ's keys, under the queue's name. */
-export const resultKey = (queue: string, jobId: string): string => `crawler-harness:${queue}:result:${jobId}`;
-
-/** Where the workers that refused a job say why (a hash: worker -> reason), for the submitter to name them. */
-export const refusedKey = (queue: string, jobId: string): string => `crawler-harness:${queue}:refused:${jobId}`;
-
-/**
- * How long the submitter waits, while workers refuse its jobs, for one that takes a job, before it
- * stops naming them (ms; SubmitOptions.refusedWaitMs). Workers on the right checkout may join late.
- */
-const REFUSED_WAIT_MS = 30_000;
-
-/** The job id: a hash of everything the result depends on (the commit's name is not: equal trees, equal results). */
-export function jobIdOf(d: QueueJobData): string {
-  const { web: _path, ...cfg } = d.cfg;
-  return createHash('sha256')
-    .update(
-      JSON.stringify({
-        cfg,
-        webJson: d.webJson,
-        seed: d.seed,
-        site: d.site,
-        record: d.record,
-        code: { tree: d.code.tree, node: d.code.node, files: d.code.files },
-      }),
-    )
-    .digest('hex')
-    .slice(0, 40);
-}
-
-/** A job's data; `code` is computed once per experiment (await codeVersionOf(cfg)) and shared by its jobs. */
-export function jobData(
-  cfg: ExperimentConfig,
-  seed: number,
-  site: string,
-  record: boolean,
-  code: CodeVersion,
-  keepDays = KEEP_DAYS,
-): QueueJobData {
-  return {
-    cfg,
-    webJson: cfg.archive ? null : readFileSync(resource(cfg.web), 'utf8'),
-    seed,
-    site,
-    record,
-    code,
-    keepS: Math.round(keepDays * 86_400),
-  };
-}
 
 export interface SubmitOptions {
   onProgress?: (p: QueueProgress) => void;
@@ -157,30 +91,22 @@ export async function runInQueue(
     lastError = e;
   });
   const run = jobs.length ? jobIdOf(jobs[0].data).slice(0, 12) : '';
-  const pending = new Map(jobs.map((j) => [jobIdOf(j.data), j]));
   // the jobs are wanted while this submitter waits (presence.ts): once it stops, however it stops,
   // workers drop what is left instead of bouncing it between them
   const wanted = new WantedJobs(client, queue, opts.wantedTtlS ?? WANTED_TTL_S);
   try {
     const refused = new RefusalWatch(client, target.queue, opts.refusedWaitMs ?? REFUSED_WAIT_MS);
-    const failures: string[] = [];
-    let firstRound = true;
+    const sub = new Submission({ client, queue, target, wanted, refused, onResult, say: opts.say }, jobs);
     let lastOk = Date.now();
     let warned = false;
     let pollMs = POLL_MS.least;
-    // a job enqueued again after the first round may have lost its wanted mark with a Redis that
-    // restarted empty (a worker would drop it): `mark` sets it first
-    const enqueue = async (jobId: string, data: QueueJobData, mark: boolean): Promise<unknown> => {
-      if (mark) await wanted.mark([jobId]);
-      return addJob(queue, jobId, data);
-    };
-    while (pending.size) {
+    while (sub.pending.size) {
       let round: { running: number; waiting: number };
-      const before = pending.size;
+      const before = sub.pending.size;
       try {
         // each round within half the wait (10 s at most): a stalled network is said before the run stops
         round = await within(
-          poll(),
+          sub.round(),
           Math.min(timeoutMs / 2, 10_000),
           () => `no answer from Redis at ${target.shown} (timed out)`,
         );
@@ -192,72 +118,115 @@ export async function runInQueue(
         await sleep(1000);
         continue;
       }
-      firstRound = false;
-      opts.onProgress?.({
-        run,
-        done: jobs.length - pending.size - failures.length,
-        running: round.running,
-        waiting: round.waiting,
-        failed: failures.length,
-        total: jobs.length,
-      });
-      pollMs = pending.size < before ? POLL_MS.least : Math.min(POLL_MS.most, 2 * pollMs);
-      if (pending.size) await sleep(pollMs);
+      sub.firstRound = false;
+      const failed = sub.failures.length;
+      const done = jobs.length - sub.pending.size - failed;
+      opts.onProgress?.({ run, done, running: round.running, waiting: round.waiting, failed, total: jobs.length });
+      pollMs = sub.pending.size < before ? POLL_MS.least : Math.min(POLL_MS.most, 2 * pollMs);
+      if (sub.pending.size) await sleep(pollMs);
     }
-    if (failures.length) throw new Error(`${failures.length} of ${jobs.length} jobs failed; ${failures[0]}`);
-
-    /** One round: every pending job's state first, then its stored result (see the header). */
-    async function poll(): Promise<{ running: number; waiting: number }> {
-      await wanted.renew([...pending.keys()]);
-      const ids = [...pending.keys()];
-      const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
-      const stored = ids.length ? await client.mget(ids.map((id) => resultKey(target.queue, id))) : [];
-      let running = 0;
-      let waiting = 0;
-      let vanished = 0;
-      for (let i = 0; i < ids.length; i++) {
-        const jobId = ids[i];
-        const j = pending.get(jobId)!;
-        const state = states[i];
-        if (stored[i] !== null) {
-          onResult(j.id, JSON.parse(stored[i]!) as JobResult);
-          pending.delete(jobId);
-        } else if (state === 'failed') {
-          const job = await queue.getJob(jobId);
-          const reason = job?.failedReason ?? 'unknown reason';
-          if (firstRound || reason === ORPHANED) {
-            // submitted again: a failed job is retried; one dropped as unwanted lost its mark
-            await job?.remove();
-            await enqueue(jobId, j.data, !firstRound);
-            waiting++;
-          } else if (reason.startsWith('refused:')) {
-            throw new RefusedError(`job ${j.id} (seed ${j.data.seed}, site ${j.data.site}) ${reason}`);
-          } else {
-            failures.push(`job ${j.id} (seed ${j.data.seed}, site ${j.data.site}): ${reason.split('\n')[0]}`);
-            pending.delete(jobId);
-          }
-        } else if (state === 'unknown' || state === 'completed') {
-          // never added, gone with a Redis that restarted empty, or done with its result expired
-          if (state === 'completed') await queue.remove(jobId);
-          if (!firstRound) vanished++;
-          await enqueue(jobId, j.data, !firstRound);
-          waiting++;
-        } else if (state === 'active') running++;
-        else waiting++;
-      }
-      if (vanished) {
-        opts.say?.(`queue: ${vanished} jobs were gone from Redis (restarted empty?): enqueued again`);
-      }
-      const stuck = await refused.check(pending);
-      if (stuck) throw new RefusedError(stuck);
-      return { running, waiting };
-    }
+    if (sub.failures.length)
+      throw new Error(`${sub.failures.length} of ${jobs.length} jobs failed; ${sub.failures[0]}`);
   } finally {
     // what is left (a refused job, a failure elsewhere, a stop): not wanted by this submitter any more
     await within(wanted.leave(jobs.map((j) => jobIdOf(j.data))), 5000, () => 'timed out').catch(() => {});
     // close has a deadline too: on a stalled network it would wait for Redis until it came back
     await within(queue.close(), 5000, () => 'timed out').catch(() => queue.disconnect().catch(() => {}));
     client.disconnect();
+  }
+}
+
+type PendingJob = { id: number; data: QueueJobData };
+
+/** What a round makes of one pending job. */
+type Settled = 'done' | 'failed' | 'running' | 'waiting' | 'vanished';
+
+/** A submitter's jobs while it waits: those pending, those failed, and one round of reading their states. */
+class Submission {
+  readonly pending: Map<string, PendingJob>;
+  readonly failures: string[] = [];
+  /** the first round enqueues the jobs and retries failed ones kept from an earlier submission */
+  firstRound = true;
+
+  constructor(
+    private readonly ctx: {
+      client: Redis;
+      queue: Queue<QueueJobData, unknown, string>;
+      target: RedisTarget;
+      wanted: WantedJobs;
+      refused: RefusalWatch;
+      onResult: (id: number, r: JobResult) => void;
+      say: ((line: string) => void) | undefined;
+    },
+    jobs: readonly PendingJob[],
+  ) {
+    this.pending = new Map(jobs.map((j) => [jobIdOf(j.data), j]));
+  }
+
+  /** One round: every pending job's state first, then its stored result (see the header). */
+  async round(): Promise<{ running: number; waiting: number }> {
+    const { client, queue, target, wanted } = this.ctx;
+    await wanted.renew([...this.pending.keys()]);
+    const ids = [...this.pending.keys()];
+    const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
+    const stored = ids.length ? await client.mget(ids.map((id) => resultKey(target.queue, id))) : [];
+    let running = 0;
+    let waiting = 0;
+    let vanished = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const settled = await this.settle(ids[i], states[i], stored[i]);
+      if (settled === 'running') running++;
+      else if (settled === 'waiting') waiting++;
+      else if (settled === 'vanished') {
+        vanished++;
+        waiting++;
+      }
+    }
+    if (vanished) this.ctx.say?.(`queue: ${vanished} jobs were gone from Redis (restarted empty?): enqueued again`);
+    const stuck = await this.ctx.refused.check(this.pending);
+    if (stuck) throw new RefusedError(stuck);
+    return { running, waiting };
+  }
+
+  /** What a job's state and stored result mean: its result, a failure, or enqueued again. */
+  private async settle(jobId: string, state: string, stored: string | null): Promise<Settled> {
+    const j = this.pending.get(jobId)!;
+    if (stored !== null) {
+      this.ctx.onResult(j.id, JSON.parse(stored) as JobResult);
+      this.pending.delete(jobId);
+      return 'done';
+    }
+    if (state === 'failed') {
+      const job = await this.ctx.queue.getJob(jobId);
+      const reason = job?.failedReason ?? 'unknown reason';
+      if (this.firstRound || reason === ORPHANED) {
+        // submitted again: a failed job is retried; one dropped as unwanted lost its mark
+        await job?.remove();
+        await this.enqueue(jobId, j.data);
+        return 'waiting';
+      }
+      if (reason.startsWith('refused:'))
+        throw new RefusedError(`job ${j.id} (seed ${j.data.seed}, site ${j.data.site}) ${reason}`);
+      this.failures.push(`job ${j.id} (seed ${j.data.seed}, site ${j.data.site}): ${reason.split('\n')[0]}`);
+      this.pending.delete(jobId);
+      return 'failed';
+    }
+    if (state === 'unknown' || state === 'completed') {
+      // never added, gone with a Redis that restarted empty, or done with its result expired
+      if (state === 'completed') await this.ctx.queue.remove(jobId);
+      await this.enqueue(jobId, j.data);
+      return this.firstRound ? 'waiting' : 'vanished';
+    }
+    return state === 'active' ? 'running' : 'waiting';
+  }
+
+  /**
+   * Adds a job. One enqueued again after the first round may have lost its wanted mark with a
+   * Redis that restarted empty (a worker would drop it): it is marked first.
+   */
+  private async enqueue(jobId: string, data: QueueJobData): Promise<unknown> {
+    if (!this.firstRound) await this.ctx.wanted.mark([jobId]);
+    return addJob(this.ctx.queue, jobId, data);
   }
 }
 
@@ -280,86 +249,6 @@ function waitingFor(
     throw new Error(`${redisProblem(err, shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`);
   say?.(
     `queue: ${redisProblem(err, shown)}; waiting for it${Number.isFinite(timeoutMs) ? ` (${Math.round(timeoutMs / 1000)} s at most)` : ''}`,
-  );
-}
-
-/** A job added once (its id is its data's hash), kept for its keepS once finished or failed. */
-const addJob = (queue: Queue<QueueJobData, unknown, string>, jobId: string, data: QueueJobData): Promise<unknown> =>
-  queue.add('run', data, {
-    jobId,
-    attempts: 1,
-    removeOnComplete: { age: data.keepS, count: 100_000 },
-    removeOnFail: { age: data.keepS },
-  });
-
-/** Jobs the workers refused (other code, a path outside their checkout) and none took: the submission stops. */
-class RefusedError extends Error {}
-
-/**
- * Watches the jobs workers refuse (refusedKey: worker -> reason; the worker that takes a job
- * removes it). While a connected worker runs a refused job's code (presence.ts: its tree and Node,
- * its checkout unchanged, and it has not refused the job itself), the submitter waits for it,
- * however busy it is. When none does for `waitMs` (workers may join late), the submission stops
- * with a line naming the job's code and what each connected worker runs.
- */
-class RefusalWatch {
-  private readonly since = new Map<string, number>();
-  private checked = 0;
-  constructor(
-    private readonly client: Redis,
-    private readonly queue: string,
-    private readonly waitMs: number,
-  ) {}
-
-  /** The line that stops the submission, or null (checked at most once a second). */
-  async check(pending: ReadonlyMap<string, { id: number; data: QueueJobData }>): Promise<string | null> {
-    if (!pending.size || Date.now() - this.checked < 1000) return null;
-    this.checked = Date.now();
-    const ids = [...pending.keys()];
-    const got = (await this.client.pipeline(ids.map((id) => ['hgetall', refusedKey(this.queue, id)])).exec()) ?? [];
-    let workers: WorkerPresence[] | null = null;
-    for (let i = 0; i < ids.length; i++) {
-      const who = (got[i]?.[1] ?? {}) as Record<string, string>;
-      if (!Object.keys(who).length) {
-        this.since.delete(ids[i]);
-        continue;
-      }
-      const { code } = pending.get(ids[i])!.data;
-      workers ??= await connectedWorkers(this.client, this.queue);
-      const capable = workers.some(
-        (w) => w.tree === code.tree && w.node === (code.node ?? w.node) && !w.changed && !(w.id in who),
-      );
-      if (capable) {
-        this.since.delete(ids[i]);
-        continue;
-      }
-      const since = this.since.get(ids[i]) ?? Date.now();
-      this.since.set(ids[i], since);
-      if (Date.now() - since < this.waitMs) continue;
-      return refusalLine(pending.get(ids[i])!, who, workers, this.waitMs);
-    }
-    return null;
-  }
-}
-
-/** Why a refused job stops the submission: its code, each connected worker's, and each refusal. */
-function refusalLine(
-  j: { id: number; data: QueueJobData },
-  who: Record<string, string>,
-  workers: readonly WorkerPresence[],
-  waitMs: number,
-): string {
-  const { code } = j.data;
-  const runs = (w: WorkerPresence): string =>
-    `worker ${w.id} runs ${w.commit ?? 'no commit'}, tree ${w.tree}, Node ${w.node}` +
-    (w.changed ? ' (its checkout changed since it started)' : '') +
-    (w.busy ? ', busy' : '') +
-    (who[w.id] ? ` and ${who[w.id]}` : '');
-  const gone = Object.entries(who).filter(([id]) => !workers.some((w) => w.id === id));
-  return (
-    `job ${j.id} (seed ${j.data.seed}, site ${j.data.site}): no connected worker runs its code ` +
-    `(${code.commit ?? 'no commit'}, tree ${code.tree}, Node ${code.node ?? '?'}) for ${Math.round(waitMs / 1000)} s; ` +
-    [...workers.map(runs), ...gone.map(([id, why]) => `worker ${id} (gone) ${why}`)].join('; ')
   );
 }
 

@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
 import { currentGitCommit, currentTreeHash, gitCommit, NODE_MAJOR, refusal, treeHash } from './code.ts';
 import { announce, isWanted, ORPHANED, WORKER_RENEW_MS, type WorkerPresence, withdraw } from './presence.ts';
 import { JobProcess } from './job-process.ts';
-import { jobIdOf, type QueueJobData, refusedKey, resultKey } from './queue.ts';
+import { jobIdOf, type QueueJobData, refusedKey, resultKey } from './job.ts';
 import {
   connectRedis,
   fatalRedisError,
