@@ -178,95 +178,21 @@ export async function probe(
   const o: ProbeOptions = { ...DEFAULT_PROBE, ...options };
   const input = o.input ?? session.form.inputs.find(isKeywordBox)?.name;
   if (!input) return { steps: [], stopped: 'no-keywords' };
-  const rnd = new SeededRandom(o.seed);
-  const queried = new Set<string>();
-  const steps: ProbeStep[] = [];
-  const genericRank = new Map(o.generic.map((w, i) => [w, i + 1]));
-  const seedQueue = o.seeds.map((w) => w.toLowerCase()).filter((w) => w);
-  let genericAt = 0;
-  let pageSize = 1;
-  let topK = Infinity;
-
-  const freq = new DocFrequencies(session);
-  const lexical = freq.lexical;
-  const df = (): Map<string, number> => freq.update();
-
-  /** Each word's place among the words of its count, by its position in lexical (scratch of nextAdaptive). */
-  let within = new Int32Array(0);
-
-  const nextAdaptive = (): { keyword: string; predicted: { matches: number; fresh: number } } | null => {
-    const d = df();
-    if (within.length < lexical.length) within = new Int32Array(2 * lexical.length);
-    // tf-idf against the generic corpus: under Zipf's law a word's generic frequency falls as
-    // 1/rank, so log(rank) stands in for its idf; words the corpus lacks get the largest idf.
-    // One pass keeps the best o.candidates (best first, equal scores in word order) and counts
-    // the words of each document frequency; sorting the whole vocabulary for every query, and a
-    // map of every word's rank, were most of an adaptive run.
-    const { pool, perCount } = candidatePool(lexical, d, queried, genericRank, o.generic.length, o.candidates, within);
-    if (!pool.length) return null;
-    // rank by document frequency, most frequent first, ties in word order: the words of every
-    // higher count, then the word's place among those of its own
-    const above = new Map<number, number>();
-    let higher = 0;
-    for (const f of [...perCount.keys()].sort((x, y) => y - x)) {
-      above.set(f, higher);
-      higher += perCount.get(f)!;
-    }
-    const rankAt = (at: number): number => above.get(d.get(lexical[at])!)! + within[at] + 1;
-    const queriedRanks: { rank: number; count: number }[] = [];
-    for (const s of steps) {
-      const at = insertionPoint(lexical, s.keyword) - 1;
-      if (at >= 0 && lexical[at] === s.keyword)
-        queriedRanks.push({ rank: rankAt(at), count: s.reported ?? s.returned });
-    }
-    const zipf = fitZipf(queriedRanks);
-    let best: { keyword: string; predicted: { matches: number; fresh: number }; value: number } | null = null;
-    for (const c of pool) {
-      const matches = zipf ? Math.max(c.f, Math.exp(zipf.a - zipf.b * Math.log(rankAt(c.at)))) : c.f * 2;
-      const returned = Math.min(matches, topK);
-      const fresh = returned * Math.max(0, 1 - c.f / matches);
-      const cost = Math.max(1, Math.ceil(returned / pageSize));
-      const value = fresh / cost;
-      if (!best || value > best.value) best = { keyword: c.w, predicted: { matches, fresh }, value };
-    }
-    return best && { keyword: best.keyword, predicted: best.predicted };
-  };
-
-  const next = (): { keyword: string; predicted?: { matches: number; fresh: number } } | null => {
-    while (seedQueue.length) {
-      const w = seedQueue.shift()!;
-      if (!queried.has(w)) return { keyword: w };
-    }
-    if (o.policy === 'random') {
-      for (let tries = 0; tries < 1000; tries++) {
-        const w = o.dictionary[rnd.int(o.dictionary.length)];
-        if (w && !queried.has(w)) return { keyword: w };
-      }
-      return null;
-    }
-    if (o.policy === 'generic') {
-      while (genericAt < o.generic.length) {
-        const w = o.generic[genericAt++];
-        if (!queried.has(w)) return { keyword: w };
-      }
-      return null;
-    }
-    return nextAdaptive();
-  };
-
+  const chooser = new KeywordChooser(o, session);
+  const { steps } = chooser;
   for (;;) {
     let roundNew = 0;
     for (let q = 0; q < o.roundSize; q++) {
       if (session.exhausted) return { steps, stopped: 'budget' };
-      const pick = next();
+      const pick = chooser.next();
       if (!pick) return { steps, stopped: 'no-keywords' };
-      queried.add(pick.keyword);
+      chooser.queried.add(pick.keyword);
       const r = await session.query({ ...(o.fixed ?? {}), [input]: pick.keyword }, `probe:${o.policy}`);
       const reported = r.first?.total ?? null;
-      pageSize = Math.max(pageSize, r.first?.records.length ?? 0);
+      chooser.pageSize = Math.max(chooser.pageSize, r.first?.records.length ?? 0);
       // the site showed fewer records than it reported: that many is its top-k cap
       if (reported !== null && r.records.length < reported && !session.exhausted)
-        topK = Math.min(topK, r.records.length);
+        chooser.topK = Math.min(chooser.topK, r.records.length);
       steps.push({
         keyword: pick.keyword,
         reported,
@@ -278,5 +204,110 @@ export async function probe(
       roundNew += r.newRecords;
     }
     if (roundNew === 0) return { steps, stopped: 'no-new-records' };
+  }
+}
+
+type Prediction = { matches: number; fresh: number };
+
+/**
+ * The next keyword to probe with, by the policy: the seeds first, then random dictionary words,
+ * generic words in corpus order, or (adaptive) the word that promises the most new records per
+ * result page, from what the probes so far returned.
+ */
+class KeywordChooser {
+  readonly queried = new Set<string>();
+  readonly steps: ProbeStep[] = [];
+  /** the most records a result page showed */
+  pageSize = 1;
+  /** the site's top-k cap, once a query showed fewer records than it reported */
+  topK = Number.POSITIVE_INFINITY;
+  private readonly rnd: SeededRandom;
+  private readonly genericRank: Map<string, number>;
+  private readonly seedQueue: string[];
+  private genericAt = 0;
+  private readonly freq: DocFrequencies;
+  /** Each word's place among the words of its count, by its position in lexical (scratch of nextAdaptive). */
+  private within = new Int32Array(0);
+
+  constructor(
+    private readonly o: ProbeOptions,
+    session: SurfaceSession,
+  ) {
+    this.rnd = new SeededRandom(o.seed);
+    this.genericRank = new Map(o.generic.map((w, i) => [w, i + 1]));
+    this.seedQueue = o.seeds.map((w) => w.toLowerCase()).filter((w) => w);
+    this.freq = new DocFrequencies(session);
+  }
+
+  next(): { keyword: string; predicted?: Prediction } | null {
+    const { o, queried } = this;
+    while (this.seedQueue.length) {
+      const w = this.seedQueue.shift()!;
+      if (!queried.has(w)) return { keyword: w };
+    }
+    if (o.policy === 'random') {
+      for (let tries = 0; tries < 1000; tries++) {
+        const w = o.dictionary[this.rnd.int(o.dictionary.length)];
+        if (w && !queried.has(w)) return { keyword: w };
+      }
+      return null;
+    }
+    if (o.policy === 'generic') {
+      while (this.genericAt < o.generic.length) {
+        const w = o.generic[this.genericAt++];
+        if (!queried.has(w)) return { keyword: w };
+      }
+      return null;
+    }
+    return this.nextAdaptive();
+  }
+
+  private nextAdaptive(): { keyword: string; predicted: Prediction } | null {
+    const { o, freq } = this;
+    const lexical = freq.lexical;
+    const d = freq.update();
+    if (this.within.length < lexical.length) this.within = new Int32Array(2 * lexical.length);
+    const within = this.within;
+    // tf-idf against the generic corpus: under Zipf's law a word's generic frequency falls as
+    // 1/rank, so log(rank) stands in for its idf; words the corpus lacks get the largest idf.
+    // One pass keeps the best o.candidates (best first, equal scores in word order) and counts
+    // the words of each document frequency; sorting the whole vocabulary for every query, and a
+    // map of every word's rank, were most of an adaptive run.
+    const { pool, perCount } = candidatePool(
+      lexical,
+      d,
+      this.queried,
+      this.genericRank,
+      o.generic.length,
+      o.candidates,
+      within,
+    );
+    if (!pool.length) return null;
+    // rank by document frequency, most frequent first, ties in word order: the words of every
+    // higher count, then the word's place among those of its own
+    const above = new Map<number, number>();
+    let higher = 0;
+    for (const f of [...perCount.keys()].sort((x, y) => y - x)) {
+      above.set(f, higher);
+      higher += perCount.get(f)!;
+    }
+    const rankAt = (at: number): number => above.get(d.get(lexical[at])!)! + within[at] + 1;
+    const queriedRanks: { rank: number; count: number }[] = [];
+    for (const s of this.steps) {
+      const at = insertionPoint(lexical, s.keyword) - 1;
+      if (at >= 0 && lexical[at] === s.keyword)
+        queriedRanks.push({ rank: rankAt(at), count: s.reported ?? s.returned });
+    }
+    const zipf = fitZipf(queriedRanks);
+    let best: { keyword: string; predicted: Prediction; value: number } | null = null;
+    for (const c of pool) {
+      const matches = zipf ? Math.max(c.f, Math.exp(zipf.a - zipf.b * Math.log(rankAt(c.at)))) : c.f * 2;
+      const returned = Math.min(matches, this.topK);
+      const fresh = returned * Math.max(0, 1 - c.f / matches);
+      const cost = Math.max(1, Math.ceil(returned / this.pageSize));
+      const value = fresh / cost;
+      if (!best || value > best.value) best = { keyword: c.w, predicted: { matches, fresh }, value };
+    }
+    return best && { keyword: best.keyword, predicted: best.predicted };
   }
 }
