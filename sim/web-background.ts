@@ -3,11 +3,11 @@
  * publisher and personal sites around the departments, drawn by the builder's generator after the
  * departments (web-builder.ts), so the departments do not change with them.
  */
-import type { WebBuilder } from './web-builder.ts';
+import type { WebDraft } from './web-draft.ts';
 import { Anchor, Kind, LinkFlag } from './web-kinds.ts';
 
 /** Adds the background sites to the web being built. */
-export function addBackground(g: WebBuilder): void {
+export function addBackground(g: WebDraft): void {
   const { rng } = g;
   const b = g.w.config.background;
   const v = g.w.vocab;

@@ -18,7 +18,7 @@ import {
 } from './conventions.ts';
 import { makeRng, type Rng, unit } from './web-rng.ts';
 import { topicByKey } from './vocab.ts';
-import type { Web } from './web.ts';
+import type { NewSite, WebData, WebDraft } from './web-draft.ts';
 import { Anchor, Kind, SECTIONS, type Site, sectionName, Target } from './web-kinds.ts';
 import { IntList } from '../lib/typed-arrays.ts';
 import { addBackground } from './web-background.ts';
@@ -36,8 +36,8 @@ interface Group {
 }
 
 /** Builds a Web in place: pages and communities first, then structural links, then extra links. */
-export class WebBuilder {
-  readonly w: Web;
+export class WebBuilder implements WebDraft {
+  readonly w: WebData;
   readonly rng: Rng;
   readonly kinds = new IntList();
   private readonly topics = new IntList();
@@ -53,7 +53,7 @@ export class WebBuilder {
   readonly lifeTopics: number[];
   readonly offTopics: number[];
 
-  constructor(w: Web) {
+  constructor(w: WebData) {
     this.w = w;
     this.rng = makeRng(`web:${w.seed}`);
     const v = w.vocab;
@@ -85,9 +85,7 @@ export class WebBuilder {
     return this.w.communities.length - 1;
   }
 
-  addSite(
-    s: Omit<Site, 'index' | 'first' | 'count' | 'sections' | 'conventions' | 'docForms' | 'docNames' | 'cues'>,
-  ): Site {
+  addSite(s: NewSite): Site {
     const dept = s.kind === 'department';
     const conventions = dept
       ? drawConventions(this.w.seed, s.host, this.w.sites.length, this.w.config.structure.conventions)

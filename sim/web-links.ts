@@ -4,7 +4,7 @@
  * by attractiveness and community (web config "links").
  */
 import { lowerBound } from './web-rng.ts';
-import type { WebBuilder } from './web-builder.ts';
+import type { WebDraft } from './web-draft.ts';
 import { Anchor, Kind, LinkFlag, Target } from './web-kinds.ts';
 
 /**
@@ -14,7 +14,7 @@ import { Anchor, Kind, LinkFlag, Target } from './web-kinds.ts';
  * community with probability 1 - mu, otherwise in another community of the site or, with
  * probability crossSiteShare, anywhere.
  */
-export function addExtraLinks(g: WebBuilder): void {
+export function addExtraLinks(g: WebDraft): void {
   const { rng } = g;
   const l = g.w.config.links;
   const n = g.kinds.length;

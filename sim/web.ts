@@ -8,6 +8,7 @@ import type { WebConfig } from './config.ts';
 import { seedNumber } from './web-rng.ts';
 import { loadVocab, type Vocab } from './vocab.ts';
 import { WebBuilder } from './web-builder.ts';
+import type { WebData } from './web-draft.ts';
 import { type Community, Kind, type Site } from './web-kinds.ts';
 
 // the ground truth's vocabulary, where its readers have always found it
@@ -25,7 +26,7 @@ export {
   Target,
 } from './web-kinds.ts';
 
-export class Web {
+export class Web implements WebData {
   readonly config: WebConfig;
   readonly seed: number;
   readonly vocab: Vocab;
