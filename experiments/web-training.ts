@@ -31,21 +31,33 @@ import {
 import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
 import { moduleUrl } from '../lib/paths.ts';
+import { closureHash } from '../lib/module-closure.ts';
 import { pathSample } from '../lib/graph.ts';
+
+/** The project's root as this module runs (the sources in a clone, the built JavaScript when installed). */
+const ROOT_URL = new URL('../', import.meta.url);
 
 /**
  * Part of every model's cache key: a hash of the code that trains models, so a change to
- * features, Q-values, Naive Bayes or calibration never reuses a model trained by older code.
+ * features, Q-values, Naive Bayes, calibration or parsing (or any file they import) never reuses a
+ * model trained by older code. This module's own text counts; its imports through the crawler's
+ * index would bring the whole engine, whose changes do not change a model.
  */
 const TRAINING_CODE = (() => {
   const h = createHash('sha256');
-  // the running form of each module: the sources in a clone, the built JavaScript when installed
-  for (const f of ['features', 'nb', 'qvalue', 'topic', 'tokens', 'training-examples', 'calibrate', 'relevance'])
-    h.update(readFileSync(moduleUrl(import.meta.url, `../crawler/focused/${f}`)));
   h.update(readFileSync(new URL(import.meta.url)));
-  h.update(readFileSync(moduleUrl(import.meta.url, '../crawler/parser')));
-  h.update(readFileSync(moduleUrl(import.meta.url, '../lib/text')));
+  const focused = ['features', 'nb', 'qvalue', 'topic', 'tokens', 'training-examples', 'calibrate', 'relevance'];
+  const entries = focused.map((f) => moduleUrl(import.meta.url, `../crawler/focused/${f}`));
+  entries.push(moduleUrl(import.meta.url, '../crawler/parser'), moduleUrl(import.meta.url, '../lib/text'));
+  closureHash(h, entries, ROOT_URL);
   return h.digest('hex').slice(0, 12);
+})();
+
+/** The code that generates and renders a web: sim/web.ts and sim/content.ts with everything they import. */
+const WEB_CODE = (() => {
+  const h = createHash('sha256');
+  closureHash(h, [moduleUrl(import.meta.url, '../sim/web'), moduleUrl(import.meta.url, '../sim/content')], ROOT_URL);
+  return h.digest('hex');
 })();
 
 /**
@@ -53,10 +65,7 @@ const TRAINING_CODE = (() => {
  * the code that generates and renders it, so a change of either never reuses a stale model.
  */
 export function webKey(web: Web): string {
-  const h = createHash('sha256').update(JSON.stringify(web.config));
-  for (const f of ['web', 'content', 'conventions', 'config', 'vocab', 'web-rng'])
-    h.update(readFileSync(moduleUrl(import.meta.url, `../sim/${f}`)));
-  return h.digest('hex').slice(0, 16);
+  return createHash('sha256').update(JSON.stringify(web.config)).update(WEB_CODE).digest('hex').slice(0, 16);
 }
 
 /** Where a department's pages come from: a renderer, or a server's cache of what it sends (SimServer.page). */
