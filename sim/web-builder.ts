@@ -35,6 +35,20 @@ interface Group {
   projects: number[];
 }
 
+/** What a department's people draw from: its groups, communities, document generator and forms. */
+interface People {
+  /** the computing topics, shuffled (a paper off its group's topic draws from them) */
+  order: number[];
+  groups: Group[];
+  cAdmin: number;
+  cLife: number;
+  /** the teaching and home documents' own generator */
+  docs: Rng;
+  /** the share of papers in PostScript, and how their files and abstracts are formed */
+  psShare: number;
+  forms: (typeof DOC_FORMS)[number];
+}
+
 /** Builds a Web in place: pages and communities first, then structural links, then extra links. */
 export class WebBuilder implements WebDraft {
   readonly w: WebData;
@@ -159,7 +173,6 @@ export class WebBuilder implements WebDraft {
   }
 
   private department(d: WebConfig['departments'][number]): void {
-    const { rng } = this;
     const s = this.w.config.structure;
     const site = this.addSite({
       host: d.host,
@@ -174,48 +187,35 @@ export class WebBuilder implements WebDraft {
     const { cAdmin, cNews, cTeach, cLife, idx } = this.frame(site);
     const [, facultyList, studentList, research, courses, newsIdx, adminIdx] = idx;
     const { order, groups } = this.addGroups(d.groups, research, cAdmin, cNews);
-
-    const psShare = POSTSCRIPT_SHARES[site.conventions.postscript] ?? s.postscriptShare;
-    const forms = DOC_FORMS[site.docForms];
-    const paper = (ownerHome: number, g: (typeof groups)[number], list: number): number => {
-      const topic = rng.chance(0.85) ? g.topic : order[rng.int(order.length)];
-      // the document form is decided by hashes of the page id, never by rng, so forms off change nothing
-      const next = this.kinds.length;
-      const ps = rng.chance(psShare);
-      const p = this.page(
-        Kind.Paper,
-        topic,
-        g.comm,
-        ownerHome,
-        ps ? (unit(this.w.seed, next, 42) < forms.gzip ? 2 : 1) : 0,
-      );
-      if (unit(this.w.seed, p, 41) < forms.abstract) {
-        const a = this.page(Kind.Abstract, topic, g.comm, ownerHome, p);
-        this.link(list, a, Anchor.Title);
-        this.link(a, p, Anchor.Misc);
-      } else this.link(list, p, Anchor.Title);
-      g.papers.push(p);
-      return p;
-    };
-    const personalChain = (ownerHome: number, length: number): void => {
-      let prev = ownerHome;
-      for (let j = 0; j < length; j++) {
-        const pp = this.page(Kind.Personal, rng.pick(this.lifeTopics), cLife, ownerHome);
-        this.link(prev, pp, rng.chance(0.5) ? Anchor.Title : Anchor.Misc);
-        if (rng.chance(0.3))
-          this.link(pp, this.page(Kind.Image, rng.pick(this.lifeTopics), cLife, ownerHome), Anchor.Misc);
-        prev = pp;
-      }
-    };
-
     // teaching and home documents: their own generator, so a department without them (the
     // template) draws exactly what it drew before they existed
     const docs = makeRng(`docs:${this.w.seed}:${d.host}`);
+    const people: People = {
+      order,
+      groups,
+      cAdmin,
+      cLife,
+      docs,
+      psShare: POSTSCRIPT_SHARES[site.conventions.postscript] ?? s.postscriptShare,
+      forms: DOC_FORMS[site.docForms],
+    };
+    const faculty = this.addFaculty(per(s.facultyPerK), facultyList, people, HOME_DOCS[site.conventions.homeDocs]);
+    this.addProjects(groups);
+    this.addStudents(per(s.studentsPerK), studentList, people);
     const teachDocs = TEACHING_DOCS[site.conventions.teachingDocs];
-    const homeDocs = HOME_DOCS[site.conventions.homeDocs];
+    this.addCourses(d, per(s.coursesPerK), { order, cTeach, courses, faculty, docs, teachDocs });
+    this.addNewsAndAdmin(per(s.newsPerK), per(s.adminPerK), { cNews, cAdmin, newsIdx, adminIdx });
+    this.fillWithPersonalPages(site.first, d.pages, (home, n) => this.personalChain(home, n, cLife));
+    site.count = this.kinds.length - site.first;
+  }
+
+  /** The faculty: a homepage each in a group, a publication list of papers, a CV and talks, personal pages. */
+  private addFaculty(count: number, facultyList: number, p: People, homeDocs: (typeof HOME_DOCS)[number]): number[] {
+    const { rng } = this;
+    const s = this.w.config.structure;
     const faculty: number[] = [];
-    for (let f = 0; f < per(s.facultyPerK); f++) {
-      const g = groups[f % groups.length];
+    for (let f = 0; f < count; f++) {
+      const g = p.groups[f % p.groups.length];
       const fh = this.page(Kind.Faculty, g.topic, g.comm);
       faculty.push(fh);
       g.faculty.push(fh);
@@ -226,15 +226,22 @@ export class WebBuilder implements WebDraft {
       this.link(fh, pub, Anchor.Papers);
       const n = this.geometric(s.papersPerFaculty);
       for (let i = 0; i < n; i++) {
-        const p = paper(fh, g, pub);
-        if (rng.chance(s.papersFrom.ownerHomeShare)) this.link(fh, p, Anchor.Title); // "selected papers" on the homepage
+        const paper = this.paper(fh, g, pub, p);
+        if (rng.chance(s.papersFrom.ownerHomeShare)) this.link(fh, paper, Anchor.Title); // "selected papers" on the homepage
       }
-      if (homeDocs.cv > 0 && docs.next() < homeDocs.cv)
-        this.link(fh, this.page(Kind.Form, this.campus, cAdmin, fh, 1), Anchor.Misc);
-      for (let t = homeDocs.talks > 0 ? docs.int(homeDocs.talks + 1) : 0; t > 0; t--)
+      if (homeDocs.cv > 0 && p.docs.next() < homeDocs.cv)
+        this.link(fh, this.page(Kind.Form, this.campus, p.cAdmin, fh, 1), Anchor.Misc);
+      for (let t = homeDocs.talks > 0 ? p.docs.int(homeDocs.talks + 1) : 0; t > 0; t--)
         this.link(fh, this.page(Kind.Form, g.topic, g.comm, fh, 2), Anchor.Misc);
-      personalChain(fh, rng.range(0, 3));
+      this.personalChain(fh, rng.range(0, 3), p.cLife);
     }
+    return faculty;
+  }
+
+  /** Each group's projects (linking its faculty and papers), and its publication list. */
+  private addProjects(groups: Group[]): void {
+    const { rng } = this;
+    const s = this.w.config.structure;
     for (const g of groups) {
       for (let j = rng.range(2, 6); j > 0; j--) {
         const pr = this.page(Kind.Project, g.topic, g.comm, g.ghome);
@@ -249,23 +256,61 @@ export class WebBuilder implements WebDraft {
       if (s.papersFrom.groupList)
         for (let k = 0; k < Math.min(60, g.papers.length); k++) this.link(g.gpub, g.papers[k], Anchor.Title);
     }
-    for (let st = 0; st < per(s.studentsPerK); st++) {
+  }
+
+  /** The students: most in a group (some publishing papers), the rest off topic; personal pages each. */
+  private addStudents(count: number, studentList: number, p: People): void {
+    const { rng } = this;
+    const s = this.w.config.structure;
+    for (let st = 0; st < count; st++) {
       const inGroup = rng.chance(0.75);
-      const g = rng.pick(groups);
-      const sh = this.page(Kind.Student, inGroup ? g.topic : rng.pick(this.lifeTopics), inGroup ? g.comm : cLife);
+      const g = rng.pick(p.groups);
+      const sh = this.page(Kind.Student, inGroup ? g.topic : rng.pick(this.lifeTopics), inGroup ? g.comm : p.cLife);
       if (s.bypass.peopleDirectory) this.link(studentList, sh, Anchor.People);
       if (inGroup && g.faculty.length) this.link(rng.pick(g.faculty), sh, Anchor.People);
       if (inGroup && rng.chance(s.studentPublishShare)) {
         const pub = this.page(Kind.Publist, g.topic, g.comm, sh);
         this.link(sh, pub, Anchor.Papers);
-        for (let i = this.geometric(s.papersPerStudent); i > 0; i--) paper(sh, g, pub);
+        for (let i = this.geometric(s.papersPerStudent); i > 0; i--) this.paper(sh, g, pub, p);
       }
-      personalChain(sh, rng.range(1, 5));
+      this.personalChain(sh, rng.range(1, 5), p.cLife);
     }
-    this.addCourses(d, per(s.coursesPerK), { order, cTeach, courses, faculty, docs, teachDocs });
-    this.addNewsAndAdmin(per(s.newsPerK), per(s.adminPerK), { cNews, cAdmin, newsIdx, adminIdx });
-    this.fillWithPersonalPages(site.first, d.pages, personalChain);
-    site.count = this.kinds.length - site.first;
+  }
+
+  /** A paper of `ownerHome` in group g, listed on `list` (through its abstract page, for some). */
+  private paper(ownerHome: number, g: Group, list: number, p: People): number {
+    const { rng } = this;
+    const topic = rng.chance(0.85) ? g.topic : p.order[rng.int(p.order.length)];
+    // the document form is decided by hashes of the page id, never by rng, so forms off change nothing
+    const next = this.kinds.length;
+    const ps = rng.chance(p.psShare);
+    const paper = this.page(
+      Kind.Paper,
+      topic,
+      g.comm,
+      ownerHome,
+      ps ? (unit(this.w.seed, next, 42) < p.forms.gzip ? 2 : 1) : 0,
+    );
+    if (unit(this.w.seed, paper, 41) < p.forms.abstract) {
+      const a = this.page(Kind.Abstract, topic, g.comm, ownerHome, paper);
+      this.link(list, a, Anchor.Title);
+      this.link(a, paper, Anchor.Misc);
+    } else this.link(list, paper, Anchor.Title);
+    g.papers.push(paper);
+    return paper;
+  }
+
+  /** A chain of `length` personal pages (some with an image) from a person's homepage. */
+  private personalChain(ownerHome: number, length: number, cLife: number): void {
+    const { rng } = this;
+    let prev = ownerHome;
+    for (let j = 0; j < length; j++) {
+      const pp = this.page(Kind.Personal, rng.pick(this.lifeTopics), cLife, ownerHome);
+      this.link(prev, pp, rng.chance(0.5) ? Anchor.Title : Anchor.Misc);
+      if (rng.chance(0.3))
+        this.link(pp, this.page(Kind.Image, rng.pick(this.lifeTopics), cLife, ownerHome), Anchor.Misc);
+      prev = pp;
+    }
   }
 
   /** Fills a department up to its configured size with personal pages of its students and faculty. */
