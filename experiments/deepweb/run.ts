@@ -233,22 +233,10 @@ async function seedStep(cfg: DeepwebConfig, seed: number): Promise<DeepStepResul
   const words = loadWords(cfg);
   const data = emptyTables();
   const server = await startWeb(cfg, seed, cfg.records);
+  const first = seed === cfg.seeds[0];
   for (const [host, site] of server.deepSites) {
     const kind = site.cfg.kind;
-    if (seed === cfg.seeds[0]) {
-      const h = site.db.heaps();
-      const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-      data.sites.push({
-        site: kind,
-        host,
-        records: site.db.n,
-        top_k: Number.isFinite(site.topK) ? site.topK : 0,
-        page_size: site.cfg.pageSize,
-        distinct_words: site.db.dict.length,
-        heaps_k: h && r4(h.K),
-        heaps_beta: h && r4(h.beta),
-      });
-    }
+    if (first) data.sites.push(siteRow(kind, host, site));
     const client = clientFor(cfg, server, host);
     const found = await discoverForms(client, `http://${host}/`);
     for (const s of found.skipped)
@@ -257,62 +245,86 @@ async function seedStep(cfg: DeepwebConfig, seed: number): Promise<DeepStepResul
     if (!d) throw new Error(`no search form found on ${host}`);
     const runs: [string, number][] = [
       ...cfg.methods.map((m): [string, number] => [m, cfg.isit.tau]),
-      ...(seed === cfg.seeds[0] ? cfg.tauSweep.map((t): [string, number] => ['tau', t]) : []),
+      ...(first ? cfg.tauSweep.map((t): [string, number] => ['tau', t]) : []),
     ];
     for (const [method, tau] of runs) {
       client.clearCache();
-      const r = await runMethod(
-        method === 'tau' ? 'isit' : (method as DeepMethod),
-        d,
-        client,
-        cfg.budget,
-        cfg,
-        words,
-        kind,
-        tau,
-      );
-      if (!r) continue;
-      const ev = evaluate(site, r.session);
-      const coverage = Math.round((ev.valid / site.db.n) * 1e4) / 1e4;
-      if (method === 'tau') {
-        const t = r.templates ?? [];
-        data.tau.push({
-          site: kind,
-          tau,
-          templates_tested: t.length,
-          templates_chosen: t.filter((x) => x.informative).length,
-          queries: r.generated ?? 0,
-          submissions: r.session.submissions,
-          coverage,
-        });
-        continue;
-      }
-      for (const p of curve(ev.at, site.db.n, cfg.budget, cfg.every))
-        data.curves.push({ site: kind, method, seed, ...p });
-      const f = r.session.fates();
-      const subs = r.session.submissions;
-      const s90 = toTarget(ev.at, site.db.n, 0.9);
-      const firstPages = r.session.log.filter((x) => x.page === 1);
-      data.summaries.push({
-        site: kind,
-        method,
-        seed,
-        records: site.db.n,
-        submissions: subs,
-        surfaced: ev.valid,
-        coverage,
-        ...f,
-        wasted_share: subs ? Math.round(((f.empty + f.error + f.duplicate) / subs) * 1e4) / 1e4 : 0,
-        queries: firstPages.length,
-        queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length,
-        submissions_to_90: s90,
-        stopped: r.stopped,
-        detail: r.detail,
-      });
-      if (method === 'isit') isitDiagnostics(data, kind, seed, r, seed === cfg.seeds[0]);
+      const as = method === 'tau' ? 'isit' : (method as DeepMethod);
+      const r = await runMethod(as, d, client, cfg.budget, cfg, words, kind, tau);
+      if (r) recordRun(data, cfg, { seed, kind, site, method, tau, first }, r);
     }
     await client.close();
   }
+  auditRows(data, cfg, server, seed);
+  await server.close();
+  return data;
+}
+
+/** A deep site as the sites table shows it (the first seed's): its size, caps and vocabulary. */
+function siteRow(kind: string, host: string, site: DeepSite): DeepwebData['sites'][number] {
+  const h = site.db.heaps();
+  const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+  return {
+    site: kind,
+    host,
+    records: site.db.n,
+    top_k: Number.isFinite(site.topK) ? site.topK : 0,
+    page_size: site.cfg.pageSize,
+    distinct_words: site.db.dict.length,
+    heaps_k: h && r4(h.K),
+    heaps_beta: h && r4(h.beta),
+  };
+}
+
+/** One method's run on one site into the tables: a tau sweep's row, or its curve, summary and diagnostics. */
+function recordRun(
+  data: DeepStepResult,
+  cfg: DeepwebConfig,
+  at: { seed: number; kind: string; site: DeepSite; method: string; tau: number; first: boolean },
+  r: MethodRun,
+): void {
+  const { seed, kind, site, method, tau } = at;
+  const ev = evaluate(site, r.session);
+  const coverage = Math.round((ev.valid / site.db.n) * 1e4) / 1e4;
+  if (method === 'tau') {
+    const t = r.templates ?? [];
+    data.tau.push({
+      site: kind,
+      tau,
+      templates_tested: t.length,
+      templates_chosen: t.filter((x) => x.informative).length,
+      queries: r.generated ?? 0,
+      submissions: r.session.submissions,
+      coverage,
+    });
+    return;
+  }
+  for (const p of curve(ev.at, site.db.n, cfg.budget, cfg.every)) data.curves.push({ site: kind, method, seed, ...p });
+  const f = r.session.fates();
+  const subs = r.session.submissions;
+  const s90 = toTarget(ev.at, site.db.n, 0.9);
+  const firstPages = r.session.log.filter((x) => x.page === 1);
+  data.summaries.push({
+    site: kind,
+    method,
+    seed,
+    records: site.db.n,
+    submissions: subs,
+    surfaced: ev.valid,
+    coverage,
+    ...f,
+    wasted_share: subs ? Math.round(((f.empty + f.error + f.duplicate) / subs) * 1e4) / 1e4 : 0,
+    queries: firstPages.length,
+    queries_to_90: s90 === null ? null : firstPages.filter((x) => x.n <= s90).length,
+    submissions_to_90: s90,
+    stopped: r.stopped,
+    detail: r.detail,
+  });
+  if (method === 'isit') isitDiagnostics(data, kind, seed, r, at.first);
+}
+
+/** What the server saw of each deep site: requests, concurrency, gaps, disallowed paths, 429s, violations. */
+function auditRows(data: DeepStepResult, cfg: DeepwebConfig, server: SimServer, seed: number): void {
   const audit = server.audit();
   for (const host of server.deepSites.keys()) {
     const a = audit[host];
@@ -333,9 +345,6 @@ async function seedStep(cfg: DeepwebConfig, seed: number): Promise<DeepStepResul
       violations,
     });
   }
-  await server.close();
-
-  return data;
 }
 
 async function sizeStep(cfg: DeepwebConfig, scalingSeed: number, records: number): Promise<DeepStepResult> {
