@@ -234,7 +234,6 @@ export async function convertFolder(
   labelsFile: string,
   opts: ConvertOptions = {},
 ): Promise<ConvertResult> {
-  const date = opts.date ?? '2000-01-01T00:00:00Z';
   const manifestFile = opts.manifest ?? join(dir, 'manifest.csv');
   const manifestDir = opts.manifest ? dirname(resolve(opts.manifest)) : resolve(dir);
   const manifest = readManifest(manifestFile, manifestDir, !!opts.manifest);
@@ -256,8 +255,51 @@ export async function convertFolder(
       )
     : [];
   // first pass: every file's URL and label, so that a duplicate's kept label follows the rule below
-  const entries: { path: string; rel: string; url: URL; label: string | undefined; row?: Record<string, string> }[] =
-    [];
+  const entries = folderEntries(dir, manifest, manifestFile, opts, result);
+  const keep = keepOnePerUrl(entries, opts.genericLabel ?? 'other', result);
+  for (const e of entries) {
+    if (keep.get(e.url.href) !== e) continue;
+    const { url: parsed, label, row } = e;
+    const why = suspiciousUrl(parsed);
+    if (why) result.suspicious.push({ file: e.rel, url: parsed.href, reason: why });
+    const { bytes, status } = await responseRecord(e, opts, gzip);
+    appendFileSync(warcFile, bytes);
+    result.records++;
+    if (status >= 300 && status < 400) result.redirects++;
+    if (label !== undefined && label !== '') {
+      labels.push({
+        url: parsed.href,
+        label,
+        ...Object.fromEntries(extra.filter((k) => k !== 'label').map((k) => [k, row?.[k] ?? ''])),
+      });
+      result.labelled++;
+    }
+  }
+  writeFileSync(
+    labelsFile,
+    stringify(labels, { header: true, columns: ['url', 'label', ...extra.filter((k) => k !== 'label')] }),
+  );
+  return result;
+}
+
+/** A file of the folder to convert: where it is, the URL it was saved from, its label and manifest row. */
+interface FolderEntry {
+  path: string;
+  rel: string;
+  url: URL;
+  label: string | undefined;
+  row?: Record<string, string>;
+}
+
+/** Every file of the folder with an HTTP(S) URL (from the manifest or its name); the others skipped, each with why. */
+function folderEntries(
+  dir: string,
+  manifest: ReturnType<typeof readManifest>,
+  manifestFile: string,
+  opts: ConvertOptions,
+  result: ConvertResult,
+): FolderEntry[] {
+  const entries: FolderEntry[] = [];
   for (const path of walk(dir)) {
     const rel = relative(dir, path);
     if (resolve(path) === resolve(manifestFile)) continue;
@@ -284,54 +326,43 @@ export async function convertFolder(
     }
     entries.push({ path, rel, url: parsed, label: opts.labelFrom === 'dir' ? rel.split(sep)[0] : row?.label, row });
   }
-  const keep = keepOnePerUrl(entries, opts.genericLabel ?? 'other', result);
-  for (const e of entries) {
-    if (keep.get(e.url.href) !== e) continue;
-    const { path, url: parsed, label, row } = e;
-    const why = suspiciousUrl(parsed);
-    if (why) result.suspicious.push({ file: e.rel, url: parsed.href, reason: why });
-    const buf = readFileSync(path);
-    const block = splitHeaderBlock(buf);
-    const type =
-      row?.content_type ||
-      TYPES[extname(path.replace(/\uF00D+$/, '')).toLowerCase()] ||
-      opts.defaultType ||
-      'application/octet-stream';
-    const headers: [string, string][] = block?.headers ?? [['Content-Type', type]];
-    const status = block?.status ?? 200;
-    const body = block?.body ?? buf;
-    const payload = [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)];
-    // the capture date: the saved Date header when the file has one, else the stated date
-    const saved = Date.parse(headers.find(([k]) => k.toLowerCase() === 'date')?.[1] ?? '');
-    const when = opts.date === undefined && Number.isFinite(saved) ? new Date(saved).toISOString() : date;
-    const record = WARCRecord.create(
-      {
-        url: parsed.href,
-        date: when,
-        // a record's id from its content, so the same folder gives the same WARC bytes
-        warcHeaders: { 'WARC-Record-ID': recordId(parsed.href, when, body) },
-        type: 'response',
-        warcVersion: 'WARC/1.1',
-        statusline: `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ''}`.trim(),
-        httpHeaders: headers.filter(([k]) => !/^(content-length|transfer-encoding|content-encoding)$/i.test(k)),
-      },
-      payload,
-    );
-    appendFileSync(warcFile, await serializeRecord(record, payload, gzip));
-    result.records++;
-    if (status >= 300 && status < 400) result.redirects++;
-    if (label !== undefined && label !== '') {
-      labels.push({
-        url: parsed.href,
-        label,
-        ...Object.fromEntries(extra.filter((k) => k !== 'label').map((k) => [k, row?.[k] ?? ''])),
-      });
-      result.labelled++;
-    }
-  }
-  writeFileSync(
-    labelsFile,
-    stringify(labels, { header: true, columns: ['url', 'label', ...extra.filter((k) => k !== 'label')] }),
+  return entries;
+}
+
+/** A file as a WARC response record: its saved headers and status if it has them, else a 200 of its type. */
+async function responseRecord(
+  e: FolderEntry,
+  opts: ConvertOptions,
+  gzip: boolean,
+): Promise<{ bytes: Uint8Array; status: number }> {
+  const { path, url: parsed, row } = e;
+  const buf = readFileSync(path);
+  const block = splitHeaderBlock(buf);
+  const type =
+    row?.content_type ||
+    TYPES[extname(path.replace(/\uF00D+$/, '')).toLowerCase()] ||
+    opts.defaultType ||
+    'application/octet-stream';
+  const headers: [string, string][] = block?.headers ?? [['Content-Type', type]];
+  const status = block?.status ?? 200;
+  const body = block?.body ?? buf;
+  const payload = [new Uint8Array(body.buffer, body.byteOffset, body.byteLength)];
+  // the capture date: the saved Date header when the file has one, else the stated date
+  const saved = Date.parse(headers.find(([k]) => k.toLowerCase() === 'date')?.[1] ?? '');
+  const date = opts.date ?? '2000-01-01T00:00:00Z';
+  const when = opts.date === undefined && Number.isFinite(saved) ? new Date(saved).toISOString() : date;
+  const record = WARCRecord.create(
+    {
+      url: parsed.href,
+      date: when,
+      // a record's id from its content, so the same folder gives the same WARC bytes
+      warcHeaders: { 'WARC-Record-ID': recordId(parsed.href, when, body) },
+      type: 'response',
+      warcVersion: 'WARC/1.1',
+      statusline: `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? ''}`.trim(),
+      httpHeaders: headers.filter(([k]) => !/^(content-length|transfer-encoding|content-encoding)$/i.test(k)),
+    },
+    payload,
   );
-  return result;
+  return { bytes: await serializeRecord(record, payload, gzip), status };
 }
