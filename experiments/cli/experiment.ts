@@ -227,15 +227,6 @@ async function experiment(argv: string[], io: CliIo, after: (() => void)[]): Pro
     ['no-diagnostics', !!v['no-diagnostics']],
     ['cpu-prof', v['cpu-prof'] !== undefined],
   ];
-  /** Refuses a flag the family or command does not use (exit 2). */
-  const honoured = (what: string, flags: readonly RunFlag[]): void => {
-    for (const [flag, on] of given)
-      if (on && !flags.includes(flag))
-        usage(
-          `--${flag}: ${what} does not use it ` +
-            `(${flags.length ? `it takes ${flags.map((f) => `--${f}`).join(', ')}` : 'it runs in this process and trains nothing'})`,
-        );
-  };
   const ctx = (out: string | undefined, onClaims?: FamilyContext['onClaims']): FamilyContext => ({
     asked: name,
     out,
@@ -254,20 +245,49 @@ async function experiment(argv: string[], io: CliIo, after: (() => void)[]): Pro
     outFlag: v.out as string | undefined,
   });
   if (command) {
-    honoured(command.verb, command.flags);
+    refuseUnused(given, command.verb, command.flags);
     if (v['fail-on-claims']) usage(`--fail-on-claims: ${command.verb} judges no claims (a focused experiment does)`);
     // a run that stops on a config it found wrong ends in 2, anything else in 1 (the table, lib/errors.ts)
     await startProfile();
     io.out(await command.run(name, ctx(v.out as string | undefined)));
     return 0;
   }
+  const run = { name, v, sets, given, ctx, startProfile, stopProgress: queueProgress.stop };
+  return runConfig(run, io, seeds);
+}
+
+/** Refuses a flag the family or command does not use (exit 2). */
+function refuseUnused(given: [RunFlag, boolean][], what: string, flags: readonly RunFlag[]): void {
+  for (const [flag, on] of given)
+    if (on && !flags.includes(flag))
+      usage(
+        `--${flag}: ${what} does not use it ` +
+          `(${flags.length ? `it takes ${flags.map((f) => `--${f}`).join(', ')}` : 'it runs in this process and trains nothing'})`,
+      );
+}
+
+/** An experiment config's run: its family resolves it, config.json first, then the run and its claims. */
+async function runConfig(
+  r: {
+    name: string;
+    v: Record<string, string | boolean | undefined>;
+    sets: string[];
+    given: [RunFlag, boolean][];
+    ctx: (out: string | undefined, onClaims?: FamilyContext['onClaims']) => FamilyContext;
+    startProfile: () => Promise<void>;
+    stopProgress: () => void;
+  },
+  io: CliIo,
+  seeds: number | undefined,
+): Promise<number> {
+  const { name, v, sets } = r;
   // a config that cannot run is an ExperimentConfigError: exit 2 by the table (lib/errors.ts);
   // a malformed override is refused before the config is read
   for (const s of sets) parseOverride(s);
   const { name: base, raw } = readExperimentJson(name);
   const family = familyOf(raw);
   // before the config is resolved: --no-replay is a field only the families that honour it have
-  honoured(`a ${family.id} experiment`, family.flags);
+  refuseUnused(r.given, `a ${family.id} experiment`, family.flags);
   const resolved: unknown = family.resolve(raw as Record<string, unknown>, base, {
     asked: name,
     quick: !!v.quick,
@@ -278,14 +298,14 @@ async function experiment(argv: string[], io: CliIo, after: (() => void)[]): Pro
   if (v['fail-on-claims'] && !judges) usage(`--fail-on-claims: ${name} judges no claims (a focused experiment does)`);
   const verdicts: { id: string; verdict: string }[] = [];
   const out = family.outDir(resolved, { asked: name, out: v.out as string | undefined, quick: !!v.quick });
-  const runCtx = ctx(out, (claims) => append(verdicts, claims));
-  await startProfile();
+  const runCtx = r.ctx(out, (claims) => append(verdicts, claims));
+  await r.startProfile();
   const text = await writingInto(out, () => {
     // config.json through the family's contract, for every family, before the run: a family needs
     // no code of its own for it, and a run that stops still says what it was
     new ResultsFolder(out).config(family.configFile(resolved), rerunCommand(runCtx));
     return family.run(resolved, runCtx);
-  }).finally(() => queueProgress.stop());
+  }).finally(() => r.stopProgress());
   io.out(text);
   const failing = verdicts.filter((c) => c.verdict === 'FAIL').map((c) => c.id);
   if (v['fail-on-claims'] && failing.length)
