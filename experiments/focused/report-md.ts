@@ -214,13 +214,33 @@ export function reportMarkdown(
   const runs = d.summaries.filter((x) => x.strategy === strategies[0]).length;
   const unit = unitOf(d.curves);
   const method = curvesCiMethod(d.curves);
-  const seeds = [...new Set(d.curves.map((c) => c.seed))];
   const L: string[] = [];
   L.push(`# ${cfg.name}: ${cfg.description || 'experiment report'}`, '');
   append(L, setupSection(d, strategies, runs, method, unit, rerun, dir));
   append(L, restsOn(d));
   append(L, structureSection(d));
-  L.push('## Figures', '');
+  append(L, figuresSection(d, strategies, runs, reference, missing));
+  append(L, resultsTable(d, rows, unit));
+  append(L, runNotes(d, rows));
+  if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
+  append(L, probes(d, strategies, unit));
+  append(L, claimsTable(claims, strategies));
+  append(L, anchorsSection(cfg, aggs, strategies));
+  append(L, discussion(d, claims));
+  return L.join('\n');
+}
+
+/** The figures, each with its caption (or why it was not written), and the other outputs not written. */
+function figuresSection(
+  d: ExperimentData,
+  strategies: string[],
+  runs: number,
+  reference: string,
+  missing: ReadonlyMap<string, string>,
+): string[] {
+  const cfg = d.config;
+  const seeds = [...new Set(d.curves.map((c) => c.seed))];
+  const L: string[] = ['## Figures', ''];
   const bands = curvesBands(d.curves).text;
   // a plug-in whose declared style a built-in already draws is drawn in a spare one: said
   const clashes = styleClashes(['oracle', ...strategies]);
@@ -243,11 +263,12 @@ export function reportMarkdown(
   const others = [...missing].filter(([name]) => !name.startsWith('fig-'));
   if (others.length) L.push(`**Not written**: ${others.map(([name, why]) => `\`${name}\` (${why})`).join('; ')}.`, '');
   L.push('Each figure also as .svg and .pdf (vector, real text with its font embedded, 3.3 in wide).', '');
-  append(L, resultsTable(d, rows, unit));
-  append(L, runNotes(d, rows));
-  if (strategies.length > 2) L.push('', ...ranking(d, strategies, unit));
-  append(L, probes(d, strategies, unit));
-  L.push('', '## Claims', '');
+  return L;
+}
+
+/** The claims and their verdicts, or why none applies. */
+function claimsTable(claims: Claim[], strategies: string[]): string[] {
+  const L: string[] = ['', '## Claims', ''];
   // a config without the strategies a claim compares judges none: said, not an empty table
   if (!claims.length)
     L.push(
@@ -256,7 +277,12 @@ export function reportMarkdown(
     );
   else L.push('| | claim | source | measured (paired difference, mean [95% CI]) | verdict |', '|---|---|---|---|---|');
   for (const c of claims) L.push(`| ${c.id} | ${c.claim} | ${c.source} | ${c.measured} | **${c.verdict}** |`);
-  append(L, anchorsSection(cfg, aggs, strategies));
+  return L;
+}
+
+/** The verdicts counted, what each kind of verdict means where one occurs, where the web came from, the time. */
+function discussion(d: ExperimentData, claims: Claim[]): string[] {
+  const L: string[] = [];
   const count = (v: string): string[] => claims.filter((c) => c.verdict === v).map((c) => c.id);
   L.push('', '## Discussion', '');
   if (claims.length)
@@ -286,7 +312,7 @@ export function reportMarkdown(
       'NO DATA: every run gave exactly the same value for both sides (difference 0 with no ' +
         'spread): the strategies did the same thing there, so the runs are no evidence either way.',
     );
-  if (cfg.archive)
+  if (d.config.archive)
     L.push('', 'The archive is real pages as they were saved; nothing in it was generated or tuned for any strategy.');
   else
     L.push(
@@ -301,7 +327,7 @@ export function reportMarkdown(
       .join(', ')}.`,
     '',
   );
-  return L.join('\n');
+  return L;
 }
 
 /**
