@@ -41,7 +41,7 @@ import { sleep } from '../../lib/time.ts';
 import type { QueueProgress } from '../family.ts';
 import { addJob, jobIdOf, type QueueJobData, refusedKey, resultKey } from './job.ts';
 import { ORPHANED, WANTED_TTL_S, WantedJobs, wantedKey } from './presence.ts';
-import { REFUSED_WAIT_MS, RefusalWatch, RefusedError } from './refusals.ts';
+import { REFUSED_WAIT_MS, RefusalWatch } from './refusals.ts';
 
 export type { QueueProgress };
 export { QueueUrlError, redactUrl, redisTarget, waitRedisMs } from './redis-connection.ts';
@@ -135,6 +135,9 @@ export async function runInQueue(
     client.disconnect();
   }
 }
+
+/** Jobs the workers refused (other code, a path outside their checkout) and none took: the submission stops. */
+class RefusedError extends Error {}
 
 type PendingJob = { id: number; data: QueueJobData };
 

@@ -13,9 +13,6 @@ import { connectedWorkers, type WorkerPresence } from './presence.ts';
  */
 export const REFUSED_WAIT_MS = 30_000;
 
-/** Jobs the workers refused (other code, a path outside their checkout) and none took: the submission stops. */
-export class RefusedError extends Error {}
-
 /**
  * Watches the jobs workers refuse (refusedKey: worker -> reason; the worker that takes a job
  * removes it). While a connected worker runs a refused job's code (presence.ts: its tree and Node,
