@@ -144,6 +144,27 @@ function validate(c: ExperimentConfig): ExperimentConfig {
   const bad = (m: string): never => {
     throw new ExperimentConfigError(`${c.name}: ${m}`);
   };
+  checkStrategies(c, bad);
+  const kinds = KIND_NAMES.map((k) => k.toLowerCase());
+  for (const k of c.target.kinds)
+    if (!kinds.includes(String(k).toLowerCase())) bad(`target.kinds: "${k}" is not one of ${kinds.join(', ')}`);
+  c.target = { kinds: c.target.kinds.map((k) => k.toLowerCase()) };
+  if (c.every > c.budget) bad(`every: expected a whole number from 1 to budget (${c.budget}), got ${c.every}`);
+  // every file the config names: a regular file, before anything starts (a device would never end)
+  const file = (field: string, path: string): void => {
+    const why = fileProblem(resource(path));
+    if (why) bad(`${field}: "${path}": ${why}`);
+  };
+  checkSource(c, bad, file);
+  checkSweepAndSearch(c, bad);
+  if (c.keywords !== null) file('keywords', c.keywords);
+  return c;
+}
+
+type Bad = (m: string) => never;
+
+/** Each strategy named once, built in or given by a module (a file, a name of its own) or in memory; parameters valid. */
+function checkStrategies(c: ExperimentConfig, bad: Bad): void {
   if (new Set(c.strategies).size !== c.strategies.length) bad('strategies: a name appears twice');
   for (const [n, spec] of Object.entries(c.strategyParams)) {
     if (!c.strategies.includes(n)) bad(`strategyParams.${n}: not one of the strategies (${c.strategies.join(', ')})`);
@@ -175,16 +196,10 @@ function validate(c: ExperimentConfig): ExperimentConfig {
         `strategies: "${s}" is not one of ${strategyNames().join(', ')}${didYouMean(s, strategyNames())} (or give { "name": "${s}", "module": ` +
           `"path/to/strategy.ts" })`,
       );
-  const kinds = KIND_NAMES.map((k) => k.toLowerCase());
-  for (const k of c.target.kinds)
-    if (!kinds.includes(String(k).toLowerCase())) bad(`target.kinds: "${k}" is not one of ${kinds.join(', ')}`);
-  c.target = { kinds: c.target.kinds.map((k) => k.toLowerCase()) };
-  if (c.every > c.budget) bad(`every: expected a whole number from 1 to budget (${c.budget}), got ${c.every}`);
-  // every file the config names: a regular file, before anything starts (a device would never end)
-  const file = (field: string, path: string): void => {
-    const why = fileProblem(resource(path));
-    if (why) bad(`${field}: "${path}": ${why}`);
-  };
+}
+
+/** What the crawls run on: a web config that loads, or an archive whose files, labels and target are sound. */
+function checkSource(c: ExperimentConfig, bad: Bad, file: (field: string, path: string) => void): void {
   if (c.archive === null) {
     file('web', c.web);
     try {
@@ -192,56 +207,56 @@ function validate(c: ExperimentConfig): ExperimentConfig {
     } catch (e) {
       bad(`web: ${(e as Error).message}`);
     }
+    return;
   }
-  if (c.archive !== null) {
-    const a = c.archive;
-    a.warc.forEach((f, i) => file(`archive.warc[${i}]`, f));
-    file('archive.labels', a.labels);
-    if (a.origin) {
-      file('archive.origin.web', a.origin.web);
-      try {
-        loadConfig(a.origin.web);
-      } catch (e) {
-        bad(`archive.origin.web: ${(e as Error).message}`);
-      }
-    }
+  const a = c.archive;
+  a.warc.forEach((f, i) => file(`archive.warc[${i}]`, f));
+  file('archive.labels', a.labels);
+  if (a.origin) {
+    file('archive.origin.web', a.origin.web);
     try {
-      readLabels(a.labels);
+      loadConfig(a.origin.web);
     } catch (e) {
-      bad(`archive.labels: ${(e as Error).message}`);
+      bad(`archive.origin.web: ${(e as Error).message}`);
     }
-    if (!a.relevant.length && !a.relevantDocuments.length)
-      bad('archive: name the target: relevant labels, relevantDocuments extensions, or both');
-    for (const e of a.relevantDocuments)
-      if (!a.documents.some((d) => d.toLowerCase() === e.toLowerCase()))
-        bad(`archive.relevantDocuments: "${e}" is not one of archive.documents (${a.documents.join(', ')})`);
-    c.seeds = [0];
   }
+  try {
+    readLabels(a.labels);
+  } catch (e) {
+    bad(`archive.labels: ${(e as Error).message}`);
+  }
+  if (!a.relevant.length && !a.relevantDocuments.length)
+    bad('archive: name the target: relevant labels, relevantDocuments extensions, or both');
+  for (const e of a.relevantDocuments)
+    if (!a.documents.some((d) => d.toLowerCase() === e.toLowerCase()))
+      bad(`archive.relevantDocuments: "${e}" is not one of archive.documents (${a.documents.join(', ')})`);
+  c.seeds = [0];
+}
+
+/** A sweep's fields exist (and a web to sweep), a search's space and seeds are sound; not both. */
+function checkSweepAndSearch(c: ExperimentConfig, bad: Bad): void {
   for (const k of Object.keys(c.sweep)) {
     if (!k.startsWith('web.') && !hasPath(DEFAULT_EXPERIMENT, k))
       bad(`sweep.${k}: not a field of the experiment config (web fields start with "web.")`);
     if (k.startsWith('web.') && c.archive) bad(`sweep.${k}: an archive has no web config to sweep`);
   }
-  if (c.search) {
-    if (Object.keys(c.sweep).length) bad('search: a config has a sweep grid or a search, not both');
-    if (c.archive) bad('search: an archive has no web config to search');
-    const { problem } = dimensionsOf(c.search.space, ExperimentSchema);
-    if (problem) bad(`search.space${problem}`);
-    const reused = c.search.confirm.find((s) => c.seeds.includes(s));
-    if (reused !== undefined) bad(`search.confirm: seed ${reused} is one of the search's seeds; confirm on fresh ones`);
-    if (c.search.compare !== null) {
-      const cmp = c.search.compare;
-      let archive = false;
-      try {
-        archive = loadExperiment(cmp).archive !== null;
-      } catch (e) {
-        bad(`search.compare: ${(e as Error).message}`);
-      }
-      if (!archive) bad(`search.compare: "${cmp}" is not an archive experiment (no "archive" section)`);
+  if (!c.search) return;
+  if (Object.keys(c.sweep).length) bad('search: a config has a sweep grid or a search, not both');
+  if (c.archive) bad('search: an archive has no web config to search');
+  const { problem } = dimensionsOf(c.search.space, ExperimentSchema);
+  if (problem) bad(`search.space${problem}`);
+  const reused = c.search.confirm.find((s) => c.seeds.includes(s));
+  if (reused !== undefined) bad(`search.confirm: seed ${reused} is one of the search's seeds; confirm on fresh ones`);
+  if (c.search.compare !== null) {
+    const cmp = c.search.compare;
+    let archive = false;
+    try {
+      archive = loadExperiment(cmp).archive !== null;
+    } catch (e) {
+      bad(`search.compare: ${(e as Error).message}`);
     }
+    if (!archive) bad(`search.compare: "${cmp}" is not an archive experiment (no "archive" section)`);
   }
-  if (c.keywords !== null) file('keywords', c.keywords);
-  return c;
 }
 
 /** Whether an experiment trains the page classifier of its target (learned relevance, the classifier strategy). */
