@@ -58,25 +58,7 @@ export async function runDistributedExperiment(
 ): Promise<DistributedData> {
   const t0 = performance.now();
   const data: DistributedData = { config: cfg, runs: [], processes: [], wallMs: 0 };
-  const plan: { experiment: string; variant: string; assignment: Assignment; dcs: DistributedConfig['datacentres'] }[] =
-    [];
-  const total = cfg.datacentres.reduce((a, d) => a + d.processes, 0);
-  for (const a of cfg.assignments) {
-    // a single data centre gets every process, in the first centre's region
-    plan.push({
-      experiment: 'assignment',
-      variant: a,
-      assignment: a,
-      dcs: a === 'single' ? [{ ...cfg.datacentres[0], processes: total }] : cfg.datacentres,
-    });
-  }
-  for (const p of cfg.scaling)
-    plan.push({
-      experiment: 'scaling',
-      variant: `${p}`,
-      assignment: 'single',
-      dcs: [{ ...cfg.datacentres[0], processes: p }],
-    });
+  const plan = clusterPlan(cfg);
   let done = 0;
   for (const seed of cfg.seeds) {
     const raw = JSON.parse(readFileSync(resource(cfg.web), 'utf8')) as Record<string, unknown>;
@@ -107,51 +89,94 @@ export async function runDistributedExperiment(
           retries: 1,
         },
       });
-      let bytes = 0;
-      let cross = 0;
-      const urls: string[] = [];
-      for (const pr of r.processes) {
-        let pb = 0;
-        for (const f of pr.fetched) {
-          urls.push(f.url);
-          pb += f.bytes;
-          if (hostRegions[new URL(f.url).host] !== pr.region) cross += f.bytes;
-        }
-        bytes += pb;
-        data.processes.push({
-          variant: `${p.experiment}:${p.variant}`,
-          seed,
-          process: pr.summary.id,
-          datacentre: pr.summary.datacentre,
-          region: pr.region,
-          pages: pr.fetched.length,
-          bytes: pb,
-        });
-      }
-      const loads = r.processes.map((pr) => pr.fetched.length);
-      const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
-      const sd = Math.sqrt(loads.reduce((a, x) => a + (x - mean) ** 2, 0) / loads.length);
-      data.runs.push({
-        experiment: p.experiment,
-        variant: p.variant,
-        seed,
-        processes: loads.length,
-        wall_ms: Math.round(r.wallMs),
-        pages: urls.length,
-        pages_per_s: Math.round((urls.length / r.wallMs) * 1000),
-        bytes,
-        cross_region_bytes: cross,
-        cross_region_share: r3(bytes ? cross / bytes : 0),
-        max_over_mean: r3(mean ? Math.max(...loads) / mean : 0),
-        cv: r3(mean ? sd / mean : 0),
-        duplicates: urls.length - new Set(urls).size,
-      });
+      recordCluster(data, `${p.experiment}:${p.variant}`, seed, r);
+      data.runs.push({ experiment: p.experiment, variant: p.variant, seed, ...clusterRow(r, hostRegions) });
       onProgress?.(++done, cfg.seeds.length * plan.length, `seed ${seed} ${p.experiment} ${p.variant}`);
     }
     await server.close();
   }
   data.wallMs = performance.now() - t0;
   return data;
+}
+
+interface PlannedCluster {
+  experiment: string;
+  variant: string;
+  assignment: Assignment;
+  dcs: DistributedConfig['datacentres'];
+}
+
+/** The clusters each seed runs: one per assignment over the data centres, then one per scaling size. */
+function clusterPlan(cfg: DistributedConfig): PlannedCluster[] {
+  const plan: PlannedCluster[] = [];
+  const total = cfg.datacentres.reduce((a, d) => a + d.processes, 0);
+  for (const a of cfg.assignments) {
+    // a single data centre gets every process, in the first centre's region
+    plan.push({
+      experiment: 'assignment',
+      variant: a,
+      assignment: a,
+      dcs: a === 'single' ? [{ ...cfg.datacentres[0], processes: total }] : cfg.datacentres,
+    });
+  }
+  for (const p of cfg.scaling)
+    plan.push({
+      experiment: 'scaling',
+      variant: `${p}`,
+      assignment: 'single',
+      dcs: [{ ...cfg.datacentres[0], processes: p }],
+    });
+  return plan;
+}
+
+type ClusterRun = Awaited<ReturnType<typeof runCluster>>;
+
+/** Each process of a cluster run as a processes.csv row: its pages and bytes. */
+function recordCluster(data: DistributedData, variant: string, seed: number, r: ClusterRun): void {
+  for (const pr of r.processes) {
+    let pb = 0;
+    for (const f of pr.fetched) pb += f.bytes;
+    data.processes.push({
+      variant,
+      seed,
+      process: pr.summary.id,
+      datacentre: pr.summary.datacentre,
+      region: pr.region,
+      pages: pr.fetched.length,
+      bytes: pb,
+    });
+  }
+}
+
+/** A cluster run's row of runs.csv (after its experiment, variant and seed): pace, bytes across regions, balance. */
+function clusterRow(
+  r: ClusterRun,
+  hostRegions: Record<string, string>,
+): Omit<DistributedData['runs'][number], 'experiment' | 'variant' | 'seed'> {
+  let bytes = 0;
+  let cross = 0;
+  const urls: string[] = [];
+  for (const pr of r.processes)
+    for (const f of pr.fetched) {
+      urls.push(f.url);
+      bytes += f.bytes;
+      if (hostRegions[new URL(f.url).host] !== pr.region) cross += f.bytes;
+    }
+  const loads = r.processes.map((pr) => pr.fetched.length);
+  const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
+  const sd = Math.sqrt(loads.reduce((a, x) => a + (x - mean) ** 2, 0) / loads.length);
+  return {
+    processes: loads.length,
+    wall_ms: Math.round(r.wallMs),
+    pages: urls.length,
+    pages_per_s: Math.round((urls.length / r.wallMs) * 1000),
+    bytes,
+    cross_region_bytes: cross,
+    cross_region_share: r3(bytes ? cross / bytes : 0),
+    max_over_mean: r3(mean ? Math.max(...loads) / mean : 0),
+    cv: r3(mean ? sd / mean : 0),
+    duplicates: urls.length - new Set(urls).size,
+  };
 }
 
 function barSpec(rows: RunRow[], field: keyof RunRow, yTitle: string): TopLevelSpec {
