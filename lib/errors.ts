@@ -78,18 +78,59 @@ export class HarnessError extends Error {
   }
 }
 
-/** A usage error: exit 2, nothing was started. */
-export class UsageError extends HarnessError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('USAGE_ERR', message, options);
-  }
+/**
+ * The one shape of an error class of a single row: `class X extends ofCode('CODE') {}`, made with
+ * (message, options). A subclass that stands for another row names it as its static `ownCode`
+ * (FitError is an ExperimentConfigError with a code of its own). Classes whose caller picks the
+ * row (OutFolderError, CrawlError) are HarnessErrors made with (code, message, options).
+ */
+export function ofCode(code: ErrorCode) {
+  return class extends HarnessError {
+    constructor(message: string, options?: { cause?: unknown }) {
+      super((new.target as { ownCode?: ErrorCode }).ownCode ?? code, message, options);
+    }
+  };
 }
 
+/** A usage error: exit 2, nothing was started. */
+export class UsageError extends ofCode('USAGE_ERR') {}
+
 /** The command ran and failed: exit 1. */
-export class CommandFailed extends HarnessError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('CMD_ERR_FAILED', message, options);
-  }
+export class CommandFailed extends ofCode('CMD_ERR_FAILED') {}
+
+/** A named file that cannot be used: a usage error (exit 2) wherever it is caught. */
+export class InputError extends ofCode('INPUT_ERR') {}
+
+/** A web config that is not valid. */
+export class ConfigError extends ofCode('SIM_ERR_CONFIG') {}
+
+/** A config that cannot run: exit code 2, one line naming the field. */
+export class ExperimentConfigError extends ofCode('EXP_ERR_CONFIG') {}
+
+/**
+ * A fit that cannot be made from what it was given (too few sites, a knob out of range): the
+ * user's input, so an ExperimentConfigError (exit 2 from every command), with a code of its own.
+ */
+export class FitError extends ExperimentConfigError {
+  static readonly ownCode = 'EXP_ERR_FIT';
+}
+
+/** A WARC file that is not whole, where and how (refused when the archive is opened strict). */
+export class WarcDamaged extends ofCode('SIM_ERR_WARC_DAMAGED') {}
+
+/** A --queue URL that is not one (exit 2 at the command line). */
+export class QueueUrlError extends ofCode('QUEUE_ERR_URL') {}
+
+/** A strategy that cannot be built: an input it needs is missing, a parameter is bad, a module does not load. */
+export class StrategyError extends ofCode('CRAWL_ERR_STRATEGY') {}
+
+/**
+ * A strategy that failed during a crawl (threw, overran strategyTimeoutMs, broke the contract): the
+ * run failed (exit 1), where a strategy that cannot be built is the user's input (exit 2). A
+ * StrategyError, so a probe before any crawl still refuses the config.
+ */
+export class StrategyFailed extends StrategyError {
+  static readonly ownCode = 'CRAWL_ERR_STRATEGY_FAILED';
 }
 
 /** An output folder in use, holding a crawl, or not writable (lib/out-folder.ts). */
@@ -100,77 +141,6 @@ export class OutFolderError extends HarnessError {
     options?: { cause?: unknown },
   ) {
     super(code, message, options);
-  }
-}
-
-/** A named file that cannot be used: a usage error (exit 2) wherever it is caught. */
-export class InputError extends HarnessError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('INPUT_ERR', message, options);
-  }
-}
-
-/** A web config that is not valid. */
-export class ConfigError extends HarnessError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('SIM_ERR_CONFIG', message, options);
-  }
-}
-
-/** A config that cannot run: exit code 2, one line naming the field. */
-export class ExperimentConfigError extends HarnessError {
-  constructor(
-    message: string,
-    options?: { cause?: unknown },
-    code: 'EXP_ERR_CONFIG' | 'EXP_ERR_FIT' = 'EXP_ERR_CONFIG',
-  ) {
-    super(code, message, options);
-  }
-}
-
-/**
- * A fit that cannot be made from what it was given (too few sites, a knob out of range): the
- * user's input, so an ExperimentConfigError (exit 2 from every command), with a code of its own.
- */
-export class FitError extends ExperimentConfigError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options, 'EXP_ERR_FIT');
-  }
-}
-
-/** A WARC file that is not whole, where and how (refused when the archive is opened strict). */
-export class WarcDamaged extends HarnessError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('SIM_ERR_WARC_DAMAGED', message, options);
-  }
-}
-
-/** A --queue URL that is not one (exit 2 at the command line). */
-export class QueueUrlError extends HarnessError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('QUEUE_ERR_URL', message, options);
-  }
-}
-
-/** A strategy that cannot be built: an input it needs is missing, a parameter is bad, a module does not load. */
-export class StrategyError extends HarnessError {
-  constructor(
-    message: string,
-    options?: { cause?: unknown },
-    code: 'CRAWL_ERR_STRATEGY' | 'CRAWL_ERR_STRATEGY_FAILED' = 'CRAWL_ERR_STRATEGY',
-  ) {
-    super(code, message, options);
-  }
-}
-
-/**
- * A strategy that failed during a crawl (threw, overran strategyTimeoutMs, broke the contract): the
- * run failed (exit 1), where a strategy that cannot be built is the user's input (exit 2). A
- * StrategyError, so a probe before any crawl still refuses the config.
- */
-export class StrategyFailed extends StrategyError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options, 'CRAWL_ERR_STRATEGY_FAILED');
   }
 }
 
