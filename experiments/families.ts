@@ -1,13 +1,13 @@
 /**
- * Every experiment family, one contract (experiments/family.ts), registered a line each in
+ * Every experiment family, one contract (experiments/family-contract.ts), registered a line each in
  * experiments/registry.ts: `npm run experiment` (experiments/cli/experiment.ts) gives a config to
  * the first family whose claims() accepts it, the fallback family (focused: any config no other
  * claims) last; its help, `npm run schemas` and `npm run report` read the list too.
  */
-import type { ExperimentCommand, ExperimentFamily } from './family.ts';
+import type { ExperimentCommand, ExperimentFamily } from './family-contract.ts';
 import * as registered from './registry.ts';
 
-export type { ExperimentCommand, ExperimentFamily, FamilyContext, ProgressBar } from './family.ts';
+export type { ExperimentCommand, ExperimentFamily, FamilyContext, ProgressBar } from './family-contract.ts';
 
 const entries = Object.values(registered) as (ExperimentFamily<never> | ExperimentCommand)[];
 const isCommand = (x: ExperimentFamily<never> | ExperimentCommand): x is ExperimentCommand => 'verb' in x;

@@ -1,6 +1,6 @@
 /**
  * Every experiment family and command, a line each: a new family is its folder (with a family.ts
- * exporting an ExperimentFamily, experiments/family.ts) and its line here; a command that runs on
+ * exporting an ExperimentFamily, experiments/family-contract.ts) and its line here; a command that runs on
  * another family's configs (`npm run experiment -- VERB CONFIG`) its command.ts and its line.
  * Order does not matter: experiments/families.ts lists them by name, asking the fallback family
  * (the one that claims any config) last.

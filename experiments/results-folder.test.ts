@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rerunCommand } from './family.ts';
+import { rerunCommand } from './family-contract.ts';
 import { JSON_OBJECTS, ResultsFolder, WORD_BOOLEANS } from './results-folder.ts';
 
 describe('a results folder', () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writingInto } from './family.ts';
+import { writingInto } from './family-contract.ts';
 import { ResultsFolder } from './results-folder.ts';
 import { RUNS_DIR } from './run-history.ts';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFileText } from '../experiments/config-files.ts';
-import { defaultOut } from '../experiments/family.ts';
+import { defaultOut } from '../experiments/family-contract.ts';
 import { FAMILIES, familyOf } from '../experiments/families.ts';
 import { listExperiments, readExperimentJson } from '../experiments/focused/config.ts';
 

@@ -13,7 +13,7 @@ import { WarcWriter } from '../crawler/warc-writer.ts';
 import { ARCHIVE_DEFAULTS, loadExperiment } from '../experiments/focused/config.ts';
 import { writeOutputs } from '../experiments/focused/report.ts';
 import { runExperiment } from '../experiments/focused/runner.ts';
-import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/web.ts';
+import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/start-web.ts';
 import { GroundTruth } from '../sim/truth.ts';
 import { scaled } from './speed.ts';
 import { focusedOutputFiles, LOOPBACK_CRAWL } from './helpers.ts';

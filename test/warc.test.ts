@@ -8,7 +8,7 @@ import { WARCParser, WARCRecord, WARCSerializer } from 'warcio';
 import { createReadStream } from 'node:fs';
 import { BfsStrategy, CrawlEngine, type CrawlSettings, type LogEntry } from '../crawler/index.ts';
 import { WarcWriter } from '../crawler/warc-writer.ts';
-import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/web.ts';
+import { startSyntheticWeb, type StartedWeb } from '../experiments/focused/start-web.ts';
 import { ReplayServer } from '../sim/archive-server.ts';
 import { WarcArchive } from '../sim/warc-index.ts';
 import { convertFolder } from '../sim/warc-convert.ts';

@@ -69,7 +69,7 @@ async function resumed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Promi
   const saved = join(dir, 'crawl-settings.json');
   if (!existsSync(file) || !existsSync(saved)) return;
   const was = JSON.parse(readFileSync(file, 'utf8')) as ServedWeb;
-  const { generateSyntheticWeb, serveSyntheticWeb } = await import('../focused/web.ts');
+  const { generateSyntheticWeb, serveSyntheticWeb } = await import('../focused/start-web.ts');
   let g: ReturnType<typeof generateSyntheticWeb>;
   try {
     g = generateSyntheticWeb(was.web, was.seed);
@@ -87,7 +87,7 @@ async function resumed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Promi
 /** A generated web: checked (target kinds, the held-out site), then served. */
 async function generated(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Promise<void> {
   const v = plan.values;
-  const { generateSyntheticWeb, serveSyntheticWeb } = await import('../focused/web.ts');
+  const { generateSyntheticWeb, serveSyntheticWeb } = await import('../focused/start-web.ts');
   let g: ReturnType<typeof generateSyntheticWeb>;
   try {
     g = generateSyntheticWeb(v.web!, plan.webSeed);

@@ -10,7 +10,7 @@ import { basename, extname } from 'node:path';
 import { type CrawlSettings, NUMBER_SETTINGS } from '../../crawler/index.ts';
 import { RELEVANCE_MODES, type RelevanceMode } from '../../crawler/focused/index.ts';
 import { intFlag, usage } from '../../lib/cli.ts';
-import { type DistributedFlags, distributedFlags } from '../distributed/cli.ts';
+import { type DistributedFlags, distributedFlags } from '../distributed/crawl-command.ts';
 import { loadStrategyModule, resolveParams, strategyNames, strategyNeeds } from '../strategy-registry.ts';
 
 /** The crawl command's flag values, as parsed. */

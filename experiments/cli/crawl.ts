@@ -143,7 +143,7 @@ const OPTIONS = {
 
 /** The crawl on several processes (worker threads, or this machine's share of a Redis crawl). */
 async function runDistributed(plan: CrawlPlan, env: CrawlEnvironment, io: CliIo): Promise<number> {
-  const { runDistributedCli } = await import('../distributed/cli.ts');
+  const { runDistributedCli } = await import('../distributed/crawl-command.ts');
   const d = plan.distributed!;
   await runDistributedCli({
     io,

@@ -6,7 +6,7 @@ import { type CliIo, failed, intFlag, parseCommand, runAsProcess, usage } from '
 import { schemaHelp } from '../../lib/schema.ts';
 import { listExperiments, parseOverride, readExperimentJson } from '../config-files.ts';
 import { COMMANDS, FAMILIES, familyOf } from '../families.ts';
-import { type FamilyContext, type QueueProgress, type RunFlag, rerunCommand, writingInto } from '../family.ts';
+import { type FamilyContext, type QueueProgress, type RunFlag, rerunCommand, writingInto } from '../family-contract.ts';
 import { ResultsFolder } from '../results-folder.ts';
 import { progress } from './progress.ts';
 import { append } from '../../lib/arrays.ts';

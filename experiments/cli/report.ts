@@ -5,12 +5,12 @@
  * curves, as the experiment decided them.
  */
 import { INCOMPLETE } from '../../lib/out-folder.ts';
-import { incomplete } from '../family.ts';
+import { incomplete } from '../family-contract.ts';
 import { join } from 'node:path';
 import { FAMILIES } from '../families.ts';
 import { type CliIo, parseCommand, runAsProcess, usage } from '../../lib/cli.ts';
 
-/** What each family writes again, and from what (experiments/family.ts rereport.help). */
+/** What each family writes again, and from what (experiments/family-contract.ts rereport.help). */
 const REDONE = FAMILIES.flatMap((f) => (f.rereport ? [f.rereport.help] : []));
 
 const USAGE = `Usage: npm run report -- DIR

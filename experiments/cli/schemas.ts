@@ -24,7 +24,7 @@ export const SCHEMAS: { name: string; schema: TSchema; title: string; descriptio
     description:
       'A generated web (data/webs/*.json): every field may be left out and takes its default (sim/config.ts).',
   },
-  // each family's, in the registry's order from the default (experiments/family.ts `schema`)
+  // each family's, in the registry's order from the default (experiments/family-contract.ts `schema`)
   ...[...FAMILIES].reverse().flatMap((f) => (f.schema ? [f.schema] : [])),
   {
     name: 'crawl',

@@ -1,5 +1,5 @@
-/** The deep-web family (experiments/family.ts): configs with "kind": "deepweb". */
-import { defaultOut, type ExperimentFamily, kindFamily, rerunCommand, withBar } from '../family.ts';
+/** The deep-web family (experiments/family-contract.ts): configs with "kind": "deepweb". */
+import { defaultOut, type ExperimentFamily, kindFamily, rerunCommand, withBar } from '../family-contract.ts';
 import { type DeepwebConfig, DeepwebSchema, isDeepwebConfig, resolveDeepweb } from './config.ts';
 import { isDeepOutputs } from './load.ts';
 

@@ -39,7 +39,7 @@ export const MODEL_STRATEGIES = BUILT_INS.filter((d) => d.distributed && d.needs
 
 // a worker thread does not inherit tsx's loader: from sources, or when a researcher's strategy module
 // (maybe TypeScript) is to be loaded, register it, then load the worker; built, the worker is JavaScript
-const WORKER = JSON.stringify(moduleUrl(import.meta.url, './worker').href);
+const WORKER = JSON.stringify(moduleUrl(import.meta.url, './process-thread').href);
 const boot = (tsx: boolean): string =>
   tsx
     ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${WORKER}))`

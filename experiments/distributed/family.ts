@@ -1,5 +1,5 @@
-/** The distributed-crawling family (experiments/family.ts): configs with "kind": "distributed". */
-import { defaultOut, type ExperimentFamily, kindFamily, rerunCommand, withBar } from '../family.ts';
+/** The distributed-crawling family (experiments/family-contract.ts): configs with "kind": "distributed". */
+import { defaultOut, type ExperimentFamily, kindFamily, rerunCommand, withBar } from '../family-contract.ts';
 import { type DistributedConfig, DistributedSchema, isDistributedConfig, resolveDistributed } from './config.ts';
 
 export const distributed: ExperimentFamily<DistributedConfig> = {
@@ -20,7 +20,7 @@ assignment's and process count's pages, overlap and balance.`,
       `experiment ${cfg.name}: assignments ${cfg.assignments.join(', ')} and ` +
         `${cfg.scaling.join(', ')} processes x ${cfg.seeds.length} seeds, ${cfg.budget} pages per run`,
     );
-    const { runDistributedExperiment, writeDistributedOutputs } = await import('./experiment.ts');
+    const { runDistributedExperiment, writeDistributedOutputs } = await import('./run.ts');
     const runs = cfg.seeds.length * (cfg.assignments.length + cfg.scaling.length);
     const bar = ctx.progress(runs, 'runs', '{bar} {value}/{total} {label}');
     const data = await withBar(bar, () => runDistributedExperiment(cfg, (d, _t, label) => bar.update(d, { label })));

@@ -1,6 +1,6 @@
 /**
  * What a distributed crawl on this machine is started with (cluster.ts runCluster), and what each
- * of its crawler processes is given and gives back (process.ts, worker.ts): types of their own, so
+ * of its crawler processes is given and gives back (process.ts, process-thread.ts): types of their own, so
  * that the cluster and its processes import them without importing each other.
  */
 import type { CrawlSettings } from '../../crawler/index.ts';

@@ -1,7 +1,7 @@
 /**
  * One crawler process of a distributed crawl: builds its strategy (and, for future and adaptive,
  * loads the trained models), runs its CrawlNode against a coordinator and returns its summary
- * and the pages it fetched. Run in a worker thread (worker.ts), or, when this machine runs only
+ * and the pages it fetched. Run in a worker thread (process-thread.ts), or, when this machine runs only
  * one process (`npm run crawl -- --redis URL`), in the calling thread: a worker thread loads tsx
  * and the crawler again (seconds to boot), for nothing when there is no other process to
  * isolate it from.

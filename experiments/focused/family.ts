@@ -1,4 +1,4 @@
-/** The focused-crawling family (experiments/family.ts): the paper's head-to-head comparison. */
+/** The focused-crawling family (experiments/family-contract.ts): the paper's head-to-head comparison. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -8,7 +8,7 @@ import {
   rerunCommand,
   runOptionsOf,
   withBar,
-} from '../family.ts';
+} from '../family-contract.ts';
 import { configForFile, type ExperimentConfig, ExperimentSchema, resolveExperiment, slowRunWarning } from './config.ts';
 
 /** What a focused experiment writes that its page is made from (replay.json too, when recorded). */

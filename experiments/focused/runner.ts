@@ -16,7 +16,7 @@ import type { QueueProgress } from '../queue/queue.ts';
 import { runInProcesses } from '../pool.ts';
 import { jobHeapMb } from '../heap-budget.ts';
 import { moduleUrl } from '../../lib/paths.ts';
-import { writingInto } from '../family.ts';
+import { writingInto } from '../family-contract.ts';
 import type { ExperimentData, WriteOptions, Written } from './experiment-data.ts';
 export type { ExperimentData } from './experiment-data.ts';
 import { gitCommit, treeHash } from '../queue/code.ts';

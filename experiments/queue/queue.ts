@@ -38,7 +38,7 @@ import {
   within,
 } from './redis-connection.ts';
 import { sleep } from '../../lib/time.ts';
-import type { QueueProgress } from '../family.ts';
+import type { QueueProgress } from '../family-contract.ts';
 import { addJob, jobIdOf, type QueueJobData, refusedKey, resultKey } from './job.ts';
 import { ORPHANED, WANTED_TTL_S, WantedJobs, wantedKey } from './presence.ts';
 import { REFUSED_WAIT_MS, RefusalWatch } from './refusals.ts';

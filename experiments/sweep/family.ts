@@ -1,8 +1,8 @@
 /**
- * The sweep family (experiments/family.ts): a focused-crawling config with a "sweep" grid runs
+ * The sweep family (experiments/family-contract.ts): a focused-crawling config with a "sweep" grid runs
  * the whole experiment at every point (experiments/sweep/sweep.ts) and writes the sweep's tables.
  */
-import { type ExperimentFamily, type FamilyContext, runOptionsOf, withBar } from '../family.ts';
+import { type ExperimentFamily, type FamilyContext, runOptionsOf, withBar } from '../family-contract.ts';
 import { configForFile, type ExperimentConfig, resolveExperiment } from '../focused/config.ts';
 import { focused, focusedOut } from '../focused/family.ts';
 

@@ -1,12 +1,12 @@
 /**
- * `npm run experiment -- twin-validation CONFIG`: a command of the registry (experiments/family.ts
+ * `npm run experiment -- twin-validation CONFIG`: a command of the registry (experiments/family-contract.ts
  * ExperimentCommand) that runs on a focused archive experiment's config. It fits a synthetic twin
  * to the archive's sites (each held out in turn), crawls archive and twins with the same
  * experiment, and compares their rankings (experiments/twin/validate.ts).
  */
 import { join } from 'node:path';
 import { ExperimentConfigError, readExperimentJson } from '../config-files.ts';
-import { type ExperimentCommand, rerunCommand, writingInto } from '../family.ts';
+import { type ExperimentCommand, rerunCommand, writingInto } from '../family-contract.ts';
 import { ResultsFolder } from '../results-folder.ts';
 import { configForFile, type ExperimentConfig } from '../focused/config.ts';
 import { focused } from '../focused/family.ts';
