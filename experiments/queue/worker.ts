@@ -227,22 +227,27 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
   const client = await connectRedis(target, timeoutMs);
   const webs = join(tmpdir(), 'crawler-harness-webs');
   mkdirSync(webs, { recursive: true });
-  const proc = new JobProcess();
   // the code this worker runs (checkoutWatch): its own, hashed now; a job process it forks must load the same
   const id = `${hostname()}:${process.pid}`;
   const ctx: JobContext = {
     client,
     target,
     timeoutMs,
-    proc,
+    proc: new JobProcess(),
     webs,
     opts,
     checkout: checkoutWatch(),
     said: new Set(),
     busy: false,
   };
-  const presence = (): WorkerPresence => presenceOf(ctx, id);
-  await announce(client, target.queue, presence());
+  await announce(client, target.queue, presenceOf(ctx, id));
+  const running = new RunningWorker(ctx, bullWorker(ctx), id);
+  return { done: running.done, stop: (graceMs) => running.stop(graceMs) };
+}
+
+/** The BullMQ worker that takes this worker's jobs, one at a time, and says what became of each. */
+function bullWorker(ctx: JobContext): Worker<QueueJobData, { stored: string }> {
+  const { target, opts } = ctx;
   const worker = new Worker<QueueJobData, { stored: string }>(
     target.queue,
     (job, token) => processJob(ctx, job, token),
@@ -260,44 +265,63 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
     else if (job && !e.message.startsWith('refused:')) opts.onJob?.('failed', job.data, e.message);
   });
   worker.on('error', warnings(target.shown, opts.onWarning));
+  return worker;
+}
 
-  let stopping = false;
-  let finish!: (clean: boolean) => void;
-  let fail!: (e: Error) => void;
-  const done = new Promise<boolean>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
-  });
-  // Redis watched from our own connection: lost for timeoutMs while no job runs, the worker ends
-  let lastOk = Date.now();
-  let announced = Date.now();
-  const watch = setInterval(() => {
-    // while connected, the code it runs announced (presence.ts): the submitter reads who can run what
-    if (Date.now() - announced >= WORKER_RENEW_MS) {
-      announced = Date.now();
-      announce(client, target.queue, presence()).catch(() => {});
+/**
+ * A started worker: it announces itself while connected, watches Redis from its own connection
+ * (lost for timeoutMs while no job runs, the worker ends), and stops on request.
+ */
+class RunningWorker {
+  readonly done: Promise<boolean>;
+  private stopping = false;
+  private finish!: (clean: boolean) => void;
+  private fail!: (e: Error) => void;
+  private lastOk = Date.now();
+  private announced = Date.now();
+  private readonly watch: NodeJS.Timeout;
+
+  constructor(
+    private readonly ctx: JobContext,
+    private readonly worker: Worker<QueueJobData, { stored: string }>,
+    private readonly id: string,
+  ) {
+    this.done = new Promise<boolean>((resolve, reject) => {
+      this.finish = resolve;
+      this.fail = reject;
+    });
+    this.watch = setInterval(() => this.check(), 2000);
+  }
+
+  /** Every 2 s: announce again when due (the submitter reads who can run what), and ping Redis. */
+  private check(): void {
+    const { client, target, timeoutMs } = this.ctx;
+    if (Date.now() - this.announced >= WORKER_RENEW_MS) {
+      this.announced = Date.now();
+      announce(client, target.queue, presenceOf(this.ctx, this.id)).catch(() => {});
     }
     within(client.ping(), 5000, () => 'timed out').then(
       () => {
-        lastOk = Date.now();
+        this.lastOk = Date.now();
       },
       (e: unknown) => {
-        if (stopping) return;
-        if (fatalRedisError(e)) void shutdown(0).then(() => fail(new Error(redisProblem(e, target.shown))));
-        else if (!ctx.busy && Date.now() - lastOk >= timeoutMs)
-          void shutdown(0).then(() =>
-            fail(new Error(`${redisProblem(e, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`)),
+        if (this.stopping) return;
+        if (fatalRedisError(e)) void this.shutdown(0).then(() => this.fail(new Error(redisProblem(e, target.shown))));
+        else if (!this.ctx.busy && Date.now() - this.lastOk >= timeoutMs)
+          void this.shutdown(0).then(() =>
+            this.fail(new Error(`${redisProblem(e, target.shown)}; gave up after ${Math.round(timeoutMs / 1000)} s`)),
           );
       },
     );
-  }, 2000);
+  }
 
-  async function shutdown(graceMs: number): Promise<boolean> {
-    stopping = true;
-    clearInterval(watch);
+  private async shutdown(graceMs: number): Promise<boolean> {
+    const { client, target, proc } = this.ctx;
+    this.stopping = true;
+    clearInterval(this.watch);
     let timer: NodeJS.Timeout | undefined;
     const closed = await Promise.race([
-      worker.close().then(() => true),
+      this.worker.close().then(() => true),
       new Promise<boolean>((r) => {
         timer = setTimeout(() => r(false), graceMs);
       }),
@@ -306,29 +330,25 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions): P
     if (closed) proc.close();
     else {
       proc.kill();
-      void worker.close(true).catch(() => {});
+      void this.worker.close(true).catch(() => {});
     }
-    await within(withdraw(client, target.queue, id), 1000, () => 'timed out').catch(() => {});
+    await within(withdraw(client, target.queue, this.id), 1000, () => 'timed out').catch(() => {});
     client.disconnect();
     return closed;
   }
 
-  return {
-    done,
-    async stop(graceMs) {
-      if (stopping) {
-        // asked again: stop now (a job running is cut)
-        const wasBusy = ctx.busy;
-        proc.kill();
-        finish(!wasBusy);
-        return !wasBusy;
-      }
-      // idle, nothing is lost by not waiting for BullMQ's close (it waits on a Redis that may be gone)
-      const wasBusy = ctx.busy;
-      const clean = (await shutdown(wasBusy ? graceMs : Math.min(graceMs, 5000))) || !wasBusy;
-      // the outcome travels with done: a caller reading it after done settles must not miss a cut
-      finish(clean);
-      return clean;
-    },
-  };
+  async stop(graceMs: number): Promise<boolean> {
+    const wasBusy = this.ctx.busy;
+    if (this.stopping) {
+      // asked again: stop now (a job running is cut)
+      this.ctx.proc.kill();
+      this.finish(!wasBusy);
+      return !wasBusy;
+    }
+    // idle, nothing is lost by not waiting for BullMQ's close (it waits on a Redis that may be gone)
+    const clean = (await this.shutdown(wasBusy ? graceMs : Math.min(graceMs, 5000))) || !wasBusy;
+    // the outcome travels with done: a caller reading it after done settles must not miss a cut
+    this.finish(clean);
+    return clean;
+  }
 }
