@@ -281,28 +281,25 @@ export async function writeDistributedOutputs(
     if (name === 'fig-scaling' ? !scale.length : !assign.length) continue;
     await out.figure(name, spec);
   }
-  const pm = (xs: number[], digits = 0): string => pmText(meanCi(xs), digits);
-  const by = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
   const lines = summaryLines(d, assign, scale);
+  out.report(distributedReport(d, assign, scale, lines).join('\n'));
+  return { files: out.files, lines };
+}
+
+const pm = (xs: number[], digits = 0): string => pmText(meanCi(xs), digits);
+const byVariant = (rows: RunRow[], v: string): RunRow[] => rows.filter((r) => r.variant === v);
+
+/** The report: the setup, assignment of hosts to data centres, scaling in one, and the summary lines. */
+function distributedReport(d: DistributedData, assign: RunRow[], scale: RunRow[], lines: string[]): string[] {
   const cfg = d.config;
-  const md: string[] = [
+  return [
     `# Distributed crawling: ${cfg.name}`,
     '',
     cfg.description,
     '',
     '## Setup',
     '',
-    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and ` +
-      `bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ` +
-      `${cfg.budget} pages per run, strategy ` +
-      `${cfg.strategy}${cfg.module ? ` (module \`${cfg.module}\`)` : ''}, from the department ` +
-      `home pages over every \`.test\` host. Each crawler process is a worker thread with ` +
-      `${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, ` +
-      `at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the ` +
-      `in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ` +
-      `${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; ` +
-      `"single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall ` +
-      `time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`,
+    setupText(d),
     '',
     '## Assignment of hosts to data centres',
     '',
@@ -317,21 +314,7 @@ export async function writeDistributedOutputs(
     '',
     `*Share of bytes fetched across regions by assignment; bars: mean over ${cfg.seeds.length} seeds, dots: single runs.*`,
     '',
-    '| assignment | wall time (ms) | pages/s | bytes across regions | max / mean pages per process | coefficient of variation |',
-    '|---|---|---|---|---|---|',
-    ...cfg.assignments.map((a) => {
-      const rs = by(assign, a);
-      return `| ${a} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(
-        rs.map((r) => r.cross_region_share),
-        3,
-      )} | ${pm(
-        rs.map((r) => r.max_over_mean),
-        2,
-      )} | ${pm(
-        rs.map((r) => r.cv),
-        2,
-      )} |`;
-    }),
+    ...assignmentTable(cfg, assign),
     '',
     '## Scaling in one data centre',
     '',
@@ -340,15 +323,7 @@ export async function writeDistributedOutputs(
     `*Pages per second against crawler processes in one data centre (log 2 axis); line: mean ` +
       `over ${cfg.seeds.length} seeds, dots: single runs. Also .svg and .pdf.*`,
     '',
-    '| processes | wall time (ms) | pages/s | max / mean pages per process |',
-    '|---|---|---|---|',
-    ...cfg.scaling.map((p) => {
-      const rs = by(scale, String(p));
-      return `| ${p} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${pm(
-        rs.map((r) => r.max_over_mean),
-        2,
-      )} |`;
-    }),
+    ...scalingTable(cfg, scale),
     '',
     '## Summary',
     '',
@@ -358,8 +333,61 @@ export async function writeDistributedOutputs(
       'in flight waiting on simulated distance and politeness gaps), not CPU.',
     '',
   ];
-  out.report(md.join('\n'));
-  return { files: out.files, lines };
+}
+
+/** What the runs were: the web, regions, budget, strategy, processes and data centres, how time counts. */
+function setupText(d: DistributedData): string {
+  const cfg = d.config;
+  return (
+    `Web \`${cfg.web}\` (sites placed in regions by \`geo.siteShares\`; round trips and ` +
+    `bandwidth from \`geo\`, times ${cfg.timeScale}), seeds ${cfg.seeds.join(', ')}; ` +
+    `${cfg.budget} pages per run, strategy ` +
+    `${cfg.strategy}${cfg.module ? ` (module \`${cfg.module}\`)` : ''}, from the department ` +
+    `home pages over every \`.test\` host. Each crawler process is a worker thread with ` +
+    `${cfg.crawl.concurrency} requests in flight, one per host, ${cfg.crawl.delayMs} ms apart, ` +
+    `at most ${cfg.crawl.maxPagesPerHost} pages per host; processes are connected by the ` +
+    `in-memory coordinator (the Redis one behaves the same; see the tests). Data centres: ` +
+    `${cfg.datacentres.map((x) => `${x.name} (${x.region}, ${x.processes} processes)`).join(', ')}; ` +
+    `"single" puts all ${total(cfg)} processes in ${cfg.datacentres[0].name}. Wall ` +
+    `time counts from the moment every process is loaded. Total ${(d.wallMs / 1000).toFixed(1)} s.`
+  );
+}
+
+function assignmentTable(cfg: DistributedConfig, assign: RunRow[]): string[] {
+  return [
+    '| assignment | wall time (ms) | pages/s | bytes across regions | max / mean pages per process | coefficient of variation |',
+    '|---|---|---|---|---|---|',
+    ...cfg.assignments.map((a) => {
+      const rs = byVariant(assign, a);
+      const cross = pm(
+        rs.map((r) => r.cross_region_share),
+        3,
+      );
+      const balance = `${pm(
+        rs.map((r) => r.max_over_mean),
+        2,
+      )} | ${pm(
+        rs.map((r) => r.cv),
+        2,
+      )}`;
+      return `| ${a} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${cross} | ${balance} |`;
+    }),
+  ];
+}
+
+function scalingTable(cfg: DistributedConfig, scale: RunRow[]): string[] {
+  return [
+    '| processes | wall time (ms) | pages/s | max / mean pages per process |',
+    '|---|---|---|---|',
+    ...cfg.scaling.map((p) => {
+      const rs = byVariant(scale, String(p));
+      const balance = pm(
+        rs.map((r) => r.max_over_mean),
+        2,
+      );
+      return `| ${p} | ${pm(rs.map((r) => r.wall_ms))} | ${pm(rs.map((r) => r.pages_per_s))} | ${balance} |`;
+    }),
+  ];
 }
 
 function total(cfg: DistributedConfig): number {
