@@ -187,13 +187,61 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
   const out = new ResultsFolder(dir);
   const cfg = d.config;
   const keys = d.dimensions.map((x) => x.key);
-  const claimIds = [...new Set(d.points.flatMap((p) => p.claims.map((c) => c.id)))];
   const strategies = [...cfg.strategies, ORACLE];
-  const auc = (p: PointData, s: string): number => {
-    const runs = p.summaries.filter((x) => x.strategy === s);
-    return runs.length ? Math.round(unitCi(runs, (r) => r.recall_auc, unitOf(runs)).mean * 1e4) / 1e4 : Number.NaN;
-  };
-  const rows = d.points.map((p) => ({
+  out.csv('search.csv', searchRows(d, strategies), { cast: WORD_BOOLEANS });
+  const claims = claimsAcrossPoints({ config: cfg, points: d.points });
+  out.csv('claims.csv', claims.rows, {
+    columns: ['point', ...keys, 'claim', 'verdict', 'margin'],
+    cast: WORD_BOOLEANS,
+  });
+  const order = ranked(d.points);
+  const best = order[0];
+  const search = cfg.search!;
+  const L = [
+    `# ${cfg.name}: ${cfg.description || 'search'}`,
+    '',
+    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ` +
+      `${cfg.strategies.join(', ')}, ${cfg.budget} pages per run. A search of ${d.points.length} ` +
+      `points (${search.evaluations} asked; seed ${search.seed}) over ${keys.length} parameters: ` +
+      `${d.dimensions.map((x) => `${label(x.key)} ${rangeText(x)}`).join('; ')}. Each point is the ` +
+      `whole experiment; its claims are judged as a focused experiment ` +
+      `judges them. Closeness: the claims that hold (PASS), then the shortfall (the sum over the ` +
+      `others of how far each claim's margin, the CI bound that must clear 0, falls below it). ` +
+      `Half the points are a Latin hypercube, the rest a coordinate search from the closest ` +
+      `(experiments/sweep/search.ts).`,
+    '',
+    ...closestSection(d, best, strategies),
+    ...confirmedSection(d, strategies, pointAuc),
+    ...everyPointTable(keys, order, strategies),
+  ];
+  if (claims.table.length) append(L, claimCounts(claims.table));
+  // a point's web is written when the search sets web fields; otherwise every point crawls the base web
+  const webFile = keys.some((k) => k.startsWith('web.')) ? join(dir, 'webs', `p${best.index}.json`) : cfg.web;
+  if (search.compare) append(L, await comparison(cfg, search.compare, webFile));
+  L.push(
+    `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from ` +
+      `points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
+    '',
+  );
+  out.report(L.join('\n'));
+  return { files: out.files, best };
+}
+
+type SearchPoint = SearchData['points'][number];
+
+/** A strategy's mean recall AUC at a point (over its units), to 4 places; NaN when it has no runs there. */
+function pointAuc(p: PointData, s: string): number {
+  const runs = p.summaries.filter((x) => x.strategy === s);
+  return runs.length ? Math.round(unitCi(runs, (r) => r.recall_auc, unitOf(runs)).mean * 1e4) / 1e4 : Number.NaN;
+}
+
+const rangeText = (x: Dimension): string =>
+  x.kind === 'range' ? `${x.lo}-${x.hi}${x.integer ? ' (whole)' : ''}` : x.values.map(show).join(' or ');
+
+/** search.csv: a row a point, its values, how close it came, each claim's verdict and margin, each strategy's AUC. */
+function searchRows(d: SearchData, strategies: string[]): Record<string, unknown>[] {
+  const claimIds = [...new Set(d.points.flatMap((p) => p.claims.map((c) => c.id)))];
+  return d.points.map((p) => ({
     point: p.index,
     phase: p.phase,
     ...p.values,
@@ -208,45 +256,30 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
         ];
       }),
     ),
-    ...Object.fromEntries(strategies.map((s) => [`${s}_recall_auc`, auc(p, s)])),
+    ...Object.fromEntries(strategies.map((s) => [`${s}_recall_auc`, pointAuc(p, s)])),
   }));
-  out.csv('search.csv', rows, { cast: WORD_BOOLEANS });
-  const claims = claimsAcrossPoints({ config: cfg, points: d.points });
-  out.csv('claims.csv', claims.rows, {
-    columns: ['point', ...keys, 'claim', 'verdict', 'margin'],
-    cast: WORD_BOOLEANS,
-  });
-  const order = ranked(d.points);
-  const best = order[0];
-  const search = cfg.search!;
-  const range = (x: Dimension): string =>
-    x.kind === 'range' ? `${x.lo}-${x.hi}${x.integer ? ' (whole)' : ''}` : x.values.map(show).join(' or ');
-  const L = [
-    `# ${cfg.name}: ${cfg.description || 'search'}`,
-    '',
-    `Base web \`${cfg.web}\`, seeds ${cfg.seeds.join(', ')}, strategies ` +
-      `${cfg.strategies.join(', ')}, ${cfg.budget} pages per run. A search of ${d.points.length} ` +
-      `points (${search.evaluations} asked; seed ${search.seed}) over ${keys.length} parameters: ` +
-      `${d.dimensions.map((x) => `${label(x.key)} ${range(x)}`).join('; ')}. Each point is the ` +
-      `whole experiment; its claims are judged as a focused experiment ` +
-      `judges them. Closeness: the claims that hold (PASS), then the shortfall (the sum over the ` +
-      `others of how far each claim's margin, the CI bound that must clear 0, falls below it). ` +
-      `Half the points are a Latin hypercube, the rest a coordinate search from the closest ` +
-      `(experiments/sweep/search.ts).`,
-    '',
+}
+
+/** The closest point: its values against the ranges searched, its claims, its strategies' AUC. */
+function closestSection(d: SearchData, best: SearchPoint, strategies: string[]): string[] {
+  return [
     `## The closest point: ${best.held} of ${best.claims.length} claims hold (point ${best.index}, ${best.phase}, shortfall ${best.shortfall})`,
     '',
     '| parameter | value | range searched |',
     '|---|---|---|',
-    ...d.dimensions.map((x) => `| ${label(x.key)} | ${show(best.values[x.key])} | ${range(x)} |`),
+    ...d.dimensions.map((x) => `| ${label(x.key)} | ${show(best.values[x.key])} | ${rangeText(x)} |`),
     '',
     '| claim | measured | verdict | margin |',
     '|---|---|---|---|',
     ...best.claims.map((c) => `| ${c.id} ${c.claim} | ${c.measured} | **${c.verdict}** | ${c.margin ?? ''} |`),
     '',
-    `Recall AUC there: ${strategies.map((s) => `${s} ${auc(best, s).toFixed(3)}`).join(', ')}.`,
+    `Recall AUC there: ${strategies.map((s) => `${s} ${pointAuc(best, s).toFixed(3)}`).join(', ')}.`,
     '',
-    ...confirmedSection(d, strategies, auc),
+  ];
+}
+
+function everyPointTable(keys: string[], order: SearchPoint[], strategies: string[]): string[] {
+  return [
     '## Every point, closest first',
     '',
     `| point | phase | ${keys.map(label).join(' | ')} | held | shortfall | ${strategies.join(' | ')} |`,
@@ -254,34 +287,27 @@ export async function writeSearchOutputs(d: SearchData, dir: string): Promise<{ 
     ...order.map(
       (p) =>
         `| ${p.index} | ${p.phase} | ${keys.map((k) => show(p.values[k])).join(' | ')} | ` +
-        `${p.held} | ${p.shortfall} | ${strategies.map((s) => auc(p, s).toFixed(3)).join(' | ')} |`,
+        `${p.held} | ${p.shortfall} | ${strategies.map((s) => pointAuc(p, s).toFixed(3)).join(' | ')} |`,
     ),
     '',
   ];
-  if (claims.table.length)
-    L.push(
-      '## Each claim over the points searched',
-      '',
-      '| claim | PASS | FAIL | TIE | NO DATA | INFEASIBLE |',
-      '|---|---|---|---|---|---|',
-      ...claims.table.map(
-        (c) =>
-          `| ${c.id} ${c.claim} | ${c.counts.PASS} | ${c.counts.FAIL} | ${c.counts.TIE} | ${c.counts['NO DATA']} | ${c.counts.INFEASIBLE} |`,
-      ),
-      '',
-      'The points of a search are not a sample of anything: the counts say where the search went, not how often a claim holds.',
-      '',
-    );
-  // a point's web is written when the search sets web fields; otherwise every point crawls the base web
-  const webFile = keys.some((k) => k.startsWith('web.')) ? join(dir, 'webs', `p${best.index}.json`) : cfg.web;
-  if (search.compare) append(L, await comparison(cfg, search.compare, webFile));
-  L.push(
-    `Points computed in this run: ${d.computed} of ${d.points.length} (the rest resumed from ` +
-      `points/)${d.confirmed ? ', and the confirmation' : ''}. Wall time ${(d.wallMs / 1000).toFixed(1)} s.`,
+}
+
+/** Each claim's verdicts counted over the points searched (a record of where the search went). */
+function claimCounts(table: ReturnType<typeof claimsAcrossPoints>['table']): string[] {
+  return [
+    '## Each claim over the points searched',
     '',
-  );
-  out.report(L.join('\n'));
-  return { files: out.files, best };
+    '| claim | PASS | FAIL | TIE | NO DATA | INFEASIBLE |',
+    '|---|---|---|---|---|---|',
+    ...table.map(
+      (c) =>
+        `| ${c.id} ${c.claim} | ${c.counts.PASS} | ${c.counts.FAIL} | ${c.counts.TIE} | ${c.counts['NO DATA']} | ${c.counts.INFEASIBLE} |`,
+    ),
+    '',
+    'The points of a search are not a sample of anything: the counts say where the search went, not how often a claim holds.',
+    '',
+  ];
 }
 
 /** The closest web's departments measured beside an archive's sites, statistic by statistic. */
