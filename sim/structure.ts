@@ -26,7 +26,7 @@ import { formatRules, type RuleExample, wordsOf } from '../lib/rules.ts';
 import { targetsOf, transferLeak, viewOfWeb } from './site-stats.ts';
 import { shipped } from '../lib/paths.ts';
 import { readKeywords } from '../lib/text.ts';
-import { Anchor, type Web } from './web.ts';
+import { Anchor, type Site, type Web } from './web.ts';
 import { communityGaps, keywordOffTopic } from './gaps.ts';
 
 export { GAP_SOURCES } from './gaps.ts';
@@ -203,7 +203,6 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
   const depts = web.sites.filter((s) => s.kind === 'department');
   const r1 = options.keywordR1;
   const keywords = r1 === undefined ? [] : (options.keywords ?? readKeywords(readFileSync(KEYWORDS, 'utf8')));
-  const keywordHist: Record<string, number> | null = r1 === undefined ? null : {};
   // every in-site link target of each site, with what a link classifier could read of it (the
   // folders of its path, its file name's words, its extension, the anchor words of the links to
   // it), measured as an archive's site is (sim/site-stats.ts)
@@ -216,58 +215,19 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
   const mixes = depts.map((s) => anchorMix(web, renderer, s.first, s.count));
   // anchor words of every link to a relevant item, per department, and the words all departments use
   const relevantAnchors = depts.map((s) => relevantAnchorWords(web, renderer, s.first, s.count));
-  const everywhere = new Set(relevantAnchors[0]?.flat() ?? []);
-  for (const links of relevantAnchors.slice(1)) {
-    const here = new Set(links.flat());
-    for (const w of everywhere) if (!here.has(w)) everywhere.delete(w);
-  }
-  const hist: Record<string, number> = {};
-  const sites: SiteStructure[] = depts.map((s, i) => {
-    const { groups, gaps } = communityGaps(web, s.first, s.count);
-    const h: Record<string, number> = {};
-    for (const g of gaps) {
-      const k = g === null ? 'none' : String(g);
-      h[k] = (h[k] ?? 0) + 1;
-      hist[k] = (hist[k] ?? 0) + 1;
-    }
-    const finite = gaps.filter((g): g is number => g !== null);
-    let keywordGapHistogram: Record<string, number> | null = null;
-    let keywordGapMin: number | null = null;
-    if (r1 !== undefined && keywordHist) {
-      const off = keywordOffTopic(web, renderer, s.first, s.count, keywords, r1);
-      keywordGapHistogram = {};
-      for (const g of communityGaps(web, s.first, s.count, off).gaps) {
-        const k = g === null ? 'none' : String(g);
-        keywordGapHistogram[k] = (keywordGapHistogram[k] ?? 0) + 1;
-        keywordHist[k] = (keywordHist[k] ?? 0) + 1;
-        if (g !== null && (keywordGapMin === null || g < keywordGapMin)) keywordGapMin = g;
-      }
-    }
-    const free = freeRules(targets[i]);
-    const links = relevantLinkShares(web, s.first, s.count);
-    // the transfer leak: the rules a learner finds on the other sites, scored here
-    // (every list that fits the other sites as well as the best: the leak is the best of them here)
-    const scored = transferLeak(targets, i);
-    const rules = scored[0]?.list ?? { rules: [], f1: 0 };
-    const held = scored[0]?.score ?? { precision: 0, recall: 0, f1: 0 };
-    const relevantLinks = relevantAnchors[i];
-    const shared = relevantLinks.filter((ws) => ws.some((w) => everywhere.has(w))).length;
-    return {
-      host: s.host,
-      groups,
-      gapHistogram: h,
-      gapMin: finite.length ? Math.min(...finite) : null,
-      directLinkShare: links.directLinkShare,
-      relevantLinksFromOutside: links.relevantLinksFromOutside,
-      transferRule: `${formatRules(rules)}${scored.length > 1 ? worstOf(scored) : ''}`,
-      transferPrecision: round(held.precision),
-      transferRecall: round(held.recall),
-      sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
-      ...free,
-      keywordGapHistogram,
-      keywordGapMin,
-    };
-  });
+  const everywhere = wordsEverywhere(relevantAnchors);
+  const ctx: SiteContext = {
+    web,
+    renderer,
+    targets,
+    relevantAnchors,
+    everywhere,
+    hist: {},
+    keywordHist: r1 === undefined ? null : {},
+    keywords,
+    r1,
+  };
+  const sites = depts.map((s, i) => siteStructure(ctx, s, i));
   const { jac, tv, pairs } = conventionDistances(templates, mixes);
   const finite = sites.map((s) => s.gapMin).filter((g): g is number => g !== null);
   const keywordMins = sites.map((s) => s.keywordGapMin).filter((g): g is number => g !== null);
@@ -283,7 +243,7 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
   ): number => round(sites.reduce((a, s) => a + s[k], 0) / Math.max(1, sites.length));
   return {
     sites,
-    gapHistogram: hist,
+    gapHistogram: ctx.hist,
     gapMin: finite.length ? Math.min(...finite) : null,
     templateJaccard: round(pairs ? jac / pairs : 1),
     anchorDistance: round(pairs ? tv / pairs : 0),
@@ -295,10 +255,90 @@ export function structureStats(web: Web, renderer: Renderer, options: StructureO
     documentRecall: mean('documentRecall'),
     shapePrecision: mean('shapePrecision'),
     shapeRecall: mean('shapeRecall'),
-    keywordGapHistogram: keywordHist,
+    keywordGapHistogram: ctx.keywordHist,
     keywordGapMin: keywordMins.length ? Math.min(...keywordMins) : null,
     keywordGapR1: r1 ?? null,
   };
+}
+
+/** The words of links to relevant items that every department uses. */
+function wordsEverywhere(relevantAnchors: string[][][]): Set<string> {
+  const everywhere = new Set(relevantAnchors[0]?.flat() ?? []);
+  for (const links of relevantAnchors.slice(1)) {
+    const here = new Set(links.flat());
+    for (const w of everywhere) if (!here.has(w)) everywhere.delete(w);
+  }
+  return everywhere;
+}
+
+/** What every department's measure reads, and the web-wide gap histograms they add to. */
+interface SiteContext {
+  web: Web;
+  renderer: Renderer;
+  targets: ReturnType<typeof targetsOf>[];
+  relevantAnchors: string[][][];
+  everywhere: Set<string>;
+  hist: Record<string, number>;
+  keywordHist: Record<string, number> | null;
+  keywords: readonly string[];
+  r1: number | undefined;
+}
+
+/** One department's structure: its community gaps, what free rules and transferred rules find, shared anchors. */
+function siteStructure(ctx: SiteContext, s: Site, i: number): SiteStructure {
+  const { web, targets } = ctx;
+  const { groups, gaps } = communityGaps(web, s.first, s.count);
+  const h: Record<string, number> = {};
+  for (const g of gaps) {
+    const k = g === null ? 'none' : String(g);
+    h[k] = (h[k] ?? 0) + 1;
+    ctx.hist[k] = (ctx.hist[k] ?? 0) + 1;
+  }
+  const finite = gaps.filter((g): g is number => g !== null);
+  const { keywordGapHistogram, keywordGapMin } = keywordGaps(ctx, s);
+  const free = freeRules(targets[i]);
+  const links = relevantLinkShares(web, s.first, s.count);
+  // the transfer leak: the rules a learner finds on the other sites, scored here
+  // (every list that fits the other sites as well as the best: the leak is the best of them here)
+  const scored = transferLeak(targets, i);
+  const rules = scored[0]?.list ?? { rules: [], f1: 0 };
+  const held = scored[0]?.score ?? { precision: 0, recall: 0, f1: 0 };
+  const relevantLinks = ctx.relevantAnchors[i];
+  const shared = relevantLinks.filter((ws) => ws.some((w) => ctx.everywhere.has(w))).length;
+  return {
+    host: s.host,
+    groups,
+    gapHistogram: h,
+    gapMin: finite.length ? Math.min(...finite) : null,
+    directLinkShare: links.directLinkShare,
+    relevantLinksFromOutside: links.relevantLinksFromOutside,
+    transferRule: `${formatRules(rules)}${scored.length > 1 ? worstOf(scored) : ''}`,
+    transferPrecision: round(held.precision),
+    transferRecall: round(held.recall),
+    sharedAnchorShare: round(shared / Math.max(1, relevantLinks.length)),
+    ...free,
+    keywordGapHistogram,
+    keywordGapMin,
+  };
+}
+
+/** A department's gaps between keyword-judged communities (when a keyword threshold r1 is given). */
+function keywordGaps(
+  ctx: SiteContext,
+  s: Site,
+): { keywordGapHistogram: Record<string, number> | null; keywordGapMin: number | null } {
+  const { web, renderer, keywordHist, keywords, r1 } = ctx;
+  if (r1 === undefined || !keywordHist) return { keywordGapHistogram: null, keywordGapMin: null };
+  const off = keywordOffTopic(web, renderer, s.first, s.count, keywords, r1);
+  const histogram: Record<string, number> = {};
+  let min: number | null = null;
+  for (const g of communityGaps(web, s.first, s.count, off).gaps) {
+    const k = g === null ? 'none' : String(g);
+    histogram[k] = (histogram[k] ?? 0) + 1;
+    keywordHist[k] = (keywordHist[k] ?? 0) + 1;
+    if (g !== null && (min === null || g < min)) min = g;
+  }
+  return { keywordGapHistogram: histogram, keywordGapMin: min };
 }
 
 /** Lines for sim:stats and reports. */
