@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { checkOutputFile, writeOutputFile } from '../../lib/out-folder.ts';
 import { basename, dirname, relative, resolve as resolvePath } from 'node:path';
 import { PAPER_EXTENSIONS } from '../../lib/document-types.ts';
-import { ARCHIVE_DEFAULTS, loadExperiment } from '../focused/config.ts';
+import { ARCHIVE_DEFAULTS, type ExperimentConfig, loadExperiment } from '../focused/config.ts';
 import { loadConfig } from '../../sim/config.ts';
 import { archiveSites, checkArchive } from '../focused/env.ts';
 import { readingLine, WarcArchive } from '../../sim/warc-index.ts';
@@ -27,6 +27,82 @@ import {
 import { type CliIo, intFlag, usage } from '../../lib/cli.ts';
 import type { FitFlags } from './fit.ts';
 import { resource, shipped } from '../../lib/paths.ts';
+
+/**
+ * The twin's file: its schema, its doc, the fitted web config, and under _fit how it was fitted
+ * (the archive, sites, search, loss, threshold, knobs, the own-web check, the table).
+ */
+function twinDocument(
+  out: string,
+  cfg: { name: string; archive: NonNullable<ExperimentConfig['archive']> },
+  result: ReturnType<typeof fitToSites>,
+  f: {
+    heldOut: string | null;
+    budget: number;
+    seed: number;
+    checks: number;
+    restarts: number;
+    own: ReturnType<typeof ownCheck> | null;
+    table: ReturnType<typeof fitTable>;
+  },
+): Record<string, unknown> & { _doc: string } {
+  const { fit, stats } = result;
+  const { heldOut, budget, seed, checks, restarts, own, table } = f;
+  return {
+    // editors complete and check the twin against the web schema (a path from the file's folder)
+    $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
+    _doc: twinDoc(cfg.name, cfg.archive.source, heldOut, fit.evaluations, restarts, checks),
+    ...fit.config,
+    _fit: {
+      archive: cfg.name,
+      // how the archive was made: what a twin's links to moved pages and files read as (sim/site-stats.ts)
+      collection: cfg.archive.collection,
+      sites: stats.map((s) => s.site),
+      heldOut,
+      budget,
+      seed,
+      checkSeeds: checks,
+      loss: Math.round(fit.loss * 1000) / 1000,
+      values: fit.values,
+      restarts: fit.restarts.map((r) => ({ loss: Math.round(r.loss * 1000) / 1000, values: r.values })),
+      selfLoss: Math.round(fit.selfLoss * 1000) / 1000,
+      threshold: Math.round(fit.threshold * 1000) / 1000,
+      noise: Math.round(fit.noise * 1000) / 1000,
+      knobs: fit.knobs.map(({ profile: _p, ...k }) => k),
+      trades: fit.trades,
+      ...(own ? { own } : {}),
+      table,
+      archiveSites: stats,
+    },
+  };
+}
+
+/** The twin with every department k times as large, for each --scale k: an extrapolation, said in its doc. */
+function writeScaledTwins(
+  io: CliIo,
+  out: string,
+  doc: Record<string, unknown>,
+  scales: number[],
+  archive: string,
+  name: string,
+): void {
+  for (const k of scales) {
+    const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
+    const departments = (doc.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
+    const scaled = {
+      ...doc,
+      _doc:
+        `The twin of ${archive} (${relative(process.cwd(), out)}) with every department ${k} ` +
+        `times as large: an extrapolation to a larger web of the same kind, not a measurement. ` +
+        `Departments are generated whole (the archive's sampling is not applied): what a crawler ` +
+        `meets on sites like the ones the collection sampled, at ${k} times their size.`,
+      name: `${name}-x${k}`,
+      departments,
+    };
+    writeOutputFile(file, `${JSON.stringify(scaled, null, 2)}\n`);
+    io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
+  }
+}
 
 export async function runFit(parsed: FitFlags, io: CliIo): Promise<number> {
   const v = parsed.values;
@@ -67,33 +143,15 @@ export async function runFit(parsed: FitFlags, io: CliIo): Promise<number> {
   io.err(`\n${madeLine(fit.evaluations, planned)}\n`);
   const table = fitTable(fit);
   const own = v.own === undefined ? null : ownCheck(io, v.own, fit, name, views, heldOut, specOf(cfg), seed, checks);
-  const doc = {
-    // editors complete and check the twin against the web schema (a path from the file's folder)
-    $schema: relative(dirname(resolvePath(out)), shipped('schemas/web.schema.json')),
-    _doc: twinDoc(cfg.name, cfg.archive.source, heldOut, fit.evaluations, restarts, checks),
-    ...fit.config,
-    _fit: {
-      archive: cfg.name,
-      // how the archive was made: what a twin's links to moved pages and files read as (sim/site-stats.ts)
-      collection: cfg.archive.collection,
-      sites: stats.map((s) => s.site),
-      heldOut,
-      budget,
-      seed,
-      checkSeeds: checks,
-      loss: Math.round(fit.loss * 1000) / 1000,
-      values: fit.values,
-      restarts: fit.restarts.map((r) => ({ loss: Math.round(r.loss * 1000) / 1000, values: r.values })),
-      selfLoss: Math.round(fit.selfLoss * 1000) / 1000,
-      threshold: Math.round(fit.threshold * 1000) / 1000,
-      noise: Math.round(fit.noise * 1000) / 1000,
-      knobs: fit.knobs.map(({ profile: _p, ...k }) => k),
-      trades: fit.trades,
-      ...(own ? { own } : {}),
-      table,
-      archiveSites: stats,
-    },
-  };
+  const doc = twinDocument(out, { name: cfg.name, archive: cfg.archive }, result, {
+    heldOut,
+    budget,
+    seed,
+    checks,
+    restarts,
+    own,
+    table,
+  });
   writeOutputFile(out, `${JSON.stringify(doc, null, 2)}\n`);
   io.out(
     `twin of ${cfg.name}${heldOut ? ` without ${heldOut}` : ''}: loss ${fit.loss.toFixed(3)} after ${fit.evaluations} evaluations ` +
@@ -110,22 +168,7 @@ export async function runFit(parsed: FitFlags, io: CliIo): Promise<number> {
     ),
   );
   io.out(`wrote ${out}\n`);
-  for (const k of scales) {
-    const file = `${out.replace(/\.json$/, '')}-x${k}.json`;
-    const departments = (fit.config.departments as { pages: number }[]).map((d) => ({ ...d, pages: d.pages * k }));
-    const scaled = {
-      ...doc,
-      _doc:
-        `The twin of ${cfg.name} (${relative(process.cwd(), out)}) with every department ${k} ` +
-        `times as large: an extrapolation to a larger web of the same kind, not a measurement. ` +
-        `Departments are generated whole (the archive's sampling is not applied): what a crawler ` +
-        `meets on sites like the ones the collection sampled, at ${k} times their size.`,
-      name: `${name}-x${k}`,
-      departments,
-    };
-    writeOutputFile(file, `${JSON.stringify(scaled, null, 2)}\n`);
-    io.out(`wrote ${file} (${departments.reduce((a, d) => a + d.pages, 0)} department pages)\n`);
-  }
+  writeScaledTwins(io, out, doc, scales, cfg.name, name);
   return 0;
 }
 
