@@ -115,126 +115,140 @@ function settleForm(
 
 /** Parses forms, links and text of an HTML page. Never throws on malformed markup. */
 export function parseFormPage(html: string, pageUrl: string): FormPage {
-  const forms: SearchForm[] = [];
-  const skipped: SkippedForm[] = [];
-  const links: PageLink[] = [];
-  const buttonForms: ButtonForm[] = [];
-  const text: string[] = [];
-  let draft: Draft | null = null;
-  let formCount = 0;
-  let select: FormInput | null = null;
-  let option: { value: string | undefined; label: string; selected: boolean } | null = null;
-  let selectHasSelected = false;
-  let link: PageLink | null = null;
-  let skipDepth = 0;
-  let lastText = '';
-  let button: string | null = null;
-
-  const finishOption = (): void => {
-    if (!option || !select) return;
-    const value = option.value ?? option.label.trim();
-    select.options.push(value);
-    if (option.selected && !selectHasSelected) {
-      select.defaultValue = value;
-      selectHasSelected = true;
-    }
-    option = null;
-  };
-  const finishSelect = (): void => {
-    finishOption();
-    if (!select || !draft) return;
-    if (!select.options.length) draft.problems.push(`select "${select.name}" has no options`);
-    else {
-      if (!selectHasSelected) select.defaultValue = select.options[0];
-      draft.inputs.push(select);
-      draft.values.push([select.name, select.defaultValue]);
-    }
-    select = null;
-  };
-  const finishForm = (): void => {
-    finishSelect();
-    const d = draft;
-    draft = null;
-    if (d) settleForm(d, pageUrl, { forms, skipped, buttonForms });
-  };
-
-  const parser = new Parser(
-    {
-      onopentag(name, a) {
-        if (name === 'script' || name === 'style') {
-          skipDepth++;
-          return;
-        }
-        if (name === 'form') {
-          if (draft) {
-            draft.problems.push('nested form');
-            return;
-          }
-          draft = { index: formCount++, method: a.method ?? 'get', action: a.action, ...emptyLists() };
-          return;
-        }
-        if (name === 'a' && a.href !== undefined) {
-          link = pageLinkOf(a.href, pageUrl);
-          return;
-        }
-        if (!draft) return;
-        const d: Draft = draft;
-        if (name === 'input') return addInput(d, a, lastText.trim());
-        if (name === 'textarea' && a.name) {
-          d.inputs.push({ name: a.name, type: 'text', label: lastText.trim(), options: [], defaultValue: '' });
-          d.values.push([a.name, '']);
-          return;
-        }
-        if (name === 'select') {
-          finishSelect();
-          if (a.name === undefined) return;
-          if (a.multiple !== undefined) {
-            d.problems.push(`select "${a.name}" takes several values`);
-            return;
-          }
-          select = { name: a.name, type: 'select', label: lastText.trim(), options: [], defaultValue: '' };
-          selectHasSelected = false;
-          return;
-        }
-        if (name === 'option' && select) {
-          finishOption();
-          option = { value: a.value, label: '', selected: a.selected !== undefined };
-          return;
-        }
-        if (name === 'button') button = '';
-      },
-      ontext(t) {
-        if (skipDepth) return;
-        if (option) option.label += t;
-        if (link) link.text += t;
-        if (button !== null) button += t;
-        if (t.trim()) lastText = t;
-        text.push(t);
-      },
-      onclosetag(name) {
-        if (name === 'script' || name === 'style') {
-          skipDepth = Math.max(0, skipDepth - 1);
-          return;
-        }
-        if (name === 'a' && link) {
-          link.text = link.text.replace(/\s+/g, ' ').trim();
-          links.push(link);
-          link = null;
-        } else if (name === 'option') finishOption();
-        else if (name === 'select') finishSelect();
-        else if (name === 'button' && button !== null) {
-          if (draft) (draft as Draft).buttonText ||= button.trim();
-          button = null;
-        } else if (name === 'form') finishForm();
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
+  const reader = new FormPageReader(pageUrl);
+  const parser = new Parser(reader, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
   parser.write(html);
   parser.end();
   // an unclosed form ends with the document, as in browsers
-  finishForm();
+  reader.finishForm();
+  const { forms, skipped, links, buttonForms, text } = reader;
   return { forms, skipped, links, buttonForms, text: text.join(' ').replace(/\s+/g, ' ').trim() };
+}
+
+/**
+ * The tokenizer's events read into a page's forms (each input, select and its options, the
+ * submit button's text), its links with their anchor text, and its text.
+ */
+class FormPageReader {
+  readonly forms: SearchForm[] = [];
+  readonly skipped: SkippedForm[] = [];
+  readonly links: PageLink[] = [];
+  readonly buttonForms: ButtonForm[] = [];
+  readonly text: string[] = [];
+  private draft: Draft | null = null;
+  private formCount = 0;
+  private select: FormInput | null = null;
+  private option: { value: string | undefined; label: string; selected: boolean } | null = null;
+  private selectHasSelected = false;
+  private link: PageLink | null = null;
+  private skipDepth = 0;
+  private lastText = '';
+  private button: string | null = null;
+
+  constructor(private readonly pageUrl: string) {}
+
+  onopentag(name: string, a: Record<string, string>): void {
+    if (name === 'script' || name === 'style') {
+      this.skipDepth++;
+      return;
+    }
+    if (name === 'form') {
+      if (this.draft) this.draft.problems.push('nested form');
+      else this.draft = { index: this.formCount++, method: a.method ?? 'get', action: a.action, ...emptyLists() };
+      return;
+    }
+    if (name === 'a' && a.href !== undefined) {
+      this.link = pageLinkOf(a.href, this.pageUrl);
+      return;
+    }
+    if (this.draft) this.openInForm(this.draft, name, a);
+  }
+
+  /** An input, textarea, select, option or button inside a form. */
+  private openInForm(d: Draft, name: string, a: Record<string, string>): void {
+    const label = this.lastText.trim();
+    if (name === 'input') return addInput(d, a, label);
+    if (name === 'textarea' && a.name) {
+      d.inputs.push({ name: a.name, type: 'text', label, options: [], defaultValue: '' });
+      d.values.push([a.name, '']);
+      return;
+    }
+    if (name === 'select') {
+      this.finishSelect();
+      if (a.name === undefined) return;
+      if (a.multiple !== undefined) {
+        d.problems.push(`select "${a.name}" takes several values`);
+        return;
+      }
+      this.select = { name: a.name, type: 'select', label, options: [], defaultValue: '' };
+      this.selectHasSelected = false;
+      return;
+    }
+    if (name === 'option' && this.select) {
+      this.finishOption();
+      this.option = { value: a.value, label: '', selected: a.selected !== undefined };
+      return;
+    }
+    if (name === 'button') this.button = '';
+  }
+
+  ontext(t: string): void {
+    if (this.skipDepth) return;
+    if (this.option) this.option.label += t;
+    if (this.link) this.link.text += t;
+    if (this.button !== null) this.button += t;
+    if (t.trim()) this.lastText = t;
+    this.text.push(t);
+  }
+
+  onclosetag(name: string): void {
+    if (name === 'script' || name === 'style') {
+      this.skipDepth = Math.max(0, this.skipDepth - 1);
+      return;
+    }
+    if (name === 'a' && this.link) {
+      this.link.text = this.link.text.replace(/\s+/g, ' ').trim();
+      this.links.push(this.link);
+      this.link = null;
+    } else if (name === 'option') this.finishOption();
+    else if (name === 'select') this.finishSelect();
+    else if (name === 'button' && this.button !== null) {
+      if (this.draft) this.draft.buttonText ||= this.button.trim();
+      this.button = null;
+    } else if (name === 'form') this.finishForm();
+  }
+
+  private finishOption(): void {
+    const { option, select } = this;
+    if (!option || !select) return;
+    const value = option.value ?? option.label.trim();
+    select.options.push(value);
+    if (option.selected && !this.selectHasSelected) {
+      select.defaultValue = value;
+      this.selectHasSelected = true;
+    }
+    this.option = null;
+  }
+
+  private finishSelect(): void {
+    this.finishOption();
+    const { select, draft } = this;
+    if (!select || !draft) return;
+    if (!select.options.length) draft.problems.push(`select "${select.name}" has no options`);
+    else {
+      if (!this.selectHasSelected) select.defaultValue = select.options[0];
+      draft.inputs.push(select);
+      draft.values.push([select.name, select.defaultValue]);
+    }
+    this.select = null;
+  }
+
+  finishForm(): void {
+    this.finishSelect();
+    const d = this.draft;
+    this.draft = null;
+    if (d) settleForm(d, this.pageUrl, { forms: this.forms, skipped: this.skipped, buttonForms: this.buttonForms });
+  }
 }
 
 /** A free-text keyword box (text or search), as opposed to a typed text input (date, number, ...). */
