@@ -98,6 +98,12 @@ export const YEAR_MAX = 2025;
  */
 const TEXT_MIX = { topic: 0.45, jargon: 0.2, general: 0.35 } as const;
 
+/** How a record's text is written (addText) and a body word drawn for a topic (bodyWord): the constructor's, shared by each kind. */
+interface RecordText {
+  addText: (i: number, title: string[], body: string[]) => void;
+  bodyWord: (t: Topic, tid: number) => string;
+}
+
 export class RecordDb {
   readonly kind: DeepKind;
   readonly n: number;
@@ -121,7 +127,6 @@ export class RecordDb {
     this.n = records;
     const base = hash32(seedNumber(seed), seedNumber(host));
     const r = fastRng(base, 1);
-    const vocab = loadVocab(1.0);
     this.day = new Uint16Array(records);
     this.price = new Uint32Array(records);
     this.titleLen = new Uint8Array(records);
@@ -153,66 +158,75 @@ export class RecordDb {
       start[i + 1] = text.length;
     };
 
-    if (kind === 'jobs') {
-      const topics = vocab.topics;
-      const catZ = new ZipfSampler(topics.length, 1.0);
-      const catPerm = permutation(topics.length, r);
-      const cities = uniqueNames(scaledDomain(records, 40, 2000), (i) => placeName(i, base ^ 7));
-      const cityZ = new ZipfSampler(cities.length, 1.1);
-      const cityPerm = permutation(cities.length, r);
-      const cat = new Uint16Array(records);
-      const ind = new Uint16Array(records);
-      const loc = new Uint16Array(records);
-      // each category favours three industries (80% of its jobs)
-      const favoured = topics.map((_, c) => [0, 1, 2].map((k) => hash32(base, c, k, 11) % INDUSTRIES.length));
-      for (let i = 0; i < records; i++) {
-        const c = catPerm[catZ.sample(r.next())];
-        cat[i] = c;
-        ind[i] = r.chance(0.8) ? favoured[c][r.chance(0.6) ? 0 : r.int(3)] : r.int(INDUSTRIES.length);
-        loc[i] = cityPerm[cityZ.sample(r.next())];
-        this.day[i] = r.int(90);
-        this.price[i] = 30_000 + 1000 * r.int(120) + (topics[c].computing ? 20_000 : 0);
-        const t = topics[c];
-        const title = [t.words[t.zipf.sample(r.next())], JOB_HEADS[r.int(JOB_HEADS.length)]];
-        const body: string[] = [];
-        for (let k = 0; k < 10; k++) body.push(bodyWord(t, c));
-        addText(i, title, body);
-      }
-      this.attrs.push({ name: 'category', label: 'Category', values: topics.map((t) => t.label), column: cat });
-      this.attrs.push({ name: 'industry', label: 'Industry', values: [...INDUSTRIES], column: ind });
-      this.attrs.push({ name: 'location', label: 'Location', values: cities, column: loc });
-      this.year = null;
-    } else if (kind === 'flights') {
-      this.flights(records, r, base, addText);
-      this.year = null;
-    } else {
-      const subjects = vocab.topics.filter((t) => t.computing);
-      const subZ = new ZipfSampler(subjects.length, 0.8);
-      const subPerm = permutation(subjects.length, r);
-      const sub = new Uint16Array(records);
-      this.year = new Uint16Array(records);
-      for (let i = 0; i < records; i++) {
-        const s = subPerm[subZ.sample(r.next())];
-        sub[i] = s;
-        // publication years skew recent, and each subject has its own heyday (correlated inputs)
-        const peak = YEAR_MAX - (hash32(base, s, 19) % 25);
-        const y = Math.round(peak - Math.abs(gauss(r)) * 9 + (r.chance(0.2) ? r.int(10) : 0));
-        this.year[i] = Math.max(YEAR_MIN, Math.min(YEAR_MAX, y));
-        this.day[i] = YEAR_MAX - this.year[i];
-        this.price[i] = r.int(400);
-        const t = subjects[s];
-        const title: string[] = [];
-        for (let k = 0; k < 5; k++) title.push(t.words[t.zipf.sample(r.next())]);
-        const body: string[] = [];
-        for (let k = 0; k < 18; k++) body.push(bodyWord(t, s));
-        addText(i, title, body);
-      }
-      this.attrs.push({ name: 'subject', label: 'Subject', values: subjects.map((t) => t.label), column: sub });
-    }
+    if (kind === 'jobs') this.jobs(records, r, base, { addText, bodyWord });
+    else if (kind === 'flights') this.flights(records, r, base, addText);
+    this.year = kind === 'jobs' || kind === 'flights' ? null : this.catalogue(records, r, base, { addText, bodyWord });
     this.textStart = start;
     this.textWords = Int32Array.from(text);
     for (const a of this.attrs) this.postings.set(a.name, invert(a.column, a.values.length));
     if (this.textWords.length) this.buildWordPostings();
+  }
+
+  /** Job ads: a category (Zipf over topics), an industry its category favours, a city, a salary, a title and body. */
+  private jobs(records: number, r: Rng, base: number, t: RecordText): void {
+    const { addText, bodyWord } = t;
+    const vocab = loadVocab(1.0);
+    const topics = vocab.topics;
+    const catZ = new ZipfSampler(topics.length, 1.0);
+    const catPerm = permutation(topics.length, r);
+    const cities = uniqueNames(scaledDomain(records, 40, 2000), (i) => placeName(i, base ^ 7));
+    const cityZ = new ZipfSampler(cities.length, 1.1);
+    const cityPerm = permutation(cities.length, r);
+    const cat = new Uint16Array(records);
+    const ind = new Uint16Array(records);
+    const loc = new Uint16Array(records);
+    // each category favours three industries (80% of its jobs)
+    const favoured = topics.map((_, c) => [0, 1, 2].map((k) => hash32(base, c, k, 11) % INDUSTRIES.length));
+    for (let i = 0; i < records; i++) {
+      const c = catPerm[catZ.sample(r.next())];
+      cat[i] = c;
+      ind[i] = r.chance(0.8) ? favoured[c][r.chance(0.6) ? 0 : r.int(3)] : r.int(INDUSTRIES.length);
+      loc[i] = cityPerm[cityZ.sample(r.next())];
+      this.day[i] = r.int(90);
+      this.price[i] = 30_000 + 1000 * r.int(120) + (topics[c].computing ? 20_000 : 0);
+      const t = topics[c];
+      const title = [t.words[t.zipf.sample(r.next())], JOB_HEADS[r.int(JOB_HEADS.length)]];
+      const body: string[] = [];
+      for (let k = 0; k < 10; k++) body.push(bodyWord(t, c));
+      addText(i, title, body);
+    }
+    this.attrs.push({ name: 'category', label: 'Category', values: topics.map((t) => t.label), column: cat });
+    this.attrs.push({ name: 'industry', label: 'Industry', values: [...INDUSTRIES], column: ind });
+    this.attrs.push({ name: 'location', label: 'Location', values: cities, column: loc });
+  }
+
+  /** A catalogue of papers: a computing subject, a year skewed recent around the subject's heyday, a title and body. */
+  private catalogue(records: number, r: Rng, base: number, t: RecordText): Uint16Array {
+    const { addText, bodyWord } = t;
+    const vocab = loadVocab(1.0);
+    const subjects = vocab.topics.filter((t) => t.computing);
+    const subZ = new ZipfSampler(subjects.length, 0.8);
+    const subPerm = permutation(subjects.length, r);
+    const sub = new Uint16Array(records);
+    const year = new Uint16Array(records);
+    for (let i = 0; i < records; i++) {
+      const s = subPerm[subZ.sample(r.next())];
+      sub[i] = s;
+      // publication years skew recent, and each subject has its own heyday (correlated inputs)
+      const peak = YEAR_MAX - (hash32(base, s, 19) % 25);
+      const y = Math.round(peak - Math.abs(gauss(r)) * 9 + (r.chance(0.2) ? r.int(10) : 0));
+      year[i] = Math.max(YEAR_MIN, Math.min(YEAR_MAX, y));
+      this.day[i] = YEAR_MAX - year[i];
+      this.price[i] = r.int(400);
+      const t = subjects[s];
+      const title: string[] = [];
+      for (let k = 0; k < 5; k++) title.push(t.words[t.zipf.sample(r.next())]);
+      const body: string[] = [];
+      for (let k = 0; k < 18; k++) body.push(bodyWord(t, s));
+      addText(i, title, body);
+    }
+    this.attrs.push({ name: 'subject', label: 'Subject', values: subjects.map((t) => t.label), column: sub });
+    return year;
   }
 
   /** A flights database: from, to, date and cabin drawn with popular airports and their routes; no text. */
