@@ -104,6 +104,45 @@ export function combination(names: string[], dom: Map<string, string[]>, k: numb
 export async function isit(session: SurfaceSession, options: Partial<IsitOptions> = {}): Promise<IsitResult> {
   const o = { ...DEFAULT_ISIT, ...options };
   const rnd = new SeededRandom(o.seed);
+  const { pairs, ranges, typed, dom } = await inputDomains(session, o, rnd);
+  const reports = await informativeTemplates(session, o, rnd, dom, ranges);
+  const chosen = reports.filter((r) => r.informative).map((r) => r.inputs);
+  const result: IsitResult = {
+    templates: reports,
+    chosen,
+    queries: chosen.reduce((s, t) => s + product(t, dom), 0),
+    submittedQueries: 0,
+    ranges: pairs,
+    typed,
+  };
+  if (o.testOnly) return result;
+  for (const t of chosen) {
+    const tag = `isit:${t.join('+')}`;
+    const range = t.find((n) => ranges.has(n));
+    // a range template: every combination of its other inputs, the range covered by intervals
+    const others = range ? t.filter((n) => n !== range) : t;
+    const size = product(others, dom);
+    for (let k = 0; k < size && !session.exhausted; k++) {
+      const bound = combination(others, dom, k);
+      if (range) result.submittedQueries += await coverRange(session, ranges.get(range)!, bound, tag);
+      else {
+        await session.query(bound, tag);
+        result.submittedQueries++;
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * Each query input's values: a confirmed range pair as one input of interval indexes, a typed
+ * text input its detected values, the rest their options (or the given text values).
+ */
+async function inputDomains(
+  session: SurfaceSession,
+  o: IsitOptions,
+  rnd: SeededRandom,
+): Promise<{ pairs: RangePair[]; ranges: Map<string, RangePair>; typed: TypedInput[]; dom: Map<string, string[]> }> {
   const inputs = queryInputs(session.form);
   const pairs: RangePair[] = [];
   if (o.ranges) for (const c of rangeCandidates(inputs)) pairs.push(await confirmRange(session, c));
@@ -128,6 +167,20 @@ export async function isit(session: SurfaceSession, options: Partial<IsitOptions
       name,
       p.values.map((_, k) => String(k)),
     );
+  return { pairs, ranges, typed, dom };
+}
+
+/**
+ * The templates tested, dimension by dimension (Apriori: a template of dimension d+1 only when
+ * every one of its sub-templates passed), each sampled and judged informative at tau.
+ */
+async function informativeTemplates(
+  session: SurfaceSession,
+  o: IsitOptions,
+  rnd: SeededRandom,
+  dom: Map<string, string[]>,
+  ranges: Map<string, RangePair>,
+): Promise<TemplateReport[]> {
   /** A combination's values, with each range input's point interval spelled as its two ends. */
   const expand = (bound: Record<string, string>): Record<string, string> => {
     const out: Record<string, string> = {};
@@ -169,30 +222,5 @@ export async function isit(session: SurfaceSession, options: Partial<IsitOptions
     }
     level = next;
   }
-  const chosen = reports.filter((r) => r.informative).map((r) => r.inputs);
-  const result: IsitResult = {
-    templates: reports,
-    chosen,
-    queries: chosen.reduce((s, t) => s + product(t, dom), 0),
-    submittedQueries: 0,
-    ranges: pairs,
-    typed,
-  };
-  if (o.testOnly) return result;
-  for (const t of chosen) {
-    const tag = `isit:${t.join('+')}`;
-    const range = t.find((n) => ranges.has(n));
-    // a range template: every combination of its other inputs, the range covered by intervals
-    const others = range ? t.filter((n) => n !== range) : t;
-    const size = product(others, dom);
-    for (let k = 0; k < size && !session.exhausted; k++) {
-      const bound = combination(others, dom, k);
-      if (range) result.submittedQueries += await coverRange(session, ranges.get(range)!, bound, tag);
-      else {
-        await session.query(bound, tag);
-        result.submittedQueries++;
-      }
-    }
-  }
-  return result;
+  return reports;
 }
