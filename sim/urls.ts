@@ -183,55 +183,20 @@ export class PageUrls {
           : `${this.home(owner)}${PUBLIST_FILES[c.publistFile]}-${local}.html`;
       case Kind.Abstract:
         return `${this.home(owner)}${PAPER_DIRS[c.paperDir]}/abstract-${local}.html`;
-      case Kind.Paper: {
-        const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
-        if (owner === id)
-          return `/papers/${this.pooledName(id, DOC_ABBR.paper, first(), 'papers') ?? `${first()}-${local}`}.${ext}`;
-        const at = PAPER_HOMES[c.paperHome];
-        // the CGI serves papers by number: no file name, no extension
-        if (at.startsWith('/htbin/')) return `${at}${local}`;
-        const file =
-          this.pooledName(id, DOC_ABBR.paper, first(), this.text.login(owner)) ??
-          PAPER_FILES[c.paperFile]
-            .replace('FIRST', first())
-            .replace('LOGIN', this.text.login(owner))
-            .replace('ID', String(local));
-        return `${this.folder(at, id, owner)}${file}.${ext}`;
-      }
+      case Kind.Paper:
+        return this.paperPath(id, c, first);
       case Kind.Course:
         return `/${courses}/${this.courseName(id)}-${local}/`;
       case Kind.Lecture:
         return `/${courses}/${this.courseName(owner)}/lecture${w.aux[id]}-${local}.html`;
-      case Kind.Syllabus: {
-        const instructor = w.aux[owner];
-        const by = instructor >= 0 ? this.text.login(instructor) : this.courseName(owner);
-        const abbr = w.aux[id] === 0 ? DOC_ABBR.syllabus : w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
-        const word = w.aux[id] === 0 ? 'syllabus' : first();
-        const file = (): string =>
-          `${this.pooledName(id, abbr, word, by) ?? `${word}-${local}`}.${w.aux[id] === 0 ? 'pdf' : this.docExt(id)}`;
-        const shared = this.sharedPath(id, instructor, file);
-        if (shared) return shared;
-        if (w.aux[id] === 0) return `/${courses}/${this.courseName(owner)}/${file()}`;
-        const at = TEACHING_DOCS[c.teachingDocs].dir;
-        // a teaching document kept in the instructor's home needs one; without, the course's folder
-        const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
-        return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${file()}`;
-      }
+      case Kind.Syllabus:
+        return this.teachingDocPath(id, c, first, courses);
       case Kind.News:
         return `/news/${first()}-${local}.html`;
       case Kind.Admin:
         return `/admin/${first()}-${local}.html`;
-      case Kind.Form: {
-        const form = w.aux[id] === 0;
-        const word = form ? first() : w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first();
-        const abbr = form ? DOC_ABBR.form : w.aux[id] === 1 ? DOC_ABBR.cv : DOC_ABBR.talk;
-        const file = (): string =>
-          `${this.pooledName(id, abbr, word, form ? 'forms' : this.text.login(owner)) ?? `${word}-${local}`}.` +
-          (form ? 'pdf' : this.docExt(id));
-        const shared = this.sharedPath(id, form ? -1 : owner, file);
-        if (shared) return shared;
-        return `${form ? FORM_DIRS[c.formDir] : this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${file()}`;
-      }
+      case Kind.Form:
+        return this.formPath(id, c, first);
       case Kind.Gap:
         return `/info/${first()}-${local}.html`;
       case Kind.Personal:
@@ -241,6 +206,62 @@ export class PageUrls {
       default:
         return `/${first()}/${slug(this.text.title(id).split(' ')[1] ?? 'page')}-${local}.html`;
     }
+  }
+
+  /** A paper: in the shared /papers/ pool (its own owner), under the CGI by number, or in its owner's folder. */
+  private paperPath(id: number, c: Conventions, first: () => string): string {
+    const w = this.web;
+    const local = w.local(id);
+    const owner = w.owner[id];
+    const ext = w.aux[id] === 2 ? 'ps.gz' : w.aux[id] === 1 ? 'ps' : 'pdf';
+    if (owner === id)
+      return `/papers/${this.pooledName(id, DOC_ABBR.paper, first(), 'papers') ?? `${first()}-${local}`}.${ext}`;
+    const at = PAPER_HOMES[c.paperHome];
+    // the CGI serves papers by number: no file name, no extension
+    if (at.startsWith('/htbin/')) return `${at}${local}`;
+    const file =
+      this.pooledName(id, DOC_ABBR.paper, first(), this.text.login(owner)) ??
+      PAPER_FILES[c.paperFile]
+        .replace('FIRST', first())
+        .replace('LOGIN', this.text.login(owner))
+        .replace('ID', String(local));
+    return `${this.folder(at, id, owner)}${file}.${ext}`;
+  }
+
+  /** A syllabus, slides or an assignment: shared, in the course's folder, or in the instructor's home. */
+  private teachingDocPath(id: number, c: Conventions, first: () => string, courses: string): string {
+    const w = this.web;
+    const local = w.local(id);
+    const owner = w.owner[id];
+    const instructor = w.aux[owner];
+    const by = instructor >= 0 ? this.text.login(instructor) : this.courseName(owner);
+    const abbr = w.aux[id] === 0 ? DOC_ABBR.syllabus : w.aux[id] === 1 ? DOC_ABBR.slides : DOC_ABBR.assignment;
+    const word = w.aux[id] === 0 ? 'syllabus' : first();
+    const file = (): string =>
+      `${this.pooledName(id, abbr, word, by) ?? `${word}-${local}`}.${w.aux[id] === 0 ? 'pdf' : this.docExt(id)}`;
+    const shared = this.sharedPath(id, instructor, file);
+    if (shared) return shared;
+    if (w.aux[id] === 0) return `/${courses}/${this.courseName(owner)}/${file()}`;
+    const at = TEACHING_DOCS[c.teachingDocs].dir;
+    // a teaching document kept in the instructor's home needs one; without, the course's folder
+    const dir = at.startsWith('HOME') && instructor < 0 ? 'COURSE' : at;
+    return `${this.folder(dir, id, at.startsWith('HOME') ? instructor : -1, owner)}${file()}`;
+  }
+
+  /** An administrative form (in the forms folder), a CV or talk slides (in the owner's home). */
+  private formPath(id: number, c: Conventions, first: () => string): string {
+    const w = this.web;
+    const local = w.local(id);
+    const owner = w.owner[id];
+    const form = w.aux[id] === 0;
+    const word = form ? first() : w.aux[id] === 1 ? CV_FILES[c.cvAnchors] : first();
+    const abbr = form ? DOC_ABBR.form : w.aux[id] === 1 ? DOC_ABBR.cv : DOC_ABBR.talk;
+    const file = (): string =>
+      `${this.pooledName(id, abbr, word, form ? 'forms' : this.text.login(owner)) ?? `${word}-${local}`}.` +
+      (form ? 'pdf' : this.docExt(id));
+    const shared = this.sharedPath(id, form ? -1 : owner, file);
+    if (shared) return shared;
+    return `${form ? FORM_DIRS[c.formDir] : this.folder(HOME_DOCS[c.homeDocs].dir, id, owner)}${file()}`;
   }
 
   url(id: number): string {
