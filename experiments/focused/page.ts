@@ -6,6 +6,7 @@
  * sortable by column; and a crawl replay: the first run's site laid out once, each strategy's
  * fetched pages drawn up to a slider's page count. The browser code is page-client.js, beside.
  */
+import { append } from '../../lib/arrays.ts';
 import { FIGURE_METRICS } from './metrics.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -103,37 +104,10 @@ function thinned(curves: readonly Row[], every: number): { rows: Row[]; step: nu
 
 export function buildPage(p: PageInput): string {
   const series = seriesOrder(['oracle', ...p.strategies]);
-  const colours = Object.fromEntries(series.map((s, i) => [s, seriesColours(series)[i]]));
-  const keep = (r: Row): boolean => series.includes(String(r.strategy));
   // bands only over 3 or more units, as in the report's figures (intervals.ts MIN_BAND_UNITS)
   const bands = curvesBands(p.curves.map((r) => ({ seed: Number(r.seed), site: String(r.site) })));
+  const keep = (r: Row): boolean => series.includes(String(r.strategy));
   const runs = thinned(p.curves.filter(keep), p.every);
-  const data = {
-    name: p.name,
-    strategies: series,
-    colours,
-    metrics: METRICS,
-    every: p.every,
-    budget: p.budget,
-    bands: bands.draw,
-    aggregates: p.aggregates
-      .filter(keep)
-      .map((r) =>
-        pick(r, ['strategy', 'pages', ...METRICS.flatMap((m) => [m.metric, `${m.metric}_lo`, `${m.metric}_hi`])]),
-      ),
-    curves: runs.rows.map((r) => ({
-      ...pick(r, ['strategy', 'pages', ...METRICS.map((m) => m.metric)]),
-      run: `${r.site} seed ${r.seed}`,
-    })),
-    replay: p.replay,
-  };
-  const summary = series
-    .filter((s) => p.summaries.some((r) => r.strategy === s))
-    .map((s) => {
-      const rows = p.summaries.filter((r) => r.strategy === s);
-      return [s, rows.length, ...SUMMARY_COLUMNS.map((c) => meanRow(rows, c))];
-    });
-  const chartOf = (claim: string): string => (/precision/i.test(claim) ? 'precision' : 'recall');
   const L: string[] = [];
   L.push('<!DOCTYPE html>', '<html lang="en"><head><meta charset="utf-8">', `<title>${esc(p.name)}: results</title>`);
   L.push(`<style>${readFileSync(join(here, 'page.css'), 'utf8')}</style>`, '</head><body>');
@@ -143,26 +117,66 @@ export function buildPage(p: PageInput): string {
     ...p.setup.map((s) => `<li>${esc(s)}</li>`),
     '</ul></details>',
   );
-  L.push('<section><h2>Curves</h2>', '<div class="controls"><span id="legend"></span>');
+  append(L, curvesSection(p, bands, runs.step));
+  append(L, claimsSection(p.claims));
+  append(L, summarySection(p, series));
+  if (p.replay) append(L, replaySection(p.replay));
+  const data = pageData(p, series, bands.draw, runs.rows, keep);
+  L.push(`<script type="application/json" id="data">${inlineJson(data)}</script>`, libraries());
+  L.push(`<script>${readFileSync(join(here, 'page-client.js'), 'utf8')}</script>`, '</body></html>');
+  return `${L.join('\n')}\n`;
+}
+
+/** What the page's script draws from: the series and their colours, the metrics, aggregates, thinned runs, replay. */
+function pageData(p: PageInput, series: string[], bands: boolean, rows: Row[], keep: (r: Row) => boolean): unknown {
+  const colours = Object.fromEntries(series.map((s, i) => [s, seriesColours(series)[i]]));
+  return {
+    name: p.name,
+    strategies: series,
+    colours,
+    metrics: METRICS,
+    every: p.every,
+    budget: p.budget,
+    bands,
+    aggregates: p.aggregates
+      .filter(keep)
+      .map((r) =>
+        pick(r, ['strategy', 'pages', ...METRICS.flatMap((m) => [m.metric, `${m.metric}_lo`, `${m.metric}_hi`])]),
+      ),
+    curves: rows.map((r) => ({
+      ...pick(r, ['strategy', 'pages', ...METRICS.map((m) => m.metric)]),
+      run: `${r.site} seed ${r.seed}`,
+    })),
+    replay: p.replay,
+  };
+}
+
+function curvesSection(p: PageInput, bands: { draw: boolean; text: string }, step: number): string[] {
+  const L = ['<section><h2>Curves</h2>', '<div class="controls"><span id="legend"></span>'];
   L.push(
     `<label><input type="radio" name="view" value="mean" checked> ${bands.draw ? 'mean with 95% CI' : 'mean'}</label>`,
   );
   L.push('<label><input type="radio" name="view" value="runs"> every run (site x seed)</label></div>');
-  if (runs.step > 1)
+  if (step > 1)
     L.push(
-      `<p class="note">Every run: each ${runs.step}th point (${(runs.step * p.every).toLocaleString('en')} pages ` +
+      `<p class="note">Every run: each ${step}th point (${(step * p.every).toLocaleString('en')} pages ` +
         `apart) of ${p.curves.length.toLocaleString('en')} rows, so that the page stays small; the means use every row ` +
         '(curves.csv has them all).</p>',
     );
   for (const m of METRICS) L.push(`<div class="chart" id="chart-${m.metric}" data-metric="${m.metric}"></div>`);
   if (!bands.draw) L.push(`<p class="note">Bands: ${esc(bands.text)}.</p>`);
   L.push('</section>');
-  L.push(
+  return L;
+}
+
+function claimsSection(claims: PageInput['claims']): string[] {
+  const chartOf = (claim: string): string => (/precision/i.test(claim) ? 'precision' : 'recall');
+  const L = [
     '<section><h2>Claims</h2><table ' +
       'id="claims"><thead><tr><th></th><th>claim</th><th>source</th><th>measured (paired ' +
       'difference, mean [95% CI])</th><th>verdict</th></tr></thead><tbody>',
-  );
-  for (const c of p.claims) {
+  ];
+  for (const c of claims) {
     L.push(
       `<tr class="verdict-${esc(c.verdict.replace(/\s+/g, '-'))}"><td><a ` +
         `href="#chart-${chartOf(c.claim)}">${esc(c.id)}</a></td><td>${esc(c.claim)}</td><td>${esc(c.source)}</td><td>${esc(c.measured)}</td><td ` +
@@ -170,31 +184,37 @@ export function buildPage(p: PageInput): string {
     );
   }
   L.push('</tbody></table></section>');
-  L.push(
+  return L;
+}
+
+/** Each strategy's means over its runs, a sortable table. */
+function summarySection(p: PageInput, series: string[]): string[] {
+  const summary = series
+    .filter((s) => p.summaries.some((r) => r.strategy === s))
+    .map((s) => {
+      const rows = p.summaries.filter((r) => r.strategy === s);
+      return [s, rows.length, ...SUMMARY_COLUMNS.map((c) => meanRow(rows, c))];
+    });
+  const L = [
     '<section><h2>Summary</h2><p class="note">Means over each strategy\'s runs; click a column to sort.</p><table id="summary" class="sortable"><thead><tr>',
-  );
-  L.push(
     ['strategy', 'runs', ...SUMMARY_COLUMNS].map((c) => `<th data-col="${c}">${c.replace(/_/g, ' ')}</th>`).join(''),
     '</tr></thead><tbody>',
-  );
+  ];
   for (const r of summary) L.push(`<tr>${r.map((v) => `<td>${v === null ? '' : esc(String(v))}</td>`).join('')}</tr>`);
   L.push('</tbody></table></section>');
-  if (p.replay) {
-    L.push(
-      `<section><h2>Crawl replay</h2><p class="note">${esc(p.replay.site)}, ` +
-        `seed ${p.replay.seed}: ${p.replay.n} pages laid out by their links (ForceAtlas2), ` +
-        `coloured by community; rings are the relevant documents; each panel shows the pages a ` +
-        `strategy fetched, in order, up to the slider.</p>`,
-    );
-    L.push(
-      '<div class="controls"><button id="play" type="button">play</button> <input id="slider" ' +
-        'type="range" min="0" value="0"> <span id="slider-label"></span></div>',
-      '<div id="replay"></div></section>',
-    );
-  }
-  L.push(`<script type="application/json" id="data">${inlineJson(data)}</script>`, libraries());
-  L.push(`<script>${readFileSync(join(here, 'page-client.js'), 'utf8')}</script>`, '</body></html>');
-  return `${L.join('\n')}\n`;
+  return L;
+}
+
+function replaySection(replay: NonNullable<PageInput['replay']>): string[] {
+  return [
+    `<section><h2>Crawl replay</h2><p class="note">${esc(replay.site)}, ` +
+      `seed ${replay.seed}: ${replay.n} pages laid out by their links (ForceAtlas2), ` +
+      `coloured by community; rings are the relevant documents; each panel shows the pages a ` +
+      `strategy fetched, in order, up to the slider.</p>`,
+    '<div class="controls"><button id="play" type="button">play</button> <input id="slider" ' +
+      'type="range" min="0" value="0"> <span id="slider-label"></span></div>',
+    '<div id="replay"></div></section>',
+  ];
 }
 
 function pick(r: Row, cols: string[]): Row {
