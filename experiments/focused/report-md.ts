@@ -337,26 +337,7 @@ function discussion(d: ExperimentData, claims: Claim[]): string[] {
 function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
   const cfg = d.config;
   const out: string[] = [];
-  // what strategies count themselves (stats()) beyond the columns above, by name
-  const counters = [...new Set(d.summaries.flatMap((x) => Object.keys(x).filter((k) => k.startsWith('counter_'))))];
-  if (counters.length) {
-    out.push(
-      '',
-      "Strategies' own counters (their stats(), mean per run; summary.csv has each run's):",
-      '',
-      `| strategy | ${counters.map((c) => c.slice('counter_'.length)).join(' | ')} |`,
-      `|---|${counters.map(() => '---').join('|')}|`,
-    );
-    for (const s of rows) {
-      const xs = d.summaries.filter((x) => x.strategy === s && counters.some((c) => c in x));
-      if (!xs.length) continue;
-      const cell = (c: string): string => {
-        const v = xs.map((x) => (x as unknown as Record<string, unknown>)[c]).filter((v) => typeof v === 'number');
-        return v.length ? fc(Math.round(((v as number[]).reduce((a, b) => a + b, 0) / v.length) * 10) / 10) : '';
-      };
-      out.push(`| ${s} | ${counters.map(cell).join(' | ')} |`);
-    }
-  }
+  append(out, countersTable(d, rows));
   const sums = d.summaries.filter((x) => x.strategy === ORACLE);
   const unreachable = sums.filter((x) => x.relevant_reachable < x.relevant_total);
   out.push(
@@ -370,52 +351,10 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
         : 'all reachable from the start page inside the scope.') +
       ' Pages per relevant is total pages over total relevant found (a ratio of totals).',
   );
-  // a strategy's own counter may be missing from a row (a plug-in's): it counts 0
-  const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
-    fc(Math.round((xs.reduce((a, x) => a + ((x[k] as number | undefined) ?? 0), 0) / xs.length) * 10) / 10);
   // every strategy that ran on the adaptive thresholds (its summaries carry r1), in the config's order
   for (const name of cfg.strategies) {
     const ad = d.summaries.filter((x) => x.strategy === name && x.r1 !== null);
-    if (!ad.length) continue;
-    const none = ad.filter((x) => x.retrainings === 0);
-    const pages = ad.reduce((t, x) => t + x.exploit_pages + x.tunnel_pages + x.discard_pages, 0);
-    const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
-    const counter = (k: string): string => meanOf(ad, `counter_${k}`);
-    const unreachable = ad.filter((x) => (x.counter_r2AboveReach ?? 0) > 0);
-    // the config's reading, but for what a named reading fixes (adaptive-page: scope page, tunnel priority)
-    const a = { ...cfg.adaptive, ...FIXED_READINGS[name] };
-    out.push(
-      '',
-      `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds compared with each ${a.scope === 'link' ? 'link' : 'page'} ` +
-        `(scope "${a.scope}"), chosen by the "${a.thresholdRule}" rule on the training sites of each ` +
-        `run${a.thresholds === 'online' ? ' and again at every retraining' : ''}, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ` +
-        `${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ` +
-        `${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ` +
-        `${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ` +
-        `${meanOf(ad, 'retrainings')} retrainings per run. ` +
-        `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, ` +
-        `tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ` +
-        `${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ` +
-        `${meanOf(ad, 'rescued_links')}. Pages per run fetched through a tunnelling link: ` +
-        `${counter('tunnelFetched')}${a.tunnel === 'thread' ? `, through a thread's: ${counter('threadFetched')}` : ''}` +
-        (a.tunnel === 'subcrawl'
-          ? ` (by a thread per tunnelling link: ${counter('threadsOpened')} threads opened, ` +
-            `${counter('threadFetched')} pages fetched by them)`
-          : '') +
-        '.' +
-        (unreachable.length
-          ? ` Warning: in ${unreachable.length} of ${ad.length} runs r2 was above every Q the classifier ` +
-            'could give or the crawl computed, so it could not tunnel but from the start page: ' +
-            'what those runs show of tunnelling is the threshold, not the idea.'
-          : '') +
-        (none.length
-          ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} ` +
-            `pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`
-          : '') +
-        (pages && exploited === pages
-          ? ' Every page it judged was at or above r1, so it never used its future value: on these runs it is immediate value.'
-          : ''),
-    );
+    if (ad.length) out.push('', thresholdNote(cfg, name, ad));
   }
   const stranded = d.summaries.filter((x) => x.strategy !== ORACLE && x.pages < cfg.budget);
   if (stranded.length)
@@ -427,4 +366,74 @@ function runNotes(d: ExperimentData, rows: readonly string[]): string[] {
         .join('; ')}${stranded.length > 8 ? `; ${stranded.length - 8} more` : ''}.`,
     );
   return out;
+}
+
+/** The strategies' own counters (their stats(), as counter_ columns), mean per run, a row a strategy. */
+function countersTable(d: ExperimentData, rows: readonly string[]): string[] {
+  const out: string[] = [];
+  // what strategies count themselves (stats()) beyond the columns above, by name
+  const counters = [...new Set(d.summaries.flatMap((x) => Object.keys(x).filter((k) => k.startsWith('counter_'))))];
+  if (!counters.length) return out;
+  out.push(
+    '',
+    "Strategies' own counters (their stats(), mean per run; summary.csv has each run's):",
+    '',
+    `| strategy | ${counters.map((c) => c.slice('counter_'.length)).join(' | ')} |`,
+    `|---|${counters.map(() => '---').join('|')}|`,
+  );
+  for (const s of rows) {
+    const xs = d.summaries.filter((x) => x.strategy === s && counters.some((c) => c in x));
+    if (!xs.length) continue;
+    const cell = (c: string): string => {
+      const v = xs.map((x) => (x as unknown as Record<string, unknown>)[c]).filter((v) => typeof v === 'number');
+      return v.length ? fc(Math.round(((v as number[]).reduce((a, b) => a + b, 0) / v.length) * 10) / 10) : '';
+    };
+    out.push(`| ${s} | ${counters.map(cell).join(' | ')} |`);
+  }
+  return out;
+}
+
+/** How a strategy on the adaptive thresholds ran: the reading, r1 and r2, retrainings, pages by decision, warnings. */
+function thresholdNote(cfg: ExperimentData['config'], name: string, ad: readonly SummaryRow[]): string {
+  // a strategy's own counter may be missing from a row (a plug-in's): it counts 0
+  const meanOf = (xs: readonly SummaryRow[], k: keyof SummaryRow): string =>
+    fc(Math.round((xs.reduce((a, x) => a + ((x[k] as number | undefined) ?? 0), 0) / xs.length) * 10) / 10);
+  const none = ad.filter((x) => x.retrainings === 0);
+  const pages = ad.reduce((t, x) => t + x.exploit_pages + x.tunnel_pages + x.discard_pages, 0);
+  const exploited = ad.reduce((t, x) => t + x.exploit_pages, 0);
+  const counter = (k: string): string => meanOf(ad, `counter_${k}`);
+  const unreachable = ad.filter((x) => (x.counter_r2AboveReach ?? 0) > 0);
+  // the config's reading, but for what a named reading fixes (adaptive-page: scope page, tunnel priority)
+  const a = { ...cfg.adaptive, ...FIXED_READINGS[name] };
+  return (
+    `${THRESHOLD_STRATEGIES[name] ?? name}: thresholds compared with each ${a.scope === 'link' ? 'link' : 'page'} ` +
+    `(scope "${a.scope}"), chosen by the "${a.thresholdRule}" rule on the training sites of each ` +
+    `run${a.thresholds === 'online' ? ' and again at every retraining' : ''}, r1 ${f3(Math.min(...ad.map((x) => x.r1!)))} to ` +
+    `${f3(Math.max(...ad.map((x) => x.r1!)))}, r2 ${f3(Math.min(...ad.map((x) => x.r2!)))} to ` +
+    `${f3(Math.max(...ad.map((x) => x.r2!)))}; retraining every T = ` +
+    `${cfg.adaptive.retrainEvery} pages it judged (top-K ${cfg.adaptive.topK}): ` +
+    `${meanOf(ad, 'retrainings')} retrainings per run. ` +
+    `Pages per run whose links it exploited (>= r1): ${meanOf(ad, 'exploit_pages')}, ` +
+    `tunnelled through (>= r2): ${meanOf(ad, 'tunnel_pages')}, discarded: ` +
+    `${meanOf(ad, 'discard_pages')}; links rescued when the frontier ran dry: ` +
+    `${meanOf(ad, 'rescued_links')}. Pages per run fetched through a tunnelling link: ` +
+    `${counter('tunnelFetched')}${a.tunnel === 'thread' ? `, through a thread's: ${counter('threadFetched')}` : ''}` +
+    (a.tunnel === 'subcrawl'
+      ? ` (by a thread per tunnelling link: ${counter('threadsOpened')} threads opened, ` +
+        `${counter('threadFetched')} pages fetched by them)`
+      : '') +
+    '.' +
+    (unreachable.length
+      ? ` Warning: in ${unreachable.length} of ${ad.length} runs r2 was above every Q the classifier ` +
+        'could give or the crawl computed, so it could not tunnel but from the start page: ' +
+        'what those runs show of tunnelling is the threshold, not the idea.'
+      : '') +
+    (none.length
+      ? ` ${none.length} of ${ad.length} runs never retrained: T = ${cfg.adaptive.retrainEvery} ` +
+        `pages is more than the ${meanOf(none, 'status_2xx')} pages (2xx) such a run judged.`
+      : '') +
+    (pages && exploited === pages
+      ? ' Every page it judged was at or above r1, so it never used its future value: on these runs it is immediate value.'
+      : '')
+  );
 }
