@@ -81,58 +81,8 @@ export function restsOn(d: ExperimentData): string[] {
   const cfg = d.config;
   const a = cfg.archive;
   const L = ['## What this rests on', ''];
-  if (a) {
-    const dates = d.facts.flatMap((f) => f.archive?.collected ?? []).sort();
-    L.push(
-      `- Collection: ${a.source || a.warc.join(', ')}` +
-        `${dates.length ? `; pages captured ${dates[0]} to ${dates[dates.length - 1]} (their saved Date headers)` : ''}.`,
-      `- Holes (in-site links to URLs the collection lacks): policy **${a.holes}**: ${
-        a.holes === 'closed'
-          ? "the web is the collection's induced graph: links to holes are not offered (served as " +
-            'data-archive-hole=), and a hole fetched anyway (an archived redirect, a URL written two ways) ' +
-            'is answered 404 and charged to no one (the bill, below, says what everyone pays for)'
-          : 'a hole is a 404 charged to the budget of whoever fetches it; the oracle never fetches one, so it and the strategies do not pay alike'
-      }.`,
-      `- Known documents: links to ${a.documents.join(' ')} files the collection lacks are served as ` +
-        `placeholders (status 200, the type's media type, no text). ${
-          a.relevantDocuments.length
-            ? `Relevant documents are judged **by URL** (ending in ${a.relevantDocuments.join(' ')}), as the ` +
-              'paper defines them, because the collection kept the links, not the bodies: nothing says a ' +
-              'placeholder is a paper on the topic.'
-            : ''
-        }`,
-      '',
-      '| site | pages collected | in-site URLs linked | holes (share) | known documents | ' +
-        'relevant | reachable from the start | relevant by hops from the start page |',
-      '|---|---|---|---|---|---|---|---|',
-    );
-    for (const f of d.facts) {
-      const s = f.archive!;
-      L.push(
-        `| ${f.site} | ${s.pages} | ${s.linkedUrls} | ${s.holes} ` +
-          `(${f3(s.linkedUrls ? s.holes / s.linkedUrls : 0)}) | ${s.documents} | ` +
-          `${f.relevant}${s.relevantLabelled && s.relevantDocuments ? ` (${s.relevantLabelled} labelled, ${s.relevantDocuments} documents)` : ''} ` +
-          `| ${f.reachable} | ${depthText(f.depths)} |`,
-      );
-    }
-    L.push(
-      '',
-      '"In-site URLs linked": distinct targets on the site\'s hosts of links from collected pages, documents left out; "holes": those never collected.',
-      '',
-    );
-    const spend = cfg.strategies
-      .map((s) => {
-        const xs = d.summaries.filter((x) => x.strategy === s);
-        if (!xs.length) return null;
-        const m = (k: 'hole_fetches' | 'hole_charged'): string =>
-          fc(Math.round((xs.reduce((t, x) => t + x[k], 0) / xs.length) * 10) / 10);
-        return `${s} ${m('hole_fetches')} (${m('hole_charged')} charged)`;
-      })
-      .filter((x) => x !== null);
-    L.push(`Hole fetches per run (mean): ${spend.join('; ')}; the oracle 0 (0 charged).`, '');
-    append(L, bill(d));
-    L.push('');
-  } else if (d.facts.length) {
+  if (a) append(L, archiveSection(d, a));
+  else if (d.facts.length) {
     L.push(
       '| seed | site | pages | relevant | reachable from the start | relevant by hops from the start page |',
       '|---|---|---|---|---|---|',
@@ -141,34 +91,98 @@ export function restsOn(d: ExperimentData): string[] {
       L.push(`| ${f.seed} | ${f.site} | ${f.nodes} | ${f.relevant} | ${f.reachable} | ${depthText(f.depths)} |`);
     L.push('', ...bill(d), '');
   }
-  const judged = d.facts.filter((f) => f.judgement);
-  if (judged.length) {
-    const mode = judged[0].judgement!.mode;
-    L.push(
-      `The crawler's relevance judgement (**${mode}**) on each held-out site's pages, against ground truth${
-        mode === 'learned'
-          ? ': trained on the other sites only (features seen on two of them or more), its threshold chosen there (best F1, leave-one-training-site-out)'
-          : mode === 'paper-url'
-            ? ": the URL rule is the target's own definition, so it agrees with ground truth by " +
-              'construction; what it cannot say is whether a placeholder is a paper on the topic'
-            : ''
-      }. Accuracy must clear the all-negative baseline (calling every page irrelevant) to mean anything.`,
-      '',
-      '| site | pages | relevant | AUC | precision | recall | accuracy | all-negative accuracy | threshold |',
-      '|---|---|---|---|---|---|---|---|---|',
-    );
-    for (const f of judged) {
-      const j = f.judgement!;
-      L.push(
-        `| ${f.site}${cfg.archive ? '' : ` (seed ${f.seed})`} | ${j.pages} | ${j.positives} | ` +
-          `${Number.isNaN(j.auc) ? 'n/a' : f3(j.auc)} | ${f3(j.precision)} | ${f3(j.recall)} | ` +
-          `${f3(j.accuracy)} | ${f3(j.allNegative)} | ` +
-          `${j.threshold === null ? 'none (a rule)' : f3(j.threshold)} |`,
-      );
-    }
-    L.push('');
-  }
+  append(L, judgementSection(d));
   append(L, leakSection(d));
+  return L;
+}
+
+/** An archive's collection: its dates, holes and documents, each site's counts, what hole fetches cost, the bill. */
+function archiveSection(d: ExperimentData, a: NonNullable<ExperimentData['config']['archive']>): string[] {
+  const cfg = d.config;
+  const L: string[] = [];
+  const dates = d.facts.flatMap((f) => f.archive?.collected ?? []).sort();
+  L.push(
+    `- Collection: ${a.source || a.warc.join(', ')}` +
+      `${dates.length ? `; pages captured ${dates[0]} to ${dates[dates.length - 1]} (their saved Date headers)` : ''}.`,
+    `- Holes (in-site links to URLs the collection lacks): policy **${a.holes}**: ${
+      a.holes === 'closed'
+        ? "the web is the collection's induced graph: links to holes are not offered (served as " +
+          'data-archive-hole=), and a hole fetched anyway (an archived redirect, a URL written two ways) ' +
+          'is answered 404 and charged to no one (the bill, below, says what everyone pays for)'
+        : 'a hole is a 404 charged to the budget of whoever fetches it; the oracle never fetches one, so it and the strategies do not pay alike'
+    }.`,
+    `- Known documents: links to ${a.documents.join(' ')} files the collection lacks are served as ` +
+      `placeholders (status 200, the type's media type, no text). ${
+        a.relevantDocuments.length
+          ? `Relevant documents are judged **by URL** (ending in ${a.relevantDocuments.join(' ')}), as the ` +
+            'paper defines them, because the collection kept the links, not the bodies: nothing says a ' +
+            'placeholder is a paper on the topic.'
+          : ''
+      }`,
+    '',
+    '| site | pages collected | in-site URLs linked | holes (share) | known documents | ' +
+      'relevant | reachable from the start | relevant by hops from the start page |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  for (const f of d.facts) {
+    const s = f.archive!;
+    L.push(
+      `| ${f.site} | ${s.pages} | ${s.linkedUrls} | ${s.holes} ` +
+        `(${f3(s.linkedUrls ? s.holes / s.linkedUrls : 0)}) | ${s.documents} | ` +
+        `${f.relevant}${s.relevantLabelled && s.relevantDocuments ? ` (${s.relevantLabelled} labelled, ${s.relevantDocuments} documents)` : ''} ` +
+        `| ${f.reachable} | ${depthText(f.depths)} |`,
+    );
+  }
+  L.push(
+    '',
+    '"In-site URLs linked": distinct targets on the site\'s hosts of links from collected pages, documents left out; "holes": those never collected.',
+    '',
+  );
+  const spend = cfg.strategies
+    .map((s) => {
+      const xs = d.summaries.filter((x) => x.strategy === s);
+      if (!xs.length) return null;
+      const m = (k: 'hole_fetches' | 'hole_charged'): string =>
+        fc(Math.round((xs.reduce((t, x) => t + x[k], 0) / xs.length) * 10) / 10);
+      return `${s} ${m('hole_fetches')} (${m('hole_charged')} charged)`;
+    })
+    .filter((x) => x !== null);
+  L.push(`Hole fetches per run (mean): ${spend.join('; ')}; the oracle 0 (0 charged).`, '');
+  append(L, bill(d));
+  L.push('');
+  return L;
+}
+
+/** How well the crawler's relevance judgement agreed with ground truth on each held-out site. */
+function judgementSection(d: ExperimentData): string[] {
+  const cfg = d.config;
+  const L: string[] = [];
+  const judged = d.facts.filter((f) => f.judgement);
+  if (!judged.length) return L;
+  const mode = judged[0].judgement!.mode;
+  L.push(
+    `The crawler's relevance judgement (**${mode}**) on each held-out site's pages, against ground truth${
+      mode === 'learned'
+        ? ': trained on the other sites only (features seen on two of them or more), its threshold chosen there (best F1, leave-one-training-site-out)'
+        : mode === 'paper-url'
+          ? ": the URL rule is the target's own definition, so it agrees with ground truth by " +
+            'construction; what it cannot say is whether a placeholder is a paper on the topic'
+          : ''
+    }. Accuracy must clear the all-negative baseline (calling every page irrelevant) to mean anything.`,
+    '',
+    '| site | pages | relevant | AUC | precision | recall | accuracy | all-negative accuracy | threshold |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const f of judged) {
+    const j = f.judgement!;
+    L.push(
+      `| ${f.site}${cfg.archive ? '' : ` (seed ${f.seed})`} | ${j.pages} | ${j.positives} | ` +
+        `${Number.isNaN(j.auc) ? 'n/a' : f3(j.auc)} | ${f3(j.precision)} | ${f3(j.recall)} | ` +
+        `${f3(j.accuracy)} | ${f3(j.allNegative)} | ` +
+        `${j.threshold === null ? 'none (a rule)' : f3(j.threshold)} |`,
+    );
+  }
+  L.push('');
   return L;
 }
 
