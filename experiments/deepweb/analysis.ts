@@ -143,86 +143,24 @@ function scalingClaim(d: DeepwebData): DeepClaim | null {
  */
 export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]): DeepClaim[] {
   const cfg = d.config;
-  const at = (site: string, method: string): number | undefined =>
-    aggs.find(
-      (a) => a.site === site && a.method === method && a.submissions === Math.floor(cfg.budget / cfg.every) * cfg.every,
-    )?.coverage;
-  const sites = [...new Set(d.summaries.map((s) => s.site))];
+  const c: ClaimContext = {
+    d,
+    sites: [...new Set(d.summaries.map((s) => s.site))],
+    at: (site, method) =>
+      aggs.find(
+        (a) =>
+          a.site === site && a.method === method && a.submissions === Math.floor(cfg.budget / cfg.every) * cfg.every,
+      )?.coverage,
+    runs: (site, method) => d.summaries.filter((r) => r.site === site && r.method === method),
+  };
   const claims: DeepClaim[] = [];
   const has = (m: string): boolean => cfg.methods.includes(m as never);
-  const runs = (site: string, method: string): DeepSummaryRow[] =>
-    d.summaries.filter((r) => r.site === site && r.method === method);
-  if (has('isit') && has('cartesian')) {
-    const cis = sites.map((s) => ({ s, ci: pairedCi(runs(s, 'isit'), runs(s, 'cartesian'), (r) => r.coverage) }));
-    claims.push({
-      id: 'D1',
-      claim: 'ISIT surfaces more records than the Cartesian product under the same budget, on every site',
-      measured: cis
-        .map(
-          (x) =>
-            `${x.s} ${f3(at(x.s, 'isit') ?? NaN)} vs ${f3(at(x.s, 'cartesian') ?? NaN)}, difference ${ciText(x.ci)}`,
-        )
-        .join('; '),
-      verdict: allOf(cis.map((x) => signVerdict(x.ci))),
-    });
-  }
+  if (has('isit') && has('cartesian')) claims.push(isitClaim(c));
   const d2 = scalingClaim(d);
   if (d2) claims.push(d2);
-  const textSites = sites.filter((s) => runs(s, 'probe-adaptive').length);
-  if (textSites.length && has('probe-random') && has('probe-generic')) {
-    const per = textSites.map((s) => {
-      const vsRandom = pairedCi(runs(s, 'probe-adaptive'), runs(s, 'probe-random'), (r) => r.coverage);
-      const vsGeneric = pairedCi(runs(s, 'probe-adaptive'), runs(s, 'probe-generic'), (r) => r.coverage);
-      return { s, vsRandom, vsGeneric };
-    });
-    claims.push({
-      id: 'D3',
-      claim: 'adaptive probing surfaces more than random-dictionary and generic-frequency probing (Ntoulas et al.)',
-      measured: per
-        .map(
-          (x) =>
-            `${x.s} ${f3(at(x.s, 'probe-adaptive')!)} vs ${f3(at(x.s, 'probe-random') ?? NaN)} / ` +
-            `${f3(at(x.s, 'probe-generic') ?? NaN)}; adaptive - random ${ciText(x.vsRandom)}, adaptive - ` +
-            `generic ${ciText(x.vsGeneric)}`,
-        )
-        .join('; '),
-      verdict: allOf(per.flatMap((x) => [signVerdict(x.vsRandom), signVerdict(x.vsGeneric)])),
-    });
-    const q90 = textSites.map((s) => {
-      const rows = runs(s, 'probe-adaptive');
-      const reached = rows.filter((r) => r.queries_to_90 !== null).map((r) => r.queries_to_90!);
-      const topK = d.sites.find((x) => x.site === s)?.top_k ?? 0;
-      // 100 queries show at most 100 x topK records: below 90% of the database, no policy could
-      const infeasible = topK > 0 && 100 * topK < 0.9 * (rows[0]?.records ?? 0);
-      const ci = meanCi(reached);
-      const verdict: Verdict = infeasible
-        ? 'INFEASIBLE'
-        : reached.length < rows.length
-          ? 'FAIL'
-          : signVerdict({ ...ci, mean: 100 - ci.mean, lo: 100 - ci.hi, hi: 100 - ci.lo });
-      return { s, reached, runs: rows.length, ci, verdict, infeasible, topK };
-    });
-    // the published condition is a site that shows every match: where the bench has such sites,
-    // they decide the verdict and the capped ones are reported beside them
-    const uncapped = q90.filter((x) => x.topK === 0);
-    const judged = uncapped.length ? uncapped : q90;
-    claims.push({
-      id: 'D4',
-      claim:
-        `adaptive probing reaches 90% of the database in fewer than 100 queries (Ntoulas et al.: ` +
-        `PubMed, which shows every match)${uncapped.length ? '; decided on the sites that show every match' : ''}`,
-      measured: q90
-        .map(
-          (x) =>
-            `${x.s}${uncapped.length && x.topK ? ' (capped, not decisive)' : ''}: ` +
-            `${x.reached.length}/${x.runs} runs reached ` +
-            `90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}` +
-            `${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
-        )
-        .join('; '),
-      verdict: allOf(judged.map((x) => x.verdict)),
-    });
-  }
+  const textSites = c.sites.filter((s) => c.runs(s, 'probe-adaptive').length);
+  if (textSites.length && has('probe-random') && has('probe-generic'))
+    claims.push(probingClaim(c, textSites), ninetyPercentClaim(c, textSites));
   const v = d.audit.reduce((a, r) => a + r.violations, 0);
   claims.push({
     id: 'D5',
@@ -231,4 +169,90 @@ export function checkDeepClaims(d: DeepwebData, aggs: readonly DeepAggregate[]):
     verdict: v === 0 ? 'PASS' : 'FAIL',
   });
   return claims;
+}
+
+/** What the claims read: the sites, a method's coverage at the budget on a site, a method's runs on a site. */
+interface ClaimContext {
+  d: DeepwebData;
+  sites: string[];
+  at: (site: string, method: string) => number | undefined;
+  runs: (site: string, method: string) => DeepSummaryRow[];
+}
+
+/** D1: ISIT above the Cartesian product on every site. */
+function isitClaim(c: ClaimContext): DeepClaim {
+  const { sites, at, runs } = c;
+  const cis = sites.map((s) => ({ s, ci: pairedCi(runs(s, 'isit'), runs(s, 'cartesian'), (r) => r.coverage) }));
+  return {
+    id: 'D1',
+    claim: 'ISIT surfaces more records than the Cartesian product under the same budget, on every site',
+    measured: cis
+      .map(
+        (x) => `${x.s} ${f3(at(x.s, 'isit') ?? NaN)} vs ${f3(at(x.s, 'cartesian') ?? NaN)}, difference ${ciText(x.ci)}`,
+      )
+      .join('; '),
+    verdict: allOf(cis.map((x) => signVerdict(x.ci))),
+  };
+}
+
+/** D3: adaptive probing above random-dictionary and generic-frequency probing. */
+function probingClaim(c: ClaimContext, textSites: string[]): DeepClaim {
+  const { at, runs } = c;
+  const per = textSites.map((s) => {
+    const vsRandom = pairedCi(runs(s, 'probe-adaptive'), runs(s, 'probe-random'), (r) => r.coverage);
+    const vsGeneric = pairedCi(runs(s, 'probe-adaptive'), runs(s, 'probe-generic'), (r) => r.coverage);
+    return { s, vsRandom, vsGeneric };
+  });
+  return {
+    id: 'D3',
+    claim: 'adaptive probing surfaces more than random-dictionary and generic-frequency probing (Ntoulas et al.)',
+    measured: per
+      .map(
+        (x) =>
+          `${x.s} ${f3(at(x.s, 'probe-adaptive')!)} vs ${f3(at(x.s, 'probe-random') ?? NaN)} / ` +
+          `${f3(at(x.s, 'probe-generic') ?? NaN)}; adaptive - random ${ciText(x.vsRandom)}, adaptive - ` +
+          `generic ${ciText(x.vsGeneric)}`,
+      )
+      .join('; '),
+    verdict: allOf(per.flatMap((x) => [signVerdict(x.vsRandom), signVerdict(x.vsGeneric)])),
+  };
+}
+
+/** D4: adaptive probing at 90% of the database within 100 queries (decided where a site shows every match). */
+function ninetyPercentClaim(c: ClaimContext, textSites: string[]): DeepClaim {
+  const { d, runs } = c;
+  const q90 = textSites.map((s) => {
+    const rows = runs(s, 'probe-adaptive');
+    const reached = rows.filter((r) => r.queries_to_90 !== null).map((r) => r.queries_to_90!);
+    const topK = d.sites.find((x) => x.site === s)?.top_k ?? 0;
+    // 100 queries show at most 100 x topK records: below 90% of the database, no policy could
+    const infeasible = topK > 0 && 100 * topK < 0.9 * (rows[0]?.records ?? 0);
+    const ci = meanCi(reached);
+    const verdict: Verdict = infeasible
+      ? 'INFEASIBLE'
+      : reached.length < rows.length
+        ? 'FAIL'
+        : signVerdict({ ...ci, mean: 100 - ci.mean, lo: 100 - ci.hi, hi: 100 - ci.lo });
+    return { s, reached, runs: rows.length, ci, verdict, infeasible, topK };
+  });
+  // the published condition is a site that shows every match: where the bench has such sites,
+  // they decide the verdict and the capped ones are reported beside them
+  const uncapped = q90.filter((x) => x.topK === 0);
+  const judged = uncapped.length ? uncapped : q90;
+  return {
+    id: 'D4',
+    claim:
+      `adaptive probing reaches 90% of the database in fewer than 100 queries (Ntoulas et al.: ` +
+      `PubMed, which shows every match)${uncapped.length ? '; decided on the sites that show every match' : ''}`,
+    measured: q90
+      .map(
+        (x) =>
+          `${x.s}${uncapped.length && x.topK ? ' (capped, not decisive)' : ''}: ` +
+          `${x.reached.length}/${x.runs} runs reached ` +
+          `90%${x.reached.length ? `, queries ${ciText(x.ci, 0)}` : ''}` +
+          `${x.infeasible ? ` (100 queries show at most ${(100 * x.topK).toLocaleString('en-US')} records under the top-${x.topK} cap)` : ''}`,
+      )
+      .join('; '),
+    verdict: allOf(judged.map((x) => x.verdict)),
+  };
 }
