@@ -322,66 +322,21 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
     (s) => rows.filter((r) => r.strategy === s).length === sites.length,
   );
   const at = (s: string, site: string) => rows.find((r) => r.strategy === s && r.site === site)!;
-  const controlOf = (s: string, site: string): number =>
-    avg(sites.filter((x) => x !== site).map((x) => at(s, x).archive));
   const ranked = strategies.filter((s) => s !== 'oracle');
+  const g: RankingGrid = {
+    sites,
+    ranked,
+    at,
+    controlOf: (s, site) => avg(sites.filter((x) => x !== site).map((x) => at(s, x).archive)),
+  };
   // how far apart the strategies are on the archive: a level verdict finer than that is no verdict
   const means = ranked.map((s) => avg(sites.map((site) => at(s, site).archive)));
   const spread = means.length ? Math.max(...means) - Math.min(...means) : 0;
-  const verdict = (c: Ci): StrategyComparison['verdict'] =>
-    c.n >= 2 && (c.lo > 0 || c.hi < 0) ? 'off' : !(spread > detectable(c)) ? 'cannot tell' : 'agrees';
-  const comparisons: StrategyComparison[] = strategies.map((s) => {
-    const mine = sites.map((site) => at(s, site));
-    const difference = meanCi(mine.map((r) => r.twin - r.archive));
-    const twinMiss = mine.map((r) => Math.abs(r.twin - r.archive));
-    const controlMiss = sites.map((site) => Math.abs(controlOf(s, site) - at(s, site).archive));
-    const errorDifference = meanCi(twinMiss.map((x, j) => x - controlMiss[j]));
-    return {
-      strategy: s,
-      archive: meanCi(mine.map((r) => r.archive)),
-      twin: meanCi(mine.map((r) => r.twin)),
-      difference,
-      detectable: detectable(difference),
-      verdict: verdict(difference),
-      twinError: meanCi(twinMiss),
-      controlError: meanCi(controlMiss),
-      errorDifference,
-      levelVerdict:
-        errorDifference.n >= 2 && errorDifference.lo > 0
-          ? 'further'
-          : errorDifference.n >= 2 && errorDifference.hi < 0
-            ? 'closer'
-            : 'as close',
-    };
-  });
+  const comparisons = strategies.map((s) => strategyComparison(g, s, spread));
   const am = ranked.map((s) => avg(sites.map((site) => at(s, site).archive)));
   const tm = ranked.map((s) => avg(sites.map((site) => at(s, site).twin)));
   const tau = kendallTau(am, tm);
-  // with one site there are no other sites: no control
-  const perSite: SiteTau[] =
-    sites.length < 2
-      ? []
-      : sites.map((site) => {
-          const own = ranked.map((s) => at(s, site).archive);
-          return {
-            site,
-            twin: kendallTau(
-              own,
-              ranked.map((s) => at(s, site).twin),
-            ),
-            control: kendallTau(
-              own,
-              ranked.map((s) => controlOf(s, site)),
-            ),
-            self: selfTau(ranked.map((s) => at(s, site).twinSeeds ?? [])),
-            own: ranked.every((s) => at(s, site).own !== undefined)
-              ? kendallTau(
-                  own,
-                  ranked.map((s) => at(s, site).own!),
-                )
-              : null,
-          };
-        });
+  const perSite = siteTaus(g);
   const twinTau = meanCi(perSite.map((x) => x.twin));
   const every = (k: 'self' | 'own'): Ci | null =>
     perSite.length && perSite.every((x) => x[k] !== null) ? meanCi(perSite.map((x) => x[k]!)) : null;
@@ -406,6 +361,77 @@ export function compareRankings(rows: TwinValidation['rows']): RankingComparison
     selfDifference,
     ...rankingVerdict(ownTau ?? self, selfDifference, sameWeb === 'own web'),
   };
+}
+
+type ValidationRow = TwinValidation['rows'][number];
+
+/** The rows by strategy and site, the strategies ranked (the oracle aside), and a site's control (the other sites' mean). */
+interface RankingGrid {
+  sites: string[];
+  ranked: string[];
+  at: (s: string, site: string) => ValidationRow;
+  controlOf: (s: string, site: string) => number;
+}
+
+/** One strategy, twin against archive site by site: the difference, its verdict, and whether the twin beats the control. */
+function strategyComparison(g: RankingGrid, s: string, spread: number): StrategyComparison {
+  const { sites, at, controlOf } = g;
+  const mine = sites.map((site) => at(s, site));
+  const difference = meanCi(mine.map((r) => r.twin - r.archive));
+  const twinMiss = mine.map((r) => Math.abs(r.twin - r.archive));
+  const controlMiss = sites.map((site) => Math.abs(controlOf(s, site) - at(s, site).archive));
+  const errorDifference = meanCi(twinMiss.map((x, j) => x - controlMiss[j]));
+  const verdict: StrategyComparison['verdict'] =
+    difference.n >= 2 && (difference.lo > 0 || difference.hi < 0)
+      ? 'off'
+      : !(spread > detectable(difference))
+        ? 'cannot tell'
+        : 'agrees';
+  return {
+    strategy: s,
+    archive: meanCi(mine.map((r) => r.archive)),
+    twin: meanCi(mine.map((r) => r.twin)),
+    difference,
+    detectable: detectable(difference),
+    verdict,
+    twinError: meanCi(twinMiss),
+    controlError: meanCi(controlMiss),
+    errorDifference,
+    levelVerdict:
+      errorDifference.n >= 2 && errorDifference.lo > 0
+        ? 'further'
+        : errorDifference.n >= 2 && errorDifference.hi < 0
+          ? 'closer'
+          : 'as close',
+  };
+}
+
+/** Each site's rank agreement with the archive: the twin's, the control's, the twin with itself, the own web's. */
+function siteTaus(g: RankingGrid): SiteTau[] {
+  const { sites, ranked, at, controlOf } = g;
+  // with one site there are no other sites: no control
+  if (sites.length < 2) return [];
+  return sites.map((site) => {
+    const own = ranked.map((s) => at(s, site).archive);
+    return {
+      site,
+      twin: kendallTau(
+        own,
+        ranked.map((s) => at(s, site).twin),
+      ),
+      control: kendallTau(
+        own,
+        ranked.map((s) => controlOf(s, site)),
+      ),
+      self: selfTau(ranked.map((s) => at(s, site).twinSeeds ?? [])),
+      own: ranked.every((s) => at(s, site).own !== undefined)
+        ? kendallTau(
+            own,
+            ranked.map((s) => at(s, site).own!),
+          )
+        : null,
+    };
+  });
 }
 
 /**
