@@ -119,11 +119,53 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
   );
   await folder.figure('fig-twin', twinSpec(d));
   const cfg = d.config;
+  const lines = twinLines(d);
+  const L: string[] = [
+    `# Twin validation: ${cfg.name}`,
+    '',
+    `Is the synthetic twin of \`${cfg.name}\` (${cfg.archive?.source ?? ''}) like the archive ` +
+      `where it matters: does it rank the strategies as the archive does? ` +
+      `For each of the ${d.sites.length} sites in turn the twin is fitted to the other sites ` +
+      `only (\`npm run sim:fit\`, experiments/twin/fit.ts: ${d.fits[0]?.fit.evaluations ?? 0} ` +
+      `generator evaluations), written as an archive sampled as the fit measured, and crawled by ` +
+      `the same experiment (strategies, ${cfg.budget} ${cfg.budgetCounts} per run, the same ` +
+      `judgement, hole policy ${cfg.archive?.holes} and target). Twin AUC: mean over the twin's ` +
+      `departments and web seeds; archive AUC: the held-out site's. Wall ` +
+      `time ${(d.wallMs / 1000).toFixed(0)} s.`,
+    '',
+    ...lines.map((l) => `- ${l}`),
+    '',
+    '![twin](fig-twin.png)',
+    '',
+    '*Recall AUC on the archive (x) and on its twin (y), one point per strategy, 95% t intervals over the held-out sites; dashed: y = x. Also .svg and .pdf.*',
+    '',
+    ...strategyTable(r.strategies),
+    '',
+    '"agrees": the interval of the paired difference contains 0; with so few sites that is ' +
+      'weak evidence, and "detectable" is the smallest difference these sites would have shown ' +
+      "with 80% power. The control predicts each held-out site by the mean of the archive's " +
+      'other sites: how well the archive agrees with itself, the yardstick for the twin. "misses ' +
+      'by": the mean over held-out sites of |prediction - archive AUC|; "further" when the twin ' +
+      'misses by detectably more than the control. Kendall tau compares the orders of the mean AUCs.',
+    '',
+    ...rankingsSection(d),
+    ...fitsSection(d),
+  ];
+  folder.report(L.join('\n'));
+  return { files: folder.files, lines };
+}
+
+const ciText3 = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
+
+/** The validation's findings, a line each: the verdict, Kendall tau overall and per site, agreement, misses. */
+function twinLines(d: TwinValidation): string[] {
+  const r = d.ranking;
+  const cfg = d.config;
+  const ci = ciText3;
   const agree = r.strategies.filter((s) => s.verdict === 'agrees').length;
   const untold = r.strategies.filter((s) => s.verdict === 'cannot tell').length;
   const further = r.strategies.filter((s) => s.levelVerdict === 'further').map((s) => s.strategy);
-  const ci = (c: { mean: number; lo: number; hi: number }): string => `${f3(c.mean)} [${f3(c.lo)}, ${f3(c.hi)}]`;
-  const lines = [
+  return [
     `The twin ${r.verdict}: ${r.because}` +
       (r.ownTau
         ? ` (the same-web control is the archive's own web, ${cfg.archive?.origin?.web} at web seeds ` +
@@ -145,48 +187,23 @@ export async function writeTwinOutputs(d: TwinValidation, out: string): Promise<
     `strategies the twin misses by more than the control does (paired CI of |twin - archive| ` +
       `- |control - archive| above 0): ${further.length ? further.join(', ') : 'none'}`,
   ];
-  const L: string[] = [
-    `# Twin validation: ${cfg.name}`,
-    '',
-    `Is the synthetic twin of \`${cfg.name}\` (${cfg.archive?.source ?? ''}) like the archive ` +
-      `where it matters: does it rank the strategies as the archive does? ` +
-      `For each of the ${d.sites.length} sites in turn the twin is fitted to the other sites ` +
-      `only (\`npm run sim:fit\`, experiments/twin/fit.ts: ${d.fits[0]?.fit.evaluations ?? 0} ` +
-      `generator evaluations), written as an archive sampled as the fit measured, and crawled by ` +
-      `the same experiment (strategies, ${cfg.budget} ${cfg.budgetCounts} per run, the same ` +
-      `judgement, hole policy ${cfg.archive?.holes} and target). Twin AUC: mean over the twin's ` +
-      `departments and web seeds; archive AUC: the held-out site's. Wall ` +
-      `time ${(d.wallMs / 1000).toFixed(0)} s.`,
-    '',
-    ...lines.map((l) => `- ${l}`),
-    '',
-    '![twin](fig-twin.png)',
-    '',
-    '*Recall AUC on the archive (x) and on its twin (y), one point per strategy, 95% t intervals over the held-out sites; dashed: y = x. Also .svg and .pdf.*',
-    '',
+}
+
+/** Each strategy's AUC on the archive and the twin, their paired difference and verdict, and the misses against the control. */
+function strategyTable(strategies: TwinValidation['ranking']['strategies']): string[] {
+  const ci = ciText3;
+  return [
     '| strategy | archive AUC | twin AUC | twin minus archive [95% CI] | detectable | verdict ' +
       '| twin misses by | control misses by | difference [95% CI] | level |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...r.strategies.map(
+    ...strategies.map(
       (s) =>
         `| ${s.strategy} | ${ci(s.archive)} | ${ci(s.twin)} | ${ci(s.difference)} | ` +
         `${f3(s.detectable)} | ${s.verdict === 'off' ? '**off**' : s.verdict} | ` +
         `${f3(s.twinError.mean)} | ${f3(s.controlError.mean)} | ${ci(s.errorDifference)} | ` +
         `${s.levelVerdict === 'further' ? '**further**' : s.levelVerdict} |`,
     ),
-    '',
-    '"agrees": the interval of the paired difference contains 0; with so few sites that is ' +
-      'weak evidence, and "detectable" is the smallest difference these sites would have shown ' +
-      "with 80% power. The control predicts each held-out site by the mean of the archive's " +
-      'other sites: how well the archive agrees with itself, the yardstick for the twin. "misses ' +
-      'by": the mean over held-out sites of |prediction - archive AUC|; "further" when the twin ' +
-      'misses by detectably more than the control. Kendall tau compares the orders of the mean AUCs.',
-    '',
-    ...rankingsSection(d),
-    ...fitsSection(d),
   ];
-  folder.report(L.join('\n'));
-  return { files: folder.files, lines };
 }
 
 /** Per held-out site: the twin's, the control's and the same-web taus with the site's ranking. */
