@@ -198,47 +198,13 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
   const anchorSets = views.map(relevantAnchorWords);
   return views.map((v, i) => {
     const g = v.graph;
-    const d = depths(g);
-    const indeg = new Int32Array(g.n);
-    const outs: number[] = [];
-    let docLinks = 0;
-    let links = 0;
-    const hub = new Uint8Array(g.n);
-    let relLinks = 0;
-    let hubLinks = 0;
     // whether each item is a document, read once per item rather than once per link to it
     const isDoc = v.urls.map((u) => hasExtension(u, DEFAULT_DOCUMENT_EXTENSIONS));
-    for (let u = 0; u < g.n; u++) {
-      const k = g.outStart[u + 1] - g.outStart[u];
-      if (k > 0) outs.push(k);
-      for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
-        const t = g.outTarget[e];
-        indeg[t]++;
-        links++;
-        if (isDoc[t]) docLinks++;
-        if (g.relevant[t]) hub[u] = 1;
-      }
-      if (hub[u])
-        for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
-          hubLinks++;
-          if (g.relevant[g.outTarget[e]]) relLinks++;
-        }
-    }
+    const c = countLinks(g, isDoc);
     const relevant = g.relevant.reduce((a, x) => a + x, 0);
-    const depthHistogram: Record<string, number> = {};
-    let reach = 0;
-    let depthSum = 0;
-    for (let u = 0; u < g.n; u++) {
-      if (!g.relevant[u]) continue;
-      const k = d[u] < 0 ? 'none' : d[u] >= 6 ? '6+' : String(d[u]);
-      depthHistogram[k] = (depthHistogram[k] ?? 0) + 1;
-      if (d[u] >= 0) {
-        reach++;
-        depthSum += d[u];
-      }
-    }
-    const hubs = hub.reduce((a, x) => a + x, 0);
-    const gaps = regionGaps(g, hub);
+    const { depthHistogram, reach, depthSum } = relevantDepths(g);
+    const hubs = c.hub.reduce((a, x) => a + x, 0);
+    const gaps = regionGaps(g, c.hub);
     const gapHistogram: Record<string, number> = {};
     for (const x of gaps) {
       const k = x >= 5 ? '5+' : String(x);
@@ -247,15 +213,6 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
     let dirs = 0;
     for (const u of v.urls) dirs += Math.max(0, pathOf(u).split('/').length - 2);
     const held = transferLeak(targets, i)[0]?.score ?? { precision: 0, recall: 0 };
-    let overlap = 0;
-    for (let j = 0; j < views.length; j++) {
-      if (j === i) continue;
-      const a = anchorSets[i];
-      const b = anchorSets[j];
-      let inter = 0;
-      for (const w of a) if (b.has(w)) inter++;
-      overlap += inter / Math.max(1, a.size + b.size - inter);
-    }
     return {
       site: v.name,
       pages: g.n,
@@ -263,15 +220,15 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
       relevant,
       relevantShare: round(relevant / Math.max(1, g.n)),
       reachableShare: round(reach / Math.max(1, relevant)),
-      outMean: round(outs.reduce((a, x) => a + x, 0) / Math.max(1, outs.length), 2),
-      outP90: quantile(outs, 0.9),
-      inP90: quantile([...indeg], 0.9),
+      outMean: round(c.outs.reduce((a, x) => a + x, 0) / Math.max(1, c.outs.length), 2),
+      outP90: quantile(c.outs, 0.9),
+      inP90: quantile([...c.indeg], 0.9),
       depthHistogram,
       depthMean: round(depthSum / Math.max(1, reach), 2),
       hubShare: round(hubs / Math.max(1, g.n)),
-      relevantPerHub: round(relLinks / Math.max(1, hubs), 2),
-      hubPrecision: round(relLinks / Math.max(1, hubLinks)),
-      documentLinkShare: round(docLinks / Math.max(1, links)),
+      relevantPerHub: round(c.relLinks / Math.max(1, hubs), 2),
+      hubPrecision: round(c.relLinks / Math.max(1, c.hubLinks)),
+      documentLinkShare: round(c.docLinks / Math.max(1, c.links)),
       holeShare: round((v.linked?.holes ?? 0) / Math.max(1, v.linked?.urls ?? 0)),
       dirDepth: round(dirs / Math.max(1, v.urls.length), 2),
       gapHistogram,
@@ -279,9 +236,76 @@ export function webStats(views: readonly SiteView[]): SiteStats[] {
       gapZeroShare: round(gaps.filter((x) => x === 0).length / Math.max(1, gaps.length)),
       leakPrecision: round(held.precision),
       leakRecall: round(held.recall),
-      anchorOverlap: round(overlap / Math.max(1, views.length - 1)),
+      anchorOverlap: round(anchorOverlap(anchorSets, i) / Math.max(1, views.length - 1)),
     };
   });
+}
+
+/**
+ * A site's links: in-degrees, out-degrees (of pages with links), links to documents, and its hubs
+ * (pages linking a relevant item) with how many of their links are relevant.
+ */
+function countLinks(g: SiteView['graph'], isDoc: readonly boolean[]) {
+  const indeg = new Int32Array(g.n);
+  const outs: number[] = [];
+  const hub = new Uint8Array(g.n);
+  let docLinks = 0;
+  let links = 0;
+  let relLinks = 0;
+  let hubLinks = 0;
+  for (let u = 0; u < g.n; u++) {
+    const k = g.outStart[u + 1] - g.outStart[u];
+    if (k > 0) outs.push(k);
+    for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+      const t = g.outTarget[e];
+      indeg[t]++;
+      links++;
+      if (isDoc[t]) docLinks++;
+      if (g.relevant[t]) hub[u] = 1;
+    }
+    if (hub[u])
+      for (let e = g.outStart[u]; e < g.outStart[u + 1]; e++) {
+        hubLinks++;
+        if (g.relevant[g.outTarget[e]]) relLinks++;
+      }
+  }
+  return { indeg, outs, hub, docLinks, links, relLinks, hubLinks };
+}
+
+/** How far the relevant items are from the start page: a histogram of hops, how many are reached, and their sum. */
+function relevantDepths(g: SiteView['graph']): {
+  depthHistogram: Record<string, number>;
+  reach: number;
+  depthSum: number;
+} {
+  const d = depths(g);
+  const depthHistogram: Record<string, number> = {};
+  let reach = 0;
+  let depthSum = 0;
+  for (let u = 0; u < g.n; u++) {
+    if (!g.relevant[u]) continue;
+    const k = d[u] < 0 ? 'none' : d[u] >= 6 ? '6+' : String(d[u]);
+    depthHistogram[k] = (depthHistogram[k] ?? 0) + 1;
+    if (d[u] >= 0) {
+      reach++;
+      depthSum += d[u];
+    }
+  }
+  return { depthHistogram, reach, depthSum };
+}
+
+/** The sum over the other sites of the Jaccard overlap of site i's anchor words for relevant items with theirs. */
+function anchorOverlap(anchorSets: readonly Set<string>[], i: number): number {
+  let overlap = 0;
+  for (let j = 0; j < anchorSets.length; j++) {
+    if (j === i) continue;
+    const a = anchorSets[i];
+    const b = anchorSets[j];
+    let inter = 0;
+    for (const w of a) if (b.has(w)) inter++;
+    overlap += inter / Math.max(1, a.size + b.size - inter);
+  }
+  return overlap;
 }
 
 /**
