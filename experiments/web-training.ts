@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULT_SETTINGS, type ParseCache, parseBody } from '../crawler/index.ts';
 import {
   LinkClassifier,
@@ -219,22 +219,21 @@ export class TrainingData {
       .digest('hex')
       .slice(0, 20);
     const file = cacheDir ? join(cacheDir, `model-${key}.json`) : null;
-    if (file && existsSync(file)) {
-      // the cache holds what a crawl needs: the classifiers, the thresholds and the offline sample
-      const j = JSON.parse(readFileSync(file, 'utf8')) as {
-        model: ClassifierJson;
-        calibration: Calibration;
-        examples: QExample[];
-        pages: PageClassifierJson | null;
-      };
-      return {
-        future: LinkClassifier.fromJSON(j.model),
-        calibration: j.calibration,
-        examples: j.examples,
-        pages: j.pages ? PageClassifier.fromJSON(j.pages) : null,
-        cached: true,
-      };
-    }
+    if (file && existsSync(file)) return readModels(file);
+    const m = this.train(heldOut, others, keywords, offlineSample, learned, sourceWeight);
+    if (file) writeModels(file, m);
+    return m;
+  }
+
+  /** The models trained on `others` (leave-one-site-out for `heldOut`). */
+  private train(
+    heldOut: string,
+    others: string[],
+    keywords: readonly string[],
+    offlineSample: number,
+    learned: boolean,
+    sourceWeight: number,
+  ): TrainedModels {
     const bySite = new Map(others.map((h) => [h, this.site(h).examples] as const));
     const all = trainingExamples(bySite, heldOut);
     const future = trainFutureModel(all, this.cfg);
@@ -264,19 +263,44 @@ export class TrainingData {
           ),
         )
       : null;
-    if (file) {
-      mkdirSync(cacheDir!, { recursive: true });
-      // written aside and renamed: processes running side by side (sweep points, queue workers)
-      // read a model whole or not at all
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(
-        tmp,
-        JSON.stringify({ model: future.toJSON(), calibration, examples, pages: pages?.toJSON() ?? null }),
-      );
-      renameSync(tmp, file);
-    }
     return { future, calibration, examples, pages, cached: false };
   }
+}
+
+/** The cache holds what a crawl needs: the classifiers, the thresholds and the offline sample. */
+function readModels(file: string): TrainedModels {
+  const j = JSON.parse(readFileSync(file, 'utf8')) as {
+    model: ClassifierJson;
+    calibration: Calibration;
+    examples: QExample[];
+    pages: PageClassifierJson | null;
+  };
+  return {
+    future: LinkClassifier.fromJSON(j.model),
+    calibration: j.calibration,
+    examples: j.examples,
+    pages: j.pages ? PageClassifier.fromJSON(j.pages) : null,
+    cached: true,
+  };
+}
+
+/**
+ * Written aside and renamed: processes running side by side (sweep points, queue workers) read a
+ * model whole or not at all.
+ */
+function writeModels(file: string, m: TrainedModels): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(
+    tmp,
+    JSON.stringify({
+      model: m.future.toJSON(),
+      calibration: m.calibration,
+      examples: m.examples,
+      pages: m.pages?.toJSON() ?? null,
+    }),
+  );
+  renameSync(tmp, file);
 }
 
 function sampleEvenly<T>(xs: readonly T[], n: number): T[] {
