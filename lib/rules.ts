@@ -127,7 +127,7 @@ function learnIndexed(
   first: Literal | undefined,
   banned: ReadonlySet<number>,
 ): RuleList {
-  const { n, W, pos, positives, features, nonzero, bits } = ix;
+  const { n, W, positives, features } = ix;
   // examples the list covers so far, and the positives not yet covered
   const covered = new Uint32Array(W);
   const rules: Rule[] = [];
@@ -138,66 +138,16 @@ function learnIndexed(
     if (n & 31) inRule[W - 1] = (1 << (n & 31)) - 1;
     let ruleF1 = -1;
     for (let l = 0; l < o.maxLiterals; l++) {
-      // candidates: the features most frequent among the examples the rule still matches
-      const freq: { f: string; k: number; c: number }[] = [];
-      for (let k = 0; k < features.length; k++) {
-        if (banned.has(k)) continue;
-        const b = bits[k];
-        const at = nonzero[k];
-        let c = 0;
-        for (let j = 0; j < at.length; j++) c += popcount(b[j] & inRule[at[j]]);
-        if (c > 0) freq.push({ f: features[k], k, c });
-      }
-      freq.sort((a, b) => b.c - a.c || (a.f < b.f ? -1 : 1));
-      if (freq.length > o.candidates) freq.length = o.candidates;
-      // F1 of the list with the rule narrowed by a literal: u = (literal & inRule) | covered.
-      // What the rule adds beyond `covered` (fresh) splits over the feature's words: with the
-      // feature, the words where it occurs; without it, all of fresh less those.
-      let all = 0;
-      let tp = 0;
-      let freshAll = 0;
-      let freshTp = 0;
-      for (let i = 0; i < W; i++) {
-        const fresh = inRule[i] & ~covered[i];
-        all += popcount(covered[i]);
-        tp += popcount(covered[i] & pos[i]);
-        freshAll += popcount(fresh);
-        freshTp += popcount(fresh & pos[i]);
-      }
-      let best: { lit: Literal; f1: number; k: number } | null = null;
       let forcedAt = r === 0 && l === 0 && first ? features.indexOf(first.feature) : -1;
       if (banned.has(forcedAt)) forcedAt = -1;
       const forced = forcedAt >= 0 ? first! : null;
-      for (const { f, k } of forced ? [{ f: forced.feature, k: forcedAt }] : freq) {
-        const b = bits[k];
-        const at = nonzero[k];
-        let withAll = 0;
-        let withTp = 0;
-        for (let j = 0; j < at.length; j++) {
-          const i = at[j];
-          const add = b[j] & inRule[i] & ~covered[i];
-          withAll += popcount(add);
-          withTp += popcount(add & pos[i]);
-        }
-        for (const present of forced ? [forced.present] : [true, false]) {
-          const t = tp + (present ? withTp : freshTp - withTp);
-          const a = all + (present ? withAll : freshAll - withAll);
-          const f1 = f1Of(t, a - t, positives);
-          if (!best || f1 > best.f1) best = { lit: { feature: f, present }, f1, k };
-        }
-      }
+      const candidates = forced
+        ? [{ f: forced.feature, k: forcedAt }]
+        : frequentFeatures(ix, inRule, banned, o.candidates);
+      const best = bestLiteral(ix, inRule, covered, candidates, forced);
       if (!best || (best.f1 <= ruleF1 && !forced)) break;
       rule.push(best.lit);
-      const b = bits[best.k];
-      const at = nonzero[best.k];
-      if (best.lit.present) {
-        // with the feature: nothing outside its words
-        let j = 0;
-        for (let i = 0; i < W; i++) {
-          if (j < at.length && at[j] === i) inRule[i] &= b[j++];
-          else inRule[i] = 0;
-        }
-      } else for (let j = 0; j < at.length; j++) inRule[at[j]] &= ~b[j];
+      narrow(ix, inRule, best.k, best.lit.present);
       ruleF1 = best.f1;
     }
     if (!rule.length || ruleF1 <= listF1) break;
@@ -206,6 +156,88 @@ function learnIndexed(
     for (let i = 0; i < W; i++) covered[i] |= inRule[i];
   }
   return { rules, f1: listF1 };
+}
+
+/** The features most frequent among the examples the rule still matches (at most `most`, then by name). */
+function frequentFeatures(
+  ix: RuleIndex,
+  inRule: Uint32Array,
+  banned: ReadonlySet<number>,
+  most: number,
+): { f: string; k: number; c: number }[] {
+  const { features, nonzero, bits } = ix;
+  const freq: { f: string; k: number; c: number }[] = [];
+  for (let k = 0; k < features.length; k++) {
+    if (banned.has(k)) continue;
+    const b = bits[k];
+    const at = nonzero[k];
+    let c = 0;
+    for (let j = 0; j < at.length; j++) c += popcount(b[j] & inRule[at[j]]);
+    if (c > 0) freq.push({ f: features[k], k, c });
+  }
+  freq.sort((a, b) => b.c - a.c || (a.f < b.f ? -1 : 1));
+  if (freq.length > most) freq.length = most;
+  return freq;
+}
+
+/**
+ * The literal (a candidate feature, present or absent; only the forced one when given) that gives
+ * the list its best F1 once the rule is narrowed by it: u = (literal & inRule) | covered. What the
+ * rule adds beyond `covered` (fresh) splits over the feature's words: with the feature, the words
+ * where it occurs; without it, all of fresh less those.
+ */
+function bestLiteral(
+  ix: RuleIndex,
+  inRule: Uint32Array,
+  covered: Uint32Array,
+  candidates: readonly { f: string; k: number }[],
+  forced: Literal | null,
+): { lit: Literal; f1: number; k: number } | null {
+  const { W, pos, positives, nonzero, bits } = ix;
+  let all = 0;
+  let tp = 0;
+  let freshAll = 0;
+  let freshTp = 0;
+  for (let i = 0; i < W; i++) {
+    const fresh = inRule[i] & ~covered[i];
+    all += popcount(covered[i]);
+    tp += popcount(covered[i] & pos[i]);
+    freshAll += popcount(fresh);
+    freshTp += popcount(fresh & pos[i]);
+  }
+  let best: { lit: Literal; f1: number; k: number } | null = null;
+  for (const { f, k } of candidates) {
+    const b = bits[k];
+    const at = nonzero[k];
+    let withAll = 0;
+    let withTp = 0;
+    for (let j = 0; j < at.length; j++) {
+      const i = at[j];
+      const add = b[j] & inRule[i] & ~covered[i];
+      withAll += popcount(add);
+      withTp += popcount(add & pos[i]);
+    }
+    for (const present of forced ? [forced.present] : [true, false]) {
+      const t = tp + (present ? withTp : freshTp - withTp);
+      const a = all + (present ? withAll : freshAll - withAll);
+      const f1 = f1Of(t, a - t, positives);
+      if (!best || f1 > best.f1) best = { lit: { feature: f, present }, f1, k };
+    }
+  }
+  return best;
+}
+
+/** Narrows the rule's examples by feature k: with it, nothing outside its words; without it, none of them. */
+function narrow(ix: RuleIndex, inRule: Uint32Array, k: number, present: boolean): void {
+  const b = ix.bits[k];
+  const at = ix.nonzero[k];
+  if (present) {
+    let j = 0;
+    for (let i = 0; i < ix.W; i++) {
+      if (j < at.length && at[j] === i) inRule[i] &= b[j++];
+      else inRule[i] = 0;
+    }
+  } else for (let j = 0; j < at.length; j++) inRule[at[j]] &= ~b[j];
 }
 
 /**
