@@ -52,50 +52,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const listenFailed = (e: NodeJS.ErrnoException): never =>
     failed(`cannot listen on 127.0.0.1:${port} (${e.code ?? e.message})`);
 
-  async function serveArchives(files: string[]): Promise<() => Promise<void>> {
-    for (const f of files) if (!existsSync(f)) usage(`--warc: "${f}" does not exist`);
-    const t0 = performance.now();
-    const archive = await WarcArchive.open(files).catch((e: Error) =>
-      usage(`--warc: cannot read the archive (${e.message.split('\n')[0]})`),
-    );
-    for (const w of archive.warnings) io.err(`warning: ${w}\n`);
-    const web = await ArchiveWeb.open(archive, {
-      holes: (v.holes as HolePolicy | undefined) ?? 'open',
-      documents: v.documents ? DEFAULT_DOCUMENT_EXTENSIONS : [],
-    });
-    const replay = await ReplayServer.start(web, { port }).catch(listenFailed);
-    io.out(
-      `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts` +
-        (archive.reading.damaged
-          ? ` (${archive.reading.damaged} damaged stretches, ${archive.reading.skippedBytes} bytes, left out: the warnings above)`
-          : '') +
-        `${v.documents ? `, ${web.documentUrls().length} known documents as placeholders` : ''}; holes ${web.policy.holes}\nlistening on ${replay.origin}\n`,
-    );
-    return () => replay.close();
-  }
-
-  async function serveWeb(): Promise<() => Promise<void>> {
-    const { config, seed } = webAndSeed(v);
-    const t0 = performance.now();
-    const web = new Web(config, seed);
-    const server = await SimServer.start(web, { port, faults: !v['no-faults'] }).catch(listenFailed);
-    const depts = web.sites.filter((s) => s.kind === 'department');
-    io.out(
-      `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
-        `listening on ${server.origin}\n` +
-        `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages, region ${server.regionOf(s.host)})`).join('\n')}\n` +
-        (server.deepSites.size
-          ? `search sites:\n${[...server.deepSites.values()]
-              .map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`)
-              .join('\n')}\n`
-          : '') +
-        `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
-        `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
-    );
-    return () => server.close();
-  }
-
-  const close = v.warc?.length ? await serveArchives(v.warc) : await serveWeb();
+  const at: ServeAt = { io, port, listenFailed };
+  const close = v.warc?.length ? await serveArchives(v.warc, v, at) : await serveWeb(v, at);
   // serves until asked to stop (a signal, or the parent gone), then closes and returns
   let orphaned: NodeJS.Timeout | undefined;
   await new Promise<void>((resolve) => {
@@ -114,3 +72,61 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 await runAsProcess(main, import.meta);
+
+/** Where and to whom the server speaks: the output, the port, and the one line a failed listen ends in. */
+interface ServeAt {
+  io: CliIo;
+  port: number;
+  listenFailed: (e: NodeJS.ErrnoException) => never;
+}
+
+type ServeFlags = { holes?: string; documents?: boolean; 'no-faults'?: boolean; web?: string; seed?: string };
+
+/** An archive's pages replayed (--warc); returns what closes the server. */
+async function serveArchives(
+  files: string[],
+  v: ServeFlags,
+  { io, port, listenFailed }: ServeAt,
+): Promise<() => Promise<void>> {
+  for (const f of files) if (!existsSync(f)) usage(`--warc: "${f}" does not exist`);
+  const t0 = performance.now();
+  const archive = await WarcArchive.open(files).catch((e: Error) =>
+    usage(`--warc: cannot read the archive (${e.message.split('\n')[0]})`),
+  );
+  for (const w of archive.warnings) io.err(`warning: ${w}\n`);
+  const web = await ArchiveWeb.open(archive, {
+    holes: (v.holes as HolePolicy | undefined) ?? 'open',
+    documents: v.documents ? DEFAULT_DOCUMENT_EXTENSIONS : [],
+  });
+  const replay = await ReplayServer.start(web, { port }).catch(listenFailed);
+  io.out(
+    `replaying ${archive.size} URLs (${archive.records} records, indexed in ${Math.round(performance.now() - t0)} ms) of ${archive.hosts().length} hosts` +
+      (archive.reading.damaged
+        ? ` (${archive.reading.damaged} damaged stretches, ${archive.reading.skippedBytes} bytes, left out: the warnings above)`
+        : '') +
+      `${v.documents ? `, ${web.documentUrls().length} known documents as placeholders` : ''}; holes ${web.policy.holes}\nlistening on ${replay.origin}\n`,
+  );
+  return () => replay.close();
+}
+
+/** A generated web served (--web, --seed); returns what closes the server. */
+async function serveWeb(v: ServeFlags, { io, port, listenFailed }: ServeAt): Promise<() => Promise<void>> {
+  const { config, seed } = webAndSeed(v);
+  const t0 = performance.now();
+  const web = new Web(config, seed);
+  const server = await SimServer.start(web, { port, faults: !v['no-faults'] }).catch(listenFailed);
+  const depts = web.sites.filter((s) => s.kind === 'department');
+  io.out(
+    `synthetic web "${config.name}" seed ${seed}: ${web.n} pages on ${web.sites.length} hosts, generated in ${Math.round(performance.now() - t0)} ms\n` +
+      `listening on ${server.origin}\n` +
+      `departments:\n${depts.map((s) => `  http://${s.host}/  (${s.count} pages, region ${server.regionOf(s.host)})`).join('\n')}\n` +
+      (server.deepSites.size
+        ? `search sites:\n${[...server.deepSites.values()]
+            .map((d) => `  http://${d.host}/  (${d.cfg.kind}, ${d.db.n} records, ${d.method} form at /search)`)
+            .join('\n')}\n`
+        : '') +
+      `try: curl -H 'Host: ${depts[0].host}' ${server.origin}/\n` +
+      `     curl --resolve '${depts[0].host}:${server.port}:127.0.0.1' http://${depts[0].host}:${server.port}/robots.txt\n`,
+  );
+  return () => server.close();
+}
