@@ -18,7 +18,7 @@ import { scaled } from './speed.ts';
 const dir = mkdtempSync(join(tmpdir(), 'twin-validation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Kendall's tau-a by counting pairs, written apart from experiments/twin/validate.ts. */
+/** Kendall's tau-a by counting pairs, written apart from experiments/twin/rankings.ts. */
 function tauByPairs(a: readonly number[], b: readonly number[]): number {
   let s = 0;
   let n = 0;
