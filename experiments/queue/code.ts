@@ -18,6 +18,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ExperimentConfig } from '../focused/config.ts';
 import { RUNS_SOURCES, resource, ROOT } from '../../lib/paths.ts';
 import { append } from '../../lib/arrays.ts';
+import { builtFresh } from '../../lib/build-stamp.ts';
 
 /** What a job's result depends on besides its config: the harness's code and the files the config names. */
 export interface CodeVersion {
@@ -32,14 +33,17 @@ export interface CodeVersion {
 }
 
 /**
- * The parts of the package whose content a result depends on: its code (sources in a clone, built
- * JavaScript when installed), its shipped data and the locked dependency versions. Tests, docs,
- * configs (a job carries its resolved config) and results are not.
+ * The parts of the package whose content a result depends on: its code, its shipped data and the
+ * locked dependency versions. The code is the sources in a clone, whether they run through tsx or
+ * as dist/ built from them as they are now (lib/build-stamp.ts: the npm scripts run such a build),
+ * so that two clones of one commit agree; otherwise (installed, or a dist/ older than the sources
+ * started by hand) the built JavaScript that runs. Tests, docs, configs (a job carries its resolved
+ * config) and results are not.
  */
-const CODE_PARTS = RUNS_SOURCES
-  ? ['crawler', 'lib', 'sim', 'experiments', 'bin', 'data', 'index.ts', 'package-lock.json']
-  : // installed: the built JavaScript (a clone's dist/ is a build product, not what its workers run)
-    ['dist', 'data', 'package.json'];
+const CODE_PARTS =
+  RUNS_SOURCES || builtFresh()
+    ? ['crawler', 'lib', 'sim', 'experiments', 'bin', 'data', 'index.ts', 'package-lock.json']
+    : ['dist', 'data', 'package.json'];
 const SKIP = /(^|\/)(node_modules|\.cache|configs)(\/|$)|\.test\.ts$|\.md$/;
 
 function walk(dir: string, out: string[]): void {
