@@ -38,6 +38,8 @@ import { recordBench } from './record.ts';
 import { coldRounds } from './crawl-cold.ts';
 import { chanceEveryRound, meanCi } from '../experiments/intervals.ts';
 import { append } from '../lib/arrays.ts';
+import { build, builtFresh } from '../lib/build-stamp.ts';
+import { ROOT } from '../lib/paths.ts';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -230,6 +232,23 @@ async function runRound(
   return { ratio, pairs, row };
 }
 
+/** The crawl command cold against the loop cold, each scenario's rounds in turn: table rows and pooled lines. */
+async function coldSection(
+  port: number,
+  scenarios: readonly Scenario[],
+  log: (...parts: unknown[]) => void,
+): Promise<{ coldRows: string[]; coldLines: string[] }> {
+  const coldRows: string[] = [];
+  const coldLines: string[] = [];
+  for (const sc of scenarios) {
+    const cold = await coldRounds(port, { ...sc, scopePattern: sc.scope[0] }, COLD_ROUNDS, (l) => log(l));
+    append(coldRows, cold.rows);
+    coldLines.push(cold.line);
+    log(`  ${cold.line}`);
+  }
+  return { coldRows, coldLines };
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const p = parseCommand(argv, io, USAGE, { record: { type: 'boolean' } });
   if (!p) return 0;
@@ -256,6 +275,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       repeat: 2,
     },
   ];
+  // the command as `npm run crawl` runs it after `npm ci`: dist/ built from the sources as they are
+  if (!builtFresh()) build(ROOT, io);
+  const runs = builtFresh() ? 'dist/, the sources built' : 'the sources through tsx (the build was not stamped)';
   const sim = await startSimProcess(WEB, 1, ['--no-faults']);
   try {
     log(
@@ -269,14 +291,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     // it was: 4,564 against 5,569-6,240 pages/s for the crawler, 6,007 against 7,559-7,860 for the
     // loop, 2026-12-06), which put the switch's cost on the side that ran first
     // first what users run: the crawl command cold, in a fresh process, against the loop likewise
-    const coldRows: string[] = [];
-    const coldLines: string[] = [];
-    for (const sc of scenarios) {
-      const cold = await coldRounds(sim.port, { ...sc, scopePattern: sc.scope[0] }, COLD_ROUNDS, (l) => log(l));
-      append(coldRows, cold.rows);
-      coldLines.push(cold.line);
-      log(`  ${cold.line}`);
-    }
+    const { coldRows, coldLines } = await coldSection(sim.port, scenarios, log);
     const rows: string[] = [];
     const verdicts: string[] = [];
     for (const sc of scenarios) {
@@ -316,8 +331,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (p.values.record) {
       recordBench(
         'crawl',
-        `The crawl command as users run it (npm run crawl's program, BFS, its default outputs), cold in a fresh ` +
-          `process, against the minimal loop likewise, ${COLD_ROUNDS} rounds a scenario, the order alternating; ` +
+        `The crawl command as users run it (npm run crawl: bin/run.js, which ran ${runs}; BFS, its default ` +
+          `outputs), cold in a fresh process, against the minimal loop likewise, ${COLD_ROUNDS} rounds a scenario ` +
+          'after one unmeasured loop run, the order alternating; ' +
           "pages/s by each process's own clock, wall seconds from spawn to exit.\n\n" +
           '| round | scenario | order | loop pages/s | command pages/s | loop s in all | command s in all | ' +
           `command / loop |\n|---|---|---|---|---|---|---|---|\n${coldRows.join('\n')}\n\n` +
