@@ -22,7 +22,7 @@ import { builtFresh } from '../../lib/build-stamp.ts';
 
 /** What a job's result depends on besides its config: the harness's code and the files the config names. */
 export interface CodeVersion {
-  /** Hash of the harness's code and shipped data (CODE_PARTS), the same on every checkout of one commit. */
+  /** Hash of the harness's code and shipped data (codeParts()), the same on every checkout of one commit. */
   tree: string;
   /** Node's major version: another V8 may round a float another way (absent: submitted before it was recorded). */
   node?: string;
@@ -38,9 +38,10 @@ export interface CodeVersion {
  * as dist/ built from them as they are now (lib/build-stamp.ts: the npm scripts run such a build),
  * so that two clones of one commit agree; otherwise (installed, or a dist/ older than the sources
  * started by hand) the built JavaScript that runs. Tests, docs, configs (a job carries its resolved
- * config) and results are not.
+ * config) and results are not. Asked at the first hash, not when this module loads: whether dist/
+ * matches costs a hash of the sources (10 ms), which a command that never hashes its tree skips.
  */
-const CODE_PARTS =
+const codeParts = (): string[] =>
   RUNS_SOURCES || builtFresh()
     ? ['crawler', 'lib', 'sim', 'experiments', 'bin', 'data', 'index.ts', 'package-lock.json']
     : ['dist', 'data', 'package.json'];
@@ -78,7 +79,7 @@ const fileMemo = new Map<string, { key: string; hash: string }>();
  */
 export function currentTreeHash(): string {
   const files: string[] = [];
-  for (const part of CODE_PARTS) {
+  for (const part of codeParts()) {
     const p = join(ROOT, part);
     if (!existsSync(p)) continue;
     if (statSync(p).isDirectory()) walk(p, files);
