@@ -113,6 +113,12 @@ export function build(root: string, io: Pick<CliIo, 'err'>): number {
     execFileSync(tsc, ['-p', 'tsconfig.build.json', '--outDir', out], { cwd: root, stdio: 'inherit' });
     mkdirSync(join(root, 'dist'), { recursive: true });
     moveInto(out, join(root, 'dist'));
+  } catch (e) {
+    // the compiler's own messages went to stderr above; dist/ keeps what it held, unstamped
+    const status = (e as { status?: number | null }).status;
+    const why = typeof status === 'number' ? `exited ${status}` : (e as Error).message;
+    io.err(`build: tsc ${why}; dist/ is not stamped, so npm scripts run the sources\n`);
+    return 1;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
@@ -130,12 +136,17 @@ export function build(root: string, io: Pick<CliIo, 'err'>): number {
 
 const USAGE = `Usage: npm run build
   compiles the harness into dist/ (tsconfig.build.json) and stamps it with the hash of the sources
-  it read (dist/build-stamp.json): npm scripts run dist/ while the sources hash the same
+  it read (dist/build-stamp.json): npm scripts run dist/ while the sources hash the same. Exit 1
+  when tsc fails (no stamp), except as npm's prepare in npm ci or npm install
 `;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   if (!parseCommand(argv, io, USAGE, {})) return 0;
-  return build(ROOT, io);
+  const code = build(ROOT, io);
+  // as npm's prepare in `npm ci` or `npm install`, a type error does not fail the install: the
+  // npm scripts run the sources through tsx, which does not type-check (npm test does)
+  const installing = process.env.npm_command === 'ci' || process.env.npm_command === 'install';
+  return installing ? 0 : code;
 }
 
 await runAsProcess(main, import.meta);

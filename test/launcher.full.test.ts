@@ -70,6 +70,27 @@ describe('bin/run.js, the npm scripts launcher', () => {
     expect(stale.out).toBe(fromSources.out);
   });
 
+  it('a build that does not compile leaves no stamp: exit 1, but not as the prepare of npm ci', () => {
+    const dir = copyOfSources();
+    appendFileSync(join(dir, 'lib', 'text.ts'), "\nexport const broken: number = 'not a number';\n");
+    const buildIn = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'lib/build-stamp.ts'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, npm_command: '', ...env },
+      });
+    const plain = buildIn({});
+    expect(plain.status).toBe(1);
+    expect(plain.stderr).toMatch(/build: tsc exited \d+; dist\/ is not stamped, so npm scripts run the sources\n$/);
+    expect(existsSync(join(dir, STAMP))).toBe(false);
+    const installing = buildIn({ npm_command: 'ci' });
+    expect(installing.status, installing.stderr).toBe(0);
+    expect(installing.stderr).toMatch(/dist\/ is not stamped/);
+    expect(existsSync(join(dir, STAMP))).toBe(false);
+    // and the launcher runs the sources, type error and all (tsx does not type-check)
+    expect(help(dir).out).toMatch(/^Usage: npm run compare -- REF CAND/);
+  });
+
   it('refuses an unknown command with exit 2 and the list', () => {
     const r = spawnSync(process.execPath, ['bin/run.js', 'nope'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);
