@@ -32,10 +32,16 @@ import { Renderer } from '../sim/content.ts';
 import type { Web } from '../sim/web.ts';
 import { moduleUrl } from '../lib/paths.ts';
 import { closureHash } from '../lib/module-closure.ts';
+import { keyedSource } from '../lib/build-stamp.ts';
 import { pathSample } from '../lib/graph.ts';
 
-/** The project's root as this module runs (the sources in a clone, the built JavaScript when installed). */
-const ROOT_URL = new URL('../', import.meta.url);
+/**
+ * The project's root as this module runs (the sources in a clone, the built JavaScript when
+ * installed); the keys hash a dist/ built from the sources as those sources (lib/build-stamp.ts
+ * keyedSource), so running one or the other finds the same models.
+ */
+const ROOT_URL = keyedSource(new URL('../', import.meta.url));
+const codeUrl = (name: string): URL => keyedSource(moduleUrl(import.meta.url, name));
 
 /**
  * Part of every model's cache key: a hash of the code that trains models, so a change to
@@ -45,10 +51,10 @@ const ROOT_URL = new URL('../', import.meta.url);
  */
 const TRAINING_CODE = (() => {
   const h = createHash('sha256');
-  h.update(readFileSync(new URL(import.meta.url)));
+  h.update(readFileSync(codeUrl('./web-training')));
   const focused = ['features', 'nb', 'qvalue', 'topic', 'tokens', 'training-examples', 'calibrate', 'relevance'];
-  const entries = focused.map((f) => moduleUrl(import.meta.url, `../crawler/focused/${f}`));
-  entries.push(moduleUrl(import.meta.url, '../crawler/parser'), moduleUrl(import.meta.url, '../lib/text'));
+  const entries = focused.map((f) => codeUrl(`../crawler/focused/${f}`));
+  entries.push(codeUrl('../crawler/parser'), codeUrl('../lib/text'));
   closureHash(h, entries, ROOT_URL);
   return h.digest('hex').slice(0, 12);
 })();
@@ -56,7 +62,7 @@ const TRAINING_CODE = (() => {
 /** The code that generates and renders a web: sim/web.ts and sim/content.ts with everything they import. */
 const WEB_CODE = (() => {
   const h = createHash('sha256');
-  closureHash(h, [moduleUrl(import.meta.url, '../sim/web'), moduleUrl(import.meta.url, '../sim/content')], ROOT_URL);
+  closureHash(h, [codeUrl('../sim/web'), codeUrl('../sim/content')], ROOT_URL);
   return h.digest('hex');
 })();
 

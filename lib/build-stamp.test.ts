@@ -2,7 +2,8 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildInputs, builtFresh, inputsHash, STAMP } from './build-stamp.ts';
+import { pathToFileURL } from 'node:url';
+import { buildInputs, builtFresh, inputsHash, keyedSource, STAMP } from './build-stamp.ts';
 
 /** A project as the build sees it: tsconfig.build.json including index.ts and lib/, and some files beside. */
 function project(): string {
@@ -77,5 +78,18 @@ describe('the build stamp', () => {
     rmSync(join(root, 'tsconfig.build.json'));
     expect(inputsHash(root)).toBeNull();
     expect(builtFresh(root)).toBe(false);
+  });
+
+  it('keys a built file by its source while dist/ is the sources built, by itself otherwise', () => {
+    const fresh = stamped(project());
+    const url = (root: string, path: string): URL => pathToFileURL(join(root, path));
+    expect(keyedSource(url(fresh, 'dist/lib/a.js'), fresh).href).toBe(url(fresh, 'lib/a.ts').href);
+    expect(keyedSource(url(fresh, 'dist'), fresh).href).toBe(`${url(fresh, '').href}/`);
+    expect(keyedSource(new URL(`${url(fresh, 'dist').href}/`), fresh).href).toBe(`${url(fresh, '').href}/`);
+    expect(keyedSource(url(fresh, 'lib/a.ts'), fresh).href).toBe(url(fresh, 'lib/a.ts').href);
+    expect(keyedSource(url(fresh, 'distant/x.js'), fresh).href).toBe(url(fresh, 'distant/x.js').href);
+    const stale = stamped(project());
+    appendFileSync(join(stale, 'lib/a.ts'), '// edited');
+    expect(keyedSource(url(stale, 'dist/lib/a.js'), stale).href).toBe(url(stale, 'dist/lib/a.js').href);
   });
 });

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type CliIo, parseCommand, runAsProcess } from './cli.ts';
 import { ROOT } from './paths.ts';
 
@@ -82,6 +83,19 @@ export function builtFresh(root: string = ROOT): boolean {
     memo.set(root, fresh);
   }
   return fresh;
+}
+
+/**
+ * The file a cache key hashes for `url`, a module of the harness as this process runs it: `url`
+ * itself, except for a file of a dist/ that is the sources built, whose key is its .ts source's (the
+ * same code), so a model trained from dist/ is found again from the sources and the other way round.
+ * A stale or installed dist/ is keyed by its own JavaScript.
+ */
+export function keyedSource(url: URL, root: string = ROOT): URL {
+  const dist = pathToFileURL(join(root, 'dist') + sep).href;
+  const from = url.href === dist.slice(0, -1) ? dist : url.href;
+  if (!from.startsWith(dist) || !builtFresh(root)) return url;
+  return new URL(from.slice(dist.length).replace(/\.js$/, '.ts'), pathToFileURL(root + sep));
 }
 
 /** Moves every file under `from` into the same place under `to`, each by one rename (whole files only). */

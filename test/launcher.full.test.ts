@@ -10,7 +10,6 @@ import {
   appendFileSync,
   cpSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -31,9 +30,25 @@ function copyOfSources(): string {
     cpSync(join(ROOT, part), join(dir, part), { recursive: true });
   for (const f of ['index.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'])
     cpSync(join(ROOT, f), join(dir, f));
-  mkdirSync(join(dir, 'data'));
+  symlinkSync(join(ROOT, 'data'), join(dir, 'data'), 'dir');
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
+}
+
+/** The model cache's key for small.json seed 1 (experiments/web-training.ts webKey), from dist/ or the sources. */
+function webKeyFrom(dir: string, from: 'dist' | 'sources'): string {
+  const [base, ext, loader] = from === 'dist' ? ['./dist/', 'js', []] : ['./', 'ts', ['--import', 'tsx']];
+  const script =
+    `const { webKey } = await import('${base}experiments/web-training.${ext}');` +
+    `const { Web } = await import('${base}sim/web.${ext}');` +
+    `const { loadConfig } = await import('${base}sim/config.${ext}');` +
+    "console.log(webKey(new Web(loadConfig('data/webs/small.json'), 1)));";
+  const r = spawnSync(process.execPath, [...loader, '--input-type=module', '-e', script], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.trim();
 }
 
 const help = (dir: string): { status: number | null; out: string; err: string } => {
@@ -56,6 +71,11 @@ describe('bin/run.js, the npm scripts launcher', () => {
     // the compiler's own folder is gone once its files moved into dist/
     expect(readdirSync(join(dir, 'dist')).filter((n) => n.startsWith('.build-'))).toEqual([]);
 
+    // the model cache finds the same models from dist/ as from the sources it was built from
+    const sourcesKey = webKeyFrom(dir, 'sources');
+    expect(sourcesKey).toMatch(/^[0-9a-f]{16}$/);
+    expect(webKeyFrom(dir, 'dist')).toBe(sourcesKey);
+
     // a mark only the built file has: the launcher ran dist/
     const built = join(dir, 'dist', 'experiments', 'cli', 'compare.js');
     writeFileSync(built, readFileSync(built, 'utf8').replace('Usage: npm run compare', 'Usage: BUILT npm run compare'));
@@ -68,6 +88,8 @@ describe('bin/run.js, the npm scripts launcher', () => {
     const stale = help(dir);
     expect(stale.status, stale.err).toBe(0);
     expect(stale.out).toBe(fromSources.out);
+    // a stale dist/ started by hand is keyed by its own JavaScript, never as the sources
+    expect(webKeyFrom(dir, 'dist')).not.toBe(webKeyFrom(dir, 'sources'));
   });
 
   it('a build that does not compile leaves no stamp: exit 1, but not as the prepare of npm ci', () => {
