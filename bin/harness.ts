@@ -123,7 +123,8 @@ export const main: Main = async (argv, io) => {
     (name === undefined ? io.err : io.out)(help());
     return name === undefined ? EXIT_USAGE : 0;
   }
-  const command = COMMANDS[name];
+  // own keys only: "constructor" or "__proto__" is no command
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     io.err(`crawler-harness: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
     return EXIT_USAGE;

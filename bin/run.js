@@ -22,9 +22,13 @@ const ext = fresh ? '.js' : '.ts';
 const { COMMANDS } = await import(new URL(`bin/harness${ext}`, from).href);
 const { runInProcess, EXIT_USAGE } = await import(new URL(`lib/cli${ext}`, from).href);
 const [name, ...argv] = process.argv.slice(2);
-const command = COMMANDS[name];
+// own keys only: "constructor" or "__proto__" is no command
+const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
 if (!command) {
-  process.stderr.write(`bin/run.js: unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')}\n`);
+  const what = name === undefined ? 'no command given' : `unknown command "${name}"`;
+  process.stderr.write(
+    `bin/run.js: ${what} (node bin/run.js COMMAND ARGS); commands: ${Object.keys(COMMANDS).join(', ')}\n`,
+  );
   process.exit(EXIT_USAGE);
 }
 await runInProcess((await command.load()).main, argv);

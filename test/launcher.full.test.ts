@@ -113,10 +113,18 @@ describe('bin/run.js, the npm scripts launcher', () => {
     expect(help(dir).out).toMatch(/^Usage: npm run compare -- REF CAND/);
   });
 
-  it('refuses an unknown command with exit 2 and the list', () => {
+  it('refuses an unknown command, or none, with exit 2 and the list', () => {
     const r = spawnSync(process.execPath, ['bin/run.js', 'nope'], { cwd: ROOT, encoding: 'utf8' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^bin\/run\.js: unknown command "nope"; commands: experiment, compare, /);
+    expect(r.stderr).toMatch(
+      /^bin\/run\.js: unknown command "nope" \(node bin\/run\.js COMMAND ARGS\); commands: experiment, compare, /,
+    );
+    const proto = spawnSync(process.execPath, ['bin/run.js', 'constructor'], { cwd: ROOT, encoding: 'utf8' });
+    expect(proto.status).toBe(2);
+    expect(proto.stderr).toMatch(/^bin\/run\.js: unknown command "constructor" /);
+    const none = spawnSync(process.execPath, ['bin/run.js'], { cwd: ROOT, encoding: 'utf8' });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^bin\/run\.js: no command given \(node bin\/run\.js COMMAND ARGS\); commands: /);
     expect(existsSync(join(ROOT, 'bin', 'run.js'))).toBe(true);
   });
 });
