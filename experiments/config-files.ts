@@ -9,6 +9,7 @@ import { readJsonFile } from '../lib/input.ts';
 import { basename, join } from 'node:path';
 import { shipped } from '../lib/paths.ts';
 import { didYouMean } from '../lib/strings.ts';
+import { prototypePart } from '../lib/fields.ts';
 import {
   commentsOf,
   optional,
@@ -125,6 +126,8 @@ export function parseOverride(set: string): { path: string; value: unknown } {
     throw new ExperimentConfigError(
       `--set: "${set}": expected PATH=VALUE with a dotted field path (e.g. crawl.delayMs=0)`,
     );
+  const bad = prototypePart(path);
+  if (bad !== undefined) throw new ExperimentConfigError(`--set: "${set}": "${bad}" is not a field name`);
   const text = set.slice(eq + 1);
   try {
     return { path, value: JSON.parse(text) };

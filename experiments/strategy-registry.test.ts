@@ -12,6 +12,10 @@ describe('strategy parameters', () => {
     expect(() => resolveParams('best-n-first', { m: 1 })).toThrow(/"m" is not one of n/);
     expect(() => resolveParams('best-n-first', { n: 0.5 })).toThrow(/whole number/);
     expect(() => resolveParams('bfs', { n: 1 })).toThrow(/takes no parameters\)$/);
+    // a name on Object.prototype is no parameter (it crashed on the missing range before)
+    expect(() => resolveParams('best-n-first', { constructor: 1 })).toThrow(/"constructor" is not one of n/);
+    expect(() => resolveParams('best-n-first', { toString: 1 })).toThrow(/"toString" is not one of n/);
+    expect(() => resolveParams('best-n-first', JSON.parse('{"__proto__": 1}'))).toThrow(/"__proto__" is not one of n/);
     // a built-in set by a section of the config points there (issue #87)
     expect(() => resolveParams('future', { gamma: 1.5 })).toThrow(
       'future: parameter "gamma" is not one of (none: it takes no parameters); future reads the config\'s section ' +

@@ -89,7 +89,7 @@ export function resolveParams(name: string, given: Readonly<Record<string, unkno
   const specs = strategyParams(name);
   const out = strategyDefaults(name);
   for (const [k, v] of Object.entries(given)) {
-    if (!(k in specs)) {
+    if (!Object.hasOwn(specs, k)) {
       const known = Object.keys(specs);
       // a built-in configured by a section of the config (future.gamma): said where, not just "no"
       const sections = (strategySettings(name) ?? []).filter((x) => x === name || !known.length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getPath, numberProblem, type NumberField, rangeText, setPath } from './fields.ts';
+import { getPath, numberProblem, type NumberField, prototypePart, rangeText, setPath } from './fields.ts';
 
 const FIELDS: NumberField[] = [
   { path: 'budget', default: 100, min: 10, max: Infinity, integer: true, help: 'pages' },
@@ -14,6 +14,16 @@ describe('numbers and paths', () => {
     const o: Record<string, unknown> = {};
     setPath(o, 'x.y', 2);
     expect(o).toEqual({ x: { y: 2 } });
+  });
+
+  it('refuses a path through the prototype, and pollutes nothing', () => {
+    for (const path of ['__proto__.polluted', 'a.constructor.prototype.polluted', '__proto__', 'x.prototype']) {
+      const o: Record<string, unknown> = { a: {} };
+      expect(() => setPath(o, path, 1), path).toThrow(/is not a field name$/);
+      expect(prototypePart(path)).toMatch(/^(__proto__|constructor|prototype)$/);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(prototypePart('crawl.delayMs')).toBeUndefined();
   });
 
   it('checks ranges, whole numbers, open bounds and null', () => {

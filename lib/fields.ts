@@ -4,6 +4,7 @@
  * number goes through, plus dotted-path access (sweeps, the twin fit). The fields themselves are
  * declared once, in the families' schemas (lib/schema.ts).
  */
+import { ExperimentConfigError } from './errors.ts';
 
 export interface NumberField {
   /** Dotted path in the config ("budget", "future.gamma"). */
@@ -31,8 +32,20 @@ export function getPath(obj: unknown, path: string): unknown {
   return o;
 }
 
-/** Sets a dotted path, making the objects on the way. */
+/** Names that reach an object's prototype machinery rather than a field of it. */
+const NOT_FIELDS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The first part of a dotted path that is no field name but "__proto__", "constructor" or
+ * "prototype", if any: set through, `__proto__.x` would give every object of the process an x, and
+ * `__proto__` alone would be dropped without a word.
+ */
+export const prototypePart = (path: string): string | undefined => path.split('.').find((p) => NOT_FIELDS.has(p));
+
+/** Sets a dotted path, making the objects on the way; a path through the prototype is refused. */
 export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {
+  const bad = prototypePart(path);
+  if (bad !== undefined) throw new ExperimentConfigError(`${path}: "${bad}" is not a field name`);
   const parts = path.split('.');
   let o = obj;
   for (const part of parts.slice(0, -1)) {

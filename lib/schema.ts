@@ -381,7 +381,7 @@ export function fieldAt(
   let s = schema as Schema;
   for (const key of path.split('.')) {
     const object = s.properties ? s : s.anyOf?.find((m) => m.type === 'object' && m.properties);
-    const next = object?.properties?.[key];
+    const next = object?.properties && Object.hasOwn(object.properties, key) ? object.properties[key] : undefined;
     if (!next) return null;
     s = next;
   }

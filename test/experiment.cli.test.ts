@@ -59,6 +59,10 @@ describe('experiment CLI and configs', () => {
       [['--set', 'budgte=60'], /^error: focused: budgte: unknown field \(did you mean budget\?\)\n$/],
       [['--set', 'budget=-1'], /^error: focused: budget: /],
       [['--set', 'budget.x=1'], /^error: --set: "budget.x=1": budget is not a section of fields/],
+      // through the prototype: dropped without a word, or every object of the process given a field
+      [['--set', '__proto__=1'], /^error: --set: "__proto__=1": "__proto__" is not a field name\n$/],
+      [['--set', '__proto__.budget=1'], /^error: --set: "__proto__.budget=1": "__proto__" is not a field name\n$/],
+      [['--set', 'crawl.constructor=1'], /^error: --set: "crawl.constructor=1": "constructor" is not a field name\n$/],
       // a run flag the family would ignore is refused, not silently dropped
       [
         ['deepweb', '--queue', 'redis://127.0.0.1:6379/0'],

@@ -37,6 +37,9 @@ describe('search', () => {
     expect(problem({})).toMatch(/name one parameter/);
     expect(problem({ 'web.structure.nope': [0, 1] })).toMatch(/not a field of the web config/);
     expect(problem({ budgets: [1, 2] })).toMatch(/not a field of the experiment config/);
+    // a name every object has is no field (it searched nothing, silently, before)
+    expect(problem({ constructor: [1, 2] })).toMatch(/constructor: not a field of the experiment config/);
+    expect(problem({ 'web.toString': [1, 2] })).toMatch(/not a field of the web config/);
     expect(problem({ 'web.links.mu': [0.5, 0.1] })).toMatch(/low < high/);
     expect(problem({ 'web.links.mu': [0, 2] })).toMatch(/leaves the field's range \[0, 1\]/);
     expect(problem({ 'web.structure.gapMin': [0, 2.5] })).toMatch(/whole bounds/);
@@ -49,6 +52,11 @@ describe('search', () => {
     delete raw.quick;
     expect(() => loadExperiment({ ...raw, sweep: { 'web.links.mu': [0.1] } })).toThrow(
       /a sweep grid or a search, not both/,
+    );
+    // a grid over a name every object has sweeps nothing: refused (it ran, every point alike, before)
+    const { search: _search, ...grid } = raw;
+    expect(() => loadExperiment({ ...grid, sweep: { constructor: [1, 2] } })).toThrow(
+      /sweep.constructor: not a field of the experiment config/,
     );
     expect(() => loadExperiment({ ...raw, search: { ...raw.search, confirm: [2, 7] } })).toThrow(
       /search.confirm: seed 2 is one of the search's seeds/,

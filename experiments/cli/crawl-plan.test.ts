@@ -45,4 +45,14 @@ describe('planCrawl', () => {
     expect(DEFAULT_SETTINGS.bodyTimeoutMs).toBe(30_000);
     expect(r.stdout).toMatch(/--max-redirects N/);
   });
+
+  it("refuses a --param named as Object.prototype's members, which was dropped or crashed before", async () => {
+    for (const [key, why] of [
+      ['__proto__', /^--param: best-n-first: parameter "__proto__" is not one of n/],
+      ['constructor', /^--param: best-n-first: parameter "constructor" is not one of n/],
+    ] as const)
+      await expect(
+        planCrawl({ start: ['http://a.test/'], param: [`${key}=1`], strategy: 'best-n-first' }),
+      ).rejects.toThrow(why);
+  });
 });

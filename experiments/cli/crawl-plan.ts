@@ -77,12 +77,14 @@ function settingsOf(v: CrawlValues, flag: (k: string) => boolean): Partial<Crawl
 
 /** --param KEY=VALUE pairs (numbers as numbers), checked against a built-in's parameters. */
 function paramsOf(v: CrawlValues, strategy: string, isModule: boolean): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
+  const pairs: [string, unknown][] = [];
   for (const p of v.param ?? []) {
     const m = /^([A-Za-z_][\w-]*)=(.*)$/.exec(p);
     if (!m) usage(`--param: "${p}" must be KEY=VALUE`);
-    params[m[1]] = m[2] !== '' && Number.isFinite(Number(m[2])) ? Number(m[2]) : m[2];
+    pairs.push([m[1], m[2] !== '' && Number.isFinite(Number(m[2])) ? Number(m[2]) : m[2]]);
   }
+  // own properties, "__proto__" too (an assignment would drop it without a word); the later wins
+  const params: Record<string, unknown> = Object.fromEntries(pairs);
   if (!isModule) {
     try {
       resolveParams(strategy, params);

@@ -49,7 +49,7 @@ export function slowRunWarning(c: Pick<ExperimentConfig, 'budget' | 'crawl' | 'n
 function hasPath(obj: unknown, path: string): boolean {
   let o: unknown = obj;
   for (const part of path.split('.')) {
-    if (!isObj(o) || !(part in o)) return false;
+    if (!isObj(o) || !Object.hasOwn(o, part)) return false; // "constructor" is no field
     o = o[part];
   }
   return true;
