@@ -15,6 +15,7 @@ function project(): string {
   put('tsconfig.build.json', JSON.stringify({ include: ['index.ts', 'lib', 'missing'] }));
   put('tsconfig.json', '{ /* comments allowed */ }');
   put('package-lock.json', '{"lockfileVersion": 3}');
+  put('package.json', '{"type": "module"}');
   put('index.ts', 'export * from "./lib/a.ts";');
   put('lib/a.ts', 'export const a = 1;');
   put('lib/sub/c.ts', 'export const c = 2;');
@@ -41,6 +42,7 @@ describe('the build stamp', () => {
       'lib/a.ts',
       'lib/sub/c.ts',
       'package-lock.json',
+      'package.json',
       'tsconfig.build.json',
       'tsconfig.json',
     ]);
@@ -56,6 +58,10 @@ describe('the build stamp', () => {
     const lock = stamped(base);
     appendFileSync(join(lock, 'package-lock.json'), ' ');
     expect(builtFresh(lock)).toBe(false);
+    // "type" in package.json chooses the emitted module format
+    const type = stamped(base);
+    writeFileSync(join(type, 'package.json'), '{"type": "commonjs"}');
+    expect(builtFresh(type)).toBe(false);
     const gone = stamped(base);
     rmSync(join(gone, 'lib/a.ts'));
     expect(builtFresh(gone)).toBe(false);

@@ -1,8 +1,8 @@
 /**
  * Whether dist/ is the sources built: `npm run build` (this module as a program) compiles
  * tsconfig.build.json into dist/ and writes dist/build-stamp.json, a hash of everything the build
- * read (each .ts file tsconfig.build.json includes, the two tsconfig files, package-lock.json for the
- * compiler's version). The npm scripts run the built JavaScript only while that hash is the
+ * read (each .ts file tsconfig.build.json includes, the two tsconfig files, package.json and
+ * package-lock.json). The npm scripts run the built JavaScript only while that hash is the
  * sources' own (bin/run.js); after any edit they run the sources through tsx again, so a stale
  * build never computes under the sources' name (the failure issue #89 closed for the queue). The
  * built code starts about 0.25 CPU-s faster a command (docs/benchmarks.md, "Start-up").
@@ -20,8 +20,12 @@ import { ROOT } from './paths.ts';
 
 /** Where the build writes its stamp, from the package root. */
 export const STAMP = join('dist', 'build-stamp.json');
-/** Files besides the included sources that change what the build emits. */
-const BUILD_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+/**
+ * Files besides the included sources that change what the build emits: the tsconfig files,
+ * package.json (under "module": "NodeNext" its "type" chooses ESM or CommonJS output) and
+ * package-lock.json (the compiler's version).
+ */
+const BUILD_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 
 function walk(dir: string, out: string[]): void {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
